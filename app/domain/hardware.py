@@ -1,0 +1,276 @@
+"""Hardware catalog: platforms (arrays), drive types, enclosure types, and the values they carry.
+
+These are read from presets/ by app.store.presets; nothing here knows about files. Every number
+that the engine uses is a `Param`, which remembers the document and table it came from so that a
+prediction can list its assumptions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Iterator, Mapping
+
+from .raid import RaidType
+
+
+@dataclass(frozen=True)
+class Param:
+    """A number with its provenance ("emc Table 4", "assumption: ...")."""
+
+    value: float
+    source: str
+    unit: str = ""
+    path: str = ""  # dotted location in the preset, e.g. "rebuild.economical.High"
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+
+class Tables(Mapping[str, Any]):
+    """A nested, read-only view of a preset's rate tables whose leaves are Params.
+
+    `tables.param("rebuild.economical.High")` returns the Param; `tables.get_path(...)` returns
+    the sub-table or leaf. Lists of tables (e.g. the rows of EMC Table 6) stay as lists of Tables.
+    """
+
+    def __init__(self, data: Mapping[str, Any], path: str = ""):
+        self._data = dict(data)
+        self._path = path
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return f"Tables({self._path or '<root>'}: {list(self._data)})"
+
+    def get_path(self, dotted: str, default: Any = KeyError) -> Any:
+        node: Any = self
+        for part in dotted.split("."):
+            if isinstance(node, Tables) and part in node._data:
+                node = node._data[part]
+            else:
+                if default is KeyError:
+                    where = f"{self._path}.{dotted}" if self._path else dotted
+                    raise KeyError(f"preset has no value at {where!r}")
+                return default
+        return node
+
+    def param(self, dotted: str) -> Param:
+        leaf = self.get_path(dotted)
+        if not isinstance(leaf, Param):
+            raise KeyError(f"preset value at {dotted!r} is a table, not a number")
+        return leaf
+
+    def value(self, dotted: str, default: float | None = None) -> float:
+        leaf = self.get_path(dotted, None)
+        if leaf is None:
+            if default is None:
+                raise KeyError(f"preset has no value at {dotted!r}")
+            return default
+        return float(leaf.value) if isinstance(leaf, Param) else leaf
+
+    def has(self, dotted: str) -> bool:
+        return self.get_path(dotted, None) is not None
+
+    def walk(self) -> Iterator[Param]:
+        """Every Param below this node (for the assumptions appendix)."""
+        for v in self._data.values():
+            if isinstance(v, Param):
+                yield v
+            elif isinstance(v, Tables):
+                yield from v.walk()
+            elif isinstance(v, list):
+                for item in v:
+                    if isinstance(item, Tables):
+                        yield from item.walk()
+
+
+class Interface(str, Enum):
+    FC = "FC"
+    SAS = "SAS"
+    SATA = "SATA"
+    SSD = "SSD"
+    SCSI = "SCSI"  # Ultra320, the HP Smart Array/MSA30 drives
+
+
+@dataclass(frozen=True)
+class DriveType:
+    id: str
+    name: str
+    interface: Interface
+    rpm: int  # 0 for SSD
+    capacity_gb: float
+    seq_mb_s: float  # sustained streaming rate of one drive
+    random_ms: float  # mean service time of one small random I/O (seek + rotation + transfer)
+    mttf_h: float
+    source: str = ""
+
+    @property
+    def speed_class(self) -> str:
+        """The documents' way of naming a drive: '15k FC', '7.2k SATA', 'SSD'."""
+        if self.interface is Interface.SSD:
+            return "SSD"
+        rpm = f"{self.rpm / 1000:g}k"
+        return f"{rpm} {self.interface.value}"
+
+
+@dataclass(frozen=True)
+class EnclosureType:
+    id: str
+    name: str
+    slots: int
+    interfaces: tuple[Interface, ...]  # drive interfaces it accepts
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class ControllerSpec:
+    name: str  # "SP A", "Controller 0"
+    cores: int
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One cache/LUN setting in the platform's own terms; drives the GUI's property editors.
+
+    kind: "int", "float", "bool" or "choice". Validation checks values against min/max/choices.
+    """
+
+    key: str
+    label: str
+    kind: str
+    default: Any
+    unit: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[Any, ...] = ()
+    help: str = ""
+    source: str = ""
+
+    def check(self, value: Any) -> str | None:
+        """None if `value` is acceptable, else a sentence saying why not."""
+        if self.kind == "bool":
+            return None if isinstance(value, bool) else f"{self.label} must be on or off"
+        if self.kind == "choice":
+            return None if value in self.choices else (
+                f"{self.label} must be one of {', '.join(map(str, self.choices))}")
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            return f"{self.label} must be a number"
+        if self.kind == "int" and int(value) != value:
+            return f"{self.label} must be a whole number"
+        if self.minimum is not None and value < self.minimum:
+            return f"{self.label} {value:g} {self.unit} is below the minimum {self.minimum:g}".replace("  ", " ")
+        if self.maximum is not None and value > self.maximum:
+            return f"{self.label} {value:g} {self.unit} is above the maximum {self.maximum:g}".replace("  ", " ")
+        return None
+
+
+@dataclass(frozen=True)
+class RaidRule:
+    """Widths a platform allows for one RAID type."""
+
+    raid: RaidType
+    min_width: int
+    max_width: int
+    even_only: bool = False
+    widths: tuple[int, ...] = ()  # when only specific widths are allowed (CLARiiON R3: 5 or 9)
+    interfaces: tuple[Interface, ...] = ()  # empty = any
+
+    def allows_width(self, width: int) -> bool:
+        if self.widths:
+            return width in self.widths
+        if self.even_only and width % 2:
+            return False
+        return self.min_width <= width <= self.max_width
+
+    def describe(self) -> str:
+        if self.widths:
+            return f"{self.raid.label} takes {' or '.join(map(str, self.widths))} drives"
+        even = " (an even number)" if self.even_only else ""
+        return f"{self.raid.label} takes {self.min_width} to {self.max_width} drives{even}"
+
+
+@dataclass(frozen=True)
+class FeatureSpec:
+    id: str
+    name: str
+    description: str
+    reboot_minutes: float = 0.0  # enabling reboots the controllers for this long
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class OperationSpec:
+    """Which priorities an operation kind offers on a platform, and its default."""
+
+    kind: str
+    priorities: tuple[str, ...]
+    default: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Platform:
+    id: str
+    name: str
+    vendor: str
+    family: str  # "clariion", "smartarray", "usp", "md32xx", "ontap", or a user's own
+    firmware: str
+    source: str
+    controllers: tuple[ControllerSpec, ...]
+    buses: int
+    bus_mb_s: float
+    max_enclosures_per_bus: int
+    enclosure_types: Mapping[str, EnclosureType]
+    drive_types: tuple[str, ...]  # catalog ids this platform accepts
+    host_ports_per_controller: int
+    host_port_mb_s: float
+    cache_settings: Mapping[str, SettingSpec]
+    lun_settings: Mapping[str, SettingSpec]
+    raid_rules: Mapping[RaidType, RaidRule]
+    features: Mapping[str, FeatureSpec]
+    operations: Mapping[str, OperationSpec]
+    rates: Tables  # the engine's tables (presets/rates/*.toml, merged with the platform's overrides)
+    description: str = ""
+    builtin: bool = True
+
+    def controller_names(self) -> list[str]:
+        return [c.name for c in self.controllers]
+
+    def default_cache(self) -> dict[str, Any]:
+        return {k: s.default for k, s in self.cache_settings.items()}
+
+    def default_lun_settings(self) -> dict[str, Any]:
+        return {k: s.default for k, s in self.lun_settings.items()}
+
+    def priorities(self, kind: str) -> tuple[str, ...]:
+        spec = self.operations.get(kind)
+        return spec.priorities if spec else ()
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Everything the presets offer: platforms and the drive catalog."""
+
+    platforms: Mapping[str, Platform]
+    drives: Mapping[str, DriveType]
+    problems: tuple[str, ...] = field(default=())  # user preset files that failed to load
+
+    def platform(self, platform_id: str) -> Platform:
+        try:
+            return self.platforms[platform_id]
+        except KeyError:
+            known = ", ".join(sorted(self.platforms))
+            raise KeyError(f"unknown platform {platform_id!r} (known: {known})") from None
+
+    def drive(self, drive_id: str) -> DriveType:
+        try:
+            return self.drives[drive_id]
+        except KeyError:
+            raise KeyError(f"unknown drive type {drive_id!r}") from None

@@ -1,0 +1,1 @@
+"""Engine: Project + Scenario -> Result (pure Python + numpy; no Qt, no I/O)."""

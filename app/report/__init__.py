@@ -1,0 +1,1 @@
+"""PDF report built from engine Results."""

@@ -1,0 +1,1 @@
+"""Persistence: preset catalog (TOML), project files (SQLite, JSON). No Qt."""
