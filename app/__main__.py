@@ -1,0 +1,5 @@
+import sys
+
+from app.cli import main
+
+sys.exit(main())

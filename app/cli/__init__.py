@@ -1,0 +1,76 @@
+"""Command line: `arrayplanner [FILE]` starts the GUI; subcommands run headless.
+
+Each group of subcommands lives in its own module with `register(subparsers)`; a command's
+handler returns the process exit code. Errors are one clear line on stderr, never a traceback
+(CliError carries the message and the exit code).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Modules that add subcommands. A module that is missing (a part not built yet) is skipped.
+COMMAND_MODULES = (
+    "app.cli.project_cmds",  # check, export-json, import-json
+    "app.cli.engine_cmds",   # simulate, validate
+    "app.cli.report_cmd",    # report
+)
+
+
+class CliError(Exception):
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.code = code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from app import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="arrayplanner",
+        description="What-if planner for storage array operations. Without a command, opens FILE "
+                    "(or the built-in example) in the GUI.",
+    )
+    parser.add_argument("--version", action="version", version=f"ArrayPlanner {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    gui = sub.add_parser("gui", help="open the GUI (the default)")
+    gui.add_argument("file", nargs="?", help="project file (.arrayplan or .json)")
+    gui.add_argument("--example", action="store_true", help="open the built-in example project")
+    gui.set_defaults(handler=_run_gui)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def _run_gui(args: argparse.Namespace) -> int:
+    from app.ui.launch import launch  # imports Qt only when the GUI is wanted
+
+    return launch(args.file, example=getattr(args, "example", False))
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    commands = set(parser._subparsers._group_actions[0].choices) if parser._subparsers else set()
+    # `arrayplanner FILE` and bare `arrayplanner` mean the GUI
+    if not argv or (argv[0] not in commands and not argv[0].startswith("-")):
+        argv = ["gui", *argv]
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except CliError as exc:
+        print(f"arrayplanner: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
