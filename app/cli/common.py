@@ -1,0 +1,68 @@
+"""Helpers shared by the CLI command modules (project_cmds, engine_cmds, report_cmd).
+
+    from app.cli.common import load_or_fail, validate_or_fail
+
+    project, catalog = load_or_fail(args.file)      # CliError(code 2) when the file is unreadable
+    validate_or_fail(project, catalog)              # CliError(code 1) when validation finds errors
+
+Exit codes used by every command: 0 ok, 1 the project has errors (or a check failed), 2 the file
+could not be read (missing, corrupt, foreign, too new) or bad usage.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app.cli import CliError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from app.domain.hardware import Catalog
+    from app.domain.project import Project
+    from app.domain.validation import Issue
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_UNREADABLE = 2
+
+# How many error lines validate_or_fail puts in its message before "... and N more".
+MAX_ERROR_LINES = 5
+
+
+def load_or_fail(path: str | Path) -> tuple["Project", "Catalog"]:
+    """Load a .arrayplan or .json project and the catalog to read it with (the built-in and
+    user presets, plus the project's embedded platform when it is not a known one).
+
+    Raises CliError(code 2) with one line naming the file when it cannot be read."""
+    from app.store.presets import PresetError, default_catalog
+    from app.store.project_file import ProjectFileError, catalog_for, load_project
+
+    try:
+        catalog = default_catalog()
+    except PresetError as exc:
+        raise CliError(f"built-in presets are broken: {exc}", EXIT_UNREADABLE) from None
+    try:
+        project = load_project(Path(path))
+        catalog = catalog_for(project, catalog)
+    except ProjectFileError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+    return project, catalog
+
+
+def format_issue(issue: "Issue") -> str:
+    """One line: 'error: RG 3: RAID 5 takes 3 to 16 drives, it has 2'."""
+    return f"{issue.severity}: {issue.where}: {issue.text}" if issue.where else f"{issue.severity}: {issue.text}"
+
+
+def validate_or_fail(project: "Project", catalog: "Catalog") -> list["Issue"]:
+    """Validate; return the warnings, or raise CliError(code 1) listing the first errors."""
+    from app.domain.validation import validate
+
+    issues = validate(project, catalog)
+    errors = [i for i in issues if i.severity == "error"]
+    if errors:
+        lines = [format_issue(i) for i in errors[:MAX_ERROR_LINES]]
+        if len(errors) > MAX_ERROR_LINES:
+            lines.append(f"... and {len(errors) - MAX_ERROR_LINES} more (run `arrayplanner check FILE`)")
+        noun = "error" if len(errors) == 1 else "errors"
+        raise CliError(f"the project has {len(errors)} {noun}:\n  " + "\n  ".join(lines), EXIT_INVALID)
+    return [i for i in issues if i.severity != "error"]
