@@ -1,0 +1,201 @@
+"""How numbers are shown to people: one set of rules for the GUI, the PDF report and the CLI.
+
+Pure functions (no Qt, no locale): the same figure must read the same in the inspector, on the
+timeline, in a chart tooltip and in the customer's PDF. Conventions:
+
+* durations: "45 s", "32 min", "2 h 32 min", "4 d 3 h"          format_duration(hours)
+* plan times (hours from the start of the plan): "0:00", "2:32", "1 d 02:32"   format_time(hours)
+* decimal hours (axis ticks, tables of rates): "4.84 h"          format_hours(hours)
+* capacities (1 GB = 1024 MB, 1 TB = 1024 GB): "512 MB", "100 GB", "133.7 GB", "1,072 GB",
+  "12.5 TB"                                                        format_capacity(gb), format_mb(mb)
+* rates: "3.4 MB/s", "12.2 MB/s", "144 MB/s", "1,200 MB/s"        format_rate(mb_s)
+* percentages: "0%", "4.5%", "45%"                                 format_pct(pct)
+* response times: "0.45 ms", "6.2 ms", "12.3 ms", "123 ms"        format_ms(ms)
+* IOPS, counts: "1,200 IOPS", "1,000"                              format_iops, format_count
+* MTTDL: "4,200 years", "1.2 million years"                        format_mttdl(hours)
+
+A value that is missing (None, NaN) formats as "–" (an en dash), except durations of operations
+still running at the horizon, which read "not finished".
+"""
+from __future__ import annotations
+
+import math
+
+DASH = "\u2013"
+HOURS_PER_YEAR = 8760.0  # 365 days; MTTDL figures in the documents use this
+
+
+def _missing(x: float | None) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def format_sig(x: float, sig: int = 3) -> str:
+    """`x` to `sig` significant digits, thousands separated, no trailing zeros:
+    3.4, 0.25, 12.2, 144, 1,200 (numbers of 10^sig and more are rounded to whole units)."""
+    if _missing(x):
+        return DASH
+    if math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    if x == 0:
+        return "0"
+    digits = sig - 1 - int(math.floor(math.log10(abs(x))))
+    if digits <= 0:
+        return f"{round(x):,}"
+    text = f"{x:,.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def format_count(n: float | None) -> str:
+    """1000 -> '1,000'."""
+    return DASH if _missing(n) else f"{round(n):,}"
+
+
+def format_duration(hours: float | None) -> str:
+    """A length of time: '45 s', '32 min', '2 h 32 min', '2 h', '4 d 3 h'.
+    Under a minute in seconds; under an hour in minutes; under 48 h in hours and minutes;
+    beyond that in days and hours. None (still running at the horizon): 'not finished'."""
+    if hours is None:
+        return "not finished"
+    if _missing(hours):
+        return DASH
+    if hours < 0:
+        return "-" + format_duration(-hours)
+    seconds = hours * 3600.0
+    if seconds < 59.5:
+        return f"{round(seconds)} s"
+    minutes = round(hours * 60.0)
+    if minutes < 60:
+        return f"{minutes} min"
+    if minutes < 48 * 60:
+        h, m = divmod(minutes, 60)
+        return f"{h} h {m} min" if m else f"{h} h"
+    whole_hours = round(hours)
+    d, h = divmod(whole_hours, 24)
+    return f"{d} d {h} h" if h else f"{d} d"
+
+
+def format_time(hours: float | None) -> str:
+    """A point on the plan's timeline (hours from its start), to the minute:
+    '0:00', '2:32', '23:59', '1 d 02:32'. None: 'not finished'."""
+    if hours is None:
+        return "not finished"
+    if _missing(hours):
+        return DASH
+    sign = "-" if hours < 0 else ""
+    minutes = round(abs(hours) * 60.0)
+    d, rest = divmod(minutes, 24 * 60)
+    h, m = divmod(rest, 60)
+    if d:
+        return f"{sign}{d} d {h:02d}:{m:02d}"
+    return f"{sign}{h}:{m:02d}"
+
+
+def format_hours(hours: float | None) -> str:
+    """Decimal hours to 3 significant digits: '0.38 h', '4.84 h', '9 h', '126 h'."""
+    return DASH if _missing(hours) else f"{format_sig(hours)} h"
+
+
+def format_capacity(gb: float | None) -> str:
+    """'512 MB' (under 1 GB), '100 GB', '133.7 GB', '1,072 GB', '12.5 TB' (10 TB and more).
+    1 GB = 1024 MB and 1 TB = 1024 GB, the documents' convention."""
+    if _missing(gb):
+        return DASH
+    a = abs(gb)
+    if a == 0:
+        return "0 GB"
+    if a < 1:
+        return f"{format_sig(gb * 1024)} MB"
+    if a < 10 * 1024:
+        if a >= 1000 or float(gb).is_integer():
+            return f"{round(gb):,} GB"
+        return f"{format_sig(gb, 4 if a >= 100 else 3)} GB"
+    return f"{format_sig(gb / 1024)} TB"
+
+
+def format_mb(mb: float | None) -> str:
+    """An amount of data given in MB, shown as a capacity: 102400 -> '100 GB'."""
+    return DASH if _missing(mb) else format_capacity(mb / 1024.0)
+
+
+def format_rate(mb_s: float | None) -> str:
+    """'3.4 MB/s', '12.2 MB/s', '144 MB/s', '1,200 MB/s'."""
+    return DASH if _missing(mb_s) else f"{format_sig(mb_s)} MB/s"
+
+
+def format_pct(pct: float | None) -> str:
+    """'0%', '0.4%', '4.5%', '45%', '100%' (one decimal under 10%, whole numbers above)."""
+    if _missing(pct):
+        return DASH
+    if abs(pct) < 10:
+        text = f"{pct:.1f}".rstrip("0").rstrip(".")
+        return ("0" if text in ("-0", "") else text) + "%"
+    return f"{round(pct)}%"
+
+
+def format_ms(ms: float | None) -> str:
+    """Response time: '0.45 ms', '6.2 ms', '12.3 ms', '123 ms', '1,250 ms'."""
+    return DASH if _missing(ms) else f"{format_sig(ms)} ms"
+
+
+def format_iops(iops: float | None) -> str:
+    """'1,200 IOPS', '85.5 IOPS'."""
+    if _missing(iops):
+        return DASH
+    return f"{round(iops):,} IOPS" if abs(iops) >= 100 else f"{format_sig(iops)} IOPS"
+
+
+def format_mttdl(hours: float | None) -> str:
+    """Mean time to data loss: '3.5 years', '4,200 years', '1.2 million years', '1.5 billion years';
+    under a year as a duration ('36 d 12 h'). Infinite: 'no data loss'."""
+    if _missing(hours):
+        return DASH
+    if math.isinf(hours):
+        return "no data loss"
+    years = hours / HOURS_PER_YEAR
+    if years < 1:
+        return format_duration(hours)
+    if years < 1e6:
+        return f"{format_sig(years, 3) if years < 1000 else format_count(years)} years"
+    if years < 1e9:
+        return f"{format_sig(years / 1e6)} million years"
+    if years < 1e12:
+        return f"{format_sig(years / 1e9)} billion years"
+    return f"{years:.2g} years".replace("e+", " × 10^")
+
+
+def format_value(value: float | None, unit: str) -> str:
+    """A number with a unit string from a preset or a Series ('MB/s', '%', 'ms', 'h', 'GB', ...),
+    formatted by the rule for that unit; other units get 3 significant digits and the unit."""
+    if _missing(value):
+        return DASH
+    u = (unit or "").strip()
+    if u in ("%", "pct", "percent"):
+        return format_pct(value)
+    if u == "ms":
+        return format_ms(value)
+    if u in ("MB/s", "MBps"):
+        return format_rate(value)
+    if u == "GB":
+        return format_capacity(value)
+    if u == "MB":
+        return format_mb(value)
+    if u in ("h", "hours"):
+        return format_hours(value)
+    if u in ("IOPS", "iops"):
+        return format_iops(value)
+    text = format_sig(value)
+    return f"{text} {u}" if u else text
+
+
+def format_setting(value, unit: str = "") -> str:
+    """A cache/LUN setting as the user entered it: booleans 'on'/'off', numbers with their unit."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, (int, float)):
+        text = f"{value:,}" if isinstance(value, int) or float(value).is_integer() else format_sig(value, 4)
+        if isinstance(value, float) and value.is_integer():
+            text = f"{int(value):,}"
+        return f"{text} {unit}".strip() if unit not in ("%",) else f"{text}%"
+    return f"{value} {unit}".strip() if value is not None else DASH
