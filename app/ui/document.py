@@ -1,0 +1,177 @@
+"""The open project as the GUI sees it: project + catalog + path + undo stack.
+
+Every edit goes through `Document.apply(op)` with an operation from app.domain.ops; the op runs
+inside a QUndoCommand, and `changed(Change)` is emitted after every apply, undo and redo (and with
+Change.everything() when the project is replaced by open/new/recover). Views refresh from it.
+
+    doc = Document(project, catalog)
+    doc.changed.connect(lambda change: ...)
+    doc.apply(ops.PlaceDrive("0_0_3", "fc-15k-73"))   # raises OpError(reason) when refused
+    doc.undo_stack.undo()
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from app.domain import ops
+from app.domain.hardware import Catalog, Platform
+from app.domain.ops import Change, Op, OpError
+from app.domain.project import Project
+
+_MERGE_IDS: dict[Any, int] = {}
+
+
+def _merge_id(key: Any) -> int:
+    """QUndoCommand ids are ints; map each op merge key to a stable one."""
+    if key is None:
+        return -1
+    return _MERGE_IDS.setdefault(key, 1000 + len(_MERGE_IDS))
+
+
+class OpCommand(QUndoCommand):
+    """A domain operation as an undo command (NodeGraphQt's model/item/command trio: the item
+    refreshes from Document.changed)."""
+
+    def __init__(self, document: "Document", op: Op, change: Change):
+        super().__init__(op.text)
+        self.document = document
+        self.op = op
+        self._first_change: Change | None = change  # already applied by Document.apply
+
+    def redo(self) -> None:
+        if self._first_change is not None:
+            change, self._first_change = self._first_change, None
+        else:
+            change = self.op.do(self.document.project)
+        self.document._emit(change)
+
+    def undo(self) -> None:
+        self.document._emit(self.op.undo(self.document.project))
+
+    def id(self) -> int:
+        return _merge_id(self.op.merge_key())
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt API
+        if not isinstance(other, OpCommand) or other.id() != self.id() or self.id() == -1:
+            return False
+        return self.op.merge(other.op)
+
+
+class Document(QObject):
+    changed = Signal(object)        # ops.Change
+    dirtyChanged = Signal(bool)
+    pathChanged = Signal(object)    # Path | None
+    replaced = Signal()             # a different project (open, new, recover)
+
+    def __init__(self, project: Project, catalog: Catalog, path: str | Path | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self._catalog_base = catalog
+        self.project = project
+        self.catalog = self._catalog_for(project, catalog)
+        self.path: Path | None = Path(path) if path else None
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda clean: self.dirtyChanged.emit(not clean))
+        self._issues: list | None = None
+        self._force_dirty = False
+        self.revision = 0  # bumps on every change; caches key on it
+
+    # ---------------------------------------------------------------- state
+    @staticmethod
+    def _catalog_for(project: Project, catalog: Catalog) -> Catalog:
+        """The catalog plus the project's embedded platform when it is not a known preset."""
+        if project.platform_id in catalog.platforms:
+            return catalog
+        try:
+            from app.store.project_file import catalog_for
+        except ImportError:
+            return catalog
+        return catalog_for(project, catalog)
+
+    @property
+    def platform(self) -> Platform:
+        return self.catalog.platform(self.project.platform_id)
+
+    @property
+    def dirty(self) -> bool:
+        return self._force_dirty or not self.undo_stack.isClean()
+
+    def mark_saved(self, path: str | Path | None = None) -> None:
+        if path is not None:
+            self.path = Path(path)
+            self.pathChanged.emit(self.path)
+        was = self.dirty
+        self._force_dirty = False
+        self.undo_stack.setClean()
+        if was:
+            self.dirtyChanged.emit(False)
+
+    @property
+    def title(self) -> str:
+        return self.path.name if self.path else (self.project.info.title or "Untitled")
+
+    # ---------------------------------------------------------------- edits
+    def check(self, op: Op) -> str | None:
+        """Why `op` would be refused (None: it is fine); changes nothing."""
+        try:
+            return op.check(self.project, self.catalog)
+        except KeyError as exc:
+            return str(exc.args[0]) if exc.args else str(exc)
+
+    def apply(self, op: Op) -> Change:
+        """Check, do, and push `op` as one undo step. Raises OpError(reason) when refused; then
+        nothing changed."""
+        why = self.check(op)
+        if why:
+            raise OpError(why)
+        change = op.do(self.project)  # raises OpError with the project untouched
+        self.undo_stack.push(OpCommand(self, op, change))
+        return change
+
+    def try_apply(self, op: Op) -> str | None:
+        """apply() for callers that only want the reason: None on success."""
+        try:
+            self.apply(op)
+        except OpError as exc:
+            return str(exc)
+        return None
+
+    def _emit(self, change: Change) -> None:
+        self._issues = None
+        self.revision += 1
+        self.changed.emit(change)
+
+    def replace_project(self, project: Project, path: str | Path | None = None, dirty: bool = False) -> None:
+        """Open/new/recover: a different project; the undo history starts again."""
+        self.project = project
+        self.catalog = self._catalog_for(project, self._catalog_base)
+        self.path = Path(path) if path else None
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+        self._force_dirty = dirty
+        self.dirtyChanged.emit(self.dirty)
+        self.pathChanged.emit(self.path)
+        self.replaced.emit()
+        self._emit(Change.everything())
+
+    # ---------------------------------------------------------------- validation
+    def issues(self) -> list:
+        """Validation issues (severity, where, text), computed once per change."""
+        if self._issues is None:
+            try:
+                from app.domain.validation import validate
+            except ImportError:
+                self._issues = []
+            else:
+                try:
+                    self._issues = list(validate(self.project, self.catalog))
+                except Exception as exc:  # a validation bug must not take the GUI down
+                    from types import SimpleNamespace
+                    self._issues = [SimpleNamespace(severity="error", where="", text=f"validation failed: {exc}")]
+        return self._issues
+
+
+__all__ = ["Document", "OpCommand", "ops"]
