@@ -1,0 +1,518 @@
+"""Charts dock: the engine's piecewise-constant series drawn as steps on one shared time axis.
+
+Plots (top to bottom): SP CPU per core (and write cache), back-end buses, RAID group (and
+selected drive) utilization, host response time and throughput per workload, and progress per
+operation. A cursor line (shared with the timeline through a TimeCursor) shows every curve's
+value at that time in the read-out; hovering a plot shows its values under the mouse. The mouse
+wheel zooms the time axis (all plots follow); right-click or the Export menu saves a chart as PNG
+or its series as CSV. When a baseline scenario is pinned its curves are drawn dashed underneath.
+
+The panel never computes a prediction: it reads `Result.series` and `Result.horizon_h` only.
+"""
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QColor, QPen
+from PySide6.QtWidgets import (
+    QFileDialog, QHBoxLayout, QLabel, QMenu, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
+    QVBoxLayout, QWidget,
+)
+
+from .timeaxis import TimeAxisItem, format_hours
+
+MAX_CURVES = 12  # per plot; the busiest entities (by peak) plus the selected ones are shown
+
+
+@dataclass(frozen=True)
+class PlotSpec:
+    key: str
+    title: str
+    metrics: tuple[str, ...]
+    unit: str
+    percent: bool = False
+
+
+PLOTS: tuple[PlotSpec, ...] = (
+    PlotSpec("cpu", "SP CPU per core / write cache", ("cpu_pct", "write_cache_pct"), "%", True),
+    PlotSpec("bus", "Back-end bus", ("bus_pct",), "%", True),
+    PlotSpec("disk", "RAID group / drive utilization", ("group_pct", "drive_pct"), "%", True),
+    PlotSpec("response", "Host response time", ("response_ms",), "ms"),
+    PlotSpec("throughput", "Host throughput", ("iops",), "IOPS"),
+    PlotSpec("progress", "Operation progress", ("progress_pct",), "%", True),
+)
+
+_PALETTE = (
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+    "#bcbd22", "#7f7f7f", "#393b79", "#ad494a", "#637939", "#843c39", "#7b4173", "#3182bd",
+)
+
+
+def step_xy(series, horizon_h: float) -> tuple[np.ndarray, np.ndarray]:
+    """x, y for stepMode='right': each value holds until the next breakpoint, the last one until
+    the horizon."""
+    t = np.asarray(series.t, dtype=float)
+    v = np.asarray(series.v, dtype=float)
+    if not len(t):
+        return t, v
+    if horizon_h > t[-1]:
+        t = np.append(t, horizon_h)
+        v = np.append(v, v[-1])
+    return t, v
+
+
+def entity_label(metric: str, entity: str, project=None, result=None) -> str:
+    if metric == "cpu_pct":
+        ctrl, _, core = entity.partition("/")
+        return f"{ctrl} core {core}" if core else ctrl
+    if metric == "write_cache_pct":
+        return f"{entity} write cache"
+    if metric == "bus_pct":
+        return f"Bus {entity}"
+    if metric == "group_pct":
+        if project is not None:
+            try:
+                return project.group(int(entity)).label
+            except (KeyError, ValueError):
+                pass
+        return f"RG {entity}"
+    if metric == "drive_pct":
+        return f"drive {entity}"
+    if metric in ("response_ms", "iops", "mb_s"):
+        if project is not None:
+            try:
+                return project.workload(entity).name or entity
+            except KeyError:
+                pass
+        return entity
+    if metric == "progress_pct":
+        if result is not None:
+            try:
+                return result.operation(entity).label
+            except KeyError:
+                pass
+        return entity
+    return entity
+
+
+def _focus_metric(metric: str, entity: str, focus: set[tuple[str, str]]) -> bool:
+    return (metric, entity) in focus
+
+
+def choose_entities(result, spec: PlotSpec, focus: set[tuple[str, str]] = frozenset(),
+                    limit: int = MAX_CURVES) -> tuple[list[tuple[str, str]], int]:
+    """The (metric, entity) pairs a plot shows, and how many it could show.
+
+    CPU, buses, workloads and operations are shown in full up to `limit`; drives only when
+    focused (there can be hundreds) unless the result has no RAID group series. Beyond `limit`
+    the busiest by peak are kept, focused ones always."""
+    pairs: list[tuple[str, str]] = []
+    for metric in spec.metrics:
+        ents = result.entities(metric)
+        if metric == "drive_pct" and result.entities("group_pct"):
+            ents = [e for e in ents if (metric, e) in focus]
+        pairs.extend((metric, e) for e in ents)
+    total = len(pairs)
+    if total <= limit:
+        return pairs, total
+    forced = [p for p in pairs if p in focus]
+    rest = [p for p in pairs if p not in focus]
+    rest.sort(key=lambda p: -result.series[p].peak())
+    keep = set(forced + rest[: max(limit - len(forced), 0)])
+    return [p for p in pairs if p in keep], total
+
+
+def _sort_key(pair: tuple[str, str]):
+    metric, ent = pair
+    parts = []
+    for chunk in ent.replace("/", "_").split("_"):
+        parts.append((0, int(chunk), "") if chunk.isdigit() else (1, 0, chunk))
+    return (metric, parts)
+
+
+class ChartsPanel(QWidget):
+    """Stacked step plots of one Result (and optionally a baseline Result) with a cursor."""
+
+    cursorMoved = Signal(float)  # the user dragged a cursor line (hours)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.project = None
+        self.result = None
+        self.baseline = None
+        self.focus: set[tuple[str, str]] = set()
+        self.cursor_h = 0.0
+        self.hidden_plots: set[str] = set()
+        self._colors: dict[tuple[str, str], QColor] = {}
+        self.curves: dict[str, dict[tuple[str, str, bool], pg.PlotDataItem]] = {s.key: {} for s in PLOTS}
+        self.shown: dict[str, list[tuple[str, str]]] = {s.key: [] for s in PLOTS}
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 2, 4, 0)
+        self.status_label = QLabel("No prediction yet")
+        self.status_label.setObjectName("chartsStatus")
+        bar.addWidget(self.status_label, 1)
+        self.view_button = QToolButton(text="Charts")
+        self.view_button.setPopupMode(QToolButton.InstantPopup)
+        self.view_menu = QMenu(self.view_button)
+        self.view_button.setMenu(self.view_menu)
+        bar.addWidget(self.view_button)
+        self.fit_button = QToolButton(text="Fit")
+        self.fit_button.setToolTip("Show the whole plan")
+        self.fit_button.clicked.connect(self.fit)
+        bar.addWidget(self.fit_button)
+        self.export_button = QToolButton(text="Export")
+        self.export_button.setPopupMode(QToolButton.InstantPopup)
+        self.export_menu = QMenu(self.export_button)
+        self.export_button.setMenu(self.export_menu)
+        bar.addWidget(self.export_button)
+        lay.addLayout(bar)
+
+        split = QSplitter(Qt.Horizontal, self)
+        self.glw = pg.GraphicsLayoutWidget()
+        self.glw.setBackground("w")
+        split.addWidget(self.glw)
+        self.readout = QTreeWidget()
+        self.readout.setHeaderLabels(["At cursor", "Value", "Baseline"])
+        self.readout.setRootIsDecorated(True)
+        self.readout.setMinimumWidth(260)
+        self.readout.setColumnWidth(0, 150)
+        self.readout.setColumnWidth(1, 70)
+        split.addWidget(self.readout)
+        split.setStretchFactor(0, 4)
+        split.setStretchFactor(1, 1)
+        lay.addWidget(split, 1)
+
+        self.plots: dict[str, pg.PlotItem] = {}
+        self.legends: dict[str, pg.LegendItem] = {}
+        self.cursor_lines: dict[str, pg.InfiniteLine] = {}
+        self.hover_text: dict[str, pg.TextItem] = {}
+        first = None
+        for row, spec in enumerate(PLOTS):
+            axis = TimeAxisItem("bottom")
+            p = self.glw.addPlot(row=row, col=0, axisItems={"bottom": axis})
+            p.setTitle(spec.title, size="9pt")
+            p.setLabel("left", spec.unit)
+            p.showGrid(x=True, y=True, alpha=0.25)
+            p.setMouseEnabled(x=True, y=False)
+            p.enableAutoRange(axis="y")
+            p.setAutoVisible(y=True)
+            p.getAxis("left").setWidth(48)
+            if row < len(PLOTS) - 1:
+                p.getAxis("bottom").setLabel("")
+                p.getAxis("bottom").showLabel(False)
+            if spec.percent:
+                p.setYRange(0, 100, padding=0.02)
+            if first is None:
+                first = p
+            else:
+                p.setXLink(first)
+            leg = p.addLegend(offset=(-4, 2), labelTextSize="8pt", verSpacing=-6)
+            leg.setBrush(pg.mkBrush(255, 255, 255, 200))
+            line = pg.InfiniteLine(pos=0.0, angle=90, movable=True,
+                                   pen=pg.mkPen("#000000", width=1), hoverPen=pg.mkPen("#d62728", width=2))
+            line.setZValue(50)
+            line.sigPositionChanged.connect(self._line_moved)
+            p.addItem(line, ignoreBounds=True)
+            text = pg.TextItem(anchor=(0, 0), color="#202020", fill=pg.mkBrush(255, 255, 224, 230),
+                               border=pg.mkPen("#999999"))
+            text.setZValue(60)
+            text.hide()
+            p.addItem(text, ignoreBounds=True)
+            self.plots[spec.key] = p
+            self.legends[spec.key] = leg
+            self.cursor_lines[spec.key] = line
+            self.hover_text[spec.key] = text
+            self._add_plot_menu(spec, p)
+            act = QAction(spec.title, self.view_menu, checkable=True, checked=True)
+            act.toggled.connect(lambda on, k=spec.key: self.set_plot_visible(k, on))
+            self.view_menu.addAction(act)
+            self.export_menu.addAction(f"{spec.title} as PNG...", lambda k=spec.key: self._ask_png(k))
+        self.export_menu.addSeparator()
+        self.export_menu.addAction("All series as CSV...", lambda: self._ask_csv(None))
+        self.master_plot = first
+        self._mouse_proxy = pg.SignalProxy(self.glw.scene().sigMouseMoved, rateLimit=30, slot=self._mouse_moved)
+
+    # ---------------------------------------------------------------- public
+    def set_results(self, result, baseline=None, project=None) -> None:
+        """Show `result` (and `baseline` dashed). Reuses curve items, so it is cheap to call."""
+        first = self.result is None and result is not None
+        self.project = project if project is not None else self.project
+        self.result = result
+        self.baseline = baseline
+        if result is None:
+            for key in self.curves:
+                self._sync_plot(key, [], [])
+            self.status_label.setText("No prediction yet")
+            return
+        for spec in PLOTS:
+            pairs, total = choose_entities(result, spec, self.focus)
+            pairs.sort(key=_sort_key)
+            self.shown[spec.key] = pairs
+            bpairs = []
+            if baseline is not None:
+                bpairs = [p for p in pairs if p in baseline.series]
+            self._sync_plot(spec.key, pairs, bpairs)
+            title = spec.title
+            if total > len(pairs):
+                title += f"  ({len(pairs)} of {total}: busiest and selected)"
+            self.plots[spec.key].setTitle(title, size="9pt")
+        text = f"Scenario '{result.scenario}', plan {format_hours(result.horizon_h)}"
+        if baseline is not None:
+            text += f"; baseline '{baseline.scenario}' dashed"
+        self.status_label.setText(text)
+        if first:
+            self.fit()
+        self._update_readout()
+
+    def set_focus(self, pairs: Iterable[tuple[str, str]]) -> None:
+        focus = set(pairs)
+        if focus != self.focus:
+            self.focus = focus
+            if self.result is not None:
+                self.set_results(self.result, self.baseline)
+
+    def set_status(self, text: str) -> None:
+        self.status_label.setText(text)
+
+    def set_cursor(self, t: float) -> None:
+        self.cursor_h = float(t)
+        for line in self.cursor_lines.values():
+            if abs(line.value() - t) > 1e-12:
+                line.blockSignals(True)
+                line.setValue(t)
+                line.blockSignals(False)
+        self._update_readout()
+
+    def fit(self) -> None:
+        horizon = max(self.result.horizon_h if self.result else 0.0,
+                      self.baseline.horizon_h if self.baseline else 0.0)
+        if horizon > 0:
+            self.master_plot.setXRange(0, horizon, padding=0.01)
+
+    def set_plot_visible(self, key: str, visible: bool) -> None:
+        p = self.plots[key]
+        if visible:
+            self.hidden_plots.discard(key)
+        else:
+            self.hidden_plots.add(key)
+        p.setVisible(visible)
+        # collapse the row so the visible plots share the height
+        row = [s.key for s in PLOTS].index(key)
+        self.glw.ci.layout.setRowMaximumHeight(row, 1e6 if visible else 0)
+        self.glw.ci.layout.setRowMinimumHeight(row, 0)
+
+    def values_at(self, t: float) -> list[tuple[str, str, str, float, float | None]]:
+        """(plot key, metric, entity, value, baseline value) for every shown curve at time t."""
+        out = []
+        if self.result is None:
+            return out
+        for spec in PLOTS:
+            for metric, ent in self.shown[spec.key]:
+                s = self.result.series[(metric, ent)]
+                b = self.baseline.get(metric, ent) if self.baseline is not None else None
+                out.append((spec.key, metric, ent, s.at(t), b.at(t) if b is not None else None))
+        return out
+
+    def curve(self, metric: str, entity: str, baseline: bool = False) -> pg.PlotDataItem | None:
+        for spec in PLOTS:
+            if metric in spec.metrics:
+                return self.curves[spec.key].get((metric, entity, baseline))
+        return None
+
+    # ---------------------------------------------------------------- export
+    def export_png(self, key: str, path: str | Path, width: int = 1400) -> Path:
+        from pyqtgraph.exporters import ImageExporter
+
+        path = Path(path)
+        exp = ImageExporter(self.plots[key])
+        exp.parameters()["width"] = width
+        exp.export(str(path))
+        return path
+
+    def export_csv(self, path: str | Path, key: str | None = None) -> Path:
+        """Rows: scenario, metric, entity, label, unit, start_h, end_h, value - one per constant
+        piece of every series (all series of the result, or those of one chart)."""
+        path = Path(path)
+        rows = []
+        for res in (self.result, self.baseline):
+            if res is None:
+                continue
+            for (metric, ent), s in sorted(res.series.items(), key=lambda kv: _sort_key(kv[0])):
+                if key is not None:
+                    spec = next(sp for sp in PLOTS if sp.key == key)
+                    if metric not in spec.metrics:
+                        continue
+                label = entity_label(metric, ent, self.project, res)
+                t = list(map(float, s.t))
+                for i, v in enumerate(s.v):
+                    end = t[i + 1] if i + 1 < len(t) else float(res.horizon_h)
+                    rows.append([res.scenario, metric, ent, label, s.unit, t[i], end, float(v)])
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(["scenario", "metric", "entity", "label", "unit", "start_h", "end_h", "value"])
+            w.writerows(rows)
+        return path
+
+    def _ask_png(self, key: str) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export chart as PNG", f"{key}.png", "PNG image (*.png)")
+        if path:
+            self.export_png(key, path)
+
+    def _ask_csv(self, key: str | None) -> None:
+        name = f"{key or 'series'}.csv"
+        path, _ = QFileDialog.getSaveFileName(self, "Export series as CSV", name, "CSV (*.csv)")
+        if path:
+            self.export_csv(path, key)
+
+    def _add_plot_menu(self, spec: PlotSpec, plot: pg.PlotItem) -> None:
+        menu = plot.getViewBox().menu
+        menu.addSeparator()
+        menu.addAction("Export this chart as PNG...", lambda k=spec.key: self._ask_png(k))
+        menu.addAction("Export this chart's series as CSV...", lambda k=spec.key: self._ask_csv(k))
+        menu.addAction("Show the whole plan", self.fit)
+
+    # ---------------------------------------------------------------- drawing
+    def _color(self, pair: tuple[str, str]) -> QColor:
+        c = self._colors.get(pair)
+        if c is None:
+            c = QColor(_PALETTE[len(self._colors) % len(_PALETTE)])
+            self._colors[pair] = c
+        return c
+
+    def _sync_plot(self, key: str, pairs: list[tuple[str, str]], bpairs: list[tuple[str, str]]) -> None:
+        plot = self.plots[key]
+        legend = self.legends[key]
+        existing = self.curves[key]
+        wanted = [(m, e, False) for m, e in pairs] + [(m, e, True) for m, e in bpairs]
+        wanted_set = set(wanted)
+        for k in [k for k in existing if k not in wanted_set]:
+            item = existing.pop(k)
+            if not k[2]:
+                legend.removeItem(item)
+            plot.removeItem(item)
+        for k in wanted:
+            metric, ent, is_base = k
+            res = self.baseline if is_base else self.result
+            s = res.series[(metric, ent)]
+            x, y = step_xy(s, res.horizon_h)
+            item = existing.get(k)
+            if item is None:
+                color = self._color((metric, ent))
+                pen = QPen(color)
+                pen.setCosmetic(True)
+                if is_base:
+                    pen.setStyle(Qt.DashLine)
+                    pen.setWidthF(1.2)
+                    c2 = QColor(color)
+                    c2.setAlpha(150)
+                    pen.setColor(c2)
+                else:
+                    pen.setWidthF(1.8 if metric != "write_cache_pct" else 1.2)
+                    if metric in ("write_cache_pct", "drive_pct"):
+                        pen.setStyle(Qt.DotLine)
+                item = pg.PlotDataItem(x, y, stepMode="right", pen=pen)
+                item.setZValue(5 if is_base else 10)
+                plot.addItem(item)
+                existing[k] = item
+            else:
+                item.setData(x, y, stepMode="right")
+            name = entity_label(metric, ent, self.project, res)
+            item.setProperty("label", name)
+            if not is_base:
+                if item.name() != name:
+                    legend.removeItem(item)
+                    item.opts["name"] = name
+                    legend.addItem(item, name)
+                elif legend.getLabel(item) is None:
+                    legend.addItem(item, name)
+
+    def _line_moved(self, line: pg.InfiniteLine) -> None:
+        t = max(0.0, float(line.value()))
+        self.cursor_h = t
+        for other in self.cursor_lines.values():
+            if other is not line:
+                other.blockSignals(True)
+                other.setValue(t)
+                other.blockSignals(False)
+        self._update_readout()
+        self.cursorMoved.emit(t)
+
+    def _update_readout(self) -> None:
+        tree = self.readout
+        tree.setUpdatesEnabled(False)
+        tree.clear()
+        t = self.cursor_h
+        tree.setHeaderLabels([f"At {format_hours(t)} ({t:.2f} h)", "Value",
+                              "Baseline" if self.baseline is not None else ""])
+        if self.result is not None:
+            by_plot: dict[str, list] = {}
+            for key, metric, ent, v, b in self.values_at(t):
+                by_plot.setdefault(key, []).append((metric, ent, v, b))
+            for spec in PLOTS:
+                rows = by_plot.get(spec.key)
+                if not rows or spec.key in self.hidden_plots:
+                    continue
+                top = QTreeWidgetItem([spec.title])
+                tree.addTopLevelItem(top)
+                for metric, ent, v, b in rows:
+                    unit = self.result.series[(metric, ent)].unit or spec.unit
+                    item = QTreeWidgetItem([entity_label(metric, ent, self.project, self.result),
+                                            _fmt(v, unit), _fmt(b, unit) if b is not None else ""])
+                    item.setForeground(0, self._color((metric, ent)))
+                    top.addChild(item)
+                top.setExpanded(True)
+        tree.setUpdatesEnabled(True)
+
+    def _mouse_moved(self, evt) -> None:
+        pos = evt[0]
+        for key, plot in self.plots.items():
+            text = self.hover_text[key]
+            if self.result is None or not plot.isVisible() or not plot.sceneBoundingRect().contains(pos):
+                text.hide()
+                continue
+            vb = plot.getViewBox()
+            if not vb.sceneBoundingRect().contains(pos):
+                text.hide()
+                continue
+            pt = vb.mapSceneToView(pos)
+            t = pt.x()
+            lines = [format_hours(max(t, 0.0), 0.01)]
+            for metric, ent in self.shown[key][:8]:
+                s = self.result.series[(metric, ent)]
+                lines.append(f"{entity_label(metric, ent, self.project, self.result)}: {_fmt(s.at(t), s.unit)}")
+            if len(self.shown[key]) > 8:
+                lines.append(f"... {len(self.shown[key]) - 8} more in the read-out")
+            text.setText("\n".join(lines))
+            text.setPos(pt.x(), pt.y())
+            (xr, yr) = vb.viewRange()
+            # keep the box inside the plot: flip the anchor on the right/top halves
+            ax = 1 if pt.x() > (xr[0] + xr[1]) / 2 else 0
+            ay = 0 if pt.y() > (yr[0] + yr[1]) / 2 else 1
+            text.setAnchor((ax, ay))
+            text.show()
+
+    def hover_text_at(self, key: str) -> str:
+        item = self.hover_text[key]
+        return item.toPlainText() if item.isVisible() else ""
+
+
+def _fmt(v: float | None, unit: str) -> str:
+    if v is None:
+        return ""
+    if unit in ("%",):
+        return f"{v:.1f} %"
+    if unit == "ms":
+        return f"{v:.1f} ms"
+    if abs(v) >= 1000:
+        return f"{v:,.0f} {unit}".strip()
+    return f"{v:.3g} {unit}".strip()

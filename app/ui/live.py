@@ -1,0 +1,311 @@
+"""Live predictions: re-run the engine after every edit, off the GUI thread, newest result wins.
+
+`LiveSimulator` watches a Document (anything with `project`, `catalog` and a `changed` signal).
+Each change bumps a generation counter; the GUI thread takes a cheap snapshot of the project
+(a deep copy, so the worker never reads an object the user is editing) and hands it to a
+QRunnable on a private QThreadPool with one thread. At most one engine run is in flight: edits
+that arrive meanwhile only mark the simulator dirty, and when the running job finishes its result
+is dropped if its generation is stale and the newest snapshot is simulated instead.
+
+`TimeCursor` is the shared cursor time (hours) of the timeline, the charts and the canvas
+colouring, with a play control that moves it through the plan.
+
+Nothing here computes a prediction: every number comes from `app.engine.simulate`.
+"""
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
+
+SimulateFn = Callable[..., Any]  # simulate(project, catalog, scenario_name=None) -> Result
+
+
+def default_simulate(project, catalog, scenario_name=None):
+    from app.engine import simulate  # imported lazily: the engine may not be built yet
+
+    return simulate(project, catalog, scenario_name=scenario_name)
+
+
+@dataclass
+class LiveResult:
+    """What one engine run produced for the GUI."""
+
+    generation: int
+    current: Any  # Result of the current scenario
+    baseline: Any | None  # Result of the pinned baseline scenario (None when not pinned / same)
+    scenario: str
+    baseline_scenario: str | None
+    requested_at: float  # time.perf_counter() when the edit arrived
+    engine_s: float  # time spent in the engine (both runs)
+
+
+class _JobSignals(QObject):
+    done = Signal(object)  # LiveResult
+    failed = Signal(int, str)  # generation, message
+
+
+class _EngineJob(QRunnable):
+    def __init__(self, fn: Callable[[], LiveResult], generation: int, signals: _JobSignals):
+        super().__init__()
+        self.setAutoDelete(True)
+        self._fn = fn
+        self._generation = generation
+        self._signals = signals
+
+    def run(self) -> None:  # worker thread
+        try:
+            out = self._fn()
+        except Exception as exc:  # the engine refused the project: show it, do not crash
+            msg = f"{type(exc).__name__}: {exc}"
+            if not isinstance(exc, (ValueError, KeyError)):
+                msg += "\n" + traceback.format_exc(limit=4)
+            self._signals.failed.emit(self._generation, msg)
+        else:
+            self._signals.done.emit(out)
+
+
+class BackgroundRunner(QObject):
+    """Run plain functions on a one-thread pool; callbacks are called on the GUI thread.
+
+    Used by the priority advisor: `submit(fn, on_done, on_failed)` returns a ticket; `cancel()`
+    makes every outstanding ticket stale so its callbacks are never called.
+    """
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(1)
+        self._ticket = 0
+        self._callbacks: dict[int, tuple[Callable, Callable]] = {}
+        self._signals = _JobSignals(self)
+        self._signals.done.connect(self._on_done)
+        self._signals.failed.connect(self._on_failed)
+
+    def submit(self, fn: Callable[[], Any], on_done: Callable[[Any], None],
+               on_failed: Callable[[str], None] | None = None) -> int:
+        self._ticket += 1
+        ticket = self._ticket
+        self._callbacks[ticket] = (on_done, on_failed or (lambda _m: None))
+
+        def work() -> LiveResult:
+            return LiveResult(ticket, fn(), None, "", None, 0.0, 0.0)
+
+        self.pool.start(_EngineJob(work, ticket, self._signals))
+        return ticket
+
+    def cancel(self) -> None:
+        self._callbacks.clear()
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._callbacks)
+
+    @Slot(object)
+    def _on_done(self, live: LiveResult) -> None:
+        cbs = self._callbacks.pop(live.generation, None)
+        if cbs:
+            cbs[0](live.current)
+
+    @Slot(int, str)
+    def _on_failed(self, ticket: int, message: str) -> None:
+        cbs = self._callbacks.pop(ticket, None)
+        if cbs:
+            cbs[1](message)
+
+    def wait(self, timeout_ms: int = 60000) -> bool:
+        return self.pool.waitForDone(timeout_ms)
+
+
+class LiveSimulator(QObject):
+    """Keeps `result` (and `baseline_result`) in step with the document."""
+
+    resultReady = Signal(object)  # LiveResult (newest generation only)
+    failed = Signal(str)
+    busyChanged = Signal(bool)
+
+    def __init__(self, document=None, simulate: SimulateFn | None = None, parent: QObject | None = None,
+                 debounce_ms: int = 0):
+        super().__init__(parent)
+        self.simulate = simulate or default_simulate
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(1)
+        self.generation = 0
+        self.live: LiveResult | None = None
+        self.error: str | None = None
+        self.enabled = True
+        self._document = None
+        self._in_flight: int | None = None  # generation of the running job
+        self._dirty = False
+        self._requested_at = 0.0
+        self._signals = _JobSignals(self)
+        self._signals.done.connect(self._on_done)
+        self._signals.failed.connect(self._on_failed)
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(debounce_ms)
+        self._debounce.timeout.connect(self._start)
+        if document is not None:
+            self.set_document(document)
+
+    # ---------------------------------------------------------------- inputs
+    def set_document(self, document) -> None:
+        if self._document is not None:
+            try:
+                self._document.changed.disconnect(self._on_changed)
+            except (RuntimeError, TypeError):
+                pass
+        self._document = document
+        if document is not None and hasattr(document, "changed"):
+            document.changed.connect(self._on_changed)
+        self.request()
+
+    @property
+    def document(self):
+        return self._document
+
+    @property
+    def result(self):
+        return self.live.current if self.live else None
+
+    @property
+    def baseline_result(self):
+        return self.live.baseline if self.live else None
+
+    @property
+    def busy(self) -> bool:
+        return self._in_flight is not None or self._dirty
+
+    @Slot(object)
+    def _on_changed(self, _what=None) -> None:
+        self.request()
+
+    def request(self) -> None:
+        """Something changed: simulate the newest project (coalescing bursts of edits)."""
+        if self._document is None or not self.enabled:
+            return
+        self.generation += 1
+        self._requested_at = time.perf_counter()
+        was_busy = self.busy
+        self._dirty = True
+        if not was_busy:
+            self.busyChanged.emit(True)
+        if self._in_flight is None:
+            self._debounce.start()
+
+    # ---------------------------------------------------------------- worker
+    def _snapshot(self) -> tuple[Any, Any]:
+        doc = self._document
+        return doc.project.clone(), doc.catalog
+
+    def _start(self) -> None:
+        if self._in_flight is not None or not self._dirty or self._document is None:
+            return
+        self._dirty = False
+        generation = self.generation
+        requested_at = self._requested_at
+        project, catalog = self._snapshot()
+        simulate = self.simulate
+        scenario = project.current_scenario
+        base = project.baseline_scenario
+        if base == scenario or not any(s.name == base for s in project.scenarios):
+            base = None
+
+        def work() -> LiveResult:
+            t0 = time.perf_counter()
+            cur = simulate(project, catalog, scenario_name=scenario)
+            bres = simulate(project, catalog, scenario_name=base) if base else None
+            return LiveResult(generation, cur, bres, scenario, base, requested_at, time.perf_counter() - t0)
+
+        self._in_flight = generation
+        self.pool.start(_EngineJob(work, generation, self._signals))
+
+    @Slot(object)
+    def _on_done(self, live: LiveResult) -> None:
+        self._in_flight = None
+        if live.generation == self.generation:
+            self.live = live
+            self.error = None
+            self.busyChanged.emit(False)
+            self.resultReady.emit(live)
+        else:  # stale: an edit arrived while it ran
+            self._start()
+
+    @Slot(int, str)
+    def _on_failed(self, generation: int, message: str) -> None:
+        self._in_flight = None
+        if generation == self.generation:
+            self.error = message
+            self.busyChanged.emit(False)
+            self.failed.emit(message)
+        else:
+            self._start()
+
+    def wait(self, timeout_ms: int = 30000) -> bool:
+        """Block until the worker is idle (tests and benchmarks only)."""
+        return self.pool.waitForDone(timeout_ms)
+
+
+class TimeCursor(QObject):
+    """The shared cursor time in hours, with play/pause."""
+
+    moved = Signal(float)
+    playingChanged = Signal(bool)
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._t = 0.0
+        self.horizon_h = 0.0
+        self.play_seconds = 10.0  # one pass through the plan takes this long
+        self._timer = QTimer(self)
+        self._timer.setInterval(50)
+        self._timer.timeout.connect(self._tick)
+
+    @property
+    def time_h(self) -> float:
+        return self._t
+
+    def set_time(self, t: float) -> None:
+        t = max(0.0, float(t))
+        if self.horizon_h > 0:
+            t = min(t, self.horizon_h)
+        if t != self._t:
+            self._t = t
+            self.moved.emit(t)
+
+    def set_horizon(self, horizon_h: float) -> None:
+        self.horizon_h = max(0.0, float(horizon_h or 0.0))
+        if self.horizon_h and self._t > self.horizon_h:
+            self.set_time(self.horizon_h)
+
+    @property
+    def playing(self) -> bool:
+        return self._timer.isActive()
+
+    def play(self) -> None:
+        if self.horizon_h <= 0 or self.playing:
+            return
+        if self._t >= self.horizon_h:
+            self.set_time(0.0)
+        self._timer.start()
+        self.playingChanged.emit(True)
+
+    def pause(self) -> None:
+        if self.playing:
+            self._timer.stop()
+            self.playingChanged.emit(False)
+
+    def toggle(self) -> None:
+        self.pause() if self.playing else self.play()
+
+    def _tick(self) -> None:
+        step = self.horizon_h * self._timer.interval() / 1000.0 / max(self.play_seconds, 0.1)
+        nxt = self._t + step
+        if nxt >= self.horizon_h:
+            self.set_time(self.horizon_h)
+            self.pause()
+        else:
+            self.set_time(nxt)
