@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # Modules that add subcommands. A module that is missing (a part not built yet) is skipped.
@@ -49,8 +50,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+NO_DISPLAY_MESSAGE = (
+    "no display: the GUI needs a desktop (DISPLAY or WAYLAND_DISPLAY is not set); headless commands: "
+    "arrayplanner check FILE, arrayplanner simulate FILE, arrayplanner report FILE (see arrayplanner --help)"
+)
+
+
+def display_available(environ: dict[str, str] | None = None, platform: str | None = None) -> bool:
+    """False on Linux/BSD without DISPLAY/WAYLAND_DISPLAY, unless QT_QPA_PLATFORM picks a backend."""
+    env = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    if platform.startswith(("win", "darwin", "cygwin")):
+        return True
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("QT_QPA_PLATFORM"))
+
+
 def _run_gui(args: argparse.Namespace) -> int:
-    from app.ui.launch import launch  # imports Qt only when the GUI is wanted
+    if not display_available():
+        # one line instead of Qt's abort ("could not connect to display")
+        raise CliError(NO_DISPLAY_MESSAGE, 2)
+    try:
+        from app.ui.launch import launch  # imports Qt only when the GUI is wanted
+    except ModuleNotFoundError as exc:
+        if exc.name in ("app.ui.launch", "app.ui"):
+            raise CliError("the GUI is not part of this build (app.ui.launch is missing)", 2) from None
+        if exc.name and exc.name.split(".")[0] in ("PySide6", "pyqtgraph", "shiboken6"):
+            raise CliError(f"the GUI needs {exc.name}, which is not installed (run the set-up again)", 2) from None
+        raise
+    except ImportError as exc:  # e.g. a missing Qt system library (libEGL, libGL ...)
+        raise CliError(f"the GUI cannot start: {' '.join(str(exc).split())}", 2) from None
 
     return launch(args.file, example=getattr(args, "example", False))
 
@@ -60,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     commands = set(parser._subparsers._group_actions[0].choices) if parser._subparsers else set()
     # `arrayplanner FILE` and bare `arrayplanner` mean the GUI
-    if not argv or (argv[0] not in commands and not argv[0].startswith("-")):
+    if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help", "--version")):
         argv = ["gui", *argv]
     args = parser.parse_args(argv)
     try:

@@ -239,6 +239,10 @@ class Platform:
     rates: Tables  # the engine's tables (presets/rates/*.toml, merged with the platform's overrides)
     description: str = ""
     builtin: bool = True
+    # the parsed preset documents this platform came from (for the snapshot a project file carries
+    # when the platform is not built in); not part of equality
+    document: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    rates_document: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def controller_names(self) -> list[str]:
         return [c.name for c in self.controllers]

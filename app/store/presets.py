@@ -179,6 +179,7 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         },
         rates=_sourced(merged, "", "", "", f"rates {rates_id}"),
         builtin=builtin,
+        document=dict(doc), rates_document=dict(rates[rates_id]),
     )
 
 

@@ -1,0 +1,95 @@
+"""Project file commands: check, export-json, import-json.
+
+    arrayplanner check FILE                 validation messages; exit 0 valid (warnings allowed),
+                                            1 errors, 2 unreadable file
+    arrayplanner export-json FILE [-o OUT]  write the project as JSON (stdout without -o)
+    arrayplanner import-json FILE -o OUT    write a JSON (or .arrayplan) project as OUT.arrayplan
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from app.cli import CliError
+from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, format_issue, load_or_fail
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="validate a project file and list its errors and warnings",
+                       description="Validate a project. Exit 0: valid (warnings allowed); 1: errors; "
+                                   "2: the file cannot be read.")
+    p.add_argument("file", help="project file (.arrayplan or .json)")
+    p.add_argument("--scenario", help="check only this scenario's events (default: all scenarios)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print errors only")
+    p.set_defaults(handler=cmd_check)
+
+    p = sub.add_parser("export-json", help="write a project as JSON")
+    p.add_argument("file", help="project file (.arrayplan or .json)")
+    p.add_argument("-o", "--output", help="JSON file to write (default: standard output)")
+    p.set_defaults(handler=cmd_export_json)
+
+    p = sub.add_parser("import-json", help="turn a JSON project into a .arrayplan project file")
+    p.add_argument("file", help="JSON project file")
+    p.add_argument("-o", "--output", required=True, help="project file to write (.arrayplan)")
+    p.set_defaults(handler=cmd_import_json)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from app.domain.validation import validate
+
+    project, catalog = load_or_fail(args.file)
+    if args.scenario and args.scenario not in {s.name for s in project.scenarios}:
+        raise CliError(f"{args.file}: no scenario {args.scenario!r} "
+                       f"(scenarios: {', '.join(s.name for s in project.scenarios)})", EXIT_UNREADABLE)
+    issues = validate(project, catalog, args.scenario)
+    n_err = sum(1 for i in issues if i.severity == "error")
+    n_warn = len(issues) - n_err
+    for problem in catalog.problems:
+        if not args.quiet:
+            print(f"note: user preset not loaded: {problem}")
+    for issue in issues:
+        if args.quiet and issue.severity != "error":
+            continue
+        scen = f" [scenario {issue.scenario}]" if issue.scenario and len(project.scenarios) > 1 else ""
+        print(format_issue(issue) + scen)
+    verdict = "valid" if not n_err else "NOT valid"
+    print(f"{args.file}: {verdict}: {n_err} error{'s' if n_err != 1 else ''}, "
+          f"{n_warn} warning{'s' if n_warn != 1 else ''}")
+    return EXIT_INVALID if n_err else EXIT_OK
+
+
+def cmd_export_json(args: argparse.Namespace) -> int:
+    from app.store.project_file import ProjectFileError, save_project
+    from app.store.project_json import project_to_json
+
+    project, catalog = load_or_fail(args.file)
+    if not args.output:
+        sys.stdout.write(project_to_json(project))
+        return EXIT_OK
+    out = Path(args.output)
+    if out.suffix.lower() != ".json":
+        raise CliError(f"{out}: the output of export-json must end in .json", EXIT_UNREADABLE)
+    try:
+        save_project(project, out, catalog)
+    except ProjectFileError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+    print(f"wrote {out}")
+    return EXIT_OK
+
+
+def cmd_import_json(args: argparse.Namespace) -> int:
+    from app.store.project_file import SUFFIX, ProjectFileError, save_project
+
+    out = Path(args.output)
+    if out.suffix.lower() == ".json":
+        raise CliError(f"{out}: import-json writes a project file; give it the {SUFFIX} suffix", EXIT_UNREADABLE)
+    if out.resolve() == Path(args.file).resolve():
+        raise CliError(f"{out}: the output would overwrite the input", EXIT_UNREADABLE)
+    project, catalog = load_or_fail(args.file)
+    try:
+        save_project(project, out, catalog)
+    except ProjectFileError as exc:
+        raise CliError(str(exc), EXIT_UNREADABLE) from None
+    print(f"wrote {out}")
+    return EXIT_OK

@@ -1,0 +1,579 @@
+"""Validation: every rule a project must satisfy before it can be simulated.
+
+    issues = validate(project, catalog)            # all scenarios
+    issues = validate(project, catalog, "Baseline")  # the layout plus one scenario
+
+Each Issue has a severity ("error" blocks simulation, "warning" does not), a `where` reference
+that names the object so the GUI can select it, and a sentence of `text` that names it again
+(the message reads well on its own, e.g. in `arrayplanner check`).
+
+Reference format of `Issue.where` (stable; the GUI parses it):
+
+    "project"              the project as a whole (platform, horizon)
+    "bus 1"                a back-end bus / channel (number)
+    "enclosure 0_2"        an enclosure, bus_position
+    "drive 0_1_4"          a drive slot, bus_enclosure_slot
+    "RG 3"                 a RAID group by id
+    "LUN 12"               a LUN by id (also its per-LUN settings)
+    "cache.<key>"          a cache setting, e.g. "cache.page_kb"
+    "feature <id>"         a premium feature, e.g. "feature hpt"
+    "workload <id>"        a host workload, e.g. "workload oltp"
+    "scenario <name>"      a scenario as a whole
+    "<event id>"           a timeline event, e.g. "op3"; Issue.scenario names its scenario
+
+Nothing here raises on bad data: a malformed object produces an Issue, never a traceback.
+"""
+from __future__ import annotations
+
+import copy
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, fields
+from typing import Any, Iterable
+
+from .hardware import Catalog, DriveType, Interface, Platform
+from .project import (
+    Bind, DriveFailure, DriveReplacement, Event, FeatureEnable, Lun, LunMigration, Project,
+    RaidGroup, Reallocate, Scenario, VolumeMigration, Workload, WorkloadChange, enclosure_id,
+    parse_slot_id,
+)
+from .raid import RaidMath, RaidType
+
+ERROR = "error"
+WARNING = "warning"
+
+# Workload limits that no real host load exceeds; beyond them the number is a typo.
+MAX_IO_KB = 16384  # 16 MB per I/O
+MAX_IOPS = 10_000_000
+MAX_OUTSTANDING = 65536
+# LUN capacities are compared with a small tolerance (GB arithmetic in floating point).
+_EPS_GB = 1e-6
+
+
+@dataclass(frozen=True)
+class Issue:
+    severity: str  # "error" or "warning"
+    where: str  # reference to the object, see the module docstring
+    text: str
+    scenario: str | None = None  # for event issues: the scenario holding the event
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def __str__(self) -> str:
+        return f"{self.severity}: {self.where}: {self.text}"
+
+
+def errors(issues: Iterable[Issue]) -> list[Issue]:
+    return [i for i in issues if i.severity == ERROR]
+
+
+def warnings(issues: Iterable[Issue]) -> list[Issue]:
+    return [i for i in issues if i.severity == WARNING]
+
+
+def _num(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _gb(x: float) -> str:
+    return f"{x:,.1f} GB" if x != int(x) else f"{int(x):,} GB"
+
+
+class _Checker:
+    def __init__(self, project: Project, catalog: Catalog):
+        self.p = project
+        self.catalog = catalog
+        self.issues: list[Issue] = []
+        self.platform: Platform | None = catalog.platforms.get(project.platform_id)
+
+    def err(self, where: str, text: str, scenario: str | None = None) -> None:
+        self.issues.append(Issue(ERROR, where, text, scenario))
+
+    def warn(self, where: str, text: str, scenario: str | None = None) -> None:
+        self.issues.append(Issue(WARNING, where, text, scenario))
+
+    # ------------------------------------------------------------ helpers
+    def drive_type(self, location: str) -> DriveType | None:
+        d = self.p.drives.get(location)
+        if d is None:
+            return None
+        return self.catalog.drives.get(d.type_id)
+
+    # ------------------------------------------------------------ project / platform
+    def check_project(self) -> bool:
+        if self.platform is None:
+            known = ", ".join(sorted(self.catalog.platforms)) or "none"
+            self.err("project", f"platform {self.p.platform_id!r} is not in the preset catalog "
+                                f"(known: {known}) and the file carries no copy of it")
+            return False
+        if self.p.horizon_h is not None and (not _num(self.p.horizon_h) or self.p.horizon_h < 0):
+            self.err("project", f"the simulation horizon {self.p.horizon_h!r} h must be a positive number of hours")
+        return True
+
+    # ------------------------------------------------------------ enclosures and buses
+    def check_enclosures(self) -> None:
+        pf = self.platform
+        assert pf is not None
+        seen = Counter(e.id for e in self.p.enclosures)
+        for eid, n in seen.items():
+            if n > 1:
+                self.err(f"enclosure {eid}", f"enclosure {eid} is defined {n} times")
+        per_bus: dict[int, int] = Counter()
+        for e in self.p.enclosures:
+            where = f"enclosure {e.id}"
+            if not isinstance(e.bus, int) or not isinstance(e.position, int) or e.bus < 0 or e.position < 0:
+                self.err(where, f"enclosure {e.id}: bus and position must be whole numbers from 0")
+                continue
+            if e.bus >= pf.buses:
+                self.err(where, f"enclosure {e.id} is on bus {e.bus}, but the {pf.name} has "
+                                f"{pf.buses} bus{'es' if pf.buses != 1 else ''} (0 to {pf.buses - 1})")
+            if e.type_id not in pf.enclosure_types:
+                offered = ", ".join(sorted(pf.enclosure_types))
+                self.err(where, f"enclosure {e.id} has type {e.type_id!r}, which the {pf.name} does not "
+                                f"offer (offered: {offered})")
+            per_bus[e.bus] += 1
+        for bus, n in sorted(per_bus.items()):
+            if n > pf.max_enclosures_per_bus:
+                self.err(f"bus {bus}", f"bus {bus} has {n} enclosures; the {pf.name} allows at most "
+                                       f"{pf.max_enclosures_per_bus} per bus")
+
+    # ------------------------------------------------------------ drives
+    def check_drives(self) -> None:
+        pf = self.platform
+        assert pf is not None
+        encl = {e.id: e for e in self.p.enclosures}
+        slot_count = Counter(d.location for d in self.p.drives.values())
+        reported_twice: set[str] = set()
+        for key, d in self.p.drives.items():
+            where = f"drive {d.location}"
+            if slot_count[d.location] > 1 and d.location not in reported_twice:
+                reported_twice.add(d.location)
+                self.err(where, f"slot {d.location} is used by {slot_count[d.location]} drives")
+            try:
+                b, e, s = parse_slot_id(d.location)
+            except ValueError as exc:
+                self.err(where, f"drive {d.location!r}: {exc}")
+                continue
+            eid = enclosure_id(b, e)
+            enc = encl.get(eid)
+            if enc is None:
+                self.err(where, f"drive {d.location} is in enclosure {eid}, which does not exist")
+            else:
+                et = pf.enclosure_types.get(enc.type_id)
+                if et is not None:
+                    if s < 0 or s >= et.slots:
+                        self.err(where, f"drive {d.location} is in slot {s}, but enclosure {eid} "
+                                        f"({et.name}) has slots 0 to {et.slots - 1}")
+            dt = self.catalog.drives.get(d.type_id)
+            if dt is None:
+                self.err(where, f"drive {d.location} has type {d.type_id!r}, which is not in the drive catalog")
+                continue
+            if d.type_id not in pf.drive_types:
+                self.err(where, f"drive {d.location} ({dt.name}) is not a drive the {pf.name} accepts")
+            if enc is not None:
+                et = pf.enclosure_types.get(enc.type_id)
+                if et is not None and et.interfaces and dt.interface not in et.interfaces:
+                    accepted = ", ".join(i.value for i in et.interfaces)
+                    self.err(where, f"drive {d.location} ({dt.name}) does not fit enclosure {eid}: "
+                                    f"{et.name} takes {accepted} drives")
+
+    # ------------------------------------------------------------ RAID groups
+    def check_groups(self) -> None:
+        pf = self.platform
+        assert pf is not None
+        ids = Counter(g.id for g in self.p.groups)
+        for gid, n in ids.items():
+            if n > 1:
+                self.err(f"RG {gid}", f"RAID group id {gid} is used by {n} groups")
+        member_of: dict[str, list[int]] = defaultdict(list)
+        for g in self.p.groups:
+            for loc in g.drives:
+                member_of[loc].append(g.id)
+        for loc, gids in member_of.items():
+            distinct = sorted(set(gids))
+            if len(gids) > 1:
+                if len(distinct) > 1:
+                    names = " and ".join(f"RG {i}" for i in distinct)
+                    self.err(f"drive {loc}", f"drive {loc} is a member of {names}; a drive belongs to one group")
+                else:
+                    self.err(f"RG {distinct[0]}", f"RG {distinct[0]} lists drive {loc} more than once")
+        for g in self.p.groups:
+            self.check_group(g, pf)
+
+    def check_group(self, g: RaidGroup, pf: Platform) -> None:
+        where = f"RG {g.id}"
+        if not isinstance(g.raid, RaidType):
+            self.err(where, f"RG {g.id} has an unknown RAID type {g.raid!r}")
+            return
+        if not g.drives:
+            self.err(where, f"RG {g.id} has no drives")
+            return
+        types: list[DriveType] = []
+        for loc in g.drives:
+            d = self.p.drives.get(loc)
+            if d is None:
+                self.err(where, f"RG {g.id} uses slot {loc}, which holds no drive")
+                continue
+            if d.hot_spare:
+                self.err(where, f"RG {g.id} uses drive {loc}, which is a hot spare")
+            dt = self.catalog.drives.get(d.type_id)
+            if dt is not None:
+                types.append(dt)
+        rule = pf.raid_rules.get(g.raid)
+        if rule is None:
+            offered = ", ".join(r.label for r in pf.raid_rules) or "none"
+            self.err(where, f"RG {g.id} is {g.raid.label}, which the {pf.name} does not offer (offered: {offered})")
+        else:
+            if not rule.allows_width(g.width):
+                self.err(where, f"RG {g.id} has {g.width} drive{'s' if g.width != 1 else ''}; on the "
+                                f"{pf.name} {rule.describe()}")
+            if rule.interfaces:
+                bad = sorted({t.interface.value for t in types if t.interface not in rule.interfaces})
+                if bad:
+                    allowed = ", ".join(i.value for i in rule.interfaces)
+                    self.err(where, f"RG {g.id}: {g.raid.label} on the {pf.name} takes {allowed} drives, "
+                                    f"not {', '.join(bad)}")
+        if types:
+            interfaces = {t.interface for t in types}
+            if len(interfaces) > 1:
+                self.err(where, f"RG {g.id} mixes drive interfaces ({', '.join(sorted(i.value for i in interfaces))}); "
+                                f"a RAID group uses one kind of drive")
+            else:
+                rpms = {t.rpm for t in types}
+                if len(rpms) > 1:
+                    self.warn(where, f"RG {g.id} mixes drive speeds ({', '.join(f'{r / 1000:g}k' for r in sorted(rpms))} rpm); "
+                                     f"the group runs at the pace of the slowest")
+            caps = {t.capacity_gb for t in types}
+            if len(caps) > 1:
+                lo = min(caps)
+                self.warn(where, f"RG {g.id} mixes drive capacities ({', '.join(_gb(c) for c in sorted(caps))}); "
+                                 f"every member is used as {_gb(lo)}")
+            if g.raid is RaidType.R5 and Interface.SATA in interfaces:
+                self.warn(where, f"RG {g.id} is RAID 5 on SATA drives: long rebuilds leave it exposed; "
+                                 f"RAID 6 is recommended for SATA (Hitachi brief, 'Migration to SATA Volumes')")
+        if g.raid is RaidType.R0:
+            self.warn(where, f"RG {g.id} is RAID 0: it has no protection, one drive failure loses its data")
+
+    # ------------------------------------------------------------ hot spares
+    def check_spares(self) -> None:
+        spares = []
+        for d in self.p.hot_spares():
+            dt = self.catalog.drives.get(d.type_id)
+            if dt is not None:
+                spares.append((d, dt))
+        for g in self.p.groups:
+            if not isinstance(g.raid, RaidType) or g.raid is RaidType.R0:
+                continue
+            members = [self.drive_type(loc) for loc in g.drives]
+            members = [m for m in members if m is not None]
+            if not members:
+                continue
+            need_cap = max(m.capacity_gb for m in members)
+            interfaces = {m.interface for m in members}
+            ok = any(dt.interface in interfaces and dt.capacity_gb >= need_cap for _, dt in spares)
+            if not ok:
+                kind = "/".join(sorted(i.value for i in interfaces))
+                if spares:
+                    self.warn(f"RG {g.id}", f"RG {g.id} has no compatible hot spare (needs a {kind} spare of at "
+                                            f"least {_gb(need_cap)}): a failed drive waits for its replacement")
+                else:
+                    self.warn(f"RG {g.id}", f"RG {g.id} has no hot spare (the project has none): a failed drive "
+                                            f"waits for its replacement")
+
+    # ------------------------------------------------------------ LUNs
+    def check_luns(self) -> None:
+        pf = self.platform
+        assert pf is not None
+        ids = Counter(l.id for l in self.p.luns)
+        for lid, n in ids.items():
+            if n > 1:
+                self.err(f"LUN {lid}", f"LUN id {lid} is used by {n} LUNs")
+        groups = {g.id: g for g in self.p.groups}
+        controllers = pf.controller_names()
+        free: dict[int, float] = {}
+        usable: dict[int, float] = {}
+        for g in self.p.groups:
+            if not isinstance(g.raid, RaidType) or not g.drives:
+                continue
+            caps = [t.capacity_gb for t in (self.drive_type(loc) for loc in g.drives) if t is not None]
+            if len(caps) != len(g.drives):
+                continue
+            usable[g.id] = RaidMath(g.raid, g.width).usable_gb(min(caps))
+            free[g.id] = usable[g.id]
+        for l in sorted(self.p.luns, key=lambda x: (x.group_id if isinstance(x.group_id, int) else -1, x.id)):
+            where = f"LUN {l.id}"
+            if not _num(l.capacity_gb) or l.capacity_gb <= 0:
+                self.err(where, f"LUN {l.id} has capacity {l.capacity_gb!r}; it must be a positive number of GB")
+                cap_ok = False
+            else:
+                cap_ok = True
+            if l.group_id not in groups:
+                self.err(where, f"LUN {l.id} is bound to RG {l.group_id}, which does not exist")
+            elif cap_ok and l.group_id in free:
+                if l.capacity_gb > free[l.group_id] + _EPS_GB:
+                    left = max(free[l.group_id], 0.0)
+                    self.err(where, f"LUN {l.id} ({_gb(l.capacity_gb)}) does not fit in RG {l.group_id}: "
+                                    f"{_gb(round(left, 1))} free of {_gb(round(usable[l.group_id], 1))} usable")
+                free[l.group_id] -= l.capacity_gb
+            if l.owner not in controllers:
+                self.err(where, f"LUN {l.id} is owned by {l.owner!r}, which is not a controller of the "
+                                f"{pf.name} ({', '.join(controllers)})")
+            if not _num(l.optimization) or l.optimization < 1:
+                self.err(where, f"LUN {l.id}: layout optimization {l.optimization!r} must be a number of at least 1 "
+                                f"(1 = optimal, as 'reallocate measure' reports)")
+            for key, value in (l.settings or {}).items():
+                spec = pf.lun_settings.get(key)
+                if spec is None:
+                    self.warn(where, f"LUN {l.id} has a setting {key!r} that the {pf.name} does not have; it is ignored")
+                    continue
+                msg = spec.check(value)
+                if msg:
+                    self.err(where, f"LUN {l.id}: {msg}")
+
+    # ------------------------------------------------------------ cache and features
+    def check_cache(self) -> None:
+        pf = self.platform
+        assert pf is not None
+        for key, value in (self.p.cache or {}).items():
+            spec = pf.cache_settings.get(key)
+            if spec is None:
+                self.warn(f"cache.{key}", f"cache setting {key!r} does not exist on the {pf.name}; it is ignored")
+                continue
+            msg = spec.check(value)
+            if msg:
+                self.err(f"cache.{key}", f"cache: {msg}")
+        eff = {**pf.default_cache(), **(self.p.cache or {})}
+        hi, lo = eff.get("high_watermark_pct"), eff.get("low_watermark_pct")
+        if _num(hi) and _num(lo) and lo >= hi:
+            self.err("cache.low_watermark_pct", f"cache: the low watermark ({lo:g}%) must be below the high "
+                                                f"watermark ({hi:g}%)")
+        rc, wc = eff.get("read_cache_mb"), eff.get("write_cache_mb")
+        tot = pf.cache_settings.get("write_cache_mb")
+        if _num(rc) and _num(wc) and tot is not None and tot.maximum is not None and rc + wc > tot.maximum:
+            self.err("cache.read_cache_mb", f"cache: read cache {rc:g} MB + write cache {wc:g} MB exceed the "
+                                            f"{tot.maximum:g} MB of cache memory per SP")
+
+    def check_features(self) -> None:
+        pf = self.platform
+        assert pf is not None
+        for fid, on in (self.p.features or {}).items():
+            if fid not in pf.features:
+                offered = ", ".join(sorted(pf.features)) or "none"
+                self.err(f"feature {fid}", f"feature {fid!r} is not offered by the {pf.name} (offered: {offered})")
+            elif not isinstance(on, bool):
+                self.err(f"feature {fid}", f"feature {fid!r} must be enabled (true) or disabled (false), not {on!r}")
+
+    # ------------------------------------------------------------ workloads
+    def check_workloads(self) -> None:
+        ids = Counter(w.id for w in self.p.workloads)
+        for wid, n in ids.items():
+            if n > 1:
+                self.err(f"workload {wid}", f"workload id {wid!r} is used by {n} workloads")
+        lun_ids = {l.id for l in self.p.luns}
+        for w in self.p.workloads:
+            self.check_workload(w, lun_ids, f"workload {w.id}", f"workload {w.id!r}")
+
+    def check_workload(self, w: Workload, lun_ids: set[int], where: str, name: str,
+                       scenario: str | None = None) -> None:
+        def bad(text: str) -> None:
+            self.err(where, f"{name}: {text}", scenario)
+
+        if not w.luns:
+            bad("it runs on no LUN")
+        for lid in w.luns:
+            if lid not in lun_ids:
+                bad(f"LUN {lid} does not exist")
+        if w.mode not in ("open", "closed"):
+            bad(f"mode {w.mode!r} must be 'open' (a fixed IOPS rate) or 'closed' (a fixed number of outstanding I/Os)")
+        if not _num(w.iops) or w.iops < 0:
+            bad(f"IOPS {w.iops!r} must be zero or a positive number")
+        elif w.iops > MAX_IOPS:
+            bad(f"IOPS {w.iops:,.0f} is not a plausible host load (limit {MAX_IOPS:,})")
+        if not isinstance(w.outstanding, int) or isinstance(w.outstanding, bool) or not 1 <= w.outstanding <= MAX_OUTSTANDING:
+            bad(f"outstanding I/Os {w.outstanding!r} must be a whole number from 1 to {MAX_OUTSTANDING}")
+        for label, v in (("read share", w.read_pct), ("random share", w.random_pct)):
+            if not _num(v) or not 0 <= v <= 100:
+                bad(f"{label} {v!r}% must be between 0 and 100")
+        if w.read_hit_pct is not None and (not _num(w.read_hit_pct) or not 0 <= w.read_hit_pct <= 100):
+            bad(f"read cache hit {w.read_hit_pct!r}% must be between 0 and 100")
+        if not _num(w.io_kb) or w.io_kb <= 0 or w.io_kb > MAX_IO_KB:
+            bad(f"I/O size {w.io_kb!r} KB must be more than 0 and at most {MAX_IO_KB} KB")
+        if w.response_target_ms is not None and (not _num(w.response_target_ms) or w.response_target_ms <= 0):
+            bad(f"response-time target {w.response_target_ms!r} ms must be a positive number")
+        if w.mode == "open" and _num(w.iops) and w.iops == 0:
+            self.warn(where, f"{name}: an open workload with 0 IOPS puts no load on the array", scenario)
+
+    # ------------------------------------------------------------ scenarios and events
+    def check_scenarios(self, only: str | None) -> None:
+        names = Counter(s.name for s in self.p.scenarios)
+        for n, c in names.items():
+            if c > 1:
+                self.err(f"scenario {n}", f"scenario name {n!r} is used by {c} scenarios")
+        if not self.p.scenarios:
+            self.err("project", "the project has no scenario")
+        if self.p.current_scenario not in names:
+            self.err("project", f"the current scenario {self.p.current_scenario!r} does not exist")
+        if self.p.baseline_scenario is not None and self.p.baseline_scenario not in names:
+            self.err("project", f"the baseline scenario {self.p.baseline_scenario!r} does not exist")
+        for s in self.p.scenarios:
+            if only is None or s.name == only:
+                self.check_scenario(s)
+        if only is not None and only not in names:
+            self.err(f"scenario {only}", f"scenario {only!r} does not exist")
+
+    def check_scenario(self, s: Scenario) -> None:
+        pf = self.platform
+        assert pf is not None
+        sc = s.name
+        ids = Counter(e.id for e in s.events)
+        for eid, n in ids.items():
+            if n > 1:
+                self.err(eid, f"event id {eid!r} is used by {n} events in scenario {sc!r}", sc)
+        luns = {l.id: l for l in self.p.luns}
+        failed: dict[str, str] = {}  # drive -> id of the failure that is not yet replaced
+        migration_dests: dict[int, str] = {}
+        migration_sources: dict[int, str] = {}
+        workload_luns = {lid: w.id for w in self.p.workloads for lid in w.luns}
+        ordered = sorted(s.events, key=lambda e: (e.start_h if _num(e.start_h) else 0.0))
+        for e in ordered:
+            where = e.id
+            name = f"{e.id} ({e.label_text.lower() or e.kind})"
+
+            def bad(text: str, _where: str = where) -> None:
+                self.err(_where, f"{name}: {text}", sc)
+
+            if not _num(e.start_h) or e.start_h < 0:
+                bad(f"start time {e.start_h!r} h must be zero or a positive number of hours")
+            if e.is_operation:
+                spec = pf.operations.get(e.kind)
+                prio = getattr(e, "priority")
+                if spec is None:
+                    bad(f"the {pf.name} does not offer {e.label_text.lower() or e.kind}")
+                elif prio not in spec.priorities:
+                    bad(f"priority {prio!r} is not offered by the {pf.name} for {e.label_text.lower()} "
+                        f"(offered: {', '.join(spec.priorities)})")
+            if isinstance(e, LunMigration):
+                src, dst = luns.get(e.source_lun), luns.get(e.dest_lun)
+                if src is None:
+                    bad(f"source LUN {e.source_lun} does not exist")
+                if dst is None:
+                    bad(f"destination LUN {e.dest_lun} does not exist")
+                if e.source_lun == e.dest_lun:
+                    bad(f"LUN {e.source_lun} cannot be migrated onto itself")
+                elif src is not None and dst is not None:
+                    if _num(src.capacity_gb) and _num(dst.capacity_gb) and dst.capacity_gb + _EPS_GB < src.capacity_gb:
+                        bad(f"destination LUN {dst.id} ({_gb(dst.capacity_gb)}) is smaller than source LUN "
+                            f"{src.id} ({_gb(src.capacity_gb)}); a destination must be at least as large")
+                    if e.dest_lun in workload_luns:
+                        bad(f"destination LUN {dst.id} is in use by workload {workload_luns[e.dest_lun]!r}; "
+                            f"a migration destination must be an unused LUN")
+                    if e.dest_lun in migration_dests:
+                        bad(f"destination LUN {dst.id} is already the destination of {migration_dests[e.dest_lun]}")
+                    if e.dest_lun in migration_sources:
+                        bad(f"destination LUN {dst.id} is the source of {migration_sources[e.dest_lun]}")
+                    if e.source_lun in migration_sources:
+                        bad(f"source LUN {src.id} is already migrated by {migration_sources[e.source_lun]}")
+                migration_dests.setdefault(e.dest_lun, e.id)
+                migration_sources.setdefault(e.source_lun, e.id)
+            elif isinstance(e, DriveFailure):
+                d = self.p.drives.get(e.drive)
+                if d is None:
+                    bad(f"drive {e.drive} does not exist")
+                else:
+                    if e.drive in failed:
+                        bad(f"drive {e.drive} already failed in {failed[e.drive]} and was not replaced")
+                    if d.hot_spare:
+                        bad(f"drive {e.drive} is a hot spare; model the failure of a RAID group member")
+                    elif self.p.group_of_drive(e.drive) is None:
+                        self.warn(where, f"{name}: drive {e.drive} is in no RAID group, so its failure needs "
+                                         f"no rebuild", sc)
+                    failed[e.drive] = e.id
+            elif isinstance(e, DriveReplacement):
+                if e.drive not in self.p.drives:
+                    bad(f"drive {e.drive} does not exist")
+                elif e.drive not in failed:
+                    bad(f"drive {e.drive} is replaced but has not failed before {e.start_h:g} h in scenario {sc!r}")
+                else:
+                    del failed[e.drive]
+            elif isinstance(e, Bind):
+                if e.lun not in luns:
+                    bad(f"LUN {e.lun} does not exist")
+            elif isinstance(e, VolumeMigration):
+                if not e.moves:
+                    bad("it moves no volume")
+                targets: Counter[int] = Counter()
+                for pair in e.moves:
+                    if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                        bad(f"move {pair!r} must be a pair [source LUN, target LUN]")
+                        continue
+                    a, b = pair
+                    la, lb = luns.get(a), luns.get(b)
+                    if la is None:
+                        bad(f"source volume LUN {a} does not exist")
+                    if lb is None:
+                        bad(f"target volume LUN {b} does not exist")
+                    if a == b:
+                        bad(f"LUN {a} cannot be migrated onto itself")
+                    elif la is not None and lb is not None and _num(la.capacity_gb) and _num(lb.capacity_gb) \
+                            and lb.capacity_gb + _EPS_GB < la.capacity_gb:
+                        bad(f"target LUN {b} ({_gb(lb.capacity_gb)}) is smaller than source LUN {a} "
+                            f"({_gb(la.capacity_gb)})")
+                    if lb is not None and b in workload_luns:
+                        bad(f"target LUN {b} is in use by workload {workload_luns[b]!r}")
+                    targets[b] += 1
+                for b, n in targets.items():
+                    if n > 1:
+                        bad(f"target LUN {b} is the target of {n} moves")
+            elif isinstance(e, Reallocate):
+                if e.lun not in luns:
+                    bad(f"LUN {e.lun} does not exist")
+                if not _num(e.threshold) or e.threshold < 1:
+                    bad(f"threshold {e.threshold!r} must be a number of at least 1")
+            elif isinstance(e, FeatureEnable):
+                if e.feature not in pf.features:
+                    offered = ", ".join(sorted(pf.features)) or "none"
+                    bad(f"feature {e.feature!r} is not offered by the {pf.name} (offered: {offered})")
+                elif self.p.features.get(e.feature):
+                    self.warn(where, f"{name}: feature {e.feature!r} is already enabled at the start of the plan", sc)
+            elif isinstance(e, WorkloadChange):
+                try:
+                    w = self.p.workload(e.workload)
+                except KeyError:
+                    bad(f"workload {e.workload!r} does not exist")
+                    continue
+                names = {f.name for f in fields(Workload)} - {"id"}
+                unknown = sorted(set(e.changes) - names)
+                if unknown:
+                    bad(f"workloads have no field{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}")
+                    continue
+                changed = copy.deepcopy(w)
+                for k, v in e.changes.items():
+                    setattr(changed, k, v)
+                self.check_workload(changed, set(luns), where, f"{name}: workload {w.id!r} after the change", sc)
+
+
+def validate(project: Project, catalog: Catalog, scenario: str | None = None) -> list[Issue]:
+    """All issues of `project` (errors first, then warnings, each in a stable order).
+
+    scenario: check only this scenario's events (the layout is always checked); None = all."""
+    c = _Checker(project, catalog)
+    try:
+        if c.check_project():
+            c.check_enclosures()
+            c.check_drives()
+            c.check_groups()
+            c.check_spares()
+            c.check_luns()
+            c.check_cache()
+            c.check_features()
+            c.check_workloads()
+            c.check_scenarios(scenario)
+    except Exception as exc:  # a rule tripped over data it did not expect: report, never crash
+        c.err("project", f"the project could not be fully checked ({type(exc).__name__}: {exc})")
+    return sorted(c.issues, key=lambda i: 0 if i.severity == ERROR else 1)
+
+
+def has_errors(project: Project, catalog: Catalog, scenario: str | None = None) -> bool:
+    return any(i.severity == ERROR for i in validate(project, catalog, scenario))

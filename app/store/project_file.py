@@ -1,0 +1,413 @@
+"""Project files: one SQLite database per project (.arrayplan), plus JSON import/export.
+
+    project = load_project(path)          # .arrayplan or .json; ProjectFileError with one clear line
+    save_project(project, path)           # .arrayplan (atomic) or .json (atomic)
+    catalog = catalog_for(project, catalog)  # adds the project's embedded platform when needed
+
+The file format (docs/project-format.md):
+
+* PRAGMA application_id = APPLICATION_ID marks the file as ours; PRAGMA user_version holds the
+  schema version. Opening a file whose user_version is newer than SCHEMA_VERSION is refused with a
+  message, never guessed at.
+* Upgrades are numbered steps (as Anki does): UPGRADES[n - 1] turns a version n-1 database into
+  version n. An old file is upgraded in memory when opened; it is rewritten only when saved.
+* Files are opened read-only (a failed or refused open never changes a byte) and saved atomically:
+  the new database is written to a temporary file in the same folder, fsynced, then moved over
+  the old one with os.replace. A save that fails at any point leaves the old file as it was.
+
+Schema version 2 (current) stores the project in normalized tables, one row per object, with the
+free-form parts (settings, workload and event fields) as JSON text:
+
+    meta(key PRIMARY KEY, value)                       app version, format, saved_at
+    project(id = 1, platform_id, info_json, cache_json, features_json, current_scenario,
+            baseline_scenario, horizon_h, platform_snapshot)
+    enclosure(ord, bus, position, type_id)
+    drive(ord, location, type_id, hot_spare)
+    raid_group(ord, id, raid, name, drives_json)
+    lun(ord, id, group_id, capacity_gb, owner, name, settings_json, optimization)
+    workload(ord, id, doc_json)
+    scenario(ord, name, notes)
+    event(scenario_ord, ord, id, kind, start_h, doc_json)
+
+Schema version 1 (ArrayPlanner 0.0.x) kept the whole project as one JSON document:
+    project_doc(id = 1, json)
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import sqlite3
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from app.domain.hardware import Catalog
+from app.domain.project import Project
+
+from .project_json import FORMAT, FORMAT_VERSION, ProjectFormatError, project_from_dict, project_to_dict
+
+APPLICATION_ID = 0x41504C4E  # "APLN"
+SCHEMA_VERSION = 2
+SUFFIX = ".arrayplan"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class ProjectFileError(Exception):
+    """A project file cannot be read or written; the message is one line naming the file."""
+
+
+# ---------------------------------------------------------------- schema and upgrades
+
+SCHEMA_V2 = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE project(
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    platform_id TEXT NOT NULL,
+    info_json TEXT NOT NULL,
+    cache_json TEXT NOT NULL,
+    features_json TEXT NOT NULL,
+    current_scenario TEXT NOT NULL,
+    baseline_scenario TEXT,
+    horizon_h REAL,
+    platform_snapshot TEXT
+);
+CREATE TABLE enclosure(ord INTEGER PRIMARY KEY, bus INTEGER NOT NULL, position INTEGER NOT NULL,
+                       type_id TEXT NOT NULL);
+CREATE TABLE drive(ord INTEGER PRIMARY KEY, location TEXT NOT NULL, type_id TEXT NOT NULL,
+                   hot_spare INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE raid_group(ord INTEGER PRIMARY KEY, id INTEGER NOT NULL, raid TEXT NOT NULL,
+                        name TEXT NOT NULL DEFAULT '', drives_json TEXT NOT NULL);
+CREATE TABLE lun(ord INTEGER PRIMARY KEY, id INTEGER NOT NULL, group_id INTEGER NOT NULL,
+                 capacity_gb REAL NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL DEFAULT '',
+                 settings_json TEXT NOT NULL DEFAULT '{}', optimization REAL NOT NULL DEFAULT 1.0);
+CREATE TABLE workload(ord INTEGER PRIMARY KEY, id TEXT NOT NULL, doc_json TEXT NOT NULL);
+CREATE TABLE scenario(ord INTEGER PRIMARY KEY, name TEXT NOT NULL, notes TEXT NOT NULL DEFAULT '');
+CREATE TABLE event(scenario_ord INTEGER NOT NULL REFERENCES scenario(ord), ord INTEGER NOT NULL,
+                   id TEXT NOT NULL, kind TEXT NOT NULL, start_h REAL NOT NULL, doc_json TEXT NOT NULL,
+                   PRIMARY KEY (scenario_ord, ord));
+"""
+
+_V2_TABLES = ("meta", "project", "enclosure", "drive", "raid_group", "lun", "workload", "scenario", "event")
+
+
+def _dumps(v: Any) -> str:
+    return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+
+
+def _write_v2_rows(con: sqlite3.Connection, d: dict[str, Any]) -> None:
+    """Insert a project (as a project_to_dict dict) into empty version 2 tables."""
+    con.execute("INSERT INTO project VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)", (
+        d["platform_id"], _dumps(d.get("info", {})), _dumps(d.get("cache", {})), _dumps(d.get("features", {})),
+        d.get("current_scenario", "Baseline"), d.get("baseline_scenario"), d.get("horizon_h"),
+        d.get("platform_snapshot")))
+    con.executemany("INSERT INTO enclosure VALUES (?, ?, ?, ?)",
+                    [(i, e["bus"], e["position"], e["type_id"]) for i, e in enumerate(d.get("enclosures", []))])
+    con.executemany("INSERT INTO drive VALUES (?, ?, ?, ?)",
+                    [(i, x["location"], x["type_id"], int(bool(x.get("hot_spare", False))))
+                     for i, x in enumerate(d.get("drives", []))])
+    con.executemany("INSERT INTO raid_group VALUES (?, ?, ?, ?, ?)",
+                    [(i, g["id"], g["raid"], g.get("name", ""), _dumps(g["drives"]))
+                     for i, g in enumerate(d.get("groups", []))])
+    con.executemany("INSERT INTO lun VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(i, l["id"], l["group_id"], l["capacity_gb"], l["owner"], l.get("name", ""),
+                      _dumps(l.get("settings", {})), l.get("optimization", 1.0))
+                     for i, l in enumerate(d.get("luns", []))])
+    con.executemany("INSERT INTO workload VALUES (?, ?, ?)",
+                    [(i, w["id"], _dumps(w)) for i, w in enumerate(d.get("workloads", []))])
+    for si, s in enumerate(d.get("scenarios", [])):
+        con.execute("INSERT INTO scenario VALUES (?, ?, ?)", (si, s["name"], s.get("notes", "")))
+        con.executemany("INSERT INTO event VALUES (?, ?, ?, ?, ?, ?)",
+                        [(si, ei, e["id"], e["kind"], e["start_h"], _dumps(e)) for ei, e in enumerate(s.get("events", []))])
+
+
+def _read_v2_rows(con: sqlite3.Connection) -> dict[str, Any]:
+    """The inverse of _write_v2_rows: a project_to_dict-shaped dict."""
+    row = con.execute("SELECT platform_id, info_json, cache_json, features_json, current_scenario, "
+                      "baseline_scenario, horizon_h, platform_snapshot FROM project WHERE id = 1").fetchone()
+    if row is None:
+        raise ProjectFormatError("the project table is empty")
+    d: dict[str, Any] = {
+        "format": FORMAT, "version": FORMAT_VERSION,
+        "platform_id": row[0], "info": json.loads(row[1]), "cache": json.loads(row[2]),
+        "features": json.loads(row[3]), "current_scenario": row[4], "baseline_scenario": row[5],
+        "horizon_h": row[6], "platform_snapshot": row[7],
+    }
+    d["enclosures"] = [{"bus": b, "position": p, "type_id": t}
+                       for b, p, t in con.execute("SELECT bus, position, type_id FROM enclosure ORDER BY ord")]
+    d["drives"] = [{"location": loc, "type_id": t, **({"hot_spare": True} if hs else {})}
+                   for loc, t, hs in con.execute("SELECT location, type_id, hot_spare FROM drive ORDER BY ord")]
+    d["groups"] = [{"id": i, "raid": r, "drives": json.loads(dj), **({"name": n} if n else {})}
+                   for i, r, n, dj in con.execute("SELECT id, raid, name, drives_json FROM raid_group ORDER BY ord")]
+    luns = []
+    for i, g, cap, owner, name, sj, opt in con.execute(
+            "SELECT id, group_id, capacity_gb, owner, name, settings_json, optimization FROM lun ORDER BY ord"):
+        lun: dict[str, Any] = {"id": i, "group_id": g, "capacity_gb": cap, "owner": owner}
+        if name:
+            lun["name"] = name
+        settings = json.loads(sj)
+        if settings:
+            lun["settings"] = settings
+        if opt != 1.0:
+            lun["optimization"] = opt
+        luns.append(lun)
+    d["luns"] = luns
+    d["workloads"] = [json.loads(doc) for (doc,) in con.execute("SELECT doc_json FROM workload ORDER BY ord")]
+    scenarios = []
+    for so, name, notes in con.execute("SELECT ord, name, notes FROM scenario ORDER BY ord").fetchall():
+        events = [json.loads(doc) for (doc,) in con.execute(
+            "SELECT doc_json FROM event WHERE scenario_ord = ? ORDER BY ord", (so,))]
+        s: dict[str, Any] = {"name": name, "events": events}
+        if notes:
+            s["notes"] = notes
+        scenarios.append(s)
+    d["scenarios"] = scenarios
+    return d
+
+
+def _upgrade_1_to_2(con: sqlite3.Connection) -> None:
+    """Version 1 kept one JSON document; version 2 splits it into one table per kind of object."""
+    row = con.execute("SELECT json FROM project_doc WHERE id = 1").fetchone()
+    if row is None:
+        raise ProjectFormatError("the version 1 project table is empty")
+    doc = json.loads(row[0])
+    # v1 documents predate the format header and named the platform "platform"
+    doc.setdefault("format", FORMAT)
+    doc.setdefault("version", 1)
+    if "platform" in doc and "platform_id" not in doc:
+        doc["platform_id"] = doc.pop("platform")
+    # normalise through the JSON reader so the upgraded rows are valid
+    d = project_to_dict(project_from_dict(doc))
+    con.executescript(SCHEMA_V2)
+    _write_v2_rows(con, d)
+    con.execute("DROP TABLE project_doc")
+    con.execute("INSERT OR REPLACE INTO meta VALUES ('upgraded_from', '1')")
+
+
+# UPGRADES[n - 2] upgrades version n-1 to n (step for version 2 is first).
+UPGRADES: list[Callable[[sqlite3.Connection], None]] = [_upgrade_1_to_2]
+assert len(UPGRADES) == SCHEMA_VERSION - 1
+
+
+def upgrade(con: sqlite3.Connection, from_version: int) -> None:
+    """Run the numbered upgrade steps from `from_version` to SCHEMA_VERSION on `con`."""
+    for target in range(from_version + 1, SCHEMA_VERSION + 1):
+        UPGRADES[target - 2](con)
+        con.execute(f"PRAGMA user_version = {target}")
+
+
+# ---------------------------------------------------------------- reading
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _sniff(path: Path) -> bytes:
+    try:
+        with path.open("rb") as fh:
+            return fh.read(100)
+    except FileNotFoundError:
+        raise ProjectFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ProjectFileError(f"{path}: is a folder, not a project file") from None
+    except PermissionError:
+        raise ProjectFileError(f"{path}: permission denied") from None
+    except OSError as exc:
+        raise ProjectFileError(f"{path}: cannot be read ({_one_line(exc.strerror or exc)})") from None
+
+
+def read_arrayplan(path: Path) -> Project:
+    """Read a .arrayplan file without changing it (opened read-only; upgrades run in memory)."""
+    path = Path(path)
+    head = _sniff(path)
+    if not head.startswith(SQLITE_MAGIC):
+        if not head:
+            raise ProjectFileError(f"{path}: the file is empty, not an ArrayPlanner project")
+        raise ProjectFileError(f"{path}: not an ArrayPlanner project (not an SQLite database)")
+    if len(head) < 100:
+        raise ProjectFileError(f"{path}: the project file is truncated (damaged)")
+    # Header fields (big-endian): application_id at offset 68, user_version at offset 60.
+    app_id = int.from_bytes(head[68:72], "big")
+    if app_id != APPLICATION_ID:
+        raise ProjectFileError(f"{path}: not an ArrayPlanner project (an SQLite database of another application)")
+    version = int.from_bytes(head[60:64], "big")
+    if version > SCHEMA_VERSION:
+        raise ProjectFileError(f"{path}: saved by a newer ArrayPlanner (project schema version {version}; "
+                               f"this version reads up to {SCHEMA_VERSION}); please upgrade ArrayPlanner")
+    uri = path.resolve().as_uri() + "?mode=ro"
+    src = mem = None
+    try:
+        src = sqlite3.connect(uri, uri=True)
+        mem = sqlite3.connect(":memory:")
+        src.backup(mem)
+        src.close()
+        src = None
+        check = mem.execute("PRAGMA integrity_check").fetchone()
+        if not check or check[0] != "ok":
+            raise ProjectFileError(f"{path}: the project file is damaged ({_one_line(check[0] if check else 'no answer')})")
+        version = mem.execute("PRAGMA user_version").fetchone()[0]
+        if version < 1:
+            raise ProjectFileError(f"{path}: not a valid ArrayPlanner project (schema version {version})")
+        if version < SCHEMA_VERSION:
+            upgrade(mem, version)
+        data = _read_v2_rows(mem)
+        return project_from_dict(data)
+    except ProjectFileError:
+        raise
+    except ProjectFormatError as exc:
+        raise ProjectFileError(f"{path}: invalid project data: {_one_line(exc)}") from None
+    except (sqlite3.DatabaseError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        raise ProjectFileError(f"{path}: the project file is damaged or not readable ({_one_line(exc)})") from None
+    finally:
+        for con in (src, mem):
+            if con is not None:
+                con.close()
+
+
+def read_json_project(path: Path) -> Project:
+    path = Path(path)
+    head = _sniff(path)
+    if head.startswith(SQLITE_MAGIC):
+        return read_arrayplan(path)
+    try:
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
+        data = json.loads(text)
+    except UnicodeDecodeError:
+        raise ProjectFileError(f"{path}: not a JSON project (the file is not text)") from None
+    except json.JSONDecodeError as exc:
+        raise ProjectFileError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except OSError as exc:
+        raise ProjectFileError(f"{path}: cannot be read ({_one_line(exc.strerror or exc)})") from None
+    try:
+        return project_from_dict(data)
+    except ProjectFormatError as exc:
+        raise ProjectFileError(f"{path}: {_one_line(exc)}") from None
+
+
+def load_project(path: str | Path) -> Project:
+    """Open a project: .json by its suffix, anything else by its content (an SQLite project file)."""
+    path = Path(path)
+    if path.suffix.lower() == ".json":
+        return read_json_project(path)
+    head = _sniff(path)
+    if head.lstrip()[:1] == b"{":
+        return read_json_project(path)
+    return read_arrayplan(path)
+
+
+# ---------------------------------------------------------------- writing
+
+def _fsync_dir(folder: Path) -> None:
+    if os.name != "posix":
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    """Call write(tmp) for a temporary file next to `path`, fsync it, and move it over `path`."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ProjectFileError(f"{path}: the folder {folder} does not exist")
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise ProjectFileError(f"{path}: cannot write in {folder} ({_one_line(exc.strerror or exc)})") from None
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        write(tmp)
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        if path.exists():
+            with contextlib.suppress(OSError):
+                os.chmod(tmp, path.stat().st_mode & 0o7777)
+        os.replace(tmp, path)
+        _fsync_dir(folder)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if isinstance(exc, ProjectFileError):
+            raise
+        if isinstance(exc, (OSError, sqlite3.Error)):
+            raise ProjectFileError(f"{path}: could not be saved ({_one_line(exc)}); the previous file is unchanged") from None
+        raise
+
+
+def write_arrayplan_db(path: Path, project: Project) -> None:
+    """Write `project` as a new schema-version database at `path` (which must not exist or be empty)."""
+    d = project_to_dict(project)
+    con = sqlite3.connect(path)
+    try:
+        con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        con.execute("PRAGMA journal_mode = DELETE")
+        with con:
+            con.executescript(SCHEMA_V2)
+            from app import __version__
+            con.executemany("INSERT INTO meta VALUES (?, ?)", [
+                ("format", "arrayplanner-project-db"), ("app_version", __version__),
+                ("saved_at", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+            ])
+            _write_v2_rows(con, d)
+        con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        con.commit()
+    finally:
+        con.close()
+
+
+def save_project(project: Project, path: str | Path, catalog: Catalog | None = None) -> None:
+    """Save atomically: .json as JSON, anything else as a .arrayplan SQLite file.
+
+    When `catalog` is given and the project's platform is not a built-in one, a snapshot of the
+    platform is embedded first (so the file opens on a machine without that user preset)."""
+    path = Path(path)
+    if catalog is not None:
+        embed_platform_snapshot(project, catalog)
+    if path.suffix.lower() == ".json":
+        from .project_json import project_to_json
+
+        text = project_to_json(project)
+        _atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    else:
+        _atomic_write(path, lambda tmp: write_arrayplan_db(tmp, project))
+
+
+# ---------------------------------------------------------------- platforms carried in a file
+
+def embed_platform_snapshot(project: Project, catalog: Catalog) -> None:
+    """Store a TOML copy of a non-built-in platform in project.platform_snapshot (built-in: clear it)."""
+    platform = catalog.platforms.get(project.platform_id)
+    if platform is None:
+        return  # keep whatever snapshot the file came with
+    if platform.builtin:
+        project.platform_snapshot = None
+        return
+    from .toml_write import platform_snapshot_text
+
+    project.platform_snapshot = platform_snapshot_text(platform)
+
+
+def catalog_for(project: Project, catalog: Catalog) -> Catalog:
+    """The catalog to use for `project`: `catalog`, plus the project's embedded platform when the
+    platform is not in it. ProjectFileError if the embedded copy cannot be read."""
+    if project.platform_id in catalog.platforms or not project.platform_snapshot:
+        return catalog
+    from .presets import PresetError, platform_from_text
+
+    try:
+        platform = platform_from_text(project.platform_snapshot, catalog)
+    except (PresetError, ValueError, KeyError, TypeError) as exc:
+        raise ProjectFileError(f"the project's embedded platform {project.platform_id!r} cannot be read: "
+                               f"{_one_line(exc)}") from None
+    if platform.id != project.platform_id:
+        raise ProjectFileError(f"the project's embedded platform is {platform.id!r}, "
+                               f"but the project uses {project.platform_id!r}")
+    return dataclasses.replace(catalog, platforms={**catalog.platforms, platform.id: platform})

@@ -1,0 +1,360 @@
+"""Projects as JSON: the interchange format (export/import, examples, tests).
+
+    d = project_to_dict(project)        # plain JSON-ready dict with a format/version header
+    project = project_from_dict(d)      # ProjectFormatError naming the bad field on malformed input
+
+The format is documented in docs/project-format.md. Structural problems (wrong types, missing
+required fields, unknown event kinds) raise ProjectFormatError here; semantic problems (a LUN on a
+RAID group that does not exist, a drive type the platform does not accept ...) are left to
+app.domain.validation so that `arrayplanner check` can list them all.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from app.domain.project import (
+    Drive, Enclosure, Event, Lun, Project, ProjectInfo, RaidGroup, Scenario, Workload,
+)
+from app.domain.raid import RaidType
+
+FORMAT = "arrayplanner-project"
+FORMAT_VERSION = 1
+
+
+class ProjectFormatError(ValueError):
+    """Malformed project data; the message names the field (e.g. "luns[3].capacity_gb")."""
+
+
+# ---------------------------------------------------------------- to dict
+
+def _event_to_dict(e: Event) -> dict[str, Any]:
+    return e.to_dict()
+
+
+def project_to_dict(project: Project) -> dict[str, Any]:
+    p = project
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "platform_id": p.platform_id,
+        "info": {"title": p.info.title, "customer": p.info.customer, "author": p.info.author, "notes": p.info.notes},
+        "enclosures": [{"bus": e.bus, "position": e.position, "type_id": e.type_id} for e in p.enclosures],
+        "drives": [
+            {"location": d.location, "type_id": d.type_id, **({"hot_spare": True} if d.hot_spare else {})}
+            for d in p.drives.values()
+        ],
+        "groups": [
+            {"id": g.id, "raid": g.raid.value if isinstance(g.raid, RaidType) else str(g.raid),
+             "drives": list(g.drives), **({"name": g.name} if g.name else {})}
+            for g in p.groups
+        ],
+        "luns": [
+            {"id": l.id, "group_id": l.group_id, "capacity_gb": l.capacity_gb, "owner": l.owner,
+             **({"name": l.name} if l.name else {}),
+             **({"settings": dict(l.settings)} if l.settings else {}),
+             **({"optimization": l.optimization} if l.optimization != 1.0 else {})}
+            for l in p.luns
+        ],
+        "cache": dict(p.cache),
+        "features": dict(p.features),
+        "workloads": [{f.name: getattr(w, f.name) for f in fields(Workload)} for w in p.workloads],
+        "scenarios": [
+            {"name": s.name, **({"notes": s.notes} if s.notes else {}),
+             "events": [_event_to_dict(e) for e in s.events]}
+            for s in p.scenarios
+        ],
+        "current_scenario": p.current_scenario,
+        "baseline_scenario": p.baseline_scenario,
+        "horizon_h": p.horizon_h,
+        "platform_snapshot": p.platform_snapshot,
+    }
+
+
+def project_to_json(project: Project) -> str:
+    return json.dumps(project_to_dict(project), indent=2, ensure_ascii=False) + "\n"
+
+
+# ---------------------------------------------------------------- from dict
+
+_MISSING = object()
+
+
+class _Reader:
+    """Typed access to one JSON object, with the field path in every message."""
+
+    def __init__(self, data: Any, path: str):
+        if not isinstance(data, dict):
+            raise ProjectFormatError(f"{path or 'the file'}: expected an object {{...}}, got {_kind(data)}")
+        self.d = data
+        self.path = path
+
+    def _p(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def get(self, key: str, default: Any = _MISSING) -> Any:
+        if key not in self.d:
+            if default is _MISSING:
+                raise ProjectFormatError(f"{self._p(key)}: missing")
+            return default
+        return self.d[key]
+
+    def str(self, key: str, default: Any = _MISSING, allow_none: bool = False) -> Any:
+        v = self.get(key, default)
+        if v is None and allow_none:
+            return None
+        if v is default and default is not _MISSING:
+            return v
+        if not isinstance(v, str):
+            raise ProjectFormatError(f"{self._p(key)}: expected text, got {_kind(v)}")
+        return v
+
+    def int(self, key: str, default: Any = _MISSING) -> Any:
+        v = self.get(key, default)
+        if v is default and default is not _MISSING:
+            return v
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise ProjectFormatError(f"{self._p(key)}: expected a whole number, got {_kind(v)}")
+        return v
+
+    def num(self, key: str, default: Any = _MISSING, allow_none: bool = False) -> Any:
+        v = self.get(key, default)
+        if v is None and allow_none:
+            return None
+        if v is default and default is not _MISSING:
+            return v
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise ProjectFormatError(f"{self._p(key)}: expected a number, got {_kind(v)}")
+        if not math.isfinite(v):
+            raise ProjectFormatError(f"{self._p(key)}: expected a finite number, got {v}")
+        return float(v)
+
+    def bool(self, key: str, default: Any = _MISSING) -> Any:
+        v = self.get(key, default)
+        if not isinstance(v, bool):
+            raise ProjectFormatError(f"{self._p(key)}: expected true or false, got {_kind(v)}")
+        return v
+
+    def list(self, key: str, default: Any = _MISSING) -> list[Any]:
+        v = self.get(key, default)
+        if v is default and default is not _MISSING:
+            return list(v)
+        if not isinstance(v, list):
+            raise ProjectFormatError(f"{self._p(key)}: expected a list [...], got {_kind(v)}")
+        return v
+
+    def obj(self, key: str, default: Any = _MISSING) -> dict[str, Any]:
+        v = self.get(key, default)
+        if v is default and default is not _MISSING:
+            return dict(v)
+        if not isinstance(v, dict):
+            raise ProjectFormatError(f"{self._p(key)}: expected an object {{...}}, got {_kind(v)}")
+        return v
+
+    def items(self, key: str, default: Any = _MISSING) -> list["_Reader"]:
+        return [_Reader(v, f"{self._p(key)}[{i}]") for i, v in enumerate(self.list(key, default))]
+
+    def unknown(self, known: set[str]) -> None:
+        extra = sorted(set(self.d) - known)
+        if extra:
+            raise ProjectFormatError(f"{self.path or 'the file'}: unknown field{'s' if len(extra) > 1 else ''} "
+                                     f"{', '.join(map(repr, extra))}")
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true/false"
+    if isinstance(v, (int, float)):
+        return f"the number {v}"
+    if isinstance(v, str):
+        return f"the text {v[:40]!r}"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "an object"
+    return type(v).__name__
+
+
+def _json_value(v: Any, path: str) -> Any:
+    """Settings/changes values must be plain JSON scalars (or lists of them)."""
+    if v is None or isinstance(v, (str, bool, int, float)):
+        return v
+    if isinstance(v, list):
+        return [_json_value(x, f"{path}[{i}]") for i, x in enumerate(v)]
+    raise ProjectFormatError(f"{path}: unexpected {_kind(v)}")
+
+
+def _int_list(r: _Reader, key: str) -> list[int]:
+    out = []
+    for i, v in enumerate(r.list(key)):
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise ProjectFormatError(f"{r._p(key)}[{i}]: expected a whole number, got {_kind(v)}")
+        out.append(v)
+    return out
+
+
+def _workload(r: _Reader) -> Workload:
+    r.unknown({f.name for f in fields(Workload)})
+    return Workload(
+        id=r.str("id"), name=r.str("name", ""), luns=_int_list(r, "luns"),
+        mode=r.str("mode", "open"), iops=r.num("iops", 0.0), outstanding=r.int("outstanding", 1),
+        read_pct=r.num("read_pct", 67.0), io_kb=r.num("io_kb", 8.0), random_pct=r.num("random_pct", 100.0),
+        read_hit_pct=r.num("read_hit_pct", None, allow_none=True),
+        response_target_ms=r.num("response_target_ms", None, allow_none=True),
+    )
+
+
+_EVENT_FIELD_TYPES = {float: "num", int: "int", bool: "bool", str: "str"}
+
+
+def _event(r: _Reader) -> Event:
+    kind = r.str("kind")
+    cls = Event.registry.get(kind)
+    if cls is None:
+        known = ", ".join(sorted(Event.registry))
+        raise ProjectFormatError(f"{r._p('kind')}: unknown event kind {kind!r} (known: {known})")
+    flds = {f.name: f for f in fields(cls)}
+    r.unknown(set(flds) | {"kind"})
+    kwargs: dict[str, Any] = {}
+    for name, f in flds.items():
+        if name not in r.d:
+            if name in ("id", "start_h"):
+                r.get(name)  # raises "missing"
+            continue
+        t = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+        if t == "float":
+            kwargs[name] = r.num(name)
+        elif t == "int":
+            kwargs[name] = r.int(name)
+        elif t == "bool":
+            kwargs[name] = r.bool(name)
+        elif t == "str":
+            kwargs[name] = r.str(name)
+        elif name == "moves":
+            moves = []
+            for i, pair in enumerate(r.list(name)):
+                if not isinstance(pair, list) or len(pair) != 2 or not all(
+                        isinstance(x, int) and not isinstance(x, bool) for x in pair):
+                    raise ProjectFormatError(f"{r._p(name)}[{i}]: expected a pair [source LUN, target LUN]")
+                moves.append(list(pair))
+            kwargs[name] = moves
+        elif name == "changes":
+            kwargs[name] = {str(k): _json_value(v, f"{r._p(name)}.{k}") for k, v in r.obj(name).items()}
+        else:
+            kwargs[name] = _json_value(r.get(name), r._p(name))
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise ProjectFormatError(f"{r.path}: {exc}") from None
+
+
+def project_from_dict(data: Any) -> Project:
+    """Build a Project from JSON data; ProjectFormatError names the first malformed field."""
+    r = _Reader(data, "")
+    fmt = r.get("format", None)
+    if fmt != FORMAT:
+        raise ProjectFormatError(f"not an ArrayPlanner project (format is {fmt!r}, expected {FORMAT!r})")
+    version = r.int("version")
+    if version > FORMAT_VERSION:
+        raise ProjectFormatError(f"the project was written by a newer ArrayPlanner (format version {version}; "
+                                 f"this version reads up to {FORMAT_VERSION})")
+    if version < 1:
+        raise ProjectFormatError(f"version: {version} is not a valid format version")
+    r.unknown({"format", "version", "platform_id", "info", "enclosures", "drives", "groups", "luns", "cache",
+               "features", "workloads", "scenarios", "current_scenario", "baseline_scenario", "horizon_h",
+               "platform_snapshot"})
+
+    info_r = _Reader(r.obj("info", {}), "info")
+    info_r.unknown({"title", "customer", "author", "notes"})
+    info = ProjectInfo(title=info_r.str("title", "Untitled"), customer=info_r.str("customer", ""),
+                       author=info_r.str("author", ""), notes=info_r.str("notes", ""))
+
+    enclosures = []
+    for er in r.items("enclosures", []):
+        er.unknown({"bus", "position", "type_id"})
+        enclosures.append(Enclosure(bus=er.int("bus"), position=er.int("position"), type_id=er.str("type_id")))
+
+    drives: dict[str, Drive] = {}
+    for dr in r.items("drives", []):
+        dr.unknown({"location", "type_id", "hot_spare"})
+        d = Drive(location=dr.str("location"), type_id=dr.str("type_id"), hot_spare=dr.bool("hot_spare", False))
+        key = d.location
+        n = 2
+        while key in drives:  # a slot listed twice: keep both so validation can name the slot
+            key = f"{d.location}#{n}"
+            n += 1
+        drives[key] = d
+
+    groups = []
+    for gr in r.items("groups", []):
+        gr.unknown({"id", "raid", "drives", "name"})
+        raid_text = gr.str("raid")
+        try:
+            raid = RaidType.parse(raid_text)
+        except ValueError:
+            raise ProjectFormatError(f"{gr._p('raid')}: unknown RAID type {raid_text!r} "
+                                     f"(known: {', '.join(t.value for t in RaidType)})") from None
+        locs = gr.list("drives")
+        for i, loc in enumerate(locs):
+            if not isinstance(loc, str):
+                raise ProjectFormatError(f"{gr._p('drives')}[{i}]: expected a drive location like \"0_0_4\", got {_kind(loc)}")
+        groups.append(RaidGroup(id=gr.int("id"), raid=raid, drives=list(locs), name=gr.str("name", "")))
+
+    luns = []
+    for lr in r.items("luns", []):
+        lr.unknown({"id", "group_id", "capacity_gb", "owner", "name", "settings", "optimization"})
+        settings = {str(k): _json_value(v, f"{lr._p('settings')}.{k}") for k, v in lr.obj("settings", {}).items()}
+        luns.append(Lun(id=lr.int("id"), group_id=lr.int("group_id"), capacity_gb=lr.num("capacity_gb"),
+                        owner=lr.str("owner"), name=lr.str("name", ""), settings=settings,
+                        optimization=lr.num("optimization", 1.0)))
+
+    cache = {str(k): _json_value(v, f"cache.{k}") for k, v in r.obj("cache", {}).items()}
+    features = {}
+    for k, v in r.obj("features", {}).items():
+        if not isinstance(v, bool):
+            raise ProjectFormatError(f"features.{k}: expected true or false, got {_kind(v)}")
+        features[str(k)] = v
+
+    workloads = [_workload(wr) for wr in r.items("workloads", [])]
+
+    scenarios = []
+    for sr in r.items("scenarios", [{"name": "Baseline", "events": []}]):
+        sr.unknown({"name", "notes", "events"})
+        scenarios.append(Scenario(name=sr.str("name"), notes=sr.str("notes", ""),
+                                  events=[_event(er) for er in sr.items("events", [])]))
+
+    current = r.str("current_scenario", scenarios[0].name if scenarios else "Baseline")
+    return Project(
+        platform_id=r.str("platform_id"), info=info, enclosures=enclosures, drives=drives, groups=groups,
+        luns=luns, cache=cache, features=features, workloads=workloads, scenarios=scenarios,
+        current_scenario=current, baseline_scenario=r.str("baseline_scenario", None, allow_none=True),
+        horizon_h=r.num("horizon_h", None, allow_none=True),
+        platform_snapshot=r.str("platform_snapshot", None, allow_none=True),
+    )
+
+
+def project_from_json(text: str, name: str = "JSON") -> Project:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProjectFormatError(f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    return project_from_dict(data)
+
+
+def read_json_file(path: Path) -> Project:
+    """Read a .json project; ProjectFormatError for malformed content, OSError for I/O problems."""
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProjectFormatError("not a text (UTF-8) JSON file") from None
+    return project_from_json(text)
