@@ -180,7 +180,9 @@ class LiveSimulator(QObject):
         return self._in_flight is not None or self._dirty
 
     @Slot(object)
-    def _on_changed(self, _what=None) -> None:
+    def _on_changed(self, change=None) -> None:
+        if change is not None and not getattr(change, "needs_simulation", True):
+            return  # e.g. the project title: nothing the engine reads
         self.request()
 
     def request(self) -> None:

@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
+from app.domain.formatting import format_time, format_value
+
 from .timeaxis import TimeAxisItem, format_hours
 
 MAX_CURVES = 12  # per plot; the busiest entities (by peak) plus the selected ones are shown
@@ -266,7 +268,7 @@ class ChartsPanel(QWidget):
             if total > len(pairs):
                 title += f"  ({len(pairs)} of {total}: busiest and selected)"
             self.plots[spec.key].setTitle(title, size="9pt")
-        text = f"Scenario '{result.scenario}', plan {format_hours(result.horizon_h)}"
+        text = f"Scenario '{result.scenario}', plan to {format_time(result.horizon_h)}"
         if baseline is not None:
             text += f"; baseline '{baseline.scenario}' dashed"
         self.status_label.setText(text)
@@ -452,7 +454,7 @@ class ChartsPanel(QWidget):
         tree.setUpdatesEnabled(False)
         tree.clear()
         t = self.cursor_h
-        tree.setHeaderLabels([f"At {format_hours(t)} ({t:.2f} h)", "Value",
+        tree.setHeaderLabels([f"At {format_time(t)}", "Value",
                               "Baseline" if self.baseline is not None else ""])
         if self.result is not None:
             by_plot: dict[str, list] = {}
@@ -486,7 +488,7 @@ class ChartsPanel(QWidget):
                 continue
             pt = vb.mapSceneToView(pos)
             t = pt.x()
-            lines = [format_hours(max(t, 0.0), 0.01)]
+            lines = [format_time(max(t, 0.0))]
             for metric, ent in self.shown[key][:8]:
                 s = self.result.series[(metric, ent)]
                 lines.append(f"{entity_label(metric, ent, self.project, self.result)}: {_fmt(s.at(t), s.unit)}")
@@ -507,12 +509,4 @@ class ChartsPanel(QWidget):
 
 
 def _fmt(v: float | None, unit: str) -> str:
-    if v is None:
-        return ""
-    if unit in ("%",):
-        return f"{v:.1f} %"
-    if unit == "ms":
-        return f"{v:.1f} ms"
-    if abs(v) >= 1000:
-        return f"{v:,.0f} {unit}".strip()
-    return f"{v:.3g} {unit}".strip()
+    return "" if v is None else format_value(v, unit)

@@ -1,0 +1,340 @@
+"""The Timeline dock: a toolbar (add, delete, priority, start, play) over the Gantt view.
+
+Every edit is an undoable operation applied through the Document (app.domain.ops: AddEvent,
+RemoveEvent, MoveEvent, SetEventPriority, SetEventFields). The panel redraws from the project at
+once (so a new event shows where it starts) and again when the engine's prediction arrives.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget,
+)
+
+from app.domain import ops
+from app.domain.formatting import format_time
+from app.domain.ops import OpError
+from app.domain.project import Event
+
+from .dialogs import EventForm, available_kinds, default_event
+from .gantt import PHASE_COLORS, GanttView
+
+
+class TimelinePanel(QWidget):
+    selectionRequested = Signal(str)  # event id ("" = nothing)
+    advisorRequested = Signal(str)  # event id
+
+    def __init__(self, document=None, cursor=None, parent: QWidget | None = None,
+                 notify: Callable[[str], None] | None = None):
+        super().__init__(parent)
+        self.document = None
+        self.cursor = cursor
+        self.result = None
+        self.notify = notify or (lambda text: self.message.setText(text))
+        self.selected: str | None = None
+        self._updating = False
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 2, 4, 0)
+        self.add_button = QToolButton(text="Add")
+        self.add_button.setToolTip("Schedule an operation or event at the cursor time")
+        self.add_button.setPopupMode(QToolButton.InstantPopup)
+        self.add_menu = QMenu(self.add_button)
+        self.add_menu.aboutToShow.connect(self._fill_add_menu)
+        self.add_button.setMenu(self.add_menu)
+        bar.addWidget(self.add_button)
+        self.delete_button = QToolButton(text="Delete")
+        self.delete_button.clicked.connect(lambda: self.selected and self.delete_event(self.selected))
+        bar.addWidget(self.delete_button)
+        self.edit_button = QToolButton(text="Edit...")
+        self.edit_button.clicked.connect(lambda: self.selected and self.edit_event(self.selected))
+        bar.addWidget(self.edit_button)
+        bar.addWidget(QLabel("Priority"))
+        self.priority_box = QComboBox()
+        self.priority_box.setMinimumContentsLength(7)
+        self.priority_box.activated.connect(self._priority_chosen)
+        bar.addWidget(self.priority_box)
+        bar.addWidget(QLabel("Start"))
+        self.start_box = QDoubleSpinBox()
+        self.start_box.setRange(0.0, 1e6)
+        self.start_box.setDecimals(2)
+        self.start_box.setSuffix(" h")
+        self.start_box.setKeyboardTracking(False)
+        self.start_box.valueChanged.connect(self._start_edited)
+        bar.addWidget(self.start_box)
+        self.advisor_button = QToolButton(text="Advisor")
+        self.advisor_button.setToolTip("Compare the priorities of the selected operation")
+        self.advisor_button.clicked.connect(lambda: self.selected and self.advisorRequested.emit(self.selected))
+        bar.addWidget(self.advisor_button)
+        bar.addSpacing(12)
+        self.play_button = QToolButton(text="Play")
+        self.play_button.setToolTip("Move the cursor through the plan (the canvas shows drive utilization)")
+        self.play_button.setCheckable(True)
+        self.play_button.toggled.connect(self._play_toggled)
+        bar.addWidget(self.play_button)
+        self.time_label = QLabel("0:00")
+        self.time_label.setMinimumWidth(80)
+        bar.addWidget(self.time_label)
+        self.message = QLabel("")
+        self.message.setStyleSheet("color: #555")
+        bar.addWidget(self.message, 1)
+        self.legend = QLabel(self._legend_html())
+        bar.addWidget(self.legend)
+        lay.addLayout(bar)
+
+        self.gantt = GanttView(self)
+        lay.addWidget(self.gantt, 1)
+        self.gantt.eventClicked.connect(self.select)
+        self.gantt.moveRequested.connect(self.move_event)
+        self.gantt.editRequested.connect(self.edit_event)
+        self.gantt.contextRequested.connect(self._context_menu)
+        self.gantt.backgroundContext.connect(self._background_menu)
+        self.gantt.dragging.connect(lambda _eid, t: self.message.setText(f"start {format_time(t)}"))
+
+        self.delete_action = QAction("Delete operation", self)
+        self.delete_action.setShortcut(QKeySequence.Delete)
+        self.delete_action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+        self.delete_action.triggered.connect(lambda: self.selected and self.delete_event(self.selected))
+        self.addAction(self.delete_action)
+
+        if cursor is not None:
+            self.set_cursor_model(cursor)
+        if document is not None:
+            self.set_document(document)
+        self._update_controls()
+
+    # ---------------------------------------------------------------- wiring
+    def set_document(self, document) -> None:
+        if self.document is not None:
+            try:
+                self.document.changed.disconnect(self._doc_changed)
+            except (RuntimeError, TypeError):
+                pass
+        self.document = document
+        document.changed.connect(self._doc_changed)
+        self.result = None
+        self.refresh()
+
+    def set_cursor_model(self, cursor) -> None:
+        self.cursor = cursor
+        cursor.moved.connect(self._cursor_moved)
+        cursor.playingChanged.connect(self._playing_changed)
+        self.gantt.cursorMoved.connect(cursor.set_time)
+
+    @property
+    def project(self):
+        return self.document.project if self.document is not None else None
+
+    @property
+    def platform(self):
+        return self.document.platform if self.document is not None else None
+
+    def set_result(self, result) -> None:
+        """The engine's prediction for the current scenario arrived."""
+        self.result = result
+        self.gantt.set_stale(False)
+        self.refresh()
+
+    def set_stale(self, stale: bool) -> None:
+        self.gantt.set_stale(stale)
+
+    def _doc_changed(self, change=None) -> None:
+        if change is not None and getattr(change, "aspects", None) is not None and not change.replaced:
+            if not change.affects(ops.EVENTS, ops.SCENARIOS, ops.WORKLOADS, ops.LUNS, ops.GROUPS, ops.LAYOUT):
+                return
+        if self.selected and self.project is not None:
+            try:
+                self.project.scenario().event(self.selected)
+            except KeyError:
+                self.selected = None
+        self.gantt.set_stale(True)
+        self.refresh()
+
+    def refresh(self) -> None:
+        project = self.project
+        result = self.result
+        if result is not None and project is not None and result.scenario != project.current_scenario:
+            result = None
+        self.gantt.set_data(project, result)
+        self.gantt.select(self.selected)
+        if self.cursor is not None and result is not None:
+            self.cursor.set_horizon(result.horizon_h)
+        self._update_controls()
+
+    # ---------------------------------------------------------------- selection
+    def select(self, event_id: str) -> None:
+        self.selected = event_id or None
+        self.gantt.select(self.selected)
+        self._update_controls()
+        self.selectionRequested.emit(event_id or "")
+
+    def selected_event(self) -> Event | None:
+        if not self.selected or self.project is None:
+            return None
+        try:
+            return self.project.scenario().event(self.selected)
+        except KeyError:
+            return None
+
+    def _update_controls(self) -> None:
+        ev = self.selected_event()
+        self._updating = True
+        try:
+            self.priority_box.clear()
+            has_priority = ev is not None and hasattr(ev, "priority")
+            if has_priority:
+                offered = list(self.platform.priorities(ev.kind)) if self.platform else []
+                if ev.priority not in offered:
+                    offered.append(ev.priority)
+                self.priority_box.addItems(offered)
+                self.priority_box.setCurrentText(ev.priority)
+            self.priority_box.setEnabled(has_priority)
+            self.advisor_button.setEnabled(has_priority)
+            self.start_box.setEnabled(ev is not None)
+            if ev is not None:
+                self.start_box.setValue(ev.start_h)
+            self.delete_button.setEnabled(ev is not None)
+            self.edit_button.setEnabled(ev is not None)
+            self.delete_action.setEnabled(ev is not None)
+        finally:
+            self._updating = False
+
+    # ---------------------------------------------------------------- edits (all undoable)
+    def _apply(self, op) -> bool:
+        if self.document is None:
+            return False
+        try:
+            self.document.apply(op)
+        except OpError as exc:
+            self.notify(str(exc))
+            return False
+        return True
+
+    def add_event(self, event: Event) -> str | None:
+        """Add `event` to the current scenario; returns its id (filled in when empty)."""
+        op = ops.AddEvent(event)
+        if not self._apply(op):
+            return None
+        self.select(op.event.id)
+        return op.event.id
+
+    def move_event(self, event_id: str, start_h: float) -> bool:
+        ok = self._apply(ops.MoveEvent(event_id, max(0.0, float(start_h))))
+        if ok:
+            self.notify(f"{event_id} now starts at {format_time(start_h)}")
+        return ok
+
+    def set_priority(self, event_id: str, priority: str) -> bool:
+        return self._apply(ops.SetEventPriority(event_id, priority))
+
+    def delete_event(self, event_id: str) -> bool:
+        ok = self._apply(ops.RemoveEvent(event_id))
+        if ok and self.selected == event_id:
+            self.select("")
+        return ok
+
+    def edit_event(self, event_id: str) -> None:
+        try:
+            ev = self.project.scenario().event(event_id)
+        except KeyError:
+            return
+        form = EventForm(ev, self.project, self.platform, self, title=f"Edit {event_id}")
+        if form.exec():
+            values = form.changed_values()
+            if values:
+                self._apply(ops.SetEventFields(event_id, **values))
+
+    def new_event_dialog(self, kind: str, start_h: float | None = None, **preset) -> str | None:
+        """Ask for the fields of a new `kind` event (pre-filled with `preset`) and add it."""
+        if self.project is None:
+            return None
+        t = self.cursor.time_h if (start_h is None and self.cursor is not None) else (start_h or 0.0)
+        ev = default_event(kind, self.project, self.platform, t, **preset)
+        form = EventForm(ev, self.project, self.platform, self, title=f"Add {ev.label_text}")
+        if form.exec():
+            return self.add_event(form.event())
+        return None
+
+    def _priority_chosen(self, _index: int) -> None:
+        if self._updating or not self.selected:
+            return
+        ev = self.selected_event()
+        text = self.priority_box.currentText()
+        if ev is not None and getattr(ev, "priority", text) != text:
+            self.set_priority(self.selected, text)
+
+    def _start_edited(self, value: float) -> None:
+        if self._updating or not self.selected:
+            return
+        ev = self.selected_event()
+        if ev is not None and abs(ev.start_h - value) > 1e-9:
+            self.move_event(self.selected, value)
+
+    # ---------------------------------------------------------------- menus
+    def _fill_add_menu(self, menu: QMenu | None = None, start_h: float | None = None) -> None:
+        menu = menu or self.add_menu
+        menu.clear()
+        if self.project is None:
+            return
+        for kind in available_kinds(self.project, self.platform):
+            cls = Event.registry[kind]
+            menu.addAction(f"{cls.label_text}...", lambda k=kind: self.new_event_dialog(k, start_h))
+
+    def _context_menu(self, event_id: str, pos: QPoint) -> None:
+        menu = self.build_context_menu(event_id)
+        if menu is not None:
+            menu.exec(pos)
+
+    def build_context_menu(self, event_id: str) -> QMenu | None:
+        try:
+            ev = self.project.scenario().event(event_id)
+        except (KeyError, AttributeError):
+            return None
+        menu = QMenu(self)
+        if hasattr(ev, "priority"):
+            sub = menu.addMenu("Priority")
+            for prio in self.platform.priorities(ev.kind) if self.platform else ():
+                act = sub.addAction(prio, lambda p=prio: self.set_priority(event_id, p))
+                act.setCheckable(True)
+                act.setChecked(prio == ev.priority)
+            menu.addAction("Priority advisor...", lambda: self.advisorRequested.emit(event_id))
+        menu.addAction("Edit...", lambda: self.edit_event(event_id))
+        if self.cursor is not None:
+            menu.addAction("Start at the cursor", lambda: self.move_event(event_id, self.cursor.time_h))
+        menu.addSeparator()
+        menu.addAction("Delete", lambda: self.delete_event(event_id))
+        return menu
+
+    def _background_menu(self, t: float, pos: QPoint) -> None:
+        menu = QMenu(self)
+        sub = menu.addMenu(f"Add at {format_time(t)}")
+        self._fill_add_menu(sub, t)
+        menu.exec(pos)
+
+    # ---------------------------------------------------------------- cursor / play
+    def _cursor_moved(self, t: float) -> None:
+        self.gantt.set_cursor(t)
+        self.time_label.setText(format_time(t))
+
+    def _play_toggled(self, on: bool) -> None:
+        if self.cursor is None:
+            return
+        self.cursor.play() if on else self.cursor.pause()
+
+    def _playing_changed(self, playing: bool) -> None:
+        self.play_button.blockSignals(True)
+        self.play_button.setChecked(playing)
+        self.play_button.setText("Pause" if playing else "Play")
+        self.play_button.blockSignals(False)
+
+    @staticmethod
+    def _legend_html() -> str:
+        shown = ("copy", "expansion", "rebuild", "wait", "equalization", "zeroing", "verify", "reboot")
+        parts = [f"<span style='color:{PHASE_COLORS[n]}'>&#9632;</span>&nbsp;{n}" for n in shown]
+        return "<small>" + " &nbsp;".join(parts) + "</small>"
