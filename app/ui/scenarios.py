@@ -1,0 +1,264 @@
+"""Scenarios: switch, duplicate, rename, delete, pin a baseline, and compare with it.
+
+`ScenarioBar` is a compact row of controls (for a toolbar or the timeline dock); every action is
+an undoable op (SetCurrentScenario, DuplicateScenario, RenameScenario, RemoveScenario,
+SetBaselineScenario), so the choices are saved in the project file. `CompareTable` lists, for
+the current scenario against the pinned baseline, each operation's predicted duration and each
+workload's peak response time, with the difference. Both read the engine's Results only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox, QTableWidget,
+    QTableWidgetItem, QToolButton, QVBoxLayout, QWidget,
+)
+
+from app.domain import ops
+from app.domain.formatting import DASH, format_duration, format_ms
+from app.domain.ops import OpError
+
+
+@dataclass
+class CompareRow:
+    section: str  # "Operations", "Workloads", "Plan"
+    key: str  # event id / workload id
+    label: str
+    baseline: float | None
+    current: float | None
+    unit: str  # "h" or "ms"
+    note: str = ""  # e.g. "only in current", priorities
+
+    @property
+    def delta(self) -> float | None:
+        if self.baseline is None or self.current is None:
+            return None
+        return self.current - self.baseline
+
+    @property
+    def delta_pct(self) -> float | None:
+        if self.delta is None or not self.baseline:
+            return None
+        return 100.0 * self.delta / self.baseline
+
+
+def compare_results(current, baseline, project=None) -> list[CompareRow]:
+    """Rows comparing two Results: operations by event id (duration), workloads (peak response
+    time over the plan), and the plan length."""
+    rows: list[CompareRow] = []
+    cur_ops = {o.event_id: o for o in current.operations}
+    base_ops = {o.event_id: o for o in baseline.operations}
+    order = list(base_ops) + [k for k in cur_ops if k not in base_ops]
+    for eid in order:
+        c, b = cur_ops.get(eid), base_ops.get(eid)
+        label = (c or b).label
+        if c is not None and b is not None:
+            note = f"{b.priority} -> {c.priority}" if c.priority != b.priority else c.priority
+        else:
+            note = "only in " + ("current" if c is not None else "baseline")
+        rows.append(CompareRow("Operations", eid, label,
+                               b.duration_h if b is not None else None,
+                               c.duration_h if c is not None else None, "h", note))
+    names = {w.id: (w.name or w.id) for w in project.workloads} if project is not None else {}
+    wl = sorted(set(current.entities("response_ms")) | set(baseline.entities("response_ms")))
+    for wid in wl:
+        cs, bs = current.get("response_ms", wid), baseline.get("response_ms", wid)
+        rows.append(CompareRow("Workloads", wid, f"{names.get(wid, wid)} peak response",
+                               bs.peak() if bs is not None else None,
+                               cs.peak() if cs is not None else None, "ms"))
+    rows.append(CompareRow("Plan", "horizon", "Plan length", baseline.horizon_h, current.horizon_h, "h"))
+    return rows
+
+
+def _fmt(v: float | None, unit: str) -> str:
+    if v is None:
+        return DASH
+    return format_ms(v) if unit == "ms" else format_duration(v)
+
+
+def _fmt_delta(row: CompareRow) -> str:
+    d = row.delta
+    if d is None:
+        return DASH
+    if abs(d) < 1e-9:
+        return "same"
+    sign = "+" if d > 0 else "-"
+    text = sign + (format_ms(abs(d)) if row.unit == "ms" else format_duration(abs(d)))
+    if row.delta_pct is not None:
+        text += f" ({row.delta_pct:+.0f}%)"
+    return text
+
+
+class ScenarioBar(QWidget):
+    """[Scenario: v] [Duplicate] [...] Baseline: [v]"""
+
+    def __init__(self, document=None, parent: QWidget | None = None, notify=None):
+        super().__init__(parent)
+        self.document = None
+        self.notify = notify or (lambda text: None)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(2, 0, 2, 0)
+        lay.addWidget(QLabel("Scenario"))
+        self.current_box = QComboBox()
+        self.current_box.setMinimumContentsLength(14)
+        self.current_box.setToolTip("The scenario the timeline, the charts and the canvas show")
+        self.current_box.activated.connect(self._current_chosen)
+        lay.addWidget(self.current_box)
+        self.duplicate_button = QToolButton(text="Duplicate")
+        self.duplicate_button.setToolTip("Copy the current scenario (its events) and switch to the copy")
+        self.duplicate_button.clicked.connect(lambda: self.duplicate())
+        lay.addWidget(self.duplicate_button)
+        self.rename_button = QToolButton(text="Rename...")
+        self.rename_button.clicked.connect(self._ask_rename)
+        lay.addWidget(self.rename_button)
+        self.delete_button = QToolButton(text="Delete")
+        self.delete_button.clicked.connect(self._ask_delete)
+        lay.addWidget(self.delete_button)
+        lay.addSpacing(8)
+        lay.addWidget(QLabel("Baseline"))
+        self.baseline_box = QComboBox()
+        self.baseline_box.setMinimumContentsLength(14)
+        self.baseline_box.setToolTip("Pin a scenario to draw its curves dashed under the current one")
+        self.baseline_box.activated.connect(self._baseline_chosen)
+        lay.addWidget(self.baseline_box)
+        self.pin_button = QToolButton(text="Pin current")
+        self.pin_button.setToolTip("Make the current scenario the baseline")
+        self.pin_button.clicked.connect(lambda: self.set_baseline(self.document.project.current_scenario))
+        lay.addWidget(self.pin_button)
+        if document is not None:
+            self.set_document(document)
+
+    def set_document(self, document) -> None:
+        if self.document is not None:
+            try:
+                self.document.changed.disconnect(self.refresh)
+            except (RuntimeError, TypeError):
+                pass
+        self.document = document
+        document.changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self, change=None) -> None:
+        if change is not None and not change.affects(ops.SCENARIOS):
+            return
+        p = self.document.project
+        names = [s.name for s in p.scenarios]
+        for box in (self.current_box, self.baseline_box):
+            box.blockSignals(True)
+            box.clear()
+        self.current_box.addItems(names)
+        self.current_box.setCurrentText(p.current_scenario)
+        self.baseline_box.addItem("(none)", None)
+        for n in names:
+            self.baseline_box.addItem(n, n)
+        idx = self.baseline_box.findData(p.baseline_scenario) if p.baseline_scenario else 0
+        self.baseline_box.setCurrentIndex(max(idx, 0))
+        for box in (self.current_box, self.baseline_box):
+            box.blockSignals(False)
+        self.delete_button.setEnabled(len(names) > 1)
+
+    # ---------------------------------------------------------------- actions (undoable)
+    def _apply(self, op) -> bool:
+        try:
+            self.document.apply(op)
+        except OpError as exc:
+            self.notify(str(exc))
+            return False
+        return True
+
+    def switch_to(self, name: str) -> bool:
+        if name == self.document.project.current_scenario:
+            return True
+        return self._apply(ops.SetCurrentScenario(name))
+
+    def duplicate(self, new_name: str | None = None) -> str | None:
+        p = self.document.project
+        op = ops.DuplicateScenario(p, p.current_scenario, new_name)
+        return op.scenario.name if self._apply(op) else None
+
+    def rename(self, new_name: str) -> bool:
+        return self._apply(ops.RenameScenario(self.document.project.current_scenario, new_name))
+
+    def remove_current(self) -> bool:
+        return self._apply(ops.RemoveScenario(self.document.project.current_scenario))
+
+    def set_baseline(self, name: str | None) -> bool:
+        if name == self.document.project.baseline_scenario:
+            return True
+        return self._apply(ops.SetBaselineScenario(name))
+
+    def _current_chosen(self, _i: int) -> None:
+        self.switch_to(self.current_box.currentText())
+
+    def _baseline_chosen(self, _i: int) -> None:
+        self.set_baseline(self.baseline_box.currentData())
+
+    def _ask_rename(self) -> None:
+        cur = self.document.project.current_scenario
+        text, ok = QInputDialog.getText(self, "Rename scenario", "New name", text=cur)
+        if ok and text.strip() and text.strip() != cur:
+            self.rename(text.strip())
+
+    def _ask_delete(self) -> None:
+        cur = self.document.project.current_scenario
+        if QMessageBox.question(self, "Delete scenario", f"Delete scenario '{cur}' and its events?") == QMessageBox.Yes:
+            self.remove_current()
+
+
+class CompareTable(QWidget):
+    """Differences between the current scenario and the pinned baseline."""
+
+    COLUMNS = ("", "Baseline", "Current", "Difference", "")
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.rows: list[CompareRow] = []
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        self.header = QLabel("Pin a baseline scenario to compare.")
+        self.header.setWordWrap(True)
+        lay.addWidget(self.header)
+        self.table = QTableWidget(0, len(self.COLUMNS))
+        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        lay.addWidget(self.table, 1)
+
+    def set_results(self, current, baseline, project=None) -> None:
+        if current is None or baseline is None:
+            self.rows = []
+            self.table.setRowCount(0)
+            self.header.setText("Pin a baseline scenario (other than the current one) to compare.")
+            return
+        self.rows = compare_results(current, baseline, project)
+        self.header.setText(f"'{current.scenario}' compared with baseline '{baseline.scenario}'")
+        self.table.setRowCount(0)
+        bold = QFont()
+        bold.setBold(True)
+        section = None
+        for row in self.rows:
+            if row.section != section:
+                section = row.section
+                r = self.table.rowCount()
+                self.table.insertRow(r)
+                item = QTableWidgetItem(section)
+                item.setFont(bold)
+                self.table.setItem(r, 0, item)
+            r = self.table.rowCount()
+            self.table.insertRow(r)
+            cells = ["  " + row.label, _fmt(row.baseline, row.unit), _fmt(row.current, row.unit),
+                     _fmt_delta(row), row.note]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c == 3 and row.delta:
+                    worse = row.delta > 0  # longer or slower is worse for both durations and response
+                    item.setForeground(QBrush(QColor("#c0392b" if worse else "#1e8449")))
+                if c in (1, 2, 3):
+                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
