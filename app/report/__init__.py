@@ -1,1 +1,122 @@
-"""PDF report built from engine Results."""
+"""PDF report built from engine Results.
+
+    from app.report import ReportOptions, generate_report
+
+    info = generate_report(project, catalog, "plan.pdf", ReportOptions(scenarios=["Baseline"]))
+
+`generate_report` simulates the scenarios it has no Result for (app.engine.simulate), builds the
+document model (app.report.content, Qt-free) and paints it (app.report.render: QPdfWriter). It
+needs a Q(Gui)Application (app.report.qt.ensure_gui_app() starts one, offscreen without a display)
+and may run in a worker thread: `progress(fraction, message)` reports, `cancelled()` is polled and
+a cancelled export leaves no file behind (the PDF is written next to the target and renamed).
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from .content import CHART_KINDS, Report, ReportOptions, build_report
+
+if TYPE_CHECKING:  # pragma: no cover
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QPicture
+
+    from app.domain.hardware import Catalog
+    from app.domain.project import Project
+    from app.engine.result import Result
+
+__all__ = ["CHART_KINDS", "Report", "ReportCancelled", "ReportInfo", "ReportOptions", "build_report",
+           "generate_report", "simulate_scenarios"]
+
+
+class ReportCancelled(Exception):
+    """The export was cancelled; no file was written."""
+
+
+@dataclass
+class ReportInfo:
+    path: Path
+    pages: int
+    seconds: float
+    simulate_seconds: float
+
+
+Progress = Callable[[float, str], None]
+
+
+def simulate_scenarios(project: "Project", catalog: "Catalog", names: Iterable[str],
+                       progress: Progress | None = None, cancelled: Callable[[], bool] | None = None,
+                       share: float = 1.0) -> dict[str, "Result"]:
+    from app.engine import simulate
+
+    names = list(names)
+    out: dict[str, Result] = {}
+    for i, name in enumerate(names):
+        if cancelled is not None and cancelled():
+            raise ReportCancelled()
+        if progress is not None:
+            progress(share * i / max(len(names), 1), f"Simulating \u201c{name}\u201d")
+        out[name] = simulate(project, catalog, name)
+    return out
+
+
+def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathLike,
+                    options: ReportOptions | None = None, results: dict[str, "Result"] | None = None,
+                    progress: Progress | None = None, cancelled: Callable[[], bool] | None = None,
+                    scene_picture: "tuple[QPicture, QRectF] | None" = None,
+                    warnings: Iterable[str] = ()) -> ReportInfo:
+    """Write the report PDF to `path`. Scenarios without a given Result are simulated first."""
+    from .render import PdfRenderer, ReportCancelled as _RenderCancelled
+
+    t0 = time.perf_counter()
+    options = options or ReportOptions()
+    names = options.scenario_names(project)
+    results = dict(results or {})
+    todo = [n for n in names if n not in results]
+    sim_share = 0.4 if todo else 0.0
+    if todo:
+        results.update(simulate_scenarios(project, catalog, todo, progress, cancelled, sim_share))
+    t_sim = time.perf_counter() - t0
+    if cancelled is not None and cancelled():
+        raise ReportCancelled()
+    if progress is not None:
+        progress(sim_share, "Building the document")
+    report = build_report(project, catalog, {n: results[n] for n in names}, options, warnings)
+
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    part = target.with_name(target.name + ".part")
+    renderer = PdfRenderer(report, str(part), options.page_size, scene_picture)
+    try:
+        renderer.paginate()
+        if progress is not None:
+            progress(sim_share + 0.05, "Laying out pages")
+
+        def page_done(k: int, n: int) -> None:
+            if progress is not None:
+                progress(sim_share + 0.05 + (0.95 - sim_share) * k / n, f"Page {k} of {n}")
+
+        pages = renderer.paint(page_done, cancelled)
+        del renderer  # closes the PDF file
+        os.replace(part, target)
+    except _RenderCancelled:
+        renderer = None
+        _unlink(part)
+        raise ReportCancelled() from None
+    except BaseException:
+        renderer = None
+        _unlink(part)
+        raise
+    if progress is not None:
+        progress(1.0, "Done")
+    return ReportInfo(target, pages, time.perf_counter() - t0, t_sim)
+
+
+def _unlink(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass

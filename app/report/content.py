@@ -1,0 +1,798 @@
+"""What the report says: a Qt-free document model built from the project, the catalog and the
+engine's Results. Every figure is taken from a Result or from domain arithmetic
+(app.domain.capacity, RaidMath) and formatted with app.domain.formatting, the same functions
+the GUI uses. app.report.render lays this model out on pages with Qt.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from app.domain.capacity import capacity_summary
+from app.domain.formatting import (
+    DASH, format_capacity, format_count, format_duration, format_iops, format_mb, format_ms,
+    format_mttdl, format_pct, format_rate, format_setting, format_sig, format_time, format_value,
+)
+from app.domain.hardware import Catalog, Platform
+from app.domain.project import Project, Scenario, parse_slot_id
+from app.engine.result import Result, Series
+
+# ---------------------------------------------------------------- document model
+
+
+@dataclass
+class Heading:
+    text: str
+    level: int = 1  # 1 = section (starts a new page), 2 = subsection, 3 = minor heading
+    number: str = ""  # "3", "3.2", "A"; filled by Report.number_headings
+    key: str = ""  # unique id, for the table of contents
+
+    @property
+    def full(self) -> str:
+        return f"{self.number}  {self.text}" if self.number else self.text
+
+
+@dataclass
+class Para:
+    text: str
+    style: str = "body"  # "body", "note" (small, grey), "lead" (larger)
+
+
+@dataclass
+class Col:
+    title: str
+    weight: float = 1.0  # share of the table width
+    align: str = "left"  # "left" or "right"
+
+
+@dataclass
+class Row:
+    cells: list
+    style: str = ""  # "", "bold", "sub" (indented, detail row), "warning", "total"
+
+
+@dataclass
+class PageRef:
+    """A table cell that shows the page a heading landed on (table of contents)."""
+
+    key: str
+
+
+@dataclass
+class Table:
+    columns: list[Col]
+    rows: list[Row]
+    header: bool = True  # header row, repeated on every page the table spans
+    caption: str = ""
+    kind: str = ""  # "toc", "kv" (key/value, no header)
+
+
+@dataclass
+class ChartSeries:
+    label: str
+    t: np.ndarray
+    v: np.ndarray
+
+
+@dataclass
+class Chart:
+    title: str
+    unit: str  # "%", "ms", ...
+    series: list[ChartSeries]
+    horizon_h: float
+    y_max: float | None = None  # fixed top of the axis (100 for utilizations)
+    caption: str = ""
+    marks: list[tuple[float, str]] = field(default_factory=list)  # vertical markers (time, label)
+
+
+@dataclass
+class Diagram:
+    """The array's layout (controllers, buses, enclosures, slots coloured by RAID group).
+    `buses` limits the drawing to those buses (a large array is drawn a few buses per page)."""
+
+    buses: list[int]
+    caption: str = ""
+    legend: bool = True
+
+
+@dataclass
+class PageBreak:
+    pass
+
+
+Block = Heading | Para | Table | Chart | Diagram | PageBreak
+
+
+@dataclass
+class Cover:
+    title: str
+    subtitle: str
+    customer: str
+    author: str
+    date: str
+    version: str
+    platform: str
+    scenarios: list[str]
+    notes: str = ""
+
+
+@dataclass
+class Report:
+    cover: Cover
+    blocks: list[Block]
+    header_left: str
+    header_right: str
+    project: Project
+    catalog: Catalog
+
+    def headings(self) -> list[Heading]:
+        return [b for b in self.blocks if isinstance(b, Heading)]
+
+    def text(self) -> str:
+        """Plain text of the report body (for tests and debugging)."""
+        out: list[str] = []
+        for b in self.blocks:
+            if isinstance(b, Heading):
+                out.append(b.full)
+            elif isinstance(b, Para):
+                out.append(b.text)
+            elif isinstance(b, Table):
+                if b.header:
+                    out.append(" | ".join(c.title for c in b.columns))
+                for r in b.rows:
+                    out.append(" | ".join(c if isinstance(c, str) else "" for c in r.cells))
+            elif isinstance(b, Chart):
+                out.append(f"[chart] {b.title}: " + ", ".join(s.label for s in b.series))
+        return "\n".join(out)
+
+
+# ---------------------------------------------------------------- options
+
+#: Chart kinds the report offers: key -> (title, metric, unit, default on)
+CHART_KINDS: dict[str, tuple[str, str, str, bool]] = {
+    "response": ("Host response time", "response_ms", "ms", True),
+    "cpu": ("Controller CPU utilization", "cpu_pct", "%", True),
+    "bus": ("Back-end bus utilization", "bus_pct", "%", True),
+    "groups": ("RAID group disk utilization", "group_pct", "%", True),
+    "progress": ("Operation progress", "progress_pct", "%", True),
+    "cache": ("Write cache fill", "write_cache_pct", "%", False),
+    "iops": ("Host IOPS", "iops", "IOPS", False),
+}
+
+MAX_LINES_PER_CHART = 8
+
+
+@dataclass
+class ReportOptions:
+    scenarios: list[str] | None = None  # None: every scenario of the project
+    charts: list[str] = field(default_factory=lambda: [k for k, v in CHART_KINDS.items() if v[3]])
+    diagram: bool = True
+    lun_table: bool = True
+    assumptions: bool = True
+    page_size: str = "A4"  # or "Letter"
+    date: _dt.date | None = None  # None: today
+    version: str = ""  # product version; "" = app.__version__
+
+    def scenario_names(self, project: Project) -> list[str]:
+        names = [s.name for s in project.scenarios]
+        if self.scenarios is None:
+            return names
+        unknown = [n for n in self.scenarios if n not in names]
+        if unknown:
+            raise KeyError(f"scenario {unknown[0]!r} does not exist (the project has: {', '.join(names)})")
+        return [n for n in names if n in self.scenarios]
+
+
+# ---------------------------------------------------------------- helpers
+
+def natural_key(text: str) -> list:
+    return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", str(text))]
+
+
+def compress_locations(locations: Sequence[str]) -> str:
+    """'0_0_0, 0_0_1, 0_0_2, 1_0_4' -> '0_0_0–0_0_2, 1_0_4' (runs of slots in one enclosure)."""
+    parsed = []
+    for loc in locations:
+        try:
+            parsed.append(parse_slot_id(loc))
+        except ValueError:
+            parsed.append(None)
+    out: list[str] = []
+    i = 0
+    while i < len(locations):
+        if parsed[i] is None:
+            out.append(locations[i])
+            i += 1
+            continue
+        j = i
+        while (j + 1 < len(locations) and parsed[j + 1] is not None
+               and parsed[j + 1][:2] == parsed[i][:2] and parsed[j + 1][2] == parsed[j][2] + 1):
+            j += 1
+        out.append(locations[i] if j == i else (
+            f"{locations[i]}, {locations[j]}" if j == i + 1 else f"{locations[i]}\u2013{locations[j]}"))
+        i = j + 1
+    return ", ".join(out)
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{format_count(n)} {word if n == 1 else (plural or word + 's')}"
+
+
+class _Numberer:
+    def __init__(self) -> None:
+        self.counts = [0, 0, 0]
+        self.appendix = 0
+        self.in_appendix = False
+
+    def __call__(self, h: Heading) -> None:
+        if h.level == 1:
+            if h.key.startswith("appendix"):
+                self.in_appendix = True
+                self.appendix += 1
+                self.counts = [0, 0, 0]
+                h.number = chr(ord("A") + self.appendix - 1)
+                return
+            self.counts = [self.counts[0] + 1, 0, 0]
+            h.number = str(self.counts[0])
+        elif h.level == 2:
+            self.counts[1] += 1
+            self.counts[2] = 0
+            top = chr(ord("A") + self.appendix - 1) if self.in_appendix else str(self.counts[0])
+            h.number = f"{top}.{self.counts[1]}"
+
+
+# ---------------------------------------------------------------- builder
+
+class ReportBuilder:
+    """Builds the Report for `project` from one Result per included scenario."""
+
+    def __init__(self, project: Project, catalog: Catalog, results: dict[str, Result],
+                 options: ReportOptions | None = None, warnings: Iterable[str] = ()):
+        self.project = project
+        self.catalog = catalog
+        self.results = results
+        self.options = options or ReportOptions()
+        self.warnings = list(warnings)
+        self.platform: Platform | None = catalog.platforms.get(project.platform_id)
+        self.blocks: list[Block] = []
+        self._keys: set[str] = set()
+
+    # -- block helpers
+    def heading(self, text: str, level: int = 1, key: str = "") -> Heading:
+        key = key or re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+        base, n = key, 2
+        while key in self._keys:
+            key, n = f"{base}-{n}", n + 1
+        self._keys.add(key)
+        h = Heading(text, level, key=key)
+        self.blocks.append(h)
+        return h
+
+    def para(self, text: str, style: str = "body") -> None:
+        self.blocks.append(Para(text, style))
+
+    def table(self, columns: list[Col], rows: list[Row], caption: str = "", header: bool = True,
+              kind: str = "") -> None:
+        self.blocks.append(Table(columns, rows, header, caption, kind))
+
+    def kv(self, pairs: list[tuple[str, str]]) -> None:
+        self.table([Col("", 1.0), Col("", 2.4)], [Row([k, v]) for k, v in pairs], header=False, kind="kv")
+
+    # -- names
+    def drive_label(self, type_id: str) -> str:
+        dt = self.catalog.drives.get(type_id)
+        return dt.name if dt else type_id
+
+    def group_label(self, gid: int) -> str:
+        try:
+            return self.project.group(gid).label
+        except KeyError:
+            return f"RG {gid}"
+
+    def entity_label(self, metric: str, entity: str, result: Result) -> str:
+        if metric == "cpu_pct":
+            ctrl, _, core = entity.rpartition("/")
+            return f"{ctrl} CPU {core}" if ctrl else entity
+        if metric == "bus_pct":
+            return f"Bus {entity}"
+        if metric == "group_pct":
+            try:
+                return self.group_label(int(entity))
+            except ValueError:
+                return entity
+        if metric == "drive_pct":
+            return f"Drive {entity}"
+        if metric in ("response_ms", "iops", "mb_s"):
+            try:
+                return self.project.workload(entity).name or entity
+            except KeyError:
+                return entity
+        if metric == "progress_pct":
+            try:
+                return result.operation(entity).label
+            except KeyError:
+                return entity
+        return entity
+
+    # -- the document
+    def build(self) -> Report:
+        p, info = self.project, self.project.info
+        names = self.options.scenario_names(p)
+        missing = [n for n in names if n not in self.results]
+        if missing:
+            raise KeyError(f"no result for scenario {missing[0]!r}")
+        from app import __version__
+
+        version = self.options.version or __version__
+        date = (self.options.date or _dt.date.today()).strftime("%d %B %Y").lstrip("0")
+        platform_name = self.platform.name if self.platform else p.platform_id
+        cover = Cover(
+            title=info.title or "Untitled", subtitle="Storage array operations plan",
+            customer=info.customer, author=info.author, date=date,
+            version=f"ArrayPlanner {version}", platform=platform_name, scenarios=names, notes=info.notes,
+        )
+        self.blocks = []
+        self.heading("Contents", 1, key="contents")
+        toc_index = len(self.blocks)
+        self.section_summary(names)
+        self.section_configuration()
+        if self.options.diagram:
+            self.section_layout()
+        self.section_groups_luns()
+        self.section_cache_features()
+        self.section_workloads()
+        self.section_operations(names)
+        if self.options.charts:
+            self.section_charts(names)
+        self.section_advisories(names)
+        self.section_mttdl(names)
+        if self.options.assumptions:
+            self.section_assumptions(names)
+
+        numberer = _Numberer()
+        for b in self.blocks:
+            if isinstance(b, Heading) and b.key != "contents":
+                numberer(b)
+        toc_rows = [
+            Row([h.number, h.text, PageRef(h.key)], "bold" if h.level == 1 else "sub")
+            for h in self.blocks if isinstance(h, Heading) and h.level <= 2 and h.key != "contents"
+        ]
+        self.blocks.insert(toc_index, Table([Col("", 0.7), Col("", 8), Col("", 0.8, "right")], toc_rows,
+                                            header=False, kind="toc"))
+        header_left = " \u2013 ".join(x for x in (info.title, info.customer) if x) or "ArrayPlanner report"
+        return Report(cover, self.blocks, header_left, f"{platform_name} \u00b7 {date}", p, self.catalog)
+
+    # ---------------------------------------------------------- sections
+
+    def section_summary(self, names: list[str]) -> None:
+        self.heading("Summary", 1)
+        p = self.project
+        _, total = capacity_summary(p, self.catalog)
+        platform = self.platform.name if self.platform else p.platform_id
+        self.para(
+            f"This report predicts how long the planned storage operations take on the {platform} "
+            f"described below and what they do to host response time. It covers "
+            f"{_plural(len(names), 'scenario')}: {', '.join(names)}. The array has "
+            f"{_plural(len(p.drives), 'drive')} ({format_capacity(total.raw_gb)} raw) in "
+            f"{_plural(len(p.groups), 'RAID group')} with {format_capacity(total.usable_gb)} usable, "
+            f"of which {format_capacity(total.allocated_gb)} is bound to {_plural(len(p.luns), 'LUN')}.")
+        rows = []
+        for name in names:
+            r = self.results[name]
+            ops = r.operations
+            ends = [o.end_h for o in ops if o.end_h is not None]
+            unfinished = sum(1 for o in ops if o.end_h is None)
+            longest = max((o for o in ops if o.duration_h is not None), key=lambda o: o.duration_h, default=None)
+            peak_ms, peak_wl = None, ""
+            for ent in r.entities("response_ms"):
+                s = r.get("response_ms", ent)
+                pk = s.peak()
+                if peak_ms is None or pk > peak_ms:
+                    peak_ms, peak_wl = pk, self.entity_label("response_ms", ent, r)
+            warnings = sum(1 for a in r.advisories if a.severity == "warning")
+            plan_end = format_time(max(ends)) if ends else DASH
+            if unfinished:
+                plan_end += f" ({unfinished} not finished)"
+            rows.append(Row([
+                name, format_count(len(ops)), plan_end,
+                f"{longest.label}: {format_duration(longest.duration_h)}" if longest else DASH,
+                f"{format_ms(peak_ms)} ({peak_wl})" if peak_ms is not None else DASH,
+                format_count(warnings),
+            ]))
+        self.table([Col("Scenario", 1.4), Col("Operations", 0.9, "right"), Col("Plan ends", 1.1, "right"),
+                    Col("Longest operation", 3.0), Col("Peak host response", 1.8), Col("Warnings", 0.8, "right")],
+                   rows)
+        self.para("Times are given from the start of the plan (0:00), durations in hours and minutes. "
+                  "Capacities use 1 GB = 1024 MB. Every rate and factor behind the predictions is listed "
+                  "with its source in the appendix.", "note")
+        if self.warnings:
+            self.heading("Configuration warnings", 3)
+            self.table([Col("Warning", 1.0)], [Row([w], "warning") for w in self.warnings])
+
+    def section_configuration(self) -> None:
+        p, cat, pf = self.project, self.catalog, self.platform
+        self.heading("Configuration", 1)
+        rows, total = capacity_summary(p, cat)
+        encl_by_bus: dict[int, list] = {}
+        for e in p.enclosures:
+            encl_by_bus.setdefault(e.bus, []).append(e)
+        spares = len(p.hot_spares())
+        pairs: list[tuple[str, str]] = []
+        if pf:
+            pairs += [
+                ("Platform", f"{pf.name}" + (f" ({pf.vendor})" if pf.vendor and pf.vendor not in pf.name else "")),
+                ("Firmware", pf.firmware or DASH),
+                ("Controllers", ", ".join(f"{c.name} ({_plural(c.cores, 'core')})" for c in pf.controllers)),
+                ("Back-end buses", f"{len(encl_by_bus)} of {pf.buses} in use, {format_rate(pf.bus_mb_s)} each"),
+            ]
+        else:
+            pairs.append(("Platform", p.platform_id))
+        pairs.append(("Enclosures per bus", "; ".join(
+            f"bus {b}: {len(es)}" for b, es in sorted(encl_by_bus.items())) or "none"))
+        pairs += [
+            ("Drives", f"{format_count(len(p.drives))}, of which {format_count(spares)} hot "
+                       f"{'spare' if spares == 1 else 'spares'}"),
+            ("Raw capacity", f"{format_capacity(total.raw_gb)} (every drive, hot spares included)"),
+            ("Usable capacity", f"{format_capacity(total.usable_gb)} in {_plural(len(p.groups), 'RAID group')}"),
+            ("Bound to LUNs", f"{format_capacity(total.allocated_gb)} in {_plural(len(p.luns), 'LUN')}"),
+            ("Free in RAID groups", format_capacity(total.free_gb)),
+        ]
+        self.heading("Array", 2)
+        self.kv(pairs)
+
+        self.heading("Drives by type", 2)
+        by_type: dict[str, list] = {}
+        for d in p.drives.values():
+            by_type.setdefault(d.type_id, []).append(d)
+        drows = []
+        for tid in sorted(by_type, key=natural_key):
+            ds = by_type[tid]
+            dt = cat.drives.get(tid)
+            cap = dt.capacity_gb if dt else 0.0
+            drows.append(Row([
+                self.drive_label(tid), dt.speed_class if dt else DASH, format_capacity(cap) if dt else DASH,
+                format_count(len(ds)), format_count(sum(1 for d in ds if d.hot_spare)),
+                format_capacity(cap * len(ds)) if dt else DASH,
+            ]))
+        drows.append(Row(["Total", "", "", format_count(len(p.drives)), format_count(spares),
+                          format_capacity(total.raw_gb)], "total"))
+        self.table([Col("Drive type", 2.6), Col("Class", 1.1), Col("Capacity", 1.1, "right"),
+                    Col("Drives", 0.8, "right"), Col("Hot spares", 0.9, "right"), Col("Raw", 1.1, "right")], drows)
+
+        self.heading("Enclosures", 2)
+        erows = []
+        for e in sorted(p.enclosures, key=lambda e: (e.bus, e.position)):
+            et = pf.enclosure_types.get(e.type_id) if pf else None
+            in_enc = [d for d in p.drives.values() if d.enclosure == e.id]
+            erows.append(Row([f"DAE {e.id}", str(e.bus), et.name if et else e.type_id,
+                              f"{len(in_enc)} of {et.slots}" if et else format_count(len(in_enc))]))
+        self.table([Col("Enclosure", 1.0), Col("Bus", 0.6, "right"), Col("Type", 3.0),
+                    Col("Drives in slots", 1.3, "right")], erows)
+
+    def section_layout(self) -> None:
+        p = self.project
+        self.heading("Layout", 1)
+        self.para("Controllers, back-end buses and disk enclosures with every slot; a drive's colour shows "
+                  "its RAID group, HS marks a hot spare and an empty slot is left blank.", "note")
+        buses = sorted({e.bus for e in p.enclosures})
+        if not buses:
+            self.para("The project has no enclosures yet.")
+            return
+        # a page holds about 24 enclosures; keep a bus on one page
+        chunk: list[int] = []
+        count = 0
+        per_bus = {b: sum(1 for e in p.enclosures if e.bus == b) for b in buses}
+        for b in buses:
+            if chunk and count + per_bus[b] > 24:
+                self.blocks.append(Diagram(chunk, legend=False))
+                chunk, count = [], 0
+            chunk.append(b)
+            count += per_bus[b]
+        self.blocks.append(Diagram(chunk, legend=True))
+
+    def section_groups_luns(self) -> None:
+        p, cat = self.project, self.catalog
+        self.heading("RAID groups and LUNs", 1)
+        rows, total = capacity_summary(p, cat)
+        cap_by_id = {r.group_id: r for r in rows}
+        self.heading("RAID groups", 2)
+        grows = []
+        for g in sorted(p.groups, key=lambda g: g.id):
+            c = cap_by_id[g.id]
+            types = sorted({self.drive_label(p.drives[l].type_id) for l in g.drives if l in p.drives})
+            grows.append(Row([
+                g.label, g.math.label, ", ".join(types) or DASH, compress_locations(g.drives),
+                format_capacity(c.raw_gb), format_capacity(c.usable_gb), format_capacity(c.allocated_gb),
+                format_capacity(c.free_gb), format_count(len(p.luns_in_group(g.id))),
+            ]))
+        grows.append(Row(["Total", "", "", "", format_capacity(sum(r.raw_gb for r in rows)),
+                          format_capacity(total.usable_gb), format_capacity(total.allocated_gb),
+                          format_capacity(total.free_gb), format_count(len(p.luns))], "total"))
+        self.table([Col("RAID group", 1.0), Col("RAID", 0.9), Col("Drive type", 1.8), Col("Drives", 2.2),
+                    Col("Raw", 0.95, "right"), Col("Usable", 0.95, "right"), Col("In LUNs", 0.95, "right"),
+                    Col("Free", 0.95, "right"), Col("LUNs", 0.6, "right")], grows)
+        self.para("Raw capacity counts every member drive; usable capacity is what the RAID type leaves for "
+                  "data (the smallest member's capacity times the data drives).", "note")
+
+        if not self.options.lun_table:
+            return
+        self.heading("LUNs", 2)
+        specs = self.platform.lun_settings if self.platform else {}
+        lrows = []
+        for lun in sorted(p.luns, key=lambda l: l.id):
+            changed = []
+            for k, v in lun.settings.items():
+                spec = specs.get(k)
+                if spec is not None and v == spec.default:
+                    continue
+                label = spec.label if spec else k
+                changed.append(f"{label} {format_setting(v, spec.unit if spec else '')}")
+            lrows.append(Row([str(lun.id), lun.name or DASH, self.group_label(lun.group_id),
+                              format_capacity(lun.capacity_gb), lun.owner, "; ".join(changed) or "defaults"]))
+        self.table([Col("LUN", 0.6, "right"), Col("Name", 1.6), Col("RAID group", 1.1),
+                    Col("Capacity", 1.0, "right"), Col("Owner", 0.8), Col("Settings", 2.6)], lrows)
+
+    def section_cache_features(self) -> None:
+        p, pf = self.project, self.platform
+        self.heading("Cache and premium features", 1)
+        self.heading("Cache settings", 2)
+        crows = []
+        specs = pf.cache_settings if pf else {}
+        for key, spec in specs.items():
+            value = p.cache.get(key, spec.default)
+            crows.append(Row([spec.label, format_setting(value, spec.unit), format_setting(spec.default, spec.unit)],
+                             "" if value == spec.default else "bold"))
+        for key, value in p.cache.items():
+            if key not in specs:
+                crows.append(Row([key, format_setting(value), DASH]))
+        if crows:
+            self.table([Col("Setting", 2.0), Col("Value", 1.2, "right"), Col("Platform default", 1.2, "right")], crows)
+        else:
+            self.para("The platform has no cache settings.")
+        self.heading("Premium features", 2)
+        feats = pf.features if pf else {}
+        enabled_later: dict[str, list[str]] = {}
+        for s in p.scenarios:
+            for e in s.events:
+                if e.kind == "feature_enable":
+                    enabled_later.setdefault(getattr(e, "feature", ""), []).append(
+                        f"{s.name} at {format_time(e.start_h)}")
+        frows = []
+        for fid, spec in feats.items():
+            on = p.features.get(fid, False)
+            frows.append(Row([spec.name, "enabled" if on else "off",
+                              "; ".join(enabled_later.get(fid, [])) or DASH, spec.description or DASH]))
+        for fid, on in p.features.items():
+            if fid not in feats:
+                frows.append(Row([fid, "enabled" if on else "off", DASH, DASH]))
+        if frows:
+            self.table([Col("Feature", 1.6), Col("At plan start", 1.0), Col("Enabled in plan", 1.6),
+                        Col("Description", 3.2)], frows)
+        else:
+            self.para("The platform offers no premium features.")
+
+    def section_workloads(self) -> None:
+        p = self.project
+        self.heading("Host workloads", 1)
+        if not p.workloads:
+            self.para("No host workload is attached: operations run on an idle array.")
+            return
+        rows = []
+        for w in p.workloads:
+            load = (format_iops(w.iops) if w.mode == "open"
+                    else f"{format_count(w.outstanding)} outstanding I/O{'s' if w.outstanding != 1 else ''}")
+            luns = ", ".join(str(x) for x in w.luns)
+            rows.append(Row([
+                w.name or w.id, luns or DASH, load, format_pct(w.read_pct), f"{format_sig(w.io_kb)} KB",
+                format_pct(w.random_pct), format_pct(w.read_hit_pct) if w.read_hit_pct is not None else "platform",
+                format_ms(w.response_target_ms) if w.response_target_ms is not None else DASH,
+            ]))
+        self.table([Col("Workload", 1.6), Col("LUNs", 1.3), Col("Load", 1.3, "right"), Col("Reads", 0.7, "right"),
+                    Col("I/O size", 0.8, "right"), Col("Random", 0.8, "right"), Col("Read hits", 0.9, "right"),
+                    Col("Target", 0.8, "right")], rows)
+        self.para("Open workloads arrive at a fixed rate (IOPS); closed workloads keep a fixed number of I/Os "
+                  "outstanding, as benchmark tools do. Read hits: share of reads the cache serves "
+                  "(\u201cplatform\u201d: the platform's default). Target: the response time the host needs.", "note")
+
+    def _event_text(self, e) -> str:
+        kind = e.kind
+        if kind == "drive_replacement":
+            return f"Drive {e.drive} replaced"
+        if kind == "workload_change":
+            try:
+                name = self.project.workload(e.workload).name
+            except KeyError:
+                name = e.workload
+            ch = ", ".join(f"{k} = {v}" for k, v in e.changes.items())
+            return f"Workload {name}: {ch}"
+        if kind == "feature_enable":
+            spec = self.platform.features.get(e.feature) if self.platform else None
+            return f"Enable {spec.name if spec else e.feature}"
+        return f"{e.label_text} ({e.id})"
+
+    def section_operations(self, names: list[str]) -> None:
+        self.heading("Operations plan", 1)
+        self.para("For each operation: its phases with the predicted start, end and duration, the data each "
+                  "phase moves and its average rate. Times are from the start of the plan.", "note")
+        if len(names) > 1:
+            self.heading("Scenarios compared", 2)
+            ids: list[tuple[str, str]] = []
+            seen = set()
+            for n in names:
+                for o in self.results[n].operations:
+                    if o.event_id not in seen:
+                        seen.add(o.event_id)
+                        ids.append((o.event_id, o.label))
+            rows = []
+            for eid, label in ids:
+                cells = [label]
+                for n in names:
+                    try:
+                        o = self.results[n].operation(eid)
+                        cells.append(f"{format_duration(o.duration_h)} ({o.priority})")
+                    except KeyError:
+                        cells.append(DASH)
+                rows.append(Row(cells))
+            w = max(1.0, 4.0 / len(names))
+            self.table([Col("Operation", 3.0)] + [Col(n, w, "right") for n in names], rows,
+                       caption="Duration of each operation (priority) in each scenario.")
+        for n in names:
+            r = self.results[n]
+            scen = self.project.scenario(n)
+            self.heading(f"Scenario \u201c{n}\u201d", 2, key=f"ops-{n}")
+            if scen.notes:
+                self.para(scen.notes)
+            if not r.operations:
+                self.para("This scenario schedules no operations.")
+            else:
+                rows = []
+                for o in sorted(r.operations, key=lambda o: (o.start_h, natural_key(o.event_id))):
+                    rows.append(Row([o.label, o.priority, format_time(o.start_h), format_time(o.end_h),
+                                     format_duration(o.duration_h), format_mb(sum(ph.mb for ph in o.phases)),
+                                     DASH], "bold"))
+                    for ph in o.phases:
+                        rows.append(Row([ph.name, "", format_time(ph.start_h), format_time(ph.end_h),
+                                         format_duration(ph.duration_h), format_mb(ph.mb) if ph.mb else DASH,
+                                         format_rate(ph.avg_mb_s) if ph.avg_mb_s else DASH], "sub"))
+                self.table([Col("Operation / phase", 3.2), Col("Priority", 0.9), Col("Start", 0.95, "right"),
+                            Col("End", 0.95, "right"), Col("Duration", 1.2, "right"), Col("Data", 1.0, "right"),
+                            Col("Avg rate", 1.0, "right")], rows)
+            others = [e for e in scen.events if not e.is_operation]
+            if others:
+                self.heading("Other events", 3)
+                self.table([Col("Time", 0.8, "right"), Col("Event", 5.0)],
+                           [Row([format_time(e.start_h), self._event_text(e)])
+                            for e in sorted(others, key=lambda e: e.start_h)])
+            impact = []
+            for ent in sorted(r.entities("response_ms"), key=natural_key):
+                s = r.get("response_ms", ent)
+                if s is None or not len(s.v):
+                    continue
+                peak = s.peak()
+                i = int(np.argmax(s.v))
+                target = None
+                try:
+                    target = self.project.workload(ent).response_target_ms
+                except KeyError:
+                    pass
+                impact.append(Row([self.entity_label("response_ms", ent, r), format_ms(s.at(0.0)), format_ms(peak),
+                                   format_time(float(s.t[i])), format_ms(target) if target is not None else DASH],
+                                  "warning" if target is not None and peak > target else ""))
+            if impact:
+                self.heading("Host response time", 3)
+                self.table([Col("Workload", 2.4), Col("At plan start", 1.1, "right"), Col("Peak", 1.0, "right"),
+                            Col("Peak at", 1.0, "right"), Col("Target", 1.0, "right")], impact)
+
+    def chart_for(self, kind: str, r: Result) -> Chart | None:
+        title, metric, unit, _ = CHART_KINDS[kind]
+        ents = r.entities(metric)
+        if not ents:
+            return None
+        series = [r.get(metric, e) for e in ents]
+        caption = ""
+        if len(series) > MAX_LINES_PER_CHART:
+            series.sort(key=lambda s: -s.peak())
+            caption = (f"The {MAX_LINES_PER_CHART} of {format_count(len(ents))} with the highest peak "
+                       f"are shown.")
+            series = series[:MAX_LINES_PER_CHART]
+        series.sort(key=lambda s: natural_key(s.entity))
+        unit = series[0].unit or unit
+        y_max = 100.0 if unit == "%" else None
+        marks = [(o.start_h, o.label) for o in r.operations] if kind != "progress" and len(r.operations) <= 6 else []
+        return Chart(title, unit, [ChartSeries(self.entity_label(metric, s.entity, r), s.t, s.v) for s in series],
+                     r.horizon_h, y_max, caption, marks)
+
+    def section_charts(self, names: list[str]) -> None:
+        self.heading("Charts", 1)
+        self.para("Predicted utilizations and host response time over the plan. Values hold until the next "
+                  "change (step lines); dotted vertical lines mark the start of each operation.", "note")
+        for n in names:
+            r = self.results[n]
+            self.heading(f"Scenario \u201c{n}\u201d", 2, key=f"charts-{n}")
+            count = 0
+            for kind in self.options.charts:
+                if kind not in CHART_KINDS:
+                    continue
+                ch = self.chart_for(kind, r)
+                if ch is not None:
+                    self.blocks.append(ch)
+                    count += 1
+            if not count:
+                self.para("The prediction has no series for the chosen charts.")
+
+    def section_advisories(self, names: list[str]) -> None:
+        self.heading("Advisories", 1)
+        self.para("Best practices from the vendors' documents that this plan runs into, with the reason and "
+                  "the document the advice comes from.", "note")
+        for n in names:
+            r = self.results[n]
+            self.heading(f"Scenario \u201c{n}\u201d", 2, key=f"adv-{n}")
+            if not r.advisories:
+                self.para("No advisories: the plan follows the documented best practices.")
+                continue
+            order = {"warning": 0, "info": 1}
+            rows = [Row([a.severity, a.where or DASH, a.text, a.source or DASH],
+                        "warning" if a.severity == "warning" else "")
+                    for a in sorted(r.advisories, key=lambda a: (order.get(a.severity, 2), natural_key(a.where)))]
+            self.table([Col("Severity", 0.8), Col("About", 0.9), Col("Advice and reason", 4.0), Col("Source", 1.8)],
+                       rows)
+
+    def section_mttdl(self, names: list[str]) -> None:
+        p = self.project
+        self.heading("Data protection (MTTDL)", 1)
+        self.para("Mean time to data loss of each RAID group, from the predicted rebuild time and the drives' "
+                  "MTTF (Patterson, Gibson & Katz). Longer is better; the figure falls when rebuilds run at a "
+                  "lower priority or under heavy host load.", "note")
+        rows = []
+        for g in sorted(p.groups, key=lambda g: g.id):
+            cells = [g.label, g.math.label, format_count(g.width)]
+            for n in names:
+                h = self.results[n].mttdl_h.get(g.id)
+                cells.append(format_mttdl(h) if h is not None else DASH)
+            rows.append(Row(cells))
+        if not rows:
+            self.para("The project has no RAID groups.")
+            return
+        w = max(1.2, 4.5 / len(names))
+        self.table([Col("RAID group", 1.1), Col("RAID", 0.9), Col("Drives", 0.7, "right")]
+                   + [Col(f"MTTDL: {n}" if len(names) > 1 else "MTTDL", w, "right") for n in names], rows)
+
+    def section_assumptions(self, names: list[str]) -> None:
+        self.heading("Assumptions", 1, key="appendix-assumptions")
+        self.para("Every rate and factor the predictions used, with the document and table it came from "
+                  "(\u201cassumption:\u201d marks a value the documents do not give, with the reasoning).", "note")
+        seen: dict[tuple, set[str]] = {}
+        for n in names:
+            for a in self.results[n].assumptions:
+                seen.setdefault((a.path, a.value, a.unit, a.source), set()).add(n)
+        rows = []
+        for (path, value, unit, source), used in sorted(seen.items(), key=lambda kv: natural_key(kv[0][0])):
+            text = source
+            if len(names) > 1 and len(used) < len(names):
+                text += f" (scenarios: {', '.join(n for n in names if n in used)})"
+            rows.append(Row([path, format_value(value, unit), text]))
+        self.heading("Rates and factors", 2)
+        if rows:
+            self.table([Col("Parameter", 2.4), Col("Value", 1.1, "right"), Col("Source", 3.5)], rows)
+        else:
+            self.para("The predictions report no rates or factors.")
+        used_types = sorted({d.type_id for d in self.project.drives.values()}, key=natural_key)
+        drows = []
+        for tid in used_types:
+            dt = self.catalog.drives.get(tid)
+            if dt:
+                drows.append(Row([dt.name, format_rate(dt.seq_mb_s), format_ms(dt.random_ms),
+                                  f"{format_count(dt.mttf_h)} h", dt.source or DASH]))
+        if drows:
+            self.heading("Drive characteristics", 2)
+            self.table([Col("Drive type", 1.8), Col("Streaming", 1.0, "right"), Col("Random I/O", 0.9, "right"),
+                        Col("MTTF", 1.0, "right"), Col("Source", 3.0)], drows)
+
+
+def build_report(project: Project, catalog: Catalog, results: dict[str, Result],
+                 options: ReportOptions | None = None, warnings: Iterable[str] = ()) -> Report:
+    return ReportBuilder(project, catalog, results, options, warnings).build()
