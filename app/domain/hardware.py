@@ -239,6 +239,7 @@ class Platform:
     rates: Tables  # the engine's tables (presets/rates/*.toml, merged with the platform's overrides)
     description: str = ""
     builtin: bool = True
+    max_drives: int = 0  # drives the array can address in total (Dell: 96); 0 = no limit beyond the slots
     # the parsed preset documents this platform came from (for the snapshot a project file carries
     # when the platform is not built in); not part of equality
     document: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)

@@ -144,6 +144,9 @@ class _Checker:
         pf = self.platform
         assert pf is not None
         encl = {e.id: e for e in self.p.enclosures}
+        if pf.max_drives and len(self.p.drives) > pf.max_drives:
+            self.err("project", f"the project has {len(self.p.drives)} drives; the {pf.name} addresses at most "
+                                f"{pf.max_drives}")
         slot_count = Counter(d.location for d in self.p.drives.values())
         reported_twice: set[str] = set()
         for key, d in self.p.drives.items():
@@ -349,11 +352,6 @@ class _Checker:
         if _num(hi) and _num(lo) and lo >= hi:
             self.err("cache.low_watermark_pct", f"cache: the low watermark ({lo:g}%) must be below the high "
                                                 f"watermark ({hi:g}%)")
-        rc, wc = eff.get("read_cache_mb"), eff.get("write_cache_mb")
-        tot = pf.cache_settings.get("write_cache_mb")
-        if _num(rc) and _num(wc) and tot is not None and tot.maximum is not None and rc + wc > tot.maximum:
-            self.err("cache.read_cache_mb", f"cache: read cache {rc:g} MB + write cache {wc:g} MB exceed the "
-                                            f"{tot.maximum:g} MB of cache memory per SP")
 
     def check_features(self) -> None:
         pf = self.platform

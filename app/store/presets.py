@@ -157,6 +157,7 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         controllers=tuple(ControllerSpec(c["name"], int(c.get("cores", 1))) for c in _req(doc, "controllers", where)),
         buses=int(_req(back, "buses", where)), bus_mb_s=float(_req(back, "bus_mb_s", where)),
         max_enclosures_per_bus=int(_req(back, "max_enclosures_per_bus", where)),
+        max_drives=int(back.get("max_drives", 0)),
         enclosure_types={
             e["id"]: EnclosureType(e["id"], e["name"], int(e["slots"]), _interfaces(e.get("interfaces", ()), where),
                                    e.get("source", ""))
