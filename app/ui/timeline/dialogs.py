@@ -1,7 +1,7 @@
 """A form for a new (or edited) timeline event, built from the event's fields.
 
 Fields are offered as the project allows: LUNs, drives, workloads and features from the project
-and platform, priorities from the platform's operation table. `EventForm.event()` returns the
+and platform, priorities from the platform's operation table. `EventForm.make_event()` returns the
 Event (not yet in the project; the panel adds it with an undoable op), `values()` the changed
 fields for SetEventFields.
 """
@@ -222,7 +222,7 @@ class EventForm(QDialog):
             out[name] = val
         return out
 
-    def event(self) -> Event:
+    def make_event(self) -> Event:
         ev = copy.deepcopy(self._event)
         for k, v in self.values().items():
             setattr(ev, k, v)

@@ -193,12 +193,14 @@ class EventItem(pg.GraphicsObject):
             ev.ignore()
             return
         ev.accept()
+        parent = self.parentItem()
         if ev.isStart():
-            self._drag_x0 = ev.buttonDownPos().x()
+            self._drag_x0 = parent.mapFromScene(ev.buttonDownScenePos()).x()
             self.gantt.eventClicked.emit(self.event_id)
         if self._drag_x0 is None:
             return
-        dx = ev.pos().x() - self._drag_x0
+        # in the parent's (data) coordinates: the item itself moves while dragged
+        dx = parent.mapFromScene(ev.scenePos()).x() - self._drag_x0
         new_start = self.gantt.snap(max(0.0, self.start_h + dx))
         self.setPos(new_start - self.start_h, 0)
         self.gantt.dragging.emit(self.event_id, new_start)

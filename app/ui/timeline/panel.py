@@ -258,7 +258,7 @@ class TimelinePanel(QWidget):
         ev = default_event(kind, self.project, self.platform, t, **preset)
         form = EventForm(ev, self.project, self.platform, self, title=f"Add {ev.label_text}")
         if form.exec():
-            return self.add_event(form.event())
+            return self.add_event(form.make_event())
         return None
 
     def _priority_chosen(self, _index: int) -> None:

@@ -1,0 +1,198 @@
+"""Timeline dock: adding, moving (by dragging), re-prioritizing and deleting operations, all undoable;
+the Gantt rows show the engine's phases."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QPoint, QPointF, Qt  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+
+from app.domain.project import Bind, DriveFailure, DriveReplacement, WorkloadChange  # noqa: E402
+from app.ui.document import Document  # noqa: E402
+from app.ui.live import TimeCursor  # noqa: E402
+from app.ui.timeline.dialogs import EventForm, available_kinds, default_event, parse_changes, parse_moves  # noqa: E402
+from app.ui.timeline.panel import TimelinePanel  # noqa: E402
+
+try:
+    from test_live_support import FakeEngine, catalog, small_project
+except ImportError:  # tests/gui as a package
+    from tests.gui.test_live_support import FakeEngine, catalog, small_project
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def setup(qtbot):
+    cat = catalog()
+    doc = Document(small_project(cat), cat)
+    engine = FakeEngine()
+    cursor = TimeCursor()
+    panel = TimelinePanel(doc, cursor)
+    qtbot.addWidget(panel)
+    panel.resize(1200, 320)
+    panel.show()
+    qtbot.waitExposed(panel)
+
+    def resimulate(*_):
+        panel.set_result(engine(doc.project, cat))
+
+    doc.changed.connect(resimulate)
+    resimulate()
+    return doc, panel, engine, cursor
+
+
+def events(doc):
+    return {e.id: e for e in doc.project.scenario().events}
+
+
+def test_rows_show_engine_phases(setup):
+    doc, panel, engine, _ = setup
+    item = panel.gantt.items["op1"]
+    res = engine(doc.project, doc.catalog)
+    op = res.operation("op1")
+    assert [(n, s, e) for n, s, e in item.phases] == [(p.name, p.start_h, p.end_h) for p in op.phases]
+    labels = [r.label for r in panel.gantt.rows]
+    assert labels[0].startswith("OLTP")  # the workload lane first
+    assert any(op.label in lab for lab in labels)
+
+
+def test_add_operation_and_undo(setup):
+    doc, panel, _, _ = setup
+    ev = default_event("bind", doc.project, doc.platform, 5.0)
+    assert ev.priority == doc.platform.operations["bind"].default
+    new_id = panel.add_event(ev)
+    assert new_id == "op2" and isinstance(events(doc)[new_id], Bind)
+    assert new_id in panel.gantt.items and panel.selected == new_id
+    doc.undo_stack.undo()
+    assert new_id not in events(doc) and new_id not in panel.gantt.items
+    doc.undo_stack.redo()
+    assert events(doc)[new_id].start_h == 5.0
+
+
+def test_add_through_the_form(setup, qtbot):
+    doc, panel, _, _ = setup
+    ev = default_event("drive_failure", doc.project, doc.platform, 3.0, drive="1_0_2")
+    form = EventForm(ev, doc.project, doc.platform)
+    qtbot.addWidget(form)
+    form.widgets["priority"].setCurrentText("Low")
+    made = form.make_event()
+    assert isinstance(made, DriveFailure) and made.drive == "1_0_2" and made.priority == "Low"
+    assert made.start_h == 3.0
+    panel.add_event(made)
+    assert events(doc)["op2"].priority == "Low"
+    assert set(available_kinds(doc.project, doc.platform)) >= {"lun_migration", "drive_failure", "bind",
+                                                             "drive_replacement", "workload_change"}
+    assert parse_moves("5>12, 6->13") == [[5, 12], [6, 13]]
+    assert parse_changes("iops=0, read_pct=50.5") == {"iops": 0, "read_pct": 50.5}
+
+
+def _view_point(panel, x_h: float, row: int) -> QPoint:
+    vb = panel.gantt.plot.getViewBox()
+    scene = vb.mapViewToScene(QPointF(x_h, -row))
+    return panel.gantt.plot_widget.mapFromScene(scene)
+
+
+def test_drag_moves_start_time_undoably(setup, qtbot):
+    doc, panel, _, _ = setup
+    panel.gantt.plot.setXRange(0, 20, padding=0)
+    qtbot.wait(50)
+    row = panel.gantt.row_of("op1")
+    start = events(doc)["op1"].start_h
+    a = _view_point(panel, start + 0.2, row)
+    b = _view_point(panel, start + 4.2, row)
+    vp = panel.gantt.plot_widget.viewport()
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, a)
+    for i in range(1, 11):
+        QTest.mouseMove(vp, a + (b - a) * i / 10)
+        qtbot.wait(5)
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, b)
+    moved = events(doc)["op1"].start_h
+    assert moved == pytest.approx(start + 4.0, abs=0.15)
+    assert panel.gantt.items["op1"].start_h == moved  # redrawn at the new place
+    doc.undo_stack.undo()
+    assert events(doc)["op1"].start_h == start
+
+
+def test_move_by_start_box(setup):
+    doc, panel, _, _ = setup
+    panel.select("op1")
+    panel.start_box.setValue(7.5)
+    assert events(doc)["op1"].start_h == 7.5
+    doc.undo_stack.undo()
+    assert events(doc)["op1"].start_h == 2.0
+
+
+def test_change_priority_inline_and_undo(setup):
+    doc, panel, engine, _ = setup
+    panel.select("op1")
+    box = panel.priority_box
+    assert [box.itemText(i) for i in range(box.count())] == list(doc.platform.priorities("lun_migration"))
+    box.setCurrentText("Low")
+    box.activated.emit(box.currentIndex())
+    assert events(doc)["op1"].priority == "Low"
+    # the row was redrawn from the new prediction (the fake engine's Low rate is 1 GB/h)
+    item = panel.gantt.items["op1"]
+    assert item.phases[-1][2] - item.phases[0][1] == pytest.approx(20.0)
+    doc.undo_stack.undo()
+    assert events(doc)["op1"].priority == "ASAP"
+    assert panel.priority_box.currentText() == "ASAP"
+
+
+def test_context_menu_priority_and_delete(setup):
+    doc, panel, _, _ = setup
+    menu = panel.build_context_menu("op1")
+    prio_menu = next(a.menu() for a in menu.actions() if a.text() == "Priority")
+    medium = next(a for a in prio_menu.actions() if a.text() == "Medium")
+    medium.trigger()
+    assert events(doc)["op1"].priority == "Medium"
+    menu = panel.build_context_menu("op1")
+    next(a for a in menu.actions() if a.text() == "Delete").trigger()
+    assert "op1" not in events(doc) and "op1" not in panel.gantt.items
+    doc.undo_stack.undo()
+    assert events(doc)["op1"].priority == "Medium"
+    doc.undo_stack.undo()
+    assert events(doc)["op1"].priority == "ASAP"
+
+
+def test_delete_button_and_key(setup, qtbot):
+    doc, panel, _, _ = setup
+    panel.select("op1")
+    qtbot.mouseClick(panel.delete_button, Qt.LeftButton)
+    assert "op1" not in events(doc)
+    doc.undo_stack.undo()
+    assert "op1" in events(doc)
+    panel.select("op1")
+    panel.delete_action.trigger()
+    assert "op1" not in events(doc)
+
+
+def test_markers_for_failures_replacements_and_workload_changes(setup):
+    doc, panel, _, _ = setup
+    panel.add_event(DriveFailure("", 4.0, drive="0_0_1"))
+    panel.add_event(DriveReplacement("", 9.0, drive="0_0_1"))
+    panel.add_event(WorkloadChange("", 12.0, workload="w1", changes={"iops": 0}))
+    ids = {e.kind: e.id for e in events(doc).values()}
+    g = panel.gantt
+    assert g.items[ids["drive_failure"]].marker == "x"
+    assert g.items[ids["drive_replacement"]].marker == "triangle"
+    # the replacement shares the failure's row; the workload change sits on the workload lane
+    assert g.row_of(ids["drive_replacement"]) == g.row_of(ids["drive_failure"])
+    assert g.rows[g.row_of(ids["workload_change"])].key == "wl:w1"
+
+
+def test_refused_edit_reports_and_changes_nothing(setup):
+    doc, panel, _, _ = setup
+    assert not panel.set_priority("op1", "Turbo")
+    assert "priorities are" in panel.message.text()
+    assert events(doc)["op1"].priority == "ASAP"
+
+
+def test_cursor_follows_time_cursor(setup):
+    _, panel, _, cursor = setup
+    cursor.set_horizon(30)
+    cursor.set_time(6.5)
+    assert panel.gantt.cursor.value() == pytest.approx(6.5)
+    assert panel.time_label.text() == "6:30"
