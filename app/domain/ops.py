@@ -121,6 +121,12 @@ def parse_ref(ref: str) -> tuple[str, Any]:
             return "workload", rest
         if head == "scenario":
             return "scenario", rest
+        if head == "feature":
+            return "feature", rest
+        if head.startswith("cache.") and not rest:
+            return "cache", head[len("cache."):]
+        if ref == "project":
+            return "project", ""
         if head in ("SP", "Controller", "controller"):
             return "controller", ref
     except ValueError:
@@ -782,14 +788,14 @@ class SetCacheSetting(Op):
     def do(self, project: Project) -> Change:
         self._old = project.cache.get(self.key, _MISSING)
         project.cache[self.key] = self.value
-        return Change.of(CACHE, refs=[f"cache {self.key}"])
+        return Change.of(CACHE, refs=[f"cache.{self.key}"])
 
     def undo(self, project: Project) -> Change:
         if self._old is _MISSING:
             project.cache.pop(self.key, None)
         else:
             project.cache[self.key] = self._old
-        return Change.of(CACHE, refs=[f"cache {self.key}"])
+        return Change.of(CACHE, refs=[f"cache.{self.key}"])
 
 
 class SetFeature(Op):

@@ -1,0 +1,722 @@
+"""The layout canvas: controllers, back-end buses as lanes, enclosures with their real slot counts,
+drives in slots.
+
+`LayoutScene(document)` builds from a Document and needs no view (the report renders it with
+scene.render(painter)). Drops emit signals; `LayoutView` (the controller) turns them into domain
+operations on the document. Rules for refusing a drop are the operations' own `check`.
+
+Colours: drives by RAID group (hot spares hatched and marked HS), or by a value per drive
+(`set_drive_values({location: 0..100 or None})`, e.g. utilization at the timeline cursor).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QMimeData, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush, QColor, QDrag, QFont, QKeySequence, QPainter, QPainterPath, QPen, QPixmap,
+)
+from PySide6.QtWidgets import (
+    QApplication, QGraphicsItem, QGraphicsObject, QGraphicsRectItem, QGraphicsScene,
+    QGraphicsSimpleTextItem, QGraphicsView, QMenu, QStyleOptionGraphicsItem, QToolTip, QWidget,
+)
+
+from app.domain import ops
+from app.domain.ops import Change, parse_ref, ref_drive, ref_enclosure, ref_group
+from app.domain.project import enclosure_id, parse_slot_id, slot_id
+
+MIME_DRIVE_TYPE = "application/x-arrayplanner-drive-type"
+MIME_ENCLOSURE_TYPE = "application/x-arrayplanner-enclosure-type"
+MIME_DRIVE_MOVE = "application/x-arrayplanner-drive-move"
+
+SLOT_W, SLOT_H, SLOT_GAP = 34.0, 58.0, 3.0
+ENC_LABEL_W, ENC_PAD, ENC_GAP = 92.0, 6.0, 8.0
+ENC_H = SLOT_H + 2 * ENC_PAD
+LANE_HEADER_W, LANE_PAD = 78.0, 8.0
+TOP = 8.0
+CTRL_H = 44.0
+
+FONT = QFont("Sans Serif", 8)
+FONT_SMALL = QFont("Sans Serif", 7)
+FONT_BOLD = QFont("Sans Serif", 9, QFont.Bold)
+
+EMPTY_FILL = QColor("#f4f5f7")
+UNGROUPED_FILL = QColor("#c9ced6")
+SPARE_FILL = QColor("#ffffff")
+NO_VALUE_FILL = QColor("#d9d9d9")
+
+
+def group_color(group_id: int) -> QColor:
+    """A distinct, readable colour per RAID group (golden-angle hues)."""
+    hue = int((group_id * 137.508 + 200) % 360)
+    return QColor.fromHsv(hue, 120 + (group_id % 3) * 30, 235 - (group_id % 2) * 25)
+
+
+def value_color(value: float) -> QColor:
+    """0 green -> 50 yellow -> 100 red."""
+    v = max(0.0, min(100.0, float(value)))
+    hue = int(120 - 1.2 * v)
+    return QColor.fromHsv(hue, 200, 235)
+
+
+def short_capacity(gb: float) -> str:
+    return f"{gb / 1000:g}T" if gb >= 1000 else f"{gb:g}"
+
+
+# ---------------------------------------------------------------- items
+
+class SlotItem(QGraphicsItem):
+    """One slot of an enclosure, with or without a drive. Selectable when it holds a drive."""
+
+    def __init__(self, scene: "LayoutScene", location: str, parent: QGraphicsItem | None = None):
+        super().__init__(parent)
+        self.layout_scene = scene
+        self.location = location
+        self.ref = ref_drive(location)
+        self.occupied = False
+        self.fill = EMPTY_FILL
+        self.top_text = ""
+        self.bottom_text = ""
+        self.spare = False
+        self.highlight: str | None = None  # "ok" / "bad" while a drag hovers
+        self._press: QPointF | None = None
+        self.setAcceptHoverEvents(False)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return QRectF(-1, -1, SLOT_W + 2, SLOT_H + 2)
+
+    def set_state(self, occupied: bool, fill: QColor, top: str, bottom: str, spare: bool, tooltip: str) -> None:
+        changed = (occupied, fill.rgba(), top, bottom, spare) != (
+            self.occupied, self.fill.rgba(), self.top_text, self.bottom_text, self.spare)
+        self.occupied, self.fill, self.top_text, self.bottom_text, self.spare = occupied, fill, top, bottom, spare
+        self.setFlag(QGraphicsItem.ItemIsSelectable, occupied)
+        if not occupied and self.isSelected():
+            self.setSelected(False)
+        self.setToolTip(tooltip)
+        if changed:
+            self.update()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        r = QRectF(0, 0, SLOT_W, SLOT_H)
+        if self.occupied:
+            painter.setPen(QPen(QColor("#4a5260"), 1))
+            painter.setBrush(self.fill)
+            painter.drawRoundedRect(r, 3, 3)
+            if self.spare:
+                painter.setBrush(QBrush(QColor("#8a94a6"), Qt.BDiagPattern))
+                painter.drawRoundedRect(r, 3, 3)
+            painter.setPen(QColor("#1d232c"))
+            painter.setFont(FONT_SMALL)
+            painter.drawText(QRectF(0, 3, SLOT_W, 14), Qt.AlignHCenter | Qt.AlignTop, self.top_text)
+            painter.setFont(FONT_BOLD if self.spare else FONT)
+            painter.drawText(QRectF(0, SLOT_H - 20, SLOT_W, 17), Qt.AlignHCenter | Qt.AlignBottom, self.bottom_text)
+            # a drive carrier's handle
+            painter.setPen(QPen(QColor(0, 0, 0, 60), 1))
+            painter.drawLine(QPointF(6, SLOT_H / 2), QPointF(SLOT_W - 6, SLOT_H / 2))
+        else:
+            painter.setPen(QPen(QColor("#b6bcc6"), 1, Qt.DashLine))
+            painter.setBrush(EMPTY_FILL)
+            painter.drawRoundedRect(r, 3, 3)
+        if self.isSelected():
+            painter.setPen(QPen(QColor("#1565c0"), 3))
+            painter.setBrush(Qt.NoBrush)
+            painter.drawRoundedRect(r.adjusted(-1, -1, 1, 1), 4, 4)
+        if self.highlight:
+            painter.setPen(QPen(QColor("#2e7d32" if self.highlight == "ok" else "#c62828"), 3))
+            painter.setBrush(Qt.NoBrush)
+            painter.drawRoundedRect(r, 3, 3)
+
+    # dragging a drive to another slot
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        if self.occupied and event.button() == Qt.LeftButton:
+            self._press = event.screenPos()
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        if self._press is None or not self.occupied or not (event.buttons() & Qt.LeftButton):
+            return super().mouseMoveEvent(event)
+        if (event.screenPos() - self._press).manhattanLength() < QApplication.startDragDistance():
+            return
+        self._press = None
+        widget = event.widget()
+        drag = QDrag(widget)
+        mime = QMimeData()
+        mime.setData(MIME_DRIVE_MOVE, QByteArray(self.location.encode()))
+        mime.setText(self.location)
+        drag.setMimeData(mime)
+        pix = QPixmap(int(SLOT_W), int(SLOT_H))
+        pix.fill(self.fill)
+        drag.setPixmap(pix)
+        drag.exec(Qt.MoveAction)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        self._press = None
+        super().mouseReleaseEvent(event)
+
+
+class EnclosureItem(QGraphicsRectItem):
+    """An enclosure: a frame with its id and type on the left and its slots."""
+
+    def __init__(self, scene: "LayoutScene", enc_id: str, title: str, type_name: str, slots: int):
+        width = ENC_LABEL_W + slots * (SLOT_W + SLOT_GAP) + ENC_PAD - SLOT_GAP + ENC_PAD
+        super().__init__(0, 0, width, ENC_H)
+        self.enc_id = enc_id
+        self.ref = ref_enclosure(enc_id)
+        self.setBrush(QColor("#e3e7ed"))
+        self.setPen(QPen(QColor("#5b6473"), 1.2))
+        self.setFlag(QGraphicsItem.ItemIsSelectable, True)
+        self.setToolTip(f"Enclosure {enc_id}: {type_name}")
+        t = QGraphicsSimpleTextItem(title, self)
+        t.setFont(FONT_BOLD)
+        t.setPos(8, 8)
+        sub = QGraphicsSimpleTextItem(_wrap(type_name, 15), self)
+        sub.setFont(FONT_SMALL)
+        sub.setBrush(QColor("#3b4350"))
+        sub.setPos(8, 26)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        # only the label area selects the enclosure; elsewhere a press starts a rubber band
+        if event.pos().x() > ENC_LABEL_W:
+            event.ignore()
+            return
+        super().mousePressEvent(event)
+
+    def paint(self, painter, option, widget=None) -> None:
+        super().paint(painter, _no_focus(option), widget)
+        if self.isSelected():
+            painter.setPen(QPen(QColor("#1565c0"), 3))
+            painter.setBrush(Qt.NoBrush)
+            painter.drawRect(self.rect())
+
+
+def _no_focus(option: QStyleOptionGraphicsItem) -> QStyleOptionGraphicsItem:
+    from PySide6.QtWidgets import QStyle
+    o = QStyleOptionGraphicsItem(option)
+    o.state &= ~QStyle.State_Selected
+    return o
+
+
+def _wrap(text: str, width: int) -> str:
+    words, lines, line = text.split(), [], ""
+    for w in words:
+        if line and len(line) + 1 + len(w) > width:
+            lines.append(line)
+            line = w
+        else:
+            line = f"{line} {w}".strip()
+    if line:
+        lines.append(line)
+    return "\n".join(lines[:3])
+
+
+class PlaceholderItem(QGraphicsRectItem):
+    """Where the next enclosure on a bus goes (drop an enclosure type here)."""
+
+    def __init__(self, bus: int, position: int, width: float):
+        super().__init__(0, 0, width, ENC_H)
+        self.bus, self.position = bus, position
+        self.setPen(QPen(QColor("#9aa3b1"), 1, Qt.DashLine))
+        self.setBrush(Qt.NoBrush)
+        self.highlight: str | None = None
+        t = QGraphicsSimpleTextItem(f"drop an enclosure here (enclosure {enclosure_id(bus, position)})", self)
+        t.setFont(FONT)
+        t.setBrush(QColor("#7b8492"))
+        t.setPos(12, ENC_H / 2 - 8)
+
+    def set_highlight(self, state: str | None) -> None:
+        self.highlight = state
+        color = {"ok": "#2e7d32", "bad": "#c62828"}.get(state or "", "#9aa3b1")
+        self.setPen(QPen(QColor(color), 3 if state else 1, Qt.SolidLine if state else Qt.DashLine))
+
+
+class LaneItem(QGraphicsRectItem):
+    def __init__(self, bus: int, width: float, height: float, bus_mb_s: float):
+        super().__init__(0, 0, width, height)
+        self.bus = bus
+        self.ref = f"bus {bus}"
+        self.setBrush(QColor("#f7f8fa") if bus % 2 else QColor("#eef1f5"))
+        self.setPen(QPen(QColor("#c3c9d2"), 1))
+        self.setToolTip(f"Back-end bus {bus} ({bus_mb_s:g} MB/s)")
+        t = QGraphicsSimpleTextItem(f"Bus {bus}", self)
+        t.setFont(FONT_BOLD)
+        t.setPos(10, 10)
+        s = QGraphicsSimpleTextItem(f"{bus_mb_s:g} MB/s", self)
+        s.setFont(FONT_SMALL)
+        s.setBrush(QColor("#5b6473"))
+        s.setPos(10, 28)
+        # the loop itself: a thick line the enclosures hang off
+        self.wire = QGraphicsRectItem(LANE_HEADER_W - 14, LANE_PAD, 4, height - 2 * LANE_PAD, self)
+        self.wire.setBrush(QColor("#5b6473"))
+        self.wire.setPen(Qt.NoPen)
+
+
+class ControllerItem(QGraphicsRectItem):
+    def __init__(self, name: str, cores: int, width: float):
+        super().__init__(0, 0, width, CTRL_H)
+        self.ref = name
+        self.setBrush(QColor("#2f3b4c"))
+        self.setPen(QPen(QColor("#1d2530"), 1))
+        self.setToolTip(f"{name}: {cores} core{'s' if cores != 1 else ''}")
+        t = QGraphicsSimpleTextItem(name, self)
+        t.setFont(FONT_BOLD)
+        t.setBrush(QColor("white"))
+        t.setPos(10, 6)
+        s = QGraphicsSimpleTextItem(f"{cores} core{'s' if cores != 1 else ''}", self)
+        s.setFont(FONT_SMALL)
+        s.setBrush(QColor("#c9d3e0"))
+        s.setPos(10, 24)
+
+
+# ---------------------------------------------------------------- the scene
+
+class LayoutScene(QGraphicsScene):
+    """The array's physical layout, built from a Document (or anything with .project/.catalog/
+    .platform and a `changed` signal)."""
+
+    driveTypeDropped = Signal(str, str)        # location, drive type id
+    driveMoved = Signal(str, str)              # from location, to location
+    enclosureDropped = Signal(int, int, str)   # bus, position, enclosure type id
+    dropRefused = Signal(str, QPointF)         # reason, scene position
+
+    def __init__(self, document: Any, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.slots: dict[str, SlotItem] = {}
+        self.enclosure_items: dict[str, EnclosureItem] = {}
+        self.placeholders: list[PlaceholderItem] = []
+        self.lanes: dict[int, LaneItem] = {}
+        self._values: dict[str, float | None] | None = None
+        self._structure: Any = None
+        self._hover: Any = None
+        self.legend_items: list[QGraphicsItem] = []
+        self.setBackgroundBrush(QColor("#ffffff"))
+        self.rebuild()
+        if hasattr(document, "changed"):
+            document.changed.connect(self.on_changed)
+
+    # ---------------------------------------------------------------- building
+    def _structure_key(self) -> Any:
+        p = self.document.project
+        return (p.platform_id, tuple((e.id, e.type_id) for e in p.enclosures))
+
+    def rebuild(self) -> None:
+        selected = {it.ref for it in self.selectedItems() if hasattr(it, "ref")}
+        self.clear()
+        self.slots.clear()
+        self.enclosure_items.clear()
+        self.placeholders.clear()
+        self.lanes.clear()
+        self.legend_items = []
+        project, platform = self.document.project, self.document.platform
+        self._structure = self._structure_key()
+        etypes = platform.enclosure_types
+        max_slots = max((t.slots for t in etypes.values()), default=12)
+        enc_w = ENC_LABEL_W + max_slots * (SLOT_W + SLOT_GAP) + 2 * ENC_PAD
+        lane_w = LANE_HEADER_W + enc_w + LANE_PAD
+        # title
+        title = QGraphicsSimpleTextItem(f"{platform.name}  ({platform.firmware})" if platform.firmware else platform.name)
+        title.setFont(QFont("Sans Serif", 11, QFont.Bold))
+        title.setPos(0, TOP)
+        self.addItem(title)
+        y = TOP + 26
+        # controllers, side by side
+        n = max(len(platform.controllers), 1)
+        cw = (lane_w - (n - 1) * 12) / n
+        for i, c in enumerate(platform.controllers):
+            item = ControllerItem(c.name, c.cores, cw)
+            item.setPos(i * (cw + 12), y)
+            self.addItem(item)
+        y += CTRL_H + 14
+        by_bus: dict[int, list] = {}
+        for e in project.enclosures:
+            by_bus.setdefault(e.bus, []).append(e)
+        for bus in range(platform.buses):
+            encs = sorted(by_bus.get(bus, []), key=lambda e: e.position)
+            used = {e.position for e in encs}
+            free = [p for p in range(platform.max_enclosures_per_bus) if p not in used]
+            rows = len(encs) + (1 if free else 0)
+            height = max(rows, 1) * (ENC_H + ENC_GAP) - ENC_GAP + 2 * LANE_PAD
+            lane = LaneItem(bus, lane_w, height, platform.bus_mb_s)
+            lane.setPos(0, y)
+            self.addItem(lane)
+            self.lanes[bus] = lane
+            ey = y + LANE_PAD
+            for e in encs:
+                et = etypes.get(e.type_id)
+                slots = et.slots if et else 0
+                item = EnclosureItem(self, e.id, f"Encl {e.id}", et.name if et else f"unknown type {e.type_id}", slots)
+                item.setPos(LANE_HEADER_W, ey)
+                self.addItem(item)
+                self.enclosure_items[e.id] = item
+                for s in range(slots):
+                    loc = slot_id(e.bus, e.position, s)
+                    si = SlotItem(self, loc, item)
+                    si.setPos(ENC_LABEL_W + s * (SLOT_W + SLOT_GAP), ENC_PAD)
+                    self.slots[loc] = si
+                ey += ENC_H + ENC_GAP
+            if free:
+                ph = PlaceholderItem(bus, free[0], enc_w)
+                ph.setPos(LANE_HEADER_W, ey)
+                self.addItem(ph)
+                self.placeholders.append(ph)
+            y += height + 6
+        self._legend_y = y + 8
+        self.refresh_drives()
+        for ref in selected:
+            for it in self._items_for_ref(ref):
+                it.setSelected(True)
+        self.setSceneRect(self.itemsBoundingRect().adjusted(-10, -10, 10, 10))
+
+    def refresh_drives(self) -> None:
+        """Colours, labels and tooltips of every slot from the project (no geometry change)."""
+        project, catalog = self.document.project, self.document.catalog
+        member: dict[str, Any] = {}
+        for g in project.groups:
+            for loc in g.drives:
+                member[loc] = g
+        values = self._values
+        for loc, item in self.slots.items():
+            d = project.drives.get(loc)
+            if d is None:
+                item.set_state(False, EMPTY_FILL, "", "", False, f"Empty slot {loc}")
+                continue
+            dt = catalog.drives.get(d.type_id)
+            g = member.get(loc)
+            if values is not None:
+                v = values.get(loc)
+                fill = NO_VALUE_FILL if v is None else value_color(v)
+            elif d.hot_spare:
+                fill = SPARE_FILL
+            elif g is not None:
+                fill = group_color(g.id)
+            else:
+                fill = UNGROUPED_FILL
+            top = short_capacity(dt.capacity_gb) if dt else "?"
+            if values is not None and values.get(loc) is not None:
+                bottom = f"{values[loc]:.0f}"
+            else:
+                bottom = "HS" if d.hot_spare else (str(g.id) if g is not None else "")
+            lines = [f"<b>Drive {loc}</b>", dt.name if dt else f"unknown drive type {d.type_id}"]
+            if dt:
+                lines.append(f"{dt.speed_class}, {dt.capacity_gb:g} GB")
+            if d.hot_spare:
+                lines.append("Hot spare")
+            elif g is not None:
+                lines.append(f"{g.label}: {g.math.label} ({g.raid.label})")
+            else:
+                lines.append("Not in a RAID group")
+            if values is not None:
+                v = values.get(loc)
+                lines.append("Value: —" if v is None else f"Utilization: {v:.0f}%")
+            item.set_state(True, fill, top, bottom, d.hot_spare, "<br>".join(lines))
+        self._draw_legend()
+
+    def _draw_legend(self) -> None:
+        for it in self.legend_items:
+            self.removeItem(it)
+        self.legend_items = []
+        project = self.document.project
+        x, y = 0.0, getattr(self, "_legend_y", 0.0)
+        entries: list[tuple[QColor, str, bool]] = []
+        if self._values is not None:
+            entries = [(value_color(0), "0%", False), (value_color(50), "50%", False),
+                       (value_color(100), "100%", False), (NO_VALUE_FILL, "no value", False)]
+        else:
+            for g in project.groups:
+                entries.append((group_color(g.id), f"{g.label}: {g.math.label}", False))
+            if project.hot_spares():
+                entries.append((SPARE_FILL, "HS hot spare", True))
+            if any(project.group_of_drive(l) is None and not d.hot_spare for l, d in project.drives.items()):
+                entries.append((UNGROUPED_FILL, "not in a group", False))
+        for color, text, spare in entries:
+            sw = QGraphicsRectItem(x, y, 14, 14)
+            sw.setBrush(QBrush(QColor("#8a94a6"), Qt.BDiagPattern) if spare else color)
+            sw.setPen(QPen(QColor("#4a5260")))
+            t = QGraphicsSimpleTextItem(text)
+            t.setFont(FONT)
+            t.setPos(x + 19, y)
+            self.addItem(sw)
+            self.addItem(t)
+            self.legend_items += [sw, t]
+            x += 19 + t.boundingRect().width() + 16
+            if x > 620:
+                x, y = 0.0, y + 20
+
+    def on_changed(self, change: Change) -> None:
+        if change.replaced or self._structure_key() != self._structure:
+            self.rebuild()
+        elif change.affects(ops.LAYOUT, ops.GROUPS):
+            self.refresh_drives()
+
+    # ---------------------------------------------------------------- values mode
+    def set_drive_values(self, values: dict[str, float | None] | None) -> None:
+        """Colour drives by a 0..100 value per location (None: back to RAID-group colours)."""
+        self._values = None if values is None else dict(values)
+        self.refresh_drives()
+
+    # ---------------------------------------------------------------- selection helpers
+    def _items_for_ref(self, ref: str) -> list[QGraphicsItem]:
+        kind, key = parse_ref(ref)
+        if kind == "drive" and key in self.slots and self.slots[key].occupied:
+            return [self.slots[key]]
+        if kind == "enclosure" and key in self.enclosure_items:
+            return [self.enclosure_items[key]]
+        if kind == "group":
+            try:
+                g = self.document.project.group(key)
+            except KeyError:
+                return []
+            return [self.slots[l] for l in g.drives if l in self.slots and self.slots[l].occupied]
+        if kind == "lun":
+            try:
+                lun = self.document.project.lun(key)
+            except KeyError:
+                return []
+            return self._items_for_ref(ref_group(lun.group_id))
+        return []
+
+    def select_refs(self, refs: list[str]) -> None:
+        want = set()
+        for r in refs:
+            want.update(id(it) for it in self._items_for_ref(r))
+        self.blockSignals(True)
+        try:
+            for it in self.selectedItems():
+                if id(it) not in want:
+                    it.setSelected(False)
+            for r in refs:
+                for it in self._items_for_ref(r):
+                    it.setSelected(True)
+        finally:
+            self.blockSignals(False)
+        for it in self.slots.values():
+            it.update()
+
+    def selected_refs(self) -> list[str]:
+        out = [it.ref for it in self.selectedItems() if isinstance(it, EnclosureItem)]
+        out += sorted((it.ref for it in self.selectedItems() if isinstance(it, SlotItem)),
+                      key=lambda r: parse_slot_id(r.split()[1]))
+        return out
+
+    def slot_at(self, pos: QPointF) -> SlotItem | None:
+        for it in self.items(pos):
+            if isinstance(it, SlotItem):
+                return it
+        return None
+
+    def enclosure_target_at(self, pos: QPointF) -> tuple[int, int] | None:
+        """(bus, position) for an enclosure dropped at `pos`: the placeholder, or the next free
+        position of the bus lane under the pointer."""
+        for it in self.items(pos):
+            if isinstance(it, PlaceholderItem):
+                return it.bus, it.position
+        for it in self.items(pos):
+            if isinstance(it, LaneItem):
+                for ph in self.placeholders:
+                    if ph.bus == it.bus:
+                        return ph.bus, ph.position
+                return it.bus, self.document.platform.max_enclosures_per_bus  # full: check() says why
+        return None
+
+    # ---------------------------------------------------------------- drops
+    def _drop_op(self, mime: QMimeData, pos: QPointF) -> tuple[ops.Op | None, Any, str | None]:
+        """The operation a drop at `pos` would apply, its target item, and why it is refused."""
+        if mime.hasFormat(MIME_DRIVE_TYPE) or mime.hasFormat(MIME_DRIVE_MOVE):
+            slot = self.slot_at(pos)
+            if slot is None:
+                return None, None, "drop the drive into a slot of an enclosure"
+            if mime.hasFormat(MIME_DRIVE_TYPE):
+                op: ops.Op = ops.PlaceDrive(slot.location, bytes(mime.data(MIME_DRIVE_TYPE)).decode())
+            else:
+                op = ops.MoveDrive(bytes(mime.data(MIME_DRIVE_MOVE)).decode(), slot.location)
+            return op, slot, self.document.check(op)
+        if mime.hasFormat(MIME_ENCLOSURE_TYPE):
+            target = self.enclosure_target_at(pos)
+            if target is None:
+                return None, None, "drop the enclosure onto a bus"
+            op = ops.AddEnclosure(target[0], target[1], bytes(mime.data(MIME_ENCLOSURE_TYPE)).decode())
+            ph = next((p for p in self.placeholders if (p.bus, p.position) == target), None)
+            return op, ph, self.document.check(op)
+        return None, None, None
+
+    @staticmethod
+    def _ours(mime: QMimeData) -> bool:
+        return any(mime.hasFormat(f) for f in (MIME_DRIVE_TYPE, MIME_ENCLOSURE_TYPE, MIME_DRIVE_MOVE))
+
+    def _set_hover(self, target: Any, state: str | None) -> None:
+        if self._hover is not None and self._hover is not target:
+            self._apply_hover(self._hover, None)
+        self._hover = target
+        if target is not None:
+            self._apply_hover(target, state)
+
+    @staticmethod
+    def _apply_hover(item: Any, state: str | None) -> None:
+        try:
+            if isinstance(item, SlotItem):
+                item.highlight = state
+                item.update()
+            elif isinstance(item, PlaceholderItem):
+                item.set_highlight(state)
+        except RuntimeError:  # deleted by a rebuild
+            pass
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        event.setAccepted(self._ours(event.mimeData()))
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802
+        mime = event.mimeData()
+        if not self._ours(mime):
+            event.ignore()
+            return
+        op, target, why = self._drop_op(mime, event.scenePos())
+        self._set_hover(target, None if target is None else ("bad" if why else "ok"))
+        if op is not None and not why:
+            event.setDropAction(Qt.MoveAction if mime.hasFormat(MIME_DRIVE_MOVE) else Qt.CopyAction)
+            event.accept()
+        else:
+            # keep receiving moves (so the reason follows the pointer) but show "no drop"
+            event.setDropAction(Qt.IgnoreAction)
+            event.accept()
+            if why and why != getattr(self, "_last_why", None):
+                self.dropRefused.emit(why, event.scenePos())
+        self._last_why = why
+
+    def dragLeaveEvent(self, event) -> None:  # noqa: N802
+        self._set_hover(None, None)
+        self._last_why = None
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        self._set_hover(None, None)
+        self._last_why = None
+        mime = event.mimeData()
+        op, _target, why = self._drop_op(mime, event.scenePos())
+        if op is None or why:
+            event.setDropAction(Qt.IgnoreAction)
+            event.ignore()
+            if why:
+                self.dropRefused.emit(why, event.scenePos())
+            return
+        event.setDropAction(Qt.MoveAction if mime.hasFormat(MIME_DRIVE_MOVE) else Qt.CopyAction)
+        event.accept()
+        if isinstance(op, ops.PlaceDrive):
+            self.driveTypeDropped.emit(op.location, op.type_id)
+        elif isinstance(op, ops.MoveDrive):
+            self.driveMoved.emit(op.source, op.dest)
+        elif isinstance(op, ops.AddEnclosure):
+            self.enclosureDropped.emit(op.bus, op.position, op.type_id)
+
+
+# ---------------------------------------------------------------- the view (and controller)
+
+class LayoutView(QGraphicsView):
+    """Shows a LayoutScene; zoom (Ctrl+wheel, View menu), pan (middle button or Space+drag),
+    rubber-band selection; applies drops to the document as operations."""
+
+    message = Signal(str)  # for the status bar
+    contextRequested = Signal(object, object)  # global QPoint, list of refs under the pointer
+
+    def __init__(self, document: Any, parent: QWidget | None = None):
+        self.layout_scene = LayoutScene(document)
+        super().__init__(self.layout_scene, parent)
+        self.document = document
+        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        self.setDragMode(QGraphicsView.RubberBandDrag)
+        self.setRubberBandSelectionMode(Qt.IntersectsItemShape)
+        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setAcceptDrops(True)
+        self.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        self._pan: QPointF | None = None
+        self._space = False
+        s = self.layout_scene
+        s.driveTypeDropped.connect(lambda loc, t: self._apply(ops.PlaceDrive(loc, t)))
+        s.driveMoved.connect(lambda a, b: self._apply(ops.MoveDrive(a, b)))
+        s.enclosureDropped.connect(lambda b, p, t: self._apply(ops.AddEnclosure(b, p, t)))
+        s.dropRefused.connect(self._refused)
+
+    @property
+    def scene_(self) -> LayoutScene:
+        return self.layout_scene
+
+    def set_drive_values(self, values: dict[str, float | None] | None) -> None:
+        self.layout_scene.set_drive_values(values)
+
+    def _apply(self, op: ops.Op) -> None:
+        why = self.document.try_apply(op)
+        self.message.emit(f"Cannot {op.text.lower()}: {why}" if why else op.text)
+
+    def _refused(self, why: str, scene_pos: QPointF) -> None:
+        self.message.emit(f"Refused: {why}")
+        gp = self.viewport().mapToGlobal(self.mapFromScene(scene_pos))
+        QToolTip.showText(gp, why, self.viewport())
+
+    # zoom
+    def zoom(self, factor: float) -> None:
+        cur = self.transform().m11()
+        factor = max(0.2 / cur, min(5.0 / cur, factor))
+        self.scale(factor, factor)
+
+    def fit(self) -> None:
+        r = self.layout_scene.itemsBoundingRect().adjusted(-10, -10, 10, 10)
+        self.fitInView(r, Qt.KeepAspectRatio)
+        if self.transform().m11() > 1.4:
+            self.resetTransform()
+            self.scale(1.4, 1.4)
+
+    def wheelEvent(self, event) -> None:  # noqa: N802
+        if event.modifiers() & Qt.ControlModifier:
+            self.zoom(1.15 if event.angleDelta().y() > 0 else 1 / 1.15)
+            event.accept()
+        else:
+            super().wheelEvent(event)
+
+    # pan
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
+            self._space = True
+            self.viewport().setCursor(Qt.OpenHandCursor)
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event) -> None:  # noqa: N802
+        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
+            self._space = False
+            self.viewport().unsetCursor()
+            return
+        super().keyReleaseEvent(event)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        if event.button() == Qt.MiddleButton or (self._space and event.button() == Qt.LeftButton):
+            self._pan = event.position()
+            self.viewport().setCursor(Qt.ClosedHandCursor)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802
+        if self._pan is not None:
+            d = event.position() - self._pan
+            self._pan = event.position()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - int(d.x()))
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - int(d.y()))
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        if self._pan is not None:
+            self._pan = None
+            self.viewport().unsetCursor()
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def contextMenuEvent(self, event) -> None:  # noqa: N802
+        item = self.itemAt(event.pos())
+        while item is not None and not hasattr(item, "ref"):
+            item = item.parentItem()
+        if item is not None and not item.isSelected() and item.flags() & QGraphicsItem.ItemIsSelectable:
+            self.layout_scene.clearSelection()
+            item.setSelected(True)
+        self.contextRequested.emit(event.globalPos(), self.layout_scene.selected_refs())

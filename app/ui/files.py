@@ -1,0 +1,252 @@
+"""File handling for the main window: new, open, save, save as, recent files, the unsaved-changes
+prompt, autosave to a recovery file and the offer to recover after a crash.
+
+Open and save go through app.store (load_project / save_project; the store saves atomically, so a
+failed save never overwrites the user's file); a ProjectFileError becomes a message box.
+
+Recovery: while the project is dirty, a QTimer writes it every `AUTOSAVE_MS` to
+<AppDataLocation>/recovery/<session>.arrayplan with a <session>.json note (original path, title,
+time). A clean exit (or a save) deletes them; files left behind at start-up were a crash, and the
+user is offered to recover them.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from app.domain.project import Project
+
+AUTOSAVE_MS = 60_000
+MAX_RECENT = 8
+FILE_FILTER = "ArrayPlanner projects (*.arrayplan *.json);;ArrayPlanner project (*.arrayplan);;JSON (*.json);;All files (*)"
+
+
+def recovery_dir() -> Path:
+    base = QStandardPaths.writableLocation(QStandardPaths.AppDataLocation)
+    d = Path(base or Path.home() / ".arrayplanner") / "recovery"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def examples_dir() -> Path:
+    from app.store.presets import builtin_presets_dir
+    return builtin_presets_dir() / "examples"
+
+
+def load_example(name: str = "emc-cx4-960-oltp.json") -> Project | None:
+    path = examples_dir() / name
+    if not path.exists():
+        return None
+    from app.store.project_file import load_project
+    return load_project(path)
+
+
+class FileController(QObject):
+    """Owned by the MainWindow; `window` gives it the document, status() and a parent for dialogs."""
+
+    recentChanged = Signal(list)
+
+    def __init__(self, window: Any):
+        super().__init__(window)
+        self.window = window
+        self.document = window.document
+        self.session = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.timer = QTimer(self)
+        self.timer.setInterval(AUTOSAVE_MS)
+        self.timer.timeout.connect(self.autosave)
+        self.timer.start()
+        self._autosaved_revision = -1
+
+    # ---------------------------------------------------------------- recent files
+    def recent_files(self) -> list[str]:
+        v = QSettings().value("recentFiles", [])
+        if isinstance(v, str):
+            v = [v]
+        return [p for p in (v or []) if p]
+
+    def _add_recent(self, path: Path) -> None:
+        p = str(Path(path).resolve())
+        files = [p] + [f for f in self.recent_files() if f != p]
+        QSettings().setValue("recentFiles", files[:MAX_RECENT])
+        self.recentChanged.emit(files[:MAX_RECENT])
+
+    def clear_recent(self) -> None:
+        QSettings().setValue("recentFiles", [])
+        self.recentChanged.emit([])
+
+    # ---------------------------------------------------------------- prompts
+    def maybe_save(self) -> bool:
+        """Before the project goes away: True to go on (saved or discarded), False to cancel."""
+        if not self.document.dirty:
+            return True
+        answer = QMessageBox.question(
+            self.window, "Unsaved changes",
+            f"Save the changes to {self.document.title}?",
+            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+        if answer == QMessageBox.Save:
+            return self.save()
+        return answer == QMessageBox.Discard
+
+    def _error(self, title: str, text: str) -> None:
+        QMessageBox.critical(self.window, title, text)
+        self.window.status(text)
+
+    # ---------------------------------------------------------------- open / new
+    def open(self, path: str | Path | None = None) -> bool:
+        if path is None:
+            start = str(self.document.path.parent) if self.document.path else str(Path.home())
+            path, _ = QFileDialog.getOpenFileName(self.window, "Open project", start, FILE_FILTER)
+            if not path:
+                return False
+        if not self.maybe_save():
+            return False
+        return self.load(path)
+
+    def load(self, path: str | Path) -> bool:
+        """Open `path` without asking about the current project (that is open()'s job)."""
+        from app.store.project_file import ProjectFileError, load_project
+        path = Path(path)
+        try:
+            project = load_project(path)
+            self.document.replace_project(project, path)
+        except ProjectFileError as exc:
+            self._error("Cannot open the project", str(exc))
+            return False
+        except KeyError as exc:  # an unknown platform and no embedded copy
+            self._error("Cannot open the project", f"{path}: {exc.args[0] if exc.args else exc}")
+            return False
+        self._add_recent(path)
+        self.window.status(f"Opened {path}")
+        return True
+
+    def new(self, project: Project) -> None:
+        self.document.replace_project(project, None)
+
+    # ---------------------------------------------------------------- save
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as()
+        return self.save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        start = str(self.document.path) if self.document.path else str(
+            Path.home() / f"{(self.document.project.info.title or 'project').replace('/', '-')}.arrayplan")
+        path, _ = QFileDialog.getSaveFileName(self.window, "Save project as", start, FILE_FILTER)
+        if not path:
+            return False
+        if not Path(path).suffix:
+            path += ".arrayplan"
+        return self.save_to(path)
+
+    def save_to(self, path: str | Path) -> bool:
+        from app.store.project_file import ProjectFileError, save_project
+        path = Path(path)
+        try:
+            save_project(self.document.project, path, self.document.catalog)
+        except (ProjectFileError, OSError) as exc:
+            self._error("Cannot save the project",
+                        f"{exc}\n\nYour file was not changed." if path.exists() else str(exc))
+            return False
+        self.document.mark_saved(path)
+        self._add_recent(path)
+        self.window.status(f"Saved {path}")
+        self.discard_recovery()
+        return True
+
+    # ---------------------------------------------------------------- autosave and recovery
+    def recovery_paths(self) -> tuple[Path, Path]:
+        d = recovery_dir()
+        return d / f"{self.session}.arrayplan", d / f"{self.session}.json"
+
+    def autosave(self) -> bool:
+        """Write the recovery file if there are unsaved changes since the last autosave."""
+        doc = self.document
+        if not doc.dirty or doc.revision == self._autosaved_revision:
+            return False
+        from app.store.project_file import ProjectFileError, save_project
+        data, meta = self.recovery_paths()
+        try:
+            save_project(doc.project.clone(), data)
+            meta.write_text(json.dumps({
+                "original": str(doc.path) if doc.path else None, "title": doc.project.info.title,
+                "saved_at": time.time(), "pid": os.getpid()}), encoding="utf-8")
+        except (ProjectFileError, OSError) as exc:
+            self.window.status(f"Autosave failed: {exc}")
+            return False
+        self._autosaved_revision = doc.revision
+        return True
+
+    def discard_recovery(self) -> None:
+        for p in self.recovery_paths():
+            try:
+                p.unlink()
+            except FileNotFoundError:
+                pass
+        self._autosaved_revision = -1
+
+    @staticmethod
+    def leftover_recovery() -> list[tuple[Path, dict]]:
+        """Recovery files from sessions that did not end cleanly, newest first."""
+        out = []
+        for data in recovery_dir().glob("*.arrayplan"):
+            meta_path = data.with_suffix(".json")
+            try:
+                meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                meta = {}
+            pid = meta.get("pid")
+            if pid and pid != os.getpid() and _alive(pid) and data.stat().st_mtime > time.time() - 2 * AUTOSAVE_MS / 1000:
+                continue  # another running ArrayPlanner's live recovery file
+            if pid == os.getpid():
+                continue
+            out.append((data, meta))
+        out.sort(key=lambda dm: dm[0].stat().st_mtime, reverse=True)
+        return out
+
+    def offer_recovery(self) -> bool:
+        """At start-up: offer to open a recovery file left by a crash. True if one was recovered."""
+        leftovers = self.leftover_recovery()
+        if not leftovers:
+            return False
+        data, meta = leftovers[0]
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(meta.get("saved_at", data.stat().st_mtime)))
+        original = meta.get("original") or "an unsaved project"
+        answer = QMessageBox.question(
+            self.window, "Recover unsaved work?",
+            f"ArrayPlanner did not close properly. Recover the changes to {original} autosaved at {when}?",
+            QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+        recovered = False
+        if answer == QMessageBox.Yes:
+            from app.store.project_file import ProjectFileError, load_project
+            try:
+                project = load_project(data)
+                self.document.replace_project(project, meta.get("original"), dirty=True)
+                self.window.status(f"Recovered unsaved changes from {when}; save them to keep them")
+                recovered = True
+            except (ProjectFileError, KeyError) as exc:
+                self._error("Cannot recover", str(exc))
+                return False
+        for d, _m in leftovers:  # offered once; the recovered project is dirty and autosaves again
+            for p in (d, d.with_suffix(".json")):
+                try:
+                    p.unlink()
+                except FileNotFoundError:
+                    pass
+        return recovered
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True

@@ -1,0 +1,477 @@
+"""The inspector dock: properties of the selection, the array's cache settings and premium features.
+
+Every editor comes from the property registry (app.ui.properties) driven by SettingSpecs: the
+platform's own cache and LUN settings, and the specs below for the project's own fields (LUN
+capacity/owner, workload fields, project info). Every commit is a domain operation.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QFrame, QGroupBox, QHBoxLayout, QLabel, QPushButton, QScrollArea,
+    QSizePolicy, QTabWidget, QVBoxLayout, QWidget,
+)
+
+from app.domain import ops
+from app.domain.capacity import group_capacity, member_capacity_gb
+from app.domain.formatting import format_capacity, format_duration
+from app.domain.hardware import SettingSpec
+from app.domain.ops import parse_ref, ref_group, ref_lun, ref_workload
+from app.domain.project import Workload
+from app.domain.raid import RaidType
+from app.ui.properties import PropertyForm
+
+# ---------------------------------------------------------------- specs for the project's own fields
+
+INFO_SPECS = [
+    SettingSpec("title", "Title", "str", ""),
+    SettingSpec("customer", "Customer", "str", ""),
+    SettingSpec("author", "Author", "str", ""),
+]
+
+WORKLOAD_SPECS = [
+    SettingSpec("name", "Name", "str", ""),
+    SettingSpec("luns", "LUNs", "int_list", [], help="The LUNs the load is spread over, e.g. 0, 1"),
+    SettingSpec("mode", "Mode", "choice", "open", choices=("open", "closed"),
+                help="open: a fixed arrival rate (IOPS); closed: a fixed number of outstanding I/Os"),
+    SettingSpec("iops", "Arrival rate", "float", 0.0, unit="IOPS", minimum=0, help="For open workloads"),
+    SettingSpec("outstanding", "Outstanding I/Os", "int", 1, minimum=1, maximum=4096, help="For closed workloads"),
+    SettingSpec("read_pct", "Reads", "float", 67.0, unit="%", minimum=0, maximum=100),
+    SettingSpec("io_kb", "I/O size", "float", 8.0, unit="KB", minimum=0.5, maximum=16384),
+    SettingSpec("random_pct", "Random", "float", 100.0, unit="%", minimum=0, maximum=100),
+    SettingSpec("read_hit_pct", "Read cache hits", "optional_float", None, unit="%", minimum=0, maximum=100,
+                help="Leave at 'default' for the platform's default hit ratio"),
+    SettingSpec("response_target_ms", "Response target", "optional_float", None, unit="ms", minimum=0,
+                maximum=10000, help="The SLA the priority advisor checks against"),
+]
+
+
+def lun_specs(document: Any, free_gb: float, new: bool) -> list[SettingSpec]:
+    platform = document.platform
+    names = tuple(platform.controller_names())
+    specs = [
+        SettingSpec("name", "Name", "str", ""),
+        SettingSpec("capacity_gb", "Capacity", "float", 0.0, unit="GB", minimum=0.01, maximum=max(free_gb, 0.01),
+                    help=f"At most {format_capacity(free_gb)} fits in the group"),
+        SettingSpec("owner", "Owner", "choice", names[0] if names else "", choices=names,
+                    help="The controller (SP) that owns the LUN"),
+    ]
+    return specs + list(platform.lun_settings.values())
+
+
+# ---------------------------------------------------------------- the widget
+
+class Inspector(QTabWidget):
+    """Tabs: Selection | Array (cache settings and premium features)."""
+
+    refsSelected = Signal(list)
+    message = Signal(str)
+
+    def __init__(self, document: Any, selection: Any, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.selection = selection
+        self.setDocumentMode(True)
+        self.selection_page = _Scroll()
+        self.array_page = _Scroll()
+        self.addTab(self.selection_page, "Selection")
+        self.addTab(self.array_page, "Array")
+        self._timer = QTimer(self, singleShot=True, interval=0)
+        self._timer.timeout.connect(self.refresh)
+        self._array_timer = QTimer(self, singleShot=True, interval=0)
+        self._array_timer.timeout.connect(self.refresh_array)
+        selection.selectionChanged.connect(lambda _r: self._timer.start())
+        document.changed.connect(self._changed)
+        # widgets the tests and the main window reach
+        self.raid_combo: QComboBox | None = None
+        self.create_group_button: QPushButton | None = None
+        self.new_lun_form: PropertyForm | None = None
+        self.create_lun_button: QPushButton | None = None
+        self.refresh()
+        self.refresh_array()
+
+    def _changed(self, change: ops.Change) -> None:
+        self._timer.start()
+        if change.affects(ops.CACHE, ops.FEATURES, ops.SCENARIOS, ops.EVENTS) or change.replaced:
+            self._array_timer.start()
+
+    def apply(self, op: ops.Op) -> bool:
+        why = self.document.try_apply(op)
+        if why:
+            self.message.emit(f"Cannot {op.text[:1].lower()}{op.text[1:]}: {why}")
+            QTimer.singleShot(0, self.refresh)  # put the editors back to the model's values
+            return False
+        self.message.emit(op.text)
+        return True
+
+    # ---------------------------------------------------------------- selection page
+    def refresh(self) -> None:
+        self.raid_combo = self.create_group_button = None
+        self.new_lun_form = self.create_lun_button = None
+        body = QWidget()
+        lay = QVBoxLayout(body)
+        lay.setContentsMargins(8, 8, 8, 8)
+        refs = self.selection.refs()
+        kinds: dict[str, list] = {}
+        for r in refs:
+            k, v = parse_ref(r)
+            kinds.setdefault(k, []).append(v)
+        project = self.document.project
+        if not refs:
+            self._project_section(lay)
+        elif set(kinds) == {"drive"}:
+            self._drives_section(lay, kinds["drive"])
+        elif len(refs) == 1 and "enclosure" in kinds:
+            self._enclosure_section(lay, kinds["enclosure"][0])
+        elif len(refs) == 1 and "group" in kinds and any(g.id == kinds["group"][0] for g in project.groups):
+            self._group_section(lay, kinds["group"][0])
+        elif len(refs) == 1 and "lun" in kinds and any(l.id == kinds["lun"][0] for l in project.luns):
+            self._lun_section(lay, kinds["lun"][0])
+        elif len(refs) == 1 and "workload" in kinds and any(w.id == kinds["workload"][0] for w in project.workloads):
+            self._workload_section(lay, kinds["workload"][0])
+        elif "enclosure" in kinds and "drive" in kinds and len(kinds) == 2:
+            self._drives_section(lay, kinds["drive"])
+        else:
+            lay.addWidget(_title(", ".join(refs[:4]) + (" …" if len(refs) > 4 else "")))
+            lay.addWidget(_note("Select drives, a RAID group, a LUN or a workload to edit it."))
+        lay.addStretch(1)
+        self.selection_page.set_body(body)
+
+    def _project_section(self, lay: QVBoxLayout) -> None:
+        p, platform = self.document.project, self.document.platform
+        lay.addWidget(_title("Project"))
+        form = PropertyForm()
+        form.set_properties([(s, getattr(p.info, s.key)) for s in INFO_SPECS],
+                            read_only=[("Platform", f"{platform.name}"), ("Firmware", platform.firmware or "–"),
+                                       ("Controllers", ", ".join(f"{c.name} ({c.cores} cores)" for c in platform.controllers)),
+                                       ("Back end", f"{platform.buses} buses of {platform.bus_mb_s:g} MB/s, "
+                                                    f"up to {platform.max_enclosures_per_bus} enclosures each")])
+        form.committed.connect(lambda k, v: self.apply(ops.SetProjectInfo(**{k: v})))
+        lay.addWidget(form)
+        self._workloads_list(lay)
+        lay.addWidget(_note("Drag drives from the palette into slots and enclosures onto buses. "
+                            "Select drives (click, Ctrl+click or drag a rubber band) to make a RAID group."))
+
+    def _workloads_list(self, lay: QVBoxLayout) -> None:
+        p = self.document.project
+        box = QGroupBox("Host workloads")
+        v = QVBoxLayout(box)
+        if not p.workloads:
+            v.addWidget(_note("None yet: select a LUN and add a workload to it."))
+        for w in p.workloads:
+            b = QPushButton(f"{w.name or w.id}: {_workload_summary(w)}")
+            b.setFlat(True)
+            b.setStyleSheet("text-align: left")
+            b.clicked.connect(lambda _=False, wid=w.id: self.refsSelected.emit([ref_workload(wid)]))
+            v.addWidget(b)
+        lay.addWidget(box)
+
+    def _drives_section(self, lay: QVBoxLayout, locs: list[str]) -> None:
+        project, catalog = self.document.project, self.document.catalog
+        drives = [project.drives[l] for l in locs if l in project.drives]
+        if len(drives) == 1:
+            d = drives[0]
+            dt = catalog.drives.get(d.type_id)
+            g = project.group_of_drive(d.location)
+            lay.addWidget(_title(f"Drive {d.location}"))
+            form = PropertyForm()
+            ro = [("Type", dt.name if dt else d.type_id)]
+            if dt:
+                ro += [("Class", dt.speed_class), ("Capacity", format_capacity(dt.capacity_gb)),
+                       ("Streaming", f"{dt.seq_mb_s:g} MB/s"), ("Random I/O", f"{dt.random_ms:g} ms")]
+            ro.append(("RAID group", f"{g.label} ({g.math.label})" if g else "none"))
+            spec = SettingSpec("hot_spare", "Hot spare", "bool", False,
+                               help="A hot spare takes over a failed drive's data (the rebuild writes to it)")
+            form.set_properties([] if g else [(spec, d.hot_spare)], read_only=ro)
+            form.committed.connect(lambda _k, v, loc=d.location: self.apply(ops.SetHotSpare(loc, bool(v))))
+            lay.addWidget(form)
+            if g:
+                b = QPushButton(f"Show {g.label}")
+                b.clicked.connect(lambda: self.refsSelected.emit([ref_group(g.id)]))
+                lay.addWidget(b)
+        else:
+            lay.addWidget(_title(f"{len(drives)} drives selected"))
+            counts: dict[str, int] = {}
+            for d in drives:
+                name = catalog.drives[d.type_id].name if d.type_id in catalog.drives else d.type_id
+                counts[name] = counts.get(name, 0) + 1
+            lay.addWidget(_note("; ".join(f"{n} × {t}" for t, n in counts.items()) or "Only empty slots."))
+        if not drives:
+            return
+        # create a RAID group of a type the selection and platform allow
+        box = QGroupBox("Create RAID group")
+        v = QVBoxLayout(box)
+        allowed = ops.allowed_raid_types(project, catalog, [d.location for d in drives])
+        combo = QComboBox()
+        combo.setObjectName("raid_type")
+        first_ok = -1
+        for rt, why in allowed.items():
+            combo.addItem(f"{rt.label}", rt.value)
+            i = combo.count() - 1
+            if why:
+                item = combo.model().item(i)
+                item.setEnabled(False)
+                item.setToolTip(why)
+            elif first_ok < 0:
+                first_ok = i
+        combo.setCurrentIndex(max(first_ok, 0))
+        button = QPushButton("Create group")
+        button.setObjectName("create_group")
+        reasons = sorted({w for w in allowed.values() if w})
+        if first_ok < 0:
+            button.setEnabled(False)
+            v.addWidget(_note("No RAID type fits: " + (reasons[0] if len(reasons) == 1 else "; ".join(reasons[:3]))))
+        row = QHBoxLayout()
+        row.addWidget(combo, 1)
+        row.addWidget(button)
+        v.addLayout(row)
+
+        def create() -> None:
+            rt = RaidType(combo.currentData())
+            op = ops.CreateRaidGroup(rt, [d.location for d in drives])
+            if self.apply(op):
+                self.refsSelected.emit([ref_group(op.group_id)])
+
+        button.clicked.connect(create)
+        self.raid_combo, self.create_group_button = combo, button
+        lay.addWidget(box)
+        # spares / removal
+        row = QHBoxLayout()
+        spare = QPushButton("Mark hot spare" if not all(d.hot_spare for d in drives) else "Unmark hot spare")
+        to = not all(d.hot_spare for d in drives)
+        spare.clicked.connect(lambda: self.apply(ops.Batch([ops.SetHotSpare(d.location, to) for d in drives],
+                                                           f"{'Mark' if to else 'Unmark'} {len(drives)} hot spare(s)")))
+        spare.setEnabled(all(project.group_of_drive(d.location) is None for d in drives))
+        remove = QPushButton("Remove drives" if len(drives) > 1 else "Remove drive")
+        remove.clicked.connect(lambda: self.apply(ops.Batch([ops.RemoveDrive(d.location) for d in drives],
+                                                            f"Remove {len(drives)} drive(s)")))
+        row.addWidget(spare)
+        row.addWidget(remove)
+        lay.addLayout(row)
+
+    def _enclosure_section(self, lay: QVBoxLayout, enc_id: str) -> None:
+        project, platform = self.document.project, self.document.platform
+        try:
+            e = project.enclosure(enc_id)
+        except KeyError:
+            lay.addWidget(_note(f"Enclosure {enc_id} no longer exists."))
+            return
+        et = platform.enclosure_types.get(e.type_id)
+        n = sum(1 for d in project.drives.values() if d.enclosure == enc_id)
+        lay.addWidget(_title(f"Enclosure {enc_id}"))
+        form = PropertyForm()
+        form.set_properties([], read_only=[
+            ("Type", et.name if et else e.type_id), ("Bus", str(e.bus)), ("Position", str(e.position)),
+            ("Slots", f"{n} of {et.slots if et else '?'} used"),
+            ("Takes", "/".join(i.value for i in et.interfaces) if et else "–")])
+        lay.addWidget(form)
+        b = QPushButton("Remove enclosure")
+        b.clicked.connect(lambda: self.apply(ops.RemoveEnclosure(enc_id)) and self.refsSelected.emit([]))
+        lay.addWidget(b)
+
+    def _group_section(self, lay: QVBoxLayout, gid: int) -> None:
+        project, catalog, platform = self.document.project, self.document.catalog, self.document.platform
+        g = project.group(gid)
+        cap = group_capacity(project, catalog, g)
+        per = member_capacity_gb(project, catalog, g)
+        lay.addWidget(_title(f"{g.label}: {g.math.label}"))
+        form = PropertyForm()
+        ro = [("RAID type", g.raid.label), ("Drives", f"{g.width}: {', '.join(g.drives)}"),
+              ("Per drive", format_capacity(per)), ("Raw", format_capacity(cap.raw_gb)),
+              ("Usable", format_capacity(cap.usable_gb)), ("Allocated", format_capacity(cap.allocated_gb)),
+              ("Free", format_capacity(cap.free_gb)),
+              ("Write penalty", f"{g.math.write_penalty} back-end I/Os per random write"),
+              ("Survives", f"{g.math.failures_tolerated} drive failure(s)")]
+        form.set_properties([(SettingSpec("name", "Name", "str", ""), g.name)], read_only=ro)
+        form.committed.connect(lambda k, v: self.apply(ops.SetGroupFields(gid, **{k: v})))
+        lay.addWidget(form)
+        # LUNs
+        box = QGroupBox("LUNs")
+        v = QVBoxLayout(box)
+        for lun in project.luns_in_group(gid):
+            b = QPushButton(f"{lun.label}: {format_capacity(lun.capacity_gb)}, {lun.owner}")
+            b.setFlat(True)
+            b.setStyleSheet("text-align: left")
+            b.clicked.connect(lambda _=False, lid=lun.id: self.refsSelected.emit([ref_lun(lid)]))
+            v.addWidget(b)
+        if not project.luns_in_group(gid):
+            v.addWidget(_note("No LUNs bound yet."))
+        lay.addWidget(box)
+        # new LUN
+        new = QGroupBox("Create LUN")
+        nv = QVBoxLayout(new)
+        specs = lun_specs(self.document, cap.free_gb, True)
+        values: dict[str, Any] = {s.key: s.default for s in specs}
+        values["capacity_gb"] = round(max(cap.free_gb, 0.0), 2)
+        nform = PropertyForm()
+        nform.set_properties([(s, values[s.key]) for s in specs])
+        nform.committed.connect(lambda k, val: values.__setitem__(k, val))
+        nv.addWidget(nform)
+        button = QPushButton("Create LUN")
+        button.setObjectName("create_lun")
+        button.setEnabled(cap.free_gb > 0)
+
+        def create() -> None:
+            _flush(nform)
+            settings = {k: values[k] for k in platform.lun_settings}
+            op = ops.CreateLun(gid, float(values["capacity_gb"]), values["owner"], settings,
+                               name=values.get("name", ""))
+            if self.apply(op):
+                self.refsSelected.emit([ref_lun(op.lun_id)])
+
+        button.clicked.connect(create)
+        nv.addWidget(button)
+        self.new_lun_form, self.create_lun_button = nform, button
+        self.new_lun_values = values
+        lay.addWidget(new)
+        b = QPushButton(f"Delete {g.label}" + (" and its LUNs" if project.luns_in_group(gid) else ""))
+        b.clicked.connect(lambda: self.apply(ops.DeleteRaidGroup(gid)) and self.refsSelected.emit([]))
+        lay.addWidget(b)
+
+    def _lun_section(self, lay: QVBoxLayout, lid: int) -> None:
+        project, catalog, platform = self.document.project, self.document.catalog, self.document.platform
+        lun = project.lun(lid)
+        try:
+            g = project.group(lun.group_id)
+            free = group_capacity(project, catalog, g).free_gb + lun.capacity_gb
+            where = f"{g.label} ({g.math.label})"
+        except KeyError:
+            free, where = lun.capacity_gb, f"RG {lun.group_id} (missing)"
+        lay.addWidget(_title(lun.label))
+        form = PropertyForm()
+        specs = lun_specs(self.document, free, False)
+        vals = {"name": lun.name, "capacity_gb": lun.capacity_gb, "owner": lun.owner}
+        items = [(s, vals[s.key] if s.key in vals else lun.settings.get(s.key, s.default)) for s in specs]
+        form.set_properties(items, read_only=[("RAID group", where)])
+
+        def commit(k: str, v: Any) -> None:
+            if k in vals:
+                self.apply(ops.SetLunFields(lid, **{k: v}))
+            else:
+                self.apply(ops.SetLunFields(lid, settings={k: v}))
+
+        form.committed.connect(commit)
+        self.lun_form = form
+        lay.addWidget(form)
+        box = QGroupBox("Host workloads on this LUN")
+        v = QVBoxLayout(box)
+        for w in project.workloads:
+            if lid in w.luns:
+                b = QPushButton(f"{w.name or w.id}: {_workload_summary(w)}")
+                b.setFlat(True)
+                b.setStyleSheet("text-align: left")
+                b.clicked.connect(lambda _=False, wid=w.id: self.refsSelected.emit([ref_workload(wid)]))
+                v.addWidget(b)
+        add = QPushButton("Add workload")
+        add.setObjectName("add_workload")
+
+        def add_workload() -> None:
+            wid = ops.new_workload_id(project)
+            w = Workload(wid, f"Workload {wid[1:]}", [lid], iops=1000.0)
+            if self.apply(ops.AddWorkload(w)):
+                self.refsSelected.emit([ref_workload(wid)])
+
+        add.clicked.connect(add_workload)
+        v.addWidget(add)
+        lay.addWidget(box)
+        b = QPushButton(f"Delete {lun.label}")
+        b.clicked.connect(lambda: self.apply(ops.DeleteLun(lid)) and self.refsSelected.emit([ref_group(lun.group_id)]))
+        lay.addWidget(b)
+
+    def _workload_section(self, lay: QVBoxLayout, wid: str) -> None:
+        w = self.document.project.workload(wid)
+        lay.addWidget(_title(f"Workload {w.name or w.id}"))
+        form = PropertyForm()
+        form.set_properties([(s, getattr(w, s.key)) for s in WORKLOAD_SPECS], read_only=[("Id", w.id)])
+        form.committed.connect(lambda k, v: self.apply(ops.EditWorkload(wid, **{k: v})))
+        self.workload_form = form
+        lay.addWidget(form)
+        b = QPushButton("Remove workload")
+        b.clicked.connect(lambda: self.apply(ops.RemoveWorkload(wid)) and self.refsSelected.emit([]))
+        lay.addWidget(b)
+
+    # ---------------------------------------------------------------- array page
+    def refresh_array(self) -> None:
+        project, platform = self.document.project, self.document.platform
+        body = QWidget()
+        lay = QVBoxLayout(body)
+        lay.setContentsMargins(8, 8, 8, 8)
+        box = QGroupBox(f"Cache ({platform.name})")
+        v = QVBoxLayout(box)
+        form = PropertyForm()
+        form.set_properties([(spec, project.cache.get(k, spec.default)) for k, spec in platform.cache_settings.items()])
+        form.committed.connect(lambda k, val: self.apply(ops.SetCacheSetting(k, val)))
+        self.cache_form = form
+        v.addWidget(form)
+        if not platform.cache_settings:
+            v.addWidget(_note("This platform has no cache settings in its preset."))
+        lay.addWidget(box)
+        fbox = QGroupBox("Premium features")
+        fv = QVBoxLayout(fbox)
+        self.feature_boxes: dict[str, QCheckBox] = {}
+        for fid, spec in platform.features.items():
+            cb = QCheckBox(spec.name)
+            cb.setObjectName(f"feature_{fid}")
+            cb.setChecked(bool(project.features.get(fid, False)))
+            cb.toggled.connect(lambda on, f=fid: self.apply(ops.SetFeature(f, on)))
+            tip = spec.description + (f"\nSource: {spec.source}" if spec.source else "")
+            cb.setToolTip(tip)
+            fv.addWidget(cb)
+            text = spec.description
+            if spec.reboot_minutes:
+                text += (f" Enabling it reboots the controllers (about {format_duration(spec.reboot_minutes / 60)}); "
+                         "to enable it during the plan, add a Feature enable event on the timeline.")
+            fv.addWidget(_note(text))
+            self.feature_boxes[fid] = cb
+        if not platform.features:
+            fv.addWidget(_note("This platform offers no premium features."))
+        lay.addWidget(fbox)
+        lay.addStretch(1)
+        self.array_page.set_body(body)
+
+
+def _flush(form: PropertyForm) -> None:
+    """Commit editors that still have focus (the user clicked a button without leaving the field)."""
+    for ed in form.editors.values():
+        if hasattr(ed, "editingFinished"):
+            ed.editingFinished.emit()
+
+
+def _workload_summary(w: Workload) -> str:
+    luns = ", ".join(map(str, w.luns)) or "no LUNs"
+    load = f"{w.iops:,.0f} IOPS" if w.mode == "open" else f"{w.outstanding} outstanding"
+    return f"{load}, {w.read_pct:g}% read, {w.io_kb:g} KB on LUN {luns}"
+
+
+def _title(text: str) -> QLabel:
+    lab = QLabel(text)
+    f = lab.font()
+    f.setBold(True)
+    f.setPointSizeF(f.pointSizeF() * 1.15)
+    lab.setFont(f)
+    lab.setWordWrap(True)
+    return lab
+
+
+def _note(text: str) -> QLabel:
+    lab = QLabel(text)
+    lab.setWordWrap(True)
+    lab.setStyleSheet("color: #555")
+    lab.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Minimum)
+    return lab
+
+
+class _Scroll(QScrollArea):
+    def __init__(self):
+        super().__init__()
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+
+    def set_body(self, body: QWidget) -> None:
+        old = self.takeWidget()
+        self.setWidget(body)
+        if old is not None:
+            old.deleteLater()

@@ -1,0 +1,76 @@
+"""Start the GUI: `launch(path, example=False) -> exit code` (called by `arrayplanner [FILE]`)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+APP_NAME = "ArrayPlanner"
+ORG_NAME = "ArrayPlanner"
+ORG_DOMAIN = "arrayplanner.example"
+EXAMPLE = "emc-cx4-960-oltp.json"
+
+
+def make_app(argv: list[str] | None = None):
+    """The QApplication with the names QSettings and QStandardPaths use."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(argv if argv is not None else sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(ORG_NAME)
+    app.setOrganizationDomain(ORG_DOMAIN)
+    app.setApplicationDisplayName(APP_NAME)
+    try:
+        from app import __version__
+        app.setApplicationVersion(__version__)
+    except ImportError:
+        pass
+    icon = Path(__file__).resolve().parents[2] / "resources" / "icons" / "app.png"
+    if icon.exists():
+        from PySide6.QtGui import QIcon
+        app.setWindowIcon(QIcon(str(icon)))
+    return app
+
+
+def initial_project(catalog):
+    """The built-in example, or (in a checkout without it) the same kind of project made in code."""
+    from app.ui.files import load_example
+    try:
+        project = load_example(EXAMPLE)
+    except Exception:  # a broken example must not stop the app from starting
+        project = None
+    if project is None:
+        from app.ui.sample import sample_project
+        project = sample_project(catalog)
+    return project
+
+
+def build_window(path: str | Path | None = None, example: bool = False, offer_recovery: bool = True):
+    """The main window with `path` (or the example) open; used by launch() and by tests."""
+    from app.store.presets import default_catalog
+    from app.ui.document import Document
+    from app.ui.main_window import MainWindow
+
+    catalog = default_catalog()
+    document = Document(initial_project(catalog), catalog)
+    window = MainWindow(document)
+    if catalog.problems:
+        window.status("Some user presets could not be read: " + "; ".join(catalog.problems))
+    recovered = window.files.offer_recovery() if offer_recovery and not path else False
+    if path and not example:
+        window.files.load(path)
+    elif not recovered and example:
+        window.status("Opened the built-in example")
+    return window
+
+
+def launch(path: str | None = None, example: bool = False) -> int:
+    app = make_app()
+    window = build_window(path, example)
+    window.show()
+    return app.exec()
+
+
+if __name__ == "__main__":  # python -m app.ui.launch [FILE]
+    sys.exit(launch(sys.argv[1] if len(sys.argv) > 1 else None))

@@ -1,0 +1,425 @@
+"""The main window: menus, toolbar with the scenario combo, the layout canvas in the middle, the
+palette and the RAID group/LUN tree on the left, the inspector on the right, messages below.
+
+Other parts plug in through PLUGINS: each module that imports has `install(window)` called once
+the window is built. What they can use:
+
+    window.document           app.ui.document.Document (project, catalog, platform, apply(op), changed)
+    window.canvas             the LayoutView (window.canvas.layout_scene is the LayoutScene;
+                              window.canvas.set_drive_values({...}) colours drives by a value)
+    window.menu(name)         the QMenu "File", "Edit", "View", "Scenario", "Operations", "Report", "Help"
+    window.add_dock(w, title, area)  a dock (also listed in View > Panels); returns the QDockWidget
+    window.selection          app.ui.selection.Selection: refs like "RG 3", signal selectionChanged
+    window.status(text)       a message in the status bar
+    window.messages           the Messages dock's view (set_extra(source, items) adds advisories)
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox, QDockWidget, QLabel, QMainWindow, QMenu, QMessageBox, QSplitter, QToolBar, QWidget,
+)
+
+from app.domain import ops
+from app.ui.canvas import LayoutView
+from app.ui.document import Document
+from app.ui.files import FileController
+from app.ui.inspector import Inspector
+from app.ui.messages import MessagesView
+from app.ui.palette import Palette
+from app.ui.selection import Selection
+from app.ui.storage_tree import StorageTree
+
+log = logging.getLogger(__name__)
+
+PLUGINS = ("app.ui.timeline", "app.ui.report_dialog")
+MENUS = ("File", "Edit", "View", "Scenario", "Operations", "Report", "Help")
+STATE_VERSION = 1
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, document: Document, plugins: tuple[str, ...] | None = None):
+        super().__init__()
+        self.document = document
+        self.selection = Selection(self)
+        self.setObjectName("MainWindow")
+        self.setDockNestingEnabled(True)
+        self.resize(1600, 1000)
+        self._menus: dict[str, QMenu] = {}
+        self._docks: list[QDockWidget] = []
+        self._sync = False
+
+        # centre: the canvas
+        self.canvas = LayoutView(document)
+        self.canvas.setObjectName("canvas")
+        self.setCentralWidget(self.canvas)
+
+        # docks
+        self.palette = Palette(document)
+        self.palette_dock = self.add_dock(self.palette, "Palette", Qt.LeftDockWidgetArea)
+        self.storage = StorageTree(document)
+        self.storage_dock = self.add_dock(self.storage, "RAID groups and LUNs", Qt.LeftDockWidgetArea)
+        self.inspector = Inspector(document, self.selection)
+        self.inspector_dock = self.add_dock(self.inspector, "Inspector", Qt.RightDockWidgetArea)
+        self.messages = MessagesView(document)
+        self.messages_dock = self.add_dock(self.messages, "Messages", Qt.BottomDockWidgetArea)
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [330, 360], Qt.Horizontal)
+        self.resizeDocks([self.palette_dock, self.storage_dock], [300, 420], Qt.Vertical)
+        self.resizeDocks([self.messages_dock], [150], Qt.Vertical)
+
+        self.files = FileController(self)
+        self._build_menus()
+        self._build_toolbar()
+        self._status_label = QLabel()
+        self.statusBar().addPermanentWidget(self._status_label)
+
+        # wiring: selection <-> canvas, tree, messages; messages to the status bar
+        self.canvas.layout_scene.selectionChanged.connect(self._scene_selection)
+        self.selection.selectionChanged.connect(self._selection_changed)
+        self.storage.refsSelected.connect(self.selection.set)
+        self.inspector.refsSelected.connect(self.selection.set)
+        self.messages.refActivated.connect(self.select_ref)
+        self.canvas.message.connect(self.status)
+        self.inspector.message.connect(self.status)
+        self.canvas.contextRequested.connect(self._context_menu)
+        document.changed.connect(self._doc_changed)
+        document.dirtyChanged.connect(lambda _d: self._update_title())
+        document.pathChanged.connect(lambda _p: self._update_title())
+        self._update_title()
+        self._update_counts()
+
+        self._install_plugins(PLUGINS if plugins is None else plugins)
+        self.restore_layout()
+        QTimer.singleShot(0, self.canvas.fit)
+
+    # ---------------------------------------------------------------- plug-in API
+    def menu(self, name: str) -> QMenu:
+        if name not in self._menus:
+            self._menus[name] = self.menuBar().addMenu(f"&{name}")
+        return self._menus[name]
+
+    def add_dock(self, widget: QWidget, title: str, area: Qt.DockWidgetArea = Qt.BottomDockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock_{title.lower().replace(' ', '_')}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self._docks.append(dock)
+        if hasattr(self, "_panels_menu"):
+            self._panels_menu.addAction(dock.toggleViewAction())
+        return dock
+
+    def status(self, text: str, timeout_ms: int = 8000) -> None:
+        self.statusBar().showMessage(text, timeout_ms)
+
+    def _install_plugins(self, names: tuple[str, ...]) -> None:
+        self.plugins: dict[str, Any] = {}
+        for name in names:
+            try:
+                module = importlib.import_module(name)
+            except ModuleNotFoundError as exc:
+                if exc.name and name.startswith(exc.name):
+                    continue  # that part is not built (yet)
+                raise
+            install = getattr(module, "install", None)
+            if install is None:
+                continue
+            try:
+                self.plugins[name] = install(self)
+            except Exception:  # a broken plug-in must not stop the configurator
+                log.exception("plug-in %s failed to install", name)
+                self.status(f"Plug-in {name} failed to load; see the log")
+
+    # ---------------------------------------------------------------- menus and toolbar
+    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        if tip:
+            a.setStatusTip(tip)
+        a.triggered.connect(slot)
+        return a
+
+    def _build_menus(self) -> None:
+        for name in MENUS:
+            self.menu(name)
+        f = self.menu("File")
+        self.act_new = self._action("&New…", self.new_project, QKeySequence.New, "A new project from a platform or an example")
+        self.act_open = self._action("&Open…", lambda: self.files.open(), QKeySequence.Open)
+        self.recent_menu = QMenu("Open &Recent", self)
+        self.files.recentChanged.connect(lambda _l: self._fill_recent())
+        self._fill_recent()
+        self.act_save = self._action("&Save", self.files.save, QKeySequence.Save)
+        self.act_save_as = self._action("Save &As…", self.files.save_as, QKeySequence.SaveAs)
+        self.act_quit = self._action("&Quit", self.close, QKeySequence.Quit)
+        f.addActions([self.act_new, self.act_open])
+        f.addMenu(self.recent_menu)
+        f.addSeparator()
+        f.addActions([self.act_save, self.act_save_as])
+        self._file_tail = f.addSeparator()
+        f.addAction(self.act_quit)
+
+        e = self.menu("Edit")
+        stack = self.document.undo_stack
+        self.act_undo = stack.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcut(QKeySequence.Undo)
+        self.act_redo = stack.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcut(QKeySequence.Redo)
+        self.act_delete = self._action("&Delete", self.delete_selection, QKeySequence.Delete,
+                                       "Delete the selected drives, enclosures, groups or LUNs")
+        self.act_delete.setShortcuts([QKeySequence(QKeySequence.Delete), QKeySequence(Qt.Key_Backspace)])
+        self.act_select_all = self._action("Select &All Drives", self.select_all, QKeySequence.SelectAll)
+        self.act_create_group = self._action("Create RAID &Group…", self.focus_create_group, "Ctrl+G",
+                                             "Make a RAID group of the selected drives")
+        self.act_hot_spare = self._action("Mark as &Hot Spare", self.mark_hot_spare, "Ctrl+H")
+        e.addActions([self.act_undo, self.act_redo])
+        e.addSeparator()
+        e.addActions([self.act_delete, self.act_select_all])
+        e.addSeparator()
+        e.addActions([self.act_create_group, self.act_hot_spare])
+
+        v = self.menu("View")
+        self.act_zoom_in = self._action("Zoom &In", lambda: self.canvas.zoom(1.25), QKeySequence.ZoomIn)
+        self.act_zoom_out = self._action("Zoom &Out", lambda: self.canvas.zoom(0.8), QKeySequence.ZoomOut)
+        self.act_fit = self._action("&Fit Layout", self.canvas.fit, "Ctrl+0")
+        self.act_actual = self._action("&Actual Size", self.canvas.resetTransform, "Ctrl+1")
+        v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit, self.act_actual])
+        v.addSeparator()
+        self._panels_menu = v.addMenu("&Panels")
+        for d in self._docks:
+            self._panels_menu.addAction(d.toggleViewAction())
+        v.addAction(self._action("&Reset Layout", self.reset_layout))
+
+        h = self.menu("Help")
+        h.addAction(self._action("&About ArrayPlanner", self.about))
+        h.addAction(self._action("&Keyboard and Mouse", self.help_keys, QKeySequence.HelpContents))
+        for name in MENUS:
+            self.menu(name)  # keep the order even when a part adds nothing
+
+    def _build_toolbar(self) -> None:
+        tb = QToolBar("Main", self)
+        tb.setObjectName("toolbar_main")
+        tb.setMovable(False)
+        self.addToolBar(Qt.TopToolBarArea, tb)
+        self.toolbar = tb
+        tb.addActions([self.act_new, self.act_open, self.act_save])
+        tb.addSeparator()
+        tb.addActions([self.act_undo, self.act_redo])
+        tb.addSeparator()
+        tb.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
+        tb.addSeparator()
+        tb.addWidget(QLabel(" Scenario: "))
+        self.scenario_combo = QComboBox()
+        self.scenario_combo.setObjectName("scenario_combo")
+        self.scenario_combo.setMinimumContentsLength(16)
+        self.scenario_combo.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.scenario_combo.activated.connect(self._scenario_picked)
+        tb.addWidget(self.scenario_combo)
+        self._fill_scenarios()
+
+    def _fill_scenarios(self) -> None:
+        p = self.document.project
+        c = self.scenario_combo
+        c.blockSignals(True)
+        c.clear()
+        for s in p.scenarios:
+            label = s.name + ("  (baseline)" if s.name == p.baseline_scenario else "")
+            c.addItem(label, s.name)
+        c.setCurrentIndex(max(c.findData(p.current_scenario), 0))
+        c.blockSignals(False)
+
+    def _scenario_picked(self, index: int) -> None:
+        name = self.scenario_combo.itemData(index)
+        if name and name != self.document.project.current_scenario:
+            why = self.document.try_apply(ops.SetCurrentScenario(name))
+            if why:
+                self.status(why)
+
+    def _fill_recent(self) -> None:
+        m = self.recent_menu
+        m.clear()
+        files = self.files.recent_files()
+        for i, p in enumerate(files):
+            a = m.addAction(f"&{i + 1} {Path(p).name}")
+            a.setToolTip(p)
+            a.setStatusTip(p)
+            a.triggered.connect(lambda _=False, path=p: self.files.open(path))
+        if files:
+            m.addSeparator()
+            m.addAction("Clear List", self.files.clear_recent)
+        m.setEnabled(bool(files))
+
+    # ---------------------------------------------------------------- selection
+    def _scene_selection(self) -> None:
+        if self._sync:
+            return
+        self._sync = True
+        try:
+            self.selection.set(self.canvas.layout_scene.selected_refs())
+        finally:
+            self._sync = False
+
+    def _selection_changed(self, refs: list[str]) -> None:
+        if not self._sync:
+            self._sync = True
+            try:
+                self.canvas.layout_scene.select_refs(refs)
+            finally:
+                self._sync = False
+        self.storage.select_refs(refs)
+
+    def select_ref(self, ref: str) -> None:
+        """Select the object a reference names (a message was clicked) and bring it into view."""
+        kind, _key = ops.parse_ref(ref)
+        if kind in ("cache", "feature"):
+            self.inspector.setCurrentWidget(self.inspector.array_page)
+            self.inspector_dock.raise_()
+            return
+        if kind == "event" and "app.ui.timeline" in getattr(self, "plugins", {}):
+            pass  # the timeline plug-in listens to the selection itself
+        self.selection.set([ref])
+        self.inspector.setCurrentWidget(self.inspector.selection_page)
+        items = self.canvas.layout_scene._items_for_ref(ref)
+        if items:
+            self.canvas.ensureVisible(items[0], 40, 40)
+        self.status(ref)
+
+    def select_all(self) -> None:
+        self.selection.set([ops.ref_drive(l) for l in self.document.project.drives])
+
+    # ---------------------------------------------------------------- edit actions
+    def delete_selection(self) -> None:
+        refs = self.selection.refs()
+        todo = ops.delete_ops(self.document.project, refs)
+        if not todo:
+            self.status("Nothing to delete: select drives, an enclosure, a RAID group or a LUN")
+            return
+        op = ops.Batch(todo, todo[0].text if len(todo) == 1 else f"Delete {len(todo)} objects")
+        why = self.document.try_apply(op)
+        if why:
+            self.status(f"Cannot delete: {why}")
+        else:
+            self.selection.clear()
+            self.status(op.text)
+
+    def focus_create_group(self) -> None:
+        self.inspector.setCurrentWidget(self.inspector.selection_page)
+        self.inspector_dock.show()
+        self.inspector_dock.raise_()
+        QTimer.singleShot(0, lambda: self.inspector.raid_combo.setFocus() if self.inspector.raid_combo else
+                          self.status("Select the drives for the RAID group first"))
+
+    def mark_hot_spare(self) -> None:
+        drives = self.selection.drives()
+        if not drives:
+            self.status("Select a drive to mark it as a hot spare")
+            return
+        op = ops.Batch([ops.SetHotSpare(d, True) for d in drives], f"Mark {len(drives)} hot spare(s)")
+        why = self.document.try_apply(op)
+        self.status(f"Cannot mark hot spare: {why}" if why else op.text)
+
+    def _context_menu(self, global_pos, refs: list[str]) -> None:
+        m = QMenu(self)
+        if self.selection.drives():
+            m.addAction(self.act_create_group)
+            m.addAction(self.act_hot_spare)
+        if refs:
+            m.addAction(self.act_delete)
+        m.addSeparator()
+        m.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
+        m.exec(global_pos)
+
+    # ---------------------------------------------------------------- files
+    def new_project(self) -> None:
+        from app.ui.new_dialog import NewProjectDialog
+        if not self.files.maybe_save():
+            return
+        dlg = NewProjectDialog(self.document.catalog, self)
+        if dlg.exec() != NewProjectDialog.Accepted:
+            return
+        try:
+            project = dlg.project()
+        except Exception as exc:  # ProjectFileError from an example
+            QMessageBox.critical(self, "Cannot create the project", str(exc))
+            return
+        if project is not None:
+            self.files.new(project)
+            self.status(f"New project on the {self.document.platform.name}")
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self.files.maybe_save():
+            event.ignore()
+            return
+        self.save_layout()
+        self.files.discard_recovery()
+        event.accept()
+
+    # ---------------------------------------------------------------- layout memory
+    def save_layout(self) -> None:
+        s = QSettings()
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState(STATE_VERSION))
+
+    def restore_layout(self) -> None:
+        s = QSettings()
+        self._default_state = self.saveState(STATE_VERSION)
+        geo, state = s.value("window/geometry"), s.value("window/state")
+        if isinstance(geo, QByteArray):
+            self.restoreGeometry(geo)
+        if isinstance(state, QByteArray):
+            self.restoreState(state, STATE_VERSION)
+
+    def reset_layout(self) -> None:
+        self.restoreState(self._default_state, STATE_VERSION)
+        for d in self._docks:
+            d.show()
+
+    # ---------------------------------------------------------------- refresh
+    def _doc_changed(self, change: ops.Change) -> None:
+        if change.affects(ops.SCENARIOS, ops.EVENTS):
+            self._fill_scenarios()
+        if change.replaced:
+            self.selection.clear()
+            QTimer.singleShot(0, self.canvas.fit)
+        self._counts_pending = True
+        QTimer.singleShot(0, self._update_counts)
+
+    def _update_counts(self) -> None:
+        if getattr(self, "_counts_pending", True) is False:
+            return
+        self._counts_pending = False
+        issues = self.document.issues()
+        e = sum(1 for i in issues if i.severity == "error")
+        w = sum(1 for i in issues if i.severity == "warning")
+        p = self.document.project
+        self._status_label.setText(
+            f"{self.document.platform.name} · {len(p.enclosures)} enclosures · {len(p.drives)} drives · "
+            f"{len(p.groups)} RAID groups · {len(p.luns)} LUNs · {e} error{'s' if e != 1 else ''}, "
+            f"{w} warning{'s' if w != 1 else ''}")
+        self.messages_dock.setWindowTitle(f"Messages ({e} errors, {w} warnings)" if issues else "Messages")
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.document.title}[*] — ArrayPlanner")
+        self.setWindowModified(self.document.dirty)
+
+    # ---------------------------------------------------------------- help
+    def about(self) -> None:
+        from app import __version__
+        QMessageBox.about(self, "About ArrayPlanner",
+                          f"<b>ArrayPlanner {__version__}</b><p>A what-if planner for storage arrays: "
+                          "predict how long a rebuild, migration or bind takes at each priority and "
+                          "what it does to host response time.</p>")
+
+    def help_keys(self) -> None:
+        QMessageBox.information(self, "Keyboard and mouse", (
+            "Drag drives and enclosures from the Palette onto the layout.\n"
+            "Click a drive to select it; Ctrl+click adds; drag on empty space for a rubber band.\n"
+            "Drag a drive to move it to another slot. Delete removes the selection.\n"
+            "Ctrl+G: create a RAID group of the selected drives. Ctrl+H: mark as hot spare.\n"
+            "Ctrl+wheel or Ctrl++ / Ctrl+-: zoom. Ctrl+0: fit. Middle button or Space+drag: pan.\n"
+            "Ctrl+Z / Ctrl+Shift+Z: undo / redo."))

@@ -1,0 +1,84 @@
+"""The palette dock: the platform's drive catalog and enclosure types, dragged onto the canvas."""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QMimeData, Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem
+
+from app.ui.canvas import MIME_DRIVE_TYPE, MIME_ENCLOSURE_TYPE
+
+ROLE_KIND = Qt.UserRole
+ROLE_ID = Qt.UserRole + 1
+
+
+class Palette(QTreeWidget):
+    def __init__(self, document: Any, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.setHeaderHidden(True)
+        self.setDragEnabled(True)
+        self.setDragDropMode(QAbstractItemView.DragOnly)
+        self.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.setRootIsDecorated(False)
+        self.setIndentation(8)
+        self.setToolTip("Drag a drive into a slot, or an enclosure onto a bus")
+        self._platform_id = None
+        self.populate()
+        document.changed.connect(self._on_changed)
+
+    def _on_changed(self, change) -> None:
+        if change.replaced or self.document.project.platform_id != self._platform_id:
+            self.populate()
+
+    def populate(self) -> None:
+        self.clear()
+        platform, catalog = self.document.platform, self.document.catalog
+        self._platform_id = platform.id
+        drives = QTreeWidgetItem(self, ["Drives"])
+        drives.setFlags(Qt.ItemIsEnabled)
+        bold = drives.font(0)
+        bold.setBold(True)
+        drives.setFont(0, bold)
+        types = [catalog.drives[t] for t in platform.drive_types if t in catalog.drives]
+        for dt in sorted(types, key=lambda d: (d.interface.value, -d.rpm, d.capacity_gb)):
+            it = QTreeWidgetItem(drives, [f"{dt.speed_class}  {dt.capacity_gb:g} GB"])
+            it.setData(0, ROLE_KIND, "drive")
+            it.setData(0, ROLE_ID, dt.id)
+            it.setToolTip(0, f"{dt.name}\n{dt.seq_mb_s:g} MB/s sequential, {dt.random_ms:g} ms random I/O")
+            it.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled)
+        encl = QTreeWidgetItem(self, ["Enclosures"])
+        encl.setFlags(Qt.ItemIsEnabled)
+        encl.setFont(0, bold)
+        for et in platform.enclosure_types.values():
+            it = QTreeWidgetItem(encl, [f"{et.name}"])
+            it.setData(0, ROLE_KIND, "enclosure")
+            it.setData(0, ROLE_ID, et.id)
+            accepts = "/".join(i.value for i in et.interfaces) or "any"
+            it.setToolTip(0, f"{et.name}: {et.slots} slots, takes {accepts} drives")
+            it.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled)
+        self.expandAll()
+
+    def mimeTypes(self) -> list[str]:  # noqa: N802
+        return [MIME_DRIVE_TYPE, MIME_ENCLOSURE_TYPE]
+
+    def mimeData(self, items) -> QMimeData:  # noqa: N802
+        mime = QMimeData()
+        for it in items:
+            kind, tid = it.data(0, ROLE_KIND), it.data(0, ROLE_ID)
+            if kind == "drive":
+                mime.setData(MIME_DRIVE_TYPE, QByteArray(tid.encode()))
+            elif kind == "enclosure":
+                mime.setData(MIME_ENCLOSURE_TYPE, QByteArray(tid.encode()))
+            mime.setText(tid)
+        return mime
+
+    def item_for(self, kind: str, type_id: str) -> QTreeWidgetItem | None:
+        for i in range(self.topLevelItemCount()):
+            top = self.topLevelItem(i)
+            for j in range(top.childCount()):
+                it = top.child(j)
+                if it.data(0, ROLE_KIND) == kind and it.data(0, ROLE_ID) == type_id:
+                    return it
+        return None

@@ -1,0 +1,204 @@
+"""Property editors from a registry of property types (like pyqtgraph's parameter tree).
+
+A property is described by a SettingSpec (app.domain.hardware): key, label, kind, unit, min/max,
+choices, help, source. `EDITORS[kind]` is a factory `(spec, value, commit) -> QWidget`; `commit`
+is called with the new value once the user finishes an edit (Enter, focus out, a toggle, a pick).
+`PropertyForm` lays out any list of (spec, value) and reports `committed(key, value)`: the cache
+panel, the LUN settings, the workload and the LUN fields all use it, so a new kind of setting in a
+platform preset needs one registered editor, not a new form.
+
+    register_editor("percent", make_my_editor)
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget,
+)
+
+from app.domain.hardware import SettingSpec
+
+Commit = Callable[[Any], None]
+EditorFactory = Callable[[SettingSpec, Any, Commit], QWidget]
+EDITORS: dict[str, EditorFactory] = {}
+
+
+def register_editor(kind: str, factory: EditorFactory) -> None:
+    EDITORS[kind] = factory
+
+
+def editor_for(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
+    factory = EDITORS.get(spec.kind)
+    if factory is None:
+        w = QLabel(f"{value!r} (no editor for kind {spec.kind!r})")
+        return w
+    w = factory(spec, value, commit)
+    tip = spec.help
+    if spec.source:
+        tip = f"{tip}\nSource: {spec.source}".strip()
+    if tip:
+        w.setToolTip(tip)
+    w.setObjectName(f"prop_{spec.key}")
+    w.setProperty("spec_key", spec.key)
+    return w
+
+
+def _int_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
+    w = QSpinBox()
+    w.setRange(int(spec.minimum if spec.minimum is not None else -2_000_000_000),
+               int(spec.maximum if spec.maximum is not None else 2_000_000_000))
+    w.setValue(int(value if value is not None else spec.default or 0))
+    if spec.unit:
+        w.setSuffix(f" {spec.unit}")
+    w.setKeyboardTracking(False)
+    w.setAccelerated(True)
+    last = [w.value()]
+
+    def done() -> None:
+        if w.value() != last[0]:
+            last[0] = w.value()
+            commit(w.value())
+
+    w.editingFinished.connect(done)
+    w.valueChanged.connect(lambda _v: done() if not w.hasFocus() else None)  # arrows / wheel
+    return w
+
+
+def _float_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
+    w = QDoubleSpinBox()
+    w.setDecimals(2)
+    w.setRange(float(spec.minimum if spec.minimum is not None else -1e12),
+               float(spec.maximum if spec.maximum is not None else 1e12))
+    w.setValue(float(value if value is not None else spec.default or 0.0))
+    if spec.unit:
+        w.setSuffix(f" {spec.unit}")
+    w.setKeyboardTracking(False)
+    last = [w.value()]
+
+    def done() -> None:
+        if w.value() != last[0]:
+            last[0] = w.value()
+            commit(float(w.value()))
+
+    w.editingFinished.connect(done)
+    w.valueChanged.connect(lambda _v: done() if not w.hasFocus() else None)
+    return w
+
+
+def _bool_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
+    w = QCheckBox("on")
+    w.setChecked(bool(value))
+    w.toggled.connect(lambda on: (w.setText("on" if on else "off"), commit(bool(on))))
+    w.setText("on" if w.isChecked() else "off")
+    return w
+
+
+def _choice_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
+    w = QComboBox()
+    for c in spec.choices:
+        w.addItem(f"{c} {spec.unit}".strip() if spec.unit and not isinstance(c, str) else str(c), c)
+    idx = next((i for i, c in enumerate(spec.choices) if c == value), -1)
+    if idx < 0 and value is not None:
+        w.addItem(f"{value} (not offered)", value)
+        idx = w.count() - 1
+    w.setCurrentIndex(idx)
+    w.activated.connect(lambda i: commit(w.itemData(i)))
+    return w
+
+
+def _str_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
+    w = QLineEdit(str(value or ""))
+    last = [w.text()]
+
+    def done() -> None:
+        if w.text() != last[0]:
+            last[0] = w.text()
+            commit(w.text())
+
+    w.editingFinished.connect(done)
+    return w
+
+
+def _optional_float_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
+    """A float that may be unset (None: 'platform default')."""
+    w = QDoubleSpinBox()
+    w.setDecimals(1)
+    lo = float(spec.minimum if spec.minimum is not None else 0.0)
+    w.setRange(lo - 1, float(spec.maximum if spec.maximum is not None else 1e9))
+    w.setSpecialValueText("default")
+    w.setValue(lo - 1 if value is None else float(value))
+    if spec.unit:
+        w.setSuffix(f" {spec.unit}")
+    w.setKeyboardTracking(False)
+    last = [w.value()]
+
+    def done() -> None:
+        if w.value() != last[0]:
+            last[0] = w.value()
+            commit(None if w.value() < lo else float(w.value()))
+
+    w.editingFinished.connect(done)
+    w.valueChanged.connect(lambda _v: done() if not w.hasFocus() else None)
+    return w
+
+
+def _int_list_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
+    """A list of numbers as '0, 1, 5' (the LUNs of a workload)."""
+    w = QLineEdit(", ".join(str(v) for v in (value or [])))
+    w.setPlaceholderText("e.g. 0, 1, 5")
+    last = [w.text()]
+
+    def done() -> None:
+        if w.text() == last[0]:
+            return
+        try:
+            vals = [int(x) for x in w.text().replace(";", ",").split(",") if x.strip()]
+        except ValueError:
+            w.setText(last[0])
+            return
+        last[0] = w.text()
+        commit(vals)
+
+    w.editingFinished.connect(done)
+    return w
+
+
+register_editor("int", _int_editor)
+register_editor("float", _float_editor)
+register_editor("bool", _bool_editor)
+register_editor("choice", _choice_editor)
+register_editor("str", _str_editor)
+register_editor("optional_float", _optional_float_editor)
+register_editor("int_list", _int_list_editor)
+
+
+class PropertyForm(QWidget):
+    """A form of editors for (spec, value) pairs; emits committed(key, value)."""
+
+    committed = Signal(str, object)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.form = QFormLayout(self)
+        self.form.setContentsMargins(0, 0, 0, 0)
+        self.form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+        self.form.setLabelAlignment(Qt.AlignRight | Qt.AlignVCenter)
+        self.editors: dict[str, QWidget] = {}
+
+    def set_properties(self, items: Iterable[tuple[SettingSpec, Any]], read_only: Iterable[tuple[str, str]] = ()) -> None:
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.editors.clear()
+        for label, text in read_only:
+            lab = QLabel(text)
+            lab.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            lab.setWordWrap(True)
+            self.form.addRow(f"{label}:", lab)
+        for spec, value in items:
+            ed = editor_for(spec, value, lambda v, k=spec.key: self.committed.emit(k, v))
+            self.editors[spec.key] = ed
+            label = QLabel(f"{spec.label}:")
+            label.setToolTip(ed.toolTip())
+            self.form.addRow(label, ed)
