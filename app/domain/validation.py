@@ -261,6 +261,13 @@ class _Checker:
 
     # ------------------------------------------------------------ hot spares
     def check_spares(self) -> None:
+        protected = [g for g in self.p.groups if isinstance(g.raid, RaidType) and g.raid is not RaidType.R0 and g.drives]
+        if not self.p.hot_spares():
+            if protected:
+                names = ", ".join(f"RG {g.id}" for g in protected[:8]) + (" ..." if len(protected) > 8 else "")
+                self.warn("project", f"the project has no hot spare: after a drive failure {names} "
+                                     f"run degraded until the drive is replaced")
+            return
         spares = []
         for d in self.p.hot_spares():
             dt = self.catalog.drives.get(d.type_id)
@@ -278,12 +285,8 @@ class _Checker:
             ok = any(dt.interface in interfaces and dt.capacity_gb >= need_cap for _, dt in spares)
             if not ok:
                 kind = "/".join(sorted(i.value for i in interfaces))
-                if spares:
-                    self.warn(f"RG {g.id}", f"RG {g.id} has no compatible hot spare (needs a {kind} spare of at "
-                                            f"least {_gb(need_cap)}): a failed drive waits for its replacement")
-                else:
-                    self.warn(f"RG {g.id}", f"RG {g.id} has no hot spare (the project has none): a failed drive "
-                                            f"waits for its replacement")
+                self.warn(f"RG {g.id}", f"RG {g.id} has no compatible hot spare (needs a {kind} spare of at "
+                                        f"least {_gb(need_cap)}): a failed drive waits for its replacement")
 
     # ------------------------------------------------------------ LUNs
     def check_luns(self) -> None:
@@ -400,7 +403,7 @@ class _Checker:
             bad(f"I/O size {w.io_kb!r} KB must be more than 0 and at most {MAX_IO_KB} KB")
         if w.response_target_ms is not None and (not _num(w.response_target_ms) or w.response_target_ms <= 0):
             bad(f"response-time target {w.response_target_ms!r} ms must be a positive number")
-        if w.mode == "open" and _num(w.iops) and w.iops == 0:
+        if w.mode == "open" and _num(w.iops) and w.iops == 0 and scenario is None:
             self.warn(where, f"{name}: an open workload with 0 IOPS puts no load on the array", scenario)
 
     # ------------------------------------------------------------ scenarios and events
