@@ -113,6 +113,18 @@ def hidden_imports() -> list[str]:
     return mods
 
 
+def analysis_kwargs() -> dict:
+    """Arguments of Analysis(...), the same on every OS."""
+    return dict(
+        scripts=[str(ENTRY_SCRIPT)],
+        pathex=[str(ROOT)],
+        datas=datas() + app_data_files(),
+        hiddenimports=hidden_imports(),
+        excludes=excludes(),
+        noarchive=False,
+    )
+
+
 # Qt for Python modules the app does not use. A module the app's sources do import is never
 # excluded (qt_modules_used_by_app() scans them), so a new `from PySide6 import QtNetwork` in app/
 # keeps working in the bundle; pyqtgraph only tries QtTest/QtOpenGLWidgets and copes without them.
@@ -383,8 +395,9 @@ if __name__ == "__main__":
     if what == "info":
         for k, v in info.items():
             print(f"{k}={v}")
-    elif what == "iss-defines":
+    elif what == "iss-defines":  # one per line (PowerShell reads them into an array)
         print(f'/DAppVersion={info["version"]}')
+        print("/DAppVersionNumeric=" + ".".join(str(n) for n in version_tuple(info["version"])))
     elif what in info:
         print(info[what])
     else:
