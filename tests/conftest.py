@@ -1,0 +1,56 @@
+"""Shared test set-up: Qt runs offscreen, user presets are isolated, and common fixtures.
+
+Set before anything imports Qt: QT_QPA_PLATFORM=offscreen (GUI tests need no display) and
+ARRAYPLANNER_PRESETS pointing at an empty folder (a developer's own user presets must not change
+test results; tests that need user presets pass their own folder).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["ARRAYPLANNER_PRESETS"] = tempfile.mkdtemp(prefix="arrayplanner-no-user-presets-")
+
+import pytest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from app.store.examples import example_paths as _example_paths  # noqa: E402
+
+EXAMPLE_PATHS = _example_paths()
+EXAMPLE_IDS = [p.stem for p in EXAMPLE_PATHS]
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    """The built-in catalog (no user presets)."""
+    from app.store.presets import builtin_presets_dir, load_catalog
+
+    return load_catalog(builtin_presets_dir(), user_dir=Path(os.environ["ARRAYPLANNER_PRESETS"]))
+
+
+@pytest.fixture(scope="session")
+def example_paths() -> list[Path]:
+    """Every built-in example project (presets/examples/*.json)."""
+    assert EXAMPLE_PATHS, "no example projects found in presets/examples"
+    return list(EXAMPLE_PATHS)
+
+
+@pytest.fixture(params=EXAMPLE_PATHS, ids=EXAMPLE_IDS)
+def example_path(request) -> Path:
+    """Parametrized: one test per built-in example project."""
+    return request.param
+
+
+@pytest.fixture
+def load_example():
+    """load_example("emc-cx4-960-oltp") -> a fresh Project read from the example file."""
+    from app.store.examples import example_path
+    from app.store.project_file import load_project
+
+    return lambda name: load_project(example_path(name))
