@@ -1,0 +1,156 @@
+"""Charts dock: the Result's series drawn as right-steps, the cursor read-out, hover, export, and the
+dashed baseline."""
+from __future__ import annotations
+
+import csv
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from PySide6.QtCore import QPointF, Qt  # noqa: E402
+
+from app.domain.formatting import format_ms  # noqa: E402
+from app.engine.result import Result, Series  # noqa: E402
+from app.ui.charts import MAX_CURVES, PLOTS, ChartsPanel, choose_entities, step_xy  # noqa: E402
+from app.ui.charts.timeaxis import format_hours, pick_spacing  # noqa: E402
+
+try:
+    from test_live_support import FakeEngine, catalog, small_project
+except ImportError:
+    from tests.gui.test_live_support import FakeEngine, catalog, small_project
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def panel(qtbot):
+    p = ChartsPanel()
+    qtbot.addWidget(p)
+    p.resize(1200, 900)
+    p.show()
+    qtbot.waitExposed(p)
+    return p
+
+
+@pytest.fixture
+def result():
+    cat = catalog()
+    proj = small_project(cat)
+    return proj, FakeEngine()(proj, cat)
+
+
+def test_curves_are_the_engine_series_as_right_steps(panel, result):
+    proj, res = result
+    panel.set_results(res, project=proj)
+    for (metric, ent), s in res.series.items():
+        item = panel.curve(metric, ent)
+        assert item is not None, (metric, ent)
+        x, y = item.getOriginalDataset()
+        assert item.opts["stepMode"] == "right"
+        # every breakpoint and value of the series, then the last value held to the horizon
+        np.testing.assert_allclose(x[: len(s.t)], s.t)
+        np.testing.assert_allclose(y[: len(s.v)], s.v)
+        assert x[-1] == pytest.approx(res.horizon_h) and y[-1] == s.v[-1]
+
+
+def test_step_xy_holds_last_value_until_horizon():
+    s = Series("cpu_pct", "SP A/0", "%", np.array([0.0, 2.0]), np.array([10.0, 30.0]))
+    x, y = step_xy(s, 5.0)
+    assert list(x) == [0.0, 2.0, 5.0] and list(y) == [10.0, 30.0, 30.0]
+
+
+def test_cursor_readout(panel, result):
+    proj, res = result
+    panel.set_results(res, project=proj)
+    op = res.operation("op1")
+    during = (op.start_h + op.end_h) / 2
+    panel.set_cursor(during)
+    vals = {(m, e): v for _, m, e, v, _ in panel.values_at(during)}
+    assert vals[("response_ms", "w1")] == res.get("response_ms", "w1").at(during) == pytest.approx(58.0)
+    # the read-out tree shows the same, under its plot's title, with the workload's name
+    tree = panel.readout
+    tops = {tree.topLevelItem(i).text(0): tree.topLevelItem(i) for i in range(tree.topLevelItemCount())}
+    resp = tops["Host response time"]
+    assert (resp.child(0).text(0), resp.child(0).text(1)) == ("OLTP", format_ms(58.0))
+    # dragging a cursor line moves the others and reports the time
+    seen = []
+    panel.cursorMoved.connect(seen.append)
+    panel.cursor_lines["cpu"].setValue(1.0)
+    assert seen == [1.0]
+    assert all(line.value() == 1.0 for line in panel.cursor_lines.values())
+    assert tops and panel.readout.topLevelItem(0) is not None
+
+
+def test_hover_readout(panel, result, qtbot):
+    proj, res = result
+    panel.set_results(res, project=proj)
+    qtbot.wait(50)  # let the layout settle before mapping view coordinates
+    plot = panel.plots["response"]
+    op = res.operation("op1")
+    scene_pos = plot.getViewBox().mapViewToScene(QPointF((op.start_h + op.end_h) / 2, 30.0))
+    panel._mouse_moved((scene_pos,))
+    text = panel.hover_text["response"]
+    assert text.isVisible()
+    assert "OLTP: " + format_ms(58.0) in text.textItem.toPlainText()
+
+
+def test_export_png_and_csv(panel, result, tmp_path):
+    proj, res = result
+    panel.set_results(res, project=proj)
+    png = panel.export_png("response", tmp_path / "resp.png")
+    assert png.stat().st_size > 1000 and png.read_bytes()[:4] == b"\x89PNG"
+    path = panel.export_csv(tmp_path / "all.csv")
+    rows = list(csv.DictReader(path.open()))
+    resp = [r for r in rows if r["metric"] == "response_ms"]
+    s = res.get("response_ms", "w1")
+    assert [float(r["value"]) for r in resp] == list(s.v)
+    assert [float(r["start_h"]) for r in resp] == list(s.t)
+    assert float(resp[-1]["end_h"]) == pytest.approx(res.horizon_h)
+    assert resp[0]["label"] == "OLTP" and resp[0]["unit"] == "ms"
+    one = panel.export_csv(tmp_path / "cpu.csv", "cpu")
+    assert {r["metric"] for r in csv.DictReader(one.open())} == {"cpu_pct"}
+
+
+def test_baseline_drawn_dashed(panel, result):
+    proj, res = result
+    cat = catalog()
+    other = small_project(cat)
+    other.scenario().events[0].priority = "Low"
+    base = FakeEngine()(other, cat)
+    panel.set_results(res, base, project=proj)
+    item = panel.curve("response_ms", "w1", baseline=True)
+    assert item is not None and item.opts["pen"].style() == Qt.DashLine
+    x, y = item.getOriginalDataset()
+    np.testing.assert_allclose(y[:-1], base.get("response_ms", "w1").v)
+    assert panel.values_at(3.0)[0][4] is not None
+    panel.set_results(res, None, project=proj)
+    assert panel.curve("response_ms", "w1", baseline=True) is None
+
+
+def test_many_entities_limited_to_busiest_and_focused():
+    res = Result("S", 10.0)
+    for i in range(40):
+        res.series[("group_pct", str(i))] = Series("group_pct", str(i), "%", np.array([0.0]), np.array([float(i)]))
+    spec = next(s for s in PLOTS if s.key == "disk")
+    pairs, total = choose_entities(res, spec, {("group_pct", "3")})
+    assert total == 40 and len(pairs) == MAX_CURVES
+    assert ("group_pct", "3") in pairs and ("group_pct", "39") in pairs and ("group_pct", "20") not in pairs
+
+
+def test_time_axis_ticks():
+    assert format_hours(12.5, 0.5) == "12:30"
+    assert format_hours(30.0, 6) == "1 d 06:00"
+    assert format_hours(48.0, 24) == "2 d"
+    assert pick_spacing(10.0, 1000) == 1
+    assert pick_spacing(24 * 14, 1000) == 24
+
+
+def test_hide_plot(panel, result):
+    proj, res = result
+    panel.set_results(res, project=proj)
+    panel.set_plot_visible("bus", False)
+    assert not panel.plots["bus"].isVisible()
+    panel.set_plot_visible("bus", True)
+    assert panel.plots["bus"].isVisible()
