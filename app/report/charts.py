@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, 
 from app.domain.formatting import format_pct, format_sig, format_time
 
 from .content import Chart
+from .fonts import make_font
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
            "#7f7f7f", "#bcbd22"]
@@ -107,12 +108,8 @@ class ChartPainter:
     def __init__(self, device, u: float, font_family: list[str]):
         self.u = u
         self.device = device
-        self.font = QFont()
-        self.font.setFamilies(font_family)
-        self.font.setPointSizeF(7.0)
-        self.title_font = QFont(self.font)
-        self.title_font.setPointSizeF(9.0)
-        self.title_font.setBold(True)
+        self.font = make_font(7.0)
+        self.title_font = make_font(9.0, bold=True)
         self.fm = QFontMetricsF(self.font, device)
 
     # -- geometry

@@ -17,6 +17,7 @@ from app.domain.hardware import Catalog
 from app.domain.project import Project, parse_slot_id
 
 from .content import Diagram
+from .fonts import make_font
 
 GROUP_COLORS = ["#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
                 "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3", "#b2df8a", "#fb9a99", "#cab2d6", "#e0c080"]
@@ -56,13 +57,9 @@ class LayoutPainter:
         self.project = project
         self.catalog = catalog
         self.u = u
-        self.font = QFont()
-        self.font.setFamilies(font_family)
-        self.font.setPointSizeF(7.0)
-        self.small = QFont(self.font)
-        self.small.setPointSizeF(5.5)
-        self.bold = QFont(self.font)
-        self.bold.setBold(True)
+        self.font = make_font(7.0)
+        self.small = make_font(5.5)
+        self.bold = make_font(7.0, bold=True)
         self.fm = QFontMetricsF(self.font, device)
         self.fm_small = QFontMetricsF(self.small, device)
         self.group_index = {g.id: i for i, g in enumerate(sorted(project.groups, key=lambda g: g.id))}

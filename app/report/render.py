@@ -21,8 +21,8 @@ from PySide6.QtGui import (
 from .charts import ChartPainter
 from .content import Chart, Col, Diagram, Heading, PageBreak, PageRef, Para, Report, Row, Table
 from .diagram import LayoutPainter, draw_picture
+from .fonts import FONT_FAMILIES, make_font
 
-FONT_FAMILIES = ["DejaVu Sans", "Segoe UI", "Helvetica Neue", "Helvetica", "Arial", "Liberation Sans", "sans-serif"]
 DPI = 600
 
 MARGIN_L = 54.0
@@ -61,14 +61,7 @@ class _Page:
 
 class _Fonts:
     def __init__(self, device):
-        def f(size, bold=False, italic=False):
-            font = QFont()
-            font.setFamilies(FONT_FAMILIES)
-            font.setPointSizeF(size)
-            font.setBold(bold)
-            font.setItalic(italic)
-            return font
-
+        f = make_font
         self.body = f(9.0)
         self.note = f(7.8, italic=True)
         self.lead = f(11.0)

@@ -1,0 +1,81 @@
+"""`arrayplanner report FILE -o OUT.pdf [--scenario NAME]`: the customer PDF, headless.
+
+Exit codes: 0 written; 1 the project has validation errors (one line, nothing written);
+2 the file cannot be read, an unknown scenario or chart, or the PDF cannot be written.
+Works without a display (Qt's offscreen platform).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from app.cli import CliError
+from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, format_issue, load_or_fail
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from app.report.content import CHART_KINDS
+
+    p = sub.add_parser(
+        "report", help="write the PDF report of a project (headless)",
+        description="Simulate the project's scenarios and write the PDF report: configuration, layout, "
+                    "RAID groups and LUNs, workloads, the operations plan, charts, advisories, MTTDL and "
+                    "the assumptions with their sources. Exit 1 if the project has validation errors.")
+    p.add_argument("file", help="project file (.arrayplan or .json)")
+    p.add_argument("-o", "--output", help="PDF to write (default: FILE with .pdf)")
+    p.add_argument("--scenario", action="append", metavar="NAME",
+                   help="include this scenario (repeat for several; default: every scenario)")
+    p.add_argument("--charts", metavar="LIST",
+                   help=f"comma-separated charts to include, from: {', '.join(CHART_KINDS)} "
+                        f"(default: {','.join(k for k, v in CHART_KINDS.items() if v[3])}; 'none' for no charts)")
+    p.add_argument("--page-size", choices=["A4", "Letter"], default="A4", help="paper size (default A4)")
+    p.add_argument("--no-luns", action="store_true", help="leave out the per-LUN table (large arrays)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    p.set_defaults(handler=cmd_report)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from app.domain.validation import validate
+    from app.report.content import CHART_KINDS, ReportOptions
+
+    project, catalog = load_or_fail(args.file)
+    names = [s.name for s in project.scenarios]
+    for n in args.scenario or []:
+        if n not in names:
+            raise CliError(f"{args.file}: no scenario {n!r} (scenarios: {', '.join(names)})", EXIT_UNREADABLE)
+    charts = [k for k, v in CHART_KINDS.items() if v[3]]
+    if args.charts is not None:
+        charts = [] if args.charts.strip().lower() == "none" else [c.strip() for c in args.charts.split(",") if c.strip()]
+        bad = [c for c in charts if c not in CHART_KINDS]
+        if bad:
+            raise CliError(f"unknown chart {bad[0]!r} (charts: {', '.join(CHART_KINDS)})", EXIT_UNREADABLE)
+
+    issues = []
+    for n in (args.scenario or [None]):
+        issues += [i for i in validate(project, catalog, n) if i not in issues]
+    errors = [i for i in issues if i.severity == "error"]
+    if errors:
+        more = f" and {len(errors) - 1} more" if len(errors) > 1 else ""
+        raise CliError(f"{args.file}: no report: the project has {len(errors)} validation "
+                       f"error{'s' if len(errors) != 1 else ''} ({format_issue(errors[0])}{more}); "
+                       f"run `arrayplanner check {args.file}`", EXIT_INVALID)
+    warnings = [format_issue(i).removeprefix("warning: ") for i in issues if i.severity != "error"]
+
+    out = Path(args.output) if args.output else Path(args.file).with_suffix(".pdf")
+    if out.suffix.lower() != ".pdf":
+        raise CliError(f"{out}: the report must be a .pdf file", EXIT_UNREADABLE)
+    options = ReportOptions(scenarios=args.scenario or None, charts=charts, page_size=args.page_size,
+                            lun_table=not args.no_luns)
+
+    from app.report import generate_report
+    from app.report.qt import ensure_gui_app
+
+    ensure_gui_app()
+    try:
+        info = generate_report(project, catalog, out, options, warnings=warnings)
+    except OSError as exc:
+        raise CliError(f"{out}: cannot write the report: {exc.strerror or exc}", EXIT_UNREADABLE) from None
+    if not args.quiet:
+        print(f"wrote {info.path} ({info.pages} pages, {info.seconds:.1f} s)", file=sys.stdout)
+    return EXIT_OK

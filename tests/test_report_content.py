@@ -1,0 +1,114 @@
+"""The report's document model (Qt-free): sections, tables and the figures taken from the Result."""
+import datetime as dt
+
+import pytest
+
+from app.domain.capacity import capacity_summary
+from app.domain.formatting import format_capacity, format_duration, format_mttdl, format_rate, format_time
+from app.report.content import (
+    Chart, Diagram, Heading, PageRef, ReportOptions, Table, build_report, compress_locations,
+)
+from app.store.presets import default_catalog
+
+from report_fixtures import small_project, small_results
+
+
+@pytest.fixture(scope="module")
+def report():
+    return build_report(small_project(), default_catalog(), small_results(),
+                        ReportOptions(date=dt.date(2026, 11, 21), version="9.9"))
+
+
+def test_cover(report):
+    c = report.cover
+    assert (c.title, c.customer, c.author) == ("Exchange consolidation", "Acme Bank", "J. Presales")
+    assert c.date == "21 November 2026" and c.version == "ArrayPlanner 9.9"
+    assert c.scenarios == ["Baseline", "ASAP"]
+
+
+def test_sections_numbered_and_in_the_toc(report):
+    tops = [h.text for h in report.headings() if h.level == 1]
+    assert tops == ["Contents", "Summary", "Configuration", "Layout", "RAID groups and LUNs",
+                    "Cache and premium features", "Host workloads", "Operations plan", "Charts", "Advisories",
+                    "Data protection (MTTDL)", "Assumptions"]
+    nums = {h.text: h.number for h in report.headings() if h.level == 1}
+    assert nums["Summary"] == "1" and nums["Assumptions"] == "A"
+    toc = next(b for b in report.blocks if isinstance(b, Table) and b.kind == "toc")
+    keys = [r.cells[2].key for r in toc.rows]
+    assert all(isinstance(r.cells[2], PageRef) for r in toc.rows)
+    assert set(keys) == {h.key for h in report.headings() if h.level <= 2 and h.key != "contents"}
+
+
+def test_operation_figures_come_from_the_result(report):
+    text = report.text()
+    res = small_results()
+    for r in res.values():
+        for op in r.operations:
+            assert format_duration(op.duration_h) in text
+            assert format_time(op.start_h) in text
+            for ph in op.phases:
+                assert format_duration(ph.duration_h) in text
+                if ph.avg_mb_s:
+                    assert format_rate(ph.avg_mb_s) in text
+        for gid, h in r.mttdl_h.items():
+            assert format_mttdl(h) in text
+        for a in r.assumptions:
+            assert a.path in text and a.source in text
+        for a in r.advisories:
+            assert a.text in text
+    assert "not finished" in text  # the Baseline rebuild's equalization runs past the horizon
+
+
+def test_capacities_come_from_domain_arithmetic(report):
+    rows, total = capacity_summary(report.project, report.catalog)
+    text = report.text()
+    for r in rows:
+        assert format_capacity(r.usable_gb) in text and format_capacity(r.raw_gb) in text
+    assert format_capacity(total.raw_gb) in text and format_capacity(total.usable_gb) in text
+    assert "Write-aside size 511 blocks" in text  # a LUN setting that differs from the default
+
+
+def test_charts_and_diagram(report):
+    charts = [b for b in report.blocks if isinstance(b, Chart)]
+    assert {c.title for c in charts} == {"Host response time", "Controller CPU utilization",
+                                         "Back-end bus utilization", "RAID group disk utilization",
+                                         "Operation progress"}
+    assert len(charts) == 10  # five per scenario
+    cpu = next(c for c in charts if c.title.startswith("Controller"))
+    assert [s.label for s in cpu.series] == ["SP A CPU 0", "SP A CPU 1", "SP B CPU 0"]
+    groups = next(c for c in charts if c.title.startswith("RAID"))
+    assert [s.label for s in groups.series] == ["RG 0", "RG 1", "RG 2", "Archive"]
+    assert [b.buses for b in report.blocks if isinstance(b, Diagram)] == [[0, 1]]
+
+
+def test_options_choose_scenarios_and_charts():
+    rep = build_report(small_project(), default_catalog(), small_results(),
+                       ReportOptions(scenarios=["ASAP"], charts=["response"], diagram=False, lun_table=False))
+    assert rep.cover.scenarios == ["ASAP"]
+    assert [b.title for b in rep.blocks if isinstance(b, Chart)] == ["Host response time"]
+    assert not any(isinstance(b, Diagram) for b in rep.blocks)
+    assert "Scenario \u201cBaseline\u201d" not in rep.text()
+    with pytest.raises(KeyError, match="Nope"):
+        ReportOptions(scenarios=["Nope"]).scenario_names(small_project())
+
+
+def test_many_series_are_cut_to_the_highest_peaks():
+    import numpy as np
+
+    from app.engine.result import Series
+
+    res = small_results()
+    r = res["Baseline"]
+    for g in range(20):
+        r.series[("group_pct", str(100 + g))] = Series("group_pct", str(100 + g), "%", np.array([0.0]),
+                                                      np.array([float(g)]))
+    rep = build_report(small_project(), default_catalog(), res, ReportOptions(scenarios=["Baseline"]))
+    groups = next(b for b in rep.blocks if isinstance(b, Chart) and b.title.startswith("RAID"))
+    assert len(groups.series) == 8
+    assert "8 of 24" in groups.caption
+
+
+def test_compress_locations():
+    assert compress_locations(["0_0_0", "0_0_1", "0_0_2", "0_1_4"]) == "0_0_0\u20130_0_2, 0_1_4"
+    assert compress_locations(["0_0_0", "0_0_1"]) == "0_0_0, 0_0_1"
+    assert compress_locations(["1_0_3", "0_0_4"]) == "1_0_3, 0_0_4"
