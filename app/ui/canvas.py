@@ -32,6 +32,7 @@ MIME_DRIVE_MOVE = "application/x-arrayplanner-drive-move"
 SLOT_W, SLOT_H, SLOT_GAP = 34.0, 58.0, 3.0
 ENC_LABEL_W, ENC_PAD, ENC_GAP = 92.0, 6.0, 8.0
 ENC_H = SLOT_H + 2 * ENC_PAD
+PLACEHOLDER_H = 26.0
 LANE_HEADER_W, LANE_PAD = 78.0, 8.0
 TOP = 8.0
 CTRL_H = 44.0
@@ -213,7 +214,7 @@ class PlaceholderItem(QGraphicsRectItem):
     """Where the next enclosure on a bus goes (drop an enclosure type here)."""
 
     def __init__(self, bus: int, position: int, width: float):
-        super().__init__(0, 0, width, ENC_H)
+        super().__init__(0, 0, width, PLACEHOLDER_H)
         self.bus, self.position = bus, position
         self.setPen(QPen(QColor("#9aa3b1"), 1, Qt.DashLine))
         self.setBrush(Qt.NoBrush)
@@ -221,7 +222,7 @@ class PlaceholderItem(QGraphicsRectItem):
         t = QGraphicsSimpleTextItem(f"drop an enclosure here (enclosure {enclosure_id(bus, position)})", self)
         t.setFont(FONT)
         t.setBrush(QColor("#7b8492"))
-        t.setPos(12, ENC_H / 2 - 8)
+        t.setPos(12, PLACEHOLDER_H / 2 - 8)
 
     def set_highlight(self, state: str | None) -> None:
         self.highlight = state
@@ -314,7 +315,7 @@ class LayoutScene(QGraphicsScene):
         enc_w = ENC_LABEL_W + max_slots * (SLOT_W + SLOT_GAP) + 2 * ENC_PAD
         lane_w = LANE_HEADER_W + enc_w + LANE_PAD
         # title
-        title = QGraphicsSimpleTextItem(f"{platform.name}  ({platform.firmware})" if platform.firmware else platform.name)
+        title = QGraphicsSimpleTextItem(platform.name)
         title.setFont(QFont("Sans Serif", 11, QFont.Bold))
         title.setPos(0, TOP)
         self.addItem(title)
@@ -334,8 +335,8 @@ class LayoutScene(QGraphicsScene):
             encs = sorted(by_bus.get(bus, []), key=lambda e: e.position)
             used = {e.position for e in encs}
             free = [p for p in range(platform.max_enclosures_per_bus) if p not in used]
-            rows = len(encs) + (1 if free else 0)
-            height = max(rows, 1) * (ENC_H + ENC_GAP) - ENC_GAP + 2 * LANE_PAD
+            height = len(encs) * (ENC_H + ENC_GAP) + (PLACEHOLDER_H if free else -ENC_GAP) + 2 * LANE_PAD
+            height = max(height, 44.0)
             lane = LaneItem(bus, lane_w, height, platform.bus_mb_s)
             lane.setPos(0, y)
             self.addItem(lane)
@@ -359,7 +360,7 @@ class LayoutScene(QGraphicsScene):
                 ph.setPos(LANE_HEADER_W, ey)
                 self.addItem(ph)
                 self.placeholders.append(ph)
-            y += height + 6
+            y += height + 4
         self._legend_y = y + 8
         self.refresh_drives()
         for ref in selected:

@@ -66,19 +66,18 @@ class FileController(QObject):
 
     # ---------------------------------------------------------------- recent files
     def recent_files(self) -> list[str]:
-        v = QSettings().value("recentFiles", [])
-        if isinstance(v, str):
-            v = [v]
-        return [p for p in (v or []) if p]
+        # one string, newline-separated: an empty list would read back as an invalid QVariant
+        v = QSettings().value("recentFilesText", "")
+        return [p for p in str(v or "").split("\n") if p]
 
     def _add_recent(self, path: Path) -> None:
         p = str(Path(path).resolve())
         files = [p] + [f for f in self.recent_files() if f != p]
-        QSettings().setValue("recentFiles", files[:MAX_RECENT])
+        QSettings().setValue("recentFilesText", "\n".join(files[:MAX_RECENT]))
         self.recentChanged.emit(files[:MAX_RECENT])
 
     def clear_recent(self) -> None:
-        QSettings().setValue("recentFiles", [])
+        QSettings().setValue("recentFilesText", "")
         self.recentChanged.emit([])
 
     # ---------------------------------------------------------------- prompts

@@ -106,6 +106,15 @@ class Inspector(QTabWidget):
         self.message.emit(op.text)
         return True
 
+    def _links(self, rows: list[tuple[str, str]]) -> QLabel:
+        """Clickable lines that select the object they name (wrap instead of widening the dock)."""
+        lab = QLabel("<br>".join(f'<a href="{_esc(ref)}" style="text-decoration:none">{html}</a>' for ref, html in rows))
+        lab.setWordWrap(True)
+        lab.setTextFormat(Qt.RichText)
+        lab.setTextInteractionFlags(Qt.LinksAccessibleByMouse | Qt.LinksAccessibleByKeyboard)
+        lab.linkActivated.connect(lambda ref: self.refsSelected.emit([ref]))
+        return lab
+
     # ---------------------------------------------------------------- selection page
     def refresh(self) -> None:
         self.raid_combo = self.create_group_button = None
@@ -160,12 +169,9 @@ class Inspector(QTabWidget):
         v = QVBoxLayout(box)
         if not p.workloads:
             v.addWidget(_note("None yet: select a LUN and add a workload to it."))
-        for w in p.workloads:
-            b = QPushButton(f"{w.name or w.id}: {_workload_summary(w)}")
-            b.setFlat(True)
-            b.setStyleSheet("text-align: left")
-            b.clicked.connect(lambda _=False, wid=w.id: self.refsSelected.emit([ref_workload(wid)]))
-            v.addWidget(b)
+        if p.workloads:
+            v.addWidget(self._links([(ref_workload(w.id), f"<b>{_esc(w.name or w.id)}</b>: {_esc(_workload_summary(w))}")
+                                     for w in p.workloads]))
         lay.addWidget(box)
 
     def _drives_section(self, lay: QVBoxLayout, locs: list[str]) -> None:
@@ -290,13 +296,10 @@ class Inspector(QTabWidget):
         # LUNs
         box = QGroupBox("LUNs")
         v = QVBoxLayout(box)
-        for lun in project.luns_in_group(gid):
-            b = QPushButton(f"{lun.label}: {format_capacity(lun.capacity_gb)}, {lun.owner}")
-            b.setFlat(True)
-            b.setStyleSheet("text-align: left")
-            b.clicked.connect(lambda _=False, lid=lun.id: self.refsSelected.emit([ref_lun(lid)]))
-            v.addWidget(b)
-        if not project.luns_in_group(gid):
+        if project.luns_in_group(gid):
+            v.addWidget(self._links([(ref_lun(l.id), f"<b>{_esc(l.label)}</b>: {format_capacity(l.capacity_gb)}, {_esc(l.owner)}")
+                                     for l in project.luns_in_group(gid)]))
+        else:
             v.addWidget(_note("No LUNs bound yet."))
         lay.addWidget(box)
         # new LUN
@@ -357,13 +360,10 @@ class Inspector(QTabWidget):
         lay.addWidget(form)
         box = QGroupBox("Host workloads on this LUN")
         v = QVBoxLayout(box)
-        for w in project.workloads:
-            if lid in w.luns:
-                b = QPushButton(f"{w.name or w.id}: {_workload_summary(w)}")
-                b.setFlat(True)
-                b.setStyleSheet("text-align: left")
-                b.clicked.connect(lambda _=False, wid=w.id: self.refsSelected.emit([ref_workload(wid)]))
-                v.addWidget(b)
+        using = [w for w in project.workloads if lid in w.luns]
+        if using:
+            v.addWidget(self._links([(ref_workload(w.id), f"<b>{_esc(w.name or w.id)}</b>: {_esc(_workload_summary(w))}")
+                                     for w in using]))
         add = QPushButton("Add workload")
         add.setObjectName("add_workload")
 
@@ -430,6 +430,11 @@ class Inspector(QTabWidget):
         lay.addWidget(fbox)
         lay.addStretch(1)
         self.array_page.set_body(body)
+
+
+def _esc(text: str) -> str:
+    import html
+    return html.escape(str(text))
 
 
 def _flush(form: PropertyForm) -> None:

@@ -69,9 +69,9 @@ class MainWindow(QMainWindow):
         self.inspector_dock = self.add_dock(self.inspector, "Inspector", Qt.RightDockWidgetArea)
         self.messages = MessagesView(document)
         self.messages_dock = self.add_dock(self.messages, "Messages", Qt.BottomDockWidgetArea)
-        self.resizeDocks([self.palette_dock, self.inspector_dock], [330, 360], Qt.Horizontal)
-        self.resizeDocks([self.palette_dock, self.storage_dock], [300, 420], Qt.Vertical)
-        self.resizeDocks([self.messages_dock], [150], Qt.Vertical)
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [440, 370], Qt.Horizontal)
+        self.resizeDocks([self.palette_dock, self.storage_dock], [260, 460], Qt.Vertical)
+        self.resizeDocks([self.messages_dock], [120], Qt.Vertical)
 
         self.files = FileController(self)
         self._build_menus()
@@ -368,10 +368,10 @@ class MainWindow(QMainWindow):
     def restore_layout(self) -> None:
         s = QSettings()
         self._default_state = self.saveState(STATE_VERSION)
-        geo, state = s.value("window/geometry"), s.value("window/state")
-        if isinstance(geo, QByteArray):
+        geo, state = s.value("window/geometry", QByteArray()), s.value("window/state", QByteArray())
+        if isinstance(geo, QByteArray) and not geo.isEmpty():
             self.restoreGeometry(geo)
-        if isinstance(state, QByteArray):
+        if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state, STATE_VERSION)
 
     def reset_layout(self) -> None:

@@ -65,6 +65,7 @@ class MessagesView(QTreeWidget):
         if not items:
             it = QTreeWidgetItem(["", "", "No problems found.", ""])
             it.setFlags(Qt.ItemIsEnabled)
+            it.setData(0, Qt.UserRole, "")
             items.append(it)
         self.addTopLevelItems(items)
         self.setUpdatesEnabled(True)

@@ -38,6 +38,10 @@ class Palette(QTreeWidget):
         self._platform_id = platform.id
         drives = QTreeWidgetItem(self, ["Drives"])
         drives.setFlags(Qt.ItemIsEnabled)
+        # headers carry empty strings: reading an unset role returns None, and PySide6 6.12 then
+        # drops a reference to None (a crash at exit on Python 3.11)
+        drives.setData(0, ROLE_KIND, "")
+        drives.setData(0, ROLE_ID, "")
         bold = drives.font(0)
         bold.setBold(True)
         drives.setFont(0, bold)
@@ -50,6 +54,8 @@ class Palette(QTreeWidget):
             it.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled)
         encl = QTreeWidgetItem(self, ["Enclosures"])
         encl.setFlags(Qt.ItemIsEnabled)
+        encl.setData(0, ROLE_KIND, "")
+        encl.setData(0, ROLE_ID, "")
         encl.setFont(0, bold)
         for et in platform.enclosure_types.values():
             it = QTreeWidgetItem(encl, [f"{et.name}"])

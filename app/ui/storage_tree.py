@@ -14,7 +14,7 @@ from app.domain.formatting import format_capacity
 from app.domain.ops import ref_group, ref_lun
 from app.ui.canvas import group_color
 
-COLS = ["Group / LUN", "Layout", "Raw", "Usable", "Allocated", "Free"]
+COLS = ["Group / LUN", "Layout", "Raw", "Usable", "Free"]
 
 
 class StorageTree(QTreeWidget):
@@ -30,8 +30,7 @@ class StorageTree(QTreeWidget):
         self.setAlternatingRowColors(True)
         h = self.header()
         h.setStretchLastSection(False)
-        h.setSectionResizeMode(0, QHeaderView.Stretch)
-        for c in range(1, len(COLS)):
+        for c in range(0, len(COLS)):
             h.setSectionResizeMode(c, QHeaderView.ResizeToContents)
         for c in range(2, len(COLS)):
             self.headerItem().setTextAlignment(c, Qt.AlignRight | Qt.AlignVCenter)
@@ -59,29 +58,31 @@ class StorageTree(QTreeWidget):
         for g in project.groups:
             cap = by_id.get(g.id)
             it = QTreeWidgetItem(self, [
-                g.label, f"{g.math.label} ({len(g.drives)} drives)",
+                f"RG {g.id}", f"{g.math.label}",
                 format_capacity(cap.raw_gb) if cap else "", format_capacity(cap.usable_gb) if cap else "",
-                format_capacity(cap.allocated_gb) if cap else "", format_capacity(cap.free_gb) if cap else ""])
+                format_capacity(cap.free_gb) if cap else ""])
+            if cap:
+                it.setToolTip(0, f"RG {g.id}{' (' + g.name + ')' if g.name else ''}: {g.math.label} ({g.raid.label}) on {len(g.drives)} drives; raw "
+                                 f"{format_capacity(cap.raw_gb)}, usable {format_capacity(cap.usable_gb)}, allocated "
+                                 f"{format_capacity(cap.allocated_gb)} to LUNs, free {format_capacity(cap.free_gb)}")
             it.setData(0, Qt.UserRole, ref_group(g.id))
             it.setIcon(0, _swatch(group_color(g.id)))
             if cap and cap.free_gb < -1e-6:
-                it.setForeground(5, QBrush(QColor("#c62828")))
+                it.setForeground(4, QBrush(QColor("#c62828")))
             self._rows[ref_group(g.id)] = it
             for lun in project.luns_in_group(g.id):
                 wl = [w.name or w.id for w in project.workloads if lun.id in w.luns]
                 child = QTreeWidgetItem(it, [
-                    lun.label + (f"  ← {', '.join(wl)}" if wl else ""), lun.owner, "", "",
-                    format_capacity(lun.capacity_gb), ""])
+                    f"LUN {lun.id}", f"{format_capacity(lun.capacity_gb)}, {lun.owner}", "", "", ""])
                 child.setData(0, Qt.UserRole, ref_lun(lun.id))
-                child.setToolTip(0, f"{lun.label}: {format_capacity(lun.capacity_gb)} in {g.label}, owned by {lun.owner}"
+                child.setToolTip(0, f"LUN {lun.id}{' (' + lun.name + ')' if lun.name else ''}: {format_capacity(lun.capacity_gb)} in {g.label}, owned by {lun.owner}"
                                  + (f"; workloads: {', '.join(wl)}" if wl else ""))
                 self._rows[ref_lun(lun.id)] = child
             it.setExpanded(True)
         spares = project.hot_spares()
         tot = QTreeWidgetItem(self, [
-            f"Total ({len(project.drives)} drives, {len(spares)} hot spare{'s' if len(spares) != 1 else ''})", "",
-            format_capacity(total.raw_gb), format_capacity(total.usable_gb),
-            format_capacity(total.allocated_gb), format_capacity(total.free_gb)])
+            "Total", f"{len(project.drives)} drives, {len(spares)} spare{'s' if len(spares) != 1 else ''}",
+            format_capacity(total.raw_gb), format_capacity(total.usable_gb), format_capacity(total.free_gb)])
         tot.setToolTip(0, "Raw counts every drive, hot spares and drives not in a group included; "
                           "usable, allocated and free add up the RAID groups.")
         f = QFont(tot.font(0))
@@ -89,6 +90,7 @@ class StorageTree(QTreeWidget):
         for c in range(len(COLS)):
             tot.setFont(c, f)
         tot.setFlags(Qt.ItemIsEnabled)
+        tot.setData(0, Qt.UserRole, "")  # never read an empty QVariant: PySide6 6.12 drops a ref to None
         for it in [*self._rows.values(), tot]:
             for c in range(2, len(COLS)):
                 it.setTextAlignment(c, Qt.AlignRight | Qt.AlignVCenter)
