@@ -330,6 +330,8 @@ class MainWindow(QMainWindow):
             m.addAction(self.act_hot_spare)
         if refs:
             m.addAction(self.act_delete)
+        for hook in getattr(self, "context_menu_hooks", ()):  # plug-ins add actions: hook(menu, refs)
+            hook(m, refs)
         m.addSeparator()
         m.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
         m.exec(global_pos)
