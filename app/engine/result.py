@@ -9,6 +9,12 @@ Metric names (entity in brackets):
   drive_pct [drive location "0_0_3"]       group_pct [RAID group id, "1"]
   response_ms, iops, mb_s [workload id]    progress_pct [event id]
   write_cache_pct [controller name]        port_pct [controller name]
+  response_max_ms [workload id]            lun_response_ms [LUN id]
+  rate_mb_s [event id]                     write_pending_pct [controller name]
+
+The engine stores series as matrices (one row per breakpoint, one column per entity, see
+SeriesBlock); `Result.series` and `Result.get()` build a Series for one entity only when asked,
+so a configuration of a thousand entities costs nothing until it is charted.
 """
 from __future__ import annotations
 
@@ -70,6 +76,78 @@ class Series:
 
 
 @dataclass
+class SeriesBlock:
+    """All entities of one metric on one time axis: V[i, j] holds for entity j from t[i]."""
+
+    metric: str
+    unit: str
+    entities: list[str]
+    t: np.ndarray  # (T,)
+    V: np.ndarray  # (T, len(entities))
+
+    def series(self, j: int) -> Series:
+        v = self.V[:, j]
+        if len(v) > 1:  # drop breakpoints where the value does not change
+            keep = np.empty(len(v), dtype=bool)
+            keep[0] = True
+            np.not_equal(v[1:], v[:-1], out=keep[1:])
+            return Series(self.metric, self.entities[j], self.unit, self.t[keep], v[keep])
+        return Series(self.metric, self.entities[j], self.unit, self.t.copy(), v.copy())
+
+
+class SeriesStore(dict):
+    """A dict {(metric, entity): Series} whose entries come from SeriesBlocks on first use."""
+
+    def __init__(self, initial: dict | None = None):
+        super().__init__(initial or {})
+        self._index: dict[tuple[str, str], tuple[SeriesBlock, int]] = {}
+        self.blocks: list[SeriesBlock] = []
+
+    def add_block(self, block: SeriesBlock) -> None:
+        self.blocks.append(block)
+        for j, e in enumerate(block.entities):
+            self._index[(block.metric, e)] = (block, j)
+
+    def _materialize(self, key: tuple[str, str]) -> Series | None:
+        hit = self._index.get(key)
+        if hit is None:
+            return None
+        s = hit[0].series(hit[1])
+        dict.__setitem__(self, key, s)
+        return s
+
+    def __missing__(self, key):
+        s = self._materialize(key)
+        if s is None:
+            raise KeyError(key)
+        return s
+
+    def get(self, key, default=None):
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        s = self._materialize(key)
+        return default if s is None else s
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or key in self._index
+
+    def keys(self):
+        return list(dict.fromkeys([*dict.keys(self), *self._index]))
+
+    def __iter__(self):
+        return iter(self.keys())
+
+    def __len__(self) -> int:
+        return len(self.keys())
+
+    def values(self):
+        return [self[k] for k in self.keys()]
+
+    def items(self):
+        return [(k, self[k]) for k in self.keys()]
+
+
+@dataclass
 class Advisory:
     severity: str  # "info", "warning"
     code: str  # stable identifier, e.g. "asap-under-load"
@@ -96,6 +174,15 @@ class Result:
     mttdl_h: dict[int, float] = field(default_factory=dict)  # per RAID group id
     assumptions: list[Assumption] = field(default_factory=list)
     event_count: int = 0  # engine steps (for the benchmark)
+    platform_id: str = ""
+    rates_id: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.series, SeriesStore):
+            self.series = SeriesStore(dict(self.series))
+
+    def add_block(self, block: SeriesBlock) -> None:
+        self.series.add_block(block)
 
     def operation(self, event_id: str) -> OperationResult:
         for op in self.operations:
@@ -107,10 +194,10 @@ class Result:
         return self.series.get((metric, entity))
 
     def metrics(self) -> list[str]:
-        return sorted({m for m, _ in self.series})
+        return sorted({m for m, _ in self.series.keys()})
 
     def entities(self, metric: str) -> list[str]:
-        return sorted(e for m, e in self.series if m == metric)
+        return sorted(e for m, e in self.series.keys() if m == metric)
 
     def to_json(self) -> dict[str, Any]:
         """The documented, versioned format (docs/result-format.md)."""
@@ -140,4 +227,7 @@ class Result:
             "advisories": [a.__dict__ for a in self.advisories],
             "mttdl_h": {str(k): v for k, v in self.mttdl_h.items()},
             "assumptions": [a.__dict__ for a in self.assumptions],
+            "platform_id": self.platform_id,
+            "rates_id": self.rates_id,
+            "event_count": self.event_count,
         }

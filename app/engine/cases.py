@@ -1,0 +1,221 @@
+"""Validation cases: build a small project from a case's definition, run it, measure what the
+case predicts and compare with the published figure. Pure functions on parsed TOML (dicts); the
+CLI and the tests read the files (presets/validation/*.toml).
+
+Case format (docs/model.md, "Validation cases"):
+
+    id, source, kind ("formula" | "measured" | "directional"), unit, note, reading
+    published = 2.53            (or [low, high] for a published range)
+    tolerance = "pct" | "range" | "ceil" | "less" | "greater"
+    tolerance_pct = 5
+    measure = { what = "op_duration", op = "op1", unit = "h" }   (see measure())
+    [project] ...                                                 (see build_project())
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from app.domain.hardware import Catalog
+from app.domain.project import Drive, Enclosure, Event, Lun, Project, RaidGroup, Scenario, Workload
+from app.domain.raid import RaidType
+
+from .result import Result
+from .simulate import simulate
+
+UNIT_PER_H = {"h": 1.0, "min": 60.0, "s": 3600.0}
+
+
+def build_project(spec: dict[str, Any], catalog: Catalog) -> Project:
+    """A project from a compact definition:
+
+    platform = "emc-cx4-960-r28"
+    cache = { write_cache_mb = 3000 }
+    [[groups]]  id, raid, drives (count), drive_type, buses = [0] (round-robin), enclosure = 0
+    [[spares]]  drive_type, bus, count
+    [[luns]]    id, group, gb, owner ("SP A"), settings = {...}, optimization
+    [[workloads]] fields of app.domain.project.Workload
+    [[scenarios]] name, events = [ {kind, id, start_h, ...}, ... ]   (or events = [...] at top level)
+    """
+    platform = catalog.platform(spec["platform"])
+    enc_type = next(iter(platform.enclosure_types))
+    slots = platform.enclosure_types[enc_type].slots
+    p = Project(platform_id=platform.id)
+    p.cache = platform.default_cache() | dict(spec.get("cache", {}))
+    p.features = dict(spec.get("features", {}))
+    next_slot: dict[tuple[int, int], int] = {}
+
+    def place(bus: int, enc_hint: int, type_id: str, spare: bool = False, enc_type_id: str | None = None) -> str:
+        e = enc_hint
+        while next_slot.get((bus, e), 0) >= slots:
+            e += 1
+        if not any(x.bus == bus and x.position == e for x in p.enclosures):
+            p.enclosures.append(Enclosure(bus, e, enc_type_id or enc_type))
+        s = next_slot.get((bus, e), 0)
+        next_slot[(bus, e)] = s + 1
+        loc = f"{bus}_{e}_{s}"
+        p.drives[loc] = Drive(loc, type_id, spare)
+        return loc
+
+    for g in spec.get("groups", []):
+        buses = list(g.get("buses", [0]))
+        locs = [place(buses[i % len(buses)], int(g.get("enclosure", 0)), g["drive_type"],
+                      enc_type_id=g.get("enclosure_type")) for i in range(int(g["drives"]))]
+        p.groups.append(RaidGroup(int(g["id"]), RaidType.parse(g["raid"]), locs, g.get("name", "")))
+    for s in spec.get("spares", []):
+        for _ in range(int(s.get("count", 1))):
+            place(int(s.get("bus", 0)), int(s.get("enclosure", 0)), s["drive_type"], True, s.get("enclosure_type"))
+    owner0 = platform.controller_names()[0]
+    for l in spec.get("luns", []):
+        settings = platform.default_lun_settings() | dict(l.get("settings", {}))
+        p.luns.append(Lun(int(l["id"]), int(l["group"]), float(l["gb"]), l.get("owner", owner0), l.get("name", ""),
+                          settings, float(l.get("optimization", 1.0))))
+    for w in spec.get("workloads", []):
+        p.workloads.append(Workload(**w))
+    scenarios = spec.get("scenarios") or [{"name": "Baseline", "events": spec.get("events", [])}]
+    p.scenarios = [Scenario(s["name"], [Event.from_dict(dict(e)) for e in s.get("events", [])]) for s in scenarios]
+    p.current_scenario = p.scenarios[0].name
+    if "horizon_h" in spec:
+        p.horizon_h = float(spec["horizon_h"])
+    return p
+
+
+def _window(res: Result, during: dict[str, Any] | None) -> tuple[float, float]:
+    if not during:
+        return 0.0, res.horizon_h
+    op = res.operation(during["op"])
+    if "phase" in during:
+        ph = [p for p in op.phases if p.name == during["phase"]]
+        if not ph:
+            raise KeyError(f"operation {during['op']} has no phase {during['phase']!r}")
+        a, b = ph[0].start_h, ph[0].end_h if ph[0].end_h is not None else res.horizon_h
+    else:
+        a, b = op.start_h, op.end_h if op.end_h is not None else res.horizon_h
+    return a, b
+
+
+def series_stat(res: Result, metric: str, entity: str, a: float, b: float, stat: str = "mean") -> float:
+    s = res.get(metric, entity)
+    if s is None:
+        raise KeyError(f"no series {metric} [{entity}]")
+    if b <= a:  # an instant: the value right after a
+        return s.at(a)
+    t = np.append(s.t, res.horizon_h if res.horizon_h > s.t[-1] else s.t[-1] + 1e-9)
+    lo = np.clip(t[:-1], a, b)
+    hi = np.clip(t[1:], a, b)
+    w = hi - lo
+    if stat == "max":
+        return float(np.max(s.v[w > 0])) if np.any(w > 0) else s.at(a)
+    if stat == "min":
+        return float(np.min(s.v[w > 0])) if np.any(w > 0) else s.at(a)
+    return float(np.sum(w * s.v) / np.sum(w)) if np.sum(w) > 0 else s.at(a)
+
+
+def measure(m: dict[str, Any], run) -> float:
+    """Evaluate a measure spec; `run(scenario)` returns the Result of that scenario."""
+    what = m["what"]
+    if what == "ratio":
+        return measure(m["num"], run) / measure(m["den"], run)
+    if what == "sum":
+        return sum(measure(x, run) for x in m["terms"])
+    if what == "diff":
+        return measure(m["a"], run) - measure(m["b"], run)
+    res: Result = run(m.get("scenario"))
+    per_h = UNIT_PER_H.get(m.get("unit", "h"), 1.0)
+    if what == "op_duration":
+        d = res.operation(m["op"]).duration_h
+        return math.inf if d is None else d * per_h
+    if what == "phase_duration":
+        ph = [p for p in res.operation(m["op"]).phases if p.name == m["phase"]]
+        if not ph or ph[0].duration_h is None:
+            return math.inf
+        return ph[0].duration_h * per_h
+    if what == "phase_rate":
+        ph = [p for p in res.operation(m["op"]).phases if p.name == m["phase"]]
+        return ph[0].avg_mb_s if ph else 0.0
+    if what == "series":
+        if "at_h" in m:
+            a = b = float(m["at_h"])
+        else:
+            a, b = _window(res, m.get("during"))
+        return series_stat(res, m["metric"], str(m["entity"]), a, b, m.get("stat", "mean"))
+    if what == "mttdl":
+        return res.mttdl_h[int(m["group"])] * per_h
+    if what == "advisory":
+        return 1.0 if any(a.code == m["code"] for a in res.advisories) else 0.0
+    raise ValueError(f"unknown measure {what!r}")
+
+
+@dataclass
+class CaseResult:
+    id: str
+    source: str
+    published: Any
+    predicted: float
+    unit: str
+    error_pct: float | None
+    tolerance_pct: float | None
+    passed: bool
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "source": self.source, "published": self.published, "predicted": self.predicted,
+                "unit": self.unit, "error_pct": self.error_pct, "tolerance_pct": self.tolerance_pct,
+                "pass": self.passed}
+
+
+def judge(case: dict[str, Any], predicted: float) -> tuple[float | None, bool]:
+    pub = case["published"]
+    tol = float(case.get("tolerance_pct", 0.0))
+    rule = case.get("tolerance", "range" if isinstance(pub, list) else "pct")
+    if not math.isfinite(predicted):
+        return None, False
+    if rule == "range":
+        lo, hi = float(pub[0]), float(pub[1])
+        lo_t, hi_t = lo * (1 - tol / 100), hi * (1 + tol / 100)
+        if predicted < lo:
+            err = (predicted - lo) / lo * 100
+        elif predicted > hi:
+            err = (predicted - hi) / hi * 100
+        else:
+            err = 0.0
+        return err, lo_t <= predicted <= hi_t
+    pub = float(pub)
+    err = (predicted - pub) / pub * 100 if pub else predicted * 100
+    if rule == "pct":
+        return err, abs(err) <= tol + 1e-9
+    if rule == "ceil":  # the source rounds up to whole units (EMC Table 3)
+        return err, pub - 1.0 < predicted <= pub + 1e-9
+    if rule == "round":  # the source rounds to `decimals`
+        dec = int(case.get("decimals", 0))
+        return err, round(predicted, dec) == round(pub, dec) or abs(err) <= tol
+    if rule == "less":
+        return err, predicted < pub
+    if rule == "greater":
+        return err, predicted > pub
+    raise ValueError(f"case {case.get('id')}: unknown tolerance rule {rule!r}")
+
+
+def run_case(case: dict[str, Any], catalog: Catalog, examples: dict[str, Project] | None = None) -> CaseResult:
+    if "example" in case:
+        if not examples or case["example"] not in examples:
+            raise KeyError(f"case {case['id']}: example {case['example']!r} not found")
+        project = examples[case["example"]]
+    else:
+        project = build_project(case["project"], catalog)
+    cache: dict[str | None, Result] = {}
+
+    def run(scenario: str | None) -> Result:
+        if scenario not in cache:
+            cache[scenario] = simulate(project, catalog, scenario)
+        return cache[scenario]
+
+    predicted = float(measure(case["measure"], run))
+    err, ok = judge(case, predicted)
+    tol = case.get("tolerance_pct")
+    return CaseResult(case["id"], case.get("source", ""), case["published"], predicted, case.get("unit", ""),
+                      None if err is None else round(err, 2), None if tol is None else float(tol), ok,
+                      case.get("reading", ""))

@@ -1,0 +1,915 @@
+"""Operations: each is a set of phases with a rate policy read from the rates preset.
+
+Policies (docs/model.md):
+  cap        run at the table's rate (EMC Tables 1, 4, 8), limited only by free drive time
+  asap       run at up to the table's rate on the drive time the host leaves free (up to
+             host.max_util), shared equally with other ASAP-class phases on the same drives
+  share      HP High/Medium: take a share of the contended drive time while the host is busy
+  idle_only  HP Low: rebuild only while the host is idle
+  timed      a fixed duration (set-up, reboot, measure)
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from app.domain.hardware import Interface
+from app.domain.raid import RaidType
+
+from .rates import MissingRate
+from .result import OperationResult, Phase
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .simulate import Ctx, Sim
+
+INF = math.inf
+EPS_MB = 1e-6
+PRIORITY_ORDER = ["Low", "Medium", "High", "ASAP"]
+
+
+class Stream:
+    """One running phase: moves `mb` at `rate` (transfer) or lasts until `end_h` (timed/wait)."""
+
+    def __init__(self, name: str, start_h: float, mb: float = 0.0, kind: str = "transfer",
+                 end_h: float | None = None, tag: object = None):
+        self.name = name
+        self.start_h = start_h
+        self.mb = mb
+        self.done = 0.0
+        self.kind = kind
+        self.end_h = end_h
+        self.rate = 0.0
+        self.tag = tag
+
+    def left_h(self, now: float) -> float:
+        if self.kind == "transfer":
+            rem = self.mb - self.done
+            if rem <= EPS_MB:
+                return 0.0
+            return rem / (self.rate * 3600.0) if self.rate > 1e-12 else INF
+        if self.kind == "timed":
+            return max(self.end_h - now, 0.0)
+        return INF  # wait: ends on an event
+
+    def finished(self, now: float) -> bool:
+        if self.kind == "transfer":
+            return self.mb - self.done <= max(EPS_MB, self.mb * 1e-9)
+        if self.kind == "timed":
+            return now >= self.end_h - 1e-9
+        return False
+
+
+class Op:
+    asap_class = 0  # economical/fixed phases are placed first, ASAP-class after
+
+    def __init__(self, sim: "Sim", ev):
+        self.sim = sim
+        self.event = ev
+        self.priority = str(getattr(ev, "priority", "") or "")
+        self.streams: list[Stream] = []
+        self.phases: list[Phase] = []
+        self.start_h = ev.start_h
+        self.end_h: float | None = None
+        self.now = ev.start_h
+        self.rate = 0.0
+        self.total_mb = 0.0
+        self.moved_mb = 0.0
+        self.label = ev.id
+        self.touches: set[str] = set()
+
+    @property
+    def R(self):
+        return self.sim.R
+
+    @property
+    def lay(self):
+        return self.sim.lay
+
+    # ---- life cycle
+    def start(self, t: float) -> bool:
+        raise NotImplementedError
+
+    def begin(self, name: str, t: float, mb: float = 0.0, kind: str = "transfer", dur_h: float | None = None,
+              tag: object = None) -> Stream:
+        s = Stream(name, t, mb, kind, None if dur_h is None else t + dur_h, tag)
+        self.streams.append(s)
+        return s
+
+    def time_left(self) -> float:
+        return min((s.left_h(self.now) for s in self.streams), default=INF)
+
+    def advance(self, dt_h: float, t: float) -> None:
+        for s in self.streams:
+            if s.kind == "transfer":
+                step = s.rate * dt_h * 3600.0
+                s.done = min(s.done + step, s.mb)
+                self.moved_mb += step
+        self.now = t + dt_h
+
+    def maybe_finish_phase(self, t: float) -> None:
+        self.now = t
+        for s in list(self.streams):
+            if s in self.streams and s.finished(t):
+                self.streams.remove(s)
+                self.close(s, t)
+                self.on_stream_end(s, t)
+        if not self.streams and self.end_h is None:
+            self.finish(t)
+
+    def close(self, s: Stream, t: float, name: str | None = None) -> None:
+        dur = t - s.start_h
+        avg = s.done / (dur * 3600.0) if dur > 0 and s.kind == "transfer" else 0.0
+        self.phases.append(Phase(name or s.name, s.start_h, t, s.mb if s.kind == "transfer" else 0.0, avg))
+
+    def on_stream_end(self, s: Stream, t: float) -> None:
+        pass
+
+    def finish(self, t: float) -> None:
+        self.end_h = t
+        if self in self.sim.active:
+            self.sim.active.remove(self)
+
+    def on_replacement(self, ev, t: float) -> bool:
+        return False
+
+    # ---- resources
+    def count_asap(self, ctx: "Ctx") -> None:
+        pass
+
+    def demand(self, ctx: "Ctx") -> None:
+        self.rate = 0.0
+
+    def take(self, ctx: "Ctx", cap: float, uses: list[tuple[np.ndarray, np.ndarray]], asap: bool) -> float:
+        """Rate for a phase with drive costs `uses` [(drives, busy per MB/s per drive)]: the cap,
+        limited by the free drive time (shared among ASAP-class phases when asap)."""
+        rate = cap
+        mu = ctx.max_util
+        for drives, cost in uses:
+            if not len(drives):
+                continue
+            free = np.maximum(mu - ctx.U_host_d[drives] - ctx.busy_d[drives], 0.0)
+            if asap:
+                free = free / np.maximum(ctx.asap_n[drives], 1.0)
+            lim = np.min(free / np.maximum(cost, 1e-12))
+            rate = min(rate, float(lim))
+        rate = max(rate, 0.0)
+        for drives, cost in uses:
+            ctx.busy_d[drives] += cost * rate
+        return rate
+
+    def cpu(self, ctx: "Ctx", ctrl: int, pct: float) -> None:
+        ctx.core[self.lay.core_off[ctrl]] += pct
+
+    def bus(self, ctx: "Ctx", drives: np.ndarray, mb_s: float) -> None:
+        if len(drives) and mb_s > 0:
+            np.add.at(ctx.bus_mb, self.lay.d_bus[drives], mb_s / len(drives))
+
+    # ---- reporting
+    def progress_pct(self) -> float:
+        if self.end_h is not None:
+            return 100.0
+        if self.total_mb <= 0:
+            return 0.0
+        return min(self.moved_mb / self.total_mb * 100.0, 100.0)
+
+    def result(self) -> OperationResult:
+        phases = sorted(self.phases, key=lambda p: (p.start_h, p.end_h or INF))
+        for s in self.streams:  # still running at the horizon
+            phases.append(Phase(s.name, s.start_h, None, s.mb if s.kind == "transfer" else 0.0, 0.0))
+        return OperationResult(self.event.id, self.event.kind, self.label, self.priority, self.start_h,
+                               self.end_h, phases, sorted(self.touches))
+
+    # ---- helpers
+    def is_asap(self) -> bool:
+        return self.priority.upper() == "ASAP"
+
+    def workloads_on_groups(self, groups: set[int]) -> list[str]:
+        lay, sim = self.lay, self.sim
+        out = []
+        for wi, w in enumerate(sim.workloads):
+            luns = sim.p_l[sim.p_w == wi]
+            if any(int(lay.l_group[l]) in groups for l in luns) and (w["iops"] or w["mode"] == "closed"):
+                out.append(w["id"])
+        return out
+
+    def host_busy(self) -> bool:
+        return any((w["iops"] or 0) > 0 or (w["mode"] == "closed" and (w["outstanding"] or 0) > 0)
+                   for w in self.sim.workloads)
+
+    def asap_advice(self, what: str) -> None:
+        if self.is_asap() and self.host_busy():
+            self.sim.advise("warning", "asap-under-load",
+                            f"{self.event.id}: {what} at ASAP while host workloads run; ASAP takes the free drive "
+                            "and SP time and raises host response time (the 'ASAP effect'). Use Low/Medium/High "
+                            "when response time matters.", self.event.id,
+                            "emc 'Executive summary', 'Dependent LUN effects on performance'")
+
+    def concurrent_advice(self, ctrl: int) -> None:
+        same = [o for o in self.sim.active if o is not self and getattr(o, "ctrl", None) == ctrl
+                and isinstance(o, (Migration, Rebuild, BindOp))]
+        if same:
+            name = self.lay.ctrl_names[ctrl]
+            self.sim.advise("warning", "concurrent-lun-ops",
+                            f"{self.event.id}: runs on {name} together with {', '.join(o.event.id for o in same)}; "
+                            "LUN operations add up on CPU 0 of the owning SP. Stagger them so only one LUN "
+                            "migrates, rebuilds or binds at a time.", self.event.id,
+                            "emc 'Independent LUN effects on performance' (recommendations)")
+
+    def streaming_cost(self, drives: np.ndarray, per_drive_share: float, factor: float = 1.0) -> np.ndarray:
+        """Busy fraction per MB/s on each drive when each drive streams `per_drive_share` of
+        every MB at its sustained rate."""
+        return factor * per_drive_share / self.lay.d_seq[drives]
+
+
+# ====================================================================== LUN migration (EMC)
+class Migration(Op):
+    def start(self, t: float) -> bool:
+        ev, lay, R, sim = self.event, self.lay, self.R, self.sim
+        self.src = lay.lidx[ev.source_lun]
+        self.dst = lay.lidx[ev.dest_lun]
+        self.gs = int(lay.l_group[self.src])
+        self.gd = int(lay.l_group[self.dst])
+        self.ctrl = int(lay.l_owner[self.src])
+        self.asap_class = 1 if self.is_asap() else 0
+        self.label = f"Migrate LUN {ev.source_lun} -> LUN {ev.dest_lun} ({self.priority})"
+        mirror = bool(lay.g_mirror[self.gd])
+        if self.is_asap():
+            self.copy_cap = R.v("migration.asap.mirror" if mirror else "migration.asap.parity")
+        else:
+            self.copy_cap, note = R.keyed("migration.economical", self.priority, PRIORITY_ORDER[:3])
+            if note:
+                sim.advise("info", "nearest-rate", f"{ev.id}: {note} (no migration rate for {self.priority!r})", ev.id)
+        lun_d = sim.project.lun(ev.dest_lun)
+        wa = lun_d.settings.get("write_aside_blocks", 2048)
+        self.cached = bool(lun_d.settings.get("write_cache", True)) and (wa is None or wa > 511)
+        if self.is_asap():
+            if not mirror and not self.cached and R.has("migration.expansion.parity_write_aside_511"):
+                self.exp_cap = R.v("migration.expansion.parity_write_aside_511")
+            else:
+                self.exp_cap = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
+        else:
+            self.exp_cap = self.copy_cap
+        asap_exp = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
+        self.exp_cost_u = R.v("migration.disk.expansion_util_at_asap") / asap_exp
+        self.cpu_copy = R.v("migration.cpu.copy")
+        self.cpu_exp = R.v("migration.cpu.expansion")
+        self.rd = R.v("migration.disk.copy_read")
+        self.wr = R.v("migration.disk.copy_write")
+        src_gb = float(lay.l_cap[self.src])
+        dst_gb = float(lay.l_cap[self.dst])
+        self.copy_mb = src_gb * 1024.0
+        self.exp_mb = max(dst_gb - src_gb, 0.0) * 1024.0
+        self.total_mb = self.copy_mb + self.exp_mb
+        overlap = bool(R.raw("migration.expansion.economical_overlaps_copy", False)) and not self.is_asap()
+        self.begin("copy", t, self.copy_mb, tag="copy")
+        if self.exp_mb > 0 and overlap:
+            self.begin("expansion", t, self.exp_mb, tag="exp")
+        self.exp_pending = self.exp_mb > 0 and not overlap
+        lay.l_live[self.dst] = False  # the destination is not available during the migration
+        self.touches = set(self.workloads_on_groups({self.gs, self.gd}))
+        self.asap_advice("LUN migration")
+        self.concurrent_advice(self.ctrl)
+        self.fill_rate = 0.0
+        if self.is_asap() and self.host_busy():
+            dep = "dependent" if self.workloads_on_groups({self.gs, self.gd}) else "independent"
+            self.sim.advise("info", f"migration-{dep}",
+                            f"{ev.id}: {dep} migration (the source or destination RAID group "
+                            f"{'carries' if dep == 'dependent' else 'does not carry'} host load)", ev.id,
+                            "emc 'Cumulative effects on performance'")
+        return True
+
+    def members(self, gi: int) -> np.ndarray:
+        m = self.lay.g_members[gi]
+        return m[~self.sim.failed[m]]
+
+    def count_asap(self, ctx) -> None:
+        if self.is_asap():
+            for s in self.streams:
+                if s.kind == "transfer":
+                    ctx.asap_n[self.members(self.gd)] += 1
+                    if s.tag == "copy":
+                        ctx.asap_n[self.members(self.gs)] += 1
+
+    def demand(self, ctx) -> None:
+        lay = self.lay
+        total = 0.0
+        ds, dd = self.members(self.gs), self.members(self.gd)
+        for s in self.streams:
+            if s.tag == "copy":
+                c_src = self.streaming_cost(ds, 1.0 / lay.g_data[self.gs], self.rd)
+                c_dst = self.streaming_cost(dd, 1.0 / lay.g_data[self.gd], self.wr)
+                if self.is_asap() and self.cached and self.sim.ff_ms is not None:
+                    # destination drain: what the destination drives can absorb
+                    free_d = np.maximum(ctx.max_util - ctx.U_host_d[dd] - ctx.busy_d[dd], 0.0) / np.maximum(ctx.asap_n[dd], 1)
+                    drain = float(np.min(free_d / c_dst)) if len(dd) else 0.0
+                    if self.sim.forced[self.ctrl]:
+                        rate = self.take(ctx, min(self.copy_cap, drain), [(ds, c_src), (dd, c_dst)], True)
+                        self.fill_rate = 0.0
+                    else:
+                        rate = self.take(ctx, self.copy_cap, [(ds, c_src)], True)
+                        absorbed = min(rate, drain)
+                        ctx.busy_d[dd] += c_dst * absorbed
+                        self.fill_rate = max(rate - drain, 0.0)
+                else:
+                    rate = self.take(ctx, self.copy_cap, [(ds, c_src), (dd, c_dst)], self.is_asap())
+                    self.fill_rate = 0.0
+                s.rate = rate
+                self.cpu(ctx, self.ctrl, self.cpu_copy * rate)
+                self.bus(ctx, ds, rate)
+                self.bus(ctx, dd, rate * lay.g_width[self.gd] / lay.g_data[self.gd])
+                total += rate
+            elif s.tag == "exp":
+                cost = np.full(len(dd), self.exp_cost_u)
+                rate = self.take(ctx, self.exp_cap, [(dd, cost)], self.is_asap())
+                s.rate = rate
+                self.cpu(ctx, self.ctrl, self.cpu_exp * rate)
+                total += rate  # no bus bandwidth in the expansion (emc 'Migration duration')
+        self.rate = total
+
+    def time_left(self) -> float:
+        tl = super().time_left()
+        if self.fill_rate > 1e-9 and not self.sim.forced[self.ctrl]:
+            wc = float(self.sim.project.cache.get("write_cache_mb") or 0)
+            at = self.R.v("cache.forced_flush_at_pct") / 100.0 * wc
+            left = max(at - self.sim.cache_fill[self.ctrl], 0.0)
+            tl = min(tl, left / (self.fill_rate * 3600.0))
+        return tl
+
+    def advance(self, dt_h: float, t: float) -> None:
+        super().advance(dt_h, t)
+        if self.fill_rate > 0 and not self.sim.forced[self.ctrl]:
+            self.sim.cache_fill[self.ctrl] += self.fill_rate * dt_h * 3600.0
+
+    def maybe_finish_phase(self, t: float) -> None:
+        wc = float(self.sim.project.cache.get("write_cache_mb") or 0)
+        if self.fill_rate > 0 and wc and not self.sim.forced[self.ctrl] and self.sim.ff_ms is not None:
+            at = self.R.v("cache.forced_flush_at_pct") / 100.0 * wc
+            if self.sim.cache_fill[self.ctrl] >= at - 1e-6:
+                self.sim.forced[self.ctrl] = True
+                self.sim.advise("warning", "forced-flush",
+                                f"{self.event.id}: the destination cannot write as fast as the source reads; the "
+                                f"write cache of {self.lay.ctrl_names[self.ctrl]} fills and forced flushes slow every "
+                                "LUN on that SP. Set write-aside 511 on the destination or use High priority.",
+                                self.event.id, "emc 'Best practices for migrations'")
+        super().maybe_finish_phase(t)
+
+    def on_stream_end(self, s: Stream, t: float) -> None:
+        if s.tag == "copy":
+            self.sim.forced[self.ctrl] = False
+            self.sim.cache_fill[self.ctrl] = 0.0
+            self.fill_rate = 0.0
+            if self.exp_pending:
+                self.exp_pending = False
+                self.begin("expansion", t, self.exp_mb, tag="exp")
+
+    def finish(self, t: float) -> None:
+        lay = self.lay
+        lay.l_group[self.src] = self.gd
+        lay.l_cap[self.src] = lay.l_cap[self.dst]
+        lay.l_live[self.dst] = False
+        super().finish(t)
+
+
+# ====================================================================== rebuild / equalization
+def _raid_key(raid: RaidType) -> str:
+    return "r6" if raid in (RaidType.R6, RaidType.RAID_DP) else "r5"
+
+
+def rebuild_rate(sim: "Sim", gi: int, priority: str, phase: str, d: int, where: str, advise: bool = True) -> float:
+    """EMC-style rate (MB/s) for a rebuild or equalization phase of group gi (failed drive d)."""
+    R, lay = sim.R, sim.lay
+    key = lay.speed_key_of(d)
+    if priority.upper() != "ASAP":
+        base, note = R.keyed("rebuild.economical", priority, PRIORITY_ORDER[:3])
+        if note and advise:
+            sim.advise("info", "nearest-rate", f"{where}: {note}", where)
+        if phase == "equalization":
+            return base / R.v("rebuild.economical_equalization_factor")
+        return base
+    if phase == "equalization":
+        rate = R.v("rebuild.asap.equalization")
+        if key and R.has(f"rebuild.equalization_divisor.{key}"):
+            rate /= R.v(f"rebuild.equalization_divisor.{key}")
+        return rate
+    if lay.g_mirror[gi]:
+        rate = R.v("rebuild.asap.mirror")
+    else:
+        data = float(lay.g_data[gi])
+        row, exact = R.nearest_row("rebuild.asap_by_group", "data_disks", max(data, 4.0))
+        if not exact and advise:
+            sim.advise("info", "nearest-table-row",
+                       f"{where}: EMC Table 6 has no row for {data:g} data disks; used the row for "
+                       f"{float(row['data_disks'].value):g}", where, "emc Table 6")
+        R.row_value(row, "data_disks")
+        spread = len(lay.g_buses[gi]) > 1
+        rate = R.row_value(row, f"{_raid_key(lay.group_raid(gi))}_{'high' if spread else 'low'}")
+    if key:
+        if R.has(f"rebuild.drive_time_factor.{key}"):
+            rate /= R.v(f"rebuild.drive_time_factor.{key}")
+    return rate
+
+
+def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
+    """Rebuild time (no host load) at the platform's default priority, for MTTDL."""
+    lay, R = sim.lay, sim.R
+    spec = sim.platform.operations.get("drive_failure")
+    prio = spec.default if spec else "High"
+    d = int(lay.g_members[gi][0])
+    mb = lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi)
+    if R.has("rebuild.idle"):
+        rate, _ = R.keyed("rebuild.idle", prio, PRIORITY_ORDER[:3])
+    else:
+        rate = rebuild_rate(sim, gi, prio, "rebuild", d, f"RG {lay.groups[gi].id}", advise=False)
+    return mb / rate / 3600.0
+
+
+class Rebuild(Op):
+    def start(self, t: float) -> bool:
+        ev, lay, sim = self.event, self.lay, self.sim
+        d = lay.didx.get(ev.drive)
+        if d is None:
+            return False
+        sim.failed[d] = True
+        self.d = d
+        gi = int(lay.d_group[d])
+        if gi < 0:
+            sim.advise("info", "spare-failed", f"{ev.id}: drive {ev.drive} is not in a RAID group", ev.id)
+            return False
+        self.gi = gi
+        g = lay.groups[gi]
+        self.label = f"Rebuild drive {ev.drive} of {g.label} ({self.priority})"
+        self.asap_class = 1 if self.is_asap() else 0
+        luns = [l for l in sim.project.luns_in_group(g.id)]
+        self.ctrl = lay.cidx.get(luns[0].owner, 0) if luns else 0
+        self.mb = lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi)
+        self.model = self.R.model
+        self.replaced = False
+        self.target = None
+        self.spare = self.pick_spare(d)
+        self.total_mb = self.mb * (2 if self.spare is not None else 1)
+        self.touches = set(self.workloads_on_groups({gi}))
+        if self.spare is not None:
+            sim.spare_busy[self.spare] = True
+            self.target = self.spare
+            self.begin("rebuild", t, self.mb, tag="rebuild")
+        else:
+            sim.advise("warning", "no-hot-spare",
+                       f"{ev.id}: no compatible hot spare for drive {ev.drive}; {g.label} runs degraded until the "
+                       "drive is replaced, then rebuilds onto the replacement", ev.id,
+                       "emc 'Rebuild overview'; hp 'Overview of the RAID 5 rebuild process'")
+            self.begin("degraded", t, kind="wait", tag="wait_replace")
+        self.asap_advice("rebuild")
+        self.concurrent_advice(self.ctrl)
+        if self.model == "smartarray" and self.priority == "Low" and self.host_busy():
+            sim.advise("info", "low-priority-idle-only",
+                       f"{ev.id}: Low priority rebuilds only while the host is idle; virtually no rebuild takes "
+                       "place while host I/O persists", ev.id, "hp 'RAID 5 rebuild performance'")
+        return True
+
+    def pick_spare(self, d: int) -> int | None:
+        lay, sim = self.lay, self.sim
+        t = lay.drive_types[d]
+        cands = [i for i in np.nonzero(lay.d_spare & ~sim.failed & ~sim.spare_busy)[0]
+                 if lay.drive_types[i].interface is t.interface and lay.d_cap[i] >= lay.g_member_cap[self.gi] - 1e-9]
+        if not cands:
+            return None
+        same_bus = [i for i in cands if lay.d_bus[i] == lay.d_bus[d]]
+        return int((same_bus or cands)[0])
+
+    def survivors(self) -> np.ndarray:
+        lay = self.lay
+        m = lay.g_members[self.gi]
+        m = m[(m != self.d) & ~self.sim.failed[m]]
+        if lay.g_mirror[self.gi]:
+            members = list(lay.g_members[self.gi])
+            if self.d in members:
+                k = members.index(self.d)
+                partner = members[k ^ 1] if (k ^ 1) < len(members) else members[k - 1]
+                return np.array([partner], int)
+        return m
+
+    def on_replacement(self, ev, t: float) -> bool:
+        if ev.drive != self.event.drive or self.end_h is not None:
+            return False
+        self.replaced = True
+        for s in list(self.streams):
+            if s.tag == "wait_replace":
+                self.streams.remove(s)
+                self.close(s, t)
+                self.target = self.d
+                self.begin("rebuild", t, self.mb, tag="rebuild")
+            elif s.tag == "wait_eq":
+                self.streams.remove(s)
+                self.close(s, t, "wait for replacement")
+                self.begin("equalization", t, self.mb, tag="eq")
+        return True
+
+    def on_stream_end(self, s: Stream, t: float) -> None:
+        lay, sim = self.lay, self.sim
+        if s.tag == "rebuild":
+            sim.rebuild_hours[lay.groups[self.gi].id] = t - s.start_h
+            if self.spare is not None and self.target == self.spare:
+                # the spare stands in for the failed drive: the group is whole again
+                self.swap_in(self.spare, self.d)
+                if self.replaced:
+                    self.begin("equalization", t, self.mb, tag="eq")
+                else:
+                    self.begin("wait for replacement", t, kind="wait", tag="wait_eq")
+            else:
+                sim.failed[self.d] = False
+        elif s.tag == "eq":
+            self.swap_in(self.d, self.spare)
+            sim.failed[self.d] = False
+            sim.spare_busy[self.spare] = False
+
+    def swap_in(self, new: int, old: int) -> None:
+        lay = self.lay
+        gi = self.gi
+        m = lay.g_members[gi]
+        lay.g_members[gi] = np.where(m == old, new, m)
+        lay.M[old, gi] = 0.0
+        lay.M[new, gi] = 1.0
+        lay.d_group[old] = -1
+        lay.d_group[new] = gi
+        self.sim.failed[new] = False
+
+    def count_asap(self, ctx) -> None:
+        if self.is_asap():
+            for s in self.streams:
+                if s.kind == "transfer":
+                    ctx.asap_n[self.survivors()] += 1
+                    ctx.asap_n[self.target if s.tag == "rebuild" else self.d] += 1
+
+    def demand(self, ctx) -> None:
+        lay, R, sim = self.lay, self.R, self.sim
+        self.rate = 0.0
+        for s in self.streams:
+            if s.kind != "transfer":
+                continue
+            where = self.event.id
+            if s.tag == "rebuild":
+                src = self.survivors()
+                dst = np.array([self.target], int)
+                cpu_key = "rebuild.cpu.mirror" if lay.g_mirror[self.gi] else "rebuild.cpu.parity"
+            else:  # equalization: spare -> replacement
+                src = np.array([self.spare], int)
+                dst = np.array([self.d], int)
+                cpu_key = "rebuild.cpu.equalization"
+            c_src = self.streaming_cost(src, 1.0, R.v("rebuild.disk.survivor_read"))
+            c_dst = self.streaming_cost(dst, 1.0, R.v("rebuild.disk.spare_write"))
+            if self.model == "smartarray":
+                rate = self.share_rate(ctx, s, src, dst, c_src, c_dst)
+            else:
+                try:
+                    cap = rebuild_rate(sim, self.gi, self.priority, "equalization" if s.tag == "eq" else "rebuild",
+                                       self.d, where)
+                except MissingRate as exc:
+                    sim.advise("warning", "no-rebuild-rates", f"{where}: {exc}; the rebuild is not predicted", where)
+                    cap = 0.0
+                rate = self.take(ctx, cap, [(src, c_src), (dst, c_dst)], self.is_asap())
+            s.rate = rate
+            self.cpu(ctx, self.ctrl, R.v(cpu_key) * rate)
+            self.bus(ctx, src, rate * len(src))
+            self.bus(ctx, dst, rate)
+            self.rate += rate
+
+    def share_rate(self, ctx, s, src, dst, c_src, c_dst) -> float:
+        """HP Smart Array: priority = share of contended drive time, or idle-only (Low)."""
+        R, sim = self.R, self.sim
+        idle_rate, _ = R.keyed("rebuild.idle", self.priority, PRIORITY_ORDER[:3])
+        policy = R.raw(f"rebuild.policy.{self.priority}", "share")
+        busy = bool(ctx.host_active_g[self.gi])
+        if not busy:
+            return self.take(ctx, idle_rate, [(src, c_src), (dst, c_dst)], False)
+        if policy == "idle_only":
+            return 0.0
+        pattern = "random" if ctx.host_random_g[self.gi] >= 0.5 else "sequential"
+        share, _ = R.keyed(f"rebuild.share.{pattern}", self.priority, PRIORITY_ORDER[:3])
+        eff = R.v(f"rebuild.efficiency.{pattern}")
+        ctx.busy_d[src] += share
+        ctx.busy_d[dst] += share
+        return share * eff * idle_rate
+
+    def progress_pct(self) -> float:
+        if self.end_h is not None:
+            return 100.0
+        return min(self.moved_mb / max(self.total_mb, 1e-9) * 100.0, 100.0)
+
+
+# ====================================================================== bind
+class BindOp(Op):
+    def start(self, t: float) -> bool:
+        ev, lay, R, sim = self.event, self.lay, self.R, self.sim
+        l = lay.lidx[ev.lun]
+        self.l = l
+        self.gi = int(lay.l_group[l])
+        self.ctrl = int(lay.l_owner[l])
+        self.asap_class = 1 if self.is_asap() else 0
+        self.label = f"Bind LUN {ev.lun} (verify {self.priority}{', no initial verify' if ev.no_initial_verify else ''})"
+        iface = lay.drive_types[int(lay.g_members[self.gi][0])].interface
+        key = "SATA" if iface is Interface.SATA else "FC"
+        if iface not in (Interface.SATA, Interface.FC):
+            sim.advise("info", "nearest-rate", f"{ev.id}: EMC Table 8 has no {iface.value} row; used the FC row",
+                       ev.id, "emc Table 8")
+        self.zero_rate = R.v(f"bind.zeroing.{key}")
+        bind_rate, note = R.keyed(f"bind.rate.{key}", self.priority, PRIORITY_ORDER)
+        asap_bind = R.v(f"bind.rate.{key}.ASAP")
+        if note:
+            sim.advise("info", "nearest-rate", f"{ev.id}: {note}", ev.id)
+        self.verify_rate = 1.0 / max(1.0 / bind_rate - 1.0 / self.zero_rate, 1e-9)
+        self.verify_asap = 1.0 / max(1.0 / asap_bind - 1.0 / self.zero_rate, 1e-9)
+        mb = float(lay.l_cap[l]) * 1024.0
+        self.mb = mb
+        self.total_mb = mb if ev.no_initial_verify else 2 * mb
+        self.begin("zeroing", t, mb, tag="zero")
+        self.touches = set(self.workloads_on_groups({self.gi}))
+        self.asap_advice("bind verify")
+        self.concurrent_advice(self.ctrl)
+        return True
+
+    def on_stream_end(self, s: Stream, t: float) -> None:
+        if s.tag == "zero" and not self.event.no_initial_verify:
+            self.begin("verify", t, self.mb, tag="verify")
+
+    def count_asap(self, ctx) -> None:
+        if self.is_asap():
+            ctx.asap_n[self.lay.g_members[self.gi]] += 1
+
+    def demand(self, ctx) -> None:
+        R = self.R
+        m = self.lay.g_members[self.gi]
+        m = m[~self.sim.failed[m]]
+        self.rate = 0.0
+        for s in self.streams:
+            if s.tag == "zero":
+                cost = np.full(len(m), R.v("bind.disk.zeroing_util") / self.zero_rate)
+                rate = self.take(ctx, self.zero_rate, [(m, cost)], False)
+                self.cpu(ctx, self.ctrl, R.v("bind.cpu.zeroing_pct") * (rate / self.zero_rate))
+            else:
+                cost = np.full(len(m), R.v("bind.disk.verify_util_at_asap") / self.verify_asap)
+                rate = self.take(ctx, self.verify_rate, [(m, cost)], self.is_asap())
+                self.cpu(ctx, self.ctrl, R.v("bind.cpu.verify_pct_at_asap") * rate / self.verify_asap)
+            s.rate = rate
+            self.bus(ctx, m, rate * len(m) / max(self.lay.g_data[self.gi], 1))
+            self.rate += rate
+
+
+# ====================================================================== volume migration (Hitachi)
+class VolumeMig(Op):
+    asap_class = 1
+
+    def start(self, t: float) -> bool:
+        ev, lay, R, sim = self.event, self.lay, self.R, self.sim
+        self.moves = []
+        for pair in ev.moves:
+            s, d = lay.lidx[pair[0]], lay.lidx[pair[1]]
+            self.moves.append((pair[0], pair[1], s, d, int(lay.l_group[s]), int(lay.l_group[d])))
+        self.setup_h = R.v("migration.setup_s") / 3600.0
+        self.verify = R.v("migration.sata_verify_factor")
+        self.link = R.v("migration.external.link_mb_s")
+        self.total_mb = sum(float(lay.l_cap[m[2]]) * 1024.0 for m in self.moves)
+        self.label = (f"Volume migration of {len(self.moves)} volume(s) "
+                      f"({'migration group' if ev.parallel else 'serial'})")
+        self.ctrl = int(lay.l_owner[self.moves[0][2]]) if self.moves else 0
+        self.queue = list(range(len(self.moves)))
+        if ev.parallel:
+            for k in self.queue:
+                self.begin(f"set-up LUN {self.moves[k][0]}", t, kind="timed", dur_h=self.setup_h, tag=("setup", k))
+            self.queue = []
+        else:
+            k = self.queue.pop(0)
+            self.begin(f"set-up LUN {self.moves[k][0]}", t, kind="timed", dur_h=self.setup_h, tag=("setup", k))
+        targets = [m[5] for m in self.moves]
+        groups = {m[4] for m in self.moves} | set(targets)
+        self.touches = set(self.workloads_on_groups(groups))
+        for o in sim.active:
+            if isinstance(o, VolumeMig):
+                targets += [m[5] for m in o.moves]
+        dup = {g for g in targets if targets.count(g) > 1}
+        if dup and (ev.parallel or len(targets) > len(self.moves)):
+            names = ", ".join(lay.groups[g].label for g in sorted(dup))
+            sata = any(self.is_sata(g) for g in dup)
+            sim.advise("warning", "concurrent-migrations-same-group",
+                       f"{ev.id}: concurrent migrations target the same array group ({names}); they share its drives "
+                       f"and take much longer{' (critical on SATA)' if sata else ''}", ev.id,
+                       "hitachi 'Volume Configuration and Layout'; 'Important Note'")
+        if any(self.is_sata(m[5]) for m in self.moves):
+            sim.advise("info", "sata-target",
+                       f"{ev.id}: SATA target: verify-after-write adds a read to every write; allow for longer "
+                       "migration times", ev.id, "hitachi 'Migration to SATA Volumes'")
+        if (sim.wp_pct[self.ctrl]) > R.v("migration.write_pending_threshold_pct"):
+            sim.advise("warning", "migration-high-write-pending",
+                       f"{ev.id}: write pending is {sim.wp_pct[self.ctrl]:.0f}%; migrations run for extended times "
+                       "when write pending is high", ev.id, "hitachi Table 4")
+        return True
+
+    def is_sata(self, gi: int) -> bool:
+        return any(self.lay.drive_types[d].interface is Interface.SATA for d in self.lay.g_members[gi])
+
+    def is_external(self, gi: int) -> bool:
+        proj = self.sim.project
+        for d in self.lay.g_members[gi]:
+            enc = proj.drives[self.lay.drive_locs[d]].enclosure
+            try:
+                e = proj.enclosure(enc)
+            except KeyError:
+                continue
+            et = self.sim.platform.enclosure_types.get(e.type_id)
+            text = f"{e.type_id} {et.name if et else ''}".lower()
+            if "ams" in text or "external" in text or "ext-" in text:
+                return True
+        return False
+
+    def capacity(self, gi: int, write: bool) -> float:
+        lay, R = self.lay, self.R
+        raid = lay.group_raid(gi).value
+        table = "migration.write_eff" if write else "migration.read_eff"
+        eff, note = R.keyed(table, raid, ["R1/0", "R5", "R6"])
+        if note:
+            self.sim.advise("info", "nearest-rate", f"{self.event.id}: {note}", self.event.id)
+        m = lay.g_members[gi]
+        cap = float(lay.d_seq[m].sum()) * eff
+        if write and self.is_sata(gi):
+            cap /= self.verify
+        return cap
+
+    def on_stream_end(self, s: Stream, t: float) -> None:
+        kind, k = s.tag
+        mv = self.moves[k]
+        if kind == "setup":
+            self.begin(f"copy LUN {mv[0]} -> LUN {mv[1]}", t, float(self.lay.l_cap[mv[2]]) * 1024.0, tag=("copy", k))
+        else:
+            lay = self.lay
+            lay.l_group[mv[2]] = mv[5]
+            lay.l_live[mv[3]] = False
+            self.rewarm(mv[2], t)
+            if self.queue:
+                k2 = self.queue.pop(0)
+                self.begin(f"set-up LUN {self.moves[k2][0]}", t, kind="timed", dur_h=self.setup_h, tag=("setup", k2))
+
+    def rewarm(self, l: int, t: float) -> None:
+        """After the pointer swap the cache entries are invalid; hits recover over rewarm_min."""
+        lay = self.lay
+        total_h = self.R.v("migration.rewarm_min") / 60.0
+        steps = 4
+        lay.l_hit_scale[l] = 0.0
+        for i in range(1, steps + 1):
+            def cb(_t, l=l, v=i / steps):
+                lay.l_hit_scale[l] = v
+            self.sim.add_timer(t + total_h * i / steps, cb)
+
+    def demand(self, ctx) -> None:
+        lay, sim = self.lay, self.sim
+        copies = [s for s in self.streams if s.kind == "transfer"]
+        self.rate = 0.0
+        if not copies:
+            return
+        # count copies per resource (this and other volume migrations)
+        load: dict[tuple, int] = {}
+        all_copies = []
+        for o in sim.active:
+            if isinstance(o, VolumeMig):
+                for s in o.streams:
+                    if s.kind == "transfer":
+                        mv = o.moves[s.tag[1]]
+                        res = [("r", mv[4]), ("w", mv[5])]
+                        if o.is_external(mv[4]) or o.is_external(mv[5]):
+                            res.append(("link", 0))
+                        all_copies.append((o, s, res))
+                        for r_ in res:
+                            load[r_] = load.get(r_, 0) + 1
+        slow = 1.0
+        if sim.wp_pct[self.ctrl] > self.R.v("migration.write_pending_threshold_pct"):
+            slow = self.R.v("migration.write_pending_slowdown")
+        for o, s, res in all_copies:
+            if o is not self:
+                continue
+            mv = self.moves[s.tag[1]]
+            rates = []
+            for kind, g in res:
+                if kind == "link":
+                    cap = self.link
+                else:
+                    cap = self.capacity(g, kind == "w")
+                    m = lay.g_members[g]
+                    host = float(np.mean(ctx.U_host_d[m])) if len(m) else 0.0
+                    cap *= max(ctx.max_util - host, 0.0) / ctx.max_util
+                rates.append(cap / load[(kind, g)])
+            rate = min(rates) / slow
+            s.rate = rate
+            for kind, g in res:
+                if kind == "link":
+                    continue
+                m = lay.g_members[g]
+                capg = self.capacity(g, kind == "w")
+                ctx.busy_d[m] += min(rate / max(capg, 1e-9), 1.0) * ctx.max_util
+            self.rate += rate
+
+
+# ====================================================================== WAFL reallocate
+class ReallocateOp(Op):
+    asap_class = 1
+
+    def start(self, t: float) -> bool:
+        ev, lay, R = self.event, self.lay, self.R
+        self.l = lay.lidx[ev.lun]
+        self.gi = int(lay.l_group[self.l])
+        self.ctrl = int(lay.l_owner[self.l])
+        self.label = f"WAFL reallocate LUN {ev.lun}"
+        self.mb = float(lay.l_cap[self.l]) * 1024.0
+        self.total_mb = self.mb
+        self.begin("measure", t, kind="timed", dur_h=R.v("reallocate.measure_s") / 3600.0, tag="measure")
+        self.touches = set(self.workloads_on_groups({self.gi}))
+        return True
+
+    def on_stream_end(self, s: Stream, t: float) -> None:
+        ev, lay = self.event, self.lay
+        if s.tag == "measure":
+            level = float(lay.l_opt[self.l])
+            if level > ev.threshold and not ev.measure_only:
+                self.sim.advise("info", "reallocate-advised",
+                                f"{ev.id}: optimization {level:g} is above the threshold {ev.threshold:g}; "
+                                "reallocate reads and rewrites the whole LUN (resource hungry)", ev.id,
+                                "netapp post ('consider running reallocate')")
+                self.begin("reallocate", t, self.mb, tag="realloc")
+            elif level <= ev.threshold:
+                self.sim.advise("info", "reallocate-not-needed",
+                                f"{ev.id}: optimization {level:g} is within the threshold {ev.threshold:g}", ev.id)
+        elif s.tag == "realloc":
+            lay.l_opt[self.l] = self.R.v("reallocate.optimized_level")
+
+    def demand(self, ctx) -> None:
+        R, lay = self.R, self.lay
+        self.rate = 0.0
+        for s in self.streams:
+            if s.tag != "realloc":
+                continue
+            m = lay.g_members[self.gi]
+            target = R.v("reallocate.disk_util")
+            host = float(np.mean(ctx.U_host_d[m])) if len(m) else 0.0
+            free = max(min(target, ctx.max_util) - host, 0.0)
+            rate = R.v("reallocate.read_mb_s_at_util") * free / target
+            ctx.busy_d[m] += free
+            ctx.core[lay.core_off[self.ctrl]] += R.v("reallocate.cpu_pct") * (free / target)
+            s.rate = rate
+            self.rate += rate
+
+
+# ====================================================================== feature enable
+class FeatureOp(Op):
+    def start(self, t: float) -> bool:
+        ev, sim = self.event, self.sim
+        spec = sim.platform.features.get(ev.feature)
+        self.label = f"Enable {spec.name if spec else ev.feature}"
+        minutes = spec.reboot_minutes if spec else 0.0
+        if minutes > 0:
+            sim.advise("warning", "feature-reboot",
+                       f"{ev.id}: enabling {self.label[7:]} reboots all controllers ({minutes:g} min without host I/O); "
+                       "plan accordingly", ev.id, spec.source if spec else "")
+            sim.offline[:] = True
+            self.begin("reboot", t, kind="timed", dur_h=minutes / 60.0, tag="reboot")
+        else:
+            self.enable(t)
+            self.end_h = t
+            return False
+        self.check_benefit()
+        return True
+
+    def check_benefit(self) -> None:
+        sim = self.sim
+        caps = sim.ctrl_caps()
+        if caps is None or "hpt" not in self.event.feature:
+            return
+        mb_lim, io_lim = caps
+        lay = sim.lay
+        P = sim.P
+        if not P:
+            return
+        X = sim.X if len(sim.X) == P else np.zeros(P)
+        ctrl = lay.l_owner[sim.p_l]
+        kb = sim.w_kb[sim.p_w]
+        io_c = np.bincount(ctrl, weights=X, minlength=len(lay.ctrl_names))
+        mb_c = np.bincount(ctrl, weights=X * kb / 1024.0, minlength=len(lay.ctrl_names))
+        if np.all(mb_c < mb_lim * 0.98) and np.all(io_c < io_lim * 0.98):
+            sim.advise("info", "hpt-no-benefit",
+                       f"{self.event.id}: the workload stays below the base controller limits; High Performance "
+                       "Tier gives no benefit here", self.event.id, "dell 'Workload Dependencies'")
+
+    def enable(self, t: float) -> None:
+        self.sim.features[self.event.feature] = True
+
+    def on_stream_end(self, s: Stream, t: float) -> None:
+        self.sim.offline[:] = False
+        self.enable(t)
+
+
+OPS: dict[str, type[Op]] = {
+    "LunMigration": Migration,
+    "DriveFailure": Rebuild,
+    "Bind": BindOp,
+    "VolumeMigration": VolumeMig,
+    "Reallocate": ReallocateOp,
+    "FeatureEnable": FeatureOp,
+}

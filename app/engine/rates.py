@@ -1,0 +1,81 @@
+"""Read the platform's rate tables, remembering every Param the prediction used.
+
+The engine never reads a number that is not in a preset: `RateReader.v(path)` returns the value
+and records the Param (path, value, unit, source) for Result.assumptions. `nearest_row` picks the
+documented row nearest to a case the tables do not cover and reports that it did, so the engine
+can say so in an advisory instead of extrapolating silently.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from app.domain.hardware import Param, Tables
+
+
+class MissingRate(KeyError):
+    """The preset has no value the engine needs for this case."""
+
+
+class RateReader:
+    def __init__(self, tables: Tables, rates_name: str = ""):
+        self.tables = tables
+        self.name = rates_name
+        self.used: dict[str, Param] = {}
+
+    @property
+    def model(self) -> str:
+        m = self.tables.get_path("model", "")
+        return m if isinstance(m, str) else ""
+
+    def has(self, path: str) -> bool:
+        return self.tables.has(path)
+
+    def param(self, path: str) -> Param:
+        try:
+            p = self.tables.param(path)
+        except KeyError as exc:
+            raise MissingRate(f"rates {self.name!r} have no value at {path!r}") from exc
+        self.used[p.path or path] = p
+        return p
+
+    def v(self, path: str, default: float | None = None) -> float:
+        if default is not None and not self.tables.has(path):
+            return default
+        return float(self.param(path).value)
+
+    def opt(self, path: str) -> float | None:
+        return self.v(path) if self.tables.has(path) else None
+
+    def raw(self, path: str, default: Any = None) -> Any:
+        return self.tables.get_path(path, default)
+
+    def keyed(self, path: str, key: str, order: list[str] | None = None) -> tuple[float, str | None]:
+        """Value at path.key; when the key is missing, the nearest key in `order` (or the first
+        one) and a note saying which was used."""
+        table = self.tables.get_path(path, None)
+        if not isinstance(table, Tables) or not len(table):
+            raise MissingRate(f"rates {self.name!r} have no table {path!r}")
+        if key in table and isinstance(table[key], Param):
+            return self.v(f"{path}.{key}"), None
+        keys = [k for k in table if isinstance(table[k], Param)]
+        if order and key in order:
+            idx = order.index(key)
+            ranked = sorted((k for k in keys if k in order), key=lambda k: abs(order.index(k) - idx))
+            use = ranked[0] if ranked else keys[0]
+        else:
+            use = keys[0]
+        return self.v(f"{path}.{use}"), f"{path} has no {key!r}; used {use!r}"
+
+    def nearest_row(self, path: str, key: str, target: float) -> tuple[Tables, bool]:
+        """The row of a list table whose `key` is nearest to target; True when it is exact."""
+        rows = self.tables.get_path(path, None)
+        if not isinstance(rows, list) or not rows:
+            raise MissingRate(f"rates {self.name!r} have no rows at {path!r}")
+        best = min(rows, key=lambda r: abs(float(r[key]) - target))
+        exact = abs(float(best[key]) - target) < 1e-9
+        return best, exact
+
+    def row_value(self, row: Tables, key: str) -> float:
+        p = row[key]
+        self.used[p.path] = p
+        return float(p.value)

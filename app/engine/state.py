@@ -1,0 +1,104 @@
+"""Static arrays of a configuration (drives, RAID groups, LUNs, controllers, buses) and the
+per-step host-load solution. Pure numpy, no Qt, no I/O.
+
+Indexing: drives 0..D-1 in project order, groups 0..G-1, LUNs 0..L-1, controller cores 0..C-1
+(controller k's cores are core_off[k] .. core_off[k]+cores[k]-1; core 0 of a controller is the one
+LUN operations use on CLARiiON). Workload-on-LUN pairs 0..P-1 carry the host load.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from app.domain.hardware import Catalog, Interface, Platform
+from app.domain.project import Project
+from app.domain.raid import RaidType
+
+
+def speed_key(interface: Interface, rpm: int) -> str:
+    """The EMC paper's drive classes for its rebuild factors: 'SATA', 'fc10k', 'SAS', '' (15k FC)."""
+    if interface is Interface.SATA:
+        return "SATA"
+    if interface is Interface.SAS:
+        return "SAS" if rpm >= 15000 or rpm == 0 else "fc10k"
+    if rpm and rpm < 15000:
+        return "fc10k"
+    return ""
+
+
+class Layout:
+    def __init__(self, project: Project, catalog: Catalog, platform: Platform):
+        self.project = project
+        self.platform = platform
+        locs = list(project.drives)
+        self.drive_locs = locs
+        self.didx = {loc: i for i, loc in enumerate(locs)}
+        types = [catalog.drive(project.drives[l].type_id) for l in locs]
+        self.drive_types = types
+        D = len(locs)
+        self.D = D
+        self.d_seq = np.array([t.seq_mb_s for t in types], float) if D else np.zeros(0)
+        self.d_rand = np.array([t.random_ms for t in types], float) if D else np.zeros(0)
+        self.d_cap = np.array([t.capacity_gb for t in types], float) if D else np.zeros(0)
+        self.d_bus = np.array([project.drives[l].bus for l in locs], int) if D else np.zeros(0, int)
+        self.d_spare = np.array([project.drives[l].hot_spare for l in locs], bool) if D else np.zeros(0, bool)
+        self.B = max(platform.buses, int(self.d_bus.max()) + 1 if D else 1)
+        # controllers and cores
+        self.ctrl_names = platform.controller_names()
+        self.cidx = {n: i for i, n in enumerate(self.ctrl_names)}
+        self.cores = np.array([c.cores for c in platform.controllers], int)
+        self.core_off = np.concatenate([[0], np.cumsum(self.cores)[:-1]]).astype(int)
+        self.C = int(self.cores.sum())
+        self.core_ctrl = np.repeat(np.arange(len(self.cores)), self.cores)
+        self.core_names = [f"{n}/{k}" for n, c in zip(self.ctrl_names, self.cores) for k in range(c)]
+        # RAID groups
+        groups = project.groups
+        self.groups = groups
+        self.gidx = {g.id: i for i, g in enumerate(groups)}
+        G = len(groups)
+        self.G = G
+        self.g_members = [np.array([self.didx[l] for l in g.drives if l in self.didx], int) for g in groups]
+        self.g_width = np.array([max(len(m), 1) for m in self.g_members], float)
+        self.g_data = np.array([max(g.math.data_disks, 1) for g in groups], float)
+        self.g_pen = np.array([g.math.write_penalty for g in groups], float)
+        self.g_mirror = np.array([g.math.is_mirror for g in groups], bool)
+        self.g_parity = np.array([g.math.is_parity for g in groups], bool)
+        self.g_seq = np.array([self.d_seq[m].min() if len(m) else 50.0 for m in self.g_members])
+        self.g_rand = np.array([self.d_rand[m].mean() if len(m) else 8.0 for m in self.g_members])
+        self.g_member_cap = np.array([self.d_cap[m].min() if len(m) else 0.0 for m in self.g_members])
+        self.d_group = np.full(D, -1, int)
+        for gi, m in enumerate(self.g_members):
+            self.d_group[m] = gi
+        # membership matrix (drive x group) and group x bus fractions
+        self.M = np.zeros((D, G))
+        for gi, m in enumerate(self.g_members):
+            self.M[m, gi] = 1.0
+        self.GB = np.zeros((G, self.B))
+        for gi, m in enumerate(self.g_members):
+            for d in m:
+                self.GB[gi, self.d_bus[d]] += 1.0 / len(m)
+        self.g_buses = [sorted(set(self.d_bus[m].tolist())) for m in self.g_members]
+        # LUNs
+        self.luns = project.luns
+        self.lidx = {l.id: i for i, l in enumerate(project.luns)}
+        self.L = len(project.luns)
+        self.l_group = np.array([self.gidx.get(l.group_id, -1) for l in project.luns], int)
+        self.l_cap = np.array([l.capacity_gb for l in project.luns], float)
+        self.l_owner = np.array([self.cidx.get(l.owner, 0) for l in project.luns], int)
+        self.l_opt = np.array([float(l.optimization or 1.0) for l in project.luns], float)
+        self.l_hit_scale = np.ones(self.L)  # cache re-warm after a pointer swap
+        self.l_live = np.ones(self.L, bool)  # False: unbound (a migration's former source)
+        self.l_wcache = np.array([bool(l.settings.get("write_cache", True)) for l in project.luns], bool)
+
+    # group of a drive location, and utilised capacity of a group
+    def group_allocated_frac(self, gi: int) -> float:
+        g = self.groups[gi]
+        usable = self.g_data[gi] * self.g_member_cap[gi]
+        alloc = sum(l.capacity_gb for l in self.project.luns_in_group(g.id))
+        return min(alloc / usable, 1.0) if usable > 0 else 1.0
+
+    def speed_key_of(self, d: int) -> str:
+        t = self.drive_types[d]
+        return speed_key(t.interface, t.rpm)
+
+    def group_raid(self, gi: int) -> RaidType:
+        return self.groups[gi].raid
