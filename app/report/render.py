@@ -105,7 +105,15 @@ class PdfRenderer:
         self.fonts = _Fonts(self.writer)
         self.charts = ChartPainter(self.writer, self.u, FONT_FAMILIES)
         self.layout_painter = LayoutPainter(report.project, report.catalog, self.writer, self.u, FONT_FAMILIES)
-        self.scene_picture = scene_picture
+        # the GUI canvas is used when it fits one page legibly (scaled to at least 45 %); a large
+        # array is drawn by the built-in painter instead, a few buses per page
+        self.scene_picture = None
+        if scene_picture is not None:
+            pic, bounds = scene_picture
+            if bounds.width() > 0 and bounds.height() > 0:
+                s = min(self.content_w / bounds.width(), (self.bottom - MARGIN_T - 90) / bounds.height())
+                if s >= 0.45:
+                    self.scene_picture = scene_picture
         self.pages: list[_Page] = []
         self.heading_page: dict[str, int] = {}
         self._cells: dict[int, list[list[_Cell]]] = {}  # per table id: measured cells
@@ -258,9 +266,11 @@ class PdfRenderer:
             return self.charts.height_pt(b, self.content_w) + 10
         if isinstance(b, Diagram):
             if self.scene_picture is not None:
+                if b is not next((x for x in self.report.blocks if isinstance(x, Diagram)), None):
+                    return 0.0  # the canvas shows every bus at once
                 pic, bounds = self.scene_picture
-                s = self.content_w / max(bounds.width(), 1e-9)
-                return min(bounds.height() * s, self.bottom - MARGIN_T - 40) + 10
+                s = min(self.content_w / bounds.width(), (self.bottom - MARGIN_T - 90) / bounds.height())
+                return bounds.height() * s + 10
             return min(self.layout_painter.height_pt(b, self.content_w), self.bottom - MARGIN_T - 30) + 8
         return 0.0
 

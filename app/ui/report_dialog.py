@@ -1,0 +1,345 @@
+"""File > Export report…: choose scenarios and charts, write the PDF in a worker thread with a
+progress bar and Cancel, and open it in the system viewer on request.
+
+`install(window)` is called by the main window (PLUGINS). The export takes a snapshot of the
+project (a deep copy) and records the layout canvas as vector drawing commands (a QPicture) on
+the GUI thread; simulation, layout and painting run in a QThread, so the window stays responsive.
+"""
+from __future__ import annotations
+
+import threading
+import traceback
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from PySide6.QtCore import QObject, QSettings, Qt, QThread, QUrl, Signal, Slot
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGridLayout, QGroupBox,
+    QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMessageBox, QProgressBar, QPushButton,
+    QVBoxLayout, QWidget,
+)
+
+from app.report import ReportCancelled, ReportOptions, generate_report
+from app.report.content import CHART_KINDS
+
+
+class ExportJob(QObject):
+    """Runs generate_report in a worker thread. Signals are delivered on the GUI thread."""
+
+    progress = Signal(float, str)
+    finished = Signal(object)  # ReportInfo
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, project, catalog, path: Path, options: ReportOptions, scene_picture=None,
+                 warnings: list[str] | None = None, results: dict | None = None):
+        super().__init__()
+        self.project, self.catalog, self.path, self.options = project, catalog, path, options
+        self.scene_picture = scene_picture
+        self.warnings = warnings or []
+        self.results = results
+        self._cancel = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def is_cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            info = generate_report(self.project, self.catalog, self.path, self.options, results=self.results,
+                                   progress=lambda f, msg: self.progress.emit(f, msg),
+                                   cancelled=self.is_cancelled, scene_picture=self.scene_picture,
+                                   warnings=self.warnings)
+        except ReportCancelled:
+            self.cancelled.emit()
+        except Exception as exc:  # shown to the user; the GUI stays up
+            traceback.print_exc()
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+        else:
+            self.finished.emit(info)
+
+
+def canvas_picture(document: Any):
+    """The layout canvas recorded as vectors, coloured by RAID group (a fresh scene, so the
+    user's selection and utilization colouring do not end up in the customer's PDF)."""
+    try:
+        from app.report.diagram import picture_from_scene
+        from app.ui.canvas import LayoutScene
+    except ImportError:
+        return None
+    doc = SimpleNamespace(project=document.project, catalog=document.catalog, platform=document.platform)
+    scene = LayoutScene(doc)
+    try:
+        return picture_from_scene(scene)
+    finally:
+        scene.deleteLater()
+
+
+class ReportDialog(QDialog):
+    def __init__(self, document: Any, parent: QWidget | None = None, canvas: bool = True):
+        super().__init__(parent)
+        self.document = document
+        self.use_canvas = canvas
+        self.setWindowTitle("Export report")
+        self.setMinimumWidth(520)
+        self.job: ExportJob | None = None
+        self.thread: QThread | None = None
+        self.info = None
+        self.error: str | None = None
+        project = document.project
+        settings = QSettings()
+
+        lay = QVBoxLayout(self)
+        form = QFormLayout()
+        self.path_edit = QLineEdit(str(self._default_path()))
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self.browse)
+        row = QHBoxLayout()
+        row.addWidget(self.path_edit, 1)
+        row.addWidget(browse)
+        form.addRow("Save as:", row)
+        self.page_size = QComboBox()
+        self.page_size.addItems(["A4", "Letter"])
+        self.page_size.setCurrentText(str(settings.value("report/page_size", "A4")))
+        form.addRow("Paper:", self.page_size)
+        lay.addLayout(form)
+
+        box = QGroupBox("Scenarios")
+        bl = QVBoxLayout(box)
+        self.scenarios = QListWidget()
+        for s in project.scenarios:
+            item = QListWidgetItem(s.name)
+            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+            checked = s.name == project.current_scenario or s.name == project.baseline_scenario
+            item.setCheckState(Qt.Checked if checked else Qt.Unchecked)
+            self.scenarios.addItem(item)
+        self.scenarios.setMaximumHeight(110)
+        bl.addWidget(self.scenarios)
+        lay.addWidget(box)
+
+        box = QGroupBox("Charts")
+        grid = QGridLayout(box)
+        self.chart_boxes: dict[str, QCheckBox] = {}
+        for i, (key, (title, _metric, _unit, default)) in enumerate(CHART_KINDS.items()):
+            cb = QCheckBox(title)
+            cb.setChecked(default)
+            self.chart_boxes[key] = cb
+            grid.addWidget(cb, i // 2, i % 2)
+        lay.addWidget(box)
+
+        box = QGroupBox("Contents")
+        bl = QVBoxLayout(box)
+        self.diagram_box = QCheckBox("Layout diagram")
+        self.diagram_box.setChecked(True)
+        self.luns_box = QCheckBox("Table of every LUN")
+        self.luns_box.setChecked(len(project.luns) <= 2000)
+        self.assumptions_box = QCheckBox("Assumptions appendix (rates and factors with their sources)")
+        self.assumptions_box.setChecked(True)
+        for w in (self.diagram_box, self.luns_box, self.assumptions_box):
+            bl.addWidget(w)
+        lay.addWidget(box)
+
+        self.open_box = QCheckBox("Open the report when it is written")
+        self.open_box.setChecked(settings.value("report/open_after", "true") in (True, "true"))
+        lay.addWidget(self.open_box)
+
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(0)
+        self.progress.setVisible(False)
+        self.progress_label = QLabel("")
+        self.progress_label.setVisible(False)
+        lay.addWidget(self.progress)
+        lay.addWidget(self.progress_label)
+
+        self.buttons = QDialogButtonBox()
+        self.export_button = self.buttons.addButton("Export", QDialogButtonBox.AcceptRole)
+        self.cancel_button = self.buttons.addButton(QDialogButtonBox.Cancel)
+        self.export_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        lay.addWidget(self.buttons)
+
+    # ---------------------------------------------------------------- options
+    def _default_path(self) -> Path:
+        doc_path = getattr(self.document, "path", None)
+        if doc_path:
+            return Path(doc_path).with_suffix(".pdf")
+        title = (self.document.project.info.title or "report").strip()
+        safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip() or "report"
+        return Path.home() / f"{safe}.pdf"
+
+    def browse(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export report", self.path_edit.text(), "PDF (*.pdf)")
+        if path:
+            if not path.lower().endswith(".pdf"):
+                path += ".pdf"
+            self.path_edit.setText(path)
+
+    def chosen_scenarios(self) -> list[str]:
+        return [self.scenarios.item(i).text() for i in range(self.scenarios.count())
+                if self.scenarios.item(i).checkState() == Qt.Checked]
+
+    def options(self) -> ReportOptions:
+        return ReportOptions(
+            scenarios=self.chosen_scenarios(),
+            charts=[k for k, cb in self.chart_boxes.items() if cb.isChecked()],
+            diagram=self.diagram_box.isChecked(), lun_table=self.luns_box.isChecked(),
+            assumptions=self.assumptions_box.isChecked(), page_size=self.page_size.currentText(),
+        )
+
+    def _errors(self, scenarios: list[str]) -> tuple[list[str], list[str]]:
+        try:
+            from app.domain.validation import validate
+        except ImportError:
+            return [], []
+        issues = []
+        for name in scenarios or [None]:
+            issues += [i for i in validate(self.document.project, self.document.catalog, name) if i not in issues]
+
+        def line(i):
+            return f"{i.where}: {i.text}" if i.where else i.text
+
+        return ([line(i) for i in issues if i.severity == "error"],
+                [line(i) for i in issues if i.severity != "error"])
+
+    # ---------------------------------------------------------------- running
+    def start(self) -> None:
+        if self.job is not None:
+            return
+        names = self.chosen_scenarios()
+        if not names:
+            QMessageBox.warning(self, "Export report", "Choose at least one scenario for the report.")
+            return
+        errors, warnings = self._errors(names)
+        if errors:
+            more = f"\n… and {len(errors) - 5} more." if len(errors) > 5 else ""
+            QMessageBox.warning(self, "Export report",
+                                f"The project has {len(errors)} validation error{'s' if len(errors) != 1 else ''}; "
+                                "fix them before making a report:\n\n" + "\n".join(errors[:5]) + more)
+            return
+        path = Path(self.path_edit.text()).expanduser()
+        if path.suffix.lower() != ".pdf":
+            path = path.with_suffix(".pdf")
+            self.path_edit.setText(str(path))
+        settings = QSettings()
+        settings.setValue("report/page_size", self.page_size.currentText())
+        settings.setValue("report/open_after", "true" if self.open_box.isChecked() else "false")
+        options = self.options()
+        picture = canvas_picture(self.document) if (self.use_canvas and options.diagram) else None
+        self.job = ExportJob(self.document.project.clone(), self.document.catalog, path, options, picture, warnings)
+        self.thread = QThread(self)
+        self.job.moveToThread(self.thread)
+        self.thread.started.connect(self.job.run)
+        self.job.progress.connect(self._progress)
+        self.job.finished.connect(self._finished)
+        self.job.failed.connect(self._failed)
+        self.job.cancelled.connect(self._cancelled)
+        for sig in (self.job.finished, self.job.failed, self.job.cancelled):
+            sig.connect(self.thread.quit)
+        self._set_running(True)
+        self.thread.start()
+
+    def _set_running(self, running: bool) -> None:
+        self.progress.setVisible(True)
+        self.progress_label.setVisible(True)
+        self.export_button.setEnabled(not running)
+        for w in (self.scenarios, self.path_edit, self.page_size, self.diagram_box, self.luns_box,
+                  self.assumptions_box, *self.chart_boxes.values()):
+            w.setEnabled(not running)
+        if running:
+            self.progress.setValue(0)
+            self.progress_label.setText("Starting…")
+
+    @Slot(float, str)
+    def _progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(round(fraction * 1000)))
+        self.progress_label.setText(message)
+
+    def _done(self) -> None:
+        if self.thread is not None:
+            self.thread.quit()
+            self.thread.wait(10000)
+        self.job = None
+        self.thread = None
+        self._set_running(False)
+
+    @Slot(object)
+    def _finished(self, info) -> None:
+        self.info = info
+        self._done()
+        self.progress_label.setText(f"Wrote {info.path} ({info.pages} pages)")
+        parent = self.parent()
+        if parent is not None and hasattr(parent, "status"):
+            parent.status(f"Report written: {info.path} ({info.pages} pages)")
+        if self.open_box.isChecked():
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(info.path)))
+        self.accept()
+
+    @Slot(str)
+    def _failed(self, message: str) -> None:
+        self.error = message
+        self._done()
+        self.progress_label.setText("The report could not be written.")
+        QMessageBox.critical(self, "Export report", f"The report could not be written:\n{message}")
+
+    @Slot()
+    def _cancelled(self) -> None:
+        self._done()
+        self.progress.setValue(0)
+        self.progress_label.setText("Cancelled; no file was written.")
+
+    def cancel(self) -> None:
+        """Cancel the running export (the dialog stays open), or close the dialog."""
+        if self.job is not None:
+            self.progress_label.setText("Cancelling…")
+            self.job.cancel()
+        else:
+            self.reject()
+
+    def wait(self, timeout_ms: int = 60000) -> bool:
+        """For tests: wait until the worker thread has finished."""
+        return self.thread.wait(timeout_ms) if self.thread is not None else True
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        if self.job is not None:
+            self.job.cancel()
+            if self.thread is not None:
+                self.thread.wait(10000)
+        super().closeEvent(event)
+
+    def reject(self) -> None:
+        if self.job is not None:
+            self.cancel()
+            return
+        super().reject()
+
+
+class ReportPlugin:
+    def __init__(self, window):
+        self.window = window
+        self.action = QAction("Export &Report…", window)
+        self.action.setShortcut(QKeySequence("Ctrl+Shift+E"))
+        self.action.setStatusTip("Write the PDF report for the customer: configuration, plan, charts, assumptions")
+        self.action.triggered.connect(self.open_dialog)
+        file_menu = window.menu("File")
+        tail = getattr(window, "_file_tail", None)
+        if tail is not None:
+            file_menu.insertAction(tail, self.action)
+        else:
+            file_menu.addAction(self.action)
+        window.menu("Report").addAction(self.action)
+        self.dialog: ReportDialog | None = None
+
+    def open_dialog(self) -> ReportDialog:
+        self.dialog = ReportDialog(self.window.document, self.window)
+        self.dialog.open()
+        return self.dialog
+
+
+def install(window) -> ReportPlugin:
+    return ReportPlugin(window)
