@@ -84,9 +84,13 @@ def project_name(smoke: Smoke, example: Path) -> str | None:
         doc = json.loads(proc.stdout)
     except ValueError:
         return None
-    for node in (doc, doc.get("project", {}) if isinstance(doc, dict) else {}):
-        if isinstance(node, dict) and isinstance(node.get("name"), str):
-            return node["name"]
+    if not isinstance(doc, dict):
+        return None
+    for node in (doc.get("info"), doc, doc.get("project")):  # info.title in format version 1
+        if isinstance(node, dict):
+            for key in ("title", "name"):
+                if isinstance(node.get(key), str) and node[key].strip():
+                    return node[key]
     return None
 
 

@@ -311,6 +311,61 @@ def trim(analysis, report: list[str] | None = None) -> None:
         report.append("trim: unlinked libraries: " + ", ".join(sorted(unused)))
 
 
+def _elf_has_debug_info(path: Path) -> bool:
+    """True for an ELF file with a .debug_info section (64/32-bit, little/big endian)."""
+    import struct
+
+    try:
+        with path.open("rb") as fh:
+            ident = fh.read(16)
+            if ident[:4] != b"\x7fELF":
+                return False
+            is64, end = ident[4] == 2, "<" if ident[5] == 1 else ">"
+            if is64:
+                fh.seek(0x28)
+                shoff, = struct.unpack(end + "Q", fh.read(8))
+                fh.seek(0x3A)
+            else:
+                fh.seek(0x20)
+                shoff, = struct.unpack(end + "I", fh.read(4))
+                fh.seek(0x2E)
+            shentsize, shnum, shstrndx = struct.unpack(end + "HHH", fh.read(6))
+            if not shoff or not shnum or shstrndx >= shnum:
+                return False
+            fh.seek(shoff)
+            table = fh.read(shentsize * shnum)
+            fmt = end + ("IIQQQQIIQQ" if is64 else "IIIIIIIIII")
+            headers = [struct.unpack_from(fmt, table, i * shentsize) for i in range(shnum)]
+            strtab = headers[shstrndx]
+            fh.seek(strtab[4])
+            names = fh.read(strtab[5])
+            return any(names[h[0]:names.find(b"\0", h[0])] == b".debug_info" for h in headers)
+    except (OSError, struct.error, IndexError):
+        return False
+
+
+def strip_debug_info(bundle: Path, report: list[str] | None = None) -> int:
+    """`strip --strip-debug` the ELF files that carry debug information (a self-built Python's
+    libpython and lib-dynload modules: about 30 MB). Not PyInstaller's strip=True, which strips
+    every library and corrupts wheels' auditwheel-patched ones (numpy's OpenBLAS then fails
+    with "ELF load command address/offset not page-aligned"). Returns the bytes saved."""
+    import shutil
+    import subprocess
+
+    strip = shutil.which("strip")
+    if not strip or _os_key() != "linux":
+        return 0
+    saved = 0
+    for path in sorted(bundle.rglob("*")):
+        if path.is_file() and not path.is_symlink() and _elf_has_debug_info(path):
+            before = path.stat().st_size
+            if subprocess.run([strip, "--strip-debug", str(path)]).returncode == 0:
+                saved += before - path.stat().st_size
+    if report is not None:
+        report.append(f"strip: removed {saved / 1e6:.1f} MB of debug information")
+    return saved
+
+
 # ------------------------------------------------------------------ Windows version resource
 
 def write_windows_version_file(path: Path, exe_name: str, description: str) -> Path:
