@@ -394,9 +394,11 @@ class ReportBuilder:
                 if peak_ms is None or pk > peak_ms:
                     peak_ms, peak_wl = pk, self.entity_label("response_ms", ent, r)
             warnings = sum(1 for a in r.advisories if a.severity == "warning")
-            plan_end = format_time(max(ends)) if ends else DASH
+            plan_end = format_time(max(ends)) if ends else ""
             if unfinished:
-                plan_end += f" ({unfinished} not finished)"
+                plan_end = (plan_end + "; " if plan_end else "") + (
+                    f"{unfinished} still running at {format_time(r.horizon_h)}")
+            plan_end = plan_end or DASH
             rows.append(Row([
                 name, format_count(len(ops)), plan_end,
                 f"{longest.label}: {format_duration(longest.duration_h)}" if longest else DASH,

@@ -172,11 +172,13 @@ class PdfRenderer:
             return widths
         natural = [0.0] * n
         word = [0.0] * n
+        cell_nat = [0.0] * n  # widest cell, header left out (a header may wrap)
         fm_b = self.fonts.metrics(self.fonts.cell_bold)
         for j, c in enumerate(t.columns):
             if t.header and c.title:
                 natural[j] = fm_b.horizontalAdvance(c.title) / u
                 word[j] = max(fm_b.horizontalAdvance(w) for w in c.title.split()) / u
+        header_word = list(word)
         for row in t.rows:
             for j, text in enumerate(row.cells):
                 if isinstance(text, PageRef):
@@ -185,6 +187,8 @@ class PdfRenderer:
                 adv = fm.horizontalAdvance(str(text)) / u + (10.0 if row.style == "sub" and j == 0 else 0.0)
                 if adv > natural[j]:
                     natural[j] = adv
+                if adv > cell_nat[j]:
+                    cell_nat[j] = adv
                 if t.columns[j].align == "right" and adv > word[j]:
                     word[j] = adv  # numbers never wrap
         pad = 2 * CELL_PAD_X + 0.5
@@ -197,12 +201,29 @@ class PdfRenderer:
             fixed = [j for j in range(n) if t.columns[j].align == "right" or natural[j] <= minimum[j] + 0.1]
             widths = [0.0] * n
             for j in fixed:
-                widths[j] = natural[j]
+                widths[j] = max(cell_nat[j], header_word[j]) + pad if t.columns[j].align == "right" else natural[j]
             flex = [j for j in range(n) if j not in fixed]
-            rest = W - sum(widths)
-            fw = sum(t.columns[j].weight for j in flex) or 1.0
+            # water-filling: every text column gets its longest word, then the rest of the width
+            # goes out by weight, no column taking more than its natural (one-line) width
             for j in flex:
-                widths[j] = max(minimum[j], rest * t.columns[j].weight / fw)
+                widths[j] = minimum[j]
+            open_ = [j for j in flex if widths[j] < natural[j]]
+            rest = W - sum(widths)
+            while open_ and rest > 0.5:
+                fw = sum(t.columns[j].weight for j in open_) or 1.0
+                share = {j: rest * t.columns[j].weight / fw for j in open_}
+                rest = 0.0
+                still = []
+                for j in open_:
+                    give = min(share[j], natural[j] - widths[j])
+                    widths[j] += give
+                    rest += share[j] - give
+                    if widths[j] < natural[j] - 0.01:
+                        still.append(j)
+                open_ = still
+            if sum(widths) < W - 0.5:  # every text column fits on one line: share out what is left
+                left = W - sum(widths)
+                widths = [w + left * t.columns[j].weight / total_w for j, w in enumerate(widths)]
             over = sum(widths) - W
             if over > 0:  # squeeze every column proportionally
                 widths = [w * W / sum(widths) for w in widths]
