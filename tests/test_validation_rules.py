@@ -484,7 +484,7 @@ def test_operation_not_offered(catalog):
     expect(p, catalog, "op2", ERROR, "does not offer volume migration")
     p = base()
     ops(p).events.append(Reallocate("op3", 1.0, lun=0))
-    expect(p, catalog, "op3", ERROR, "does not offer wafl reallocate")
+    expect(p, catalog, "op3", ERROR, "does not offer WAFL reallocate")
 
 
 def test_drive_failure_and_replacement(catalog):

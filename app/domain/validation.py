@@ -77,6 +77,12 @@ def _num(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
+def _kind_label(e: Event) -> str:
+    """'LUN migration', 'drive failure', 'WAFL reallocate': sentence case, acronyms kept."""
+    t = e.label_text or e.kind.replace("_", " ")
+    return t[0].lower() + t[1:] if len(t) > 1 and t[1].islower() else t
+
+
 def _gb(x: float) -> str:
     return f"{x:,.1f} GB" if x != int(x) else f"{int(x):,} GB"
 
@@ -440,7 +446,7 @@ class _Checker:
         ordered = sorted(s.events, key=lambda e: (e.start_h if _num(e.start_h) else 0.0))
         for e in ordered:
             where = e.id
-            name = f"{e.id} ({e.label_text.lower() or e.kind})"
+            name = f"{e.id} ({_kind_label(e)})"
 
             def bad(text: str, _where: str = where) -> None:
                 self.err(_where, f"{name}: {text}", sc)
@@ -451,9 +457,9 @@ class _Checker:
                 spec = pf.operations.get(e.kind)
                 prio = getattr(e, "priority")
                 if spec is None:
-                    bad(f"the {pf.name} does not offer {e.label_text.lower() or e.kind}")
+                    bad(f"the {pf.name} does not offer {_kind_label(e)}")
                 elif prio not in spec.priorities:
-                    bad(f"priority {prio!r} is not offered by the {pf.name} for {e.label_text.lower()} "
+                    bad(f"priority {prio!r} is not offered by the {pf.name} for {_kind_label(e)} "
                         f"(offered: {', '.join(spec.priorities)})")
             if isinstance(e, LunMigration):
                 src, dst = luns.get(e.source_lun), luns.get(e.dest_lun)
