@@ -65,9 +65,46 @@ def build_window(path: str | Path | None = None, example: bool = False, offer_re
     return window
 
 
+def exit_after_first_show(app, window) -> None:
+    """ARRAYPLANNER_EXIT_AFTER_SHOWN=1 (benchmarks/startup.py, packaging/smoke_test.py): once the
+    first window has been shown and the events queued by showing it (expose, first paint) are
+    processed, print `ARRAYPLANNER_SHOWN <time.time()> <seconds since process start>` and quit."""
+    import os
+    import time
+
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    def report() -> None:
+        since_start = ""
+        try:  # Linux: the process start time from /proc, in clock ticks after boot
+            ticks = os.sysconf("SC_CLK_TCK")
+            with open("/proc/self/stat") as fh:
+                start = int(fh.read().rsplit(")", 1)[1].split()[19]) / ticks
+            with open("/proc/uptime") as fh:
+                since_start = f" {float(fh.read().split()[0]) - start:.3f}"
+        except (OSError, ValueError, AttributeError, IndexError):
+            pass
+        print(f"ARRAYPLANNER_SHOWN {time.time():.6f}{since_start}", flush=True)
+        app.quit()
+
+    class _FirstShow(QObject):
+        def eventFilter(self, obj, event):
+            if obj is window and event.type() == QEvent.Type.Show:
+                window.removeEventFilter(self)
+                QTimer.singleShot(0, report)
+            return False
+
+    window._first_show_probe = _FirstShow(window)
+    window.installEventFilter(window._first_show_probe)
+
+
 def launch(path: str | None = None, example: bool = False) -> int:
+    import os
+
     app = make_app()
     window = build_window(path, example)
+    if os.environ.get("ARRAYPLANNER_EXIT_AFTER_SHOWN") == "1":
+        exit_after_first_show(app, window)
     window.show()
     return app.exec()
 
