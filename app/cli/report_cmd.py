@@ -31,6 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         f"(default: {','.join(k for k, v in CHART_KINDS.items() if v[3])}; 'none' for no charts)")
     p.add_argument("--page-size", choices=["A4", "Letter"], default="A4", help="paper size (default A4)")
     p.add_argument("--no-luns", action="store_true", help="leave out the per-LUN table (large arrays)")
+    p.add_argument("--no-canvas", action="store_true",
+                   help="draw the layout with the report's own painter instead of the GUI's canvas")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     p.set_defaults(handler=cmd_report)
 
@@ -71,9 +73,19 @@ def cmd_report(args: argparse.Namespace) -> int:
     from app.report import generate_report
     from app.report.qt import ensure_gui_app
 
+    picture = None
+    if options.diagram and not args.no_canvas:
+        try:
+            import app.ui  # noqa: F401  (PySide6 workarounds)
+            from app.ui.report_dialog import canvas_picture
+        except ImportError:  # a build without the GUI: the report draws the layout itself
+            ensure_gui_app()
+        else:
+            ensure_gui_app(widgets=True)
+            picture = canvas_picture(project, catalog)
     ensure_gui_app()
     try:
-        info = generate_report(project, catalog, out, options, warnings=warnings)
+        info = generate_report(project, catalog, out, options, scene_picture=picture, warnings=warnings)
     except OSError as exc:
         raise CliError(f"{out}: cannot write the report: {exc.strerror or exc}", EXIT_UNREADABLE) from None
     if not args.quiet:

@@ -737,10 +737,11 @@ class ReportBuilder:
                 self.para("No advisories: the plan follows the documented best practices.")
                 continue
             order = {"warning": 0, "info": 1}
-            rows = [Row([a.severity, a.where or DASH, a.text, a.source or DASH],
+            op_labels = {o.event_id: o.label for o in r.operations}
+            rows = [Row([a.severity, op_labels.get(a.where, a.where) or DASH, a.text, a.source or DASH],
                         "warning" if a.severity == "warning" else "")
                     for a in sorted(r.advisories, key=lambda a: (order.get(a.severity, 2), natural_key(a.where)))]
-            self.table([Col("Severity", 0.8), Col("About", 0.9), Col("Advice and reason", 4.0), Col("Source", 1.8)],
+            self.table([Col("Severity", 0.8), Col("About", 1.4), Col("Advice and reason", 4.0), Col("Source", 1.8)],
                        rows)
 
     def section_mttdl(self, names: list[str]) -> None:
@@ -749,19 +750,30 @@ class ReportBuilder:
         self.para("Mean time to data loss of each RAID group, from the predicted rebuild time and the drives' "
                   "MTTF (Patterson, Gibson & Katz). Longer is better; the figure falls when rebuilds run at a "
                   "lower priority or under heavy host load.", "note")
-        rows = []
-        for g in sorted(p.groups, key=lambda g: g.id):
-            cells = [g.label, g.math.label, format_count(g.width)]
-            for n in names:
-                h = self.results[n].mttdl_h.get(g.id)
-                cells.append(format_mttdl(h) if h is not None else DASH)
-            rows.append(Row(cells))
-        if not rows:
+        if not p.groups:
             self.para("The project has no RAID groups.")
             return
-        w = max(1.2, 4.5 / len(names))
-        self.table([Col("RAID group", 1.1), Col("RAID", 0.9), Col("Drives", 0.7, "right")]
-                   + [Col(f"MTTDL: {n}" if len(names) > 1 else "MTTDL", w, "right") for n in names], rows)
+        groups = sorted(p.groups, key=lambda g: g.id)
+
+        def mttdl(n, gid):
+            h = self.results[n].mttdl_h.get(gid)
+            return format_mttdl(h) if h is not None else DASH
+
+        if len(names) <= 3:  # one column per scenario
+            rows = [Row([g.label, g.math.label, format_count(g.width)] + [mttdl(n, g.id) for n in names])
+                    for g in groups]
+            w = max(1.2, 4.5 / len(names))
+            self.table([Col("RAID group", 1.1), Col("RAID", 0.9), Col("Drives", 0.7, "right")]
+                       + [Col(f"MTTDL: {n}" if len(names) > 1 else "MTTDL", w, "right") for n in names], rows)
+        else:  # many scenarios: one row per group and scenario
+            rows = []
+            for g in groups:
+                for k, n in enumerate(names):
+                    rows.append(Row([g.label if k == 0 else "", g.math.label if k == 0 else "",
+                                     format_count(g.width) if k == 0 else "", n, mttdl(n, g.id)],
+                                    "" if k == 0 else "sub"))
+            self.table([Col("RAID group", 1.2), Col("RAID", 0.8), Col("Drives", 0.6, "right"), Col("Scenario", 2.4),
+                        Col("MTTDL", 1.4, "right")], rows)
 
     def section_assumptions(self, names: list[str]) -> None:
         self.heading("Assumptions", 1, key="appendix-assumptions")

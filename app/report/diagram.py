@@ -33,9 +33,14 @@ def picture_from_scene(scene, source: QRectF | None = None) -> tuple[QPicture, Q
     """Record `scene` (a QGraphicsScene) as vector drawing commands. Call on the GUI thread."""
     rect = QRectF(source) if source is not None else scene.itemsBoundingRect().adjusted(-4, -4, 4, 4)
     pic = QPicture()
+    hidden = [it for it in getattr(scene, "placeholders", []) if it.isVisible()]  # GUI drop targets
+    for it in hidden:
+        it.setVisible(False)
     p = QPainter(pic)
     scene.render(p, QRectF(0, 0, rect.width(), rect.height()), rect)
     p.end()
+    for it in hidden:
+        it.setVisible(True)
     return pic, QRectF(0, 0, rect.width(), rect.height())
 
 
@@ -44,9 +49,12 @@ def draw_picture(p: QPainter, pic: QPicture, bounds: QRectF, target: QRectF) -> 
     if bounds.width() <= 0 or bounds.height() <= 0:
         return
     s = min(target.width() / bounds.width(), target.height() / bounds.height())
+    # QPicture playback scales its coordinates by (device dpi / picture dpi); undo that
+    dev = p.device()
+    k = pic.logicalDpiX() / dev.logicalDpiX() if dev is not None and dev.logicalDpiX() else 1.0
     p.save()
     p.translate(target.left() + (target.width() - bounds.width() * s) / 2, target.top())
-    p.scale(s, s)
+    p.scale(s * k, s * k)
     p.translate(-bounds.left(), -bounds.top())
     p.drawPicture(QPointF(0, 0), pic)
     p.restore()

@@ -64,15 +64,16 @@ class ExportJob(QObject):
             self.finished.emit(info)
 
 
-def canvas_picture(document: Any):
+def canvas_picture(project, catalog):
     """The layout canvas recorded as vectors, coloured by RAID group (a fresh scene, so the
-    user's selection and utilization colouring do not end up in the customer's PDF)."""
+    user's selection and utilization colouring do not end up in the customer's PDF). Needs a
+    QApplication; call on the GUI thread. None when the canvas is not available."""
     try:
         from app.report.diagram import picture_from_scene
         from app.ui.canvas import LayoutScene
     except ImportError:
         return None
-    doc = SimpleNamespace(project=document.project, catalog=document.catalog, platform=document.platform)
+    doc = SimpleNamespace(project=project, catalog=catalog, platform=catalog.platform(project.platform_id))
     scene = LayoutScene(doc)
     try:
         return picture_from_scene(scene)
@@ -230,8 +231,9 @@ class ReportDialog(QDialog):
         settings.setValue("report/page_size", self.page_size.currentText())
         settings.setValue("report/open_after", "true" if self.open_box.isChecked() else "false")
         options = self.options()
-        picture = canvas_picture(self.document) if (self.use_canvas and options.diagram) else None
-        self.job = ExportJob(self.document.project.clone(), self.document.catalog, path, options, picture, warnings)
+        snapshot = self.document.project.clone()
+        picture = canvas_picture(snapshot, self.document.catalog) if (self.use_canvas and options.diagram) else None
+        self.job = ExportJob(snapshot, self.document.catalog, path, options, picture, warnings)
         self.thread = QThread(self)
         self.job.moveToThread(self.thread)
         self.thread.started.connect(self.job.run)

@@ -1,0 +1,168 @@
+"""File > Export Report…: the dialog's options, the worker with progress and cancel, the refusal of
+a project with errors, and opening the PDF in the system viewer."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import threading
+import time
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings, QStandardPaths, Qt  # noqa: E402
+from PySide6.QtWidgets import QMainWindow, QMessageBox  # noqa: E402
+
+from app.store.presets import default_catalog  # noqa: E402
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def settings_in_tmp(tmp_path, qapp):
+    QStandardPaths.setTestModeEnabled(True)
+    for fmt in (QSettings.NativeFormat, QSettings.IniFormat):
+        QSettings.setPath(fmt, QSettings.UserScope, str(tmp_path / "settings"))
+    QSettings().clear()
+    return tmp_path
+
+
+class FakeWindow(QMainWindow):
+    """The part of the main window's plug-in API the report uses."""
+
+    def __init__(self, document):
+        super().__init__()
+        self.document = document
+        self._menus = {}
+        self.messages = []
+        f = self.menu("File")
+        f.addAction("Save")
+        self._file_tail = f.addSeparator()
+        f.addAction("Quit")
+
+    def menu(self, name):
+        if name not in self._menus:
+            self._menus[name] = self.menuBar().addMenu(name)
+        return self._menus[name]
+
+    def status(self, text, timeout_ms=0):
+        self.messages.append(text)
+
+
+def example_document(name="emc-cx4-960-oltp"):
+    from app.store.examples import example_path
+    from app.store.project_file import load_project
+    from app.ui.document import Document
+
+    return Document(load_project(example_path(name)), default_catalog())
+
+
+@pytest.fixture
+def window(qtbot, settings_in_tmp):
+    w = FakeWindow(example_document())
+    qtbot.addWidget(w)
+    return w
+
+
+def test_install_adds_the_menu_entries(window):
+    from app.ui.report_dialog import install
+
+    plugin = install(window)
+    file_texts = [a.text() for a in window.menu("File").actions()]
+    assert "Export &Report…" in file_texts
+    assert file_texts.index("Export &Report…") < file_texts.index("Quit")  # before Quit
+    assert plugin.action in window.menu("Report").actions()
+
+
+def test_install_on_the_real_main_window(qtbot, settings_in_tmp):
+    from app.ui.main_window import MainWindow
+
+    w = MainWindow(example_document(), plugins=("app.ui.report_dialog",))
+    qtbot.addWidget(w)
+    assert "app.ui.report_dialog" in w.plugins
+    assert any(a.text() == "Export &Report…" for a in w.menu("File").actions())
+
+
+def test_options_follow_the_checkboxes(window, tmp_path):
+    from app.ui.report_dialog import ReportDialog
+
+    dlg = ReportDialog(window.document, window)
+    names = [s.name for s in window.document.project.scenarios]
+    for i in range(dlg.scenarios.count()):
+        dlg.scenarios.item(i).setCheckState(Qt.Checked if i in (0, 2) else Qt.Unchecked)
+    for key, cb in dlg.chart_boxes.items():
+        cb.setChecked(key in ("response", "groups"))
+    dlg.diagram_box.setChecked(False)
+    dlg.page_size.setCurrentText("Letter")
+    opts = dlg.options()
+    assert opts.scenarios == [names[0], names[2]]
+    assert opts.charts == ["response", "groups"]
+    assert not opts.diagram and opts.page_size == "Letter"
+
+
+def test_export_writes_the_pdf_with_progress_and_opens_it(window, tmp_path, qtbot, monkeypatch):
+    from app.ui import report_dialog
+
+    opened = []
+    monkeypatch.setattr(report_dialog.QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()))
+    dlg = report_dialog.ReportDialog(window.document, window)
+    out = tmp_path / "out" / "customer.pdf"
+    dlg.path_edit.setText(str(out))
+    dlg.open_box.setChecked(True)
+    seen = []
+    dlg.progress.valueChanged.connect(seen.append)
+    dlg.start()
+    assert dlg.job is not None and not dlg.export_button.isEnabled()
+    qtbot.waitUntil(lambda: dlg.info is not None or dlg.error is not None, timeout=60000)
+    assert dlg.error is None
+    assert out.exists() and dlg.info.pages >= 5
+    assert seen and seen[-1] == 1000 and seen == sorted(seen)
+    assert opened == [str(out)]
+    assert any("Report written" in m for m in window.messages)
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True).stdout
+        assert window.document.project.info.title.split(":")[0] in text
+        assert "Layout" in text
+
+
+def test_cancel_stops_the_worker_and_writes_nothing(window, tmp_path, qtbot, monkeypatch):
+    import app.report as report_mod
+    from app.ui import report_dialog
+
+    gate = threading.Event()
+
+    def slow_simulate(project, catalog, names, progress=None, cancelled=None, share=1.0):
+        gate.set()
+        while not cancelled():  # a long engine run that notices the cancel
+            time.sleep(0.01)
+        raise report_mod.ReportCancelled()
+
+    monkeypatch.setattr(report_mod, "simulate_scenarios", slow_simulate)
+    dlg = report_dialog.ReportDialog(window.document, window)
+    out = tmp_path / "cancelled.pdf"
+    dlg.path_edit.setText(str(out))
+    dlg.start()
+    qtbot.waitUntil(gate.is_set, timeout=10000)
+    dlg.cancel_button.click()
+    qtbot.waitUntil(lambda: dlg.job is None, timeout=10000)
+    assert "Cancelled" in dlg.progress_label.text()
+    assert dlg.export_button.isEnabled()
+    assert not out.exists() and list(tmp_path.glob("*.part")) == []
+    assert dlg.info is None and dlg.result() == 0  # the dialog stays open for another try
+
+
+def test_a_project_with_errors_is_refused(window, tmp_path, qtbot, monkeypatch):
+    from app.ui import report_dialog
+
+    warned = []
+    monkeypatch.setattr(report_dialog.QMessageBox, "warning",
+                        lambda parent, title, text: warned.append(text) or QMessageBox.Ok)
+    g = window.document.project.groups[0]
+    g.drives = g.drives[:2]  # a RAID 5 of two drives
+    dlg = report_dialog.ReportDialog(window.document, window)
+    out = tmp_path / "bad.pdf"
+    dlg.path_edit.setText(str(out))
+    dlg.start()
+    assert dlg.job is None and not out.exists()
+    assert warned and "validation error" in warned[0] and "RG 0" in warned[0]
