@@ -13,17 +13,6 @@ a cancelled export leaves no file behind (the PDF is written next to the target 
 from __future__ import annotations
 
 import os
-import sys as _sys
-
-if _sys.version_info < (3, 12) and not getattr(_sys, "_arrayplanner_none_pinned", False):
-    # Same guard as app/ui/__init__.py (the report runs headless, without app.ui): PySide6 6.12 on
-    # CPython 3.11 returns None from void C++ methods without a reference; a report of a large
-    # array makes ~10^5 such calls and would die with "Fatal Python error: none_dealloc".
-    import ctypes as _ctypes
-
-    for _obj in (None, True, False):
-        _ctypes.c_ssize_t.from_address(id(_obj)).value += 1 << 40
-    _sys._arrayplanner_none_pinned = True
 import time
 from dataclasses import dataclass
 from pathlib import Path
