@@ -24,9 +24,26 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 SimulateFn = Callable[..., Any]  # simulate(project, catalog, scenario_name=None) -> Result
 
 
-def default_simulate(project, catalog, scenario_name=None):
-    from app.engine import simulate  # imported lazily: the engine may not be built yet
+class ProjectInvalid(ValueError):
+    """The project has validation errors, so the engine is not run."""
 
+
+def default_simulate(project, catalog, scenario_name=None):
+    """Validate, then run the engine (both in the worker thread)."""
+    try:  # imported lazily: the GUI starts even while the engine is being built
+        from app.engine import simulate
+    except ImportError:
+        from app.engine.simulate import simulate
+    try:
+        from app.domain.validation import validate
+    except ImportError:
+        validate = None
+    if validate is not None:
+        errors = [i for i in validate(project, catalog) if i.severity == "error"]
+        if errors:
+            first = "; ".join(f"{i.where}: {i.text}" if i.where else i.text for i in errors[:2])
+            more = f" (and {len(errors) - 2} more)" if len(errors) > 2 else ""
+            raise ProjectInvalid(f"no prediction while the project has errors: {first}{more}")
     return simulate(project, catalog, scenario_name=scenario_name)
 
 

@@ -21,7 +21,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QColor, QPen
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QLabel, QMenu, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
+    QFileDialog, QHBoxLayout, QLabel, QMenu, QScrollArea, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
     QVBoxLayout, QWidget,
 )
 
@@ -29,6 +29,8 @@ from app.domain.formatting import format_time, format_value
 
 from .timeaxis import TimeAxisItem, format_hours
 
+PLOT_MIN_H = 125  # pixels per plot before the charts scroll
+LEGEND_MAX = 5  # more curves than this: no legend (the read-out lists them)
 MAX_CURVES = 12  # per plot; the busiest entities (by peak) plus the selected ones are shown
 
 
@@ -182,16 +184,21 @@ class ChartsPanel(QWidget):
         split = QSplitter(Qt.Horizontal, self)
         self.glw = pg.GraphicsLayoutWidget()
         self.glw.setBackground("w")
-        split.addWidget(self.glw)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QScrollArea.NoFrame)
+        self.scroll.setWidget(self.glw)
+        split.addWidget(self.scroll)
         self.readout = QTreeWidget()
         self.readout.setHeaderLabels(["At cursor", "Value", "Baseline"])
         self.readout.setRootIsDecorated(True)
-        self.readout.setMinimumWidth(260)
-        self.readout.setColumnWidth(0, 150)
-        self.readout.setColumnWidth(1, 70)
+        self.readout.setMinimumWidth(300)
+        self.readout.setColumnWidth(0, 160)
+        self.readout.setColumnWidth(1, 64)
         split.addWidget(self.readout)
         split.setStretchFactor(0, 4)
-        split.setStretchFactor(1, 1)
+        split.setStretchFactor(1, 0)
+        split.setSizes([900, 300])
         lay.addWidget(split, 1)
 
         self.plots: dict[str, pg.PlotItem] = {}
@@ -242,6 +249,7 @@ class ChartsPanel(QWidget):
         self.export_menu.addSeparator()
         self.export_menu.addAction("All series as CSV...", lambda: self._ask_csv(None))
         self.master_plot = first
+        self._update_min_height()
         self._mouse_proxy = pg.SignalProxy(self.glw.scene().sigMouseMoved, rateLimit=30, slot=self._mouse_moved)
 
     # ---------------------------------------------------------------- public
@@ -264,6 +272,8 @@ class ChartsPanel(QWidget):
             if baseline is not None:
                 bpairs = [p for p in pairs if p in baseline.series]
             self._sync_plot(spec.key, pairs, bpairs)
+            # a legend only while it stays readable; the read-out names every curve in its colour
+            self.legends[spec.key].setVisible(len(pairs) <= LEGEND_MAX)
             title = spec.title
             if total > len(pairs):
                 title += f"  ({len(pairs)} of {total}: busiest and selected)"
@@ -312,6 +322,12 @@ class ChartsPanel(QWidget):
         row = [s.key for s in PLOTS].index(key)
         self.glw.ci.layout.setRowMaximumHeight(row, 1e6 if visible else 0)
         self.glw.ci.layout.setRowMinimumHeight(row, 0)
+        self._update_min_height()
+
+    def _update_min_height(self) -> None:
+        """Each visible plot gets at least PLOT_MIN_H pixels; below that the panel scrolls."""
+        shown = len(PLOTS) - len(self.hidden_plots)
+        self.glw.setMinimumHeight(max(shown, 1) * PLOT_MIN_H)
 
     def values_at(self, t: float) -> list[tuple[str, str, str, float, float | None]]:
         """(plot key, metric, entity, value, baseline value) for every shown curve at time t."""

@@ -1,0 +1,312 @@
+"""Timeline, charts, live predictions, priority advisor and scenario comparison, plugged into the
+main window by `install(window)` (listed in app.ui.main_window.PLUGINS).
+
+    parts = install(window)      # also window.plugins["app.ui.timeline"]
+    parts.live                   LiveSimulator: re-runs the engine off the GUI thread after edits
+    parts.cursor                 TimeCursor shared by the timeline, the charts and the canvas
+    parts.timeline, parts.charts, parts.advisor, parts.compare, parts.scenarios   the widgets
+
+Docks: Timeline and Charts (bottom), Priority advisor (right), Scenario comparison (bottom,
+tabbed with Messages). The canvas context menu gains Migrate to..., Fail drive, Bind LUN...,
+Reallocate and Volume migration entries; the Operations and Scenario menus list the same.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
+
+from app.domain.ops import parse_ref
+from app.domain.project import DriveFailure, Event
+
+
+@dataclass
+class TimelineParts:
+    window: Any
+    live: Any
+    cursor: Any
+    timeline: Any
+    charts: Any
+    advisor: Any
+    compare: Any
+    scenarios: Any
+    docks: dict = field(default_factory=dict)
+    colour_drives: QAction | None = None
+    last_latency_ms: float | None = None  # edit -> curves redrawn, for the status bar / benchmark
+    redraws: int = 0
+
+    # ------------------------------------------------------------ result handling
+    def on_result(self, live) -> None:
+        doc = self.window.document
+        project = doc.project
+        self.timeline.set_result(live.current)
+        self.charts.set_results(live.current, live.baseline, project=project)
+        self.compare.set_results(live.current, live.baseline, project)
+        self.cursor.set_horizon(max(live.current.horizon_h, live.baseline.horizon_h if live.baseline else 0.0))
+        self.charts.set_cursor(self.cursor.time_h)
+        self.colour_canvas()
+        messages = getattr(self.window, "messages", None)
+        if messages is not None and hasattr(messages, "set_extra"):
+            messages.set_extra("prediction", live.current.advisories)
+        self.redraws += 1
+        self.last_latency_ms = (time.perf_counter() - live.requested_at) * 1000.0
+        self.charts.set_status(self.charts.status_label.text()
+                               + f"  ·  updated in {self.last_latency_ms:.0f} ms (engine {live.engine_s * 1000:.0f} ms)")
+
+    def on_failed(self, message: str) -> None:
+        first = message.splitlines()[0]
+        self.charts.set_status(f"No prediction: {first}")
+        self.timeline.set_stale(True)
+        self.window.status(f"Prediction failed: {first}")
+
+    def on_busy(self, busy: bool) -> None:
+        self.timeline.set_stale(busy)
+        if busy:
+            self.charts.set_status("Predicting...")
+
+    def colour_canvas(self, *_args) -> None:
+        canvas = getattr(self.window, "canvas", None)
+        if canvas is None or not hasattr(canvas, "set_drive_values"):
+            return
+        res = self.live.result
+        if res is None or self.colour_drives is None or not self.colour_drives.isChecked():
+            canvas.set_drive_values(None)
+            return
+        t = self.cursor.time_h
+        values: dict[str, float | None] = {}
+        project = self.window.document.project
+        for loc in project.drives:
+            s = res.get("drive_pct", loc)
+            if s is None:
+                g = project.group_of_drive(loc)
+                s = res.get("group_pct", str(g.id)) if g is not None else None
+            values[loc] = None if s is None else max(0.0, min(100.0, s.at(t)))
+        canvas.set_drive_values(values)
+
+    # ------------------------------------------------------------ selection
+    def on_selection(self, refs: list[str]) -> None:
+        focus = set()
+        event_id = None
+        project = self.window.document.project
+        for ref in refs:
+            kind, key = parse_ref(ref)
+            if kind == "event":
+                event_id = event_id or key
+                focus.add(("progress_pct", key))
+            elif kind == "group":
+                focus.add(("group_pct", str(key)))
+            elif kind == "drive":
+                focus.add(("drive_pct", key))
+            elif kind == "lun":
+                try:
+                    focus.add(("group_pct", str(project.lun(key).group_id)))
+                except KeyError:
+                    pass
+            elif kind == "workload":
+                focus.add(("response_ms", key))
+        self.charts.set_focus(focus)
+        if event_id and event_id != self.timeline.selected:
+            self.timeline.selected = event_id
+            self.timeline.gantt.select(event_id)
+            self.timeline._update_controls()
+        if event_id:
+            self.advisor.set_event(event_id, evaluate=self.docks["advisor"].isVisible())
+
+    def on_timeline_selection(self, event_id: str) -> None:
+        if event_id:
+            self.window.selection.set([event_id])
+        else:
+            # clear only our own event selection, keep a canvas selection
+            refs = [r for r in self.window.selection.refs() if parse_ref(r)[0] != "event"]
+            self.window.selection.set(refs)
+
+    def show_advisor(self, event_id: str) -> None:
+        dock = self.docks["advisor"]
+        dock.show()
+        dock.raise_()
+        self.advisor.set_event(event_id)
+
+    # ------------------------------------------------------------ canvas context menu
+    def context_actions(self, menu: QMenu, refs: list[str]) -> None:
+        doc = self.window.document
+        project, platform = doc.project, doc.platform
+        offered = set(platform.operations)
+        tl = self.timeline
+        added = []
+        for ref in refs[:1] or []:
+            kind, key = parse_ref(ref)
+            if kind == "lun":
+                if "lun_migration" in offered:
+                    added.append((f"Migrate LUN {key} to...", lambda k=key: tl.new_event_dialog("lun_migration", source_lun=k)))
+                if "bind" in offered:
+                    added.append((f"Bind LUN {key}...", lambda k=key: tl.new_event_dialog("bind", lun=k)))
+                if "reallocate" in offered:
+                    added.append((f"Reallocate LUN {key}...", lambda k=key: tl.new_event_dialog("reallocate", lun=k)))
+                if "volume_migration" in offered:
+                    added.append((f"Volume migration of LUN {key}...",
+                                  lambda k=key: tl.new_event_dialog("volume_migration", moves=[[k, _other_lun(project, k)]])))
+            elif kind == "drive":
+                if key in project.drives and project.group_of_drive(key) is not None and "drive_failure" in offered:
+                    added.append((f"Fail drive {key}...", lambda k=key: tl.new_event_dialog("drive_failure", drive=k)))
+                failed = any(isinstance(e, DriveFailure) and e.drive == key for e in project.scenario().events)
+                if failed:
+                    added.append((f"Replace drive {key}...", lambda k=key: tl.new_event_dialog("drive_replacement", drive=k)))
+            elif kind == "group":
+                luns = [l.id for l in project.luns_in_group(key)]
+                if luns and "bind" in offered:
+                    added.append((f"Bind LUN... (RG {key})", lambda l=luns[-1]: tl.new_event_dialog("bind", lun=l)))
+                if luns and "lun_migration" in offered:
+                    added.append((f"Migrate a LUN of RG {key} to...", lambda l=luns[0]: tl.new_event_dialog("lun_migration", source_lun=l)))
+                if luns and "reallocate" in offered:
+                    added.append((f"Reallocate (RG {key})...", lambda l=luns[0]: tl.new_event_dialog("reallocate", lun=l)))
+                if luns and "volume_migration" in offered:
+                    moves = [[l, _other_lun(project, l)] for l in luns]
+                    added.append((f"Volume migration group of RG {key}...",
+                                  lambda m=moves: tl.new_event_dialog("volume_migration", moves=m)))
+        if added:
+            menu.addSeparator()
+            sub = menu.addMenu("Schedule")
+            for text, slot in added:
+                sub.addAction(text, slot)
+            # the most common ones also at the top level
+            for text, slot in added[:2]:
+                menu.addAction(text, slot)
+
+
+class _FirstShow(QObject):
+    """Calls `fn` once, just after the window is first shown."""
+
+    def __init__(self, window, fn):
+        super().__init__(window)
+        self._fn = fn
+        window.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if event.type() == QEvent.Show:
+            obj.removeEventFilter(self)
+            QTimer.singleShot(0, self._fn)
+        return False
+
+
+def _arrange_docks(window, parts: "TimelineParts") -> None:
+    state = QSettings().value("window/state")
+    if isinstance(state, QByteArray) and not state.isEmpty():
+        return  # the user's own layout was restored
+    window.splitDockWidget(parts.docks["timeline"], parts.docks["charts"], Qt.Vertical)
+    messages_dock = getattr(window, "messages_dock", None)
+    inspector_dock = getattr(window, "inspector_dock", None)
+    if messages_dock is not None and inspector_dock is not None:
+        window.addDockWidget(Qt.RightDockWidgetArea, messages_dock)
+        window.splitDockWidget(inspector_dock, messages_dock, Qt.Vertical)
+    if messages_dock is not None:
+        window.tabifyDockWidget(messages_dock, parts.docks["compare"])
+        messages_dock.raise_()
+    if inspector_dock is not None:
+        window.tabifyDockWidget(inspector_dock, parts.docks["advisor"])
+        inspector_dock.raise_()
+    window.resizeDocks([parts.docks["timeline"], parts.docks["charts"]], [200, 380], Qt.Vertical)
+    if hasattr(window, "_default_state"):  # View > Reset Layout goes back to this arrangement
+        window._default_state = window.saveState(1)
+
+
+def _other_lun(project, lun_id: int) -> int:
+    try:
+        group = project.lun(lun_id).group_id
+    except KeyError:
+        return lun_id
+    for l in project.luns:
+        if l.group_id != group:
+            return l.id
+    return lun_id
+
+
+def install(window) -> TimelineParts:
+    from app.ui.advisor import AdvisorPanel
+    from app.ui.charts import ChartsPanel
+    from app.ui.live import LiveSimulator, TimeCursor
+    from app.ui.scenarios import CompareTable, ScenarioBar
+
+    from .panel import TimelinePanel
+
+    doc = window.document
+    cursor = TimeCursor(window)
+    live = LiveSimulator(None, parent=window)
+    timeline = TimelinePanel(doc, cursor, notify=window.status)
+    charts = ChartsPanel()
+    advisor = AdvisorPanel(doc)
+    compare = CompareTable()
+    bar = ScenarioBar(doc, notify=window.status)
+    parts = TimelineParts(window, live, cursor, timeline, charts, advisor, compare, bar)
+
+    parts.docks["timeline"] = window.add_dock(timeline, "Timeline", Qt.BottomDockWidgetArea)
+    parts.docks["charts"] = window.add_dock(charts, "Charts", Qt.BottomDockWidgetArea)
+    parts.docks["advisor"] = window.add_dock(advisor, "Priority advisor", Qt.RightDockWidgetArea)
+    parts.docks["compare"] = window.add_dock(compare, "Scenario comparison", Qt.BottomDockWidgetArea)
+    # The default arrangement (the timeline above the charts, full width, so they read on one
+    # time axis; the advisor tabbed with the inspector; messages and the comparison tabbed under
+    # it) is made once the window is on screen: tabifying before that leaves stray tab bars
+    # drawn over the docks (Qt 6.12). A layout the user saved (QSettings) is left alone.
+    parts._arranger = _FirstShow(window, lambda: _arrange_docks(window, parts))
+    timeline.gantt.plot.setXLink(charts.master_plot)  # zoom or pan one, the other follows
+
+    # the scenario controls next to the window's own scenario combo
+    toolbar = getattr(window, "toolbar", None)
+    if toolbar is not None and hasattr(window, "scenario_combo"):
+        bar.current_box.hide()
+        bar.layout().itemAt(0).widget().hide()  # its "Scenario" label
+        toolbar.addWidget(bar)
+    else:
+        timeline.layout().insertWidget(0, bar)
+    play = QAction("Play", window)
+    play.setCheckable(True)
+    play.setToolTip("Move the cursor through the plan; the canvas colours drives by utilization")
+    play.toggled.connect(lambda on: cursor.play() if on else cursor.pause())
+    cursor.playingChanged.connect(lambda on: (play.blockSignals(True), play.setChecked(on), play.blockSignals(False)))
+    if toolbar is not None:
+        toolbar.addSeparator()
+        toolbar.addAction(play)
+
+    # wiring
+    live.resultReady.connect(parts.on_result)
+    live.failed.connect(parts.on_failed)
+    live.busyChanged.connect(parts.on_busy)
+    charts.cursorMoved.connect(cursor.set_time)
+    cursor.moved.connect(charts.set_cursor)
+    cursor.moved.connect(parts.colour_canvas)
+    timeline.selectionRequested.connect(parts.on_timeline_selection)
+    timeline.advisorRequested.connect(parts.show_advisor)
+    window.selection.selectionChanged.connect(parts.on_selection)
+    if not hasattr(window, "context_menu_hooks"):
+        window.context_menu_hooks = []
+    window.context_menu_hooks.append(parts.context_actions)
+
+    # menus
+    ops_menu = window.menu("Operations")
+    add_menu = ops_menu.addMenu("&Add at the cursor")
+    add_menu.aboutToShow.connect(lambda: timeline._fill_add_menu(add_menu))
+    ops_menu.addAction("&Priority advisor", lambda: timeline.selected and parts.show_advisor(timeline.selected))
+    ops_menu.addAction("&Delete selected operation", lambda: timeline.selected and timeline.delete_event(timeline.selected))
+    ops_menu.addSeparator()
+    ops_menu.addAction(play)
+    sc_menu = window.menu("Scenario")
+    sc_menu.addAction("&Duplicate current scenario", lambda: bar.duplicate())
+    sc_menu.addAction("&Rename current scenario...", bar._ask_rename)
+    sc_menu.addAction("Pin current as &baseline", lambda: bar.set_baseline(doc.project.current_scenario))
+    sc_menu.addAction("&Clear baseline", lambda: bar.set_baseline(None))
+    sc_menu.addAction("Show &comparison", lambda: (parts.docks["compare"].show(), parts.docks["compare"].raise_()))
+    view = window.menu("View")
+    parts.colour_drives = QAction("Colour drives by &utilization at the cursor", window)
+    parts.colour_drives.setCheckable(True)
+    parts.colour_drives.setChecked(False)  # RAID-group colours until asked, or while playing
+    cursor.playingChanged.connect(lambda on: on and parts.colour_drives.setChecked(True))
+    parts.colour_drives.toggled.connect(parts.colour_canvas)
+    view.addSeparator()
+    view.addAction(parts.colour_drives)
+
+    # a different project (open / new): the simulator follows the same Document object
+    live.set_document(doc)
+    return parts

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.domain.formatting import format_duration, format_time
@@ -46,6 +46,7 @@ MARKER_COLORS = {
     "workload_change": "#2c3e50",
 }
 ROW_H = 0.62  # bar height in row units
+LABEL_W = 240  # pixels for the row labels (longer labels are elided; the tooltip has them)
 
 
 def phase_color(name: str) -> QColor:
@@ -251,8 +252,10 @@ class GanttView(QWidget):
         self.plot.setMouseEnabled(x=True, y=False)
         self.plot.hideButtons()
         self.plot.showGrid(x=True, y=False, alpha=0.25)
-        self.plot.getAxis("left").setWidth(230)
-        self.plot.getAxis("left").setStyle(tickLength=0)
+        left = self.plot.getAxis("left")
+        left.setWidth(LABEL_W)
+        left.setStyle(tickLength=0, autoReduceTextSpace=False, hideOverlappingLabels=False)
+        left.setTickFont(QFont("Sans", 8))
         self.plot.getAxis("bottom").setLabel("")
         self.plot.setMenuEnabled(False)
         self.plot.getViewBox().sigRangeChanged.connect(lambda *_: None)
@@ -363,7 +366,8 @@ class GanttView(QWidget):
             self._extra.append(label)
 
     def _set_ticks(self) -> None:
-        ticks = [(-i, r.label if len(r.label) <= 38 else r.label[:36] + "…") for i, r in enumerate(self.rows)]
+        metrics = QFontMetrics(self.plot.getAxis("left").style.get("tickFont") or QFont("Sans", 8))
+        ticks = [(-i, metrics.elidedText(r.label, Qt.ElideRight, LABEL_W - 16)) for i, r in enumerate(self.rows)]
         self.plot.getAxis("left").setTicks([ticks, []])
         n = max(len(self.rows), 1)
         self.plot.setYRange(-(n - 1) - 0.6, 0.6, padding=0)
