@@ -36,10 +36,10 @@ def small_pdf(tmp_path_factory, qapp_module):
 
 
 @pytest.fixture(scope="module")
-def qapp_module():
-    from app.report.qt import ensure_gui_app
-
-    return ensure_gui_app()
+def qapp_module(qapp):
+    """pytest-qt's QApplication (a QGuiApplication would do, but the GUI tests in the same run
+    need the QApplication)."""
+    return qapp
 
 
 def test_pdf_text_has_the_figures(small_pdf):

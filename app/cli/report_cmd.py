@@ -1,17 +1,21 @@
 """`arrayplanner report FILE -o OUT.pdf [--scenario NAME]`: the customer PDF, headless.
 
 Exit codes: 0 written; 1 the project has validation errors (one line, nothing written);
-2 the file cannot be read, an unknown scenario or chart, or the PDF cannot be written.
+2 the file cannot be read, an unknown scenario or chart, or the PDF cannot be written;
+3 the engine failed on a scenario (one line naming it; ARRAYPLANNER_DEBUG=1 for the traceback).
 Works without a display (Qt's offscreen platform).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from app.cli import CliError
 from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, format_issue, load_or_fail
+
+EXIT_FAILED = 3  # the engine failed on a scenario (a bug; the message names it)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,7 +74,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     options = ReportOptions(scenarios=args.scenario or None, charts=charts, page_size=args.page_size,
                             lun_table=not args.no_luns)
 
-    from app.report import generate_report
+    from app.report import SimulationFailed, generate_report
     from app.report.qt import ensure_gui_app
 
     picture = None
@@ -88,6 +92,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         info = generate_report(project, catalog, out, options, scene_picture=picture, warnings=warnings)
     except OSError as exc:
         raise CliError(f"{out}: cannot write the report: {exc.strerror or exc}", EXIT_UNREADABLE) from None
+    except SimulationFailed as exc:
+        if os.environ.get("ARRAYPLANNER_DEBUG"):
+            raise
+        raise CliError(f"{args.file}: no report: {exc} (ARRAYPLANNER_DEBUG=1 shows the traceback)",
+                       EXIT_FAILED) from None
     if not args.quiet:
         print(f"wrote {info.path} ({info.pages} pages, {info.seconds:.1f} s)", file=sys.stdout)
     return EXIT_OK

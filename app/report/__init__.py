@@ -28,12 +28,21 @@ if TYPE_CHECKING:  # pragma: no cover
     from app.domain.project import Project
     from app.engine.result import Result
 
-__all__ = ["CHART_KINDS", "Report", "ReportCancelled", "ReportInfo", "ReportOptions", "build_report",
+__all__ = ["CHART_KINDS", "Report", "ReportCancelled", "ReportInfo", "SimulationFailed", "ReportOptions", "build_report",
            "generate_report", "simulate_scenarios"]
 
 
 class ReportCancelled(Exception):
     """The export was cancelled; no file was written."""
+
+
+class SimulationFailed(RuntimeError):
+    """The engine raised while predicting a scenario (the message names the scenario)."""
+
+    def __init__(self, scenario: str, error: BaseException):
+        super().__init__(f"the prediction of scenario {scenario!r} failed: {type(error).__name__}: {error}")
+        self.scenario = scenario
+        self.error = error
 
 
 @dataclass
@@ -63,7 +72,10 @@ def simulate_scenarios(project: "Project", catalog: "Catalog", names: Iterable[s
             raise ReportCancelled()
         if progress is not None:
             progress(share * i / max(len(names), 1), f"Simulating \u201c{name}\u201d")
-        out[name] = simulate(project, catalog, name)
+        try:
+            out[name] = simulate(project, catalog, name)
+        except Exception as exc:
+            raise SimulationFailed(name, exc) from exc
     return out
 
 
