@@ -271,8 +271,8 @@ class _Checker:
         if not self.p.hot_spares():
             if protected:
                 names = ", ".join(f"RG {g.id}" for g in protected[:8]) + (" ..." if len(protected) > 8 else "")
-                self.warn("project", f"the project has no hot spare: after a drive failure {names} "
-                                     f"run degraded until the drive is replaced")
+                self.warn("project", f"the project has no hot spare: a drive that fails in {names} leaves "
+                                     f"its group degraded until the drive is replaced")
             return
         spares = []
         for d in self.p.hot_spares():
