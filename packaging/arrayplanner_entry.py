@@ -23,7 +23,32 @@ def _prepare() -> None:
         multiprocessing.freeze_support()
 
 
+def _import_check() -> int:
+    """ARRAYPLANNER_IMPORT_CHECK=1 (packaging/smoke_test.py): import every module of the app and
+    the libraries it loads lazily, print the ones that fail in the bundle, exit 1 if any did."""
+    import importlib
+    import pkgutil
+    import traceback
+
+    import app
+
+    names = ["pyqtgraph", "numpy"] + [m.name for m in pkgutil.walk_packages(app.__path__, "app.")
+                                      if not m.name.endswith("__main__")]
+    failed = 0
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 (report every failure, not just the first)
+            failed += 1
+            print(f"import failed: {name}\n{traceback.format_exc()}", file=sys.stderr)
+    print(f"imported {len(names) - failed} of {len(names)} modules")
+    return 1 if failed else 0
+
+
 _prepare()
+if os.environ.get("ARRAYPLANNER_IMPORT_CHECK") == "1":
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    sys.exit(_import_check())
 
 from app.cli import main  # noqa: E402
 

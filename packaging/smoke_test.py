@@ -10,7 +10,8 @@ Checks, each printed as PASS/FAIL:
   4. `arrayplanner simulate EXAMPLE` succeeds
   5. `arrayplanner report EXAMPLE -o OUT.pdf` headless (QT_QPA_PLATFORM=offscreen) writes a PDF:
      it starts with %PDF, and pdftotext (when installed) finds the project's name in it
-  6. with --gui: the GUI executable shows its first window and quits
+  6. every module of the app package imports inside the bundle (ARRAYPLANNER_IMPORT_CHECK=1)
+  7. with --gui: the GUI executable shows its first window, with no traceback, and quits
      (ARRAYPLANNER_EXIT_AFTER_SHOWN=1; offscreen unless QT_QPA_PLATFORM is set)
 
 A command missing from the bundle's `--help` fails its check unless named in --skip-missing.
@@ -137,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     smoke.result((presets / "drives.toml").is_file() and any((presets / "platforms").glob("*.toml")),
                  f"built-in presets are in the bundle ({presets})")
 
+    proc = smoke.run(env=dict(smoke.env, ARRAYPLANNER_IMPORT_CHECK="1"))
+    smoke.result(proc.returncode == 0 and "imported" in proc.stdout,
+                 "every app module imports in the bundle: " + proc.stdout.strip(), proc.stderr)
+
     examples = sorted(p for p in args.examples.glob("*") if p.suffix in EXAMPLE_SUFFIXES)
     smoke.result(bool(examples), f"example projects found in {args.examples}")
     out_dir = args.out or Path(tempfile.mkdtemp(prefix="ap-smoke-"))
@@ -170,7 +175,10 @@ def main(argv: list[str] | None = None) -> int:
         args_gui = [str(examples[0])] if examples else []
         try:
             proc = smoke.run(*args_gui, exe=target, env=env)
-            smoke.result(proc.returncode == 0, f"GUI ({target.name}) shows its first window and quits",
+            # (a windowed Windows executable has no stdout to print the marker to)
+            shown = "ARRAYPLANNER_SHOWN" in proc.stdout or target.suffix == ".exe"
+            smoke.result(proc.returncode == 0 and shown and "Traceback" not in proc.stderr,
+                         f"GUI ({target.name}) shows its first window without errors and quits",
                          proc.stdout + proc.stderr)
         except subprocess.TimeoutExpired:
             smoke.result(False, f"GUI ({target.name}) quits after its first window",

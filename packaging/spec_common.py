@@ -127,10 +127,11 @@ def analysis_kwargs() -> dict:
 
 # Qt for Python modules the app does not use. A module the app's sources do import is never
 # excluded (qt_modules_used_by_app() scans them), so a new `from PySide6 import QtNetwork` in app/
-# keeps working in the bundle; pyqtgraph only tries QtTest/QtOpenGLWidgets and copes without them.
+# keeps working in the bundle. pyqtgraph tries QtTest and copes without it; it imports QtOpenGL and
+# QtOpenGLWidgets unconditionally (Qt/OpenGLHelpers.py), so those two stay.
 QT_EXCLUDE_CANDIDATES = (
     "QtNetwork", "QtQml", "QtQuick", "QtQuickWidgets", "QtQuickControls2", "QtQuickTest",
-    "QtQuick3D", "QtOpenGL", "QtOpenGLWidgets", "QtTest", "QtSql", "QtDBus", "QtDesigner",
+    "QtQuick3D", "QtTest", "QtSql", "QtDBus", "QtDesigner",
     "QtHelp", "QtUiTools", "QtXml", "QtConcurrent", "QtLabsStyleKit", "QtQmlFeatures",
     "Qt3DCore", "Qt3DRender", "Qt3DInput", "Qt3DLogic", "Qt3DAnimation", "Qt3DExtras",
     "QtWebEngineCore", "QtWebEngineWidgets", "QtWebEngineQuick", "QtWebChannel", "QtWebSockets",
@@ -150,9 +151,8 @@ PY_EXCLUDES = (
     "PIL", "PyQt5", "PyQt6", "PySide2",
     "numpy.f2py", "numpy.distutils", "numpy.testing._private.extbuild",
     "pyqtgraph.examples", "pyqtgraph.opengl", "pyqtgraph.jupyter", "pyqtgraph.canvas",
-    "pyqtgraph.flowchart", "pyqtgraph.console", "pyqtgraph.util.cupy_helper",
-    "pyqtgraph.util.numba_helper",
-)
+    "pyqtgraph.flowchart", "pyqtgraph.console",
+)  # (pyqtgraph.util.cupy_helper/numba_helper must stay: imported always, they cope without cupy/numba)
 
 _QT_IMPORT = re.compile(r"PySide6\.(Qt\w+)|from\s+PySide6\s+import\s+\(?([\w\s,]+)\)?")
 
