@@ -507,6 +507,20 @@ def test_drive_failure_and_replacement(catalog):
     assert not [i for i in validate(p, catalog) if i.where in ("op1", "op2")]
 
 
+def test_failures_beyond_what_the_group_survives(catalog):
+    p = base()
+    ops(p).events = [DriveFailure("op1", 1.0, drive="0_0_1", priority="High"),
+                     DriveFailure("op2", 2.0, drive="0_0_3", priority="High")]
+    expect(p, catalog, "op2", WARNING, "RG 0 (RAID 5) loses its data", "0_0_1, 0_0_3", "survives 1")
+    assert not issues_at(p, catalog, "op1", WARNING)
+    p = base()  # RAID 6 survives two; a replacement in between resets the count
+    ops(p).events = [DriveFailure("op1", 1.0, drive="1_0_0", priority="High"),
+                     DriveFailure("op2", 2.0, drive="1_0_1", priority="High"),
+                     DriveReplacement("op3", 3.0, drive="1_0_0"),
+                     DriveFailure("op4", 4.0, drive="1_0_2", priority="High")]
+    assert not [i for i in validate(p, catalog) if i.where.startswith("op")]
+
+
 def test_bind_and_start_time(catalog):
     p = base()
     ops(p).events = [Bind("op1", -1.0, lun=12, priority="ASAP")]

@@ -496,6 +496,14 @@ class _Checker:
                     elif self.p.group_of_drive(e.drive) is None:
                         self.warn(where, f"{name}: drive {e.drive} is in no RAID group, so its failure needs "
                                          f"no rebuild", sc)
+                    else:
+                        g = self.p.group_of_drive(e.drive)
+                        down = [loc for loc in g.drives if loc in failed] + [e.drive]
+                        tolerated = g.math.failures_tolerated if isinstance(g.raid, RaidType) else 0
+                        if len(set(down)) > tolerated:
+                            self.warn(where, f"{name}: RG {g.id} ({g.raid.label if isinstance(g.raid, RaidType) else g.raid}) "
+                                             f"loses its data: {len(set(down))} of its drives are failed at once "
+                                             f"({', '.join(sorted(set(down)))}), it survives {tolerated}", sc)
                     failed[e.drive] = e.id
             elif isinstance(e, DriveReplacement):
                 if e.drive not in self.p.drives:
