@@ -366,10 +366,12 @@ def write_arrayplan_db(path: Path, project: Project) -> None:
 def save_project(project: Project, path: str | Path, catalog: Catalog | None = None) -> None:
     """Save atomically: .json as JSON, anything else as a .arrayplan SQLite file.
 
-    When `catalog` is given and the project's platform is not a built-in one, a snapshot of the
-    platform is embedded first (so the file opens on a machine without that user preset)."""
+    When `catalog` is given and the project's platform is not a built-in one, the file carries a
+    snapshot of the platform (so it opens on a machine without that user preset); the `project`
+    object itself is not modified."""
     path = Path(path)
     if catalog is not None:
+        project = dataclasses.replace(project)  # shallow copy: the caller's project is not changed
         embed_platform_snapshot(project, catalog)
     if path.suffix.lower() == ".json":
         from .project_json import project_to_json
