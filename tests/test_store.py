@@ -229,20 +229,20 @@ def test_missing_file_and_folder(tmp_path):
 
 @pytest.mark.parametrize("mutate,pattern", [
     (lambda d: d.pop("platform_id"), r"^platform_id: missing"),
-    (lambda d: d["luns"][0].update(capacity_gb="big"), r"luns\[0\]\.capacity_gb: expected a number, got the text 'big'"),
-    (lambda d: d["luns"][0].update(id=1.5), r"luns\[0\]\.id: expected a whole number"),
-    (lambda d: d["groups"][0].update(raid="RAID 9"), r"groups\[0\]\.raid: unknown RAID type 'RAID 9'"),
-    (lambda d: d["groups"][0].update(drives="0_0_1"), r"groups\[0\]\.drives: expected a list"),
-    (lambda d: d["drives"][0].update(hot_spare="no"), r"drives\[0\]\.hot_spare: expected true or false"),
+    (lambda d: d["luns"][0].update(capacity_gb="big"), r"luns\[0\] \(LUN 0\)\.capacity_gb: expected a number, got the text 'big'"),
+    (lambda d: d["luns"][0].update(id=1.5), r"luns\[0\]\.id: expected a whole number, got the number 1.5"),
+    (lambda d: d["groups"][0].update(raid="RAID 9"), r"groups\[0\] \(RG 0\)\.raid: unknown RAID type 'RAID 9'"),
+    (lambda d: d["groups"][0].update(drives="0_0_1"), r"groups\[0\] \(RG 0\)\.drives: expected a list"),
+    (lambda d: d["drives"][0].update(hot_spare="no"), r"drives\[0\] \(drive 0_0_0\)\.hot_spare: expected true or false"),
     (lambda d: d["scenarios"][0]["events"].append({"kind": "teleport", "id": "x", "start_h": 0}),
-     r"scenarios\[0\]\.events\[\d+\]\.kind: unknown event kind 'teleport'"),
+     r"scenarios\[0\] \(scenario 'Baseline'\)\.events\[\d+\] \(x\)\.kind: unknown event kind 'teleport'"),
     (lambda d: d["scenarios"][0]["events"].append({"kind": "bind", "id": "x", "start_h": 0, "speed": 3}),
      r"unknown field 'speed'"),
     (lambda d: d["scenarios"][0]["events"].append({"kind": "bind", "id": "x"}), r"start_h: missing"),
     (lambda d: d.update(colour="blue"), r"unknown field 'colour'"),
     (lambda d: d.update(format="something"), r"not an ArrayPlanner project"),
     (lambda d: d.update(enclosures={}), r"enclosures: expected a list"),
-    (lambda d: d["workloads"].append({"id": "w", "luns": ["a"]}), r"workloads\[\d+\]\.luns\[0\]: expected a whole number"),
+    (lambda d: d["workloads"].append({"id": "w", "luns": ["a"]}), r"workloads\[\d+\] \(workload w\)\.luns\[0\]: expected a whole number"),
     (lambda d: d["luns"][0].update(capacity_gb=float("inf")), r"finite"),
 ])
 def test_malformed_project_dicts(load_example, mutate, pattern):

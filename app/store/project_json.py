@@ -26,7 +26,7 @@ FORMAT_VERSION = 1
 
 
 class ProjectFormatError(ValueError):
-    """Malformed project data; the message names the field (e.g. "luns[3].capacity_gb")."""
+    """Malformed project data; the message names the field and its object ("luns[3] (LUN 12).capacity_gb")."""
 
 
 # ---------------------------------------------------------------- to dict
@@ -157,13 +157,28 @@ class _Reader:
         return v
 
     def items(self, key: str, default: Any = _MISSING) -> list["_Reader"]:
-        return [_Reader(v, f"{self._p(key)}[{i}]") for i, v in enumerate(self.list(key, default))]
+        """The objects of a list, each with a path that also names the object when it can
+        ("luns[3] (LUN 12)", "scenarios[1] (scenario 'Ops').events[0] (op1)")."""
+        return [_Reader(v, f"{self._p(key)}[{i}]{_label(key, v)}") for i, v in enumerate(self.list(key, default))]
 
     def unknown(self, known: set[str]) -> None:
         extra = sorted(set(self.d) - known)
         if extra:
             raise ProjectFormatError(f"{self.path or 'the file'}: unknown field{'s' if len(extra) > 1 else ''} "
                                      f"{', '.join(map(repr, extra))}")
+
+
+_LABELS = {"groups": ("id", "RG {}"), "luns": ("id", "LUN {}"), "drives": ("location", "drive {}"),
+           "workloads": ("id", "workload {}"), "scenarios": ("name", "scenario {!r}"), "events": ("id", "{}")}
+
+
+def _label(key: str, v: Any) -> str:
+    if key == "enclosures" and isinstance(v, dict) and isinstance(v.get("bus"), int) and isinstance(v.get("position"), int):
+        return f" (enclosure {v['bus']}_{v['position']})"
+    field, fmt = _LABELS.get(key, (None, ""))
+    if field and isinstance(v, dict) and isinstance(v.get(field), (str, int)) and not isinstance(v.get(field), bool):
+        return f" ({fmt.format(v[field])})"
+    return ""
 
 
 def _kind(v: Any) -> str:
