@@ -198,3 +198,26 @@ def test_no_display_is_one_line_not_a_qt_abort(args):
     for cmd in ("check", "simulate", "report"):
         assert f"arrayplanner {cmd}" in lines[0]
     assert "Traceback" not in r.stderr and "qt.qpa" not in r.stderr
+
+
+def test_unknown_command_is_one_line(capsys):
+    assert main(["chek", "x.arrayplan"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("arrayplanner: unknown command 'chek' (commands: ") and "check" in err
+
+
+def test_internal_error_is_one_line(monkeypatch, capsys):
+    import app.cli.project_cmds as pc
+
+    def boom(args):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.delenv("ARRAYPLANNER_DEBUG", raising=False)
+    monkeypatch.setattr(pc, "cmd_check", boom)
+    assert main(["check", "x.json"]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["arrayplanner: internal error (ZeroDivisionError: division by zero); "
+                   "set ARRAYPLANNER_DEBUG=1 to see the traceback"]
+    monkeypatch.setenv("ARRAYPLANNER_DEBUG", "1")
+    with pytest.raises(ZeroDivisionError):
+        main(["check", "x.json"])

@@ -89,6 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     commands = set(parser._subparsers._group_actions[0].choices) if parser._subparsers else set()
     # `arrayplanner FILE` and bare `arrayplanner` mean the GUI
     if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help", "--version")):
+        first = argv[0] if argv else ""
+        if first and not first.startswith("-") and not os.path.exists(first) and "." not in first \
+                and "/" not in first and os.sep not in first:
+            # a mistyped command, not a project file
+            print(f"arrayplanner: unknown command {first!r} (commands: {', '.join(sorted(commands))}; "
+                  f"or give a project file)", file=sys.stderr)
+            return 2
         argv = ["gui", *argv]
     args = parser.parse_args(argv)
     try:
@@ -98,6 +105,12 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a bug: one line for the user, the traceback only on request
+        if os.environ.get("ARRAYPLANNER_DEBUG"):
+            raise
+        print(f"arrayplanner: internal error ({type(exc).__name__}: {' '.join(str(exc).split())}); "
+              f"set ARRAYPLANNER_DEBUG=1 to see the traceback", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":
