@@ -572,3 +572,50 @@ def test_errors_come_first_and_never_raise(catalog):
     assert sev == sorted(sev, key=lambda s: s != ERROR)
     expect(p, catalog, "LUN 0", ERROR, "capacity 'lots'")
     expect(p, catalog, "RG 0", ERROR, "unknown RAID type")
+
+
+def test_validation_never_crashes_on_mutated_projects(catalog, example_paths):
+    """Random hand-edit-like mutations of the examples: loading either refuses them with a
+    ProjectFormatError or gives a project that validate() checks completely (no internal error)."""
+    import copy
+    import json
+    import random
+
+    from app.store.project_json import ProjectFormatError, project_from_dict
+
+    rng = random.Random(20240321)
+    bases = [json.loads(p.read_text()) for p in example_paths]
+    numbers = [0, -1, 1, 3, 17, 99, 2.5, -0.5, 16385, 1e9]
+    strings = ["", "x", "0_0_0", "99_99_99", "0_0", "R5", "R0", "SP A", "ASAP", "hpt", "op1", "fc-15k-73"]
+
+    def leaves(node, prefix=()):
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for k, v in items:
+            yield prefix + (k,)
+            yield from leaves(v, prefix + (k,))
+
+    checked = 0
+    for _ in range(400):
+        d = copy.deepcopy(rng.choice(bases))
+        for _ in range(rng.randint(1, 3)):
+            path = rng.choice([p for p in leaves(d) if p[0] not in ("format", "version")])
+            parent = d
+            for k in path[:-1]:
+                parent = parent[k]
+            cur = parent[path[-1]]
+            if isinstance(cur, bool):
+                parent[path[-1]] = not cur
+            elif isinstance(cur, (int, float)):
+                parent[path[-1]] = rng.choice(numbers if isinstance(cur, float) else [n for n in numbers if n == int(n)])
+            elif isinstance(cur, str):
+                parent[path[-1]] = rng.choice(strings)
+            elif isinstance(parent, list) and rng.random() < 0.5:
+                parent.pop(path[-1])
+        try:
+            project = project_from_dict(d)
+        except ProjectFormatError:
+            continue
+        issues = validate(project, catalog)
+        assert not [i for i in issues if "could not be fully checked" in i.text], [str(i) for i in issues][:3]
+        checked += 1
+    assert checked > 100
