@@ -36,14 +36,18 @@ install_system_packages() {
     fi
     say "installing system packages: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    # a package name can be missing from an older/newer release: install what exists
-    if ! apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
-        apt-get update -qq >/dev/null
+    # a fresh machine has no package lists yet, and a name can be missing from an older/newer
+    # release: on failure, update the lists and install what exists
+    if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+        apt-get update -qq >/dev/null || say "apt-get update failed"
         local available=()
         for pkg in "${missing[@]}"; do
             if apt-cache show "$pkg" >/dev/null 2>&1; then available+=("$pkg"); else say "not available here: $pkg"; fi
         done
-        [ "${#available[@]}" -gt 0 ] && apt-get install -y --no-install-recommends "${available[@]}" >/dev/null
+        if [ "${#available[@]}" -gt 0 ]; then
+            apt-get install -y -qq --no-install-recommends "${available[@]}" >/dev/null \
+                || say "could not install: ${available[*]} (the GUI or report tests may fail)"
+        fi
     fi
 }
 
@@ -76,6 +80,10 @@ install_uv() {
         else
             "$PY" -m ensurepip --user >/dev/null 2>&1 || true
         fi
+    fi
+    if ! "$PY" -m pip --version >/dev/null 2>&1; then
+        say "pip is not available for $PY: install python3-pip (or uv) and run this again"
+        exit 1
     fi
     # PEP 668 (Debian's externally managed Python) refuses plain installs; uv is a standalone tool
     PIP_BREAK_SYSTEM_PACKAGES=1 "$PY" -m pip install --quiet --user uv 2>/dev/null \
