@@ -123,7 +123,7 @@ def measure(m: dict[str, Any], run) -> float:
         return sum(measure(x, run) for x in m["terms"])
     if what == "diff":
         return measure(m["a"], run) - measure(m["b"], run)
-    res: Result = run(m.get("scenario"))
+    res: Result = run(m.get("scenario"), m.get("project"))
     per_h = UNIT_PER_H.get(m.get("unit", "h"), 1.0)
     if what == "op_duration":
         d = res.operation(m["op"]).duration_h
@@ -199,19 +199,37 @@ def judge(case: dict[str, Any], predicted: float) -> tuple[float | None, bool]:
     raise ValueError(f"case {case.get('id')}: unknown tolerance rule {rule!r}")
 
 
-def run_case(case: dict[str, Any], catalog: Catalog, examples: dict[str, Project] | None = None) -> CaseResult:
-    if "example" in case:
-        if not examples or case["example"] not in examples:
-            raise KeyError(f"case {case['id']}: example {case['example']!r} not found")
-        project = examples[case["example"]]
-    else:
-        project = build_project(case["project"], catalog)
-    cache: dict[str | None, Result] = {}
+def run_case(case: dict[str, Any], catalog: Catalog, examples: dict[str, Project] | None = None,
+             projects: dict[str, dict[str, Any]] | None = None) -> CaseResult:
+    """Run one case. `projects` maps names to project definitions: the case's own file's
+    [projects.NAME] tables, and "file.toml#NAME" for another case file's."""
+    projects = projects or {}
+    built: dict[str | None, Project] = {}
 
-    def run(scenario: str | None) -> Result:
-        if scenario not in cache:
-            cache[scenario] = simulate(project, catalog, scenario)
-        return cache[scenario]
+    def project_for(ref: str | None) -> Project:
+        if ref not in built:
+            if ref is None:
+                if "example" in case:
+                    if not examples or case["example"] not in examples:
+                        raise KeyError(f"case {case['id']}: example {case['example']!r} not found")
+                    built[ref] = examples[case["example"]]
+                elif "project" in case:
+                    built[ref] = build_project(case["project"], catalog)
+                else:
+                    built[ref] = project_for(case["project_ref"])
+            else:
+                if ref not in projects:
+                    raise KeyError(f"case {case['id']}: no project {ref!r}")
+                built[ref] = build_project(projects[ref], catalog)
+        return built[ref]
+
+    cache: dict[tuple[str | None, str | None], Result] = {}
+
+    def run(scenario: str | None, project: str | None = None) -> Result:
+        key = (project, scenario)
+        if key not in cache:
+            cache[key] = simulate(project_for(project), catalog, scenario)
+        return cache[key]
 
     predicted = float(measure(case["measure"], run))
     err, ok = judge(case, predicted)

@@ -251,10 +251,15 @@ class Migration(Op):
                 self.exp_cap = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
         else:
             self.exp_cap = self.copy_cap
-        asap_exp = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
-        self.exp_cost_u = R.v("migration.disk.expansion_util_at_asap") / asap_exp
         self.cpu_copy = R.v("migration.cpu.copy")
         self.cpu_exp = R.v("migration.cpu.expansion")
+        asap_exp = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
+        self.exp_cost_u = R.v("migration.disk.expansion_util_at_asap") / asap_exp
+        if not self.is_asap() or not self.cached:
+            # throttled (or write-aside) expansion writes do not pile up in the write cache: they
+            # cost what the uncached best-case expansion costs (12 vs 40 MB/s at the same busy)
+            self.exp_cost_u *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
+            self.cpu_exp *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
         self.rd = R.v("migration.disk.copy_read")
         self.wr = R.v("migration.disk.copy_write")
         src_gb = float(lay.l_cap[self.src])
@@ -305,6 +310,7 @@ class Migration(Op):
                     free_d = np.maximum(ctx.max_util - ctx.U_host_d[dd] - ctx.busy_d[dd], 0.0) / np.maximum(ctx.asap_n[dd], 1)
                     drain = float(np.min(free_d / c_dst)) if len(dd) else 0.0
                     if self.sim.forced[self.ctrl]:
+                        self.cpu(ctx, self.ctrl, self.R.v("cache.forced_flush_cpu_pct"))
                         rate = self.take(ctx, min(self.copy_cap, drain), [(ds, c_src), (dd, c_dst)], True)
                         self.fill_rate = 0.0
                     else:
@@ -322,7 +328,21 @@ class Migration(Op):
                 total += rate
             elif s.tag == "exp":
                 cost = np.full(len(dd), self.exp_cost_u)
-                rate = self.take(ctx, self.exp_cap, [(dd, cost)], self.is_asap())
+                if self.is_asap() and self.cached and self.sim.ff_ms is not None:
+                    # the expansion writes through the write cache too (emc: 'affected by the cache
+                    # settings'); a destination that cannot keep up fills it
+                    free_d = np.maximum(ctx.max_util - ctx.U_host_d[dd] - ctx.busy_d[dd], 0.0) / np.maximum(ctx.asap_n[dd], 1)
+                    drain = float(np.min(free_d / cost)) if len(dd) else 0.0
+                    if self.sim.forced[self.ctrl]:
+                        self.cpu(ctx, self.ctrl, self.R.v("cache.forced_flush_cpu_pct"))
+                        rate = self.take(ctx, min(self.exp_cap, drain), [(dd, cost)], True)
+                        self.fill_rate = 0.0
+                    else:
+                        rate = self.exp_cap
+                        ctx.busy_d[dd] += cost * min(rate, drain)
+                        self.fill_rate = max(rate - drain, 0.0)
+                else:
+                    rate = self.take(ctx, self.exp_cap, [(dd, cost)], self.is_asap())
                 s.rate = rate
                 self.cpu(ctx, self.ctrl, self.cpu_exp * rate)
                 total += rate  # no bus bandwidth in the expansion (emc 'Migration duration')
@@ -357,8 +377,9 @@ class Migration(Op):
 
     def on_stream_end(self, s: Stream, t: float) -> None:
         if s.tag == "copy":
-            self.sim.forced[self.ctrl] = False
-            self.sim.cache_fill[self.ctrl] = 0.0
+            if not (self.exp_pending and self.is_asap() and self.cached):
+                self.sim.forced[self.ctrl] = False
+                self.sim.cache_fill[self.ctrl] = 0.0
             self.fill_rate = 0.0
             if self.exp_pending:
                 self.exp_pending = False
@@ -366,6 +387,8 @@ class Migration(Op):
 
     def finish(self, t: float) -> None:
         lay = self.lay
+        self.sim.forced[self.ctrl] = False
+        self.sim.cache_fill[self.ctrl] = 0.0
         lay.l_group[self.src] = self.gd
         lay.l_cap[self.src] = lay.l_cap[self.dst]
         lay.l_live[self.dst] = False
@@ -722,17 +745,30 @@ class VolumeMig(Op):
                 return True
         return False
 
-    def capacity(self, gi: int, write: bool) -> float:
+    def tier(self, gi: int) -> str:
+        if not self.is_external(gi):
+            return "internal"
+        return "ext_SATA" if self.is_sata(gi) else "ext_FC"
+
+    def capacity(self, gi: int, write: bool, streams: int = 1) -> float:
+        """Copy MB/s an array group sustains: member streaming rates x RAID efficiency x tier
+        factor; SATA writes pay verify-after-write; concurrent streams writing to one group
+        interfere (hitachi: 'if two destination volumes are on the same array group, migration
+        will take much longer')."""
         lay, R = self.lay, self.R
         raid = lay.group_raid(gi).value
         table = "migration.write_eff" if write else "migration.read_eff"
         eff, note = R.keyed(table, raid, ["R1/0", "R5", "R6"])
         if note:
             self.sim.advise("info", "nearest-rate", f"{self.event.id}: {note}", self.event.id)
+        tier_tab = "migration.tier_write" if write else "migration.tier_read"
+        tf, note = R.keyed(tier_tab, self.tier(gi), ["internal", "ext_FC", "ext_SATA"])
         m = lay.g_members[gi]
-        cap = float(lay.d_seq[m].sum()) * eff
+        cap = float(lay.d_seq[m].sum()) * eff * tf
         if write and self.is_sata(gi):
             cap /= self.verify
+        if write and streams > 1:
+            cap /= 1.0 + R.v("migration.write_interference") * (streams - 1)
         return cap
 
     def on_stream_end(self, s: Stream, t: float) -> None:
@@ -792,7 +828,7 @@ class VolumeMig(Op):
                 if kind == "link":
                     cap = self.link
                 else:
-                    cap = self.capacity(g, kind == "w")
+                    cap = self.capacity(g, kind == "w", load[(kind, g)])
                     m = lay.g_members[g]
                     host = float(np.mean(ctx.U_host_d[m])) if len(m) else 0.0
                     cap *= max(ctx.max_util - host, 0.0) / ctx.max_util
@@ -803,8 +839,8 @@ class VolumeMig(Op):
                 if kind == "link":
                     continue
                 m = lay.g_members[g]
-                capg = self.capacity(g, kind == "w")
-                ctx.busy_d[m] += min(rate / max(capg, 1e-9), 1.0) * ctx.max_util
+                capg = self.capacity(g, kind == "w", load[(kind, g)]) / load[(kind, g)]
+                ctx.busy_d[m] += min(rate / max(capg, 1e-9), 1.0) * ctx.max_util / load[(kind, g)]
             self.rate += rate
 
 

@@ -165,6 +165,9 @@ class Sim:
         alive_g = np.maximum(lay.g_width - np.bincount(lay.d_group[self.failed & (lay.d_group >= 0)],
                                                          minlength=lay.G)[:lay.G], 1.0) if lay.G else np.zeros(0)
         degraded_g = alive_g < lay.g_width
+        alive_n = alive_g.copy()
+        if lay.G:
+            alive_g = np.where(lay.g_dedicated_parity, np.minimum(alive_g, lay.g_data), alive_g)
         # per-I/O drive service times (s)
         seq = lay.g_seq[gi] if P else np.zeros(0)
         s_rand = lay.g_rand[gi] / 1000.0 + kb / 1024.0 / seq if P else np.zeros(0)
@@ -216,7 +219,7 @@ class Sim:
                 op.demand(ctx)
             U_d = np.minimum(U_host_d + ctx.busy_d, 1.0)
             U_d = np.where(self.failed, 0.0, U_d)
-            U_g = (U_d @ lay.M) / np.maximum(alive_g, 1) if lay.G else np.zeros(0)
+            U_g = (U_d @ lay.M) / np.maximum(alive_n, 1) if lay.G else np.zeros(0)
             # CPU: host I/O spread over the owning controller's cores, operations on their core
             host_cpu_ctrl = np.bincount(ctrl[on], weights=X[on] * self.cpu_us * 1e-4, minlength=n_ctrl) if P else np.zeros(n_ctrl)
             core_u = np.minimum(host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl] + ctx.core, 100.0)
@@ -225,7 +228,10 @@ class Sim:
                 break
             # response time per pair (ms)
             own = X * busy_per_io / np.maximum(alive_g[gi], 1)
-            u = np.clip(U_g[gi] - np.where(closed, own, 0.0), 0.0, self.max_util)
+            n_raw = self.w_out[pw] / np.maximum(nl, 1)
+            n_out = np.maximum(n_raw, 1.0)
+            # closed loop (arrival theorem): an I/O sees the others' load and (N-1)/N of its own
+            u = np.clip(U_g[gi] - np.where(closed, own / n_out, 0.0), 0.0, self.max_util)
             stretch = 1.0 / (1.0 - u)
             r_rand_read = s_rand * 1000.0 * stretch * np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0)
             r_seq_read = t_seq * stretch
@@ -239,9 +245,14 @@ class Sim:
             r_sp = self.sp_lat * uc / (1.0 - uc)
             R_p = r * r_read + (1 - r) * r_write + r_sp + rnd * self.rand_over
             if closed.any():
-                Xc = (self.w_out[pw] / np.maximum(nl, 1)) / (R_p / 1000.0)
-                Xc = np.where(on, Xc, 0.0)
+                Xc = n_raw / (R_p / 1000.0)
+                # asymptotic bound: the busiest drive cannot exceed max_util
+                others = np.maximum(U_g[gi] - own, 0.0)
+                demand = busy_per_io / np.maximum(alive_g[gi], 1)
+                Xcap = np.maximum(self.max_util - others, 0.01) / np.maximum(demand, 1e-12)
+                Xc = np.where(on, np.minimum(Xc, Xcap), 0.0)
                 X = np.where(closed, 0.5 * X + 0.5 * Xc if it else Xc, X)
+                R_p = np.where(closed & (X > 0), n_raw / np.maximum(X, 1e-12) * 1000.0, R_p)
             if caps is not None:
                 mb_lim, io_lim = caps
                 io_c = np.bincount(ctrl, weights=X, minlength=n_ctrl)
@@ -251,7 +262,7 @@ class Sim:
                 R_p = np.where(closed & (X > 0), (self.w_out[pw] / np.maximum(nl, 1)) / np.maximum(X, 1e-12) * 1000.0, R_p)
         self.X = X
         if not P:
-            U_g = (np.minimum(ctx.U_host_d + ctx.busy_d, 1.0) @ lay.M) / np.maximum(alive_g, 1) if lay.G else np.zeros(0)
+            U_g = (np.minimum(ctx.U_host_d + ctx.busy_d, 1.0) @ lay.M) / np.maximum(alive_n, 1) if lay.G else np.zeros(0)
             U_d = np.minimum(ctx.U_host_d + ctx.busy_d, 1.0)
         # buses and ports
         bus = ctx.bus_mb.copy()

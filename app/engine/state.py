@@ -62,6 +62,8 @@ class Layout:
         self.g_pen = np.array([g.math.write_penalty for g in groups], float)
         self.g_mirror = np.array([g.math.is_mirror for g in groups], bool)
         self.g_parity = np.array([g.math.is_parity for g in groups], bool)
+        # WAFL RAID-DP keeps parity on dedicated disks: host I/O lands on the data disks
+        self.g_dedicated_parity = np.array([g.raid is RaidType.RAID_DP for g in groups], bool)
         self.g_seq = np.array([self.d_seq[m].min() if len(m) else 50.0 for m in self.g_members])
         self.g_rand = np.array([self.d_rand[m].mean() if len(m) else 8.0 for m in self.g_members])
         self.g_member_cap = np.array([self.d_cap[m].min() if len(m) else 0.0 for m in self.g_members])
