@@ -42,14 +42,30 @@ def os_key() -> str:
 
 
 def ensure_pyinstaller() -> None:
+    """Install PyInstaller into the running interpreter's environment when it is missing: with
+    uv (on PATH, in ~/.local/bin where scripts/setup.sh puts it, or as a module of the system
+    python3), else with this environment's pip."""
     if importlib.util.find_spec("PyInstaller") is not None:
         return
     print("PyInstaller is not installed in this environment; installing it (pyproject extra 'package')")
-    uv = shutil.which("uv")
-    cmd = ([uv, "pip", "install", "--python", sys.executable, "pyinstaller>=6.6"] if uv
-           else [sys.executable, "-m", "pip", "install", "pyinstaller>=6.6"])
-    subprocess.run(cmd, check=True)
-    importlib.invalidate_caches()
+    spec = "pyinstaller>=6.6"
+    attempts = []
+    for uv in (shutil.which("uv"), str(Path.home() / ".local" / "bin" / "uv")):
+        if uv and Path(uv).is_file():
+            attempts.append([uv, "pip", "install", "--python", sys.executable, spec])
+    for py in {shutil.which("python3"), shutil.which("python")} - {None, sys.executable}:
+        attempts.append([py, "-m", "uv", "pip", "install", "--python", sys.executable, spec])
+    attempts.append([sys.executable, "-m", "pip", "install", spec])
+    for cmd in attempts:
+        try:
+            if subprocess.run(cmd).returncode == 0:
+                importlib.invalidate_caches()
+                if importlib.util.find_spec("PyInstaller") is not None:
+                    return
+        except OSError:
+            continue
+    raise SystemExit("could not install PyInstaller: install it with "
+                     f"`uv pip install --python {sys.executable} pyinstaller`")
 
 
 def bundle_path(dist: Path) -> Path:

@@ -18,7 +18,7 @@ if [ -n "${APPLE_API_KEY_ID:-}" ] && [ -n "${APPLE_API_ISSUER_ID:-}" ] && [ -n "
 elif [ -n "${APPLE_ID:-}" ] && [ -n "${APPLE_TEAM_ID:-}" ] && [ -n "${APPLE_APP_PASSWORD:-}" ]; then
     AUTH=(--apple-id "$APPLE_ID" --team-id "$APPLE_TEAM_ID" --password "$APPLE_APP_PASSWORD")
 else
-    echo "notarize.sh: no notarization credentials set (APPLE_API_KEY_ID/APPLE_API_ISSUER_ID/APPLE_API_KEY or APPLE_ID/APPLE_TEAM_ID/APPLE_APP_PASSWORD); not notarizing $DMG"
+    echo "notarize.sh: notarization credentials are not set (APPLE_API_KEY_ID/APPLE_API_ISSUER_ID/APPLE_API_KEY or APPLE_ID/APPLE_TEAM_ID/APPLE_APP_PASSWORD); not notarizing $DMG"
     exit 0
 fi
 [ -f "$DMG" ] || { echo "notarize.sh: $DMG not found" >&2; exit 2; }

@@ -1,0 +1,277 @@
+"""The installers, specs, workflows and docs agree with packaging/spec_common.py and pyproject.toml.
+
+Fast: nothing is built. The Windows and macOS installers cannot be built here, so this is what
+keeps their version, file association and icon in step with the Linux bundle that is tested.
+"""
+from __future__ import annotations
+
+import os
+import plistlib
+import re
+import struct
+import subprocess
+import sys
+import tomllib
+from pathlib import Path, PurePosixPath
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGING = ROOT / "packaging"
+sys.path.insert(0, str(PACKAGING))
+import spec_common as common  # noqa: E402
+
+ISS = PACKAGING / "windows" / "arrayplanner.iss"
+WORKFLOWS = ROOT / ".github" / "workflows"
+
+
+def pyproject_version() -> str:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+def iss_defines() -> dict[str, str]:
+    return dict(re.findall(r'^#define\s+(\w+)\s+"([^"]*)"', ISS.read_text(), re.M))
+
+
+# ---------------------------------------------------------------- version
+
+def test_version_comes_from_pyproject():
+    from app._version import VERSION
+
+    assert common.read_version() == pyproject_version() == VERSION
+
+
+def test_version_tuple():
+    assert common.version_tuple("1.2.3") == (1, 2, 3, 0)
+    assert common.version_tuple("0.4") == (0, 4, 0, 0)
+    assert common.version_tuple("2.0.1rc1") == (2, 0, 1, 0)
+
+
+def test_iss_takes_the_version_from_pyproject_not_from_itself():
+    text = ISS.read_text()
+    # no literal version in the script: /DAppVersion from spec_common, else the built exe's
+    # ProductVersion resource (generated from pyproject.toml)
+    assert not re.search(r"^#define\s+AppVersion\s+\"", text, re.M)
+    assert 'GetStringFileInfo(' in text and '"ProductVersion"' in text
+    assert "AppVersion={#AppVersion}" in text
+    out = subprocess.run([sys.executable, str(PACKAGING / "spec_common.py"), "iss-defines"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    v = pyproject_version()
+    assert f"/DAppVersion={v}" in out
+    assert "/DAppVersionNumeric=" + ".".join(map(str, common.version_tuple(v))) in out
+    ps1 = (PACKAGING / "windows" / "build_installer.ps1").read_text()
+    assert "spec_common.py iss-defines" in ps1 and "arrayplanner.iss" in ps1
+
+
+def test_windows_version_resource(tmp_path):
+    v = pyproject_version()
+    path = common.write_windows_version_file(tmp_path / "v.txt", "ArrayPlanner.exe", common.DESCRIPTION)
+    text = path.read_text()
+    assert f"StringStruct('ProductVersion', '{v}')" in text
+    assert f"StringStruct('FileVersion', '{v}')" in text
+    assert f"filevers={common.version_tuple(v)}" in text
+    # PyInstaller evaluates this text with its versioninfo classes (which need pefile, Windows
+    # only); evaluate it with recording stand-ins to check that it is a well-formed expression.
+    calls = []
+
+    def recorder(name):
+        return lambda *a, **k: calls.append((name, a, k)) or (name, a, k)
+
+    names = ("VSVersionInfo", "FixedFileInfo", "StringFileInfo", "StringTable", "StringStruct",
+             "VarFileInfo", "VarStruct")
+    top = eval(text, {n: recorder(n) for n in names})  # noqa: S307 (our own generated file)
+    assert top[0] == "VSVersionInfo"
+    ffi = next(k for n, _a, k in calls if n == "FixedFileInfo")
+    assert ffi["filevers"] == ffi["prodvers"] == common.version_tuple(v)
+    strings = {a[0]: a[1] for n, a, _k in calls if n == "StringStruct"}
+    assert strings["OriginalFilename"] == "ArrayPlanner.exe" and strings["ProductName"] == common.APP_NAME
+
+
+def test_info_plist_version_document_type_and_hidpi():
+    v = pyproject_version()
+    plist = common.mac_info_plist()
+    plistlib.dumps(plist)  # serializable as PyInstaller writes it
+    assert plist["CFBundleShortVersionString"] == v == plist["CFBundleVersion"]
+    assert plist["NSHighResolutionCapable"] is True
+    assert plist["CFBundleIdentifier"] == common.BUNDLE_ID
+    (doc,) = plist["CFBundleDocumentTypes"]
+    assert doc["LSItemContentTypes"] == [common.FILE_UTI]
+    assert doc["CFBundleTypeIconFile"] == common.ICON_ICNS.name
+    (uti,) = plist["UTExportedTypeDeclarations"]
+    assert uti["UTTypeIdentifier"] == common.FILE_UTI
+    assert uti["UTTypeTagSpecification"]["public.filename-extension"] == [common.FILE_EXT.lstrip(".")]
+    assert uti["UTTypeIconFile"] == common.ICON_ICNS.name
+
+
+# ---------------------------------------------------------------- file association and names
+
+def test_extension_matches_the_app():
+    from app.store.project_file import SUFFIX
+
+    assert common.FILE_EXT == SUFFIX == ".arrayplan"
+
+
+def test_iss_file_association_matches_spec_common():
+    d = iss_defines()
+    assert d["AppName"] == common.APP_NAME
+    assert d["AppExt"] == common.FILE_EXT
+    assert d["AppProgId"] == common.FILE_PROGID
+    assert d["AppFileTypeName"] == common.FILE_TYPE_NAME
+    assert d["AppMime"] == common.FILE_MIME
+    assert d["AppExeName"] == common.gui_executable("win32")
+    assert d["AppCliName"] == common.cli_executable("win32")
+    assert d["AppPublisher"] == common.PUBLISHER
+    text = ISS.read_text()
+    assert f"AppId={common.WINDOWS_APP_ID}" in text
+    assert r'Subkey: "Software\Classes\{#AppExt}"' in text
+    assert r'ValueData: """{app}\{#AppExeName}"" ""%1"""' in text  # open command
+    assert r'{#AppProgId}\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\{#AppExeName},0"' in text
+    assert "ChangesAssociations=yes" in text
+    assert "{group}" in text and "{uninstallexe}" in text  # Start menu entry + uninstall
+
+
+def test_icons_exist_and_are_what_they_claim():
+    for path in (common.ICON_SVG, common.ICON_PNG, common.ICON_ICO, common.ICON_ICNS):
+        assert path.is_file(), path
+    d = iss_defines()
+    assert (ISS.parent / d["AppIcon"].replace("\\", "/")).resolve() == common.ICON_ICO
+    assert "SetupIconFile={#AppIcon}" in ISS.read_text()
+    png = common.ICON_PNG.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (256, 256)
+    ico = common.ICON_ICO.read_bytes()
+    reserved, kind, count = struct.unpack("<HHH", ico[:6])
+    assert (reserved, kind) == (0, 1)
+    sizes = {ico[6 + 16 * i] or 256 for i in range(count)}
+    assert {16, 32, 48, 256} <= sizes
+    icns = common.ICON_ICNS.read_bytes()
+    assert icns[:4] == b"icns" and struct.unpack(">I", icns[4:8])[0] == len(icns)
+    specs = {os_: (PACKAGING / os_ / "arrayplanner.spec").read_text() for os_ in ("linux", "windows", "macos")}
+    assert "common.ICON_ICO" in specs["windows"] and "common.ICON_ICNS" in specs["macos"]
+
+
+def test_specs_share_spec_common():
+    for os_ in ("linux", "windows", "macos"):
+        text = (PACKAGING / os_ / "arrayplanner.spec").read_text()
+        assert "import spec_common as common" in text, os_
+        assert "Analysis(**common.analysis_kwargs())" in text, os_
+        assert "common.trim(a" in text, os_
+        assert "COLLECT(" in text, os_
+    mac = (PACKAGING / "macos" / "arrayplanner.spec").read_text()
+    assert "BUNDLE(" in mac and "info_plist=common.mac_info_plist()" in mac
+    assert "bundle_identifier=common.BUNDLE_ID" in mac
+    win = (PACKAGING / "windows" / "arrayplanner.spec").read_text()
+    assert "console=False" in win and "console=True" in win and "write_windows_version_file" in win
+
+
+def test_executable_names_do_not_collide_on_case_insensitive_file_systems():
+    for plat in ("win32", "darwin", "linux"):
+        gui, cli = common.gui_executable(plat), common.cli_executable(plat)
+        assert gui != cli
+        if plat != "linux":
+            assert gui.lower() != cli.lower(), plat
+
+
+def test_analysis_includes_presets_and_every_command_module():
+    kw = common.analysis_kwargs()
+    assert (str(ROOT / "presets"), "presets") in kw["datas"]
+    from app.cli import COMMAND_MODULES
+
+    for name in COMMAND_MODULES:
+        if (ROOT / (name.replace(".", "/") + ".py")).exists():
+            assert name in kw["hiddenimports"], name
+    assert "app.ui.launch" in kw["hiddenimports"]
+    for used in common.qt_modules_used_by_app():
+        assert f"PySide6.{used}" not in kw["excludes"], used
+    assert "tkinter" in kw["excludes"]
+
+
+@pytest.mark.parametrize("dest, os_key, kept", [
+    ("PySide6/Qt/plugins/platforms/libqxcb.so", "linux", True),
+    ("PySide6/Qt/plugins/platforms/libqoffscreen.so", "linux", True),
+    ("PySide6/Qt/plugins/platforms/libqwayland.so", "linux", True),
+    ("PySide6/Qt/plugins/platforms/libqeglfs.so", "linux", False),
+    ("PySide6/Qt/plugins/platformthemes/libqgtk3.so", "linux", False),
+    ("PySide6/Qt/plugins/imageformats/libqsvg.so", "linux", True),
+    ("PySide6/Qt/plugins/imageformats/libqjpeg.so", "linux", False),
+    ("PySide6/Qt/plugins/iconengines/libqsvgicon.so", "linux", True),
+    ("PySide6/Qt/plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so", "linux", False),
+    ("PySide6\\Qt\\plugins\\platforms\\qwindows.dll", "win32", True),
+    ("PySide6\\Qt\\plugins\\styles\\qmodernwindowsstyle.dll", "win32", True),
+    ("PySide6\\Qt\\plugins\\imageformats\\qjpeg.dll", "win32", False),
+    ("PySide6/Qt/plugins/platforms/libqcocoa.dylib", "darwin", True),
+    ("PySide6/Qt/plugins/platforms/libqxcb.so", "darwin", False),
+    ("PySide6/Qt/translations/qtbase_de.qm", "linux", False),
+    ("PySide6/QtCore.pyi", "linux", False),
+    ("PySide6/Qt/lib/libQt6Core.so.6", "linux", True),
+    ("presets/platforms/emc-cx4-960-r28.toml", "linux", True),
+])
+def test_trim_rules(dest, os_key, kept):
+    assert (common._drop_entry(dest, os_key) is None) == kept
+
+
+def test_qt_library_names():
+    assert common._qt_lib_name("PySide6/Qt/lib/libQt6Quick.so.6") == "Quick"
+    assert common._qt_lib_name("PySide6\\Qt6Gui.dll") == "Gui"
+    assert common._qt_lib_name("PySide6/Qt/lib/QtWidgets.framework/Versions/A/QtWidgets") == "Widgets"
+    assert common._qt_lib_name("libpython3.11.so.1.0") is None
+    assert common._qt_lib_name(str(PurePosixPath("numpy.libs/libgfortran.so.5"))) is None
+
+
+# ---------------------------------------------------------------- signing scripts, workflows, docs
+
+def _clean_env() -> dict[str, str]:
+    names = ("MACOS_SIGN_IDENTITY", "MACOS_CERTIFICATE", "APPLE_API_KEY_ID", "APPLE_API_ISSUER_ID",
+             "APPLE_API_KEY", "APPLE_ID", "APPLE_TEAM_ID", "APPLE_APP_PASSWORD", "WINDOWS_CERTIFICATE")
+    return {k: v for k, v in os.environ.items() if k not in names}
+
+
+@pytest.mark.skipif(sys.platform.startswith("win"), reason="bash scripts")
+@pytest.mark.parametrize("script, args", [("sign.sh", []), ("sign.sh", ["x.dmg"]), ("notarize.sh", ["x.dmg"])])
+def test_mac_scripts_skip_without_credentials(script, args):
+    path = PACKAGING / "macos" / script
+    assert os.access(path, os.X_OK)
+    proc = subprocess.run(["bash", str(path), *args], capture_output=True, text=True, env=_clean_env())
+    assert proc.returncode == 0, proc.stderr
+    assert "not set" in proc.stdout and "not " in proc.stdout
+
+
+def test_windows_sign_script_skips_without_certificate():
+    text = (PACKAGING / "windows" / "sign.ps1").read_text()
+    guard = text.split("if (-not $env:WINDOWS_CERTIFICATE)", 1)[1].split("}", 1)[0]
+    assert "exit 0" in guard and "not set" in guard
+
+
+def test_shell_scripts_are_valid():
+    for path in [PACKAGING / "build.sh", *sorted((PACKAGING / "macos").glob("*.sh"))]:
+        assert os.access(path, os.X_OK), path
+        proc = subprocess.run(["sh" if path.name == "build.sh" else "bash", "-n", str(path)],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, f"{path}: {proc.stderr}"
+
+
+def test_workflows_build_smoke_test_and_release():
+    ci = (WORKFLOWS / "ci.yml").read_text()
+    release = (WORKFLOWS / "release.yml").read_text()
+    for text in (ci, release):
+        for runner in ("ubuntu-", "windows-", "macos-"):
+            assert runner in text
+        assert "packaging/build.py" in text and "packaging/smoke_test.py" in text
+        assert "QT_QPA_PLATFORM: offscreen" in text
+        assert "build_installer.ps1" in text and "make_dmg.sh" in text
+    assert "pytest" in ci and 'tags: ["v*"]' in release
+    assert "sign.sh" in release and "notarize.sh" in release and "gh release create" in release
+    assert "spec_common.py version" in release  # the tag is checked against pyproject.toml
+    # every path a workflow runs exists
+    for text in (ci, release):
+        for rel in set(re.findall(r"(packaging/[\w/.-]+\.(?:py|sh|ps1))", text)):
+            assert (ROOT / rel).is_file(), rel
+
+
+def test_docs_name_every_secret_and_the_version_bump():
+    doc = (ROOT / "docs" / "packaging.md").read_text()
+    release = (WORKFLOWS / "release.yml").read_text()
+    for secret in set(re.findall(r"secrets\.(\w+)", release)):
+        assert secret in doc, secret
+    assert "pyproject.toml" in doc and "app/_version.py" in doc
+    for script in ("build.sh", "build_installer.ps1", "make_dmg.sh", "sign.sh", "notarize.sh", "sign.ps1"):
+        assert script in doc, script
