@@ -247,10 +247,12 @@ class AdvisorPanel(QWidget):
 
     # ---------------------------------------------------------------- work
     def evaluate(self) -> None:
+        from app.ui.live import snapshot_project
+
         if self.event_id is None or self.document is None:
             return
         self.runner.cancel()
-        project = self.document.project.clone()  # snapshot on the GUI thread
+        project = snapshot_project(self.document.project)  # a copy for the worker, made here
         catalog = self.document.catalog
         event_id, target, simulate = self.event_id, self.target_box.value(), self.simulate
         self.summary.setText("Predicting each priority...")

@@ -14,9 +14,10 @@ Nothing here computes a prediction: every number comes from `app.engine.simulate
 """
 from __future__ import annotations
 
+import copy
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
@@ -45,6 +46,53 @@ def default_simulate(project, catalog, scenario_name=None):
             more = f" (and {len(errors) - 2} more)" if len(errors) > 2 else ""
             raise ProjectInvalid(f"no prediction while the project has errors: {first}{more}")
     return simulate(project, catalog, scenario_name=scenario_name)
+
+
+def _copy_value(v: Any) -> Any:
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return v
+    if isinstance(v, list):
+        return [_copy_value(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _copy_value(x) for k, x in v.items()}
+    d = getattr(v, "__dict__", None)
+    if d is not None and is_dataclass(v) and not isinstance(v, type):
+        new = object.__new__(type(v))
+        new.__dict__.update({k: _copy_value(x) for k, x in d.items()})
+        return new
+    return copy.deepcopy(v)  # anything else (enums are returned as themselves by deepcopy)
+
+
+# which Project attributes each kind of change (app.domain.ops.Change.aspects) can touch
+_ASPECT_ATTRS = {
+    "layout": ("enclosures", "drives"),
+    "groups": ("groups",),
+    "luns": ("luns",),
+    "cache": ("cache",),
+    "features": ("features",),
+    "workloads": ("workloads",),
+    "events": ("scenarios",),
+    "scenarios": ("scenarios",),
+    "info": ("info",),
+}
+_CONTAINERS = ("enclosures", "drives", "groups", "luns", "cache", "features", "workloads", "scenarios", "info")
+
+
+def snapshot_project(project, previous=None, changed_attrs: set[str] | None = None):
+    """A copy of the project the worker can read while the user edits the original.
+
+    Every dataclass, list and dict of the copy is new (like Project.clone(), without deepcopy's
+    bookkeeping). With `previous` (an earlier snapshot, never modified since) and
+    `changed_attrs` (the attributes edited since), untouched parts are shared with `previous`:
+    after an edit of one event only the scenarios are copied again, which keeps the GUI thread
+    free on the 960-drive / 1,000-LUN configuration."""
+    new = object.__new__(type(project))
+    for k, v in project.__dict__.items():
+        if k in _CONTAINERS and previous is not None and changed_attrs is not None and k not in changed_attrs:
+            new.__dict__[k] = previous.__dict__[k]
+        else:
+            new.__dict__[k] = _copy_value(v)
+    return new
 
 
 @dataclass
@@ -161,6 +209,9 @@ class LiveSimulator(QObject):
         self._signals = _JobSignals(self)
         self._signals.done.connect(self._on_done)
         self._signals.failed.connect(self._on_failed)
+        self._last_snap = None  # the previous snapshot and the attributes edited since
+        self._snap_of = None
+        self._changed_attrs: set[str] | None = None
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(debounce_ms)
@@ -176,6 +227,7 @@ class LiveSimulator(QObject):
             except (RuntimeError, TypeError):
                 pass
         self._document = document
+        self._last_snap = self._snap_of = self._changed_attrs = None
         if document is not None and hasattr(document, "changed"):
             document.changed.connect(self._on_changed)
         self.request()
@@ -198,6 +250,7 @@ class LiveSimulator(QObject):
 
     @Slot(object)
     def _on_changed(self, change=None) -> None:
+        self._note_change(change)
         if change is not None and not getattr(change, "needs_simulation", True):
             return  # e.g. the project title: nothing the engine reads
         self.request()
@@ -213,12 +266,34 @@ class LiveSimulator(QObject):
         if not was_busy:
             self.busyChanged.emit(True)
         if self._in_flight is None:
-            self._debounce.start()
+            if self._debounce.interval() > 0:
+                self._debounce.start()
+            else:
+                # start now: the engine then runs while the GUI thread finishes handling the
+                # edit and repaints, instead of after that
+                self._start()
 
     # ---------------------------------------------------------------- worker
     def _snapshot(self) -> tuple[Any, Any]:
         doc = self._document
-        return doc.project.clone(), doc.catalog
+        if self._snap_of is not doc.project:  # a different project (open, new): copy it all
+            self._last_snap, self._changed_attrs = None, None
+        snap = snapshot_project(doc.project, self._last_snap, self._changed_attrs)
+        self._last_snap, self._snap_of, self._changed_attrs = snap, doc.project, set()
+        return snap, doc.catalog
+
+    def _note_change(self, change) -> None:
+        """Remember what the change touched, for the next (partial) snapshot."""
+        aspects = getattr(change, "aspects", None)
+        if change is None or aspects is None or getattr(change, "replaced", False) or self._changed_attrs is None:
+            self._changed_attrs = None  # copy everything next time
+            return
+        for a in aspects:
+            attrs = _ASPECT_ATTRS.get(a)
+            if attrs is None:
+                self._changed_attrs = None
+                return
+            self._changed_attrs.update(attrs)
 
     def _start(self) -> None:
         if self._in_flight is not None or not self._dirty or self._document is None:

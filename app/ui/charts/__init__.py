@@ -21,7 +21,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QColor, QPen
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QLabel, QMenu, QScrollArea, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
+    QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QMenu, QScrollArea, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
     QVBoxLayout, QWidget,
 )
 
@@ -155,6 +155,9 @@ class ChartsPanel(QWidget):
         self.hidden_plots: set[str] = set()
         self._colors: dict[tuple[str, str], QColor] = {}
         self.curves: dict[str, dict[tuple[str, str, bool], pg.PlotDataItem]] = {s.key: {} for s in PLOTS}
+        self._pools: dict[str, list[pg.PlotDataItem]] = {}
+        self._legend_entries: dict[str, list] = {}
+        self._titles: dict[str, str] = {}
         self.shown: dict[str, list[tuple[str, str]]] = {s.key: [] for s in PLOTS}
 
         lay = QVBoxLayout(self)
@@ -216,9 +219,17 @@ class ChartsPanel(QWidget):
             p.enableAutoRange(axis="y")
             p.setAutoVisible(y=True)
             p.getAxis("left").setWidth(48)
+            for name in ("left", "bottom"):
+                # keep the painted axis (its text is the costliest part of a redraw) as a pixmap
+                # until its range changes
+                p.getAxis(name).setCacheMode(QGraphicsItem.DeviceCoordinateCache)
             if row < len(PLOTS) - 1:
+                # times are written under the last chart (and on the timeline above): painting
+                # axis text is the costliest part of a redraw
                 p.getAxis("bottom").setLabel("")
                 p.getAxis("bottom").showLabel(False)
+                p.getAxis("bottom").setStyle(showValues=False)
+                p.getAxis("bottom").setHeight(6)
             if spec.percent:
                 p.setYRange(0, 100, padding=0.02)
             if first is None:
@@ -272,12 +283,12 @@ class ChartsPanel(QWidget):
             if baseline is not None:
                 bpairs = [p for p in pairs if p in baseline.series]
             self._sync_plot(spec.key, pairs, bpairs)
-            # a legend only while it stays readable; the read-out names every curve in its colour
-            self.legends[spec.key].setVisible(len(pairs) <= LEGEND_MAX)
             title = spec.title
             if total > len(pairs):
                 title += f"  ({len(pairs)} of {total}: busiest and selected)"
-            self.plots[spec.key].setTitle(title, size="9pt")
+            if self._titles.get(spec.key) != title:  # setting a title is slow: only on change
+                self._titles[spec.key] = title
+                self.plots[spec.key].setTitle(title, size="9pt")
         text = f"Scenario '{result.scenario}', plan to {format_time(result.horizon_h)}"
         if baseline is not None:
             text += f"; baseline '{baseline.scenario}' dashed"
@@ -407,17 +418,35 @@ class ChartsPanel(QWidget):
             self._colors[pair] = c
         return c
 
+    def _pen(self, metric: str, ent: str, is_base: bool) -> QPen:
+        color = self._color((metric, ent))
+        pen = QPen(color)
+        pen.setCosmetic(True)
+        if is_base:
+            pen.setStyle(Qt.DashLine)
+            pen.setWidthF(1.2)
+            c2 = QColor(color)
+            c2.setAlpha(150)
+            pen.setColor(c2)
+        else:
+            pen.setWidthF(1.8 if metric != "write_cache_pct" else 1.2)
+            if metric in ("write_cache_pct", "drive_pct"):
+                pen.setStyle(Qt.DotLine)
+        return pen
+
     def _sync_plot(self, key: str, pairs: list[tuple[str, str]], bpairs: list[tuple[str, str]]) -> None:
+        """Point the plot's curve items at the wanted series. Items are pooled: one that is no
+        longer wanted is hidden and reused for the next new curve (adding and removing items,
+        and legend entries, is what makes a redraw slow)."""
         plot = self.plots[key]
-        legend = self.legends[key]
         existing = self.curves[key]
+        pool = self._pools.setdefault(key, [])
         wanted = [(m, e, False) for m, e in pairs] + [(m, e, True) for m, e in bpairs]
         wanted_set = set(wanted)
         for k in [k for k in existing if k not in wanted_set]:
             item = existing.pop(k)
-            if not k[2]:
-                legend.removeItem(item)
-            plot.removeItem(item)
+            item.setVisible(False)
+            pool.append(item)
         for k in wanted:
             metric, ent, is_base = k
             res = self.baseline if is_base else self.result
@@ -425,34 +454,31 @@ class ChartsPanel(QWidget):
             x, y = step_xy(s, res.horizon_h)
             item = existing.get(k)
             if item is None:
-                color = self._color((metric, ent))
-                pen = QPen(color)
-                pen.setCosmetic(True)
-                if is_base:
-                    pen.setStyle(Qt.DashLine)
-                    pen.setWidthF(1.2)
-                    c2 = QColor(color)
-                    c2.setAlpha(150)
-                    pen.setColor(c2)
+                pen = self._pen(metric, ent, is_base)
+                if pool:
+                    item = pool.pop()
+                    item.setData(x, y, stepMode="right", pen=pen)
+                    item.setVisible(True)
                 else:
-                    pen.setWidthF(1.8 if metric != "write_cache_pct" else 1.2)
-                    if metric in ("write_cache_pct", "drive_pct"):
-                        pen.setStyle(Qt.DotLine)
-                item = pg.PlotDataItem(x, y, stepMode="right", pen=pen)
+                    item = pg.PlotDataItem(x, y, stepMode="right", pen=pen)
+                    plot.addItem(item)
                 item.setZValue(5 if is_base else 10)
-                plot.addItem(item)
                 existing[k] = item
-            else:
+            elif not _same(item, x, y):  # an unchanged prediction costs no redraw
                 item.setData(x, y, stepMode="right")
-            name = entity_label(metric, ent, self.project, res)
-            item.setProperty("label", name)
-            if not is_base:
-                if item.name() != name:
-                    legend.removeItem(item)
-                    item.opts["name"] = name
-                    legend.addItem(item, name)
-                elif legend.getLabel(item) is None:
-                    legend.addItem(item, name)
+            item.opts["name"] = entity_label(metric, ent, self.project, res)
+        self._sync_legend(key, [existing[(m, e, False)] for m, e in pairs])
+
+    def _sync_legend(self, key: str, items: list[pg.PlotDataItem]) -> None:
+        legend = self.legends[key]
+        show = 0 < len(items) <= LEGEND_MAX
+        entries = [(id(i), i.opts["name"]) for i in items] if show else []
+        if entries != self._legend_entries.get(key):
+            legend.clear()
+            for item in items if show else ():
+                legend.addItem(item, item.opts["name"])
+            self._legend_entries[key] = entries
+        legend.setVisible(show)
 
     def _line_moved(self, line: pg.InfiniteLine) -> None:
         t = max(0.0, float(line.value()))
@@ -522,6 +548,12 @@ class ChartsPanel(QWidget):
     def hover_text_at(self, key: str) -> str:
         item = self.hover_text[key]
         return item.toPlainText() if item.isVisible() else ""
+
+
+def _same(item: pg.PlotDataItem, x: np.ndarray, y: np.ndarray) -> bool:
+    ox, oy = item.getOriginalDataset()
+    return (ox is not None and oy is not None and len(ox) == len(x) and len(oy) == len(y)
+            and np.array_equal(ox, x) and np.array_equal(oy, y))
 
 
 def _fmt(v: float | None, unit: str) -> str:

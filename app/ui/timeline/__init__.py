@@ -37,25 +37,36 @@ class TimelineParts:
     docks: dict = field(default_factory=dict)
     colour_drives: QAction | None = None
     last_latency_ms: float | None = None  # edit -> curves redrawn, for the status bar / benchmark
+    last_update_ms: float | None = None  # GUI-thread time spent redrawing from the last result
     redraws: int = 0
+    _coloured: bool = False
 
     # ------------------------------------------------------------ result handling
     def on_result(self, live) -> None:
-        doc = self.window.document
-        project = doc.project
-        self.timeline.set_result(live.current)
+        """A new prediction: the charts and the timeline first; the comparison, the messages and
+        the canvas colours on the next turn of the event loop, so that the window repaints the
+        curves in between and no single step holds the GUI thread for long."""
+        t0 = time.perf_counter()
+        project = self.window.document.project
         self.charts.set_results(live.current, live.baseline, project=project)
-        self.compare.set_results(live.current, live.baseline, project)
+        self.timeline.set_result(live.current)
         self.cursor.set_horizon(max(live.current.horizon_h, live.baseline.horizon_h if live.baseline else 0.0))
-        self.charts.set_cursor(self.cursor.time_h)
+        self.redraws += 1
+        self.last_update_ms = (time.perf_counter() - t0) * 1000.0
+        self.last_latency_ms = (time.perf_counter() - live.requested_at) * 1000.0
+        self.charts.set_status(self.charts.status_label.text()
+                               + f"  ·  updated in {self.last_latency_ms:.0f} ms (engine {live.engine_s * 1000:.0f} ms)")
+        QTimer.singleShot(0, lambda g=live.generation: self._after_result(g))
+
+    def _after_result(self, generation: int) -> None:
+        live = self.live.live
+        if live is None or live.generation != generation:
+            return  # a newer result has arrived meanwhile; it schedules its own
+        self.compare.set_results(live.current, live.baseline, self.window.document.project)
         self.colour_canvas()
         messages = getattr(self.window, "messages", None)
         if messages is not None and hasattr(messages, "set_extra"):
             messages.set_extra("prediction", live.current.advisories)
-        self.redraws += 1
-        self.last_latency_ms = (time.perf_counter() - live.requested_at) * 1000.0
-        self.charts.set_status(self.charts.status_label.text()
-                               + f"  ·  updated in {self.last_latency_ms:.0f} ms (engine {live.engine_s * 1000:.0f} ms)")
 
     def on_failed(self, message: str) -> None:
         first = message.splitlines()[0]
@@ -74,8 +85,11 @@ class TimelineParts:
             return
         res = self.live.result
         if res is None or self.colour_drives is None or not self.colour_drives.isChecked():
-            canvas.set_drive_values(None)
+            if self._coloured:  # back to RAID-group colours (once: a canvas refresh is not free)
+                canvas.set_drive_values(None)
+                self._coloured = False
             return
+        self._coloured = True
         t = self.cursor.time_h
         values: dict[str, float | None] = {}
         project = self.window.document.project

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainterPath, QPen, QPolygonF
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from app.domain.formatting import format_duration, format_time
 from app.domain.project import (
@@ -256,6 +256,8 @@ class GanttView(QWidget):
         left.setWidth(LABEL_W)
         left.setStyle(tickLength=0, autoReduceTextSpace=False, hideOverlappingLabels=False)
         left.setTickFont(QFont("Sans", 8))
+        for axis in (left, self.plot.getAxis("bottom")):
+            axis.setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # text painting is slow
         self.plot.getAxis("bottom").setLabel("")
         self.plot.setMenuEnabled(False)
         self.plot.getViewBox().sigRangeChanged.connect(lambda *_: None)

@@ -1,0 +1,323 @@
+"""Edit-to-curves-updated latency of the live predictions, and the longest GUI-thread stall.
+
+    python benchmarks/gui_latency.py [--edits 40] [--only example|large] [--offscreen]
+
+For the largest built-in example and for a generated large configuration (CX4-960: 960 drives,
+192 RAID 5 groups, 1,000 LUNs, 24 workloads, 200 operations; from benchmarks/engine.py when the
+engine's benchmark offers a generator, otherwise the one below), the script opens the real main
+window (all plug-ins, the canvas included), waits for the first prediction, then applies edits
+through the Document as the timeline does (move an operation by half an hour, change its
+priority; alternately) and measures, per edit, the time from `Document.apply` to the moment the
+charts and the timeline have been redrawn from the new Result (a synchronous repaint of both
+views is included). A QTimer heartbeat every 5 ms on the GUI thread records the longest gap
+between two ticks minus the interval: the longest time the GUI thread was blocked. A burst of
+edits 15 ms apart (dragging) measures the time from the last edit to its curves.
+
+Prints median and p95 per configuration. Targets: p95 latency <= 100 ms, longest stall <= 50 ms.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+# ---------------------------------------------------------------- the large configuration
+
+def generate_large(catalog, seed: int = 7):
+    """960 drives / 1,000 LUNs / 200 operations on a CX4-960 (a valid project)."""
+    from app.domain.project import (
+        Bind, Drive, DriveFailure, DriveReplacement, Enclosure, Lun, LunMigration, Project,
+        ProjectInfo, RaidGroup, Scenario, Workload,
+    )
+    from app.domain.raid import RaidType
+
+    rnd = random.Random(seed)
+    pid = "emc-cx4-960-r28"
+    plat = catalog.platform(pid)
+    enc_type = next(iter(plat.enclosure_types))
+    drive_type = "fc-15k-300" if "fc-15k-300" in plat.drive_types else plat.drive_types[0]
+    p = Project(pid, ProjectInfo(title="Generated: 960 drives, 1,000 LUNs, 200 operations"))
+    p.cache = plat.default_cache()
+    for b in range(plat.buses):
+        for e in range(plat.max_enclosures_per_bus):
+            p.enclosures.append(Enclosure(b, e, enc_type))
+            for s in range(15):
+                loc = f"{b}_{e}_{s}"
+                p.drives[loc] = Drive(loc, drive_type)
+    # 192 RAID 5 (4+1) groups, three per enclosure
+    locs = [f"{b}_{e}_{s}" for b in range(plat.buses) for e in range(plat.max_enclosures_per_bus) for s in range(15)]
+    r5 = next(rt for rt in RaidType if rt.name.upper() in ("R5", "RAID5"))
+    for g in range(len(locs) // 5):
+        p.groups.append(RaidGroup(g, r5, locs[5 * g: 5 * g + 5]))
+    owners = plat.controller_names()
+    lun_id = 0
+    for g in range(len(p.groups)):
+        for _ in range(6 if g < 1000 - 5 * len(p.groups) else 5):
+            p.luns.append(Lun(lun_id, g, 40.0, owners[lun_id % len(owners)], settings=plat.default_lun_settings()))
+            lun_id += 1
+    # workloads on the first 720 LUNs
+    for w in range(24):
+        luns = list(range(30 * w, 30 * w + 30))
+        p.workloads.append(Workload(f"w{w}", f"App {w}", luns, iops=900.0, read_pct=67, io_kb=8,
+                                    response_target_ms=20.0))
+    prios = list(plat.priorities("lun_migration"))
+    events = []
+    n = 0
+
+    def nid():
+        nonlocal n
+        n += 1
+        return f"op{n}"
+
+    # 100 migrations: workload LUN -> unused LUN (720..999) in another group
+    sources = rnd.sample(range(720), 100)
+    dests = rnd.sample(range(720, 1000), 120)
+    for src, dst in zip(sources, dests):
+        events.append(LunMigration(nid(), round(rnd.uniform(0, 300), 2), source_lun=src, dest_lun=dst,
+                                   priority=rnd.choice(prios)))
+    # 40 drive failures, each replaced 4-24 h later (distinct groups)
+    groups = rnd.sample(range(len(p.groups)), 40)
+    for g in groups:
+        drive = p.groups[g].drives[rnd.randrange(5)]
+        t = round(rnd.uniform(0, 280), 2)
+        events.append(DriveFailure(nid(), t, drive=drive, priority=rnd.choice(list(plat.priorities("drive_failure")))))
+        events.append(DriveReplacement(nid(), round(t + rnd.uniform(4, 24), 2), drive=drive))
+    # 20 binds of unused LUNs that are no migration destination
+    spare = [l for l in range(720, 1000) if l not in set(dests)]
+    for lun in rnd.sample(spare, 20):
+        events.append(Bind(nid(), round(rnd.uniform(0, 300), 2), lun=lun,
+                           priority=rnd.choice(list(plat.priorities("bind")))))
+    p.scenarios = [Scenario("Generated", events)]
+    p.current_scenario = "Generated"
+    return p
+
+
+def large_project(catalog):
+    """The engine engineer's generator when benchmarks/engine.py has one, else ours."""
+    try:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        import engine as engine_bench  # noqa: WPS433 - benchmarks/engine.py
+
+        for name in ("large_project", "generate_large", "make_large_project", "generate_project", "generate"):
+            fn = getattr(engine_bench, name, None)
+            if callable(fn):
+                try:
+                    return fn(catalog), f"benchmarks/engine.py:{name}"
+                except TypeError:
+                    return fn(), f"benchmarks/engine.py:{name}"
+    except ImportError:
+        pass
+    finally:
+        if sys.path and sys.path[0] == str(ROOT / "benchmarks"):
+            sys.path.pop(0)
+    return generate_large(catalog), "gui_latency.generate_large"
+
+
+def largest_example():
+    from app.store.examples import example_paths
+    from app.store.project_file import load_project
+
+    best = None
+    for path in example_paths():
+        proj = load_project(path)
+        size = (len(proj.drives), len(proj.luns), sum(len(s.events) for s in proj.scenarios))
+        if best is None or size > best[0]:
+            best = (size, path, proj)
+    return best[2], best[1].name
+
+
+# ---------------------------------------------------------------- measuring
+
+def pct(values, q):
+    v = sorted(values)
+    if not v:
+        return float("nan")
+    k = (len(v) - 1) * q
+    lo = int(k)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (k - lo)
+
+
+class Heartbeat:
+    def __init__(self, interval_ms: int = 5):
+        from PySide6.QtCore import QTimer
+
+        self.interval = interval_ms / 1000.0
+        self.last = None
+        self.max_gap = 0.0
+        self.gaps: list[tuple[float, str]] = []
+        self.phase = ""
+        self.timer = QTimer()
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self._tick)
+
+    def start(self):
+        self.last = time.perf_counter()
+        self.max_gap = 0.0
+        self.timer.start()
+
+    def stop(self):
+        self.timer.stop()
+
+    def _tick(self):
+        now = time.perf_counter()
+        if self.last is not None:
+            gap = now - self.last - self.interval
+            self.gaps.append((gap, self.phase))
+            self.max_gap = max(self.max_gap, gap)
+        self.last = now
+
+
+def wait_for_result(parts, app, timeout_s: float = 120.0) -> bool:
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    got = []
+
+    def done(*_):
+        got.append(1)
+        loop.quit()
+
+    parts.live.resultReady.connect(done)
+    parts.live.failed.connect(done)
+    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    loop.exec()
+    parts.live.resultReady.disconnect(done)
+    parts.live.failed.disconnect(done)
+    return bool(got)
+
+
+def repaint(parts):
+    parts.charts.glw.viewport().repaint()
+    parts.timeline.gantt.plot_widget.viewport().repaint()
+
+
+def measure(project, catalog, label: str, edits: int, app) -> dict:
+    from app.domain import ops
+    from app.ui.document import Document
+    from app.ui.main_window import MainWindow
+
+    doc = Document(project, catalog)
+    window = MainWindow(doc)
+    window.resize(1600, 1000)
+    window.show()
+    parts = window.plugins["app.ui.timeline"]
+    t0 = time.perf_counter()
+    wait_for_result(parts, app)
+    first = time.perf_counter() - t0
+    if parts.live.error:
+        raise SystemExit(f"{label}: the engine refused the project: {parts.live.error}")
+    res = parts.live.result
+    sc = doc.project.scenario()
+    op_events = [e for e in sc.events if hasattr(e, "priority")]
+    rnd = random.Random(1)
+    beat = Heartbeat(5)
+    app.processEvents()
+    beat.start()
+    lat, engine, parts_ms = [], [], []
+    for i in range(edits):
+        ev = rnd.choice(op_events)
+        if i % 2 == 0:
+            op = ops.MoveEvent(ev.id, max(0.0, ev.start_h + rnd.choice((-0.5, 0.5))))
+        else:
+            prios = [p for p in doc.platform.priorities(ev.kind) if p != ev.priority]
+            op = ops.SetEventPriority(ev.id, rnd.choice(prios))
+        start = time.perf_counter()
+        doc.apply(op)
+        applied = time.perf_counter()
+        wait_for_result(parts, app)
+        got = time.perf_counter()
+        repaint(parts)
+        end_t = time.perf_counter()
+        lat.append((end_t - start) * 1000)
+        parts_ms.append(((applied - start) * 1000, parts.last_update_ms, (end_t - got) * 1000))
+        engine.append(parts.live.live.engine_s * 1000)
+        # idle a little between edits, as a user does
+        end = time.perf_counter() + 0.03
+        while time.perf_counter() < end:
+            app.processEvents()
+            time.sleep(0.002)
+    # a drag: ten moves 15 ms apart, then the curves for the last one
+    burst = []
+    for _ in range(5):
+        ev = rnd.choice(op_events)
+        base = ev.start_h
+        for k in range(10):
+            doc.apply(ops.MoveEvent(ev.id, base + 0.1 * (k + 1)))
+            last = time.perf_counter()
+            end = last + 0.015
+            while time.perf_counter() < end:
+                app.processEvents()
+                time.sleep(0.001)
+        while parts.live.busy:
+            wait_for_result(parts, app)
+        repaint(parts)
+        burst.append((time.perf_counter() - last) * 1000)
+    beat.stop()
+    out = {
+        "label": label, "drives": len(project.drives), "luns": len(project.luns),
+        "events": len(sc.events), "series": len(res.series), "first_s": first,
+        "lat": lat, "engine": engine, "burst": burst, "stall_ms": beat.max_gap * 1000,
+        "apply": [a for a, _, _ in parts_ms], "update": [u for _, u, _ in parts_ms],
+        "paint": [p for _, _, p in parts_ms],
+    }
+    window.document.undo_stack.setClean()
+    window.close()
+    window.deleteLater()
+    app.processEvents()
+    return out
+
+
+def report(r: dict) -> None:
+    print(f"\n== {r['label']}: {r['drives']} drives, {r['luns']} LUNs, {r['events']} events, "
+          f"{r['series']} series; first prediction after {r['first_s']:.2f} s")
+    print(f"  edit -> curves redrawn  ({len(r['lat'])} edits): median {statistics.median(r['lat']):.1f} ms, "
+          f"p95 {pct(r['lat'], 0.95):.1f} ms, max {max(r['lat']):.1f} ms")
+    print(f"  of which engine (worker): median {statistics.median(r['engine']):.1f} ms, "
+          f"p95 {pct(r['engine'], 0.95):.1f} ms")
+    print(f"  GUI thread per edit (medians): apply + change handlers {statistics.median(r['apply']):.1f} ms, "
+          f"redraw from the result {statistics.median(r['update']):.1f} ms, repaint {statistics.median(r['paint']):.1f} ms")
+    print(f"  drag burst (10 moves, 15 ms apart) last move -> curves: median {statistics.median(r['burst']):.1f} ms, "
+          f"p95 {pct(r['burst'], 0.95):.1f} ms")
+    print(f"  longest GUI-thread stall (5 ms heartbeat): {r['stall_ms']:.1f} ms")
+    ok = pct(r["lat"], 0.95) <= 100 and r["stall_ms"] <= 50
+    print(f"  targets (p95 <= 100 ms, stall <= 50 ms): {'met' if ok else 'NOT met'}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--edits", type=int, default=40)
+    ap.add_argument("--only", choices=("example", "large"))
+    ap.add_argument("--offscreen", action="store_true", help="QT_QPA_PLATFORM=offscreen")
+    args = ap.parse_args(argv)
+    if args.offscreen:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    os.environ.setdefault("XDG_CONFIG_HOME", str(Path("/tmp") / "arrayplanner-bench-config"))  # no saved layout
+    from app.store.presets import default_catalog
+    from app.ui.launch import make_app
+
+    app = make_app()
+    catalog = default_catalog()
+    results = []
+    if args.only in (None, "example"):
+        proj, name = largest_example()
+        results.append(measure(proj, catalog, f"largest example ({name})", args.edits, app))
+    if args.only in (None, "large"):
+        proj, source = large_project(catalog)
+        results.append(measure(proj, catalog, f"large generated configuration ({source})", args.edits, app))
+    print(f"Python {sys.version.split()[0]}, Qt platform {app.platformName()}, {os.cpu_count()} CPUs")
+    for r in results:
+        report(r)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
