@@ -767,8 +767,9 @@ class VolumeMig(Op):
         cap = float(lay.d_seq[m].sum()) * eff * tf
         if write and self.is_sata(gi):
             cap /= self.verify
-        if write and streams > 1:
-            cap /= 1.0 + R.v("migration.write_interference") * (streams - 1)
+        if streams > 1:
+            key = "migration.write_interference" if write else "migration.read_interference"
+            cap /= 1.0 + R.v(key) * (streams - 1)
         return cap
 
     def on_stream_end(self, s: Stream, t: float) -> None:

@@ -50,8 +50,7 @@ class Sim:
     def __init__(self, project: Project, catalog: Catalog, scenario_name: str | None = None):
         self.project = project
         self.platform = catalog.platform(project.platform_id)
-        rates_id = ""
-        self.R = RateReader(self.platform.rates, rates_id)
+        self.R = RateReader(self.platform.rates, f"{self.platform.id} rates")
         self.scenario = project.scenario(scenario_name)
         self.lay = Layout(project, catalog, self.platform)
         lay = self.lay
@@ -395,7 +394,7 @@ class Sim:
         t = np.array(self.rec_t)
         res = Result(scenario=self.scenario.name, horizon_h=horizon, event_count=steps,
                      platform_id=self.platform.id,
-                     rates_id=str(self.platform.rates.get_path("rates_id", "") or ""))
+                     rates_id=self.R.model)
         ents = {
             "drive_pct": ("%", lay.drive_locs), "group_pct": ("%", [str(g.id) for g in lay.groups]),
             "cpu_pct": ("%", lay.core_names), "bus_pct": ("%", [str(b) for b in range(lay.B)]),

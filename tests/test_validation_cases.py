@@ -1,0 +1,43 @@
+"""Every validation case of presets/validation/*.toml passes (the same cases `arrayplanner
+validate` replays): the documents' published figures against the model."""
+from __future__ import annotations
+
+import pytest
+
+from app.cli.engine_cmds import load_cases, load_examples
+from app.engine.cases import judge, run_case
+
+CASES = load_cases()
+
+
+@pytest.fixture(scope="module")
+def examples(catalog):
+    return load_examples(catalog)
+
+
+def test_cases_found_for_every_document():
+    sources = {c["id"].split(".")[0] for c, _, _ in CASES}
+    assert {"emc", "hp", "hitachi", "dell", "netapp"} <= sources
+    ids = [c["id"] for c, _, _ in CASES]
+    assert len(ids) == len(set(ids)), "case ids must be unique"
+
+
+@pytest.mark.parametrize("case,projects,fname", CASES, ids=[c["id"] for c, _, _ in CASES])
+def test_case(case, projects, fname, catalog, examples):
+    for key in ("id", "source", "published", "unit", "measure"):
+        assert key in case, f"{fname}: case {case.get('id')} has no {key}"
+    r = run_case(case, catalog, examples, projects)
+    assert r.passed, (f"{case['id']} ({case['source']}): published {r.published} {r.unit}, "
+                      f"predicted {r.predicted:.4g}, error {r.error_pct}%")
+
+
+def test_judge_rules_can_fail():
+    assert judge({"published": 10, "tolerance_pct": 5}, 10.4)[1]
+    assert not judge({"published": 10, "tolerance_pct": 5}, 10.6)[1]
+    assert judge({"published": 9, "tolerance": "ceil"}, 8.4)[1]
+    assert not judge({"published": 9, "tolerance": "ceil"}, 9.2)[1]
+    assert not judge({"published": 9, "tolerance": "ceil"}, 7.9)[1]
+    assert judge({"published": [12, 40]}, 20)[1]
+    assert not judge({"published": [12, 40]}, 41)[1]
+    assert not judge({"published": 3, "tolerance": "greater"}, 2.9)[1]
+    assert not judge({"published": 1, "tolerance": "less"}, 1.1)[1]
