@@ -279,6 +279,13 @@ def test_too_many_enclosures_on_a_bus(catalog):
     expect(p, catalog, "bus 0", ERROR, "bus 0 has 9 enclosures", "at most 8")
 
 
+def test_gap_in_enclosure_chain(catalog):
+    p = base()
+    p.enclosures.append(Enclosure(1, 2, "dae-4g-15"))
+    expect(p, catalog, "bus 1", WARNING, "gap", "no enclosure 1_1 before enclosure 1_2")
+    assert not issues_at(p, catalog, "bus 0")
+
+
 def test_unknown_enclosure_type(catalog):
     p = base()
     p.enclosures.append(Enclosure(2, 0, "ds14mk4"))
@@ -407,7 +414,8 @@ def test_feature_enable_already_enabled(catalog, load_example):
     ("random_pct", 101, ("random share",)),
     ("io_kb", 0, ("I/O size 0", "more than 0")),
     ("io_kb", 32768, ("I/O size", "at most 16384")),
-    ("outstanding", 0, ("outstanding", "1 to")),
+    ("outstanding", -1, ("outstanding", "0 (idle) to")),
+    ("outstanding", 70000, ("outstanding", "to 65536")),
     ("outstanding", 2.5, ("outstanding", "whole number")),
     ("mode", "bursty", ("mode 'bursty'",)),
     ("read_hit_pct", 150, ("read cache hit",)),
@@ -434,6 +442,12 @@ def test_workload_change(catalog):
     p = base()
     p.scenarios[1].events.append(WorkloadChange("w1", 1.0, workload="oltp", changes={"iops": 0}))
     assert not issues_at(p, catalog, "w1"), "going idle is the documented use of a workload change"
+    p = base()
+    p.workloads[0].mode = "closed"
+    p.scenarios[1].events.append(WorkloadChange("w1", 1.0, workload="oltp", changes={"outstanding": 0}))
+    assert not issues_at(p, catalog, "w1"), "a closed loop goes idle with 0 outstanding I/Os"
+    p.workloads[0].outstanding = 0
+    expect(p, catalog, "workload oltp", WARNING, "0 outstanding", "no load")
 
 
 # ---------------------------------------------------------------- operations

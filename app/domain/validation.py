@@ -140,6 +140,16 @@ class _Checker:
                 self.err(where, f"enclosure {e.id} has type {e.type_id!r}, which the {pf.name} does not "
                                 f"offer (offered: {offered})")
             per_bus[e.bus] += 1
+        positions: dict[int, set[int]] = defaultdict(set)
+        for e in self.p.enclosures:
+            if isinstance(e.bus, int) and isinstance(e.position, int) and e.position >= 0:
+                positions[e.bus].add(e.position)
+        for bus, pos in sorted(positions.items()):
+            gaps = sorted(set(range(max(pos) + 1)) - pos)
+            if gaps:
+                missing = ", ".join(enclosure_id(bus, g) for g in gaps)
+                self.warn(f"bus {bus}", f"bus {bus} has a gap in its enclosure chain: no enclosure {missing} "
+                                        f"before enclosure {enclosure_id(bus, max(pos))}")
         for bus, n in sorted(per_bus.items()):
             if n > pf.max_enclosures_per_bus:
                 self.err(f"bus {bus}", f"bus {bus} has {n} enclosures; the {pf.name} allows at most "
@@ -398,8 +408,8 @@ class _Checker:
             bad(f"IOPS {w.iops!r} must be zero or a positive number")
         elif w.iops > MAX_IOPS:
             bad(f"IOPS {w.iops:,.0f} is not a plausible host load (limit {MAX_IOPS:,})")
-        if not isinstance(w.outstanding, int) or isinstance(w.outstanding, bool) or not 1 <= w.outstanding <= MAX_OUTSTANDING:
-            bad(f"outstanding I/Os {w.outstanding!r} must be a whole number from 1 to {MAX_OUTSTANDING}")
+        if not isinstance(w.outstanding, int) or isinstance(w.outstanding, bool) or not 0 <= w.outstanding <= MAX_OUTSTANDING:
+            bad(f"outstanding I/Os {w.outstanding!r} must be a whole number from 0 (idle) to {MAX_OUTSTANDING}")
         for label, v in (("read share", w.read_pct), ("random share", w.random_pct)):
             if not _num(v) or not 0 <= v <= 100:
                 bad(f"{label} {v!r}% must be between 0 and 100")
@@ -409,8 +419,12 @@ class _Checker:
             bad(f"I/O size {w.io_kb!r} KB must be more than 0 and at most {MAX_IO_KB} KB")
         if w.response_target_ms is not None and (not _num(w.response_target_ms) or w.response_target_ms <= 0):
             bad(f"response-time target {w.response_target_ms!r} ms must be a positive number")
+        # going idle (open: iops 0, closed: outstanding 0) is what a workload change is for; on the
+        # workload itself it is worth a word
         if w.mode == "open" and _num(w.iops) and w.iops == 0 and scenario is None:
             self.warn(where, f"{name}: an open workload with 0 IOPS puts no load on the array", scenario)
+        if w.mode == "closed" and w.outstanding == 0 and scenario is None:
+            self.warn(where, f"{name}: a closed workload with 0 outstanding I/Os puts no load on the array", scenario)
 
     # ------------------------------------------------------------ scenarios and events
     def check_scenarios(self, only: str | None) -> None:
