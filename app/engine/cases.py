@@ -139,6 +139,9 @@ def measure(m: dict[str, Any], run) -> float:
     if what == "series":
         if "at_h" in m:
             a = b = float(m["at_h"])
+        elif "after" in m:  # an instant relative to an operation's end
+            op = res.operation(m["after"]["op"])
+            a = b = (op.end_h if op.end_h is not None else res.horizon_h) + float(m["after"].get("offset_h", 0.0))
         else:
             a, b = _window(res, m.get("during"))
         return series_stat(res, m["metric"], str(m["entity"]), a, b, m.get("stat", "mean"))

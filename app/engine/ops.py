@@ -141,30 +141,38 @@ class Op:
     def demand(self, ctx: "Ctx") -> None:
         self.rate = 0.0
 
-    def take(self, ctx: "Ctx", cap: float, uses: list[tuple[np.ndarray, np.ndarray]], asap: bool) -> float:
-        """Rate for a phase with drive costs `uses` [(drives, busy per MB/s per drive)]: the cap,
-        limited by the free drive time (shared among ASAP-class phases when asap)."""
+    def take(self, ctx: "Ctx", cap: float, uses: list[tuple[str, int, float]], asap: bool) -> float:
+        """Rate for a phase with drive costs `uses` [("g", group, busy per MB/s on each alive
+        member) or ("d", drive, busy per MB/s)]: the cap, limited by the free drive time (shared
+        equally among the ASAP-class phases on the same drives when asap)."""
         rate = cap
-        mu = ctx.max_util
-        for drives, cost in uses:
-            if not len(drives):
+        for kind, i, cost in uses:
+            if cost <= 0:
                 continue
-            free = np.maximum(mu - ctx.U_host_d[drives] - ctx.busy_d[drives], 0.0)
+            free = ctx.free_g(i) if kind == "g" else ctx.free_d(i)
             if asap:
-                free = free / np.maximum(ctx.asap_n[drives], 1.0)
-            lim = np.min(free / np.maximum(cost, 1e-12))
-            rate = min(rate, float(lim))
-        rate = max(rate, 0.0)
-        for drives, cost in uses:
-            ctx.busy_d[drives] += cost * rate
+                n = ctx.asap_g[i] if kind == "g" else ctx.asap_of_d(i)
+                if n > 1:
+                    free /= n
+            lim = free / cost
+            if lim < rate:
+                rate = lim
+        if rate < 0.0:
+            rate = 0.0
+        for kind, i, cost in uses:
+            ctx.add(kind, i, cost * rate)
         return rate
 
     def cpu(self, ctx: "Ctx", ctrl: int, pct: float) -> None:
         ctx.core[self.lay.core_off[ctrl]] += pct
 
-    def bus(self, ctx: "Ctx", drives: np.ndarray, mb_s: float) -> None:
-        if len(drives) and mb_s > 0:
-            np.add.at(ctx.bus_mb, self.lay.d_bus[drives], mb_s / len(drives))
+    def bus_g(self, ctx: "Ctx", gi: int, mb_s: float) -> None:
+        if mb_s > 0:
+            ctx.bus_g[gi] += mb_s
+
+    def bus_d(self, ctx: "Ctx", d: int, mb_s: float) -> None:
+        if mb_s > 0:
+            ctx.bus_x[self.lay.d_bus[d]] += mb_s
 
     # ---- reporting
     def progress_pct(self) -> float:
@@ -186,17 +194,10 @@ class Op:
         return self.priority.upper() == "ASAP"
 
     def workloads_on_groups(self, groups: set[int]) -> list[str]:
-        lay, sim = self.lay, self.sim
-        out = []
-        for wi, w in enumerate(sim.workloads):
-            luns = sim.p_l[sim.p_w == wi]
-            if any(int(lay.l_group[l]) in groups for l in luns) and (w["iops"] or w["mode"] == "closed"):
-                out.append(w["id"])
-        return out
+        return [wid for wid, gs, active in self.sim.workload_groups() if active and gs & groups]
 
     def host_busy(self) -> bool:
-        return any((w["iops"] or 0) > 0 or (w["mode"] == "closed" and (w["outstanding"] or 0) > 0)
-                   for w in self.sim.workloads)
+        return any(active for _, _, active in self.sim.workload_groups())
 
     def asap_advice(self, what: str) -> None:
         if self.is_asap() and self.host_busy():
@@ -217,10 +218,8 @@ class Op:
                             "migrates, rebuilds or binds at a time.", self.event.id,
                             "emc 'Independent LUN effects on performance' (recommendations)")
 
-    def streaming_cost(self, drives: np.ndarray, per_drive_share: float, factor: float = 1.0) -> np.ndarray:
-        """Busy fraction per MB/s on each drive when each drive streams `per_drive_share` of
-        every MB at its sustained rate."""
-        return factor * per_drive_share / self.lay.d_seq[drives]
+    def gseq(self, gi: int) -> float:
+        return float(self.lay.g_seq[gi])
 
 
 # ====================================================================== LUN migration (EMC)
@@ -273,6 +272,7 @@ class Migration(Op):
             self.begin("expansion", t, self.exp_mb, tag="exp")
         self.exp_pending = self.exp_mb > 0 and not overlap
         lay.l_live[self.dst] = False  # the destination is not available during the migration
+        sim.invalidate()
         self.touches = set(self.workloads_on_groups({self.gs, self.gd}))
         self.asap_advice("LUN migration")
         self.concurrent_advice(self.ctrl)
@@ -285,64 +285,61 @@ class Migration(Op):
                             "emc 'Cumulative effects on performance'")
         return True
 
-    def members(self, gi: int) -> np.ndarray:
-        m = self.lay.g_members[gi]
-        return m[~self.sim.failed[m]]
-
     def count_asap(self, ctx) -> None:
         if self.is_asap():
             for s in self.streams:
                 if s.kind == "transfer":
-                    ctx.asap_n[self.members(self.gd)] += 1
+                    ctx.asap_g[self.gd] += 1
                     if s.tag == "copy":
-                        ctx.asap_n[self.members(self.gs)] += 1
+                        ctx.asap_g[self.gs] += 1
+
+    def drain(self, ctx, cost: float) -> float:
+        """MB/s the destination drives can absorb (what the host and other phases leave)."""
+        n = max(ctx.asap_g[self.gd], 1)
+        return ctx.free_g(self.gd) / n / cost if cost > 0 else math.inf
 
     def demand(self, ctx) -> None:
         lay = self.lay
         total = 0.0
-        ds, dd = self.members(self.gs), self.members(self.gd)
+        gs, gd = self.gs, self.gd
+        c_src = self.rd / (self.gseq(gs) * lay.g_data[gs])  # busy per MB/s on each source member
+        c_dst = self.wr / (self.gseq(gd) * lay.g_data[gd])
+        cache_path = self.is_asap() and self.cached and self.sim.ff_ms is not None
+        forced = self.sim.forced[self.ctrl]
+        self.fill_rate = 0.0
         for s in self.streams:
             if s.tag == "copy":
-                c_src = self.streaming_cost(ds, 1.0 / lay.g_data[self.gs], self.rd)
-                c_dst = self.streaming_cost(dd, 1.0 / lay.g_data[self.gd], self.wr)
-                if self.is_asap() and self.cached and self.sim.ff_ms is not None:
-                    # destination drain: what the destination drives can absorb
-                    free_d = np.maximum(ctx.max_util - ctx.U_host_d[dd] - ctx.busy_d[dd], 0.0) / np.maximum(ctx.asap_n[dd], 1)
-                    drain = float(np.min(free_d / c_dst)) if len(dd) else 0.0
-                    if self.sim.forced[self.ctrl]:
+                if cache_path:
+                    drain = self.drain(ctx, c_dst)
+                    if forced:
                         self.cpu(ctx, self.ctrl, self.R.v("cache.forced_flush_cpu_pct"))
-                        rate = self.take(ctx, min(self.copy_cap, drain), [(ds, c_src), (dd, c_dst)], True)
-                        self.fill_rate = 0.0
+                        rate = self.take(ctx, min(self.copy_cap, drain), [("g", gs, c_src), ("g", gd, c_dst)], True)
                     else:
-                        rate = self.take(ctx, self.copy_cap, [(ds, c_src)], True)
-                        absorbed = min(rate, drain)
-                        ctx.busy_d[dd] += c_dst * absorbed
-                        self.fill_rate = max(rate - drain, 0.0)
+                        rate = self.take(ctx, self.copy_cap, [("g", gs, c_src)], True)
+                        ctx.add("g", gd, c_dst * min(rate, drain))
+                        self.fill_rate += max(rate - drain, 0.0)
                 else:
-                    rate = self.take(ctx, self.copy_cap, [(ds, c_src), (dd, c_dst)], self.is_asap())
-                    self.fill_rate = 0.0
+                    rate = self.take(ctx, self.copy_cap, [("g", gs, c_src), ("g", gd, c_dst)], self.is_asap())
                 s.rate = rate
                 self.cpu(ctx, self.ctrl, self.cpu_copy * rate)
-                self.bus(ctx, ds, rate)
-                self.bus(ctx, dd, rate * lay.g_width[self.gd] / lay.g_data[self.gd])
+                self.bus_g(ctx, gs, rate)
+                self.bus_g(ctx, gd, rate * lay.g_width[gd] / lay.g_data[gd])
                 total += rate
             elif s.tag == "exp":
-                cost = np.full(len(dd), self.exp_cost_u)
-                if self.is_asap() and self.cached and self.sim.ff_ms is not None:
+                cost = self.exp_cost_u
+                if cache_path:
                     # the expansion writes through the write cache too (emc: 'affected by the cache
                     # settings'); a destination that cannot keep up fills it
-                    free_d = np.maximum(ctx.max_util - ctx.U_host_d[dd] - ctx.busy_d[dd], 0.0) / np.maximum(ctx.asap_n[dd], 1)
-                    drain = float(np.min(free_d / cost)) if len(dd) else 0.0
-                    if self.sim.forced[self.ctrl]:
+                    drain = self.drain(ctx, cost)
+                    if forced:
                         self.cpu(ctx, self.ctrl, self.R.v("cache.forced_flush_cpu_pct"))
-                        rate = self.take(ctx, min(self.exp_cap, drain), [(dd, cost)], True)
-                        self.fill_rate = 0.0
+                        rate = self.take(ctx, min(self.exp_cap, drain), [("g", gd, cost)], True)
                     else:
                         rate = self.exp_cap
-                        ctx.busy_d[dd] += cost * min(rate, drain)
-                        self.fill_rate = max(rate - drain, 0.0)
+                        ctx.add("g", gd, cost * min(rate, drain))
+                        self.fill_rate += max(rate - drain, 0.0)
                 else:
-                    rate = self.take(ctx, self.exp_cap, [(dd, cost)], self.is_asap())
+                    rate = self.take(ctx, self.exp_cap, [("g", gd, cost)], self.is_asap())
                 s.rate = rate
                 self.cpu(ctx, self.ctrl, self.cpu_exp * rate)
                 total += rate  # no bus bandwidth in the expansion (emc 'Migration duration')
@@ -392,6 +389,7 @@ class Migration(Op):
         lay.l_group[self.src] = self.gd
         lay.l_cap[self.src] = lay.l_cap[self.dst]
         lay.l_live[self.dst] = False
+        self.sim.invalidate()
         super().finish(t)
 
 
@@ -455,6 +453,7 @@ class Rebuild(Op):
         if d is None:
             return False
         sim.failed[d] = True
+        sim.invalidate()
         self.d = d
         gi = int(lay.d_group[d])
         if gi < 0:
@@ -501,17 +500,21 @@ class Rebuild(Op):
         same_bus = [i for i in cands if lay.d_bus[i] == lay.d_bus[d]]
         return int((same_bus or cands)[0])
 
-    def survivors(self) -> np.ndarray:
-        lay = self.lay
-        m = lay.g_members[self.gi]
-        m = m[(m != self.d) & ~self.sim.failed[m]]
-        if lay.g_mirror[self.gi]:
-            members = list(lay.g_members[self.gi])
-            if self.d in members:
-                k = members.index(self.d)
-                partner = members[k ^ 1] if (k ^ 1) < len(members) else members[k - 1]
-                return np.array([partner], int)
-        return m
+    def partner(self) -> int | None:
+        """The mirror partner of the failed drive (members pair up in order: 0-1, 2-3, ...)."""
+        members = list(self.lay.groups[self.gi].drives)
+        loc = self.lay.drive_locs[self.d]
+        if loc not in members:
+            return None
+        k = members.index(loc)
+        j = k ^ 1 if (k ^ 1) < len(members) else k - 1
+        return self.lay.didx[members[j]]
+
+    def sources(self, cost: float) -> list[tuple[str, int, float]]:
+        if self.lay.g_mirror[self.gi]:
+            p = self.partner()
+            return [("d", p, cost / self.lay.d_seq[p])] if p is not None else []
+        return [("g", self.gi, cost / self.gseq(self.gi))]
 
     def on_replacement(self, ev, t: float) -> bool:
         if ev.drive != self.event.drive or self.end_h is not None:
@@ -522,6 +525,7 @@ class Rebuild(Op):
                 self.streams.remove(s)
                 self.close(s, t)
                 self.target = self.d
+                self.sim.writing[self.d] = True
                 self.begin("rebuild", t, self.mb, tag="rebuild")
             elif s.tag == "wait_eq":
                 self.streams.remove(s)
@@ -542,10 +546,13 @@ class Rebuild(Op):
                     self.begin("wait for replacement", t, kind="wait", tag="wait_eq")
             else:
                 sim.failed[self.d] = False
+                sim.writing[self.d] = False
+                sim.invalidate()
         elif s.tag == "eq":
             self.swap_in(self.d, self.spare)
             sim.failed[self.d] = False
             sim.spare_busy[self.spare] = False
+            sim.invalidate()
 
     def swap_in(self, new: int, old: int) -> None:
         lay = self.lay
@@ -557,33 +564,42 @@ class Rebuild(Op):
         lay.d_group[old] = -1
         lay.d_group[new] = gi
         self.sim.failed[new] = False
+        self.sim.invalidate()
 
     def count_asap(self, ctx) -> None:
         if self.is_asap():
             for s in self.streams:
                 if s.kind == "transfer":
-                    ctx.asap_n[self.survivors()] += 1
-                    ctx.asap_n[self.target if s.tag == "rebuild" else self.d] += 1
+                    if s.tag == "rebuild":
+                        for kind, i, _ in self.sources(1.0):
+                            if kind == "g":
+                                ctx.asap_g[i] += 1
+                            else:
+                                ctx.asap_x[i] = ctx.asap_x.get(i, 0) + 1
+                        ctx.asap_x[self.target] = ctx.asap_x.get(self.target, 0) + 1
+                    else:
+                        ctx.asap_x[self.spare] = ctx.asap_x.get(self.spare, 0) + 1
+                        ctx.asap_x[self.d] = ctx.asap_x.get(self.d, 0) + 1
 
     def demand(self, ctx) -> None:
         lay, R, sim = self.lay, self.R, self.sim
         self.rate = 0.0
+        rd, wr = R.v("rebuild.disk.survivor_read"), R.v("rebuild.disk.spare_write")
         for s in self.streams:
             if s.kind != "transfer":
                 continue
             where = self.event.id
             if s.tag == "rebuild":
-                src = self.survivors()
-                dst = np.array([self.target], int)
+                src = self.sources(rd)
+                dst = self.target
                 cpu_key = "rebuild.cpu.mirror" if lay.g_mirror[self.gi] else "rebuild.cpu.parity"
             else:  # equalization: spare -> replacement
-                src = np.array([self.spare], int)
-                dst = np.array([self.d], int)
+                src = [("d", self.spare, rd / lay.d_seq[self.spare])]
+                dst = self.d
                 cpu_key = "rebuild.cpu.equalization"
-            c_src = self.streaming_cost(src, 1.0, R.v("rebuild.disk.survivor_read"))
-            c_dst = self.streaming_cost(dst, 1.0, R.v("rebuild.disk.spare_write"))
+            uses = src + [("d", dst, wr / lay.d_seq[dst])]
             if self.model == "smartarray":
-                rate = self.share_rate(ctx, s, src, dst, c_src, c_dst)
+                rate = self.share_rate(ctx, uses)
             else:
                 try:
                     cap = rebuild_rate(sim, self.gi, self.priority, "equalization" if s.tag == "eq" else "rebuild",
@@ -591,28 +607,32 @@ class Rebuild(Op):
                 except MissingRate as exc:
                     sim.advise("warning", "no-rebuild-rates", f"{where}: {exc}; the rebuild is not predicted", where)
                     cap = 0.0
-                rate = self.take(ctx, cap, [(src, c_src), (dst, c_dst)], self.is_asap())
+                rate = self.take(ctx, cap, uses, self.is_asap())
             s.rate = rate
             self.cpu(ctx, self.ctrl, R.v(cpu_key) * rate)
-            self.bus(ctx, src, rate * len(src))
-            self.bus(ctx, dst, rate)
+            for kind, i, _ in src:
+                if kind == "g":
+                    self.bus_g(ctx, i, rate * (lay.g_width[i] - 1))
+                else:
+                    self.bus_d(ctx, i, rate)
+            self.bus_d(ctx, dst, rate)
             self.rate += rate
 
-    def share_rate(self, ctx, s, src, dst, c_src, c_dst) -> float:
+    def share_rate(self, ctx, uses) -> float:
         """HP Smart Array: priority = share of contended drive time, or idle-only (Low)."""
-        R, sim = self.R, self.sim
+        R = self.R
         idle_rate, _ = R.keyed("rebuild.idle", self.priority, PRIORITY_ORDER[:3])
         policy = R.raw(f"rebuild.policy.{self.priority}", "share")
         busy = bool(ctx.host_active_g[self.gi])
         if not busy:
-            return self.take(ctx, idle_rate, [(src, c_src), (dst, c_dst)], False)
+            return self.take(ctx, idle_rate, uses, False)
         if policy == "idle_only":
             return 0.0
         pattern = "random" if ctx.host_random_g[self.gi] >= 0.5 else "sequential"
         share, _ = R.keyed(f"rebuild.share.{pattern}", self.priority, PRIORITY_ORDER[:3])
         eff = R.v(f"rebuild.efficiency.{pattern}")
-        ctx.busy_d[src] += share
-        ctx.busy_d[dst] += share
+        for kind, i, _ in uses:
+            ctx.add(kind, i, share)
         return share * eff * idle_rate
 
     def progress_pct(self) -> float:
@@ -658,24 +678,23 @@ class BindOp(Op):
 
     def count_asap(self, ctx) -> None:
         if self.is_asap():
-            ctx.asap_n[self.lay.g_members[self.gi]] += 1
+            ctx.asap_g[self.gi] += 1
 
     def demand(self, ctx) -> None:
         R = self.R
-        m = self.lay.g_members[self.gi]
-        m = m[~self.sim.failed[m]]
+        gi = self.gi
         self.rate = 0.0
         for s in self.streams:
             if s.tag == "zero":
-                cost = np.full(len(m), R.v("bind.disk.zeroing_util") / self.zero_rate)
-                rate = self.take(ctx, self.zero_rate, [(m, cost)], False)
+                cost = R.v("bind.disk.zeroing_util") / self.zero_rate
+                rate = self.take(ctx, self.zero_rate, [("g", gi, cost)], False)
                 self.cpu(ctx, self.ctrl, R.v("bind.cpu.zeroing_pct") * (rate / self.zero_rate))
             else:
-                cost = np.full(len(m), R.v("bind.disk.verify_util_at_asap") / self.verify_asap)
-                rate = self.take(ctx, self.verify_rate, [(m, cost)], self.is_asap())
+                cost = R.v("bind.disk.verify_util_at_asap") / self.verify_asap
+                rate = self.take(ctx, self.verify_rate, [("g", gi, cost)], self.is_asap())
                 self.cpu(ctx, self.ctrl, R.v("bind.cpu.verify_pct_at_asap") * rate / self.verify_asap)
             s.rate = rate
-            self.bus(ctx, m, rate * len(m) / max(self.lay.g_data[self.gi], 1))
+            self.bus_g(ctx, gi, rate * self.lay.g_width[gi] / max(self.lay.g_data[gi], 1))
             self.rate += rate
 
 
@@ -690,6 +709,8 @@ class VolumeMig(Op):
             s, d = lay.lidx[pair[0]], lay.lidx[pair[1]]
             self.moves.append((pair[0], pair[1], s, d, int(lay.l_group[s]), int(lay.l_group[d])))
         self.setup_h = R.v("migration.setup_s") / 3600.0
+        if sim.wp_pct[int(lay.l_owner[self.moves[0][2]]) if self.moves else 0] > R.v("migration.write_pending_threshold_pct"):
+            self.setup_h *= R.v("migration.write_pending_slowdown")  # hitachi Table 4: the whole migration slows
         self.verify = R.v("migration.sata_verify_factor")
         self.link = R.v("migration.external.link_mb_s")
         self.total_mb = sum(float(lay.l_cap[m[2]]) * 1024.0 for m in self.moves)
@@ -765,6 +786,8 @@ class VolumeMig(Op):
         tf, note = R.keyed(tier_tab, self.tier(gi), ["internal", "ext_FC", "ext_SATA"])
         m = lay.g_members[gi]
         cap = float(lay.d_seq[m].sum()) * eff * tf
+        if not write and lay.g_mirror[gi] and R.has(f"migration.mirror_read_sides.{self.tier(gi)}"):
+            cap *= R.v(f"migration.mirror_read_sides.{self.tier(gi)}") / 2.0  # copies read from one or both sides
         if write and self.is_sata(gi):
             cap /= self.verify
         if streams > 1:
@@ -781,6 +804,7 @@ class VolumeMig(Op):
             lay = self.lay
             lay.l_group[mv[2]] = mv[5]
             lay.l_live[mv[3]] = False
+            self.sim.invalidate()
             self.rewarm(mv[2], t)
             if self.queue:
                 k2 = self.queue.pop(0)
@@ -795,6 +819,7 @@ class VolumeMig(Op):
         for i in range(1, steps + 1):
             def cb(_t, l=l, v=i / steps):
                 lay.l_hit_scale[l] = v
+                self.sim.invalidate()
             self.sim.add_timer(t + total_h * i / steps, cb)
 
     def demand(self, ctx) -> None:
@@ -830,8 +855,7 @@ class VolumeMig(Op):
                     cap = self.link
                 else:
                     cap = self.capacity(g, kind == "w", load[(kind, g)])
-                    m = lay.g_members[g]
-                    host = float(np.mean(ctx.U_host_d[m])) if len(m) else 0.0
+                    host = float(ctx.U_host_g[g])
                     cap *= max(ctx.max_util - host, 0.0) / ctx.max_util
                 rates.append(cap / load[(kind, g)])
             rate = min(rates) / slow
@@ -839,9 +863,8 @@ class VolumeMig(Op):
             for kind, g in res:
                 if kind == "link":
                     continue
-                m = lay.g_members[g]
                 capg = self.capacity(g, kind == "w", load[(kind, g)]) / load[(kind, g)]
-                ctx.busy_d[m] += min(rate / max(capg, 1e-9), 1.0) * ctx.max_util / load[(kind, g)]
+                ctx.add("g", g, min(rate / max(capg, 1e-9), 1.0) * ctx.max_util / load[(kind, g)])
             self.rate += rate
 
 
@@ -876,6 +899,7 @@ class ReallocateOp(Op):
                                 f"{ev.id}: optimization {level:g} is within the threshold {ev.threshold:g}", ev.id)
         elif s.tag == "realloc":
             lay.l_opt[self.l] = self.R.v("reallocate.optimized_level")
+            self.sim.invalidate()
 
     def demand(self, ctx) -> None:
         R, lay = self.R, self.lay
@@ -883,12 +907,11 @@ class ReallocateOp(Op):
         for s in self.streams:
             if s.tag != "realloc":
                 continue
-            m = lay.g_members[self.gi]
             target = R.v("reallocate.disk_util")
-            host = float(np.mean(ctx.U_host_d[m])) if len(m) else 0.0
+            host = float(ctx.U_host_g[self.gi])
             free = max(min(target, ctx.max_util) - host, 0.0)
             rate = R.v("reallocate.read_mb_s_at_util") * free / target
-            ctx.busy_d[m] += free
+            ctx.add("g", self.gi, free)
             ctx.core[lay.core_off[self.ctrl]] += R.v("reallocate.cpu_pct") * (free / target)
             s.rate = rate
             self.rate += rate
@@ -906,6 +929,7 @@ class FeatureOp(Op):
                        f"{ev.id}: enabling {self.label[7:]} reboots all controllers ({minutes:g} min without host I/O); "
                        "plan accordingly", ev.id, spec.source if spec else "")
             sim.offline[:] = True
+            sim.invalidate()
             self.begin("reboot", t, kind="timed", dur_h=minutes / 60.0, tag="reboot")
         else:
             self.enable(t)
@@ -939,6 +963,7 @@ class FeatureOp(Op):
 
     def on_stream_end(self, s: Stream, t: float) -> None:
         self.sim.offline[:] = False
+        self.sim.invalidate()
         self.enable(t)
 
 

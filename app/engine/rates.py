@@ -21,6 +21,8 @@ class RateReader:
         self.tables = tables
         self.name = rates_name
         self.used: dict[str, Param] = {}
+        self._memo: dict[str, float] = {}
+        self._keyed: dict[tuple[str, str], tuple[float, str | None]] = {}
 
     @property
     def model(self) -> str:
@@ -39,9 +41,14 @@ class RateReader:
         return p
 
     def v(self, path: str, default: float | None = None) -> float:
+        hit = self._memo.get(path)
+        if hit is not None:
+            return hit
         if default is not None and not self.tables.has(path):
             return default
-        return float(self.param(path).value)
+        val = float(self.param(path).value)
+        self._memo[path] = val
+        return val
 
     def opt(self, path: str) -> float | None:
         return self.v(path) if self.tables.has(path) else None
@@ -52,6 +59,14 @@ class RateReader:
     def keyed(self, path: str, key: str, order: list[str] | None = None) -> tuple[float, str | None]:
         """Value at path.key; when the key is missing, the nearest key in `order` (or the first
         one) and a note saying which was used."""
+        hit = self._keyed.get((path, key))
+        if hit is not None:
+            return hit
+        out = self._keyed_lookup(path, key, order)
+        self._keyed[(path, key)] = out
+        return out
+
+    def _keyed_lookup(self, path: str, key: str, order: list[str] | None) -> tuple[float, str | None]:
         table = self.tables.get_path(path, None)
         if not isinstance(table, Tables) or not len(table):
             raise MissingRate(f"rates {self.name!r} have no table {path!r}")

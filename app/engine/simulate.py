@@ -31,19 +31,54 @@ _WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", 
 
 
 class Ctx:
-    """Per-pass scratch: what the host and the operations put on each resource."""
+    """Per-pass scratch: what the host and the operations put on each resource. Operations work
+    on RAID groups (every alive member carries the same load) or on single drives (a spare, a
+    replacement, a mirror partner); that keeps a step's cost independent of the drive count."""
 
-    def __init__(self, sim: "Sim"):
+    __slots__ = ("U_host_g", "busy_g", "extra", "asap_g", "asap_x", "core", "bus_g", "bus_x", "forced",
+                 "host_active_g", "host_random_g", "max_util", "d_group", "failed")
+
+    def __init__(self, sim: "Sim", U_host_g: np.ndarray):
         lay = sim.lay
-        self.U_host_d = np.zeros(lay.D)  # host busy fraction per drive
-        self.busy_d = np.zeros(lay.D)  # operations' busy fraction per drive
-        self.asap_n = np.zeros(lay.D)  # ASAP-class operations sharing each drive
-        self.core = np.zeros(lay.C)  # operations' CPU % per core
-        self.bus_mb = np.zeros(lay.B)
-        self.forced = sim.forced  # controller index -> bool (write cache in forced flush)
-        self.host_active_g = np.zeros(lay.G, bool)
-        self.host_random_g = np.ones(lay.G)  # busy-weighted random fraction of the host load
+        self.U_host_g = U_host_g
+        self.busy_g = np.zeros(lay.G)
+        self.extra: dict[int, float] = {}
+        self.asap_g = np.zeros(lay.G)
+        self.asap_x: dict[int, int] = {}
+        self.core = np.zeros(lay.C)
+        self.bus_g = np.zeros(lay.G)
+        self.bus_x = np.zeros(lay.B)
+        self.forced = sim.forced
+        self.host_active_g = U_host_g > 1e-9
+        self.host_random_g = np.ones(lay.G)
         self.max_util = sim.max_util
+        self.d_group = lay.d_group
+        self.failed = sim.failed
+
+    def free_g(self, g: int) -> float:
+        f = self.max_util - self.U_host_g[g] - self.busy_g[g]
+        return f if f > 0.0 else 0.0
+
+    def free_d(self, d: int) -> float:
+        g = self.d_group[d]
+        used = self.extra.get(d, 0.0)
+        if g >= 0 and not self.failed[d]:
+            used += self.U_host_g[g] + self.busy_g[g]
+        f = self.max_util - used
+        return f if f > 0.0 else 0.0
+
+    def asap_of_d(self, d: int) -> int:
+        g = self.d_group[d]
+        n = self.asap_x.get(d, 0)
+        if g >= 0 and not self.failed[d]:
+            n += self.asap_g[g]
+        return n
+
+    def add(self, kind: str, i: int, busy: float) -> None:
+        if kind == "g":
+            self.busy_g[i] += busy
+        else:
+            self.extra[i] = self.extra.get(i, 0.0) + busy
 
 
 class Sim:
@@ -58,6 +93,9 @@ class Sim:
         self.max_util = self.R.v("host.max_util")
         self.failed = np.zeros(lay.D, bool)
         self.spare_busy = np.zeros(lay.D, bool)  # a hot spare standing in for a failed drive
+        self.writing = np.zeros(lay.D, bool)  # a replacement drive being rebuilt
+        self.version = 0  # bumped when the host load's inputs change (see invalidate)
+        self._host_key = None
         self.forced = np.zeros(len(lay.ctrl_names), bool)
         self.cache_fill = np.zeros(len(lay.ctrl_names))  # MB of operation data in the write cache
         self.offline = np.zeros(len(lay.ctrl_names), bool)  # controller rebooting
@@ -108,8 +146,26 @@ class Sim:
         if key not in self.advisories:
             self.advisories[key] = Advisory(severity, code, text, where, source)
 
+    def workload_groups(self) -> list[tuple[str, set[int], bool]]:
+        """(workload id, RAID groups it touches, running) for the current version (cached)."""
+        if getattr(self, "_wg_key", None) != self.version:
+            out = []
+            for wi, w in enumerate(self.workloads):
+                luns = self.p_l[self.p_w == wi] if self.P else []
+                groups = {int(self.lay.l_group[l]) for l in luns}
+                active = (w["iops"] or 0) > 0 or (w["mode"] == "closed" and (w["outstanding"] or 0) > 0)
+                out.append((w["id"], groups, bool(active)))
+            self._wg = out
+            self._wg_key = self.version
+        return self._wg
+
+    def invalidate(self) -> None:
+        """The host load's inputs changed (workloads, LUN placement, failures, cache, reboot)."""
+        self.version += 1
+
     # ------------------------------------------------------------------ workloads
     def _wl_arrays(self) -> None:
+        self.version = getattr(self, "version", 0) + 1
         W = self.workloads
         self.w_closed = np.array([w["mode"] == "closed" for w in W], bool)
         self.w_iops = np.array([float(w["iops"] or 0) for w in W], float)
@@ -145,147 +201,178 @@ class Sim:
         return mb, self.limits["base_iops"] * io
 
     # ------------------------------------------------------------------ the host load
-    def solve(self) -> dict[str, Any]:
+    def _host_static(self) -> dict[str, Any]:
+        """Per workload-pair arrays that change only when invalidate() was called."""
         lay = self.lay
         P = self.P
         pw, pl = self.p_w, self.p_l
-        g = lay.l_group[pl] if P else np.zeros(0, int)
-        live = (lay.l_live[pl] & (g >= 0)) if P else np.zeros(0, bool)
+        g = lay.l_group[pl]
+        live = lay.l_live[pl] & (g >= 0)
         gi = np.where(g >= 0, g, 0)
-        ctrl = lay.l_owner[pl] if P else np.zeros(0, int)
+        ctrl = lay.l_owner[pl]
+        on = live & ~self.offline[ctrl]
         r = self.w_r[pw]
         kb = self.w_kb[pw]
         rnd = self.w_rand[pw]
-        hit = np.where(np.isnan(self.w_hit[pw]), self.hit_default, self.w_hit[pw]) * lay.l_hit_scale[pl] if P else np.zeros(0)
-        nl = self.w_nluns[pw] if P else np.zeros(0)
+        hit = np.where(np.isnan(self.w_hit[pw]), self.hit_default, self.w_hit[pw]) * lay.l_hit_scale[pl]
+        nl = self.w_nluns[pw]
         closed = self.w_closed[pw]
-        on = live & ~self.offline[ctrl] if P else np.zeros(0, bool)
-        # group state: alive members, degraded
-        alive_g = np.maximum(lay.g_width - np.bincount(lay.d_group[self.failed & (lay.d_group >= 0)],
-                                                         minlength=lay.G)[:lay.G], 1.0) if lay.G else np.zeros(0)
-        degraded_g = alive_g < lay.g_width
-        alive_n = alive_g.copy()
-        if lay.G:
-            alive_g = np.where(lay.g_dedicated_parity, np.minimum(alive_g, lay.g_data), alive_g)
-        # per-I/O drive service times (s)
-        seq = lay.g_seq[gi] if P else np.zeros(0)
-        s_rand = lay.g_rand[gi] / 1000.0 + kb / 1024.0 / seq if P else np.zeros(0)
+        failed_in = self.failed & (lay.d_group >= 0)
+        alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
+        degraded_g = alive_n < lay.g_width
+        alive_g = np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
+        seq = lay.g_seq[gi]
+        s_rand = lay.g_rand[gi] / 1000.0 + kb / 1024.0 / seq
         s_seqr = kb / 1024.0 / seq
         frag = np.ones(P)
-        if self.frag_k is not None and P:
+        if self.frag_k is not None:
             frag = 1.0 + self.frag_k * np.maximum(lay.l_opt[pl] - 1.0, 0.0)
-        deg_p = degraded_g[gi] & lay.g_parity[gi] if P else np.zeros(0, bool)
-        width = lay.g_width[gi] if P else np.zeros(0)
+        deg_p = degraded_g[gi] & lay.g_parity[gi]
+        width = lay.g_width[gi]
         rd_mult = np.where(deg_p, 1.0 + (width - 2.0) / width, 1.0)
         seq_deg = np.where(deg_p, 1.0 / self.degr_seq if self.degr_seq else 1.0 + (width - 2.0) / width, 1.0)
-        pen = lay.g_pen[gi] if P else np.zeros(0)
-        fullstripe = width / lay.g_data[gi] if P else np.zeros(0)
+        pen = lay.g_pen[gi]
+        fullstripe = width / lay.g_data[gi]
         busy_per_io = (r * (1 - hit) * rnd * s_rand * rd_mult
                        + (1 - r) * rnd * pen * s_rand
                        + r * (1 - rnd) * s_seqr * seq_deg * frag
                        + (1 - r) * (1 - rnd) * s_seqr * fullstripe)
         be_mb_per_io = (kb / 1024.0) * (r * (1 - hit) + (1 - r) * np.where(rnd > 0.5, pen, fullstripe))
-        # response-time pieces that do not depend on utilization (ms)
         if self.seq64 is not None:
             t_seq = kb / 64.0 * self.seq64 * frag * seq_deg
         else:
-            t_seq = s_seqr * 1000.0 / np.maximum(lay.g_data[gi] if P else 1.0, 1.0) * frag * seq_deg
-        # open workloads: fixed arrival rate; closed: start from the no-queue response
-        X = np.where(closed, 0.0, self.w_iops[pw] / np.maximum(nl, 1)) if P else np.zeros(0)
-        X = np.where(on, X, 0.0)
-        if P and closed.any():
-            X0 = self.X if len(self.X) == P else np.zeros(P)
-            X = np.where(closed, X0, X)
-        caps = self.ctrl_caps()
+            t_seq = s_seqr * 1000.0 / np.maximum(lay.g_data[gi], 1.0) * frag * seq_deg
+        n_raw = self.w_out[pw] / np.maximum(nl, 1)
+        r_rand_fixed = s_rand * 1000.0 * np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0)
+        X_open = np.where(on & ~closed, self.w_iops[pw] / np.maximum(nl, 1), 0.0)
+        st = dict(gi=gi, ctrl=ctrl, on=on, r=r, kb=kb, rnd=rnd, hit=hit, closed=closed, alive_g=alive_g,
+                  alive_n=alive_n, busy_per_io=busy_per_io, be_mb_per_io=be_mb_per_io, t_seq=t_seq,
+                  n_raw=n_raw, n_out=np.maximum(n_raw, 1.0), r_rand_fixed=r_rand_fixed, X_open=X_open,
+                  any_closed=bool((closed & on).any()), wcache=lay.l_wcache[pl], pw=pw, pl=pl)
+        # open workloads: the host load on every resource is fixed until the next invalidate()
+        if not st["any_closed"]:
+            st["host"] = self._host_load(st, X_open)
+        return st
+
+    def _host_load(self, st, X) -> tuple:
+        lay = self.lay
         n_ctrl = len(lay.ctrl_names)
-        n_pass = 14 if (P and closed.any()) else 3
-        ctx = None
+        on, gi = st["on"], st["gi"]
+        host_busy_g = np.bincount(gi[on], weights=(X * st["busy_per_io"])[on], minlength=lay.G)
+        U_host_g = host_busy_g / st["alive_g"]
+        rb = np.bincount(gi[on], weights=(X * st["busy_per_io"] * st["rnd"])[on], minlength=lay.G)
+        host_random_g = np.where(host_busy_g > 0, rb / np.maximum(host_busy_g, 1e-12), 1.0)
+        ctrl = st["ctrl"]
+        host_cpu_ctrl = np.bincount(ctrl[on], weights=X[on] * self.cpu_us * 1e-4, minlength=n_ctrl)
+        core_host = host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl]
+        be_g = np.bincount(gi[on], weights=(X * st["be_mb_per_io"])[on], minlength=lay.G)
+        return U_host_g, host_random_g, core_host, be_g
+
+    def solve(self) -> dict[str, Any]:
+        lay = self.lay
+        P = self.P
+        n_ctrl = len(lay.ctrl_names)
+        if P and self._host_key != self.version:
+            self._st = self._host_static()
+            self._host_key = self.version
+        st = self._st if P else None
+        caps = self.ctrl_caps()
+        closed_loop = bool(P and st["any_closed"])
+        X = st["X_open"] if P else np.zeros(0)
+        if closed_loop:
+            X0 = self.X if len(self.X) == P else np.zeros(P)
+            X = np.where(st["closed"], X0, X)
+        n_pass = 14 if closed_loop else 1
         R_p = np.zeros(P)
+        if not P:
+            alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[self.failed & (lay.d_group >= 0)],
+                                                           minlength=lay.G)[:lay.G], 1.0) if lay.G else np.zeros(0)
+        else:
+            alive_n = st["alive_n"]
         for it in range(n_pass):
-            host_busy_g = np.bincount(gi[on], weights=(X * busy_per_io)[on], minlength=lay.G) if P else np.zeros(lay.G)
-            U_host_g = host_busy_g / np.maximum(alive_g, 1)
-            U_host_d = lay.M @ U_host_g if lay.G else np.zeros(lay.D)
-            U_host_d = np.where(self.failed, 0.0, U_host_d)
-            ctx = Ctx(self)
-            ctx.U_host_d = U_host_d
-            ctx.host_active_g = host_busy_g > 1e-9
-            if P:
-                rb = np.bincount(gi[on], weights=(X * busy_per_io * rnd)[on], minlength=lay.G)
-                ctx.host_random_g = np.where(host_busy_g > 0, rb / np.maximum(host_busy_g, 1e-12), 1.0)
+            if not P:
+                U_host_g, host_random_g = np.zeros(lay.G), np.ones(lay.G)
+                core_host, be_g = np.zeros(lay.C), np.zeros(lay.G)
+            elif closed_loop:
+                U_host_g, host_random_g, core_host, be_g = self._host_load(st, X)
+            else:
+                U_host_g, host_random_g, core_host, be_g = st["host"]
+            ctx = Ctx(self, U_host_g)
+            ctx.host_random_g = host_random_g
             for op in self.active:
                 op.count_asap(ctx)
             for op in sorted(self.active, key=lambda o: o.asap_class):
                 op.demand(ctx)
-            U_d = np.minimum(U_host_d + ctx.busy_d, 1.0)
-            U_d = np.where(self.failed, 0.0, U_d)
-            U_g = (U_d @ lay.M) / np.maximum(alive_n, 1) if lay.G else np.zeros(0)
-            # CPU: host I/O spread over the owning controller's cores, operations on their core
-            host_cpu_ctrl = np.bincount(ctrl[on], weights=X[on] * self.cpu_us * 1e-4, minlength=n_ctrl) if P else np.zeros(n_ctrl)
-            core_u = np.minimum(host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl] + ctx.core, 100.0)
-            core_max = np.array([core_u[lay.core_off[k]:lay.core_off[k] + lay.cores[k]].max() for k in range(n_ctrl)])
+            extra_g = np.zeros(lay.G)
+            for d, b in ctx.extra.items():
+                g = lay.d_group[d]
+                if g >= 0 and not self.failed[d]:
+                    extra_g[g] += b
+            U_g = np.minimum(U_host_g + ctx.busy_g + extra_g / np.maximum(alive_n, 1), 1.0)
+            core_u = np.minimum(core_host + ctx.core, 100.0)
+            core_max = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(n_ctrl)
             if not P:
                 break
-            # response time per pair (ms)
-            own = X * busy_per_io / np.maximum(alive_g[gi], 1)
-            n_raw = self.w_out[pw] / np.maximum(nl, 1)
-            n_out = np.maximum(n_raw, 1.0)
-            # closed loop (arrival theorem): an I/O sees the others' load and (N-1)/N of its own
-            u = np.clip(U_g[gi] - np.where(closed, own / n_out, 0.0), 0.0, self.max_util)
+            gi, ctrl, closed = st["gi"], st["ctrl"], st["closed"]
+            own = X * st["busy_per_io"] / st["alive_g"][gi]
+            u = U_g[gi]
+            if closed_loop:  # arrival theorem: an I/O sees the others' load and (N-1)/N of its own
+                u = u - np.where(closed, own / st["n_out"], 0.0)
+            u = np.clip(u, 0.0, self.max_util)
             stretch = 1.0 / (1.0 - u)
-            r_rand_read = s_rand * 1000.0 * stretch * np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0)
-            r_seq_read = t_seq * stretch
-            r_read = hit * self.hit_ms + (1 - hit) * (rnd * r_rand_read + (1 - rnd) * r_seq_read)
-            forced = self.forced[ctrl]
-            wcache = lay.l_wcache[pl]
-            r_write = np.where(wcache, self.hit_ms, s_rand * 1000.0 * stretch * 2.0)
-            if self.ff_ms is not None:
-                r_write = np.where(forced & wcache, self.ff_ms, r_write)
+            hit, rnd = st["hit"], st["rnd"]
+            r_read = hit * self.hit_ms + (1 - hit) * (rnd * st["r_rand_fixed"] * stretch + (1 - rnd) * st["t_seq"] * stretch)
+            wc = st["wcache"]
+            r_write = np.where(wc, self.hit_ms, st["r_rand_fixed"] * stretch * 2.0)
+            if self.ff_ms is not None and self.forced.any():
+                r_write = np.where(self.forced[ctrl] & wc, self.ff_ms, r_write)
             uc = np.clip(core_max[ctrl] / 100.0, 0.0, self.max_util)
-            r_sp = self.sp_lat * uc / (1.0 - uc)
-            R_p = r * r_read + (1 - r) * r_write + r_sp + rnd * self.rand_over
-            if closed.any():
+            r = st["r"]
+            R_p = r * r_read + (1 - r) * r_write + self.sp_lat * uc / (1.0 - uc) + rnd * self.rand_over
+            if closed_loop:
+                n_raw = st["n_raw"]
                 Xc = n_raw / (R_p / 1000.0)
                 # asymptotic bound: the busiest drive cannot exceed max_util
                 others = np.maximum(U_g[gi] - own, 0.0)
-                demand = busy_per_io / np.maximum(alive_g[gi], 1)
+                demand = st["busy_per_io"] / st["alive_g"][gi]
                 Xcap = np.maximum(self.max_util - others, 0.01) / np.maximum(demand, 1e-12)
-                Xc = np.where(on, np.minimum(Xc, Xcap), 0.0)
+                Xc = np.where(st["on"], np.minimum(Xc, Xcap), 0.0)
                 X = np.where(closed, 0.5 * X + 0.5 * Xc if it else Xc, X)
-                R_p = np.where(closed & (X > 0), n_raw / np.maximum(X, 1e-12) * 1000.0, R_p)
             if caps is not None:
                 mb_lim, io_lim = caps
                 io_c = np.bincount(ctrl, weights=X, minlength=n_ctrl)
-                mb_c = np.bincount(ctrl, weights=X * kb / 1024.0, minlength=n_ctrl)
+                mb_c = np.bincount(ctrl, weights=X * st["kb"] / 1024.0, minlength=n_ctrl)
                 scale = np.minimum(1.0, np.minimum(mb_lim / np.maximum(mb_c, 1e-9), io_lim / np.maximum(io_c, 1e-9)))
                 X = X * scale[ctrl]
-                R_p = np.where(closed & (X > 0), (self.w_out[pw] / np.maximum(nl, 1)) / np.maximum(X, 1e-12) * 1000.0, R_p)
+            if closed_loop:
+                R_p = np.where(closed & (X > 0), st["n_raw"] / np.maximum(X, 1e-12) * 1000.0, R_p)
         self.X = X
-        if not P:
-            U_g = (np.minimum(ctx.U_host_d + ctx.busy_d, 1.0) @ lay.M) / np.maximum(alive_n, 1) if lay.G else np.zeros(0)
-            U_d = np.minimum(ctx.U_host_d + ctx.busy_d, 1.0)
-        # buses and ports
-        bus = ctx.bus_mb.copy()
-        if P and lay.G:
-            be_g = np.bincount(gi[on], weights=(X * be_mb_per_io)[on], minlength=lay.G)
-            bus += be_g @ lay.GB
-        host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl) if P else np.zeros(n_ctrl)
-        port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
-        # per workload
+        # per drive (for charts): group load on alive members + per-drive extras
+        dg = lay.d_group
+        member = dg >= 0
+        U_d = np.where(member, (U_host_g + ctx.busy_g)[np.where(member, dg, 0)], 0.0)
+        for d, b in ctx.extra.items():
+            U_d[d] += b
+        U_d = np.where(self.failed & ~self.writing, 0.0, np.minimum(U_d, 1.0))
+        bus = ctx.bus_x + ((be_g + ctx.bus_g) @ lay.GB if lay.G else 0.0)
         W = len(self.workloads)
         if P:
+            pw, pl, kb, ctrl, on = st["pw"], st["pl"], st["kb"], st["ctrl"], st["on"]
             iops_w = np.bincount(pw, weights=X, minlength=W)
             mbs_w = np.bincount(pw, weights=X * kb / 1024.0, minlength=W)
             resp_w = np.bincount(pw, weights=X * R_p, minlength=W) / np.maximum(iops_w, 1e-12)
             resp_w = np.where(iops_w > 0, resp_w, 0.0)
             rmax = np.zeros(W)
             np.maximum.at(rmax, pw, np.where(X > 0, R_p, 0.0))
-            lun_r = np.zeros(lay.L)
             lun_x = np.bincount(pl, weights=X, minlength=lay.L)
             lun_r = np.bincount(pl, weights=X * R_p, minlength=lay.L) / np.maximum(lun_x, 1e-12)
+            host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl)
         else:
             iops_w = mbs_w = resp_w = rmax = np.zeros(W)
             lun_r = np.zeros(lay.L)
-        self.last = {"U_d": U_d, "U_g": U_g, "U_host_d": ctx.U_host_d, "core": core_u, "bus": bus,
+            host_mb_c = np.zeros(n_ctrl)
+        port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
+        self.last = {"U_d": U_d, "U_g": U_g, "core": core_u, "bus": bus,
                      "iops_w": iops_w, "mbs_w": mbs_w, "resp_w": resp_w, "rmax_w": rmax, "lun_r": lun_r,
                      "port": host_mb_c / max(port_cap, 1e-9) * 100.0, "ctx": ctx}
         return self.last
@@ -349,12 +436,14 @@ class Sim:
             d = self.lay.didx.get(ev.drive)
             if d is not None:
                 self.failed[d] = False
+                self.invalidate()
             return
         cls = OPS.get(type(ev).__name__)
         if cls is None:
             self.advise("info", "event-not-modelled", f"{ev.id}: {type(ev).__name__} is not modelled by the engine", ev.id)
             return
         op = cls(self, ev)
+        op.index = len(self.ops)
         self.ops.append(op)
         if op.start(t):
             self.active.append(op)
@@ -378,10 +467,8 @@ class Sim:
         }
         for k, v in row.items():
             self.rec.setdefault(k, []).append(np.asarray(v, float).copy())
-        # per-operation progress and rate
-        prog = np.array([op.progress_pct() for op in self.ops], float)
-        rate = np.array([op.rate if op in self.active else 0.0 for op in self.ops], float)
-        self.rec.setdefault("_ops", []).append((len(self.ops), prog, rate))
+        # per-operation progress and rate: only the running ones change
+        self.rec.setdefault("_ops", []).append([(op.index, op.progress_pct(), op.rate) for op in self.active])
 
     def cache_pct(self) -> np.ndarray:
         wc = self.project.cache.get("write_cache_mb") or 0
@@ -414,10 +501,13 @@ class Sim:
             n = len(self.ops)
             P = np.zeros((len(t), n))
             Rt = np.zeros((len(t), n))
-            for i, (k, prog, rate) in enumerate(self.rec["_ops"]):
-                P[i, :k] = prog
-                Rt[i, :k] = rate
-                P[i, k:] = 0.0
+            for op in self.ops:
+                if op.end_h is not None:
+                    P[t >= op.end_h - 1e-12, op.index] = 100.0
+            for k, row in enumerate(self.rec["_ops"]):
+                for i, prog, rate in row:
+                    P[k, i] = prog
+                    Rt[k, i] = rate
             ids = [op.event.id for op in self.ops]
             res.add_block(SeriesBlock("progress_pct", "%", ids, t, P))
             res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, Rt))

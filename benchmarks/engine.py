@@ -1,0 +1,123 @@
+"""Engine benchmark (a script, not a timed test): prints medians.
+
+    python benchmarks/engine.py [--repeat N]
+
+1. every scenario of every example project (presets/examples/*.json): target <= 5 ms median each;
+2. a generated large configuration on the CX4-960 platform: 960 drives (180 RAID 5 4+1 groups and
+   60 hot spares), 1,000 LUNs, 20 host workloads, 200 operations over 30 days: target <= 50 ms;
+3. the same configuration and event count spread over 300 days: target <= 1.2x the 30-day time
+   (cost grows with events, not with simulated time).
+Record the figures in docs/performance.md, section "## Engine".
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.domain.project import (  # noqa: E402
+    Bind, Drive, DriveFailure, DriveReplacement, Enclosure, LunMigration, Lun, Project, RaidGroup,
+    Scenario, Workload, WorkloadChange,
+)
+from app.domain.raid import RaidType  # noqa: E402
+from app.engine import simulate  # noqa: E402
+from app.store.examples import example_paths  # noqa: E402
+from app.store.presets import load_catalog  # noqa: E402
+from app.store.project_file import load_project  # noqa: E402
+
+
+def median_ms(fn, repeat: int) -> float:
+    fn()  # warm-up
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return statistics.median(times)
+
+
+def large_project(days: float = 30.0, n_ops: int = 200, seed: int = 1) -> Project:
+    rnd = random.Random(seed)
+    p = Project(platform_id="emc-cx4-960-r28")
+    p.cache = {"read_cache_mb": 1000, "write_cache_mb": 3000, "page_kb": 8, "high_watermark_pct": 80,
+               "low_watermark_pct": 60}
+    locs = []
+    for b in range(8):
+        for e in range(8):
+            p.enclosures.append(Enclosure(b, e, "dae-4g-15"))
+            for s in range(15):
+                locs.append(f"{b}_{e}_{s}")
+    spares = set(locs[14::16][:60])
+    members = [l for l in locs if l not in spares]
+    for l in locs:
+        p.drives[l] = Drive(l, "fc-15k-146" if l not in spares else "fc-15k-146", l in spares)
+    for g in range(180):
+        p.groups.append(RaidGroup(g, RaidType.R5, members[g * 5:(g + 1) * 5]))
+    owners = ["SP A", "SP B"]
+    for i in range(1000):
+        p.luns.append(Lun(i, i % 180, 50.0 if i < 900 else 100.0, owners[i % 2]))
+    for w in range(20):
+        p.workloads.append(Workload(f"w{w}", f"OLTP {w}", list(range(w * 45, w * 45 + 45)), "open",
+                                    iops=3000, read_pct=67, io_kb=8, random_pct=100))
+    horizon = days * 24.0
+    events = []
+    prios = ["Low", "Medium", "High", "ASAP"]
+    for k in range(n_ops):
+        t = rnd.uniform(0, horizon * 0.95)
+        kind = k % 4
+        if kind == 0:  # migrations into the 100 GB LUNs (900-999), each destination used once
+            src = rnd.randrange(0, 900)
+            dst = 900 + (k // 4) % 100
+            events.append(LunMigration(f"op{k}", t, src, dst, rnd.choice(prios)))
+        elif kind == 1:
+            g = p.groups[rnd.randrange(180)]
+            d = g.drives[rnd.randrange(5)]
+            events.append(DriveFailure(f"op{k}", t, d, rnd.choice(prios[:3])))
+            events.append(DriveReplacement(f"rep{k}", t + rnd.uniform(2, 48), d))
+        elif kind == 2:
+            events.append(Bind(f"op{k}", t, 900 + rnd.randrange(100), rnd.choice(prios)))
+        else:
+            events.append(WorkloadChange(f"op{k}", t, f"w{rnd.randrange(20)}", {"iops": rnd.choice([1500, 3000, 4500])}))
+    events.sort(key=lambda e: e.start_h)
+    p.scenarios = [Scenario("Generated", events)]
+    p.current_scenario = "Generated"
+    p.horizon_h = horizon
+    return p
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=15)
+    args = ap.parse_args()
+    cat = load_catalog()
+    print("Examples (median ms per scenario, target <= 5 ms)")
+    worst = 0.0
+    for path in example_paths():
+        project = load_project(path)
+        for sc in project.scenarios:
+            ms = median_ms(lambda: simulate(project, cat, sc.name), args.repeat)
+            worst = max(worst, ms)
+            steps = simulate(project, cat, sc.name).event_count
+            print(f"  {path.stem:30s} {sc.name[:44]:44s} {ms:7.2f} ms  ({steps} steps)")
+    print(f"  worst example: {worst:.2f} ms")
+    big = large_project(30.0)
+    r30 = simulate(big, cat)
+    ms30 = median_ms(lambda: simulate(big, cat), max(3, args.repeat // 3))
+    print(f"Large: 960 drives, 1000 LUNs, 200 operations over 30 days: {ms30:.1f} ms median "
+          f"({r30.event_count} steps, target <= 50 ms)")
+    big10 = large_project(300.0)
+    r300 = simulate(big10, cat)
+    ms300 = median_ms(lambda: simulate(big10, cat), max(3, args.repeat // 3))
+    print(f"Large over 300 days (same events): {ms300:.1f} ms median ({r300.event_count} steps); "
+          f"ratio {ms300 / ms30:.2f}x (target <= 1.2x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
