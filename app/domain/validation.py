@@ -145,11 +145,14 @@ class _Checker:
             if isinstance(e.bus, int) and isinstance(e.position, int) and e.position >= 0:
                 positions[e.bus].add(e.position)
         for bus, pos in sorted(positions.items()):
-            gaps = sorted(set(range(max(pos) + 1)) - pos)
-            if gaps:
-                missing = ", ".join(enclosure_id(bus, g) for g in gaps)
-                self.warn(f"bus {bus}", f"bus {bus} has a gap in its enclosure chain: no enclosure {missing} "
-                                        f"before enclosure {enclosure_id(bus, max(pos))}")
+            expected = 0  # first position missing from the chain (positions can be any size: no range())
+            for q in sorted(pos):
+                if q > expected:
+                    break
+                expected = q + 1
+            if expected < max(pos):
+                self.warn(f"bus {bus}", f"bus {bus} has a gap in its enclosure chain: no enclosure "
+                                        f"{enclosure_id(bus, expected)} before enclosure {enclosure_id(bus, max(pos))}")
         for bus, n in sorted(per_bus.items()):
             if n > pf.max_enclosures_per_bus:
                 self.err(f"bus {bus}", f"bus {bus} has {n} enclosures; the {pf.name} allows at most "
