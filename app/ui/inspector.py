@@ -318,7 +318,8 @@ class Inspector(QTabWidget):
 
         def create() -> None:
             _flush(nform)
-            settings = {k: values[k] for k in platform.lun_settings}
+            # only what differs from the platform's default is stored with the LUN
+            settings = {k: values[k] for k, spec in platform.lun_settings.items() if values[k] != spec.default}
             op = ops.CreateLun(gid, float(values["capacity_gb"]), values["owner"], settings,
                                name=values.get("name", ""))
             if self.apply(op):

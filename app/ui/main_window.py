@@ -260,7 +260,14 @@ class MainWindow(QMainWindow):
             return
         self._sync = True
         try:
-            self.selection.set(self.canvas.layout_scene.selected_refs())
+            refs = self.canvas.layout_scene.selected_refs()
+        except RuntimeError:  # the scene is being destroyed with the window
+            return
+        finally:
+            self._sync = False
+        self._sync = True
+        try:
+            self.selection.set(refs)
         finally:
             self._sync = False
 

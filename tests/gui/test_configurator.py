@@ -1,0 +1,461 @@
+"""Configurator GUI: drops, refused drops, RAID groups and LUNs from a selection, undo/redo, the
+inspector's registry editors, messages, files (save/reopen, unsaved-changes prompt, recovery)."""
+from __future__ import annotations
+
+import sys
+
+from configurator_support import (  # noqa: F401  (fixtures)
+    EXAMPLES, config_dict, drag_drop, drop_drive, drop_enclosure, isolated, make_window, palette_mime,
+    placeholder_center, select_drives, settle, slot_center,
+)
+
+import pytest
+from PySide6.QtCore import QMimeData, QByteArray, Qt
+from PySide6.QtWidgets import QMessageBox
+
+from app.domain import ops
+from app.domain.project import Project
+from app.domain.raid import RaidType
+from app.ui.canvas import MIME_DRIVE_MOVE, MIME_DRIVE_TYPE
+
+pytestmark = pytest.mark.gui
+
+
+def empty_cx4() -> Project:
+    from app.store.presets import default_catalog
+    from app.ui.new_dialog import empty_project
+    return empty_project(default_catalog(), "emc-cx4-960-r28")
+
+
+# ---------------------------------------------------------------- drops
+
+def test_drop_enclosure_on_bus_then_drive_into_slot_with_undo_redo(qtbot, isolated):
+    w = make_window(qtbot, empty_cx4())
+    doc, stack = w.document, w.document.undo_stack
+    assert drop_enclosure(w, "dae-4g-15", 2)
+    assert [e.id for e in doc.project.enclosures] == ["2_0"]
+    assert "2_0_14" in w.canvas.layout_scene.slots  # real slot count: 15
+    assert "2_0_15" not in w.canvas.layout_scene.slots
+    assert drop_drive(w, "fc-15k-146", "2_0_3")
+    assert doc.project.drives["2_0_3"].type_id == "fc-15k-146"
+    assert w.canvas.layout_scene.slots["2_0_3"].occupied
+    assert doc.dirty and w.isWindowModified()
+
+    stack.undo()
+    assert "2_0_3" not in doc.project.drives and not w.canvas.layout_scene.slots["2_0_3"].occupied
+    stack.undo()
+    assert doc.project.enclosures == [] and "2_0_0" not in w.canvas.layout_scene.slots
+    assert not doc.dirty
+    stack.redo()
+    stack.redo()
+    assert doc.project.drives["2_0_3"].type_id == "fc-15k-146"
+    assert w.canvas.layout_scene.slots["2_0_3"].occupied
+
+
+def test_refused_drops_say_why(qtbot, isolated):
+    w = make_window(qtbot)  # sample: 0_0_0 holds a drive
+    doc = w.document
+    before = config_dict(doc.project)
+    # onto an occupied slot
+    assert not drop_drive(w, "fc-15k-73", "0_0_0")
+    assert "already holds a drive" in w.statusBar().currentMessage()
+    # a drive type this platform does not take
+    mime = QMimeData()
+    mime.setData(MIME_DRIVE_TYPE, QByteArray(b"sas-15k-300"))
+    assert not drag_drop(w.canvas, mime, slot_center(w, "0_0_12"))
+    assert "does not take" in w.statusBar().currentMessage() or "unknown drive type" in w.statusBar().currentMessage()
+    # moving a drive onto another drive
+    mime = QMimeData()
+    mime.setData(MIME_DRIVE_MOVE, QByteArray(b"0_0_1"))
+    assert not drag_drop(w.canvas, mime, slot_center(w, "0_0_2"))
+    assert config_dict(doc.project) == before
+    assert doc.undo_stack.count() == 0
+
+
+def test_full_bus_refuses_an_enclosure(qtbot, isolated):
+    w = make_window(qtbot, empty_cx4())
+    for _ in range(w.document.platform.max_enclosures_per_bus):
+        assert drop_enclosure(w, "dae-4g-15", 0)
+    assert not any(ph.bus == 0 for ph in w.canvas.layout_scene.placeholders)
+    lane = w.canvas.layout_scene.lanes[0]
+    pt = lane.sceneBoundingRect().topLeft()
+    pt.setX(pt.x() + 20)
+    pt.setY(pt.y() + 20)
+    assert not drag_drop(w.canvas, palette_mime(w, "enclosure", "dae-4g-15"), pt)
+    assert "bus 0 is full" in w.statusBar().currentMessage()
+    assert len(w.document.project.enclosures) == 8
+
+
+def test_move_drive_between_slots_keeps_its_group(qtbot, isolated):
+    w = make_window(qtbot)
+    doc = w.document
+    g = doc.project.group_of_drive("0_0_2")
+    mime = QMimeData()
+    mime.setData(MIME_DRIVE_MOVE, QByteArray(b"0_0_2"))
+    assert drag_drop(w.canvas, mime, slot_center(w, "0_0_12"))
+    assert "0_0_2" not in doc.project.drives and "0_0_12" in doc.project.drives
+    assert "0_0_12" in doc.project.group(g.id).drives
+    doc.undo_stack.undo()
+    assert "0_0_2" in doc.project.group(g.id).drives and "0_0_12" not in doc.project.drives
+
+
+def test_delete_key_removes_selected_drive_and_undo_restores(qtbot, isolated):
+    w = make_window(qtbot)
+    doc = w.document
+    assert drop_drive(w, "fc-15k-73", "0_0_12")
+    select_drives(w, ["0_0_12"])
+    assert w.selection.refs() == ["drive 0_0_12"]
+    w.canvas.setFocus()
+    qtbot.keyClick(w.canvas.viewport(), Qt.Key_Delete)
+    settle(qtbot)
+    assert "0_0_12" not in doc.project.drives
+    doc.undo_stack.undo()
+    assert "0_0_12" in doc.project.drives
+    # a drive in a RAID group is refused with the reason
+    select_drives(w, ["0_0_0"])
+    w.act_delete.trigger()
+    assert "0_0_0" in doc.project.drives
+    assert "delete the group first" in w.statusBar().currentMessage()
+
+
+# ---------------------------------------------------------------- RAID groups and LUNs
+
+def test_create_raid_group_from_a_selection_lists_only_allowed_types(qtbot, isolated):
+    w = make_window(qtbot, empty_cx4())
+    doc = w.document
+    assert drop_enclosure(w, "dae-4g-15", 0)
+    for s in range(6):
+        assert drop_drive(w, "fc-15k-73", f"0_0_{s}")
+    assert drop_drive(w, "sata-7k2-1000", "0_0_6")
+    # mixed drive types: no RAID type offered, and the reason is shown
+    select_drives(w, [f"0_0_{s}" for s in range(7)])
+    settle(qtbot)
+    combo = w.inspector.raid_combo
+    enabled = [combo.itemText(i) for i in range(combo.count()) if combo.model().item(i).isEnabled()]
+    assert enabled == [] and not w.inspector.create_group_button.isEnabled()
+    # five of one type: R5, R0 and R3 fit; R1, R1/0 and R6 need other widths
+    select_drives(w, [f"0_0_{s}" for s in range(5)])
+    settle(qtbot)
+    combo = w.inspector.raid_combo
+    enabled = {combo.itemData(i) for i in range(combo.count()) if combo.model().item(i).isEnabled()}
+    assert enabled == {"R0", "R3", "R5"}
+    r6 = next(i for i in range(combo.count()) if combo.itemData(i) == "R6")
+    assert "RAID 6 takes 4 to 16 drives (an even number)" in combo.model().item(r6).toolTip()
+    combo.setCurrentIndex(next(i for i in range(combo.count()) if combo.itemData(i) == "R5"))
+    qtbot.mouseClick(w.inspector.create_group_button, Qt.LeftButton)
+    settle(qtbot)
+    assert len(doc.project.groups) == 1
+    g = doc.project.groups[0]
+    assert (g.raid, g.drives) == (RaidType.R5, [f"0_0_{s}" for s in range(5)])
+    assert w.selection.refs() == ["RG 0"]
+    assert w.storage.topLevelItem(0).text(0) == "RG 0"
+    # the canvas colours members by group
+    slot = w.canvas.layout_scene.slots["0_0_0"]
+    assert slot.bottom_text == "0"
+    doc.undo_stack.undo()
+    assert doc.project.groups == [] and w.canvas.layout_scene.slots["0_0_0"].bottom_text == ""
+    doc.undo_stack.redo()
+    assert doc.project.groups[0].raid is RaidType.R5
+
+
+def test_create_resize_delete_lun_and_attach_a_workload(qtbot, isolated):
+    w = make_window(qtbot)
+    doc = w.document
+    w.selection.set(["RG 3"])  # 8+2 R6 of 1 TB SATA: 8,000 GB usable, one 1,000 GB LUN
+    settle(qtbot)
+    form = w.inspector.new_lun_form
+    cap = form.editors["capacity_gb"]
+    cap.setValue(250.0)
+    cap.editingFinished.emit()
+    owner = form.editors["owner"]
+    owner.setCurrentIndex(owner.findData("SP B"))
+    owner.activated.emit(owner.currentIndex())
+    wc = form.editors["write_cache"]
+    wc.setChecked(False)
+    n = len(doc.project.luns)
+    qtbot.mouseClick(w.inspector.create_lun_button, Qt.LeftButton)
+    settle(qtbot)
+    assert len(doc.project.luns) == n + 1
+    lun = doc.project.luns[-1]
+    assert (lun.group_id, lun.capacity_gb, lun.owner) == (3, 250.0, "SP B")
+    assert lun.settings == {"write_cache": False}  # only what differs from the platform default
+    assert w.selection.refs() == [f"LUN {lun.id}"]
+    # resize through the LUN inspector (registry editor), then undo
+    settle(qtbot)
+    ed = w.inspector.lun_form.editors["capacity_gb"]
+    ed.setValue(300.0)
+    ed.editingFinished.emit()
+    settle(qtbot)
+    assert doc.project.lun(lun.id).capacity_gb == 300.0
+    doc.undo_stack.undo()
+    assert doc.project.lun(lun.id).capacity_gb == 250.0
+    # too big: refused with the free capacity named
+    settle(qtbot)
+    ed = w.inspector.lun_form.editors["capacity_gb"]
+    assert ed.maximum() == pytest.approx(8000 - 1000)  # the editor knows the room (its own 250 GB included)
+    why = doc.check(ops.SetLunFields(lun.id, capacity_gb=99999))
+    assert why and "RG 3 has room for" in why
+    # attach a workload
+    from PySide6.QtWidgets import QPushButton
+    add = w.inspector.findChild(QPushButton, "add_workload")
+    qtbot.mouseClick(add, Qt.LeftButton)
+    settle(qtbot)
+    wl = doc.project.workloads[-1]
+    assert wl.luns == [lun.id] and w.selection.refs() == [f"workload {wl.id}"]
+    settle(qtbot)
+    iops = w.inspector.workload_form.editors["iops"]
+    iops.setValue(2500)
+    iops.editingFinished.emit()
+    assert doc.project.workload(wl.id).iops == 2500
+    # undo everything back to the start
+    while doc.undo_stack.canUndo():
+        doc.undo_stack.undo()
+    assert len(doc.project.luns) == n and not any(x.id == wl.id for x in doc.project.workloads)
+
+
+def test_hot_spare_and_cache_and_feature_edits_are_undoable(qtbot, isolated):
+    w = make_window(qtbot)
+    doc = w.document
+    assert drop_drive(w, "sata-7k2-1000", "1_0_12")
+    select_drives(w, ["1_0_12"])
+    w.act_hot_spare.trigger()
+    assert doc.project.drives["1_0_12"].hot_spare
+    assert w.canvas.layout_scene.slots["1_0_12"].bottom_text == "HS"
+    doc.undo_stack.undo()
+    assert not doc.project.drives["1_0_12"].hot_spare
+    # cache editors come from the platform's SettingSpecs
+    editors = w.inspector.cache_form.editors
+    assert set(editors) == set(doc.platform.cache_settings)
+    ed = editors["write_cache_mb"]
+    ed.setValue(2000)
+    ed.editingFinished.emit()
+    assert doc.project.cache["write_cache_mb"] == 2000
+    page = editors["page_kb"]
+    page.setCurrentIndex(page.findData(16))
+    page.activated.emit(page.currentIndex())
+    assert doc.project.cache["page_kb"] == 16
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert doc.project.cache["write_cache_mb"] == 3000 and doc.project.cache["page_kb"] == 8
+
+
+def test_md3200_high_performance_tier_toggle(qtbot, isolated):
+    from app.store.project_file import load_project
+    w = make_window(qtbot, load_project(EXAMPLES / "dell-md3200-hpt.json"))
+    settle(qtbot)
+    box = w.inspector.feature_boxes["hpt"]
+    from PySide6.QtWidgets import QLabel
+    texts = [lab.text() for lab in w.inspector.array_page.widget().findChildren(QLabel)]
+    assert any("reboots the controllers" in t for t in texts)
+    box.setChecked(True)
+    assert w.document.project.features["hpt"] is True
+    w.document.undo_stack.undo()
+    settle(qtbot)
+    assert w.document.project.features["hpt"] is False
+    assert not w.inspector.feature_boxes["hpt"].isChecked()
+
+
+# ---------------------------------------------------------------- messages and selection
+
+def test_clicking_a_message_selects_the_object(qtbot, isolated):
+    w = make_window(qtbot)
+    settle(qtbot)
+    msgs = w.messages
+    rows = [msgs.topLevelItem(i) for i in range(msgs.topLevelItemCount())]
+    refs = [r.data(0, Qt.UserRole) for r in rows]
+    target = next(r for r in rows if r.data(0, Qt.UserRole).startswith("RG "))
+    msgs.itemClicked.emit(target, 0)
+    settle(qtbot)
+    ref = target.data(0, Qt.UserRole)
+    assert w.selection.refs() == [ref]
+    gid = int(ref.split()[1])
+    members = set(w.document.project.group(gid).drives)
+    selected = {it.location for it in w.canvas.layout_scene.selectedItems() if hasattr(it, "location")}
+    assert selected == members
+    assert refs  # the sample has warnings (no matching hot spares)
+
+
+def test_selection_from_tree_shows_group_in_inspector(qtbot, isolated):
+    w = make_window(qtbot)
+    settle(qtbot)
+    w.storage.select_refs([])
+    w.storage.topLevelItem(1).setSelected(True)
+    settle(qtbot)
+    assert w.selection.refs() == ["RG 1"]
+    assert w.inspector.create_lun_button is not None
+
+
+# ---------------------------------------------------------------- files
+
+def test_save_then_reopen_gives_the_same_project(qtbot, isolated):
+    w = make_window(qtbot)
+    doc = w.document
+    assert drop_drive(w, "fc-15k-73", "0_0_12")
+    before = config_dict(doc.project)
+    path = isolated / "mine.arrayplan"
+    assert w.files.save_to(path)
+    assert not doc.dirty and doc.path == path
+    assert str(path.resolve()) in w.files.recent_files()
+    doc.undo_stack.undo()  # change it, then reopen the file without saving
+    from app.store.project_file import load_project
+    assert config_dict(load_project(path)) == before
+    w.files.load(path)
+    assert config_dict(doc.project) == before and not doc.dirty
+    # JSON too
+    jpath = isolated / "mine.json"
+    assert w.files.save_to(jpath)
+    w.files.load(jpath)
+    assert config_dict(doc.project) == before
+
+
+def test_open_error_is_a_clear_message(qtbot, isolated, monkeypatch):
+    w = make_window(qtbot)
+    shown = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: shown.append(a[2]))
+    bad = isolated / "broken.arrayplan"
+    bad.write_bytes(b"not a database at all")
+    before = config_dict(w.document.project)
+    assert not w.files.load(bad)
+    assert shown and "broken.arrayplan" in shown[0]
+    assert config_dict(w.document.project) == before
+
+
+def test_failed_save_keeps_the_users_file(qtbot, isolated, monkeypatch):
+    w = make_window(qtbot)
+    path = isolated / "keep.arrayplan"
+    assert w.files.save_to(path)
+    good = path.read_bytes()
+    assert drop_drive(w, "fc-15k-73", "0_0_12")
+    import app.store.project_file as pf
+
+    def boom(tmp, project):
+        tmp.write_bytes(b"half")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pf, "write_arrayplan_db", boom)
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: None)
+    assert not w.files.save_to(path)
+    assert path.read_bytes() == good and w.document.dirty
+
+
+@pytest.mark.parametrize("answer, closes, saved", [
+    (QMessageBox.Cancel, False, False), (QMessageBox.Discard, True, False), (QMessageBox.Save, True, True)])
+def test_unsaved_changes_prompt_on_close(qtbot, isolated, monkeypatch, answer, closes, saved):
+    w = make_window(qtbot)
+    path = isolated / "p.arrayplan"
+    assert w.files.save_to(path)
+    mtime = path.stat().st_mtime_ns
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or answer)
+    w.close()  # clean: no question
+    assert not asked
+    w.show()
+    assert drop_drive(w, "fc-15k-73", "0_0_12")
+    closed = w.close()
+    assert asked and "Save the changes" in asked[0]
+    assert closed is closes and w.isVisible() is (not closes)
+    from app.store.project_file import load_project
+    assert ("0_0_12" in load_project(path).drives) is saved
+    if not saved:
+        assert path.stat().st_mtime_ns == mtime
+
+
+def test_autosave_and_recovery_after_a_crash(qtbot, isolated, monkeypatch):
+    from app.ui import files
+
+    w = make_window(qtbot)
+    assert not w.files.autosave()  # nothing to save while clean
+    assert drop_drive(w, "fc-15k-73", "0_0_12")
+    assert w.files.autosave()
+    data, meta = w.files.recovery_paths()
+    assert data.exists() and meta.exists()
+    edited = config_dict(w.document.project)
+    # "crash": the session's files stay; a new session starts
+    monkeypatch.setattr(files.FileController, "leftover_recovery",
+                        staticmethod(lambda: [(data, {"original": None, "saved_at": 0})]))
+    w2 = make_window(qtbot)
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
+    assert w2.files.offer_recovery()
+    assert asked and "did not close properly" in asked[0]
+    assert config_dict(w2.document.project) == edited
+    assert w2.document.dirty  # recovered work is unsaved until the user saves it
+    assert not data.exists()  # offered once
+    w.files.discard_recovery()
+
+
+def test_leftover_recovery_ignores_own_session_and_finds_dead_ones(qtbot, isolated):
+    import json
+    import os
+    from app.ui import files
+
+    w = make_window(qtbot)
+    assert drop_drive(w, "fc-15k-73", "0_0_12")
+    assert w.files.autosave()
+    assert files.FileController.leftover_recovery() == []  # our own live file
+    rec = files.recovery_dir()
+    dead = rec / "999999-dead.arrayplan"
+    dead.write_bytes(w.files.recovery_paths()[0].read_bytes())
+    (rec / "999999-dead.json").write_text(json.dumps({"pid": 99999999, "original": None, "saved_at": 1}))
+    found = files.FileController.leftover_recovery()
+    assert [p.name for p, _m in found] == ["999999-dead.arrayplan"]
+
+
+def test_window_layout_is_remembered(qtbot, isolated):
+    w = make_window(qtbot)
+    w.messages_dock.hide()
+    w.save_layout()
+    w.files.discard_recovery()
+    w2 = make_window(qtbot)
+    assert not w2.messages_dock.isVisible()
+    w2.reset_layout()
+    assert w2.messages_dock.isVisible()
+
+
+def test_plugins_are_installed_and_missing_ones_skipped(qtbot, isolated, monkeypatch):
+    import types
+    mod = types.ModuleType("fake_plugin_for_test")
+    seen = []
+    mod.install = lambda window: seen.append((window.menu("Report"), window.document)) or "ok"
+    monkeypatch.setitem(sys.modules, "fake_plugin_for_test", mod)
+    from app.ui.document import Document
+    from app.ui.main_window import MainWindow
+    from app.store.presets import default_catalog
+    from app.ui.sample import sample_project
+    cat = default_catalog()
+    w = MainWindow(Document(sample_project(cat), cat), plugins=("app.ui.not_built_yet", "fake_plugin_for_test"))
+    qtbot.addWidget(w, before_close_func=lambda w: w.document.mark_saved())
+    assert w.plugins == {"fake_plugin_for_test": "ok"}
+    assert seen[0][0].title() == "&Report"
+    assert [a.text() for a in w.menuBar().actions()] == ["&File", "&Edit", "&View", "&Scenario", "&Operations", "&Report", "&Help"]
+
+
+def test_scenario_combo_switches_scenario_undoably(qtbot, isolated):
+    w = make_window(qtbot)
+    doc = w.document
+    doc.apply(ops.AddScenario("What if", make_current=False))
+    combo = w.scenario_combo
+    assert [combo.itemData(i) for i in range(combo.count())] == ["Baseline", "What if"]
+    combo.setCurrentIndex(1)
+    combo.activated.emit(1)
+    assert doc.project.current_scenario == "What if"
+    doc.undo_stack.undo()
+    assert combo.currentData() == "Baseline"
+
+
+def test_no_reference_to_none_is_lost(qtbot, isolated):
+    """PySide6 6.12 drops a reference to None when an empty QVariant is read; on Python 3.11 that
+    crashes at exit. The configurator must not read empty QVariants in normal use."""
+    w = make_window(qtbot)
+    settle(qtbot)
+    before = sys.getrefcount(None)
+    for _ in range(3):
+        assert drop_drive(w, "fc-15k-73", "0_0_12")
+        select_drives(w, ["0_0_12"])
+        w.selection.set(["RG 0"])
+        settle(qtbot)
+        w.storage.topLevelItem(0).setSelected(True)
+        w.messages.refresh()
+        w.document.undo_stack.undo()
+        settle(qtbot)
+    assert sys.getrefcount(None) >= before - 5
