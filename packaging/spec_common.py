@@ -121,7 +121,11 @@ def analysis_kwargs() -> dict:
         datas=datas() + app_data_files(),
         hiddenimports=hidden_imports(),
         excludes=excludes(),
-        noarchive=False,
+        # Modules as plain .pyc files in _internal/ instead of a zlib-compressed archive inside
+        # each executable: imports go through Python's own file finder (measured with
+        # benchmarks/startup.py, 20 interleaved launches: median 1.22 s against 1.47 s to the
+        # first window), and the GUI and the CLI share one copy instead of embedding two.
+        noarchive=True,
     )
 
 
