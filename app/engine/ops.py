@@ -191,13 +191,25 @@ class Op:
 
     # ---- helpers
     def is_asap(self) -> bool:
-        return self.priority.upper() == "ASAP"
+        return self._asap
+
+    @property
+    def _asap(self) -> bool:
+        v = self.__dict__.get("_asap_v")
+        if v is None:
+            v = self.__dict__["_asap_v"] = self.priority.upper() == "ASAP"
+        return v
 
     def workloads_on_groups(self, groups: set[int]) -> list[str]:
-        return [wid for wid, gs, active in self.sim.workload_groups() if active and gs & groups]
+        mat, active = self.sim.workload_group_matrix()
+        idx = [g for g in groups if 0 <= g < mat.shape[1]]
+        if not idx or not len(active):
+            return []
+        hit = mat[:, idx].any(axis=1) & active
+        return [self.sim.workloads[i]["id"] for i in np.nonzero(hit)[0]]
 
     def host_busy(self) -> bool:
-        return any(active for _, _, active in self.sim.workload_groups())
+        return bool(self.sim.workload_group_matrix()[1].any())
 
     def asap_advice(self, what: str) -> None:
         if self.is_asap() and self.host_busy():
@@ -272,7 +284,7 @@ class Migration(Op):
             self.begin("expansion", t, self.exp_mb, tag="exp")
         self.exp_pending = self.exp_mb > 0 and not overlap
         lay.l_live[self.dst] = False  # the destination is not available during the migration
-        sim.invalidate()
+        sim.invalidate(luns={self.dst})
         self.touches = set(self.workloads_on_groups({self.gs, self.gd}))
         self.asap_advice("LUN migration")
         self.concurrent_advice(self.ctrl)
@@ -389,7 +401,7 @@ class Migration(Op):
         lay.l_group[self.src] = self.gd
         lay.l_cap[self.src] = lay.l_cap[self.dst]
         lay.l_live[self.dst] = False
-        self.sim.invalidate()
+        self.sim.invalidate(luns={self.src, self.dst})
         super().finish(t)
 
 
@@ -453,7 +465,7 @@ class Rebuild(Op):
         if d is None:
             return False
         sim.failed[d] = True
-        sim.invalidate()
+        sim.invalidate(topology=True, groups={int(lay.d_group[d])})
         self.d = d
         gi = int(lay.d_group[d])
         if gi < 0:
@@ -463,8 +475,8 @@ class Rebuild(Op):
         g = lay.groups[gi]
         self.label = f"Rebuild drive {ev.drive} of {g.label} ({self.priority})"
         self.asap_class = 1 if self.is_asap() else 0
-        luns = [l for l in sim.project.luns_in_group(g.id)]
-        self.ctrl = lay.cidx.get(luns[0].owner, 0) if luns else 0
+        in_g = np.nonzero(lay.l_group == gi)[0]
+        self.ctrl = int(lay.l_owner[in_g[0]]) if len(in_g) else 0
         self.mb = lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi)
         self.model = self.R.model
         self.replaced = False
@@ -526,6 +538,7 @@ class Rebuild(Op):
                 self.close(s, t)
                 self.target = self.d
                 self.sim.writing[self.d] = True
+                self.sim.invalidate(topology=True, groups={self.gi})
                 self.begin("rebuild", t, self.mb, tag="rebuild")
             elif s.tag == "wait_eq":
                 self.streams.remove(s)
@@ -547,12 +560,12 @@ class Rebuild(Op):
             else:
                 sim.failed[self.d] = False
                 sim.writing[self.d] = False
-                sim.invalidate()
+                sim.invalidate(topology=True, groups={self.gi})
         elif s.tag == "eq":
             self.swap_in(self.d, self.spare)
             sim.failed[self.d] = False
             sim.spare_busy[self.spare] = False
-            sim.invalidate()
+            sim.invalidate(topology=True, groups={self.gi})
 
     def swap_in(self, new: int, old: int) -> None:
         lay = self.lay
@@ -564,7 +577,7 @@ class Rebuild(Op):
         lay.d_group[old] = -1
         lay.d_group[new] = gi
         self.sim.failed[new] = False
-        self.sim.invalidate()
+        self.sim.invalidate(topology=True, groups={gi})
 
     def count_asap(self, ctx) -> None:
         if self.is_asap():
@@ -581,41 +594,51 @@ class Rebuild(Op):
                         ctx.asap_x[self.spare] = ctx.asap_x.get(self.spare, 0) + 1
                         ctx.asap_x[self.d] = ctx.asap_x.get(self.d, 0) + 1
 
-    def demand(self, ctx) -> None:
+    def plan(self, s: Stream):
+        """What a rebuild/equalization stream uses, recomputed only when the layout changed."""
+        if getattr(s, "plan_key", None) == self.sim.topo:
+            return s.plan
         lay, R, sim = self.lay, self.R, self.sim
-        self.rate = 0.0
         rd, wr = R.v("rebuild.disk.survivor_read"), R.v("rebuild.disk.spare_write")
+        where = self.event.id
+        if s.tag == "rebuild":
+            src = self.sources(rd)
+            dst = self.target
+            cpu_key = "rebuild.cpu.mirror" if lay.g_mirror[self.gi] else "rebuild.cpu.parity"
+        else:  # equalization: spare -> replacement
+            src = [("d", self.spare, rd / lay.d_seq[self.spare])]
+            dst = self.d
+            cpu_key = "rebuild.cpu.equalization"
+        uses = src + [("d", dst, wr / lay.d_seq[dst])]
+        cap = None
+        if self.model != "smartarray":
+            try:
+                cap = rebuild_rate(sim, self.gi, self.priority, "equalization" if s.tag == "eq" else "rebuild",
+                                   self.d, where)
+            except MissingRate as exc:
+                sim.advise("warning", "no-rebuild-rates", f"{where}: {exc}; the rebuild is not predicted", where)
+                cap = 0.0
+        bus = [(kind, i, (lay.g_width[i] - 1) if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
+        s.plan = (uses, cap, R.v(cpu_key), bus)
+        s.plan_key = sim.topo
+        return s.plan
+
+    def demand(self, ctx) -> None:
+        self.rate = 0.0
+        asap = self.is_asap()
         for s in self.streams:
             if s.kind != "transfer":
                 continue
-            where = self.event.id
-            if s.tag == "rebuild":
-                src = self.sources(rd)
-                dst = self.target
-                cpu_key = "rebuild.cpu.mirror" if lay.g_mirror[self.gi] else "rebuild.cpu.parity"
-            else:  # equalization: spare -> replacement
-                src = [("d", self.spare, rd / lay.d_seq[self.spare])]
-                dst = self.d
-                cpu_key = "rebuild.cpu.equalization"
-            uses = src + [("d", dst, wr / lay.d_seq[dst])]
-            if self.model == "smartarray":
-                rate = self.share_rate(ctx, uses)
-            else:
-                try:
-                    cap = rebuild_rate(sim, self.gi, self.priority, "equalization" if s.tag == "eq" else "rebuild",
-                                       self.d, where)
-                except MissingRate as exc:
-                    sim.advise("warning", "no-rebuild-rates", f"{where}: {exc}; the rebuild is not predicted", where)
-                    cap = 0.0
-                rate = self.take(ctx, cap, uses, self.is_asap())
+            uses, cap, cpu_coef, bus = self.plan(s)
+            rate = self.share_rate(ctx, uses) if cap is None else self.take(ctx, cap, uses, asap)
             s.rate = rate
-            self.cpu(ctx, self.ctrl, R.v(cpu_key) * rate)
-            for kind, i, _ in src:
-                if kind == "g":
-                    self.bus_g(ctx, i, rate * (lay.g_width[i] - 1))
-                else:
-                    self.bus_d(ctx, i, rate)
-            self.bus_d(ctx, dst, rate)
+            if rate > 0:
+                ctx.core[self.lay.core_off[self.ctrl]] += cpu_coef * rate
+                for kind, i, f in bus:
+                    if kind == "g":
+                        ctx.bus_g[i] += rate * f
+                    else:
+                        ctx.bus_x[self.lay.d_bus[i]] += rate * f
             self.rate += rate
 
     def share_rate(self, ctx, uses) -> float:

@@ -95,6 +95,7 @@ class Sim:
         self.spare_busy = np.zeros(lay.D, bool)  # a hot spare standing in for a failed drive
         self.writing = np.zeros(lay.D, bool)  # a replacement drive being rebuilt
         self.version = 0  # bumped when the host load's inputs change (see invalidate)
+        self.topo = 0
         self._host_key = None
         self.forced = np.zeros(len(lay.ctrl_names), bool)
         self.cache_fill = np.zeros(len(lay.ctrl_names))  # MB of operation data in the write cache
@@ -138,6 +139,7 @@ class Sim:
         self.limits = self._controller_limits()
         # recording
         self.rec_t: list[float] = []
+        self.lazy: list[tuple[int, tuple]] = []  # steps whose response times finish() computes
         self.rec: dict[str, list[np.ndarray]] = {}
 
     # ------------------------------------------------------------------ advisories
@@ -146,21 +148,39 @@ class Sim:
         if key not in self.advisories:
             self.advisories[key] = Advisory(severity, code, text, where, source)
 
-    def workload_groups(self) -> list[tuple[str, set[int], bool]]:
-        """(workload id, RAID groups it touches, running) for the current version (cached)."""
+    def workload_group_matrix(self) -> tuple[np.ndarray, np.ndarray]:
+        """(W x G bool: workload w has a LUN on group g, W bool: workload running), cached."""
         if getattr(self, "_wg_key", None) != self.version:
-            out = []
-            for wi, w in enumerate(self.workloads):
-                luns = self.p_l[self.p_w == wi] if self.P else []
-                groups = {int(self.lay.l_group[l]) for l in luns}
-                active = (w["iops"] or 0) > 0 or (w["mode"] == "closed" and (w["outstanding"] or 0) > 0)
-                out.append((w["id"], groups, bool(active)))
-            self._wg = out
+            W, G = len(self.workloads), self.lay.G
+            mat = np.zeros((W, max(G, 1)), bool)
+            if self.P:
+                g = self.lay.l_group[self.p_l]
+                ok = g >= 0
+                mat[self.p_w[ok], g[ok]] = True
+            active = np.array([(w["iops"] or 0) > 0 or (w["mode"] == "closed" and (w["outstanding"] or 0) > 0)
+                               for w in self.workloads], bool)
+            self._wg = (mat, active)
             self._wg_key = self.version
         return self._wg
 
-    def invalidate(self) -> None:
-        """The host load's inputs changed (workloads, LUN placement, failures, cache, reboot)."""
+    def invalidate(self, topology: bool = False, groups=None, luns=None) -> None:
+        """The host load's inputs changed (workloads, LUN placement, failures, cache, reboot);
+        topology: drives failed, were replaced or swapped (operations re-plan their drives).
+        With `groups`/`luns`, the host load is recomputed only if host I/O touches them."""
+        if topology:
+            self.topo += 1
+        if groups is not None or luns is not None:
+            if self.P:
+                loaded_l = np.zeros(self.lay.L, bool)
+                loaded_l[self.p_l] = True
+                hit = any(loaded_l[l] for l in (luns or ()))
+                if not hit and groups:
+                    lg = self.lay.l_group[self.p_l]
+                    hit = bool(np.isin(lg, list(groups)).any())
+                if not hit:
+                    return
+            else:
+                return
         self.version += 1
 
     # ------------------------------------------------------------------ workloads
@@ -282,7 +302,7 @@ class Sim:
         if closed_loop:
             X0 = self.X if len(self.X) == P else np.zeros(P)
             X = np.where(st["closed"], X0, X)
-        n_pass = 14 if closed_loop else 1
+        n_pass = 40 if closed_loop else 1
         R_p = np.zeros(P)
         if not P:
             alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[self.failed & (lay.d_group >= 0)],
@@ -313,6 +333,8 @@ class Sim:
             core_max = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(n_ctrl)
             if not P:
                 break
+            if not closed_loop and caps is None:
+                break  # open load: response times are computed for all steps at once in finish()
             gi, ctrl, closed = st["gi"], st["ctrl"], st["closed"]
             own = X * st["busy_per_io"] / st["alive_g"][gi]
             u = U_g[gi]
@@ -337,6 +359,7 @@ class Sim:
                 demand = st["busy_per_io"] / st["alive_g"][gi]
                 Xcap = np.maximum(self.max_util - others, 0.01) / np.maximum(demand, 1e-12)
                 Xc = np.where(st["on"], np.minimum(Xc, Xcap), 0.0)
+                X_prev = X
                 X = np.where(closed, 0.5 * X + 0.5 * Xc if it else Xc, X)
             if caps is not None:
                 mb_lim, io_lim = caps
@@ -346,6 +369,9 @@ class Sim:
                 X = X * scale[ctrl]
             if closed_loop:
                 R_p = np.where(closed & (X > 0), st["n_raw"] / np.maximum(X, 1e-12) * 1000.0, R_p)
+                # converged: the fixed point moved less than 0.05% (a warm start needs few passes)
+                if it >= 2 and np.all(np.abs(X - X_prev) <= 5e-4 * np.maximum(np.abs(X), 1e-9)):
+                    break
         self.X = X
         # per drive (for charts): group load on alive members + per-drive extras
         dg = lay.d_group
@@ -356,6 +382,19 @@ class Sim:
         U_d = np.where(self.failed & ~self.writing, 0.0, np.minimum(U_d, 1.0))
         bus = ctx.bus_x + ((be_g + ctx.bus_g) @ lay.GB if lay.G else 0.0)
         W = len(self.workloads)
+        port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
+        if P and not closed_loop and caps is None:
+            agg = st.get("agg")
+            if agg is None:
+                pw, kb, ctrl, on = st["pw"], st["kb"], st["ctrl"], st["on"]
+                iops_w = np.bincount(pw, weights=X, minlength=W)
+                mbs_w = np.bincount(pw, weights=X * kb / 1024.0, minlength=W)
+                host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl)
+                agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0)
+            self.last = {"U_d": U_d, "U_g": U_g, "core": core_u, "bus": bus, "iops_w": agg[0], "mbs_w": agg[1],
+                         "resp_w": None, "rmax_w": None, "lun_r": None, "port": agg[2], "ctx": ctx,
+                         "lazy": (st, U_g, core_max, self.forced.copy())}
+            return self.last
         if P:
             pw, pl, kb, ctrl, on = st["pw"], st["pl"], st["kb"], st["ctrl"], st["on"]
             iops_w = np.bincount(pw, weights=X, minlength=W)
@@ -371,7 +410,6 @@ class Sim:
             iops_w = mbs_w = resp_w = rmax = np.zeros(W)
             lun_r = np.zeros(lay.L)
             host_mb_c = np.zeros(n_ctrl)
-        port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
         self.last = {"U_d": U_d, "U_g": U_g, "core": core_u, "bus": bus,
                      "iops_w": iops_w, "mbs_w": mbs_w, "resp_w": resp_w, "rmax_w": rmax, "lun_r": lun_r,
                      "port": host_mb_c / max(port_cap, 1e-9) * 100.0, "ctx": ctx}
@@ -436,7 +474,7 @@ class Sim:
             d = self.lay.didx.get(ev.drive)
             if d is not None:
                 self.failed[d] = False
-                self.invalidate()
+                self.invalidate(topology=True)
             return
         cls = OPS.get(type(ev).__name__)
         if cls is None:
@@ -466,9 +504,61 @@ class Sim:
             "write_cache_pct": self.cache_pct(), "write_pending_pct": self.wp_pct.copy(),
         }
         for k, v in row.items():
-            self.rec.setdefault(k, []).append(np.asarray(v, float).copy())
+            self.rec.setdefault(k, []).append(None if v is None else np.asarray(v, float).copy())
+        if s.get("lazy") is not None:
+            self.lazy.append((len(self.rec_t) - 1, s["lazy"]))  # (st, U_g, core_max, forced)
         # per-operation progress and rate: only the running ones change
         self.rec.setdefault("_ops", []).append([(op.index, op.progress_pct(), op.rate) for op in self.active])
+
+    def fill_lazy(self) -> None:
+        """Response times of open-load steps, computed after the run: the same equations as
+        solve() on (steps x pairs) matrices, one batch per host-load version."""
+        if not self.lazy:
+            return
+        lay = self.lay
+        W = len(self.workloads)
+        pw, pl = self.p_w, self.p_l
+        ow = np.argsort(pw, kind="stable")
+        sw = np.r_[0, np.nonzero(np.diff(pw[ow]))[0] + 1]
+        w_ids = pw[ow][sw]
+        ol = np.argsort(pl, kind="stable")
+        sl = np.r_[0, np.nonzero(np.diff(pl[ol]))[0] + 1]
+        l_ids = pl[ol][sl]
+        runs: list[list] = []
+        for k, item in self.lazy:  # consecutive steps sharing one host-load version
+            if runs and runs[-1][0][1][0] is item[0]:
+                runs[-1].append((k, item))
+            else:
+                runs.append([(k, item)])
+        rec_r, rec_m, rec_l = self.rec["response_ms"], self.rec["response_max_ms"], self.rec["lun_response_ms"]
+        for run in runs:
+            st = run[0][1][0]
+            gi, ctrl = st["gi"], st["ctrl"]
+            X = st["X_open"]
+            Ug = np.vstack([it[1] for _, it in run])[:, gi]
+            cm = np.vstack([it[2] for _, it in run])[:, ctrl]
+            stretch = 1.0 / (1.0 - np.clip(Ug, 0.0, self.max_util))
+            hit, rnd, r, wc = st["hit"], st["rnd"], st["r"], st["wcache"]
+            r_read = hit * self.hit_ms + (1 - hit) * (rnd * st["r_rand_fixed"] + (1 - rnd) * st["t_seq"]) * stretch
+            r_write = np.where(wc, self.hit_ms, st["r_rand_fixed"] * stretch * 2.0)
+            if self.ff_ms is not None:
+                fo = np.vstack([it[3] for _, it in run])[:, ctrl]
+                if fo.any():
+                    r_write = np.where(fo & wc, self.ff_ms, r_write)
+            uc = np.clip(cm / 100.0, 0.0, self.max_util)
+            R = r * r_read + (1 - r) * r_write + self.sp_lat * uc / (1.0 - uc) + rnd * self.rand_over
+            RX = R * X
+            if "lazy_x" not in st:
+                st["lazy_x"] = (np.add.reduceat(X[ow], sw), np.add.reduceat(X[ol], sl))
+            xw, xl = st["lazy_x"]
+            resp = np.zeros((len(run), W))
+            resp[:, w_ids] = np.where(xw > 0, np.add.reduceat(RX[:, ow], sw, axis=1) / np.maximum(xw, 1e-12), 0.0)
+            rmax = np.zeros((len(run), W))
+            rmax[:, w_ids] = np.maximum.reduceat(np.where(X > 0, R, 0.0)[:, ow], sw, axis=1)
+            lun_r = np.zeros((len(run), lay.L))
+            lun_r[:, l_ids] = np.add.reduceat(RX[:, ol], sl, axis=1) / np.maximum(xl, 1e-12)
+            for j, (k, _) in enumerate(run):
+                rec_r[k], rec_m[k], rec_l[k] = resp[j], rmax[j], lun_r[j]
 
     def cache_pct(self) -> np.ndarray:
         wc = self.project.cache.get("write_cache_mb") or 0
@@ -492,6 +582,7 @@ class Sim:
             "port_pct": ("%", lay.ctrl_names), "write_cache_pct": ("%", lay.ctrl_names),
             "write_pending_pct": ("%", lay.ctrl_names),
         }
+        self.fill_lazy()
         for metric, (unit, names) in ents.items():
             if not names:
                 continue

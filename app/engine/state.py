@@ -93,9 +93,11 @@ class Layout:
 
     # group of a drive location, and utilised capacity of a group
     def group_allocated_frac(self, gi: int) -> float:
-        g = self.groups[gi]
         usable = self.g_data[gi] * self.g_member_cap[gi]
-        alloc = sum(l.capacity_gb for l in self.project.luns_in_group(g.id))
+        if not hasattr(self, "_alloc_g"):  # bound capacity per group at the start of the plan
+            ok = self.l_group >= 0
+            self._alloc_g = np.bincount(self.l_group[ok], weights=self.l_cap[ok], minlength=self.G)
+        alloc = float(self._alloc_g[gi])
         return min(alloc / usable, 1.0) if usable > 0 else 1.0
 
     def speed_key_of(self, d: int) -> str:
