@@ -727,6 +727,7 @@ class VolumeMig(Op):
 
     def start(self, t: float) -> bool:
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
+        self._memo: dict = {}
         self.moves = []
         for pair in ev.moves:
             s, d = lay.lidx[pair[0]], lay.lidx[pair[1]]
@@ -773,9 +774,18 @@ class VolumeMig(Op):
         return True
 
     def is_sata(self, gi: int) -> bool:
-        return any(self.lay.drive_types[d].interface is Interface.SATA for d in self.lay.g_members[gi])
+        key = ("sata", gi)
+        if key not in self._memo:
+            self._memo[key] = any(self.lay.drive_types[d].interface is Interface.SATA for d in self.lay.g_members[gi])
+        return self._memo[key]
 
     def is_external(self, gi: int) -> bool:
+        key = ("ext", gi)
+        if key not in self._memo:
+            self._memo[key] = self._is_external(gi)
+        return self._memo[key]
+
+    def _is_external(self, gi: int) -> bool:
         proj = self.sim.project
         for d in self.lay.g_members[gi]:
             enc = proj.drives[self.lay.drive_locs[d]].enclosure
@@ -795,6 +805,12 @@ class VolumeMig(Op):
         return "ext_SATA" if self.is_sata(gi) else "ext_FC"
 
     def capacity(self, gi: int, write: bool, streams: int = 1) -> float:
+        key = ("cap", gi, write, streams)
+        if key not in self._memo:
+            self._memo[key] = self._capacity(gi, write, streams)
+        return self._memo[key]
+
+    def _capacity(self, gi: int, write: bool, streams: int = 1) -> float:
         """Copy MB/s an array group sustains: member streaming rates x RAID efficiency x tier
         factor; SATA writes pay verify-after-write; concurrent streams writing to one group
         interfere (hitachi: 'if two destination volumes are on the same array group, migration
