@@ -21,7 +21,7 @@ from typing import Any, Iterable, Sequence
 from .hardware import Catalog, Platform
 from .project import (
     Drive, DriveFailure, DriveReplacement, Enclosure, Event, Lun, Project, ProjectInfo, RaidGroup,
-    Scenario, Workload, enclosure_id, parse_slot_id, slot_id,
+    Scenario, Workload, WorkloadChange, enclosure_id, parse_slot_id, slot_id,
 )
 from .raid import RaidType
 
@@ -386,27 +386,31 @@ class RemoveEnclosure(Op):
             raise OpError(why)
         self._index = next(i for i, e in enumerate(project.enclosures) if e.id == self.enc_id)
         self._enc = project.enclosures.pop(self._index)
-        self._drives = [d for d in project.drives.values() if d.enclosure == self.enc_id]
-        for d in self._drives:
+        self._drives = [(i, d) for i, d in enumerate(project.drives.values()) if d.enclosure == self.enc_id]
+        for _i, d in self._drives:
             del project.drives[d.location]
-        return Change.of(LAYOUT, refs=[ref_enclosure(self.enc_id), *(ref_drive(d.location) for d in self._drives)])
+        return Change.of(LAYOUT, refs=[ref_enclosure(self.enc_id), *(ref_drive(d.location) for _i, d in self._drives)])
 
     def undo(self, project: Project) -> Change:
         assert self._enc is not None
         project.enclosures.insert(self._index, self._enc)
-        for d in self._drives:
-            project.drives[d.location] = d
-        _sort_drives(project)
-        return Change.of(LAYOUT, refs=[ref_enclosure(self.enc_id), *(ref_drive(d.location) for d in self._drives)])
+        for i, d in self._drives:
+            _insert_drive(project, i, d)
+        return Change.of(LAYOUT, refs=[ref_enclosure(self.enc_id), *(ref_drive(d.location) for _i, d in self._drives)])
 
 
-def _drive_key(loc: str) -> tuple[int, int, int]:
-    return parse_slot_id(loc)
+def _insert_drive(project: Project, index: int, drive: Drive) -> None:
+    """Put `drive` back at position `index` of project.drives (the order the user placed drives
+    in is the order files list them; undo restores it exactly)."""
+    items = list(project.drives.items())
+    items.insert(min(index, len(items)), (drive.location, drive))
+    project.drives.clear()
+    project.drives.update(items)
 
 
-def _sort_drives(project: Project) -> None:
-    """Keep project.drives in slot order (files and reports list them that way)."""
-    items = sorted(project.drives.items(), key=lambda kv: _drive_key(kv[0]))
+def _rekey_drive(project: Project, old: str, new: str) -> None:
+    """Rename a drive's key in place (a move keeps the drive's position in the order)."""
+    items = [((new, d) if k == old else (k, d)) for k, d in project.drives.items()]
     project.drives.clear()
     project.drives.update(items)
 
@@ -423,7 +427,6 @@ class PlaceDrive(Op):
         if self.location in project.drives:
             raise OpError(f"slot {self.location} already holds a drive")
         project.drives[self.location] = Drive(self.location, self.type_id, self.hot_spare)
-        _sort_drives(project)
         return Change.of(LAYOUT, refs=[ref_drive(self.location)])
 
     def undo(self, project: Project) -> Change:
@@ -452,13 +455,13 @@ class RemoveDrive(Op):
         why = self._problem(project)
         if why:
             raise OpError(why)
+        self._index = list(project.drives).index(self.location)
         self._drive = project.drives.pop(self.location)
         return Change.of(LAYOUT, refs=[ref_drive(self.location)])
 
     def undo(self, project: Project) -> Change:
         assert self._drive is not None
-        project.drives[self.location] = self._drive
-        _sort_drives(project)
+        _insert_drive(project, self._index, self._drive)
         return Change.of(LAYOUT, refs=[ref_drive(self.location)])
 
 
@@ -484,10 +487,9 @@ class MoveDrive(Op):
             raise OpError(f"slot {a} is empty")
         if b in project.drives:
             raise OpError(f"slot {b} already holds a drive")
-        d = project.drives.pop(a)
+        d = project.drives[a]
         d.location = b
-        project.drives[b] = d
-        _sort_drives(project)
+        _rekey_drive(project, a, b)
         refs = {ref_drive(a), ref_drive(b)}
         for g in project.groups:
             if a in g.drives:
@@ -920,6 +922,44 @@ class EditWorkload(Op):
 
     def merge_key(self) -> Any:
         return ("workload", self.workload_id, tuple(sorted(self.values)))
+
+
+class RenameWorkload(Op):
+    """Change a workload's id; the workload-change events that name it follow."""
+
+    def __init__(self, old: str, new: str):
+        self.old, self.new = old, new.strip()
+        self.text = f"Rename workload {old} to {self.new}"
+
+    def check(self, project: Project, catalog: Catalog) -> str | None:
+        if not self.new or any(c.isspace() for c in self.new):
+            return "a workload id is one word, e.g. oltp"
+        if not any(w.id == self.old for w in project.workloads):
+            return f"workload {self.old!r} does not exist"
+        if self.new != self.old and any(w.id == self.new for w in project.workloads):
+            return f"there is already a workload {self.new!r}"
+        return None
+
+    def _rename(self, project: Project, a: str, b: str) -> Change:
+        why = RenameWorkload(a, b).check(project, None)  # type: ignore[arg-type]
+        if why:
+            raise OpError(why)
+        project.workload(a).id = b
+        refs = {ref_workload(a), ref_workload(b)}
+        aspects = [WORKLOADS]
+        for sc in project.scenarios:
+            for e in sc.events:
+                if isinstance(e, WorkloadChange) and e.workload == a:
+                    e.workload = b
+                    refs.add(e.id)
+                    aspects.append(EVENTS)
+        return Change.of(*aspects, refs=refs)
+
+    def do(self, project: Project) -> Change:
+        return self._rename(project, self.old, self.new)
+
+    def undo(self, project: Project) -> Change:
+        return self._rename(project, self.new, self.old)
 
 
 class RemoveWorkload(Op):

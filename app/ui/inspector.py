@@ -385,8 +385,18 @@ class Inspector(QTabWidget):
         w = self.document.project.workload(wid)
         lay.addWidget(_title(f"Workload {w.name or w.id}"))
         form = PropertyForm()
-        form.set_properties([(s, getattr(w, s.key)) for s in WORKLOAD_SPECS], read_only=[("Id", w.id)])
-        form.committed.connect(lambda k, v: self.apply(ops.EditWorkload(wid, **{k: v})))
+        id_spec = SettingSpec("id", "Id", "str", "", help="A short word that names the workload in files and events")
+        form.set_properties([(id_spec, w.id)] + [(s, getattr(w, s.key)) for s in WORKLOAD_SPECS])
+
+        def commit(k: str, v: Any) -> None:
+            if k == "id":
+                op = ops.RenameWorkload(wid, v)
+                if self.apply(op):
+                    self.refsSelected.emit([ref_workload(op.new)])
+            else:
+                self.apply(ops.EditWorkload(wid, **{k: v}))
+
+        form.committed.connect(commit)
         self.workload_form = form
         lay.addWidget(form)
         b = QPushButton("Remove workload")
