@@ -618,6 +618,12 @@ class Rebuild(Op):
             except MissingRate as exc:
                 sim.advise("warning", "no-rebuild-rates", f"{where}: {exc}; the rebuild is not predicted", where)
                 cap = 0.0
+        if s.tag == "rebuild" and not lay.g_mirror[self.gi]:
+            # each MB rebuilt moves N-1 reads and one write over the group's back-end buses
+            # (hp 'Array size': an N:1 inefficiency once the bus is the limit)
+            bus_cap = sim.platform.bus_mb_s * len(lay.g_buses[self.gi]) / max(lay.g_width[self.gi], 1)
+            cap = bus_cap if cap is None else min(cap, bus_cap)
+            s.bus_cap = bus_cap
         bus = [(kind, i, (lay.g_width[i] - 1) if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
         s.plan = (uses, cap, R.v(cpu_key), bus)
         s.plan_key = sim.topo
@@ -630,7 +636,10 @@ class Rebuild(Op):
             if s.kind != "transfer":
                 continue
             uses, cap, cpu_coef, bus = self.plan(s)
-            rate = self.share_rate(ctx, uses) if cap is None else self.take(ctx, cap, uses, asap)
+            if self.model == "smartarray":
+                rate = min(self.share_rate(ctx, uses), getattr(s, "bus_cap", math.inf))
+            else:
+                rate = self.take(ctx, cap, uses, asap)
             s.rate = rate
             if rate > 0:
                 ctx.core[self.lay.core_off[self.ctrl]] += cpu_coef * rate
@@ -881,6 +890,7 @@ class VolumeMig(Op):
                         all_copies.append((o, s, res))
                         for r_ in res:
                             load[r_] = load.get(r_, 0) + 1
+        mu = min(self.R.v("migration.max_group_util"), ctx.max_util)
         slow = 1.0
         if sim.wp_pct[self.ctrl] > self.R.v("migration.write_pending_threshold_pct"):
             slow = self.R.v("migration.write_pending_slowdown")
@@ -895,7 +905,7 @@ class VolumeMig(Op):
                 else:
                     cap = self.capacity(g, kind == "w", load[(kind, g)])
                     host = float(ctx.U_host_g[g])
-                    cap *= max(ctx.max_util - host, 0.0) / ctx.max_util
+                    cap *= max(mu - host, 0.0) / mu
                 rates.append(cap / load[(kind, g)])
             rate = min(rates) / slow
             s.rate = rate
@@ -903,7 +913,7 @@ class VolumeMig(Op):
                 if kind == "link":
                     continue
                 capg = self.capacity(g, kind == "w", load[(kind, g)]) / load[(kind, g)]
-                ctx.add("g", g, min(rate / max(capg, 1e-9), 1.0) * ctx.max_util / load[(kind, g)])
+                ctx.add("g", g, min(rate / max(capg, 1e-9), 1.0) * mu / load[(kind, g)])
             self.rate += rate
 
 
