@@ -467,11 +467,15 @@ class ReportBuilder:
 
         self.heading("Enclosures", 2)
         erows = []
+        per_enc: dict[str, int] = {}
+        for d in p.drives.values():
+            enc = d.location.rsplit("_", 1)[0]
+            per_enc[enc] = per_enc.get(enc, 0) + 1
         for e in sorted(p.enclosures, key=lambda e: (e.bus, e.position)):
             et = pf.enclosure_types.get(e.type_id) if pf else None
-            in_enc = [d for d in p.drives.values() if d.enclosure == e.id]
+            n_in = per_enc.get(e.id, 0)
             erows.append(Row([f"DAE {e.id}", str(e.bus), et.name if et else e.type_id,
-                              f"{len(in_enc)} of {et.slots}" if et else format_count(len(in_enc))]))
+                              f"{n_in} of {et.slots}" if et else format_count(n_in)]))
         self.table([Col("Enclosure", 1.0), Col("Bus", 0.6, "right"), Col("Type", 3.0),
                     Col("Drives in slots", 1.3, "right")], erows)
 
@@ -697,9 +701,15 @@ class ReportBuilder:
         series = [r.get(metric, e) for e in ents]
         caption = ""
         if len(series) > MAX_LINES_PER_CHART:
-            series.sort(key=lambda s: -s.peak())
-            caption = (f"The {MAX_LINES_PER_CHART} of {format_count(len(ents))} with the highest peak "
-                       f"are shown.")
+            if metric == "progress_pct":  # every operation ends at 100 %: show the longest ones
+                length = {o.event_id: (o.duration_h if o.duration_h is not None else r.horizon_h - o.start_h)
+                          for o in r.operations}
+                series.sort(key=lambda s: -length.get(s.entity, 0.0))
+                which = "longest operations"
+            else:
+                series.sort(key=lambda s: -s.peak())
+                which = "with the highest peak"
+            caption = f"The {MAX_LINES_PER_CHART} of {format_count(len(ents))} {which} are shown."
             series = series[:MAX_LINES_PER_CHART]
         series.sort(key=lambda s: natural_key(s.entity))
         unit = series[0].unit or unit

@@ -78,6 +78,9 @@ class LayoutPainter:
             et = platform.enclosure_types.get(e.type_id) if platform else None
             self.slots[e.id] = et.slots if et else 15
         self.max_slots = max(self.slots.values(), default=15)
+        self.types_by_enc: dict[str, set[str]] = {}
+        for loc, drive in project.drives.items():
+            self.types_by_enc.setdefault(loc.rsplit("_", 1)[0], set()).add(drive.type_id)
         self.group_of = {}
         for g in project.groups:
             for loc in g.drives:
@@ -149,8 +152,8 @@ class LayoutPainter:
                 p.setFont(self.font)
                 p.setPen(text)
                 p.drawText(QPointF((bus_x + 8) * u, (y + 9) * u), f"DAE {e.id}")
-                tags = sorted({_short_type(self.catalog.drives[d.type_id]) for loc, d in self.project.drives.items()
-                               if d.enclosure == e.id and d.type_id in self.catalog.drives})
+                tags = sorted({_short_type(self.catalog.drives[t]) for t in self.types_by_enc.get(e.id, ())
+                               if t in self.catalog.drives})
                 if tags:
                     p.setFont(self.small)
                     p.setPen(QColor("#555555"))

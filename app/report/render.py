@@ -336,8 +336,14 @@ class PdfRenderer:
                     self._level1_seen += 1
                 h = self.heading_height(b)
                 if self.pages[-1].places and b.level > 1:
-                    nxt = blocks[i + 1] if i + 1 < len(blocks) else None
-                    if y + h + min(self._first_chunk(nxt), 200) > self.bottom:
+                    # keep the heading with its introduction and the start of what follows
+                    need = h
+                    j = i + 1
+                    while j < len(blocks) and isinstance(blocks[j], Para):
+                        need += self.para_height(blocks[j])
+                        j += 1
+                    nxt = blocks[j] if j < len(blocks) else None
+                    if y + need + self._first_chunk(nxt) > self.bottom:
                         new_page()
                 if not self.pages[-1].places:
                     h -= {1: 16.0, 2: 12.0}.get(b.level, 8.0)  # no space above at the top of a page
