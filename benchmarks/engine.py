@@ -4,7 +4,9 @@
 
 1. every scenario of every example project (presets/examples/*.json): target <= 5 ms median each;
 2. a generated large configuration on the CX4-960 platform: 960 drives (180 RAID 5 4+1 groups and
-   60 hot spares), 1,000 LUNs, 20 host workloads, 200 operations over 30 days: target <= 50 ms;
+   60 hot spares), 1,000 LUNs, 20 host workloads, 200 operations (migrations, drive failures with
+   their replacements, binds; random priorities) and 30 workload changes over 30 days: target
+   <= 50 ms;
 3. the same configuration and event count spread over 300 days: target <= 1.2x the 30-day time
    (cost grows with events, not with simulated time).
 Record the figures in docs/performance.md, section "## Engine".
@@ -72,22 +74,23 @@ def large_project(days: float = 30.0, n_ops: int = 200, seed: int = 1) -> Projec
     horizon = days * 24.0
     events = []
     prios = ["Low", "Medium", "High", "ASAP"]
-    for k in range(n_ops):
+    for k in range(n_ops):  # 200 operations: migrations, drive failures (+ replacements), binds
         t = rnd.uniform(0, horizon * 0.95)
-        kind = k % 4
-        if kind == 0:  # migrations into the 100 GB LUNs (900-999), each destination used once
+        kind = k % 3
+        if kind == 0:  # migrations into the 100 GB LUNs 900-966, each destination used once
             src = rnd.randrange(0, 900)
-            dst = 900 + (k // 4) % 100
+            dst = 900 + (k // 3) % 67
             events.append(LunMigration(f"op{k}", t, src, dst, rnd.choice(prios)))
         elif kind == 1:
             g = p.groups[rnd.randrange(180)]
             d = g.drives[rnd.randrange(5)]
             events.append(DriveFailure(f"op{k}", t, d, rnd.choice(prios[:3])))
             events.append(DriveReplacement(f"rep{k}", t + rnd.uniform(2, 48), d))
-        elif kind == 2:
-            events.append(Bind(f"op{k}", t, 900 + rnd.randrange(100), rnd.choice(prios)))
         else:
-            events.append(WorkloadChange(f"op{k}", t, f"w{rnd.randrange(20)}", {"iops": rnd.choice([1500, 3000, 4500])}))
+            events.append(Bind(f"op{k}", t, 967 + rnd.randrange(33), rnd.choice(prios)))
+    for k in range(30):  # daily peaks and quiet nights on some workloads
+        events.append(WorkloadChange(f"wl{k}", rnd.uniform(0, horizon), f"w{rnd.randrange(20)}",
+                                     {"iops": rnd.choice([1500, 3000, 4500])}))
     events.sort(key=lambda e: e.start_h)
     p.scenarios = [Scenario("Generated", events)]
     p.current_scenario = "Generated"

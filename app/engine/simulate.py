@@ -430,8 +430,10 @@ class Sim:
             self.record(t)
             steps += 1
             t_next = events[ei].start_h if ei < len(events) else INF
-            for op in self.active:
-                t_next = min(t_next, t + op.time_left())
+            ends = [(op, t + op.time_left()) for op in self.active]
+            for _, te in ends:
+                if te < t_next:
+                    t_next = te
             for tt, _ in self.timers:
                 t_next = min(t_next, tt)
             if t_next == INF or steps > MAX_STEPS:
@@ -446,8 +448,10 @@ class Sim:
             self.timers = [(tt, cb) for tt, cb in self.timers if tt > t + 1e-12]
             for cb in due:
                 cb(t)
-            for op in list(self.active):
-                op.maybe_finish_phase(t)
+            tol = 1e-9 * max(1.0, t)
+            for op, te in ends:  # only operations with a phase (or the cache) due now
+                if te <= t + tol:
+                    op.maybe_finish_phase(t)
             while ei < len(events) and events[ei].start_h <= t + 1e-12:
                 self.fire(events[ei], t)
                 ei += 1
