@@ -193,7 +193,7 @@ PLUGINS_KEEP = {
         "platforminputcontexts/libibusplatforminputcontextplugin.so",
     ],
     "win32": _PLUGINS_ALL + ["platforms/qwindows*.dll", "platforms/qoffscreen*.dll",
-                             "platforms/qminimal*.dll", "styles/*", "generic/*"],
+                             "platforms/qminimal*.dll", "styles/*"],
     "darwin": _PLUGINS_ALL + ["platforms/libqcocoa.dylib", "platforms/libqoffscreen.dylib",
                               "platforms/libqminimal.dylib", "styles/*"],
 }
@@ -224,7 +224,8 @@ def _drop_entry(dest: str, os_key: str) -> str | None:
     return None
 
 
-_QT_LIB = re.compile(r"^(lib)?Qt6?(?P<mod>[A-Za-z0-9]+)(\.so(\.\d+)*|\.dll|\.dylib)?$")
+# case-insensitive: a PE import table may spell a DLL QT6CORE.DLL
+_QT_LIB = re.compile(r"^(lib)?Qt6?(?P<mod>[A-Za-z0-9]+)(\.so(\.\d+)*|\.dll|\.dylib)?$", re.I)
 
 
 def _qt_lib_name(dest: str) -> str | None:
@@ -368,6 +369,24 @@ def strip_debug_info(bundle: Path, report: list[str] | None = None) -> int:
     if report is not None:
         report.append(f"strip: removed {saved / 1e6:.1f} MB of debug information")
     return saved
+
+
+def add_linux_desktop_files(bundle: Path) -> None:
+    """Linux: install.sh and the freedesktop.org files it installs (menu entry, .arrayplan MIME
+    type, icons) at the top of the bundle folder, so the .tar.gz is self-contained."""
+    import shutil
+
+    linux = PACKAGING / "linux"
+    targets = {
+        linux / "install.sh": bundle / "install.sh",
+        linux / "arrayplanner.desktop": bundle / "share" / "applications" / "arrayplanner.desktop",
+        linux / "arrayplanner-mime.xml": bundle / "share" / "mime" / "packages" / "arrayplanner.xml",
+        ICON_PNG: bundle / "share" / "icons" / "arrayplanner.png",
+        ICON_SVG: bundle / "share" / "icons" / "arrayplanner.svg",
+    }
+    for src, dst in targets.items():
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dst)
 
 
 # ------------------------------------------------------------------ Windows version resource

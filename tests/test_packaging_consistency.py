@@ -275,3 +275,26 @@ def test_docs_name_every_secret_and_the_version_bump():
     assert "pyproject.toml" in doc and "app/_version.py" in doc
     for script in ("build.sh", "build_installer.ps1", "make_dmg.sh", "sign.sh", "notarize.sh", "sign.ps1"):
         assert script in doc, script
+
+
+def test_qt_library_names_ignore_case():
+    assert common._qt_lib_name("QT6CORE.DLL") == "CORE"
+    assert common._qt_lib_name("PySide6/QtCore.pyd") is None
+    assert common._qt_lib_name("PySide6/QtCore.abi3.so") is None
+
+
+def test_linux_desktop_files_match_spec_common():
+    linux = PACKAGING / "linux"
+    desktop = dict(line.split("=", 1) for line in (linux / "arrayplanner.desktop").read_text().splitlines()
+                   if "=" in line)
+    assert desktop["Name"] == common.APP_NAME
+    assert desktop["Exec"].split()[0] == common.gui_executable("linux")
+    assert desktop["MimeType"].rstrip(";") == common.FILE_MIME
+    mime = (linux / "arrayplanner-mime.xml").read_text()
+    assert f'<mime-type type="{common.FILE_MIME}">' in mime
+    assert f'<glob pattern="*{common.FILE_EXT}"/>' in mime
+    assert f"<comment>{common.FILE_TYPE_NAME}</comment>" in mime
+    install = (linux / "install.sh").read_text()
+    assert "share/mime/packages/arrayplanner.xml" in install and "arrayplanner.desktop" in install
+    assert os.access(linux / "install.sh", os.X_OK)
+    assert "add_linux_desktop_files" in (linux / "arrayplanner.spec").read_text()
