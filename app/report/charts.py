@@ -19,7 +19,7 @@ from .fonts import make_font
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
            "#7f7f7f", "#bcbd22"]
 
-PLOT_H = 150.0  # plot area height, pt
+PLOT_H = 128.0  # plot area height, pt
 TITLE_H = 22.0
 AXIS_H = 26.0  # x tick labels + axis title
 LEGEND_ROW_H = 12.0

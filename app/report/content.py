@@ -633,19 +633,31 @@ class ReportBuilder:
                     if o.event_id not in seen:
                         seen.add(o.event_id)
                         ids.append((o.event_id, o.label))
-            rows = []
-            for eid, label in ids:
-                cells = [label]
-                for n in names:
-                    try:
-                        o = self.results[n].operation(eid)
-                        cells.append(f"{format_duration(o.duration_h)} ({o.priority})")
-                    except KeyError:
-                        cells.append(DASH)
-                rows.append(Row(cells))
-            w = max(1.0, 4.0 / len(names))
-            self.table([Col("Operation", 3.0)] + [Col(n, w, "right") for n in names], rows,
-                       caption="Duration of each operation (priority) in each scenario.")
+
+            def cell(n, eid):
+                try:
+                    o = self.results[n].operation(eid)
+                except KeyError:
+                    return None
+                return f"{format_duration(o.duration_h)} ({o.priority})"
+
+            if len(names) <= 4:  # one column per scenario
+                rows = [Row([label] + [cell(n, eid) or DASH for n in names]) for eid, label in ids]
+                w = max(1.0, 4.0 / len(names))
+                self.table([Col("Operation", 3.0)] + [Col(n, w, "right") for n in names], rows,
+                           caption="Duration of each operation (priority) in each scenario.")
+            else:  # many scenarios: one row per operation and scenario
+                rows = []
+                for eid, label in ids:
+                    k = 0
+                    for n in names:
+                        text = cell(n, eid)
+                        if text is None:
+                            continue
+                        rows.append(Row([label if k == 0 else "", n, text], "" if k == 0 else "sub"))
+                        k += 1
+                self.table([Col("Operation", 3.0), Col("Scenario", 2.0), Col("Duration (priority)", 1.6, "right")],
+                           rows, caption="Duration of each operation (priority) in the scenarios that plan it.")
         for n in names:
             r = self.results[n]
             scen = self.project.scenario(n)
@@ -740,12 +752,17 @@ class ReportBuilder:
         self.heading("Advisories", 1)
         self.para("Best practices from the vendors' documents that this plan runs into, with the reason and "
                   "the document the advice comes from.", "note")
+        quiet = [n for n in names if not self.results[n].advisories]
+        if quiet:
+            which = "this plan" if len(names) == 1 else (
+                "any scenario" if len(quiet) == len(names) else "the scenarios " + ", ".join(
+                    f"\u201c{n}\u201d" for n in quiet))
+            self.para(f"No advisories for {which}: the plan follows the documented best practices.")
         for n in names:
             r = self.results[n]
-            self.heading(f"Scenario \u201c{n}\u201d", 2, key=f"adv-{n}")
             if not r.advisories:
-                self.para("No advisories: the plan follows the documented best practices.")
                 continue
+            self.heading(f"Scenario \u201c{n}\u201d", 2, key=f"adv-{n}")
             order = {"warning": 0, "info": 1}
             op_labels = {o.event_id: o.label for o in r.operations}
             rows = [Row([a.severity, op_labels.get(a.where, a.where) or DASH, a.text, a.source or DASH],

@@ -189,8 +189,14 @@ class PdfRenderer:
                     natural[j] = adv
                 if adv > cell_nat[j]:
                     cell_nat[j] = adv
-                if t.columns[j].align == "right" and adv > word[j]:
-                    word[j] = adv  # numbers never wrap
+                if adv > word[j]:
+                    if t.columns[j].align == "right":
+                        word[j] = adv  # numbers never wrap
+                    else:  # the longest word (only a cell wider than the longest so far can hold one)
+                        for w_ in str(text).split():
+                            wa = fm.horizontalAdvance(w_) / u
+                            if wa > word[j]:
+                                word[j] = wa
         pad = 2 * CELL_PAD_X + 0.5
         natural = [x + pad for x in natural]
         minimum = [min(w + pad, W * 0.45) for w in word]
