@@ -630,6 +630,7 @@ class LayoutView(QGraphicsView):
         self.setAlignment(Qt.AlignLeft | Qt.AlignTop)
         self._pan: QPointF | None = None
         self._space = False
+        self._auto_fit = True
         s = self.layout_scene
         s.driveTypeDropped.connect(lambda loc, t: self._apply(ops.PlaceDrive(loc, t)))
         s.driveMoved.connect(lambda a, b: self._apply(ops.MoveDrive(a, b)))
@@ -653,17 +654,36 @@ class LayoutView(QGraphicsView):
         QToolTip.showText(gp, why, self.viewport())
 
     # zoom
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self._auto_fit:
+            self.fit()
+
     def zoom(self, factor: float) -> None:
+        self._auto_fit = False
         cur = self.transform().m11()
         factor = max(0.2 / cur, min(5.0 / cur, factor))
         self.scale(factor, factor)
 
     def fit(self) -> None:
+        """Fit the layout's width to the view (text stays readable; scroll for more buses)."""
+        self._auto_fit = True
+        r = self.layout_scene.itemsBoundingRect().adjusted(-10, -10, 10, 10)
+        vw = max(self.viewport().width() - 4, 50)
+        vh = max(self.viewport().height() - 4, 50)
+        s = vw / r.width()
+        if r.height() * s > vh:  # scrolling vertically: leave room for the scroll bar
+            s = (vw - self.verticalScrollBar().sizeHint().width()) / r.width()
+        s = max(0.55, min(s, 1.3))
+        self.resetTransform()
+        self.scale(s, s)
+        self.ensureVisible(QRectF(r.left(), r.top(), 10, 10), 0, 0)
+
+    def fit_all(self) -> None:
+        """The whole layout in the view."""
+        self._auto_fit = False
         r = self.layout_scene.itemsBoundingRect().adjusted(-10, -10, 10, 10)
         self.fitInView(r, Qt.KeepAspectRatio)
-        if self.transform().m11() > 1.4:
-            self.resetTransform()
-            self.scale(1.4, 1.4)
 
     def wheelEvent(self, event) -> None:  # noqa: N802
         if event.modifiers() & Qt.ControlModifier:

@@ -20,7 +20,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox, QDockWidget, QLabel, QMainWindow, QMenu, QMessageBox, QSplitter, QToolBar, QWidget,
@@ -186,9 +186,10 @@ class MainWindow(QMainWindow):
         v = self.menu("View")
         self.act_zoom_in = self._action("Zoom &In", lambda: self.canvas.zoom(1.25), QKeySequence.ZoomIn)
         self.act_zoom_out = self._action("Zoom &Out", lambda: self.canvas.zoom(0.8), QKeySequence.ZoomOut)
-        self.act_fit = self._action("&Fit Layout", self.canvas.fit, "Ctrl+0")
+        self.act_fit = self._action("&Fit Width", self.canvas.fit, "Ctrl+0")
+        self.act_fit_all = self._action("Fit &Whole Layout", self.canvas.fit_all, "Ctrl+Shift+0")
         self.act_actual = self._action("&Actual Size", self.canvas.resetTransform, "Ctrl+1")
-        v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit, self.act_actual])
+        v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit, self.act_fit_all, self.act_actual])
         v.addSeparator()
         self._panels_menu = v.addMenu("&Panels")
         for d in self._docks:
@@ -205,7 +206,17 @@ class MainWindow(QMainWindow):
         tb = QToolBar("Main", self)
         tb.setObjectName("toolbar_main")
         tb.setMovable(False)
+        tb.setIconSize(QSize(20, 20))
+        tb.setToolButtonStyle(Qt.ToolButtonIconOnly)
         self.addToolBar(Qt.TopToolBarArea, tb)
+        from app.ui import icons
+        for action, icon in ((self.act_new, icons.document("new")), (self.act_open, icons.document("open")),
+                             (self.act_save, icons.document("save")), (self.act_undo, icons.arrow("undo")),
+                             (self.act_redo, icons.arrow("redo")), (self.act_zoom_in, icons.magnifier("+")),
+                             (self.act_zoom_out, icons.magnifier("-")), (self.act_fit, icons.fit())):
+            action.setIcon(icon)
+            keys = action.shortcut().toString(QKeySequence.NativeText)
+            action.setToolTip(action.text().replace("&", "").rstrip("…") + (f" ({keys})" if keys else ""))
         self.toolbar = tb
         tb.addActions([self.act_new, self.act_open, self.act_save])
         tb.addSeparator()
@@ -213,10 +224,10 @@ class MainWindow(QMainWindow):
         tb.addSeparator()
         tb.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
         tb.addSeparator()
-        tb.addWidget(QLabel(" Scenario: "))
+        tb.addWidget(QLabel(" Scenario "))
         self.scenario_combo = QComboBox()
         self.scenario_combo.setObjectName("scenario_combo")
-        self.scenario_combo.setMinimumContentsLength(16)
+        self.scenario_combo.setMinimumContentsLength(14)
         self.scenario_combo.setSizeAdjustPolicy(QComboBox.AdjustToContents)
         self.scenario_combo.activated.connect(self._scenario_picked)
         tb.addWidget(self.scenario_combo)
@@ -378,10 +389,41 @@ class MainWindow(QMainWindow):
         s = QSettings()
         self._default_state = self.saveState(STATE_VERSION)
         geo, state = s.value("window/geometry", QByteArray()), s.value("window/state", QByteArray())
+        self._geometry_restored = False
         if isinstance(geo, QByteArray) and not geo.isEmpty():
-            self.restoreGeometry(geo)
+            self._geometry_restored = self.restoreGeometry(geo)
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state, STATE_VERSION)
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if not getattr(self, "_shown_once", False):
+            self._shown_once = True
+            if not getattr(self, "_geometry_restored", False):
+                # first run: docks' minimum sizes can push the window past the screen; fit it
+                QTimer.singleShot(0, self._fit_to_screen)
+
+    def _fit_to_screen(self) -> None:
+        screen = self.screen()
+        avail = screen.availableGeometry() if screen else None
+        w, h = 1600, 1000
+        if avail is not None:
+            w, h = min(w, avail.width()), min(h, avail.height())
+        self.resize(w, h)
+        # the configurator (canvas, inspector) keeps at least ~55% of the height over the
+        # bottom docks that plug-ins add (timeline, charts)
+        bottom = [d for d in self._docks if self.dockWidgetArea(d) == Qt.BottomDockWidgetArea
+                  and d.isVisible() and not d.isFloating()]
+        budget = int(h * 0.42)
+        total = sum(d.height() for d in bottom)
+        stacked = {}
+        for d in bottom:  # tabbed docks share one slot; count each slot once
+            stacked.setdefault(d.y(), d)
+        slots = list(stacked.values())
+        total = sum(d.height() for d in slots)
+        if slots and total > budget:
+            self.resizeDocks(slots, [max(90, int(d.height() * budget / total)) for d in slots], Qt.Vertical)
+        QTimer.singleShot(0, self.canvas.fit)
 
     def reset_layout(self) -> None:
         self.restoreState(self._default_state, STATE_VERSION)

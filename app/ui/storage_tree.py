@@ -15,6 +15,9 @@ from app.domain.ops import ref_group, ref_lun
 from app.ui.canvas import group_color
 
 COLS = ["Group / LUN", "Layout", "Raw", "Usable", "Free"]
+COL_TIPS = ["RAID groups and the LUNs bound in them", "RAID layout of a group; owner (SP/controller) of a LUN",
+            "Raw capacity: all member drives", "Usable capacity of a group (data drives); size of a LUN",
+            "Usable capacity not yet bound to LUNs"]
 
 
 class StorageTree(QTreeWidget):
@@ -34,6 +37,8 @@ class StorageTree(QTreeWidget):
             h.setSectionResizeMode(c, QHeaderView.ResizeToContents)
         for c in range(2, len(COLS)):
             self.headerItem().setTextAlignment(c, Qt.AlignRight | Qt.AlignVCenter)
+        for c, tip in enumerate(COL_TIPS):
+            self.headerItem().setToolTip(c, tip)
         self._rows: dict[str, QTreeWidgetItem] = {}
         self._syncing = False
         self.itemSelectionChanged.connect(self._selection_changed)
@@ -73,7 +78,7 @@ class StorageTree(QTreeWidget):
             for lun in project.luns_in_group(g.id):
                 wl = [w.name or w.id for w in project.workloads if lun.id in w.luns]
                 child = QTreeWidgetItem(it, [
-                    f"LUN {lun.id}", f"{format_capacity(lun.capacity_gb)}, {lun.owner}", "", "", ""])
+                    f"LUN {lun.id}", lun.owner, "", format_capacity(lun.capacity_gb), ""])
                 child.setData(0, Qt.UserRole, ref_lun(lun.id))
                 child.setToolTip(0, f"LUN {lun.id}{' (' + lun.name + ')' if lun.name else ''}: {format_capacity(lun.capacity_gb)} in {g.label}, owned by {lun.owner}"
                                  + (f"; workloads: {', '.join(wl)}" if wl else ""))
@@ -81,9 +86,9 @@ class StorageTree(QTreeWidget):
             it.setExpanded(True)
         spares = project.hot_spares()
         tot = QTreeWidgetItem(self, [
-            "Total", f"{len(project.drives)} drives, {len(spares)} spare{'s' if len(spares) != 1 else ''}",
+            "Total", f"{len(project.drives)} drives",
             format_capacity(total.raw_gb), format_capacity(total.usable_gb), format_capacity(total.free_gb)])
-        tot.setToolTip(0, "Raw counts every drive, hot spares and drives not in a group included; "
+        tot.setToolTip(0, f"{len(project.drives)} drives, {len(spares)} hot spare{'s' if len(spares) != 1 else ''}. Raw counts every drive, hot spares and drives not in a group included; "
                           "usable, allocated and free add up the RAID groups.")
         f = QFont(tot.font(0))
         f.setBold(True)

@@ -1,0 +1,65 @@
+"""Screenshots of the real main window (for docs/screenshots; run under Xvfb for a real X server):
+
+    xvfb-run -a -s "-screen 0 1600x1000x24" python -m app.ui.screenshot OUT.png \\
+        [--file PROJECT] [--select "RG 0"] [--tab array] [--no-plugins] [--wait-ms 3000]
+
+Settings and recovery files go to a temporary folder, so the user's saved layout is not used.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m app.ui.screenshot")
+    ap.add_argument("out")
+    ap.add_argument("--file", help="project to open (default: the built-in example)")
+    ap.add_argument("--select", action="append", default=[], help="a reference to select, e.g. 'RG 0'")
+    ap.add_argument("--tab", choices=("selection", "array"), default="selection")
+    ap.add_argument("--no-plugins", action="store_true", help="the configurator alone (no timeline/charts)")
+    ap.add_argument("--wait-ms", type=int, default=3000)
+    args = ap.parse_args(argv)
+
+    tmp = tempfile.mkdtemp(prefix="arrayplanner-shot-")
+    os.environ["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")
+    os.environ["XDG_DATA_HOME"] = os.path.join(tmp, "data")
+    from PySide6.QtCore import QTimer
+
+    from app.store.presets import default_catalog
+    from app.ui.document import Document
+    from app.ui.launch import initial_project, make_app
+    from app.ui.main_window import MainWindow
+
+    app = make_app()
+    catalog = default_catalog()
+    doc = Document(initial_project(catalog), catalog)
+    window = MainWindow(doc, plugins=() if args.no_plugins else None)
+    if args.file:
+        if not window.files.load(args.file):
+            return 2
+    window.show()
+
+    def select() -> None:
+        if args.select:
+            window.selection.set(args.select)
+        if args.tab == "array":
+            window.inspector.setCurrentWidget(window.inspector.array_page)
+
+    def snap() -> None:
+        window.grab().save(args.out)
+        print(f"{args.out}: {window.width()}x{window.height()}")
+        window.document.mark_saved()
+        window.files.discard_recovery()
+        app.quit()
+
+    QTimer.singleShot(args.wait_ms // 2, select)
+    QTimer.singleShot(args.wait_ms, snap)
+    app.exec()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
