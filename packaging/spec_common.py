@@ -432,7 +432,7 @@ def mac_info_plist(version: str | None = None) -> dict:
         "NSHumanReadableCopyright": COPYRIGHT,
         "NSHighResolutionCapable": True,
         "NSPrincipalClass": "NSApplication",
-        "LSMinimumSystemVersion": "11.0",
+        "LSMinimumSystemVersion": "13.0",  # Qt 6.10+ supports macOS 13 or later
         "LSApplicationCategoryType": "public.app-category.business",
         "CFBundleDocumentTypes": [{
             "CFBundleTypeName": FILE_TYPE_NAME,

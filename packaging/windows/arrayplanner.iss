@@ -48,7 +48,8 @@ PrivilegesRequired=lowest
 PrivilegesRequiredOverridesAllowed=dialog
 ArchitecturesAllowed=x64compatible
 ArchitecturesInstallIn64BitMode=x64compatible
-MinVersion=10.0
+; Qt 6 supports Windows 10 1809 (build 17763) or later
+MinVersion=10.0.17763
 ChangesAssociations=yes
 ChangesEnvironment=yes
 SetupIconFile={#AppIcon}
