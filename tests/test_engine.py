@@ -218,3 +218,17 @@ def test_custom_platform_uses_its_own_tables(tmp_path, catalog):
     used = {a.path: a for a in custom.assumptions}
     assert used["migration.economical.High"].value == 6.8
     assert used["migration.economical.High"].source == "test: a faster custom array"
+
+
+def test_undocumented_drive_class_is_advised(catalog):
+    spec = {"platform": "emc-cx4-960-r28",
+            "groups": [{"id": 0, "raid": "R5", "drives": 5, "drive_type": "nlsas-7k2-1000", "buses": [0, 1]}],
+            "luns": [{"id": 0, "group": 0, "gb": 100}],
+            "events": [{"kind": "drive_failure", "id": "op1", "start_h": 0, "drive": "0_0_0", "priority": "ASAP"},
+                       {"kind": "drive_replacement", "id": "r1", "start_h": 0, "drive": "0_0_0"}]}
+    r = simulate(build_project(spec, catalog), catalog)
+    adv = [a for a in r.advisories if a.code == "nearest-drive-class"]
+    assert adv and "SATA" in adv[0].text
+    # the 7.2k nearline drive rebuilds with the SATA factor: Table 6 high end / 1.33
+    rb = [p for p in r.operation("op1").phases if p.name == "rebuild"][0]
+    assert rb.avg_mb_s == pytest.approx(74 / 1.33, rel=0.01)

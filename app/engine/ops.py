@@ -68,6 +68,8 @@ class Op:
         self.sim = sim
         self.event = ev
         self.priority = str(getattr(ev, "priority", "") or "")
+        if self.priority.lower() in ("low", "medium", "high"):  # tables use Low/Medium/High
+            self.priority = self.priority.capitalize()
         self.streams: list[Stream] = []
         self.phases: list[Phase] = []
         self.start_h = ev.start_h
@@ -414,6 +416,14 @@ def rebuild_rate(sim: "Sim", gi: int, priority: str, phase: str, d: int, where: 
     """EMC-style rate (MB/s) for a rebuild or equalization phase of group gi (failed drive d)."""
     R, lay = sim.R, sim.lay
     key = lay.speed_key_of(d)
+    if priority.upper() == "ASAP" and advise:
+        from .state import documented_class
+        t = lay.drive_types[d]
+        if not documented_class(t.interface, t.rpm):
+            sim.advise("info", "nearest-drive-class",
+                       f"{where}: the EMC rebuild factors cover 15k/10k FC and SATA drives only; "
+                       f"{t.name} uses the nearest class ({key or '15k FC'})", where,
+                       "emc 'Other factors affecting ASAP rebuild'")
     if priority.upper() != "ASAP":
         base, note = R.keyed("rebuild.economical", priority, PRIORITY_ORDER[:3])
         if note and advise:

@@ -15,14 +15,21 @@ from app.domain.raid import RaidType
 
 
 def speed_key(interface: Interface, rpm: int) -> str:
-    """The EMC paper's drive classes for its rebuild factors: 'SATA', 'fc10k', 'SAS', '' (15k FC)."""
-    if interface is Interface.SATA:
+    """The EMC paper's drive classes for its rebuild factors: 'SATA' (7.2k), 'fc10k', 'SAS'
+    (15k SAS), '' (15k FC). Other drives map to the nearest documented class by speed
+    (see documented_class)."""
+    if interface is Interface.SATA or (rpm and rpm <= 7200):
         return "SATA"
     if interface is Interface.SAS:
         return "SAS" if rpm >= 15000 or rpm == 0 else "fc10k"
     if rpm and rpm < 15000:
         return "fc10k"
     return ""
+
+
+def documented_class(interface: Interface, rpm: int) -> bool:
+    """True for the drive classes the EMC rebuild factors were measured on (15k/10k FC, SATA)."""
+    return interface is Interface.SATA or (interface is Interface.FC and rpm in (10000, 15000))
 
 
 class Layout:
