@@ -85,8 +85,11 @@ def summary(result) -> str:
         lines.append(f"  workload {wid}: response {s.v[0]:.1f} ms at start, peak {s.peak():.1f} ms")
     if result.mttdl_h:
         lines.append("")
+        items = sorted(result.mttdl_h.items(), key=lambda gh: gh[1])
+        shown = items if len(items) <= 8 else items[:5]
+        more = "" if len(items) <= 8 else f" ... ({len(items)} groups; lowest shown)"
         lines.append("MTTDL per RAID group (years): " + ", ".join(
-            f"RG {g}: {h / 8766:.3g}" for g, h in sorted(result.mttdl_h.items())))
+            f"RG {g}: {h / 8766:.3g}" for g, h in shown) + more)
     if result.advisories:
         lines.append("")
         lines.append("Advisories")
