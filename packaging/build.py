@@ -153,8 +153,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bundle size: {size / 1e6:.1f} MB in {files} files; build time {seconds:.0f} s")
     if os_key() == "linux":
         errors, warnings = verify_linux(bundle)
-        for w in warnings:
-            print(f"ldd note (optional plugin, not on this machine): {w}")
+        if warnings:
+            libs = sorted({lib for w in warnings for lib in w.split(": needs ", 1)[1].split(", ")})
+            print(f"ldd note: {len(warnings)} optional plugin files need libraries this machine "
+                  f"lacks ({', '.join(libs)}); they load only when used (e.g. Wayland)")
         if errors:
             print("libraries not found (the bundle will not start on this machine):")
             print("\n".join("  " + e for e in errors))
