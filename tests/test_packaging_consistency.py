@@ -26,11 +26,11 @@ WORKFLOWS = ROOT / ".github" / "workflows"
 
 
 def pyproject_version() -> str:
-    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
 
 
 def iss_defines() -> dict[str, str]:
-    return dict(re.findall(r'^#define\s+(\w+)\s+"([^"]*)"', ISS.read_text(), re.M))
+    return dict(re.findall(r'^#define\s+(\w+)\s+"([^"]*)"', ISS.read_text(encoding="utf-8"), re.M))
 
 
 # ---------------------------------------------------------------- version
@@ -48,7 +48,7 @@ def test_version_tuple():
 
 
 def test_iss_takes_the_version_from_pyproject_not_from_itself():
-    text = ISS.read_text()
+    text = ISS.read_text(encoding="utf-8")
     # no literal version in the script: /DAppVersion from spec_common, else the built exe's
     # ProductVersion resource (generated from pyproject.toml)
     assert not re.search(r"^#define\s+AppVersion\s+\"", text, re.M)
@@ -59,14 +59,14 @@ def test_iss_takes_the_version_from_pyproject_not_from_itself():
     v = pyproject_version()
     assert f"/DAppVersion={v}" in out
     assert "/DAppVersionNumeric=" + ".".join(map(str, common.version_tuple(v))) in out
-    ps1 = (PACKAGING / "windows" / "build_installer.ps1").read_text()
+    ps1 = (PACKAGING / "windows" / "build_installer.ps1").read_text(encoding="utf-8")
     assert "spec_common.py iss-defines" in ps1 and "arrayplanner.iss" in ps1
 
 
 def test_windows_version_resource(tmp_path):
     v = pyproject_version()
     path = common.write_windows_version_file(tmp_path / "v.txt", "ArrayPlanner.exe", common.DESCRIPTION)
-    text = path.read_text()
+    text = path.read_text(encoding="utf-8")
     assert f"StringStruct('ProductVersion', '{v}')" in text
     assert f"StringStruct('FileVersion', '{v}')" in text
     assert f"filevers={common.version_tuple(v)}" in text
@@ -121,7 +121,7 @@ def test_iss_file_association_matches_spec_common():
     assert d["AppExeName"] == common.gui_executable("win32")
     assert d["AppCliName"] == common.cli_executable("win32")
     assert d["AppPublisher"] == common.PUBLISHER
-    text = ISS.read_text()
+    text = ISS.read_text(encoding="utf-8")
     assert f"AppId={common.WINDOWS_APP_ID}" in text
     assert r'Subkey: "Software\Classes\{#AppExt}"' in text
     assert r'ValueData: """{app}\{#AppExeName}"" ""%1"""' in text  # open command
@@ -135,7 +135,7 @@ def test_icons_exist_and_are_what_they_claim():
         assert path.is_file(), path
     d = iss_defines()
     assert (ISS.parent / d["AppIcon"].replace("\\", "/")).resolve() == common.ICON_ICO
-    assert "SetupIconFile={#AppIcon}" in ISS.read_text()
+    assert "SetupIconFile={#AppIcon}" in ISS.read_text(encoding="utf-8")
     png = common.ICON_PNG.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (256, 256)
     ico = common.ICON_ICO.read_bytes()
@@ -145,21 +145,21 @@ def test_icons_exist_and_are_what_they_claim():
     assert {16, 32, 48, 256} <= sizes
     icns = common.ICON_ICNS.read_bytes()
     assert icns[:4] == b"icns" and struct.unpack(">I", icns[4:8])[0] == len(icns)
-    specs = {os_: (PACKAGING / os_ / "arrayplanner.spec").read_text() for os_ in ("linux", "windows", "macos")}
+    specs = {os_: (PACKAGING / os_ / "arrayplanner.spec").read_text(encoding="utf-8") for os_ in ("linux", "windows", "macos")}
     assert "common.ICON_ICO" in specs["windows"] and "common.ICON_ICNS" in specs["macos"]
 
 
 def test_specs_share_spec_common():
     for os_ in ("linux", "windows", "macos"):
-        text = (PACKAGING / os_ / "arrayplanner.spec").read_text()
+        text = (PACKAGING / os_ / "arrayplanner.spec").read_text(encoding="utf-8")
         assert "import spec_common as common" in text, os_
         assert "Analysis(**common.analysis_kwargs())" in text, os_
         assert "common.trim(a" in text, os_
         assert "COLLECT(" in text, os_
-    mac = (PACKAGING / "macos" / "arrayplanner.spec").read_text()
+    mac = (PACKAGING / "macos" / "arrayplanner.spec").read_text(encoding="utf-8")
     assert "BUNDLE(" in mac and "info_plist=common.mac_info_plist()" in mac
     assert "bundle_identifier=common.BUNDLE_ID" in mac
-    win = (PACKAGING / "windows" / "arrayplanner.spec").read_text()
+    win = (PACKAGING / "windows" / "arrayplanner.spec").read_text(encoding="utf-8")
     assert "console=False" in win and "console=True" in win and "write_windows_version_file" in win
 
 
@@ -236,11 +236,12 @@ def test_mac_scripts_skip_without_credentials(script, args):
 
 
 def test_windows_sign_script_skips_without_certificate():
-    text = (PACKAGING / "windows" / "sign.ps1").read_text()
+    text = (PACKAGING / "windows" / "sign.ps1").read_text(encoding="utf-8")
     guard = text.split("if (-not $env:WINDOWS_CERTIFICATE)", 1)[1].split("}", 1)[0]
     assert "exit 0" in guard and "not set" in guard
 
 
+@pytest.mark.skipif(sys.platform.startswith("win"), reason="POSIX shell scripts")
 def test_shell_scripts_are_valid():
     for path in [PACKAGING / "build.sh", *sorted((PACKAGING / "macos").glob("*.sh"))]:
         assert os.access(path, os.X_OK), path
@@ -250,8 +251,8 @@ def test_shell_scripts_are_valid():
 
 
 def test_workflows_build_smoke_test_and_release():
-    ci = (WORKFLOWS / "ci.yml").read_text()
-    release = (WORKFLOWS / "release.yml").read_text()
+    ci = (WORKFLOWS / "ci.yml").read_text(encoding="utf-8")
+    release = (WORKFLOWS / "release.yml").read_text(encoding="utf-8")
     for text in (ci, release):
         for runner in ("ubuntu-", "windows-", "macos-"):
             assert runner in text
@@ -268,8 +269,8 @@ def test_workflows_build_smoke_test_and_release():
 
 
 def test_docs_name_every_secret_and_the_version_bump():
-    doc = (ROOT / "docs" / "packaging.md").read_text()
-    release = (WORKFLOWS / "release.yml").read_text()
+    doc = (ROOT / "docs" / "packaging.md").read_text(encoding="utf-8")
+    release = (WORKFLOWS / "release.yml").read_text(encoding="utf-8")
     for secret in set(re.findall(r"secrets\.(\w+)", release)):
         assert secret in doc, secret
     assert "pyproject.toml" in doc and "app/_version.py" in doc
@@ -285,16 +286,16 @@ def test_qt_library_names_ignore_case():
 
 def test_linux_desktop_files_match_spec_common():
     linux = PACKAGING / "linux"
-    desktop = dict(line.split("=", 1) for line in (linux / "arrayplanner.desktop").read_text().splitlines()
+    desktop = dict(line.split("=", 1) for line in (linux / "arrayplanner.desktop").read_text(encoding="utf-8").splitlines()
                    if "=" in line)
     assert desktop["Name"] == common.APP_NAME
     assert desktop["Exec"].split()[0] == common.gui_executable("linux")
     assert desktop["MimeType"].rstrip(";") == common.FILE_MIME
-    mime = (linux / "arrayplanner-mime.xml").read_text()
+    mime = (linux / "arrayplanner-mime.xml").read_text(encoding="utf-8")
     assert f'<mime-type type="{common.FILE_MIME}">' in mime
     assert f'<glob pattern="*{common.FILE_EXT}"/>' in mime
     assert f"<comment>{common.FILE_TYPE_NAME}</comment>" in mime
-    install = (linux / "install.sh").read_text()
+    install = (linux / "install.sh").read_text(encoding="utf-8")
     assert "share/mime/packages/arrayplanner.xml" in install and "arrayplanner.desktop" in install
     assert os.access(linux / "install.sh", os.X_OK)
-    assert "add_linux_desktop_files" in (linux / "arrayplanner.spec").read_text()
+    assert "add_linux_desktop_files" in (linux / "arrayplanner.spec").read_text(encoding="utf-8")
