@@ -232,3 +232,23 @@ def test_undocumented_drive_class_is_advised(catalog):
     # the 7.2k nearline drive rebuilds with the SATA factor: Table 6 high end / 1.33
     rb = [p for p in r.operation("op1").phases if p.name == "rebuild"][0]
     assert rb.avg_mb_s == pytest.approx(74 / 1.33, rel=0.01)
+
+
+def test_robust_to_operations_a_platform_does_not_model(catalog):
+    p = load("hitachi-usp600-tiers")
+    from app.domain.project import Reallocate
+    sc = p.scenario("Table 3: serial R6 6+2 -> R5 3+1")
+    sc.events.append(Reallocate("x1", 0.1, 0))
+    r = simulate(p, catalog, sc.name)
+    assert r.operation("op1").end_h is not None
+    assert any(a.code == "no-rates" and a.where == "x1" for a in r.advisories)
+
+
+def test_second_failure_in_raid5_is_data_loss(catalog):
+    spec = {"platform": "emc-cx4-960-r28",
+            "groups": [{"id": 0, "raid": "R5", "drives": 5, "drive_type": "fc-15k-73", "buses": [0]}],
+            "luns": [{"id": 0, "group": 0, "gb": 100}],
+            "events": [{"kind": "drive_failure", "id": "op1", "start_h": 0, "drive": "0_0_0", "priority": "High"},
+                       {"kind": "drive_failure", "id": "op2", "start_h": 0.5, "drive": "0_0_1", "priority": "High"}]}
+    r = simulate(build_project(spec, catalog), catalog)
+    assert any(a.code == "data-loss" for a in r.advisories)

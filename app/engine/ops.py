@@ -484,6 +484,12 @@ class Rebuild(Op):
         self.gi = gi
         g = lay.groups[gi]
         self.label = f"Rebuild drive {ev.drive} of {g.label} ({self.priority})"
+        members = lay.g_members[gi]
+        if int(sim.failed[members].sum()) > g.math.failures_tolerated:
+            sim.advise("warning", "data-loss",
+                       f"{ev.id}: {g.label} ({g.math.label}) has {int(sim.failed[members].sum())} failed drives, more "
+                       f"than the {g.math.failures_tolerated} it tolerates: its LUNs' data is lost", f"RG {g.id}",
+                       "hp 'Overview of the RAID 5 rebuild process'")
         self.asap_class = 1 if self.is_asap() else 0
         in_g = np.nonzero(lay.l_group == gi)[0]
         self.ctrl = int(lay.l_owner[in_g[0]]) if len(in_g) else 0

@@ -21,7 +21,7 @@ from app.domain.project import (
 from app.domain.raid import mttdl_hours
 
 from .ops import OPS, Op
-from .rates import RateReader
+from .rates import MissingRate, RateReader
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout
 
@@ -322,7 +322,14 @@ class Sim:
             for op in self.active:
                 op.count_asap(ctx)
             for op in sorted(self.active, key=lambda o: o.asap_class):
-                op.demand(ctx)
+                try:
+                    op.demand(ctx)
+                except MissingRate as exc:
+                    self.advise("warning", "no-rates", f"{op.event.id}: {exc}; its rate is not predicted",
+                                op.event.id)
+                    op.rate = 0.0
+                    for st_ in op.streams:
+                        st_.rate = 0.0
             extra_g = np.zeros(lay.G)
             for d, b in ctx.extra.items():
                 g = lay.d_group[d]
@@ -487,7 +494,14 @@ class Sim:
         op = cls(self, ev)
         op.index = len(self.ops)
         self.ops.append(op)
-        if op.start(t):
+        try:
+            started = op.start(t)
+        except MissingRate as exc:
+            self.advise("warning", "no-rates", f"{ev.id}: {exc}; this operation is not predicted on "
+                        f"{self.platform.name}", ev.id)
+            op.streams = []
+            started = False
+        if started:
             self.active.append(op)
 
     def add_timer(self, when: float, cb) -> None:
