@@ -252,3 +252,17 @@ def test_second_failure_in_raid5_is_data_loss(catalog):
                        {"kind": "drive_failure", "id": "op2", "start_h": 0.5, "drive": "0_0_1", "priority": "High"}]}
     r = simulate(build_project(spec, catalog), catalog)
     assert any(a.code == "data-loss" for a in r.advisories)
+
+
+def test_host_ports_cap_throughput(catalog):
+    spec = {"platform": "emc-cx4-960-r28",
+            "groups": [{"id": i, "raid": "R5", "drives": 5, "drive_type": "fc-15k-73", "buses": [i]} for i in range(8)],
+            "luns": [{"id": i, "group": i, "gb": 100} for i in range(8)],
+            "workloads": [{"id": "stream", "name": "backup", "luns": list(range(8)), "mode": "open", "iops": 50000,
+                           "read_pct": 100, "io_kb": 64, "random_pct": 0}]}
+    r = simulate(build_project(spec, catalog), catalog)
+    ports = catalog.platform("emc-cx4-960-r28")
+    cap = ports.host_ports_per_controller * ports.host_port_mb_s
+    assert r.get("mb_s", "stream").at(0) == pytest.approx(cap, rel=1e-6)
+    assert r.get("port_pct", "SP A").at(0) == pytest.approx(100.0)
+    assert any(a.code == "host-ports-saturated" for a in r.advisories)

@@ -211,6 +211,23 @@ class Sim:
         return {"base_mb": np.full(n_ctrl, base_mb), "base_iops": np.full(n_ctrl, base_iops),
                 "link_mb": np.full(n_ctrl, links)}
 
+    def port_scale(self, ctrl: np.ndarray, X: np.ndarray, kb: np.ndarray) -> np.ndarray:
+        """Host ports: a controller's host MB/s cannot exceed its ports' MB/s; the pairs it
+        serves are scaled down together (per pair factor, 1 where the ports have room)."""
+        n_ctrl = len(self.lay.ctrl_names)
+        cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
+        if cap <= 0 or not len(X):
+            return np.ones(len(X))
+        mb = np.bincount(ctrl, weights=X * kb / 1024.0, minlength=n_ctrl)
+        scale = np.minimum(1.0, cap / np.maximum(mb, 1e-9))
+        if np.all(scale >= 1.0):
+            return np.ones(len(X))
+        self.advise("warning", "host-ports-saturated",
+                    "the host load exceeds the host ports' bandwidth of "
+                    + ", ".join(self.lay.ctrl_names[k] for k in np.nonzero(scale < 1.0)[0])
+                    + f" ({cap:g} MB/s each); throughput is capped there", "project")
+        return scale[ctrl]
+
     def ctrl_caps(self) -> tuple[np.ndarray, np.ndarray] | None:
         if self.limits is None:
             return None
@@ -265,6 +282,7 @@ class Sim:
         n_raw = self.w_out[pw] / np.maximum(nl, 1)
         r_rand_fixed = s_rand * 1000.0 * np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0)
         X_open = np.where(on & ~closed, self.w_iops[pw] / np.maximum(nl, 1), 0.0)
+        X_open = X_open * self.port_scale(ctrl, X_open, kb)
         st = dict(gi=gi, ctrl=ctrl, on=on, r=r, kb=kb, rnd=rnd, hit=hit, closed=closed, alive_g=alive_g,
                   alive_n=alive_n, busy_per_io=busy_per_io, be_mb_per_io=be_mb_per_io, t_seq=t_seq,
                   n_raw=n_raw, n_out=np.maximum(n_raw, 1.0), r_rand_fixed=r_rand_fixed, X_open=X_open,
@@ -368,6 +386,8 @@ class Sim:
                 Xc = np.where(st["on"], np.minimum(Xc, Xcap), 0.0)
                 X_prev = X
                 X = np.where(closed, 0.5 * X + 0.5 * Xc if it else Xc, X)
+            if closed_loop:
+                X = X * self.port_scale(ctrl, X, st["kb"])
             if caps is not None:
                 mb_lim, io_lim = caps
                 io_c = np.bincount(ctrl, weights=X, minlength=n_ctrl)
