@@ -468,7 +468,6 @@ class Sim:
             dt = max(t_next - t, 0.0)
             for op in list(self.active):
                 op.advance(dt, t)
-            self.advance_cache(dt)
             t = t_next
             # engine events due now
             due = [cb for tt, cb in self.timers if tt <= t + 1e-12]
@@ -526,9 +525,6 @@ class Sim:
 
     def add_timer(self, when: float, cb) -> None:
         self.timers.append((when, cb))
-
-    def advance_cache(self, dt_h: float) -> None:
-        pass  # operations keep their own cache fill (see ops.Migration)
 
     # ------------------------------------------------------------------ recording
     def record(self, t: float) -> None:
@@ -695,6 +691,21 @@ class Sim:
                             f"{n} drives: more than {need - 1:g} drives are needed in a dual controller to exceed the "
                             "base bandwidth, so High Performance Tier cannot help", "feature hpt",
                             "dell 'Number of Disk Drives'")
+            if hpt_on or hpt_event:
+                links = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
+                need_mb = self.R.v("hpt.host_mb_s_per_controller_needed")
+                if links < need_mb:
+                    self.advise("warning", "hpt-host-links",
+                                f"the host ports carry {links:g} MB/s per controller, less than the ~{need_mb:g} MB/s "
+                                "needed to take bandwidth beyond the base limits: HPT adds IOPS at most",
+                                "feature hpt", "dell 'When Should High Performance Tier be used'")
+                from app.domain.hardware import Interface as _If
+                ssd = sum(1 for t in lay.drive_types if t.interface is _If.SSD)
+                if 0 < ssd < self.R.v("hpt.ssd_min_sequential"):
+                    self.advise("info", "hpt-few-ssd",
+                                f"{ssd} SSDs: HPT needs at least {self.R.v('hpt.ssd_min_sequential'):g} SSDs for "
+                                f"sequential and {self.R.v('hpt.ssd_min_random'):g} for random (RAID 5) workloads",
+                                "feature hpt", "dell 'Number of Disk Drives'")
 
 
 def simulate(project: Project, catalog: Catalog, scenario_name: str | None = None) -> Result:
