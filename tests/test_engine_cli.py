@@ -50,3 +50,42 @@ def test_validate_table(capsys):
     assert code == 0
     assert out.splitlines()[0].split()[:3] == ["case", "published", "predicted"]
     assert "cases pass" in out
+
+
+# (example, scenario, operation, expected hours, relative tolerance, source)
+DOCUMENTED = [
+    ("emc-cx4-960-worked-examples", "Migration ASAP", "op1", 2.53, 0.05, "emc migration example"),
+    ("emc-cx4-960-worked-examples", "Rebuild High", "op1", 18.0, 0.05, "emc Table 7"),
+    ("emc-cx4-960-worked-examples", "Rebuild Medium", "op1", 36.0, 0.05, "emc Table 7"),
+    ("emc-cx4-960-worked-examples", "Bind ASAP verify", "op1", 0.34, 0.05, "emc bind example"),
+    ("emc-cx4-960-oltp", "Independent ASAP migration", "op1", 20 * 1024 / 170 / 3600 + 20 * 1024 / 12 / 3600, 0.05,
+     "emc Tables 2 + expansion rate (independent disks run at the idle rates)"),
+    ("hitachi-usp600-tiers", "Table 2: USP R6 6D+2P -> USP R5 7D+1P", "op1", 28 / 60, 0.25, "hitachi Table 2"),
+    ("hitachi-usp600-tiers", "Table 2: USP R6 6D+2P -> AMS500 FC R5 14D+1P", "op1", 53 / 60, 0.25, "hitachi Table 2"),
+    ("hitachi-usp600-tiers", "Table 1: AMS500 SATA R5 14D+1P -> USP R6 6D+2P", "op1", 52 / 60, 0.25, "hitachi Table 1"),
+    ("hitachi-usp600-tiers", "Table 3: migration group R6 6+2 -> R5 3+1", "op1", (57 + 35 / 60) / 60, 0.25, "hitachi Table 3"),
+    ("hitachi-usp600-tiers", "Table 3: serial R6 6+2 -> R5 3+1", "op1", (74 + 56 / 60) / 60, 0.25, "hitachi Table 3"),
+    ("hp-sa6402-raid5", "Sequential 64 KB, rebuild at High", "op1", 0.05 + 36.4 * 1024 / 21.83 / 3600, 0.25,
+     "hp Table 2 (21.83 MB/s under sequential reads; degraded 0.05 h first)"),
+    ("dell-md3200-hpt", "Enable High Performance Tier", "op1", 5 / 60, 0.01, "dell: controllers reboot (platform 5 min)"),
+    ("netapp-fas-wafl", "Measure only", "op1", 1 / 3600, 0.01, "netapp log: measure within one second"),
+]
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("example,scenario,op,hours,rel,source", DOCUMENTED,
+                         ids=[f"{d[0]}:{d[1]}" for d in DOCUMENTED])
+def test_simulate_json_durations_match_the_documents(capsys, example, scenario, op, hours, rel, source):
+    assert main(["simulate", str(EX[example]), "--scenario", scenario, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    o = {x["event_id"]: x for x in d["operations"]}[op]
+    assert o["duration_h"] == pytest.approx(hours, rel=rel), source
+
+
+@pytest.mark.parametrize("path", EXAMPLE_PATHS, ids=[p.stem for p in EXAMPLE_PATHS])
+def test_simulate_json_every_example(capsys, path):
+    assert main(["simulate", str(path), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["version"] == 1 and d["series"]
