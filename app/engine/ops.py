@@ -100,7 +100,12 @@ class Op:
         return s
 
     def time_left(self) -> float:
-        return min((s.left_h(self.now) for s in self.streams), default=INF)
+        best = INF
+        for s in self.streams:
+            v = s.left_h(self.now)
+            if v < best:
+                best = v
+        return best
 
     def advance(self, dt_h: float, t: float) -> None:
         for s in self.streams:
@@ -166,7 +171,7 @@ class Op:
         return rate
 
     def cpu(self, ctx: "Ctx", ctrl: int, pct: float) -> None:
-        ctx.core[self.lay.core_off[ctrl]] += pct
+        ctx.core[int(self.lay.core_off[ctrl])] += pct
 
     def bus_g(self, ctx: "Ctx", gi: int, mb_s: float) -> None:
         if mb_s > 0:
@@ -174,7 +179,7 @@ class Op:
 
     def bus_d(self, ctx: "Ctx", d: int, mb_s: float) -> None:
         if mb_s > 0:
-            ctx.bus_x[self.lay.d_bus[d]] += mb_s
+            ctx.bus_x[int(self.lay.d_bus[d])] += mb_s
 
     # ---- reporting
     def progress_pct(self) -> float:
@@ -493,6 +498,7 @@ class Rebuild(Op):
         self.asap_class = 1 if self.is_asap() else 0
         in_g = np.nonzero(lay.l_group == gi)[0]
         self.ctrl = int(lay.l_owner[in_g[0]]) if len(in_g) else 0
+        self.core0 = int(lay.core_off[self.ctrl])
         self.mb = lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi)
         self.model = self.R.model
         self.replaced = False
@@ -658,12 +664,12 @@ class Rebuild(Op):
                 rate = self.take(ctx, cap, uses, asap)
             s.rate = rate
             if rate > 0:
-                ctx.core[self.lay.core_off[self.ctrl]] += cpu_coef * rate
+                ctx.core[self.core0] += cpu_coef * rate
                 for kind, i, f in bus:
                     if kind == "g":
                         ctx.bus_g[i] += rate * f
                     else:
-                        ctx.bus_x[self.lay.d_bus[i]] += rate * f
+                        ctx.bus_x[int(self.lay.d_bus[i])] += rate * f
             self.rate += rate
 
     def share_rate(self, ctx, uses) -> float:
@@ -977,7 +983,7 @@ class ReallocateOp(Op):
             free = max(min(target, ctx.max_util) - host, 0.0)
             rate = R.v("reallocate.read_mb_s_at_util") * free / target
             ctx.add("g", self.gi, free)
-            ctx.core[lay.core_off[self.ctrl]] += R.v("reallocate.cpu_pct") * (free / target)
+            ctx.core[int(lay.core_off[self.ctrl])] += R.v("reallocate.cpu_pct") * (free / target)
             s.rate = rate
             self.rate += rate
 

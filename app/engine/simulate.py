@@ -39,21 +39,23 @@ class Ctx:
                  "host_active_g", "host_random_g", "max_util", "d_group", "failed")
 
     def __init__(self, sim: "Sim", U_host_g: np.ndarray):
+        # plain Python lists: operations touch a few entries each, where list indexing is
+        # several times cheaper than numpy scalar access; solve() converts them back once
         lay = sim.lay
-        self.U_host_g = U_host_g
-        self.busy_g = np.zeros(lay.G)
+        self.U_host_g = U_host_g.tolist()
+        self.busy_g = [0.0] * lay.G
         self.extra: dict[int, float] = {}
-        self.asap_g = np.zeros(lay.G)
+        self.asap_g = [0] * lay.G
         self.asap_x: dict[int, int] = {}
-        self.core = np.zeros(lay.C)
-        self.bus_g = np.zeros(lay.G)
-        self.bus_x = np.zeros(lay.B)
+        self.core = [0.0] * lay.C
+        self.bus_g = [0.0] * lay.G
+        self.bus_x = [0.0] * lay.B
         self.forced = sim.forced
         self.host_active_g = U_host_g > 1e-9
         self.host_random_g = np.ones(lay.G)
         self.max_util = sim.max_util
-        self.d_group = lay.d_group
-        self.failed = sim.failed
+        self.d_group = sim.d_group_list()
+        self.failed = sim.failed_list()
 
     def free_g(self, g: int) -> float:
         f = self.max_util - self.U_host_g[g] - self.busy_g[g]
@@ -147,6 +149,18 @@ class Sim:
         key = (code, where)
         if key not in self.advisories:
             self.advisories[key] = Advisory(severity, code, text, where, source)
+
+    def d_group_list(self) -> list[int]:
+        """lay.d_group as a list, rebuilt only when the layout changed (topology version)."""
+        if getattr(self, "_dg_key", None) != self.topo:
+            self._dg = self.lay.d_group.tolist()
+            self._fl = self.failed.tolist()
+            self._dg_key = self.topo
+        return self._dg
+
+    def failed_list(self) -> list[bool]:
+        self.d_group_list()
+        return self._fl
 
     def workload_group_matrix(self) -> tuple[np.ndarray, np.ndarray]:
         """(W x G bool: workload w has a LUN on group g, W bool: workload running), cached."""
@@ -353,8 +367,9 @@ class Sim:
                 g = lay.d_group[d]
                 if g >= 0 and not self.failed[d]:
                     extra_g[g] += b
-            U_g = np.minimum(U_host_g + ctx.busy_g + extra_g / np.maximum(alive_n, 1), 1.0)
-            core_u = np.minimum(core_host + ctx.core, 100.0)
+            busy_g = np.asarray(ctx.busy_g, float)
+            U_g = np.minimum(U_host_g + busy_g + extra_g / np.maximum(alive_n, 1), 1.0)
+            core_u = np.minimum(core_host + np.asarray(ctx.core, float), 100.0)
             core_max = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(n_ctrl)
             if not P:
                 break
@@ -403,11 +418,11 @@ class Sim:
         # per drive (for charts): group load on alive members + per-drive extras
         dg = lay.d_group
         member = dg >= 0
-        U_d = np.where(member, (U_host_g + ctx.busy_g)[np.where(member, dg, 0)], 0.0)
+        U_d = np.where(member, (U_host_g + busy_g)[np.where(member, dg, 0)], 0.0)
         for d, b in ctx.extra.items():
             U_d[d] += b
         U_d = np.where(self.failed & ~self.writing, 0.0, np.minimum(U_d, 1.0))
-        bus = ctx.bus_x + ((be_g + ctx.bus_g) @ lay.GB if lay.G else 0.0)
+        bus = np.asarray(ctx.bus_x, float) + ((be_g + np.asarray(ctx.bus_g, float)) @ lay.GB if lay.G else 0.0)
         W = len(self.workloads)
         port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
         if P and not closed_loop and caps is None:
@@ -535,10 +550,15 @@ class Sim:
             "bus_pct": s["bus"] / max(self.platform.bus_mb_s, 1e-9) * 100.0,
             "response_ms": s["resp_w"], "response_max_ms": s["rmax_w"], "iops": s["iops_w"], "mb_s": s["mbs_w"],
             "lun_response_ms": s["lun_r"], "port_pct": s["port"],
-            "write_cache_pct": self.cache_pct(), "write_pending_pct": self.wp_pct.copy(),
+            "write_cache_pct": self.cache_pct(), "write_pending_pct": self.wp_pct,
         }
+        # every row array is fresh from solve() or never mutated afterwards: no copies needed
+        rec = self.rec
         for k, v in row.items():
-            self.rec.setdefault(k, []).append(None if v is None else np.asarray(v, float).copy())
+            lst = rec.get(k)
+            if lst is None:
+                lst = rec[k] = []
+            lst.append(v)
         if s.get("lazy") is not None:
             self.lazy.append((len(self.rec_t) - 1, s["lazy"]))  # (st, U_g, core_max, forced)
         # per-operation progress and rate: only the running ones change
