@@ -893,7 +893,7 @@ class VolumeMig(Op):
             self.sim.add_timer(t + total_h * i / steps, cb)
 
     def demand(self, ctx) -> None:
-        lay, sim = self.lay, self.sim
+        sim = self.sim
         copies = [s for s in self.streams if s.kind == "transfer"]
         self.rate = 0.0
         if not copies:

@@ -14,10 +14,7 @@ from typing import Any
 import numpy as np
 
 from app.domain.hardware import Catalog
-from app.domain.project import (
-    Bind, DriveFailure, DriveReplacement, FeatureEnable, LunMigration, Project, Reallocate,
-    VolumeMigration, WorkloadChange,
-)
+from app.domain.project import DriveReplacement, FeatureEnable, Project, WorkloadChange
 from app.domain.raid import mttdl_hours
 
 from .ops import OPS, Op
