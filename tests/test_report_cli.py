@@ -45,8 +45,8 @@ def simulate_json(project_file: Path, scenario: str) -> dict:
     commands = build_parser()._subparsers._group_actions[0].choices
     if "simulate" in commands:
         res = run_cli("simulate", str(project_file), "--scenario", scenario, "--json")
-        if res.returncode == 0:
-            return json.loads(res.stdout)
+        assert res.returncode == 0, res.stderr
+        return json.loads(res.stdout)
     from app.report import simulate_scenarios
     from app.store.presets import default_catalog
     from app.store.project_file import catalog_for, load_project

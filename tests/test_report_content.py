@@ -112,3 +112,29 @@ def test_compress_locations():
     assert compress_locations(["0_0_0", "0_0_1", "0_0_2", "0_1_4"]) == "0_0_0\u20130_0_2, 0_1_4"
     assert compress_locations(["0_0_0", "0_0_1"]) == "0_0_0, 0_0_1"
     assert compress_locations(["1_0_3", "0_0_4"]) == "1_0_3, 0_0_4"
+
+
+def test_compress_numbers():
+    from app.report.content import compress_numbers
+
+    assert compress_numbers([0, 1, 2, 3, 7, 9, 10]) == "0\u20133, 7, 9, 10"
+    assert compress_numbers([]) == ""
+
+
+def test_recurring_advice_is_summed_up():
+    from app.engine.result import Advisory
+
+    res = small_results()
+    r = res["Baseline"]
+    r.advisories = [Advisory("warning", "asap-under-load", f"op{k}: ASAP under load", f"op{k}", "emc Table 2")
+                    for k in range(12)]
+    rep = build_report(small_project(), default_catalog(), res, ReportOptions(scenarios=["Baseline"]))
+    text = rep.text()
+    assert text.count("ASAP under load") == 5
+    assert "The same advice (asap-under-load) applies to 7 more: op5, op6, op7, op8, op9, op10, op11." in text
+    assert "7 more" in text
+
+
+def test_operations_table_names_the_event_ids(report):
+    ops = next(b for b in report.blocks if isinstance(b, Table) and b.columns[0].title == "ID")
+    assert [r.cells[0] for r in ops.rows if r.style == "bold"] == ["op1", "op2"]

@@ -53,6 +53,7 @@ class Col:
 class Row:
     cells: list
     style: str = ""  # "", "bold", "sub" (indented, detail row), "warning", "total"
+    indent_col: int = 0  # the column a "sub" row indents
 
 
 @dataclass
@@ -164,6 +165,7 @@ CHART_KINDS: dict[str, tuple[str, str, str, bool]] = {
 }
 
 MAX_LINES_PER_CHART = 8
+MAX_ADVISORIES_PER_KIND = 5  # rows per advisory code in one scenario; the rest are summed up
 
 
 @dataclass
@@ -214,6 +216,23 @@ def compress_locations(locations: Sequence[str]) -> str:
             j += 1
         out.append(locations[i] if j == i else (
             f"{locations[i]}, {locations[j]}" if j == i + 1 else f"{locations[i]}\u2013{locations[j]}"))
+        i = j + 1
+    return ", ".join(out)
+
+
+def compress_numbers(numbers: Iterable[int]) -> str:
+    """[0, 1, 2, 3, 7, 9, 10] -> '0\u20133, 7, 9, 10' (runs of three or more as ranges)."""
+    nums = sorted(set(numbers))
+    out: list[str] = []
+    i = 0
+    while i < len(nums):
+        j = i
+        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
+            j += 1
+        if j - i >= 2:
+            out.append(f"{nums[i]}\u2013{nums[j]}")
+        else:
+            out.extend(str(n) for n in nums[i:j + 1])
         i = j + 1
     return ", ".join(out)
 
@@ -591,7 +610,7 @@ class ReportBuilder:
         for w in p.workloads:
             load = (format_iops(w.iops) if w.mode == "open"
                     else f"{format_count(w.outstanding)} outstanding I/O{'s' if w.outstanding != 1 else ''}")
-            luns = ", ".join(str(x) for x in w.luns)
+            luns = compress_numbers(w.luns)
             rows.append(Row([
                 w.name or w.id, luns or DASH, load, format_pct(w.read_pct), f"{format_sig(w.io_kb)} KB",
                 format_pct(w.random_pct), format_pct(w.read_hit_pct) if w.read_hit_pct is not None else "platform",
@@ -622,8 +641,9 @@ class ReportBuilder:
 
     def section_operations(self, names: list[str]) -> None:
         self.heading("Operations plan", 1)
-        self.para("For each operation: its phases with the predicted start, end and duration, the data each "
-                  "phase moves and its average rate. Times are from the start of the plan.", "note")
+        self.para("For each operation (ID: the name advisories use): its phases with the predicted start, end "
+                  "and duration, the data each phase moves and its average rate. Times are from the start of "
+                  "the plan.", "note")
         if len(names) > 1:
             self.heading("Scenarios compared", 2)
             ids: list[tuple[str, str]] = []
@@ -669,14 +689,14 @@ class ReportBuilder:
             else:
                 rows = []
                 for o in sorted(r.operations, key=lambda o: (o.start_h, natural_key(o.event_id))):
-                    rows.append(Row([o.label, o.priority, format_time(o.start_h), format_time(o.end_h),
+                    rows.append(Row([o.event_id, o.label, o.priority, format_time(o.start_h), format_time(o.end_h),
                                      format_duration(o.duration_h), format_mb(sum(ph.mb for ph in o.phases)),
                                      DASH], "bold"))
                     for ph in o.phases:
-                        rows.append(Row([ph.name, "", format_time(ph.start_h), format_time(ph.end_h),
+                        rows.append(Row(["", ph.name, "", format_time(ph.start_h), format_time(ph.end_h),
                                          format_duration(ph.duration_h), format_mb(ph.mb) if ph.mb else DASH,
-                                         format_rate(ph.avg_mb_s) if ph.avg_mb_s else DASH], "sub"))
-                self.table([Col("Operation / phase", 3.2), Col("Priority", 0.9), Col("Start", 0.95, "right"),
+                                         format_rate(ph.avg_mb_s) if ph.avg_mb_s else DASH], "sub", 1))
+                self.table([Col("ID", 0.5), Col("Operation / phase", 3.2), Col("Priority", 0.9), Col("Start", 0.95, "right"),
                             Col("End", 0.95, "right"), Col("Duration", 1.2, "right"), Col("Data", 1.0, "right"),
                             Col("Avg rate", 1.0, "right")], rows)
             others = [e for e in scen.events if not e.is_operation]
@@ -765,9 +785,22 @@ class ReportBuilder:
             self.heading(f"Scenario \u201c{n}\u201d", 2, key=f"adv-{n}")
             order = {"warning": 0, "info": 1}
             op_labels = {o.event_id: o.label for o in r.operations}
-            rows = [Row([a.severity, op_labels.get(a.where, a.where) or DASH, a.text, a.source or DASH],
-                        "warning" if a.severity == "warning" else "")
-                    for a in sorted(r.advisories, key=lambda a: (order.get(a.severity, 2), natural_key(a.where)))]
+            advs = sorted(r.advisories, key=lambda a: (order.get(a.severity, 2), a.code, natural_key(a.where)))
+            by_code: dict[str, list] = {}
+            for a in advs:
+                by_code.setdefault(a.code, []).append(a)
+            rows = []
+            for code, items in by_code.items():  # recurring advice: a few rows, then one summing up
+                for a in items[:MAX_ADVISORIES_PER_KIND]:
+                    rows.append(Row([a.severity, op_labels.get(a.where, a.where) or DASH, a.text, a.source or DASH],
+                                    "warning" if a.severity == "warning" else ""))
+                more = items[MAX_ADVISORIES_PER_KIND:]
+                if more:
+                    about = [a.where for a in more if a.where]
+                    listed = ", ".join(about[:30]) + (", \u2026" if len(about) > 30 else "")
+                    rows.append(Row([more[0].severity, f"{len(more)} more",
+                                     f"The same advice ({code}) applies to {len(more)} more: {listed}.",
+                                     more[0].source or DASH], "warning" if more[0].severity == "warning" else ""))
             self.table([Col("Severity", 0.8), Col("About", 1.4), Col("Advice and reason", 4.0), Col("Source", 1.8)],
                        rows)
 

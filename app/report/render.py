@@ -184,7 +184,7 @@ class PdfRenderer:
                 if isinstance(text, PageRef):
                     continue
                 fm = self.fonts.metrics(self._cell_font(row, j, t))
-                adv = fm.horizontalAdvance(str(text)) / u + (10.0 if row.style == "sub" and j == 0 else 0.0)
+                adv = fm.horizontalAdvance(str(text)) / u + (10.0 if row.style == "sub" and j == row.indent_col else 0.0)
                 if adv > natural[j]:
                     natural[j] = adv
                 if adv > cell_nat[j]:
@@ -261,7 +261,7 @@ class PdfRenderer:
                     continue
                 text = str(text)
                 font = self._cell_font(row, j, t)
-                indent = 10.0 if (row.style == "sub" and j == 0) else 0.0
+                indent = 10.0 if (row.style == "sub" and j == row.indent_col) else 0.0
                 avail = (widths[j] - 2 * CELL_PAD_X - indent) * u
                 adv = self.fonts.metrics(font).horizontalAdvance(text)
                 if adv <= avail and "\n" not in text:
@@ -559,7 +559,7 @@ class PdfRenderer:
                 font = self._cell_font(row, j, t)
                 p.setFont(font)
                 p.setPen(QColor("#444444") if (t.kind == "kv" and j == 0) else QColor("#1a1a1a"))
-                indent = 10.0 if (row.style == "sub" and j == 0) else 0.0
+                indent = 10.0 if (row.style == "sub" and j == row.indent_col) else 0.0
                 x_left = xs[j] + CELL_PAD_X + indent
                 x_right = xs[j + 1] - CELL_PAD_X
                 if isinstance(raw, PageRef):
