@@ -34,7 +34,13 @@ def group_capacity(project: Project, catalog: Catalog, group: RaidGroup) -> Grou
 
 def capacity_summary(project: Project, catalog: Catalog) -> tuple[list[GroupCapacity], GroupCapacity]:
     """Per group, and a total row (group_id -1) whose raw figure counts every drive, spares included."""
-    rows = [group_capacity(project, catalog, g) for g in project.groups]
+    allocated: dict[int, float] = {}
+    for l in project.luns:  # one pass over the LUNs (large plans: 1,000 LUNs in 200 groups)
+        allocated[l.group_id] = allocated.get(l.group_id, 0.0) + l.capacity_gb
+    rows = []
+    for g in project.groups:
+        per_drive = member_capacity_gb(project, catalog, g)
+        rows.append(GroupCapacity(g.id, g.math.raw_gb(per_drive), g.math.usable_gb(per_drive), allocated.get(g.id, 0.0)))
     raw_all = sum(catalog.drive(d.type_id).capacity_gb for d in project.drives.values() if d.type_id in catalog.drives)
     total = GroupCapacity(-1, raw_all, sum(r.usable_gb for r in rows), sum(r.allocated_gb for r in rows))
     return rows, total

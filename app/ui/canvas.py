@@ -82,6 +82,8 @@ class SlotItem(QGraphicsItem):
         self.highlight: str | None = None  # "ok" / "bad" while a drag hovers
         self._press: QPointF | None = None
         self.setAcceptHoverEvents(False)
+        # repaint from a pixmap unless this slot changed (a 960-drive layout scrolls smoothly)
+        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
         return QRectF(-1, -1, SLOT_W + 2, SLOT_H + 2)
@@ -490,8 +492,6 @@ class LayoutScene(QGraphicsScene):
                     it.setSelected(True)
         finally:
             self.blockSignals(False)
-        for it in self.slots.values():
-            it.update()
 
     def selected_refs(self) -> list[str]:
         out = [it.ref for it in self.selectedItems() if isinstance(it, EnclosureItem)]

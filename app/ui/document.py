@@ -74,10 +74,16 @@ class Document(QObject):
         self.catalog = self._catalog_for(project, catalog)
         self.path: Path | None = Path(path) if path else None
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda clean: self.dirtyChanged.emit(not clean))
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
         self._issues: list | None = None
         self._force_dirty = False
         self.revision = 0  # bumps on every change; caches key on it
+
+    def _clean_changed(self, clean: bool) -> None:
+        try:
+            self.dirtyChanged.emit(self.dirty)
+        except RuntimeError:  # the document is being destroyed
+            pass
 
     # ---------------------------------------------------------------- state
     @staticmethod

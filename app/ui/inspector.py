@@ -93,9 +93,37 @@ class Inspector(QTabWidget):
         self.refresh_array()
 
     def _changed(self, change: ops.Change) -> None:
-        self._timer.start()
+        if self._selection_affected(change):
+            self._timer.start()
         if change.affects(ops.CACHE, ops.FEATURES, ops.SCENARIOS, ops.EVENTS) or change.replaced:
             self._array_timer.start()
+
+    def _selection_affected(self, change: ops.Change) -> bool:
+        """Does the edit change what the Selection page shows? (Rebuilding the page for an edit
+        elsewhere would cost time on every edit of a large plan.)"""
+        if change.replaced:
+            return True
+        refs = self.selection.refs()
+        if not refs:  # the project page: info and the workload list
+            return change.affects(ops.INFO, ops.WORKLOADS)
+        if set(refs) & change.refs:
+            return True
+        project = self.document.project
+        for r in refs:
+            kind, key = parse_ref(r)
+            if kind == "lun":  # a LUN's room depends on its group's other LUNs
+                try:
+                    if ref_group(project.lun(key).group_id) in change.refs:
+                        return True
+                except KeyError:
+                    return True
+                if change.affects(ops.WORKLOADS):
+                    return True
+            elif kind == "group" and change.affects(ops.LAYOUT, ops.WORKLOADS):
+                return True
+            elif kind == "drive" and change.affects(ops.GROUPS):
+                return True
+        return False
 
     def apply(self, op: ops.Op) -> bool:
         why = self.document.try_apply(op)

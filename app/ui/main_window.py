@@ -438,7 +438,7 @@ class MainWindow(QMainWindow):
             self.selection.clear()
             QTimer.singleShot(0, self.canvas.fit)
         self._counts_pending = True
-        QTimer.singleShot(0, self._update_counts)
+        QTimer.singleShot(130, self._update_counts)  # after the Messages dock has validated
 
     def _update_counts(self) -> None:
         if getattr(self, "_counts_pending", True) is False:

@@ -34,7 +34,7 @@ class StorageTree(QTreeWidget):
         h = self.header()
         h.setStretchLastSection(False)
         for c in range(0, len(COLS)):
-            h.setSectionResizeMode(c, QHeaderView.ResizeToContents)
+            h.setSectionResizeMode(c, QHeaderView.Interactive)
         for c in range(2, len(COLS)):
             self.headerItem().setTextAlignment(c, Qt.AlignRight | Qt.AlignVCenter)
         for c, tip in enumerate(COL_TIPS):
@@ -48,10 +48,103 @@ class StorageTree(QTreeWidget):
         self.refresh()
 
     def _changed(self, change: ops.Change) -> None:
-        if change.affects(ops.LAYOUT, ops.GROUPS, ops.LUNS, ops.WORKLOADS):
-            self._timer.start()
+        if not change.affects(ops.LAYOUT, ops.GROUPS, ops.LUNS, ops.WORKLOADS):
+            return
+        self._pending_full = getattr(self, "_pending_full", False) or change.replaced
+        self._pending_refs = getattr(self, "_pending_refs", set()) | set(change.refs)
+        self._timer.start()
+
+    def _structure_key(self) -> tuple:
+        project = self.document.project
+        luns: dict[int, list[int]] = {}
+        for l in project.luns:
+            luns.setdefault(l.group_id, []).append(l.id)
+        return tuple((g.id, g.raid, tuple(g.drives), g.name, tuple(luns.get(g.id, ()))) for g in project.groups)
 
     def refresh(self) -> None:
+        """Rebuild when groups or LUNs came or went; otherwise update the rows an edit touched."""
+        full = getattr(self, "_pending_full", True)
+        refs = getattr(self, "_pending_refs", set())
+        self._pending_full, self._pending_refs = False, set()
+        key = self._structure_key()
+        if full or key != getattr(self, "_key", None) or not self._rows:
+            self._key = key
+            self._rebuild()
+        else:
+            self._update(refs)
+
+    def _group_texts(self, g, cap) -> list[str]:
+        return [f"RG {g.id}", g.math.label, format_capacity(cap.raw_gb), format_capacity(cap.usable_gb),
+                format_capacity(cap.free_gb)]
+
+    def _group_tip(self, g, cap) -> str:
+        return (f"RG {g.id}{' (' + g.name + ')' if g.name else ''}: {g.math.label} ({g.raid.label}) on "
+                f"{len(g.drives)} drives; raw {format_capacity(cap.raw_gb)}, usable {format_capacity(cap.usable_gb)}, "
+                f"allocated {format_capacity(cap.allocated_gb)} to LUNs, free {format_capacity(cap.free_gb)}")
+
+    def _lun_texts(self, lun) -> list[str]:
+        return [f"LUN {lun.id}", lun.owner, "", format_capacity(lun.capacity_gb), ""]
+
+    def _lun_tip(self, lun, wl: list[str]) -> str:
+        return (f"LUN {lun.id}{' (' + lun.name + ')' if lun.name else ''}: {format_capacity(lun.capacity_gb)} in "
+                f"RG {lun.group_id}, owned by {lun.owner}" + (f"; workloads: {', '.join(wl)}" if wl else ""))
+
+    def _total_texts(self, total) -> list[str]:
+        project = self.document.project
+        return ["Total", f"{len(project.drives)} drives", format_capacity(total.raw_gb),
+                format_capacity(total.usable_gb), format_capacity(total.free_gb)]
+
+    def _total_tip(self) -> str:
+        project = self.document.project
+        spares = project.hot_spares()
+        return (f"{len(project.drives)} drives, {len(spares)} hot spare{'s' if len(spares) != 1 else ''}. Raw counts "
+                "every drive, hot spares and drives not in a group included; usable, allocated and free add up "
+                "the RAID groups.")
+
+    @staticmethod
+    def _set_texts(it: QTreeWidgetItem, texts: list[str]) -> None:
+        for c, t in enumerate(texts):
+            if it.text(c) != t:
+                it.setText(c, t)
+
+    def _workload_names(self) -> dict[int, list[str]]:
+        out: dict[int, list[str]] = {}
+        for w in self.document.project.workloads:
+            for x in w.luns:
+                out.setdefault(x, []).append(w.name or w.id)
+        return out
+
+    def _update(self, refs: set[str]) -> None:
+        project, catalog = self.document.project, self.document.catalog
+        rows, total = capacity_summary(project, catalog)
+        by_id = {r.group_id: r for r in rows}
+        wl = self._workload_names()
+        for ref in refs:
+            it = self._rows.get(ref)
+            if it is None:
+                continue
+            kind, key = ops.parse_ref(ref)
+            try:
+                if kind == "group":
+                    g = project.group(key)
+                    self._set_texts(it, self._group_texts(g, by_id[g.id]))
+                    it.setToolTip(0, self._group_tip(g, by_id[g.id]))
+                    it.setForeground(4, QBrush(QColor("#c62828" if by_id[g.id].free_gb < -1e-6 else "#000000")))
+                elif kind == "lun":
+                    lun = project.lun(key)
+                    self._set_texts(it, self._lun_texts(lun))
+                    it.setToolTip(0, self._lun_tip(lun, wl.get(lun.id, [])))
+            except KeyError:
+                continue
+        if any(r.startswith("workload ") for r in refs):
+            for lun in project.luns:
+                it = self._rows.get(ref_lun(lun.id))
+                if it is not None:
+                    it.setToolTip(0, self._lun_tip(lun, wl.get(lun.id, [])))
+        self._set_texts(self._total, self._total_texts(total))
+        self._total.setToolTip(0, self._total_tip())
+
+    def _rebuild(self) -> None:
         project, catalog = self.document.project, self.document.catalog
         selected = [it.data(0, Qt.UserRole) for it in self.selectedItems()]
         self._syncing = True
@@ -60,48 +153,50 @@ class StorageTree(QTreeWidget):
         self._rows.clear()
         rows, total = capacity_summary(project, catalog)
         by_id = {r.group_id: r for r in rows}
+        luns: dict[int, list] = {}
+        for l in project.luns:
+            luns.setdefault(l.group_id, []).append(l)
+        wl = self._workload_names()
+        right = Qt.AlignRight | Qt.AlignVCenter
+        top_items = []
         for g in project.groups:
-            cap = by_id.get(g.id)
-            it = QTreeWidgetItem(self, [
-                f"RG {g.id}", f"{g.math.label}",
-                format_capacity(cap.raw_gb) if cap else "", format_capacity(cap.usable_gb) if cap else "",
-                format_capacity(cap.free_gb) if cap else ""])
-            if cap:
-                it.setToolTip(0, f"RG {g.id}{' (' + g.name + ')' if g.name else ''}: {g.math.label} ({g.raid.label}) on {len(g.drives)} drives; raw "
-                                 f"{format_capacity(cap.raw_gb)}, usable {format_capacity(cap.usable_gb)}, allocated "
-                                 f"{format_capacity(cap.allocated_gb)} to LUNs, free {format_capacity(cap.free_gb)}")
+            cap = by_id[g.id]
+            it = QTreeWidgetItem(self._group_texts(g, cap))
             it.setData(0, Qt.UserRole, ref_group(g.id))
             it.setIcon(0, _swatch(group_color(g.id)))
-            if cap and cap.free_gb < -1e-6:
+            it.setToolTip(0, self._group_tip(g, cap))
+            if cap.free_gb < -1e-6:
                 it.setForeground(4, QBrush(QColor("#c62828")))
+            for c in (2, 3, 4):
+                it.setTextAlignment(c, right)
             self._rows[ref_group(g.id)] = it
-            for lun in project.luns_in_group(g.id):
-                wl = [w.name or w.id for w in project.workloads if lun.id in w.luns]
-                child = QTreeWidgetItem(it, [
-                    f"LUN {lun.id}", lun.owner, "", format_capacity(lun.capacity_gb), ""])
+            for lun in luns.get(g.id, ()):
+                child = QTreeWidgetItem(it, self._lun_texts(lun))
                 child.setData(0, Qt.UserRole, ref_lun(lun.id))
-                child.setToolTip(0, f"LUN {lun.id}{' (' + lun.name + ')' if lun.name else ''}: {format_capacity(lun.capacity_gb)} in {g.label}, owned by {lun.owner}"
-                                 + (f"; workloads: {', '.join(wl)}" if wl else ""))
+                child.setToolTip(0, self._lun_tip(lun, wl.get(lun.id, [])))
+                child.setTextAlignment(3, right)
                 self._rows[ref_lun(lun.id)] = child
-            it.setExpanded(True)
-        spares = project.hot_spares()
-        tot = QTreeWidgetItem(self, [
-            "Total", f"{len(project.drives)} drives",
-            format_capacity(total.raw_gb), format_capacity(total.usable_gb), format_capacity(total.free_gb)])
-        tot.setToolTip(0, f"{len(project.drives)} drives, {len(spares)} hot spare{'s' if len(spares) != 1 else ''}. Raw counts every drive, hot spares and drives not in a group included; "
-                          "usable, allocated and free add up the RAID groups.")
+            top_items.append(it)
+        tot = QTreeWidgetItem(self._total_texts(total))
+        tot.setToolTip(0, self._total_tip())
         f = QFont(tot.font(0))
         f.setBold(True)
         for c in range(len(COLS)):
             tot.setFont(c, f)
+        for c in (2, 3, 4):
+            tot.setTextAlignment(c, right)
         tot.setFlags(Qt.ItemIsEnabled)
         tot.setData(0, Qt.UserRole, "")  # never read an empty QVariant: PySide6 6.12 drops a ref to None
-        for it in [*self._rows.values(), tot]:
-            for c in range(2, len(COLS)):
-                it.setTextAlignment(c, Qt.AlignRight | Qt.AlignVCenter)
+        top_items.append(tot)
+        self._total = tot
+        self.addTopLevelItems(top_items)
+        for it in top_items[:-1]:
+            it.setExpanded(True)
         for ref in selected:
             if ref in self._rows:
                 self._rows[ref].setSelected(True)
+        for c in range(len(COLS)):
+            self.resizeColumnToContents(c)
         self.setUpdatesEnabled(True)
         self._syncing = False
 
