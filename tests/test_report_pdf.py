@@ -129,3 +129,18 @@ def test_cancel_leaves_no_file(tmp_path, qapp_module):
                         cancelled=cancelled)
     assert not path.exists()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_long_text_flows_over_pages_without_loss(tmp_path, qapp_module):
+    p = small_project()
+    words = [f"w{i:04d}" for i in range(2400)]
+    p.info.notes = " ".join(words)  # about three pages: too long for the cover, opens the summary
+    path = tmp_path / "long-notes.pdf"
+    generate_report(p, default_catalog(), path, ReportOptions(charts=[], diagram=False), small_results())
+    pages = pdf_pages(path)
+    assert not re.search(r"\bw\d{4}\b", pages[0])  # not on the cover
+    found = re.findall(r"\bw(\d{4})\b", "\n".join(pages))
+    assert found == [f"{i:04d}" for i in range(2400)]  # every word once, in order
+    assert len([pg for pg in pages if re.search(r"\bw\d{4}\b", pg)]) >= 3
+    for k, page in enumerate(pages[1:], start=2):
+        assert f"Page {k} of {len(pages)}" in page  # the footer is never overwritten

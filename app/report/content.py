@@ -165,6 +165,7 @@ CHART_KINDS: dict[str, tuple[str, str, str, bool]] = {
 }
 
 MAX_LINES_PER_CHART = 8
+COVER_NOTES_MAX = 900  # characters of project notes the cover holds; longer notes open the summary
 MAX_ADVISORIES_PER_KIND = 5  # rows per advisory code in one scenario; the rest are summed up
 
 
@@ -352,7 +353,8 @@ class ReportBuilder:
         cover = Cover(
             title=info.title or "Untitled", subtitle="Storage array operations plan",
             customer=info.customer, author=info.author, date=date,
-            version=f"ArrayPlanner {version}", platform=platform_name, scenarios=names, notes=info.notes,
+            version=f"ArrayPlanner {version}", platform=platform_name, scenarios=names,
+            notes=info.notes if len(info.notes) <= COVER_NOTES_MAX else "",
         )
         self.blocks = []
         self.heading("Contents", 1, key="contents")
@@ -390,6 +392,8 @@ class ReportBuilder:
     def section_summary(self, names: list[str]) -> None:
         self.heading("Summary", 1)
         p = self.project
+        if len(p.info.notes) > COVER_NOTES_MAX:  # too long for the cover
+            self.para(p.info.notes)
         _, total = capacity_summary(p, self.catalog)
         platform = self.platform.name if self.platform else p.platform_id
         self.para(

@@ -382,6 +382,28 @@ class PdfRenderer:
                     if not rows:
                         break
                 continue
+            if isinstance(b, Para) and self.para_height(b) > (self.bottom - top) / 3:
+                # a long paragraph flows on: split it between lines
+                lay, _ = self._text_layout(b.text, self._para_font(b.style), self.content_w * self.u)
+                lines = [(lay.lineAt(k).y() / self.u, lay.lineAt(k).height() / self.u) for k in range(lay.lineCount())]
+                k = 0
+                while k < len(lines):
+                    start = k
+                    y0 = lines[k][0]
+                    while k < len(lines) and y + (lines[k][0] + lines[k][1] - y0) <= self.bottom:
+                        k += 1
+                    if k == start:
+                        if self.pages[-1].places:
+                            new_page()
+                            continue
+                        k += 1  # a line taller than a page: place it anyway
+                    y1 = lines[k - 1][0] + lines[k - 1][1]
+                    self.pages[-1].places.append(_Place(b, y, y1 - y0, (start, k)))
+                    y += y1 - y0
+                    if k < len(lines):
+                        new_page()
+                y += 6.0
+                continue
             h = self.block_height(b)
             if y + h > self.bottom and self.pages[-1].places:
                 new_page()
@@ -503,9 +525,18 @@ class PdfRenderer:
         elif isinstance(b, Para):
             lay, _ = self._text_layout(b.text, self._para_font(b.style), self.content_w * u)
             p.setPen(QColor("#555555") if b.style == "note" else QColor("#222222"))
-            lay.draw(p, self._pt(MARGIN_L, pl.y))
+            if pl.rows != (0, 0):  # a part of a long paragraph: its lines only (no hidden text)
+                y0 = lay.lineAt(pl.rows[0]).y() / u
+                p.setFont(self._para_font(b.style))
+                for k in range(*pl.rows):
+                    lay.lineAt(k).draw(p, self._pt(MARGIN_L, pl.y - y0))
+            else:
+                lay.draw(p, self._pt(MARGIN_L, pl.y))
         elif isinstance(b, Table):
+            p.save()
+            p.setClipRect(self._rect(0, MARGIN_T - 4, self.page_w, self.bottom - MARGIN_T + 8))
             self.paint_table(p, b, pl)
+            p.restore()
         elif isinstance(b, Chart):
             self.charts.draw(p, b, MARGIN_L, pl.y + 2, self.content_w)
         elif isinstance(b, Diagram):
