@@ -177,6 +177,13 @@ class EnclosureItem(QGraphicsRectItem):
         sub.setBrush(QColor("#3b4350"))
         sub.setPos(8, 26)
 
+    def shape(self) -> QPainterPath:
+        """Only the label area is the enclosure itself (for clicks and rubber bands): a band over
+        the slots selects drives, not the enclosure."""
+        path = QPainterPath()
+        path.addRect(QRectF(0, 0, ENC_LABEL_W, ENC_H))
+        return path
+
     def mousePressEvent(self, event) -> None:  # noqa: N802
         # only the label area selects the enclosure; elsewhere a press starts a rubber band
         if event.pos().x() > ENC_LABEL_W:

@@ -459,3 +459,59 @@ def test_no_reference_to_none_is_lost(qtbot, isolated):
         w.document.undo_stack.undo()
         settle(qtbot)
     assert sys.getrefcount(None) >= before - 5
+
+
+def test_rubber_band_selects_drives(qtbot, isolated):
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+    from configurator_support import view_point
+
+    w = make_window(qtbot)
+    view = w.canvas
+    a = w.canvas.layout_scene.slots["0_0_0"].sceneBoundingRect()
+    b = w.canvas.layout_scene.slots["0_0_4"].sceneBoundingRect()
+    start = view_point(view, a.topLeft()) + QPoint(2, -3)  # on the enclosure frame above slot 0
+    end = view_point(view, b.center())
+    QTest.mousePress(view.viewport(), Qt.LeftButton, Qt.NoModifier, start)
+    for i in range(1, 6):
+        QTest.mouseMove(view.viewport(), start + (end - start) * i / 5)
+    QTest.mouseRelease(view.viewport(), Qt.LeftButton, Qt.NoModifier, end)
+    settle(qtbot)
+    assert w.selection.refs() == [f"drive 0_0_{s}" for s in range(5)]
+
+
+def test_layout_scene_renders_headless_and_colours_by_value(qtbot, isolated):
+    """The report renders LayoutScene(document) with no view; the timeline colours drives by value."""
+    from PySide6.QtGui import QImage, QPainter
+    from app.store.presets import default_catalog
+    from app.ui.canvas import LayoutScene, NO_VALUE_FILL, group_color, value_color
+    from app.ui.document import Document
+    from app.ui.sample import sample_project
+
+    cat = default_catalog()
+    doc = Document(sample_project(cat), cat)
+    scene = LayoutScene(doc)
+    assert scene.views() == []
+    assert scene.slots["0_0_0"].fill.rgba() == group_color(0).rgba()
+    img = QImage(800, 600, QImage.Format_ARGB32)
+    img.fill(0xFFFFFFFF)
+    p = QPainter(img)
+    scene.render(p)
+    p.end()
+    assert len({img.pixel(x, y) for x in range(0, 800, 7) for y in range(0, 600, 7)}) > 10
+    scene.set_drive_values({"0_0_0": 90.0, "0_0_1": 10.0})
+    assert scene.slots["0_0_0"].fill.rgba() == value_color(90).rgba()
+    assert scene.slots["0_0_2"].fill.rgba() == NO_VALUE_FILL.rgba()
+    assert "Utilization: 90%" in scene.slots["0_0_0"].toolTip()
+    scene.set_drive_values(None)
+    assert scene.slots["0_0_0"].fill.rgba() == group_color(0).rgba()
+    # edits reach a scene without a view too
+    doc.apply(ops.PlaceDrive("0_0_12", "fc-15k-73"))
+    assert scene.slots["0_0_12"].occupied
+
+
+def test_drive_tooltip_names_type_capacity_and_group(qtbot, isolated):
+    w = make_window(qtbot)
+    tip = w.canvas.layout_scene.slots["0_0_0"].toolTip()
+    assert "73 GB 15k rpm FC" in tip and "73 GB" in tip and "RG 0" in tip and "RAID 5" in tip
+    assert "Hot spare" in w.canvas.layout_scene.slots["0_0_14"].toolTip()
