@@ -6,7 +6,7 @@ import pytest
 from app.domain.capacity import capacity_summary
 from app.domain.formatting import format_capacity, format_duration, format_mttdl, format_rate, format_time
 from app.report.content import (
-    Chart, Diagram, Heading, PageRef, ReportOptions, Table, build_report, compress_locations,
+    Chart, Diagram, PageRef, ReportOptions, Table, build_report, compress_locations,
 )
 from app.store.presets import default_catalog
 

@@ -80,7 +80,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     picture = None
     if options.diagram and not args.no_canvas:
         try:
-            import app.ui  # noqa: F401  (PySide6 workarounds)
             from app.ui.report_dialog import canvas_picture
         except ImportError:  # a build without the GUI: the report draws the layout itself
             ensure_gui_app()

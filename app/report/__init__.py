@@ -106,6 +106,7 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_name(target.name + ".part")
     renderer = PdfRenderer(report, str(part), options.page_size, scene_picture)
+    ok = False
     try:
         renderer.paginate()
         if progress is not None:
@@ -116,16 +117,15 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
                 progress(sim_share + 0.05 + (0.95 - sim_share) * k / n, f"Page {k} of {n}")
 
         pages = renderer.paint(page_done, cancelled)
-        del renderer  # closes the PDF file
-        os.replace(part, target)
+        ok = True
     except _RenderCancelled:
-        renderer = None
-        _unlink(part)
         raise ReportCancelled() from None
-    except BaseException:
-        renderer = None
-        _unlink(part)
-        raise
+    finally:
+        renderer.close()  # the PDF file is complete (or abandoned) and closed
+        if ok:
+            os.replace(part, target)
+        else:
+            _unlink(part)
     if progress is not None:
         progress(1.0, "Done")
     return ReportInfo(target, pages, time.perf_counter() - t0, t_sim)

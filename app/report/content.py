@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -18,8 +18,8 @@ from app.domain.formatting import (
     format_mttdl, format_pct, format_rate, format_setting, format_sig, format_time, format_value,
 )
 from app.domain.hardware import Catalog, Platform
-from app.domain.project import Project, Scenario, parse_slot_id
-from app.engine.result import Result, Series
+from app.domain.project import Project, parse_slot_id
+from app.engine.result import Result
 
 # ---------------------------------------------------------------- document model
 

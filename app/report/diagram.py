@@ -10,11 +10,11 @@ Two sources:
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QPicture
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen, QPicture
 
 from app.domain.formatting import format_capacity
 from app.domain.hardware import Catalog
-from app.domain.project import Project, parse_slot_id
+from app.domain.project import Project
 
 from .content import Diagram
 from .fonts import make_font

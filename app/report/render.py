@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSizeF, Qt
+from PySide6.QtCore import QMarginsF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen, QPicture, QTextLayout,
     QTextOption,
 )
 
 from .charts import ChartPainter
-from .content import Chart, Col, Diagram, Heading, PageBreak, PageRef, Para, Report, Row, Table
+from .content import Chart, Diagram, Heading, PageBreak, PageRef, Para, Report, Row, Table
 from .diagram import LayoutPainter, draw_picture
 from .fonts import FONT_FAMILIES, make_font
 
@@ -120,6 +120,14 @@ class PdfRenderer:
         self._row_h: dict[int, list[float]] = {}
         self._header_h: dict[int, float] = {}
         self._widths: dict[int, list[float]] = {}
+
+    def close(self) -> None:
+        """Release the QPdfWriter, which closes the file (before it is renamed or removed)."""
+        self._cells.clear()
+        self.fonts.device = None
+        self.charts.device = None
+        self.layout_painter = None
+        self.writer = None
 
     # ------------------------------------------------------------ measuring
     def _text_layout(self, text: str, font: QFont, width_dev: float, align=Qt.AlignLeft) -> tuple[QTextLayout, float]:
