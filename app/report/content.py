@@ -497,7 +497,7 @@ class ReportBuilder:
         for e in sorted(p.enclosures, key=lambda e: (e.bus, e.position)):
             et = pf.enclosure_types.get(e.type_id) if pf else None
             n_in = per_enc.get(e.id, 0)
-            erows.append(Row([f"DAE {e.id}", str(e.bus), et.name if et else e.type_id,
+            erows.append(Row([f"Encl {e.id}", str(e.bus), et.name if et else e.type_id,
                               f"{n_in} of {et.slots}" if et else format_count(n_in)]))
         self.table([Col("Enclosure", 1.0), Col("Bus", 0.6, "right"), Col("Type", 3.0),
                     Col("Drives in slots", 1.3, "right")], erows)
@@ -811,9 +811,10 @@ class ReportBuilder:
     def section_mttdl(self, names: list[str]) -> None:
         p = self.project
         self.heading("Data protection (MTTDL)", 1)
-        self.para("Mean time to data loss of each RAID group, from the predicted rebuild time and the drives' "
-                  "MTTF (Patterson, Gibson & Katz). Longer is better; the figure falls when rebuilds run at a "
-                  "lower priority or under heavy host load.", "note")
+        self.para("Mean time to data loss of each RAID group (Patterson, Gibson & Katz), from the drives' MTTF "
+                  "and the rebuild time the scenario predicts (an idle-array rebuild when the scenario has none). "
+                  "Longer is better; the figure falls when rebuilds run at a lower priority or under heavy host "
+                  "load.", "note")
         if not p.groups:
             self.para("The project has no RAID groups.")
             return
@@ -823,6 +824,9 @@ class ReportBuilder:
             h = self.results[n].mttdl_h.get(gid)
             return format_mttdl(h) if h is not None else DASH
 
+        if any(g.id not in self.results[n].mttdl_h for g in groups for n in names):
+            self.para("A dash: no rebuild time could be predicted for that group (the platform's presets have no "
+                      "rebuild rates for it), so there is no MTTDL.", "note")
         if len(names) <= 3:  # one column per scenario
             rows = [Row([g.label, g.math.label, format_count(g.width)] + [mttdl(n, g.id) for n in names])
                     for g in groups]

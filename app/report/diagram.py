@@ -151,7 +151,7 @@ class LayoutPainter:
             for e in encs:
                 p.setFont(self.font)
                 p.setPen(text)
-                p.drawText(QPointF((bus_x + 8) * u, (y + 9) * u), f"DAE {e.id}")
+                p.drawText(QPointF((bus_x + 8) * u, (y + 9) * u), f"Encl {e.id}")
                 tags = sorted({_short_type(self.catalog.drives[t]) for t in self.types_by_enc.get(e.id, ())
                                if t in self.catalog.drives})
                 if tags:
