@@ -172,7 +172,7 @@ class EnclosureItem(QGraphicsRectItem):
         t = QGraphicsSimpleTextItem(title, self)
         t.setFont(FONT_BOLD)
         t.setPos(8, 8)
-        sub = QGraphicsSimpleTextItem(_wrap(type_name, 15), self)
+        sub = QGraphicsSimpleTextItem(_wrap(type_name, 13), self)
         sub.setFont(FONT_SMALL)
         sub.setBrush(QColor("#3b4350"))
         sub.setPos(8, 26)
@@ -320,7 +320,10 @@ class LayoutScene(QGraphicsScene):
         project, platform = self.document.project, self.document.platform
         self._structure = self._structure_key()
         etypes = platform.enclosure_types
-        max_slots = max((t.slots for t in etypes.values()), default=12)
+        # lanes as wide as the widest enclosure in use (any type when there is none yet); a wider
+        # one dropped later changes the structure and rebuilds the scene
+        used = {e.type_id for e in project.enclosures if e.type_id in etypes}
+        max_slots = max((etypes[t].slots for t in used), default=max((t.slots for t in etypes.values()), default=12))
         enc_w = ENC_LABEL_W + max_slots * (SLOT_W + SLOT_GAP) + 2 * ENC_PAD
         lane_w = LANE_HEADER_W + enc_w + LANE_PAD
         # title

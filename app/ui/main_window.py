@@ -452,7 +452,8 @@ class MainWindow(QMainWindow):
             f"{self.document.platform.name} · {len(p.enclosures)} enclosures · {len(p.drives)} drives · "
             f"{len(p.groups)} RAID groups · {len(p.luns)} LUNs · {e} error{'s' if e != 1 else ''}, "
             f"{w} warning{'s' if w != 1 else ''}")
-        self.messages_dock.setWindowTitle(f"Messages ({e} errors, {w} warnings)" if issues else "Messages")
+        self.messages_dock.setWindowTitle(
+            f"Messages ({e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''})" if issues else "Messages")
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"{self.document.title}[*] — ArrayPlanner")

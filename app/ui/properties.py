@@ -110,6 +110,7 @@ def _choice_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
 
 def _str_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     w = QLineEdit(str(value or ""))
+    w.setCursorPosition(0)  # show the start of a long title
     last = [w.text()]
 
     def done() -> None:
