@@ -79,6 +79,8 @@ def test_charts_and_diagram(report):
     groups = next(c for c in charts if c.title.startswith("RAID"))
     assert [s.label for s in groups.series] == ["RG 0", "RG 1", "RG 2", "Archive"]
     assert [b.buses for b in report.blocks if isinstance(b, Diagram)] == [[0, 1]]
+    resp = next(c for c in charts if c.title == "Host response time")
+    assert resp.targets == [(10.0, "target 10 ms")] and resp.unit == "ms"
 
 
 def test_options_choose_scenarios_and_charts():

@@ -19,6 +19,7 @@ from .fonts import make_font
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
            "#7f7f7f", "#bcbd22"]
 
+TARGET_COLOR = "#222222"
 PLOT_H = 128.0  # plot area height, pt
 TITLE_H = 22.0
 AXIS_H = 26.0  # x tick labels + axis title
@@ -46,10 +47,10 @@ def time_step(horizon_h: float) -> float:
 
 
 def y_top(chart: Chart) -> float:
-    if chart.y_max is not None:
-        peak = max((float(np.max(s.v)) for s in chart.series if len(s.v)), default=0.0)
-        return max(chart.y_max, peak)
     peak = max((float(np.max(s.v)) for s in chart.series if len(s.v)), default=0.0)
+    peak = max([peak] + [v for v, _ in chart.targets])
+    if chart.y_max is not None:
+        return max(chart.y_max, peak)
     if peak <= 0:
         return 1.0
     step = nice_step(peak * 1.1)
@@ -119,6 +120,8 @@ class ChartPainter:
         items = [(i, s.label) for i, s in enumerate(chart.series)]
         if chart.marks:
             items.append((-1, "operation start"))
+        for k, (_v, label) in enumerate(chart.targets):
+            items.append((-2 - k, label))
         for i, label in items:
             w = 16 + self.fm.horizontalAdvance(label) / self.u + 14
             if rows[-1] and x + w > width_pt:
@@ -203,6 +206,14 @@ class ChartPainter:
             for t0, _label in chart.marks:
                 if 0 <= t0 <= horizon:
                     p.drawLine(QPointF(X(t0), plot.top()), QPointF(X(t0), plot.bottom()))
+        # response-time targets
+        if chart.targets:
+            tpen = QPen(QColor(TARGET_COLOR))
+            tpen.setWidthF(0.9 * u)
+            tpen.setStyle(Qt.DashLine)
+            p.setPen(tpen)
+            for value, _label in chart.targets:
+                p.drawLine(QPointF(plot.left(), Y(value)), QPointF(plot.right(), Y(value)))
         # series
         columns = int(plot.width() / u * 2)  # two vertices' columns per point of width
         p.setClipRect(plot.adjusted(-u, -u, u, u))
@@ -236,10 +247,14 @@ class ChartPainter:
                     pen.setWidthF(2.0 * u)
                     if i >= len(PALETTE):
                         pen.setStyle(Qt.DashLine)
-                else:
+                elif i == -1:
                     pen = QPen(QColor("#777777"))
                     pen.setWidthF(0.8 * u)
                     pen.setStyle(Qt.DotLine)
+                else:
+                    pen = QPen(QColor(TARGET_COLOR))
+                    pen.setWidthF(0.9 * u)
+                    pen.setStyle(Qt.DashLine)
                 p.setPen(pen)
                 p.drawLine(QPointF(x0, cy), QPointF(x0 + 12 * u, cy))
                 p.setPen(text_pen)

@@ -88,6 +88,7 @@ class Chart:
     y_max: float | None = None  # fixed top of the axis (100 for utilizations)
     caption: str = ""
     marks: list[tuple[float, str]] = field(default_factory=list)  # vertical markers (time, label)
+    targets: list[tuple[float, str]] = field(default_factory=list)  # horizontal lines (value, label)
 
 
 @dataclass
@@ -751,8 +752,13 @@ class ReportBuilder:
         unit = series[0].unit or unit
         y_max = 100.0 if unit == "%" else None
         marks = [(o.start_h, o.label) for o in r.operations] if kind != "progress" and len(r.operations) <= 6 else []
+        targets: list[tuple[float, str]] = []
+        if metric == "response_ms":  # the workloads' response-time targets
+            for value in sorted({w.response_target_ms for w in self.project.workloads
+                                 if w.id in {s.entity for s in series} and w.response_target_ms}):
+                targets.append((value, f"target {format_ms(value)}"))
         return Chart(title, unit, [ChartSeries(self.entity_label(metric, s.entity, r), s.t, s.v) for s in series],
-                     r.horizon_h, y_max, caption, marks)
+                     r.horizon_h, y_max, caption, marks, targets)
 
     def section_charts(self, names: list[str]) -> None:
         self.heading("Charts", 1)
