@@ -60,7 +60,8 @@ class FileController(QObject):
         self.session = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.timer = QTimer(self)
         self.timer.setInterval(AUTOSAVE_MS)
-        self.timer.timeout.connect(self.autosave)
+        self.timer.timeout.connect(lambda: self.autosave(wait=False))
+        self._autosave_done.connect(self._on_autosave_done)
         self.timer.start()
         self._autosaved_revision = -1
 
@@ -164,23 +165,47 @@ class FileController(QObject):
         d = recovery_dir()
         return d / f"{self.session}.arrayplan", d / f"{self.session}.json"
 
-    def autosave(self) -> bool:
-        """Write the recovery file if there are unsaved changes since the last autosave."""
+    def autosave(self, wait: bool = True) -> bool:
+        """Write the recovery file if there are unsaved changes since the last autosave.
+
+        The timer calls autosave(wait=False): the project is copied on the GUI thread and written
+        by a worker thread (the store saves atomically, so a crash mid-write leaves the previous
+        recovery file). Returns whether a save was made (or started)."""
         doc = self.document
         if not doc.dirty or doc.revision == self._autosaved_revision:
             return False
-        from app.store.project_file import ProjectFileError, save_project
-        data, meta = self.recovery_paths()
-        try:
-            save_project(doc.project.clone(), data)
-            meta.write_text(json.dumps({
-                "original": str(doc.path) if doc.path else None, "title": doc.project.info.title,
-                "saved_at": time.time(), "pid": os.getpid()}), encoding="utf-8")
-        except (ProjectFileError, OSError) as exc:
-            self.window.status(f"Autosave failed: {exc}")
+        if getattr(self, "_autosave_running", False):
             return False
+        snapshot = doc.project.clone()
+        meta_text = json.dumps({"original": str(doc.path) if doc.path else None, "title": doc.project.info.title,
+                                "saved_at": time.time(), "pid": os.getpid()})
+        paths = self.recovery_paths()
         self._autosaved_revision = doc.revision
+        if wait:
+            why = _write_recovery(snapshot, meta_text, paths)
+            if why:
+                self._autosave_failed(why)
+            return why is None
+        self._autosave_running = True
+        from PySide6.QtCore import QThreadPool
+
+        def work() -> None:
+            why = _write_recovery(snapshot, meta_text, paths)
+            self._autosave_done.emit(why or "")
+
+        QThreadPool.globalInstance().start(work)
         return True
+
+    _autosave_done = Signal(str)
+
+    def _on_autosave_done(self, why: str) -> None:
+        self._autosave_running = False
+        if why:
+            self._autosave_failed(why)
+
+    def _autosave_failed(self, why: str) -> None:
+        self._autosaved_revision = -1
+        self.window.status(f"Autosave failed: {why}")
 
     def discard_recovery(self) -> None:
         for p in self.recovery_paths():
@@ -239,6 +264,18 @@ class FileController(QObject):
                 except FileNotFoundError:
                     pass
         return recovered
+
+
+def _write_recovery(project: Project, meta_text: str, paths: tuple[Path, Path]) -> str | None:
+    """Write a recovery file and its note; None on success, else the reason (any thread)."""
+    from app.store.project_file import ProjectFileError, save_project
+    data, meta = paths
+    try:
+        save_project(project, data)
+        meta.write_text(meta_text, encoding="utf-8")
+    except (ProjectFileError, OSError) as exc:
+        return str(exc)
+    return None
 
 
 def _alive(pid: int) -> bool:

@@ -515,3 +515,15 @@ def test_drive_tooltip_names_type_capacity_and_group(qtbot, isolated):
     tip = w.canvas.layout_scene.slots["0_0_0"].toolTip()
     assert "73 GB 15k rpm FC" in tip and "73 GB" in tip and "RG 0" in tip and "RAID 5" in tip
     assert "Hot spare" in w.canvas.layout_scene.slots["0_0_14"].toolTip()
+
+
+def test_timer_autosave_writes_in_the_background(qtbot, isolated):
+    w = make_window(qtbot)
+    assert drop_drive(w, "fc-15k-73", "0_0_12")
+    data, meta = w.files.recovery_paths()
+    with qtbot.waitSignal(w.files._autosave_done, timeout=10000):
+        w.files.timer.timeout.emit()
+    assert data.exists() and meta.exists()
+    from app.store.project_file import load_project
+    assert "0_0_12" in load_project(data).drives
+    assert not w.files.autosave(wait=False)  # nothing new since
