@@ -82,7 +82,7 @@ def simulate_scenarios(project: "Project", catalog: "Catalog", names: Iterable[s
 def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathLike,
                     options: ReportOptions | None = None, results: dict[str, "Result"] | None = None,
                     progress: Progress | None = None, cancelled: Callable[[], bool] | None = None,
-                    scene_picture: "tuple[QPicture, QRectF] | None" = None,
+                    scene_picture: "tuple[QPicture, QRectF] | list[tuple[QPicture, QRectF]] | None" = None,
                     warnings: Iterable[str] = ()) -> ReportInfo:
     """Write the report PDF to `path`. Scenarios without a given Result are simulated first."""
     from .render import PdfRenderer, ReportCancelled as _RenderCancelled

@@ -44,6 +44,26 @@ def picture_from_scene(scene, source: QRectF | None = None) -> tuple[QPicture, Q
     return pic, QRectF(0, 0, rect.width(), rect.height())
 
 
+def pictures_from_scene(scene, max_height: float = 1000.0) -> list[tuple[QPicture, QRectF]]:
+    """Record `scene` in parts a page can hold: the title and controllers with the first bus
+    lanes, then more lanes, the legend with the last part. Each part is at most `max_height` scene
+    units tall unless one lane alone is taller. A scene without `lanes` is recorded whole."""
+    full = scene.itemsBoundingRect().adjusted(-4, -4, 4, 4)
+    lanes = sorted((lane.sceneBoundingRect() for lane in getattr(scene, "lanes", {}).values()),
+                   key=lambda r: r.top())
+    if not lanes or full.height() <= max_height:
+        return [picture_from_scene(scene, full)]
+    cuts = [full.top()]  # part boundaries, between lanes
+    top = full.top()
+    for k, lane in enumerate(lanes):
+        bottom = full.bottom() if k == len(lanes) - 1 else lane.bottom() + 2
+        if bottom - top > max_height and lane.top() - 2 > top + 1:
+            cuts.append(lane.top() - 2)
+            top = lane.top() - 2
+    cuts.append(full.bottom())
+    return [picture_from_scene(scene, QRectF(full.left(), a, full.width(), b - a)) for a, b in zip(cuts, cuts[1:])]
+
+
 def draw_picture(p: QPainter, pic: QPicture, bounds: QRectF, target: QRectF) -> None:
     """Play `pic` back scaled to fit `target` (aspect kept, top-left aligned, centred horizontally)."""
     if bounds.width() <= 0 or bounds.height() <= 0:

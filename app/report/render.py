@@ -86,7 +86,7 @@ class _Fonts:
 
 class PdfRenderer:
     def __init__(self, report: Report, path: str, page_size: str = "A4",
-                 scene_picture: tuple[QPicture, QRectF] | None = None):
+                 scene_picture: "tuple[QPicture, QRectF] | list[tuple[QPicture, QRectF]] | None" = None):
         self.report = report
         self.path = path
         self.writer = QPdfWriter(path)
@@ -105,15 +105,14 @@ class PdfRenderer:
         self.fonts = _Fonts(self.writer)
         self.charts = ChartPainter(self.writer, self.u, FONT_FAMILIES)
         self.layout_painter = LayoutPainter(report.project, report.catalog, self.writer, self.u, FONT_FAMILIES)
-        # the GUI canvas is used when it fits one page legibly (scaled to at least 45 %); a large
-        # array is drawn by the built-in painter instead, a few buses per page
-        self.scene_picture = None
+        # the GUI canvas (recorded in parts, each for one page) is used when its width prints at
+        # 45 % or more; otherwise the report draws the layout itself, a few buses per page
+        self.scene_pictures: list[tuple[QPicture, QRectF]] = []
         if scene_picture is not None:
-            pic, bounds = scene_picture
-            if bounds.width() > 0 and bounds.height() > 0:
-                s = min(self.content_w / bounds.width(), (self.bottom - MARGIN_T - 90) / bounds.height())
-                if s >= 0.45:
-                    self.scene_picture = scene_picture
+            parts = [scene_picture] if isinstance(scene_picture, tuple) else list(scene_picture)
+            parts = [(pic, b) for pic, b in parts if b.width() > 0 and b.height() > 0]
+            if parts and all(self.content_w / b.width() >= 0.45 for _, b in parts):
+                self.scene_pictures = parts
         self.pages: list[_Page] = []
         self.heading_page: dict[str, int] = {}
         self._cells: dict[int, list[list[_Cell]]] = {}  # per table id: measured cells
@@ -300,12 +299,8 @@ class PdfRenderer:
         if isinstance(b, Chart):
             return self.charts.height_pt(b, self.content_w) + 10
         if isinstance(b, Diagram):
-            if self.scene_picture is not None:
-                if b is not next((x for x in self.report.blocks if isinstance(x, Diagram)), None):
-                    return 0.0  # the canvas shows every bus at once
-                pic, bounds = self.scene_picture
-                s = min(self.content_w / bounds.width(), (self.bottom - MARGIN_T - 90) / bounds.height())
-                return bounds.height() * s + 10
+            if self.scene_pictures:
+                return 0.0  # placed part by part in paginate
             return min(self.layout_painter.height_pt(b, self.content_w), self.bottom - MARGIN_T - 30) + 8
         return 0.0
 
@@ -317,12 +312,16 @@ class PdfRenderer:
             return self._header_h[id(b)] + sum(rows[:2]) + (12 if b.caption else 0)
         if isinstance(b, (Heading, PageBreak)) or b is None:
             return 0.0
+        if isinstance(b, Diagram) and self.scene_pictures:
+            _, bounds = self.scene_pictures[0]
+            return bounds.height() * min(self.content_w / bounds.width(), 1.0) + 10
         return self.block_height(b)
 
     # ------------------------------------------------------------ pagination
     def paginate(self) -> None:
         blocks = self.report.blocks
         self.pages = [_Page(), _Page()]  # page 1: the cover
+        self._first_diagram = next((x for x in blocks if isinstance(x, Diagram)), None)
         self._level1_seen = 0
         y = MARGIN_T
         top = MARGIN_T
@@ -379,6 +378,9 @@ class PdfRenderer:
                     while end < len(rows) and (yy + rows[end] <= self.bottom or end == start):
                         yy += rows[end]
                         end += 1
+                    if end == len(rows) - 1 and end - start > 3:  # no single row left alone on a page
+                        end -= 1
+                        yy -= rows[end]
                     last = end >= len(rows)
                     if last:
                         yy += cap
@@ -411,6 +413,17 @@ class PdfRenderer:
                     if k < len(lines):
                         new_page()
                 y += 6.0
+                continue
+            if isinstance(b, Diagram) and self.scene_pictures:
+                if b is not self._first_diagram:
+                    continue  # the canvas shows every bus
+                for k, (pic, bounds) in enumerate(self.scene_pictures):
+                    s = min(self.content_w / bounds.width(), (self.bottom - top) / bounds.height())
+                    h = bounds.height() * s + 10
+                    if y + h > self.bottom and self.pages[-1].places:
+                        new_page()
+                    self.pages[-1].places.append(_Place(b, y, h, (k, k + 1)))
+                    y += h
                 continue
             h = self.block_height(b)
             if y + h > self.bottom and self.pages[-1].places:
@@ -548,10 +561,9 @@ class PdfRenderer:
         elif isinstance(b, Chart):
             self.charts.draw(p, b, MARGIN_L, pl.y + 2, self.content_w)
         elif isinstance(b, Diagram):
-            if self.scene_picture is not None:
-                if b is next((x for x in self.report.blocks if isinstance(x, Diagram)), None):
-                    pic, bounds = self.scene_picture
-                    draw_picture(p, pic, bounds, self._rect(MARGIN_L, pl.y, self.content_w, pl.h - 10))
+            if self.scene_pictures:
+                pic, bounds = self.scene_pictures[pl.rows[0]]
+                draw_picture(p, pic, bounds, self._rect(MARGIN_L, pl.y, self.content_w, pl.h - 10))
             else:
                 self.layout_painter.draw(p, b, MARGIN_L, pl.y, self.content_w)
 

@@ -66,17 +66,18 @@ class ExportJob(QObject):
 
 def canvas_picture(project, catalog):
     """The layout canvas recorded as vectors, coloured by RAID group (a fresh scene, so the
-    user's selection and utilization colouring do not end up in the customer's PDF). Needs a
-    QApplication; call on the GUI thread. None when the canvas is not available."""
+    user's selection and utilization colouring do not end up in the customer's PDF), in parts
+    that each fit a page (a list of (QPicture, bounds)). Needs a QApplication; call on the GUI
+    thread. None when the canvas is not available."""
     try:
-        from app.report.diagram import picture_from_scene
+        from app.report.diagram import pictures_from_scene
         from app.ui.canvas import LayoutScene
     except ImportError:
         return None
     doc = SimpleNamespace(project=project, catalog=catalog, platform=catalog.platform(project.platform_id))
     scene = LayoutScene(doc)
     try:
-        return picture_from_scene(scene)
+        return pictures_from_scene(scene)
     finally:
         scene.deleteLater()
 
