@@ -144,3 +144,19 @@ def test_long_text_flows_over_pages_without_loss(tmp_path, qapp_module):
     assert len([pg for pg in pages if re.search(r"\bw\d{4}\b", pg)]) >= 3
     for k, page in enumerate(pages[1:], start=2):
         assert f"Page {k} of {len(pages)}" in page  # the footer is never overwritten
+
+
+def test_a_new_empty_project_on_every_platform(tmp_path, qapp_module):
+    """A project with nothing in it yet still makes a sensible report (engine included)."""
+    from app.domain.project import Project, ProjectInfo
+
+    catalog = default_catalog()
+    for pid in sorted(catalog.platforms):
+        path = tmp_path / f"{pid}.pdf"
+        info = generate_report(Project(pid, ProjectInfo("Empty \u2013 M\u00fcller GmbH", "Kunde \u03a9")), catalog,
+                               path, ReportOptions())
+        text = squash("\n".join(pdf_pages(path)))
+        assert info.pages >= 5
+        assert "M\u00fcller GmbH" in text and "Kunde \u03a9" in text
+        assert "The project has no RAID groups yet." in text
+        assert catalog.platforms[pid].name in text

@@ -297,7 +297,11 @@ class ReportBuilder:
         self.blocks.append(Para(text, style))
 
     def table(self, columns: list[Col], rows: list[Row], caption: str = "", header: bool = True,
-              kind: str = "") -> None:
+              kind: str = "", empty: str = "") -> None:
+        """A table; with no rows, the sentence `empty` instead (when given)."""
+        if not rows and empty:
+            self.para(empty)
+            return
         self.blocks.append(Table(columns, rows, header, caption, kind))
 
     def kv(self, pairs: list[tuple[str, str]]) -> None:
@@ -501,7 +505,7 @@ class ReportBuilder:
             erows.append(Row([f"Encl {e.id}", str(e.bus), et.name if et else e.type_id,
                               f"{n_in} of {et.slots}" if et else format_count(n_in)]))
         self.table([Col("Enclosure", 1.0), Col("Bus", 0.6, "right"), Col("Type", 3.0),
-                    Col("Drives in slots", 1.3, "right")], erows)
+                    Col("Drives in slots", 1.3, "right")], erows, empty="The project has no enclosures yet.")
 
     def section_layout(self) -> None:
         p = self.project
@@ -539,12 +543,14 @@ class ReportBuilder:
                 format_capacity(c.raw_gb), format_capacity(c.usable_gb), format_capacity(c.allocated_gb),
                 format_capacity(c.free_gb), format_count(len(p.luns_in_group(g.id))),
             ]))
-        grows.append(Row(["Total", "", "", "", format_capacity(sum(r.raw_gb for r in rows)),
-                          format_capacity(total.usable_gb), format_capacity(total.allocated_gb),
-                          format_capacity(total.free_gb), format_count(len(p.luns))], "total"))
+        if grows:
+            grows.append(Row(["Total", "", "", "", format_capacity(sum(r.raw_gb for r in rows)),
+                              format_capacity(total.usable_gb), format_capacity(total.allocated_gb),
+                              format_capacity(total.free_gb), format_count(len(p.luns))], "total"))
         self.table([Col("RAID group", 1.0), Col("RAID", 0.9), Col("Drive type", 1.8), Col("Drives", 2.2),
                     Col("Raw", 0.95, "right"), Col("Usable", 0.95, "right"), Col("In LUNs", 0.95, "right"),
-                    Col("Free", 0.95, "right"), Col("LUNs", 0.6, "right")], grows)
+                    Col("Free", 0.95, "right"), Col("LUNs", 0.6, "right")], grows,
+                   empty="The project has no RAID groups yet.")
         self.para("Raw capacity counts every member drive; usable capacity is what the RAID type leaves for "
                   "data (the smallest member's capacity times the data drives).", "note")
 
@@ -564,7 +570,8 @@ class ReportBuilder:
             lrows.append(Row([str(lun.id), lun.name or DASH, self.group_label(lun.group_id),
                               format_capacity(lun.capacity_gb), lun.owner, "; ".join(changed) or "defaults"]))
         self.table([Col("LUN", 0.6, "right"), Col("Name", 1.6), Col("RAID group", 1.1),
-                    Col("Capacity", 1.0, "right"), Col("Owner", 0.8), Col("Settings", 2.6)], lrows)
+                    Col("Capacity", 1.0, "right"), Col("Owner", 0.8), Col("Settings", 2.6)], lrows,
+                   empty="No LUNs are bound yet.")
 
     def section_cache_features(self) -> None:
         p, pf = self.project, self.platform
