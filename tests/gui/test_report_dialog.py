@@ -166,3 +166,33 @@ def test_a_project_with_errors_is_refused(window, tmp_path, qtbot, monkeypatch):
     dlg.start()
     assert dlg.job is None and not out.exists()
     assert warned and "validation error" in warned[0] and "RG 0" in warned[0]
+
+
+def test_the_canvas_goes_into_the_pdf_in_page_sized_parts(qapp, tmp_path):
+    """A full CX4-960 (8 buses x 8 enclosures) is recorded in parts, one or more bus lanes each,
+    and printed as vectors (no raster image in the PDF)."""
+    import importlib.util
+
+    from app.report import ReportOptions, generate_report
+    from app.ui.report_dialog import canvas_picture
+    from conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("bench_report", ROOT / "benchmarks" / "report.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    project = bench.large_project()
+    project.scenarios[0].events = []  # the layout is what this test is about
+    catalog = default_catalog()
+    parts = canvas_picture(project, catalog)
+    assert len(parts) >= 4
+    assert all(bounds.height() <= 1000 for _, bounds in parts[:-1])  # the last one carries the legend
+    path = tmp_path / "canvas.pdf"
+    generate_report(project, catalog, path, ReportOptions(charts=[]), scene_picture=parts)
+    if shutil.which("pdfimages"):
+        out = subprocess.run(["pdfimages", "-list", str(path)], capture_output=True, text=True).stdout
+        assert len(out.strip().splitlines()) <= 2
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True).stdout
+        for bus in range(8):
+            assert f"Bus {bus}" in text  # every lane made it into the PDF
+        assert "Encl 7_7" in text
