@@ -67,6 +67,9 @@ def test_every_example_makes_a_report(example, tmp_path):
     assert pages >= 5
     text = pdf_text(out)
     assert f"Page {pages} of {pages}" in text
+    if shutil.which("pdfimages"):  # all vectors: charts, the canvas, tables (sharp when printed)
+        images = subprocess.run(["pdfimages", "-list", str(out)], capture_output=True, text=True).stdout
+        assert len(images.strip().splitlines()) <= 2, images[:500]
 
     from app.store.presets import default_catalog
     from app.store.project_file import catalog_for, load_project

@@ -36,9 +36,17 @@ def picture_from_scene(scene, source: QRectF | None = None) -> tuple[QPicture, Q
     hidden = [it for it in getattr(scene, "placeholders", []) if it.isVisible()]  # GUI drop targets
     for it in hidden:
         it.setVisible(False)
+    # items cached for smooth scrolling would be painted from their pixmaps: record vectors instead
+    from PySide6.QtWidgets import QGraphicsItem
+
+    cached = [(it, it.cacheMode()) for it in scene.items() if it.cacheMode() != QGraphicsItem.NoCache]
+    for it, _mode in cached:
+        it.setCacheMode(QGraphicsItem.NoCache)
     p = QPainter(pic)
     scene.render(p, QRectF(0, 0, rect.width(), rect.height()), rect)
     p.end()
+    for it, mode in cached:
+        it.setCacheMode(mode)
     for it in hidden:
         it.setVisible(True)
     return pic, QRectF(0, 0, rect.width(), rect.height())
