@@ -123,7 +123,11 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
     finally:
         renderer.close()  # the PDF file is complete (or abandoned) and closed
         if ok:
-            os.replace(part, target)
+            try:
+                os.replace(part, target)  # fails e.g. when a viewer holds the old file open (Windows)
+            except OSError:
+                _unlink(part)
+                raise
         else:
             _unlink(part)
     if progress is not None:

@@ -149,7 +149,7 @@ class ChartPainter:
         p.drawText(QPointF(x_pt * u, (y_pt + 11) * u), chart.title + unit_text)
         p.setFont(self.font)
         plot = QRectF((x_pt + Y_LABEL_W) * u, (y_pt + TITLE_H) * u, (width_pt - Y_LABEL_W - 6) * u, PLOT_H * u)
-        horizon = max(chart.horizon_h, 1e-9)
+        horizon = chart.horizon_h if chart.horizon_h > 0 else 1.0  # an empty plan: one hour of axis
         top = y_top(chart)
 
         def X(t):

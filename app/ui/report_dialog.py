@@ -168,12 +168,18 @@ class ReportDialog(QDialog):
 
     # ---------------------------------------------------------------- options
     def _default_path(self) -> Path:
+        """The project's name with .pdf, in the folder of the last report (else next to the project,
+        else the home folder)."""
         doc_path = getattr(self.document, "path", None)
         if doc_path:
-            return Path(doc_path).with_suffix(".pdf")
-        title = (self.document.project.info.title or "report").strip()
-        safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip() or "report"
-        return Path.home() / f"{safe}.pdf"
+            name = Path(doc_path).with_suffix(".pdf").name
+        else:
+            title = (self.document.project.info.title or "report").strip()
+            name = ("".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip() or "report") + ".pdf"
+        last = QSettings().value("report/last_dir", "")
+        if last and Path(str(last)).is_dir():
+            return Path(str(last)) / name
+        return (Path(doc_path).parent if doc_path else Path.home()) / name
 
     def browse(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export report", self.path_edit.text(), "PDF (*.pdf)")
@@ -231,6 +237,7 @@ class ReportDialog(QDialog):
         settings = QSettings()
         settings.setValue("report/page_size", self.page_size.currentText())
         settings.setValue("report/open_after", "true" if self.open_box.isChecked() else "false")
+        settings.setValue("report/last_dir", str(path.parent))
         options = self.options()
         snapshot = self.document.project.clone()
         picture = canvas_picture(snapshot, self.document.catalog) if (self.use_canvas and options.diagram) else None

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -196,3 +197,17 @@ def test_the_canvas_goes_into_the_pdf_in_page_sized_parts(qapp, tmp_path):
         for bus in range(8):
             assert f"Bus {bus}" in text  # every lane made it into the PDF
         assert "Encl 7_7" in text
+
+
+def test_the_next_export_starts_in_the_last_folder(window, tmp_path, qtbot, monkeypatch):
+    from app.ui import report_dialog
+
+    monkeypatch.setattr(report_dialog.QDesktopServices, "openUrl", lambda url: True)
+    dlg = report_dialog.ReportDialog(window.document, window)
+    folder = tmp_path / "reports"
+    dlg.path_edit.setText(str(folder / "first.pdf"))
+    dlg.start()
+    qtbot.waitUntil(lambda: dlg.info is not None or dlg.error is not None, timeout=60000)
+    again = report_dialog.ReportDialog(window.document, window)
+    assert Path(again.path_edit.text()).parent == folder
+    assert Path(again.path_edit.text()).suffix == ".pdf"
