@@ -9,6 +9,9 @@ document model (app.report.content, Qt-free) and paints it (app.report.render: Q
 needs a Q(Gui)Application (app.report.qt.ensure_gui_app() starts one, offscreen without a display)
 and may run in a worker thread: `progress(fraction, message)` reports, `cancelled()` is polled and
 a cancelled export leaves no file behind (the PDF is written next to the target and renamed).
+`scene_picture` is the GUI's layout canvas recorded as vector QPicture parts, one per page
+(app.ui.report_dialog.canvas_picture, made on the GUI thread); without it the report draws the
+layout itself.
 """
 from __future__ import annotations
 
@@ -28,8 +31,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from app.domain.project import Project
     from app.engine.result import Result
 
-__all__ = ["CHART_KINDS", "Report", "ReportCancelled", "ReportInfo", "SimulationFailed", "ReportOptions", "build_report",
-           "generate_report", "simulate_scenarios"]
+__all__ = ["CHART_KINDS", "Report", "ReportCancelled", "ReportInfo", "ReportOptions", "SimulationFailed",
+           "build_report", "generate_report", "simulate_scenarios"]
 
 
 class ReportCancelled(Exception):
