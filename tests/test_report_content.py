@@ -140,3 +140,14 @@ def test_recurring_advice_is_summed_up():
 def test_operations_table_names_the_event_ids(report):
     ops = next(b for b in report.blocks if isinstance(b, Table) and b.columns[0].title == "ID")
     assert [r.cells[0] for r in ops.rows if r.style == "bold"] == ["op1", "op2"]
+
+
+def test_response_charts_show_the_pinned_baseline_dashed():
+    p = small_project()
+    p.baseline_scenario = "Baseline"
+    rep = build_report(p, default_catalog(), small_results(), ReportOptions(charts=["response"]))
+    base_chart, asap_chart = [b for b in rep.blocks if isinstance(b, Chart)]
+    assert [s.label for s in base_chart.series] == ["OLTP"]  # the baseline's own chart: no overlay
+    assert [(s.label, s.dashed, s.color) for s in asap_chart.series] == [("OLTP", False, -1),
+                                                                        ("OLTP (baseline)", True, 0)]
+    assert "baseline scenario \u201cBaseline\u201d" in asap_chart.caption

@@ -94,7 +94,11 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
     options = options or ReportOptions()
     names = options.scenario_names(project)
     results = dict(results or {})
-    todo = [n for n in names if n not in results]
+    wanted = list(names)
+    base = project.baseline_scenario
+    if base and base not in wanted and any(s.name == base for s in project.scenarios) and "response" in options.charts:
+        wanted.append(base)  # the response charts show the baseline dashed, as the GUI does
+    todo = [n for n in wanted if n not in results]
     sim_share = 0.4 if todo else 0.0
     if todo:
         results.update(simulate_scenarios(project, catalog, todo, progress, cancelled, sim_share))
@@ -103,7 +107,7 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
         raise ReportCancelled()
     if progress is not None:
         progress(sim_share, "Building the document")
-    report = build_report(project, catalog, {n: results[n] for n in names}, options, warnings)
+    report = build_report(project, catalog, {n: results[n] for n in wanted if n in results}, options, warnings)
 
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)

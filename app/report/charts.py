@@ -105,6 +105,18 @@ def step_points(t: np.ndarray, v: np.ndarray, horizon: float, columns: int) -> t
     return xs, ys
 
 
+def series_pen(chart: Chart, i: int, width: float) -> QPen:
+    """Series i's pen: its palette colour (a baseline line takes its counterpart's), dashed for
+    baseline lines and once the palette has been used up."""
+    s = chart.series[i]
+    k = s.color if s.color >= 0 else i
+    pen = QPen(QColor(PALETTE[k % len(PALETTE)]))
+    pen.setWidthF(width)
+    if s.dashed or k >= len(PALETTE):
+        pen.setStyle(Qt.DashLine)
+    return pen
+
+
 class ChartPainter:
     def __init__(self, device, u: float, font_family: list[str]):
         self.u = u
@@ -117,7 +129,7 @@ class ChartPainter:
     def legend_rows(self, chart: Chart, width_pt: float) -> list[list[tuple[int, str, float]]]:
         rows: list[list[tuple[int, str, float]]] = [[]]
         x = 0.0
-        items = [(i, s.label) for i, s in enumerate(chart.series)]
+        items = [(i, s.label) for i, s in enumerate(chart.series)]  # legend entries by series index
         if chart.marks:
             items.append((-1, "operation start"))
         for k, (_v, label) in enumerate(chart.targets):
@@ -223,11 +235,8 @@ class ChartPainter:
             path.moveTo(X(xs[0]), Y(ys[0]))
             for a, b in zip(xs[1:].tolist(), ys[1:].tolist()):
                 path.lineTo(X(a), Y(b))
-            pen = QPen(QColor(PALETTE[i % len(PALETTE)]))
-            pen.setWidthF(1.1 * u)
+            pen = series_pen(chart, i, 1.1 * u)
             pen.setJoinStyle(Qt.MiterJoin)
-            if i >= len(PALETTE):
-                pen.setStyle(Qt.DashLine)
             p.setPen(pen)
             p.setBrush(Qt.NoBrush)
             p.drawPath(path)
@@ -243,10 +252,7 @@ class ChartPainter:
                 x0 = (x_pt + Y_LABEL_W + lx) * u
                 cy = (ly + LEGEND_ROW_H / 2) * u
                 if i >= 0:
-                    pen = QPen(QColor(PALETTE[i % len(PALETTE)]))
-                    pen.setWidthF(2.0 * u)
-                    if i >= len(PALETTE):
-                        pen.setStyle(Qt.DashLine)
+                    pen = series_pen(chart, i, 2.0 * u if not chart.series[i].dashed else 1.2 * u)
                 elif i == -1:
                     pen = QPen(QColor("#777777"))
                     pen.setWidthF(0.8 * u)

@@ -77,6 +77,8 @@ class ChartSeries:
     label: str
     t: np.ndarray
     v: np.ndarray
+    color: int = -1  # palette index; -1: the series' own position
+    dashed: bool = False  # the baseline scenario's line for the same entity
 
 
 @dataclass
@@ -737,7 +739,7 @@ class ReportBuilder:
                 self.table([Col("Workload", 2.4), Col("At plan start", 1.1, "right"), Col("Peak", 1.0, "right"),
                             Col("Peak at", 1.0, "right"), Col("Target", 1.0, "right")], impact)
 
-    def chart_for(self, kind: str, r: Result) -> Chart | None:
+    def chart_for(self, kind: str, r: Result, scenario: str = "") -> Chart | None:
         title, metric, unit, _ = CHART_KINDS[kind]
         ents = r.entities(metric)
         if not ents:
@@ -764,8 +766,18 @@ class ReportBuilder:
             for value in sorted({w.response_target_ms for w in self.project.workloads
                                  if w.id in {s.entity for s in series} and w.response_target_ms}):
                 targets.append((value, f"target {format_ms(value)}"))
-        return Chart(title, unit, [ChartSeries(self.entity_label(metric, s.entity, r), s.t, s.v) for s in series],
-                     r.horizon_h, y_max, caption, marks, targets)
+        lines = [ChartSeries(self.entity_label(metric, s.entity, r), s.t, s.v) for s in series]
+        base_name = self.project.baseline_scenario
+        if kind == "response" and base_name and base_name != scenario and base_name in self.results:
+            base = self.results[base_name]  # the GUI's dashed baseline: what the hosts see without the plan
+            for i, s in enumerate(series):
+                b = base.get(metric, s.entity)
+                if b is not None and len(b.t):
+                    lines.append(ChartSeries(f"{lines[i].label} (baseline)", b.t, b.v, color=i, dashed=True))
+            if len(lines) > len(series):
+                caption = (caption + " " if caption else "") + (
+                    f"Dashed: the same workloads in the baseline scenario \u201c{base_name}\u201d.")
+        return Chart(title, unit, lines, r.horizon_h, y_max, caption, marks, targets)
 
     def section_charts(self, names: list[str]) -> None:
         self.heading("Charts", 1)
@@ -778,7 +790,7 @@ class ReportBuilder:
             for kind in self.options.charts:
                 if kind not in CHART_KINDS:
                     continue
-                ch = self.chart_for(kind, r)
+                ch = self.chart_for(kind, r, n)
                 if ch is not None:
                     self.blocks.append(ch)
                     count += 1
