@@ -620,6 +620,20 @@ class PdfRenderer:
                 elif cell.layout is None:
                     x = x_right * u - cell.width if t.columns[j].align == "right" else x_left * u
                     p.drawText(QPointF(x, (y + CELL_PAD_Y) * u + ascent), cell.text)
+                    if t.kind == "toc" and j == 1 and cell.text:  # dot leader to the page number
+                        page_text = str(self.heading_page.get(row.cells[2].key, "")) if isinstance(
+                            row.cells[2], PageRef) else ""
+                        x_end = xs[3] * u - CELL_PAD_X * u - self.fonts.metrics(font).horizontalAdvance(page_text) - 4 * u
+                        x_dots = x + cell.width + 4 * u
+                        if x_end > x_dots:
+                            dots = QPen(QColor("#9a9a9a"))
+                            dots.setWidthF(0.6 * u)
+                            dots.setStyle(Qt.DotLine)
+                            p.save()
+                            p.setPen(dots)
+                            base = (y + CELL_PAD_Y) * u + ascent
+                            p.drawLine(QPointF(x_dots, base), QPointF(x_end, base))
+                            p.restore()
                 else:
                     cell.layout.draw(p, self._pt(x_left, y + CELL_PAD_Y))
             if t.kind != "toc":

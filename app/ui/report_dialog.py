@@ -122,6 +122,14 @@ class ReportDialog(QDialog):
             self.scenarios.addItem(item)
         self.scenarios.setMaximumHeight(110)
         bl.addWidget(self.scenarios)
+        row = QHBoxLayout()
+        for text, state in (("All", Qt.Checked), ("None", Qt.Unchecked)):
+            b = QPushButton(text)
+            b.setAutoDefault(False)
+            b.clicked.connect(lambda _=False, st=state: self._check_all(st))
+            row.addWidget(b)
+        row.addStretch(1)
+        bl.addLayout(row)
         lay.addWidget(box)
 
         box = QGroupBox("Charts")
@@ -187,6 +195,10 @@ class ReportDialog(QDialog):
             if not path.lower().endswith(".pdf"):
                 path += ".pdf"
             self.path_edit.setText(path)
+
+    def _check_all(self, state) -> None:
+        for i in range(self.scenarios.count()):
+            self.scenarios.item(i).setCheckState(state)
 
     def chosen_scenarios(self) -> list[str]:
         return [self.scenarios.item(i).text() for i in range(self.scenarios.count())

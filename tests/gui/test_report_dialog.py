@@ -98,6 +98,10 @@ def test_options_follow_the_checkboxes(window, tmp_path):
     dlg.page_size.setCurrentText("Letter")
     opts = dlg.options()
     assert opts.scenarios == [names[0], names[2]]
+    dlg._check_all(Qt.Checked)
+    assert dlg.chosen_scenarios() == names
+    dlg._check_all(Qt.Unchecked)
+    assert dlg.chosen_scenarios() == []
     assert opts.charts == ["response", "groups"]
     assert not opts.diagram and opts.page_size == "Letter"
 
