@@ -151,3 +151,22 @@ def test_response_charts_show_the_pinned_baseline_dashed():
     assert [(s.label, s.dashed, s.color) for s in asap_chart.series] == [("OLTP", False, -1),
                                                                         ("OLTP (baseline)", True, 0)]
     assert "baseline scenario \u201cBaseline\u201d" in asap_chart.caption
+
+
+def test_chart_time_axis_ticks():
+    pytest.importorskip("PySide6")
+    from app.report.charts import step_points, time_step, time_tick_label
+
+    assert time_step(0.05) == pytest.approx(1 / 60)
+    assert time_step(3) == 0.5 and time_step(200) == 24
+    assert [time_tick_label(k * 0.5, 0.5) for k in range(3)] == ["0:00", "0:30", "1:00"]
+    assert [time_tick_label(k * 24.0, 24.0) for k in range(3)] == ["0 d", "1 d", "2 d"]
+    # a step line of 100,000 breakpoints is reduced to a few vertices per drawing column
+    import numpy as np
+
+    t = np.linspace(0, 10, 100_000)
+    v = np.sin(t * 50) * 50 + 50
+    xs, ys = step_points(t, v, 10.0, 500)
+    assert len(xs) <= 6 * 500 and ys.max() == pytest.approx(v.max()) and ys.min() == pytest.approx(v.min())
+    xs, ys = step_points(np.array([0.0, 1.0]), np.array([5.0, 7.0]), 2.0, 500)
+    assert list(zip(xs, ys)) == [(0.0, 5.0), (1.0, 5.0), (1.0, 7.0), (2.0, 7.0)]

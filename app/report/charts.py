@@ -40,10 +40,17 @@ def nice_step(span: float, target_ticks: int = 5) -> float:
 
 def time_step(horizon_h: float) -> float:
     """Tick spacing in hours for a time axis of this length (about 6-10 ticks)."""
-    for step in (1 / 12, 1 / 6, 0.25, 0.5, 1, 2, 3, 4, 6, 12, 24, 48, 72, 168, 336, 720):
+    for step in (1 / 60, 1 / 30, 1 / 12, 1 / 6, 0.25, 0.5, 1, 2, 3, 4, 6, 12, 24, 48, 72, 168, 336, 720):
         if horizon_h / step <= 10:
             return step
     return nice_step(horizon_h, 8)
+
+
+def time_tick_label(t: float, step: float) -> str:
+    """'2:30' (plan time, as everywhere), or '3 d' on an axis ticked in whole days."""
+    if step >= 24 and abs(t / 24 - round(t / 24)) < 1e-9:
+        return f"{round(t / 24)} d"
+    return format_time(t)
 
 
 def y_top(chart: Chart) -> float:
@@ -197,7 +204,7 @@ class ChartPainter:
             xx = X(tt)
             p.setPen(grid)
             p.drawLine(QPointF(xx, plot.top()), QPointF(xx, plot.bottom()))
-            label = format_time(tt)
+            label = time_tick_label(tt, xstep)
             w = self.fm.horizontalAdvance(label)
             left = min(max(xx - w / 2, plot.left() - w / 2), plot.right() - w / 2)
             if left > last_right + 4 * u:
@@ -206,7 +213,7 @@ class ChartPainter:
                 last_right = left + w
             k += 1
         p.setPen(text_pen)
-        axis_title = "time from the start of the plan (h:mm)"
+        axis_title = "time from the start of the plan (" + ("days" if xstep >= 24 else "h:mm") + ")"
         w = self.fm.horizontalAdvance(axis_title)
         p.drawText(QPointF(plot.center().x() - w / 2, plot.bottom() + 2 * self.fm.height() + 4 * u), axis_title)
         # operation start markers
