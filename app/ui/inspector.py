@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFrame, QGroupBox, QHBoxLayout, QLabel, QPushButton, QScrollArea,
+    QCheckBox, QComboBox, QFrame, QGroupBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QScrollArea,
     QSizePolicy, QTabWidget, QVBoxLayout, QWidget,
 )
 
@@ -134,14 +135,24 @@ class Inspector(QTabWidget):
         self.message.emit(op.text)
         return True
 
-    def _links(self, rows: list[tuple[str, str]]) -> QLabel:
-        """Clickable lines that select the object they name (wrap instead of widening the dock)."""
-        lab = QLabel("<br>".join(f'<a href="{_esc(ref)}" style="text-decoration:none">{html}</a>' for ref, html in rows))
-        lab.setWordWrap(True)
-        lab.setTextFormat(Qt.RichText)
-        lab.setTextInteractionFlags(Qt.LinksAccessibleByMouse | Qt.LinksAccessibleByKeyboard)
-        lab.linkActivated.connect(lambda ref: self.refsSelected.emit([ref]))
-        return lab
+    def _links(self, rows: list[tuple[str, str]]) -> QListWidget:
+        """A short list whose rows select the object they name (a list, not wrapped rich text:
+        cheap to build with a hundred workloads, and it never widens the dock)."""
+        lst = QListWidget()
+        lst.setObjectName("links")
+        lst.setUniformItemSizes(True)
+        lst.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        lst.setTextElideMode(Qt.ElideRight)
+        for ref, text in rows:
+            it = QListWidgetItem(text)
+            it.setData(Qt.UserRole, ref)
+            it.setToolTip(text)
+            lst.addItem(it)
+        row_h = lst.fontMetrics().height() + 6
+        lst.setFixedHeight(min(len(rows), 6) * row_h + 2 * lst.frameWidth() + 2)
+        lst.itemClicked.connect(lambda it: self.refsSelected.emit([it.data(Qt.UserRole)]))
+        lst.itemActivated.connect(lambda it: self.refsSelected.emit([it.data(Qt.UserRole)]))
+        return lst
 
     # ---------------------------------------------------------------- selection page
     def refresh(self) -> None:
@@ -198,7 +209,7 @@ class Inspector(QTabWidget):
         if not p.workloads:
             v.addWidget(_note("None yet: select a LUN and add a workload to it."))
         if p.workloads:
-            v.addWidget(self._links([(ref_workload(w.id), f"<b>{_esc(w.name or w.id)}</b>: {_esc(_workload_summary(w))}")
+            v.addWidget(self._links([(ref_workload(w.id), f"{w.name or w.id}: {_workload_summary(w)}")
                                      for w in p.workloads]))
         lay.addWidget(box)
 
@@ -325,7 +336,7 @@ class Inspector(QTabWidget):
         box = QGroupBox("LUNs")
         v = QVBoxLayout(box)
         if project.luns_in_group(gid):
-            v.addWidget(self._links([(ref_lun(l.id), f"<b>{_esc(l.label)}</b>: {format_capacity(l.capacity_gb)}, {_esc(l.owner)}")
+            v.addWidget(self._links([(ref_lun(l.id), f"{l.label}: {format_capacity(l.capacity_gb)}, {l.owner}")
                                      for l in project.luns_in_group(gid)]))
         else:
             v.addWidget(_note("No LUNs bound yet."))
@@ -391,7 +402,7 @@ class Inspector(QTabWidget):
         v = QVBoxLayout(box)
         using = [w for w in project.workloads if lid in w.luns]
         if using:
-            v.addWidget(self._links([(ref_workload(w.id), f"<b>{_esc(w.name or w.id)}</b>: {_esc(_workload_summary(w))}")
+            v.addWidget(self._links([(ref_workload(w.id), f"{w.name or w.id}: {_workload_summary(w)}")
                                      for w in using]))
         add = QPushButton("Add workload")
         add.setObjectName("add_workload")
@@ -502,7 +513,9 @@ def _title(text: str) -> QLabel:
 def _note(text: str) -> QLabel:
     lab = QLabel(text)
     lab.setWordWrap(True)
-    lab.setStyleSheet("color: #555")
+    pal = lab.palette()  # a palette, not a style sheet: style sheets make every rebuild slow
+    pal.setColor(QPalette.WindowText, QColor("#555555"))
+    lab.setPalette(pal)
     lab.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Minimum)
     return lab
 
