@@ -83,6 +83,9 @@ class FakeEngine:
             v = [12.0 + sum(x for s, e, x in spans if s <= t < e) for t in times]
             series[("response_ms", w.id)] = Series("response_ms", w.id, "ms", np.array(times), np.array(v))
             series[("iops", w.id)] = Series("iops", w.id, "IOPS", np.array([0.0]), np.array([w.iops]))
+        busy = [40.0 + 50.0 * min(1, sum(1 for s, e, _ in spans if s <= t < e)) for t in times]
+        for g in project.groups:
+            series[("group_pct", str(g.id))] = Series("group_pct", str(g.id), "%", np.array(times), np.array(busy))
         cpu = [12.0 + 18.0 * sum(1 for s, e, _ in spans if s <= t < e) for t in times]
         series[("cpu_pct", "SP A/0")] = Series("cpu_pct", "SP A/0", "%", np.array(times), np.array(cpu))
         for op in ops_out:

@@ -21,7 +21,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QColor, QPen
 from PySide6.QtWidgets import (
-    QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QMenu, QScrollArea, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
+    QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QMenu, QScrollArea, QSizePolicy, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
     QVBoxLayout, QWidget,
 )
 
@@ -167,6 +167,9 @@ class ChartsPanel(QWidget):
         bar.setContentsMargins(4, 2, 4, 0)
         self.status_label = QLabel("No prediction yet")
         self.status_label.setObjectName("chartsStatus")
+        # changing text must not re-lay out the dock (a relayout repaints the whole window)
+        self.status_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self.status_label.setMinimumWidth(50)
         bar.addWidget(self.status_label, 1)
         self.view_button = QToolButton(text="Charts")
         self.view_button.setPopupMode(QToolButton.InstantPopup)

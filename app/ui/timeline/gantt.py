@@ -49,6 +49,10 @@ ROW_H = 0.62  # bar height in row units
 LABEL_W = 240  # pixels for the row labels (longer labels are elided; the tooltip has them)
 
 
+def _has_phases(op) -> bool:
+    return op is not None and bool(op.phases)
+
+
 def phase_color(name: str) -> QColor:
     return QColor(PHASE_COLORS.get(name.lower(), _OTHER_PHASE))
 
@@ -105,6 +109,16 @@ class EventItem(pg.GraphicsObject):
         self.setAcceptHoverEvents(True)
         self.setCursor(Qt.SizeHorCursor)
         self.setZValue(20 if marker else 10)
+
+    def set(self, event: Event, y: float, phases, end_h, marker: str | None, tooltip: str) -> None:
+        """Update in place; repaint only when something visible changed."""
+        new = (float(event.start_h), y, list(phases), end_h, marker)
+        if new != (self.start_h, self.y, self.phases, self.end_h, self.marker):
+            self.prepareGeometryChange()
+            self.start_h, self.y, self.phases, self.end_h, self.marker = new
+            self.update()
+        if self.toolTip() != tooltip:
+            self.setToolTip(tooltip)
 
     # geometry in data coordinates; markers are sized in pixels
     def _px(self) -> tuple[float, float]:
@@ -221,6 +235,15 @@ class WorkloadLane(pg.GraphicsObject):
         self.setToolTip(text)
         self.setZValue(1)
 
+    def set(self, y: float, horizon: float, text: str) -> None:
+        horizon = max(horizon, 1e-6)
+        if (y, horizon) != (self.y, self.horizon):
+            self.prepareGeometryChange()
+            self.y, self.horizon = y, horizon
+            self.update()
+        if self.toolTip() != text:
+            self.setToolTip(text)
+
     def boundingRect(self) -> QRectF:  # noqa: N802
         return QRectF(0, self.y - 0.2, self.horizon, 0.4)
 
@@ -269,20 +292,21 @@ class GanttView(QWidget):
         self.plot.scene().sigMouseClicked.connect(self._scene_clicked)
         self.rows: list[Row] = []
         self.items: dict[str, EventItem] = {}
-        self._extra: list = []
+        self.lanes: dict[str, WorkloadLane] = {}
+        self.notes: dict[str, pg.TextItem] = {}  # "ASAP · 30 min" after each bar
+        self._tick_labels: list[str] | None = None
+        self._n_rows = -1
         self.selected: str | None = None
         self.stale = False
         self.horizon_h = 0.0
 
     # ---------------------------------------------------------------- building
     def set_data(self, project, result, scenario_name: str | None = None) -> None:
-        """Rebuild the rows from the project's current scenario and the engine's result."""
-        for item in list(self.items.values()) + self._extra:
-            self.plot.removeItem(item)
-        self.items.clear()
-        self._extra.clear()
+        """Lay out the rows from the project's current scenario and the engine's result. Items
+        are kept and updated in place (adding and removing graphics items is what is slow)."""
         self.rows = []
         if project is None:
+            self._sync({}, {}, {})
             self._set_ticks()
             return
         sc = project.scenario(scenario_name)
@@ -292,55 +316,89 @@ class GanttView(QWidget):
         horizon = result.horizon_h if result is not None else max((e.start_h for e in sc.events), default=0.0)
         self.horizon_h = horizon
 
+        lanes: dict[str, tuple] = {}
         wl_rows: dict[str, int] = {}
         for w in project.workloads:
-            y = -len(self.rows)
             wl_rows[w.id] = len(self.rows)
             iops = f"{w.iops:,.0f} IOPS" if w.mode == "open" else f"{w.outstanding} outstanding"
             text = f"{w.name or w.id}: {iops}, {w.read_pct:g}% read, {w.io_kb:g} KB, LUNs {', '.join(map(str, w.luns))}"
+            lanes[w.id] = (-len(self.rows), max(horizon, 1.0), text)
             self.rows.append(Row(f"wl:{w.id}", f"{w.name or w.id} ({iops})", "workload"))
-            lane = WorkloadLane(y, max(horizon, 1.0), text)
-            self.plot.addItem(lane)
-            self._extra.append(lane)
 
         failure_rows: dict[str, int] = {}
         events = sorted(sc.events, key=lambda e: (e.start_h, e.id))
         # operations and feature enables get their own rows; replacements join their failure's row
+        row_of: dict[str, int] = {}
         for ev in events:
             if isinstance(ev, (WorkloadChange, DriveReplacement)):
                 continue
-            idx = len(self.rows)
             op = ops.get(ev.id)
             label = op.label if op is not None else describe_event(ev, project)
-            self.rows.append(Row(f"op:{ev.id}", f"{ev.id}  {label}", "operation"))
+            row_of[ev.id] = len(self.rows)
             if isinstance(ev, DriveFailure):
-                failure_rows.setdefault(ev.drive, idx)
+                failure_rows.setdefault(ev.drive, len(self.rows))
+            self.rows.append(Row(f"op:{ev.id}", f"{ev.id}  {label}", "operation"))
+        specs: dict[str, tuple] = {}
         for ev in events:
             op = ops.get(ev.id)
             if isinstance(ev, WorkloadChange):
                 idx = wl_rows.get(ev.workload)
-                if idx is None:
-                    idx = len(self.rows)
-                    self.rows.append(Row(f"op:{ev.id}", f"{ev.id}  {describe_event(ev)}", "event"))
-                self._add_item(ev, idx, op, "diamond", describe_event(ev))
+                marker, text = "diamond", describe_event(ev)
             elif isinstance(ev, DriveReplacement):
                 idx = failure_rows.get(ev.drive)
-                if idx is None:
-                    idx = len(self.rows)
-                    self.rows.append(Row(f"op:{ev.id}", f"{ev.id}  {describe_event(ev)}", "event"))
-                self._add_item(ev, idx, op, "triangle", describe_event(ev))
+                marker, text = "triangle", describe_event(ev)
             else:
-                idx = next(i for i, r in enumerate(self.rows) if r.key == f"op:{ev.id}")
+                idx = row_of[ev.id]
                 marker = "x" if isinstance(ev, DriveFailure) else ("diamond" if isinstance(ev, FeatureEnable) else None)
-                self._add_item(ev, idx, op, marker, describe_event(ev, project))
+                text = describe_event(ev, project)
+            if idx is None:
+                idx = len(self.rows)
+                self.rows.append(Row(f"op:{ev.id}", f"{ev.id}  {describe_event(ev)}", "event"))
+            specs[ev.id] = (ev, idx, op, marker, text)
+        self._sync(lanes, specs, ops)
         self._set_ticks()
-        if self.selected in self.items:
-            self.items[self.selected].selected = True
 
-    def _add_item(self, ev: Event, idx: int, op, marker: str | None, text: str) -> None:
-        y = -idx
+    def _sync(self, lanes: dict[str, tuple], specs: dict[str, tuple], ops: dict) -> None:
+        for wid in [w for w in self.lanes if w not in lanes]:
+            self.plot.removeItem(self.lanes.pop(wid))
+        for wid, (y, horizon, text) in lanes.items():
+            lane = self.lanes.get(wid)
+            if lane is None:
+                lane = self.lanes[wid] = WorkloadLane(y, horizon, text)
+                self.plot.addItem(lane)
+            else:
+                lane.set(y, horizon, text)
+        for eid in [e for e in self.items if e not in specs]:
+            self.plot.removeItem(self.items.pop(eid))
+        for eid in [e for e in self.notes if e not in specs or not _has_phases(ops.get(e))]:
+            self.plot.removeItem(self.notes.pop(eid))
+        for eid, (ev, idx, op, marker, text) in specs.items():
+            y = -idx
+            phases, tip = self._phases_and_tip(ev, op, text)
+            item = self.items.get(eid)
+            if item is None or item.kind != ev.kind:
+                if item is not None:
+                    self.plot.removeItem(item)
+                item = self.items[eid] = EventItem(self, ev, y, phases, op.end_h if op else None, marker, tip)
+                self.plot.addItem(item)
+            else:
+                item.set(ev, y, phases, op.end_h if op else None, marker, tip)
+            item.selected = eid == self.selected
+            if _has_phases(op):
+                right = max(e for _, _, e in phases)
+                note = f"{op.priority} · {format_duration(op.duration_h)}"
+                label = self.notes.get(eid)
+                if label is None:
+                    label = self.notes[eid] = pg.TextItem(note, color="#303030", anchor=(0, 0.5))
+                    label.setFont(QFont("Sans", 8))
+                    self.plot.addItem(label, ignoreBounds=True)
+                elif label.toPlainText() != note:
+                    label.setText(note)
+                if label.pos().x() != right or label.pos().y() != y:
+                    label.setPos(right, y)
+
+    def _phases_and_tip(self, ev: Event, op, text: str) -> tuple[list, str]:
         phases = []
-        end_h = None
         tip = [f"{ev.id}: {text}", f"starts {format_time(ev.start_h)}"]
         if op is not None:
             for ph in op.phases:
@@ -349,32 +407,26 @@ class GanttView(QWidget):
                 rate = f", {ph.avg_mb_s:.1f} MB/s" if ph.avg_mb_s else ""
                 tip.append(f"  {ph.name}: {format_time(ph.start_h)} - {format_time(ph.end_h) if ph.end_h is not None else 'beyond the plan'}"
                            f" ({format_duration(ph.duration_h)}{rate})")
-            end_h = op.end_h
             tip.append(f"priority {op.priority}; duration {format_duration(op.duration_h)}")
             if op.touches_workloads:
                 tip.append("affects workloads " + ", ".join(op.touches_workloads))
         elif ev.is_operation:
             tip.append("(waiting for the prediction)")
-        item = EventItem(self, ev, y, phases, end_h, marker, "\n".join(tip))
-        self.plot.addItem(item)
-        self.items[ev.id] = item
-        if op is not None and op.phases:
-            right = max(e for _, _, e in phases)
-            note = f"{op.priority} · {format_duration(op.duration_h)}"
-            label = pg.TextItem(note, color="#303030", anchor=(0, 0.5))
-            label.setFont(QFont("Sans", 8))
-            label.setPos(right, y)
-            self.plot.addItem(label, ignoreBounds=True)
-            self._extra.append(label)
+        return phases, "\n".join(tip)
 
     def _set_ticks(self) -> None:
+        labels = [r.label for r in self.rows]
+        if labels == self._tick_labels:
+            return
+        self._tick_labels = labels
         metrics = QFontMetrics(self.plot.getAxis("left").style.get("tickFont") or QFont("Sans", 8))
         ticks = [(-i, metrics.elidedText(r.label, Qt.ElideRight, LABEL_W - 16)) for i, r in enumerate(self.rows)]
         self.plot.getAxis("left").setTicks([ticks, []])
         n = max(len(self.rows), 1)
-        self.plot.setYRange(-(n - 1) - 0.6, 0.6, padding=0)
-        self.plot.setLimits(yMin=-(n - 1) - 1.5, yMax=1.5)
-        self.plot_widget.setMinimumHeight(0)
+        if n != self._n_rows:
+            self._n_rows = n
+            self.plot.setLimits(yMin=-(n - 1) - 1.5, yMax=1.5)
+            self.plot.setYRange(-(n - 1) - 0.6, 0.6, padding=0)
 
     # ---------------------------------------------------------------- state
     def set_stale(self, stale: bool) -> None:

@@ -11,7 +11,7 @@ from typing import Callable
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget,
+    QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget,
 )
 
 from app.domain import ops
@@ -58,6 +58,7 @@ class TimelinePanel(QWidget):
         bar.addWidget(QLabel("Priority"))
         self.priority_box = QComboBox()
         self.priority_box.setMinimumContentsLength(7)
+        self.priority_box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         self.priority_box.activated.connect(self._priority_chosen)
         bar.addWidget(self.priority_box)
         bar.addWidget(QLabel("Start"))
@@ -83,6 +84,9 @@ class TimelinePanel(QWidget):
         bar.addWidget(self.time_label)
         self.message = QLabel("")
         self.message.setStyleSheet("color: #555")
+        # changing texts must not re-lay out the dock (a relayout repaints the whole window)
+        self.message.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self.time_label.setFixedWidth(self.time_label.fontMetrics().horizontalAdvance("00 d 00:00") + 8)
         bar.addWidget(self.message, 1)
         self.legend = QLabel(self._legend_html())
         bar.addWidget(self.legend)

@@ -1,0 +1,137 @@
+"""The timeline plug-in in the real main window: docks, canvas context actions, selection both
+ways, the scenario bar, canvas colouring at the cursor and the play control."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QStandardPaths  # noqa: E402
+from PySide6.QtWidgets import QDockWidget, QMenu  # noqa: E402
+
+from app.domain import ops  # noqa: E402
+from app.domain.project import DriveFailure  # noqa: E402
+from app.ui.document import Document  # noqa: E402
+
+try:
+    from test_live_support import FakeEngine, catalog, small_project
+except ImportError:
+    from tests.gui.test_live_support import FakeEngine, catalog, small_project
+
+pytestmark = pytest.mark.gui
+QStandardPaths.setTestModeEnabled(True)  # no saved window layout from a developer's session
+
+
+@pytest.fixture
+def win(qtbot):
+    from app.ui.main_window import MainWindow
+
+    cat = catalog()
+    doc = Document(small_project(cat), cat)
+    window = MainWindow(doc, plugins=("app.ui.timeline",))
+    window.files.maybe_save = lambda: True  # closing at teardown must not ask to save
+    qtbot.addWidget(window)
+    parts = window.plugins["app.ui.timeline"]
+    parts.live.simulate = FakeEngine()
+    parts.live.request()
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitUntil(lambda: parts.live.result is not None, timeout=10000)
+    qtbot.wait(20)
+    return window, doc, parts
+
+
+def test_docks_and_menus(win):
+    window, _, parts = win
+    titles = {d.windowTitle() for d in window.findChildren(QDockWidget)}
+    assert {"Timeline", "Charts", "Priority advisor", "Scenario comparison"} <= titles
+    ops_menu = [a.text() for a in window.menu("Operations").actions()]
+    assert any("advisor" in t.lower() for t in ops_menu)
+    assert parts.charts.result is parts.live.result
+    assert parts.timeline.gantt.items["op1"].phases  # drawn from the prediction
+
+
+def test_canvas_context_actions(win, monkeypatch):
+    window, doc, parts = win
+    menu = QMenu()
+    parts.context_actions(menu, ["drive 1_0_2"])
+    texts = [a.text() for a in menu.actions()]
+    assert "Fail drive 1_0_2..." in texts
+    menu = QMenu()
+    parts.context_actions(menu, ["LUN 1"])
+    assert "Migrate LUN 1 to..." in [a.text() for a in menu.actions()]
+    menu = QMenu()
+    parts.context_actions(menu, ["RG 1"])
+    assert any(a.text().startswith("Bind LUN...") for a in menu.actions())
+    # choosing "Fail drive" opens the form pre-filled; accepting adds an undoable event
+    from app.ui.timeline.dialogs import EventForm
+
+    monkeypatch.setattr(EventForm, "exec", lambda self: True)
+    menu = QMenu()
+    parts.context_actions(menu, ["drive 1_0_2"])
+    next(a for a in menu.actions() if a.text() == "Fail drive 1_0_2...").trigger()
+    failures = [e for e in doc.project.scenario().events if isinstance(e, DriveFailure)]
+    assert [f.drive for f in failures] == ["1_0_2"]
+    assert failures[0].priority == doc.platform.operations["drive_failure"].default
+    doc.undo_stack.undo()
+    assert not [e for e in doc.project.scenario().events if isinstance(e, DriveFailure)]
+
+
+def test_selection_both_ways(win):
+    window, _, parts = win
+    window.selection.set(["op1"])
+    assert parts.timeline.selected == "op1" and parts.timeline.gantt.items["op1"].selected
+    assert parts.advisor.event_id == "op1"
+    parts.timeline.select("")
+    assert window.selection.refs() == []
+    parts.timeline.select("op1")
+    assert window.selection.refs() == ["op1"]
+    window.selection.set(["RG 1"])
+    assert ("group_pct", "1") in parts.charts.focus
+
+
+def test_scenario_bar_duplicate_and_baseline(win, qtbot):
+    window, doc, parts = win
+    bar = parts.scenarios
+    with qtbot.waitSignal(parts.live.resultReady, timeout=10000):
+        bar.duplicate()
+    with qtbot.waitSignal(parts.live.resultReady, timeout=10000):
+        bar.set_baseline("Baseline")
+    with qtbot.waitSignal(parts.live.resultReady, timeout=10000) as sig:
+        doc.apply(ops.SetEventPriority("op1", "Low"))
+    live = sig.args[0]
+    assert live.baseline is not None and live.baseline.scenario == "Baseline"
+    assert parts.charts.curve("response_ms", "w1", baseline=True) is not None
+    # the comparison follows on the next turn of the event loop
+    qtbot.waitUntil(lambda: any(r.key == "op1" and r.note == "ASAP -> Low" for r in parts.compare.rows), timeout=5000)
+    op = next(r for r in parts.compare.rows if r.key == "op1")
+    assert op.delta > 0
+    assert window.scenario_combo.currentData() == "Baseline copy"
+
+
+def test_canvas_colours_by_utilization_at_cursor(win, qtbot):
+    window, doc, parts = win
+    scene = window.canvas.layout_scene
+    assert scene._values is None  # RAID-group colours by default
+    parts.colour_drives.setChecked(True)
+    op = parts.live.result.operation("op1")
+    parts.cursor.set_time((op.start_h + op.end_h) / 2)
+    grp = doc.project.group_of_drive("0_0_1")
+    expect = parts.live.result.get("group_pct", str(grp.id)).at(parts.cursor.time_h)
+    assert scene._values["0_0_1"] == pytest.approx(expect) == 90.0
+    parts.cursor.set_time(0.0)
+    assert scene._values["0_0_1"] == pytest.approx(40.0)
+    parts.colour_drives.setChecked(False)
+    assert scene._values is None
+
+
+def test_play_moves_cursor_and_colours(win, qtbot):
+    window, _, parts = win
+    parts.cursor.play_seconds = 0.3
+    parts.cursor.play()
+    assert parts.colour_drives.isChecked()
+    qtbot.waitUntil(lambda: not parts.cursor.playing, timeout=5000)
+    assert parts.cursor.time_h == pytest.approx(parts.cursor.horizon_h)
+    assert parts.timeline.gantt.cursor.value() == pytest.approx(parts.cursor.time_h)
+    assert all(line.value() == pytest.approx(parts.cursor.time_h) for line in parts.charts.cursor_lines.values())
