@@ -68,3 +68,46 @@ def test_panel_ignores_non_operations(qtbot):
     qtbot.addWidget(panel)
     panel.set_event("nope")
     assert panel.event_id is None and not panel.evaluate_button.isEnabled()
+
+
+def test_advisor_on_the_emc_oltp_example(qtbot):
+    """The paper's dependent-LUN migration under OLTP: ASAP is fastest but breaks the OLTP
+    workload's 20 ms target; the advisor recommends the fastest economical priority that keeps
+    it, and its figures are the engine's for that priority."""
+    from app.engine.simulate import simulate
+    from app.store.examples import example_path
+    from app.store.presets import default_catalog
+    from app.store.project_file import load_project
+
+    cat = default_catalog()
+    project = load_project(example_path("emc-cx4-960-oltp"))
+    project.current_scenario = "Dependent ASAP migration"
+    doc = Document(project, cat)
+    panel = AdvisorPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    with qtbot.waitSignal(panel.adviceReady, timeout=120000) as sig:
+        panel.set_event("op1")
+    advice = sig.args[0]
+    assert advice.target_ms == 20.0  # the OLTP workload's own target
+    by = {o.priority: o for o in advice.outcomes}
+    assert list(by) == list(doc.platform.priorities("lun_migration"))
+    assert all(o.error is None for o in advice.outcomes)
+    # each row is the engine's prediction with only the priority changed
+    for prio, o in by.items():
+        trial = project.clone()
+        trial.scenario().event("op1").priority = prio
+        res = simulate(trial, cat, "Dependent ASAP migration")
+        op = res.operation("op1")
+        assert o.duration_h == pytest.approx(op.duration_h)
+        assert o.peaks_ms["oltp"] == pytest.approx(res.get("response_ms", "oltp").peak(op.start_h, op.end_h))
+    # the ASAP effect: the OLTP response time goes far over its target
+    assert by["ASAP"].peaks_ms["oltp"] > 20.0 and not by["ASAP"].meets(20.0)
+    rec = advice.recommended
+    assert rec is not None and rec.priority != "ASAP" and rec.meets(20.0)
+    faster = [o for o in advice.outcomes if o.duration_h is not None and o.duration_h < rec.duration_h]
+    assert all(not o.meets(20.0) for o in faster)
+    assert panel.apply_recommendation()
+    assert doc.project.scenario().event("op1").priority == rec.priority
+    doc.undo_stack.undo()
+    assert doc.project.scenario().event("op1").priority == "ASAP"
