@@ -152,11 +152,16 @@ class AdvisorPanel(QWidget):
         row.addStretch(1)
         lay.addLayout(row)
         self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["Priority", "Duration", "Peak response (workloads it touches)", "Target"])
+        self.table.setHorizontalHeaderLabels(["Priority", "Duration", "Peak response", "Target"])
+        self.table.horizontalHeaderItem(2).setToolTip(
+            "The highest response time, while the operation runs, of the workloads it touches "
+            "(hover a row for each workload)")
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.Stretch)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.setMinimumHeight(4 * 22 + 30)  # the four priorities without scrolling
         lay.addWidget(self.table, 1)
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
@@ -276,15 +281,18 @@ class AdvisorPanel(QWidget):
         bold = QFont()
         bold.setBold(True)
         for r, o in enumerate(advice.outcomes):
-            peaks = ", ".join(f"{advice.workload_names.get(w, w)} {format_ms(v)}" for w, v in o.peaks_ms.items())
+            peaks = "\n".join(f"{advice.workload_names.get(w, w)}: {format_ms(v)}" for w, v in o.peaks_ms.items())
             if o.error:
                 cells = [o.priority, "-", o.error, "error"]
             else:
+                worst = o.worst_ms
                 cells = [o.priority + (" (current)" if o.priority == advice.current_priority else ""),
-                         format_duration(o.duration_h), peaks or "no workload affected",
+                         format_duration(o.duration_h),
+                         format_ms(worst) if worst is not None else "no workload affected",
                          "keeps" if o.meets(advice.target_ms) else "exceeds"]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                item.setToolTip(peaks or o.error or "")
                 if rec is not None and o.priority == rec.priority:
                     item.setFont(bold)
                     item.setBackground(QBrush(QColor("#dff0d8")))

@@ -44,13 +44,14 @@ class PlotSpec:
 
 
 PLOTS: tuple[PlotSpec, ...] = (
-    PlotSpec("cpu", "SP CPU per core / write cache", ("cpu_pct", "write_cache_pct"), "%", True),
-    PlotSpec("bus", "Back-end bus", ("bus_pct",), "%", True),
-    PlotSpec("disk", "RAID group / drive utilization", ("group_pct", "drive_pct"), "%", True),
     PlotSpec("response", "Host response time", ("response_ms",), "ms"),
-    PlotSpec("throughput", "Host throughput", ("iops",), "IOPS"),
+    PlotSpec("cpu", "SP CPU per core / write cache", ("cpu_pct", "write_cache_pct"), "%", True),
+    PlotSpec("disk", "RAID group / drive utilization", ("group_pct", "drive_pct"), "%", True),
     PlotSpec("progress", "Operation progress", ("progress_pct",), "%", True),
+    PlotSpec("bus", "Back-end bus", ("bus_pct",), "%", True),
+    PlotSpec("throughput", "Host throughput", ("iops",), "IOPS"),
 )
+LEFT_AXIS_W = 180  # as wide as the timeline's row labels, so both read on one time axis
 
 _PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -198,7 +199,7 @@ class ChartsPanel(QWidget):
         self.readout = QTreeWidget()
         self.readout.setHeaderLabels(["At cursor", "Value", "Baseline"])
         self.readout.setRootIsDecorated(True)
-        self.readout.setMinimumWidth(300)
+        self.readout.setMinimumWidth(230)
         self.readout.setColumnWidth(0, 160)
         self.readout.setColumnWidth(1, 64)
         split.addWidget(self.readout)
@@ -221,7 +222,7 @@ class ChartsPanel(QWidget):
             p.setMouseEnabled(x=True, y=False)
             p.enableAutoRange(axis="y")
             p.setAutoVisible(y=True)
-            p.getAxis("left").setWidth(48)
+            p.getAxis("left").setWidth(LEFT_AXIS_W)
             for name in ("left", "bottom"):
                 # keep the painted axis (its text is the costliest part of a redraw) as a pixmap
                 # until its range changes

@@ -40,6 +40,7 @@ class TimelineParts:
     last_update_ms: float | None = None  # GUI-thread time spent redrawing from the last result
     redraws: int = 0
     _coloured: bool = False
+    _had_baseline: bool = False
 
     # ------------------------------------------------------------ result handling
     def on_result(self, live) -> None:
@@ -63,6 +64,10 @@ class TimelineParts:
         if live is None or live.generation != generation:
             return  # a newer result has arrived meanwhile; it schedules its own
         self.compare.set_results(live.current, live.baseline, self.window.document.project)
+        pinned = live.baseline is not None
+        if pinned != self._had_baseline:  # a baseline was just pinned (or cleared)
+            self.docks["compare"].setVisible(pinned)
+        self._had_baseline = pinned
         self.colour_canvas()
         messages = getattr(self.window, "messages", None)
         if messages is not None and hasattr(messages, "set_extra"):
@@ -216,13 +221,16 @@ def _arrange_docks(window, parts: "TimelineParts") -> None:
     if messages_dock is not None and inspector_dock is not None:
         window.addDockWidget(Qt.RightDockWidgetArea, messages_dock)
         window.splitDockWidget(inspector_dock, messages_dock, Qt.Vertical)
-    if messages_dock is not None:
-        window.tabifyDockWidget(messages_dock, parts.docks["compare"])
-        messages_dock.raise_()
+        window.resizeDocks([inspector_dock, messages_dock], [400, 150], Qt.Vertical)
+    # the comparison beside the charts (it needs width), shown while a baseline is pinned
+    window.splitDockWidget(parts.docks["charts"], parts.docks["compare"], Qt.Horizontal)
+    window.resizeDocks([parts.docks["charts"], parts.docks["compare"]], [1100, 460], Qt.Horizontal)
+    parts._had_baseline = parts.live.baseline_result is not None
+    parts.docks["compare"].setVisible(parts._had_baseline)
     if inspector_dock is not None:
         window.tabifyDockWidget(inspector_dock, parts.docks["advisor"])
         inspector_dock.raise_()
-    window.resizeDocks([parts.docks["timeline"], parts.docks["charts"]], [200, 380], Qt.Vertical)
+    window.resizeDocks([parts.docks["timeline"], parts.docks["charts"]], [170, 430], Qt.Vertical)
     if hasattr(window, "_default_state"):  # View > Reset Layout goes back to this arrangement
         window._default_state = window.saveState(1)
 

@@ -46,7 +46,7 @@ MARKER_COLORS = {
     "workload_change": "#2c3e50",
 }
 ROW_H = 0.62  # bar height in row units
-LABEL_W = 240  # pixels for the row labels (longer labels are elided; the tooltip has them)
+LABEL_W = 180  # pixels for the row labels (the charts' left axes are as wide) (longer labels are elided; the tooltip has them)
 
 
 def _has_phases(op) -> bool:
