@@ -7,7 +7,7 @@
 Each launch runs the GUI executable (default dist/ArrayPlanner/ArrayPlanner, as a user would:
 no arguments, so the built-in example opens) with ARRAYPLANNER_EXIT_AFTER_SHOWN=1; the app prints
 `ARRAYPLANNER_SHOWN <epoch seconds> [<seconds since process start>]` once its first window has
-been shown and painted, then quits (app/ui/launch.py). The time counted here is from just before
+been shown and painted, and closes it a second later (app/ui/launch.py). The time counted here is from just before
 the process is created to that printed time stamp, so it includes the bootloader, unpacking
 nothing (one-folder bundle), Python start, imports, loading the project and the first simulation.
 One untimed warm-up launch first (file cache); target: median <= 1.5 s (docs/performance.md).
