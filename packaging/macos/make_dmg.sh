@@ -7,7 +7,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 PY=${PYTHON:-"$ROOT/.venv/bin/python"}
-[ -x "$PY" ] || PY=python3
+command -v "$PY" >/dev/null 2>&1 || PY=python3
 APP="$ROOT/dist/ArrayPlanner.app"
 [ -d "$APP" ] || { echo "make_dmg.sh: $APP not found; build it with packaging/build.sh" >&2; exit 2; }
 VERSION=$("$PY" "$HERE/../spec_common.py" version)
