@@ -196,3 +196,12 @@ def test_cursor_follows_time_cursor(setup):
     cursor.set_time(6.5)
     assert panel.gantt.cursor.value() == pytest.approx(6.5)
     assert panel.time_label.text() == "6:30"
+
+
+def test_tooltip_lists_the_engine_phases(setup):
+    doc, panel, engine, _ = setup
+    item = panel.gantt.items["op1"]
+    text = item.tooltip_text()
+    op = engine(doc.project, doc.catalog).operation("op1")
+    assert text.startswith("op1: ") and "copy:" in text and "expansion:" in text
+    assert f"priority {op.priority}" in text

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from app.domain.formatting import format_duration, format_time
@@ -46,6 +46,8 @@ MARKER_COLORS = {
     "workload_change": "#2c3e50",
 }
 ROW_H = 0.62  # bar height in row units
+NOTE_FONT = QFont("Sans", 8)
+NOTE_METRICS = None  # QFontMetricsF of NOTE_FONT, made with the first GanttView (needs a QGuiApplication)
 LABEL_W = 180  # pixels for the row labels (the charts' left axes are as wide) (longer labels are elided; the tooltip has them)
 
 
@@ -93,7 +95,7 @@ class EventItem(pg.GraphicsObject):
     """One event on its row: the engine's phases as coloured boxes, or a marker glyph."""
 
     def __init__(self, gantt: "GanttView", event: Event, y: float, phases=(), end_h=None,
-                 marker: str | None = None, tooltip: str = ""):
+                 marker: str | None = None, tooltip=None):
         super().__init__()
         self.gantt = gantt
         self.event_id = event.id
@@ -105,26 +107,35 @@ class EventItem(pg.GraphicsObject):
         self.marker = marker
         self.selected = False
         self._drag_x0: float | None = None
-        self.setToolTip(tooltip)
+        self._tip = tooltip  # a str, or a callable made into text when the pointer arrives
+        self.note = ""  # "ASAP · 30 min", written after the bar
         self.setAcceptHoverEvents(True)
         self.setCursor(Qt.SizeHorCursor)
         self.setZValue(20 if marker else 10)
 
-    def set(self, event: Event, y: float, phases, end_h, marker: str | None, tooltip: str) -> None:
+    def set(self, event: Event, y: float, phases, end_h, marker: str | None, tooltip) -> None:
         """Update in place; repaint only when something visible changed."""
         new = (float(event.start_h), y, list(phases), end_h, marker)
         if new != (self.start_h, self.y, self.phases, self.end_h, self.marker):
             self.prepareGeometryChange()
             self.start_h, self.y, self.phases, self.end_h, self.marker = new
             self.update()
-        if self.toolTip() != tooltip:
-            self.setToolTip(tooltip)
+        self._tip = tooltip
+
+    def tooltip_text(self) -> str:
+        if callable(self._tip):
+            self._tip = self._tip()
+        return self._tip or ""
+
+    def hoverEvent(self, ev) -> None:  # noqa: N802 - pyqtgraph API
+        if not ev.isExit():
+            text = self.tooltip_text()
+            if self.toolTip() != text:
+                self.setToolTip(text)
 
     # geometry in data coordinates; markers are sized in pixels
     def _px(self) -> tuple[float, float]:
-        pw = self.pixelWidth() or 0.0
-        ph = abs(self.pixelHeight() or 0.0)
-        return pw, ph
+        return self.gantt.pixel_size()
 
     def _extent(self) -> tuple[float, float]:
         x0 = self.start_h
@@ -137,9 +148,11 @@ class EventItem(pg.GraphicsObject):
         pw, _ = self._px()
         x0, x1 = self._extent()
         pad = 8 * pw
-        return QRectF(x0 - pad, self.y - 0.45, (x1 - x0) + 2 * pad, 0.9)
+        text = (NOTE_METRICS.horizontalAdvance(self.note) + 8) * pw if self.note else 0.0
+        return QRectF(x0 - pad, self.y - 0.45, (x1 - x0) + 2 * pad + text, 0.9)
 
     def viewTransformChanged(self) -> None:  # noqa: N802
+        self.gantt._forget_px()
         self.prepareGeometryChange()
 
     def paint(self, p, *args) -> None:
@@ -159,6 +172,16 @@ class EventItem(pg.GraphicsObject):
             p.drawRect(rect)
         if self.marker or not self.phases:
             self._paint_marker(p, pw, ph)
+        if self.note:
+            # text in device pixels (the item's own coordinates are hours x rows)
+            _, x1 = self._extent()
+            at = p.transform().map(QPointF(x1, self.y))
+            p.save()
+            p.resetTransform()
+            p.setFont(NOTE_FONT)
+            p.setPen(QColor("#303030"))
+            p.drawText(QPointF(at.x() + 5, at.y() + NOTE_METRICS.ascent() / 2 - 1), self.note)
+            p.restore()
 
     def _paint_marker(self, p, pw: float, ph: float) -> None:
         x, y = self.start_h, self.y
@@ -283,7 +306,6 @@ class GanttView(QWidget):
             axis.setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # text painting is slow
         self.plot.getAxis("bottom").setLabel("")
         self.plot.setMenuEnabled(False)
-        self.plot.getViewBox().sigRangeChanged.connect(lambda *_: None)
         self.cursor = pg.InfiniteLine(pos=0.0, angle=90, movable=True, pen=pg.mkPen("#000000"),
                                       hoverPen=pg.mkPen("#d62728", width=2))
         self.cursor.setZValue(100)
@@ -293,9 +315,15 @@ class GanttView(QWidget):
         self.rows: list[Row] = []
         self.items: dict[str, EventItem] = {}
         self.lanes: dict[str, WorkloadLane] = {}
-        self.notes: dict[str, pg.TextItem] = {}  # "ASAP · 30 min" after each bar
         self._tick_labels: list[str] | None = None
         self._n_rows = -1
+        self._px_cache: tuple[float, float] | None = None
+        global NOTE_METRICS
+        if NOTE_METRICS is None:
+            NOTE_METRICS = QFontMetricsF(NOTE_FONT)
+        vb = self.plot.getViewBox()
+        vb.sigRangeChanged.connect(self._forget_px)
+        vb.sigResized.connect(self._forget_px)
         self.selected: str | None = None
         self.stale = False
         self.horizon_h = 0.0
@@ -370,11 +398,10 @@ class GanttView(QWidget):
                 lane.set(y, horizon, text)
         for eid in [e for e in self.items if e not in specs]:
             self.plot.removeItem(self.items.pop(eid))
-        for eid in [e for e in self.notes if e not in specs or not _has_phases(ops.get(e))]:
-            self.plot.removeItem(self.notes.pop(eid))
         for eid, (ev, idx, op, marker, text) in specs.items():
             y = -idx
-            phases, tip = self._phases_and_tip(ev, op, text)
+            phases = self._phases(op)
+            tip = (lambda ev=ev, op=op, text=text: self._tooltip(ev, op, text))
             item = self.items.get(eid)
             if item is None or item.kind != ev.kind:
                 if item is not None:
@@ -384,26 +411,21 @@ class GanttView(QWidget):
             else:
                 item.set(ev, y, phases, op.end_h if op else None, marker, tip)
             item.selected = eid == self.selected
-            if _has_phases(op):
-                right = max(e for _, _, e in phases)
-                note = f"{op.priority} · {format_duration(op.duration_h)}"
-                label = self.notes.get(eid)
-                if label is None:
-                    label = self.notes[eid] = pg.TextItem(note, color="#303030", anchor=(0, 0.5))
-                    label.setFont(QFont("Sans", 8))
-                    self.plot.addItem(label, ignoreBounds=True)
-                elif label.toPlainText() != note:
-                    label.setText(note)
-                if label.pos().x() != right or label.pos().y() != y:
-                    label.setPos(right, y)
+            note = f"{op.priority} · {format_duration(op.duration_h)}" if _has_phases(op) else ""
+            if note != item.note:
+                item.prepareGeometryChange()
+                item.note = note
+                item.update()
 
-    def _phases_and_tip(self, ev: Event, op, text: str) -> tuple[list, str]:
-        phases = []
+    def _phases(self, op) -> list:
+        if op is None:
+            return []
+        return [(ph.name, ph.start_h, ph.end_h if ph.end_h is not None else self.horizon_h) for ph in op.phases]
+
+    def _tooltip(self, ev: Event, op, text: str) -> str:
         tip = [f"{ev.id}: {text}", f"starts {format_time(ev.start_h)}"]
         if op is not None:
             for ph in op.phases:
-                end = ph.end_h if ph.end_h is not None else self.horizon_h
-                phases.append((ph.name, ph.start_h, end))
                 rate = f", {ph.avg_mb_s:.1f} MB/s" if ph.avg_mb_s else ""
                 tip.append(f"  {ph.name}: {format_time(ph.start_h)} - {format_time(ph.end_h) if ph.end_h is not None else 'beyond the plan'}"
                            f" ({format_duration(ph.duration_h)}{rate})")
@@ -412,7 +434,7 @@ class GanttView(QWidget):
                 tip.append("affects workloads " + ", ".join(op.touches_workloads))
         elif ev.is_operation:
             tip.append("(waiting for the prediction)")
-        return phases, "\n".join(tip)
+        return "\n".join(tip)
 
     def _set_ticks(self) -> None:
         labels = [r.label for r in self.rows]
@@ -427,6 +449,16 @@ class GanttView(QWidget):
             self._n_rows = n
             self.plot.setLimits(yMin=-(n - 1) - 1.5, yMax=1.5)
             self.plot.setYRange(-(n - 1) - 0.6, 0.6, padding=0)
+
+    def pixel_size(self) -> tuple[float, float]:
+        """One screen pixel in data units (x: hours, y: rows), shared by all items."""
+        if self._px_cache is None:
+            px = self.plot.getViewBox().viewPixelSize()
+            self._px_cache = (abs(px[0]), abs(px[1]))
+        return self._px_cache
+
+    def _forget_px(self, *_args) -> None:
+        self._px_cache = None
 
     # ---------------------------------------------------------------- state
     def set_stale(self, stale: bool) -> None:
