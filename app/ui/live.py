@@ -17,7 +17,8 @@ from __future__ import annotations
 import copy
 import time
 import traceback
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, is_dataclass
+from enum import Enum
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
@@ -48,19 +49,22 @@ def default_simulate(project, catalog, scenario_name=None):
     return simulate(project, catalog, scenario_name=scenario_name)
 
 
+_ATOMS = (str, int, float, bool, type(None))
+
+
 def _copy_value(v: Any) -> Any:
-    if isinstance(v, (str, int, float, bool)) or v is None:
+    t = type(v)
+    if t in _ATOMS or isinstance(v, Enum):
         return v
-    if isinstance(v, list):
-        return [_copy_value(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _copy_value(x) for k, x in v.items()}
-    d = getattr(v, "__dict__", None)
-    if d is not None and is_dataclass(v) and not isinstance(v, type):
-        new = object.__new__(type(v))
-        new.__dict__.update({k: _copy_value(x) for k, x in d.items()})
+    if t is list:
+        return [x if type(x) in _ATOMS else _copy_value(x) for x in v]
+    if t is dict:
+        return {k: (x if type(x) in _ATOMS else _copy_value(x)) for k, x in v.items()}
+    if is_dataclass(v) and not isinstance(v, type):
+        new = object.__new__(t)
+        new.__dict__.update({k: (x if type(x) in _ATOMS else _copy_value(x)) for k, x in v.__dict__.items()})
         return new
-    return copy.deepcopy(v)  # anything else (enums are returned as themselves by deepcopy)
+    return copy.deepcopy(v)
 
 
 # which Project attributes each kind of change (app.domain.ops.Change.aspects) can touch

@@ -462,10 +462,9 @@ class GanttView(QWidget):
 
     # ---------------------------------------------------------------- state
     def set_stale(self, stale: bool) -> None:
-        if stale != self.stale:
-            self.stale = stale
-            for item in self.items.values():
-                item.update()
+        """Bars drawn while a new prediction is running are pale (no repaint forced for it:
+        the result follows within moments and redraws what moved)."""
+        self.stale = stale
 
     def select(self, event_id: str | None) -> None:
         self.selected = event_id

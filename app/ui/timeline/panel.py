@@ -150,7 +150,8 @@ class TimelinePanel(QWidget):
 
     def _doc_changed(self, change=None) -> None:
         if change is not None and getattr(change, "aspects", None) is not None and not change.replaced:
-            if not change.affects(ops.EVENTS, ops.SCENARIOS, ops.WORKLOADS, ops.LUNS, ops.GROUPS, ops.LAYOUT):
+            if not change.affects(ops.EVENTS, ops.SCENARIOS, ops.WORKLOADS):
+                self.gantt.set_stale(True)  # the rows stand; the prediction is being redone
                 return
         if self.selected and self.project is not None:
             try:
