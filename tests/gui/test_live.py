@@ -139,3 +139,19 @@ def test_background_runner_calls_back_on_gui_thread(qtbot):
     runner.wait()
     qtbot.wait(50)
     assert "late" not in where
+
+
+def test_switch_interval_short_only_while_the_engine_runs(qtbot, doc):
+    import sys
+
+    before = sys.getswitchinterval()
+    seen = []
+
+    def engine(project, catalog, scenario_name=None):
+        seen.append(sys.getswitchinterval())
+        return FakeEngine()(project, catalog, scenario_name)
+
+    live = LiveSimulator(doc, simulate=engine)
+    qtbot.waitSignal(live.resultReady, timeout=5000).wait()
+    assert seen and seen[0] <= 0.0005
+    assert sys.getswitchinterval() == before
