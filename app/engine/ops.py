@@ -259,9 +259,12 @@ class Migration(Op):
             self.copy_cap, note = R.keyed("migration.economical", self.priority, PRIORITY_ORDER[:3])
             if note:
                 sim.advise("info", "nearest-rate", f"{ev.id}: {note} (no migration rate for {self.priority!r})", ev.id)
-        lun_d = sim.project.lun(ev.dest_lun)
-        wa = lun_d.settings.get("write_aside_blocks", 2048)
-        self.cached = bool(lun_d.settings.get("write_cache", True)) and (wa is None or wa > 511)
+        dest = sim.platform.default_lun_settings() | sim.project.lun(ev.dest_lun).settings
+        wa = dest.get("write_aside_blocks")
+        # write-aside 511 or less sends the copy's large writes around the cache (emc 'Best
+        # practices for migrations'); so does a disabled write cache, or an array without one
+        self.cached = (bool(dest.get("write_cache", True)) and (wa is None or wa > 511)
+                       and sim.write_cache_mb > 0)
         if self.is_asap():
             if not mirror and not self.cached and R.has("migration.expansion.parity_write_aside_511"):
                 self.exp_cap = R.v("migration.expansion.parity_write_aside_511")
@@ -367,8 +370,7 @@ class Migration(Op):
     def time_left(self) -> float:
         tl = super().time_left()
         if self.fill_rate > 1e-9 and not self.sim.forced[self.ctrl]:
-            wc = float(self.sim.project.cache.get("write_cache_mb") or 0)
-            at = self.R.v("cache.forced_flush_at_pct") / 100.0 * wc
+            at = self.R.v("cache.forced_flush_at_pct") / 100.0 * self.sim.write_cache_mb
             left = max(at - self.sim.cache_fill[self.ctrl], 0.0)
             tl = min(tl, left / (self.fill_rate * 3600.0))
         return tl
@@ -379,8 +381,8 @@ class Migration(Op):
             self.sim.cache_fill[self.ctrl] += self.fill_rate * dt_h * 3600.0
 
     def maybe_finish_phase(self, t: float) -> None:
-        wc = float(self.sim.project.cache.get("write_cache_mb") or 0)
-        if self.fill_rate > 0 and wc and not self.sim.forced[self.ctrl] and self.sim.ff_ms is not None:
+        wc = self.sim.write_cache_mb
+        if self.fill_rate > 0 and not self.sim.forced[self.ctrl] and self.sim.ff_ms is not None:
             at = self.R.v("cache.forced_flush_at_pct") / 100.0 * wc
             if self.sim.cache_fill[self.ctrl] >= at - 1e-6:
                 self.sim.forced[self.ctrl] = True

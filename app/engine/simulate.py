@@ -24,6 +24,11 @@ from .state import Layout
 
 INF = math.inf
 MAX_STEPS = 200_000
+STALL_STEPS = 1_000  # steps in a row without the clock moving
+
+
+class EngineStall(RuntimeError):
+    """The event loop stopped advancing time (a bug in an operation's bookkeeping)."""
 _WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", "read_hit_pct")
 
 
@@ -100,6 +105,10 @@ class Sim:
         self.cache_fill = np.zeros(len(lay.ctrl_names))  # MB of operation data in the write cache
         self.offline = np.zeros(len(lay.ctrl_names), bool)  # controller rebooting
         self.features = {k: bool(v) for k, v in project.features.items()}
+        # effective settings: a key the project does not set has the platform's default, as the
+        # inspector, validation and report show it
+        self.cache = self.platform.default_cache() | dict(project.cache or {})
+        self.write_cache_mb = float(self.cache.get("write_cache_mb") or 0.0)
         self.workloads = [{f: getattr(w, f) for f in _WL_FIELDS} | {"id": w.id, "name": w.name}
                           for w in project.workloads]
         self.widx = {w.id: i for i, w in enumerate(project.workloads)}
@@ -132,7 +141,7 @@ class Sim:
         self.ff_ms = R.opt("cache.forced_flush_write_ms")
         self.frag_k = R.opt("fragmentation.k") if R.has("fragmentation.k") else None
         self.wp_pct = np.zeros(len(lay.ctrl_names))
-        wp = project.cache.get("write_pending_pct")
+        wp = self.cache.get("write_pending_pct")
         if isinstance(wp, (int, float)):
             self.wp_pct[:] = float(wp)
         self.limits = self._controller_limits()
@@ -461,6 +470,7 @@ class Sim:
         ei = 0
         t = 0.0
         steps = 0
+        stalled = 0
         while ei < len(events) and events[ei].start_h <= 0.0:
             self.fire(events[ei], 0.0)
             ei += 1
@@ -475,9 +485,20 @@ class Sim:
                     t_next = te
             for tt, _ in self.timers:
                 t_next = min(t_next, tt)
-            if t_next == INF or steps > MAX_STEPS:
+            if t_next == INF:
+                break
+            if steps > MAX_STEPS:
+                self.advise("warning", "step-limit",
+                            f"the prediction stops at {t:.1f} h: the plan needs more than {MAX_STEPS:,} engine "
+                            "steps; operations still running then are shown unfinished", "")
                 break
             dt = max(t_next - t, 0.0)
+            # an event-driven model must move the clock: many steps at one instant is a loop in
+            # an operation's bookkeeping, reported rather than spun through to the step limit
+            stalled = stalled + 1 if dt <= 0.0 else 0
+            if stalled > STALL_STEPS:
+                names = ", ".join(op.label for op in self.active) or "no operation"
+                raise EngineStall(f"the model made no progress at {t:.3f} h ({names})")
             for op in list(self.active):
                 op.advance(dt, t)
             t = t_next
@@ -612,10 +633,9 @@ class Sim:
                 rec_r[k], rec_m[k], rec_l[k] = resp[j], rmax[j], lun_r[j]
 
     def cache_pct(self) -> np.ndarray:
-        wc = self.project.cache.get("write_cache_mb") or 0
-        if not wc:
+        if not self.write_cache_mb:
             return np.zeros(len(self.lay.ctrl_names))
-        return np.minimum(self.cache_fill / float(wc) * 100.0, 100.0)
+        return np.minimum(self.cache_fill / self.write_cache_mb * 100.0, 100.0)
 
     def finish(self, horizon: float, steps: int) -> Result:
         lay = self.lay

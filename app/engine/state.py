@@ -96,7 +96,8 @@ class Layout:
         self.l_opt = np.array([float(l.optimization or 1.0) for l in project.luns], float)
         self.l_hit_scale = np.ones(self.L)  # cache re-warm after a pointer swap
         self.l_live = np.ones(self.L, bool)  # False: unbound (a migration's former source)
-        self.l_wcache = np.array([bool(l.settings.get("write_cache", True)) for l in project.luns], bool)
+        lun_defaults = platform.default_lun_settings()
+        self.l_wcache = np.array([bool((lun_defaults | l.settings).get("write_cache", True)) for l in project.luns], bool)
 
     # group of a drive location, and utilised capacity of a group
     def group_allocated_frac(self, gi: int) -> float:
