@@ -41,6 +41,7 @@ class TimelineParts:
     redraws: int = 0
     _coloured: bool = False
     _had_baseline: bool = False
+    _advisories: list | None = None
 
     # ------------------------------------------------------------ result handling
     def on_result(self, live) -> None:
@@ -70,7 +71,9 @@ class TimelineParts:
         self._had_baseline = pinned
         self.colour_canvas()
         messages = getattr(self.window, "messages", None)
-        if messages is not None and hasattr(messages, "set_extra"):
+        key = [(a.severity, a.where, a.text) for a in live.current.advisories]
+        if messages is not None and hasattr(messages, "set_extra") and key != self._advisories:
+            self._advisories = key  # the Messages dock refreshes (and may validate) only on change
             messages.set_extra("prediction", live.current.advisories)
 
     def on_failed(self, message: str) -> None:
