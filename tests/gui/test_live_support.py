@@ -14,7 +14,7 @@ import numpy as np
 
 from app.domain import ops
 from app.domain.project import LunMigration, Project, Workload
-from app.engine.result import OperationResult, Phase, Result, Series
+from app.engine.result import Advisory, OperationResult, Phase, Result, Series
 
 PLATFORM = "emc-cx4-960-r28"
 RATE_GB_H = {"Low": 1.0, "Medium": 2.0, "High": 4.0, "ASAP": 40.0}
@@ -91,4 +91,6 @@ class FakeEngine:
         for op in ops_out:
             t = np.array([0.0, op.start_h, op.end_h])
             series[("progress_pct", op.event_id)] = Series("progress_pct", op.event_id, "%", t, np.array([0.0, 50.0, 100.0]))
-        return Result(sc.name, horizon, ops_out, series)
+        advisories = [Advisory("warning", "asap-under-load", f"{o.event_id}: ASAP under host load", o.event_id)
+                      for o in ops_out if o.priority == "ASAP"]
+        return Result(sc.name, horizon, ops_out, series, advisories)

@@ -135,3 +135,16 @@ def test_play_moves_cursor_and_colours(win, qtbot):
     assert parts.cursor.time_h == pytest.approx(parts.cursor.horizon_h)
     assert parts.timeline.gantt.cursor.value() == pytest.approx(parts.cursor.time_h)
     assert all(line.value() == pytest.approx(parts.cursor.time_h) for line in parts.charts.cursor_lines.values())
+
+
+def test_engine_advisories_reach_the_messages_dock(win, qtbot):
+    window, doc, parts = win
+    view = window.messages
+
+    def texts():
+        return [view.topLevelItem(i).text(2) for i in range(view.topLevelItemCount())]
+
+    qtbot.waitUntil(lambda: "op1: ASAP under host load" in texts(), timeout=5000)
+    with qtbot.waitSignal(parts.live.resultReady, timeout=10000):
+        doc.apply(ops.SetEventPriority("op1", "Low"))
+    qtbot.waitUntil(lambda: "op1: ASAP under host load" not in texts(), timeout=5000)
