@@ -154,3 +154,16 @@ def test_hide_plot(panel, result):
     assert not panel.plots["bus"].isVisible()
     panel.set_plot_visible("bus", True)
     assert panel.plots["bus"].isVisible()
+
+
+def test_time_axis_follows_the_plan_until_zoomed(panel, result):
+    proj, res = result
+    panel.set_results(res, project=proj)
+    x0, x1 = panel.master_plot.getViewBox().viewRange()[0]
+    assert x1 == pytest.approx(res.horizon_h, rel=0.05)
+    longer = Result(res.scenario, res.horizon_h * 2, res.operations, res.series)
+    panel.set_results(longer, project=proj)
+    assert panel.master_plot.getViewBox().viewRange()[0][1] == pytest.approx(longer.horizon_h, rel=0.05)
+    panel.master_plot.setXRange(1.0, 2.0, padding=0)  # the user zooms in
+    panel.set_results(res, project=proj)
+    assert panel.master_plot.getViewBox().viewRange()[0] == pytest.approx([1.0, 2.0])

@@ -148,3 +148,13 @@ def test_engine_advisories_reach_the_messages_dock(win, qtbot):
     with qtbot.waitSignal(parts.live.resultReady, timeout=10000):
         doc.apply(ops.SetEventPriority("op1", "Low"))
     qtbot.waitUntil(lambda: "op1: ASAP under host load" not in texts(), timeout=5000)
+
+
+def test_edit_delete_removes_the_selected_operation(win):
+    window, doc, parts = win
+    parts.timeline.select("op1")
+    window.act_delete.trigger()  # Edit > Delete (Del) acts on the window's selection
+    assert "op1" not in [e.id for e in doc.project.scenario().events]
+    assert "op1" not in parts.timeline.gantt.items
+    doc.undo_stack.undo()
+    assert "op1" in [e.id for e in doc.project.scenario().events]

@@ -297,8 +297,8 @@ class ChartsPanel(QWidget):
         if baseline is not None:
             text += f"; baseline '{baseline.scenario}' dashed"
         self.status_label.setText(text)
-        if first:
-            self.fit()
+        if first or self._showing_all():
+            self.fit()  # follow the plan's length until the user zooms in
         self._update_readout()
 
     def set_focus(self, pairs: Iterable[tuple[str, str]]) -> None:
@@ -325,6 +325,16 @@ class ChartsPanel(QWidget):
                       self.baseline.horizon_h if self.baseline else 0.0)
         if horizon > 0:
             self.master_plot.setXRange(0, horizon, padding=0.01)
+            self._fit_range = tuple(self.master_plot.getViewBox().viewRange()[0])
+
+    def _showing_all(self) -> bool:
+        """True while the time axis is where fit() put it (the user has not zoomed or panned)."""
+        fitted = getattr(self, "_fit_range", None)
+        if fitted is None:
+            return False
+        now = self.master_plot.getViewBox().viewRange()[0]
+        span = max(fitted[1] - fitted[0], 1e-9)
+        return abs(now[0] - fitted[0]) < 1e-3 * span and abs(now[1] - fitted[1]) < 1e-3 * span
 
     def set_plot_visible(self, key: str, visible: bool) -> None:
         p = self.plots[key]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget,
 )
@@ -101,9 +101,9 @@ class TimelinePanel(QWidget):
         self.gantt.backgroundContext.connect(self._background_menu)
         self.gantt.dragging.connect(lambda _eid, t: self.message.setText(f"start {format_time(t)}"))
 
+        # no shortcut of its own: in the main window Edit > Delete (Del) deletes the selection,
+        # which holds the selected operation ("op3"); a second Del shortcut would be ambiguous
         self.delete_action = QAction("Delete operation", self)
-        self.delete_action.setShortcut(QKeySequence.Delete)
-        self.delete_action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
         self.delete_action.triggered.connect(lambda: self.selected and self.delete_event(self.selected))
         self.addAction(self.delete_action)
 
