@@ -205,3 +205,9 @@ def test_tooltip_lists_the_engine_phases(setup):
     op = engine(doc.project, doc.catalog).operation("op1")
     assert text.startswith("op1: ") and "copy:" in text and "expansion:" in text
     assert f"priority {op.priority}" in text
+
+
+def test_workload_change_marker_says_what_changes(setup):
+    doc, panel, _, _ = setup
+    eid = panel.add_event(WorkloadChange("", 3.0, workload="w1", changes={"iops": 0}))
+    assert panel.gantt.items[eid].note == "iops 0"

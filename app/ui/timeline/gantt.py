@@ -424,7 +424,13 @@ class GanttView(QWidget):
             else:
                 item.set(ev, y, phases, op.end_h if op else None, marker, tip)
             item.selected = eid == self.selected
-            note = f"{op.priority} · {format_duration(op.duration_h)}" if _has_phases(op) else ""
+            if _has_phases(op):
+                note = f"{op.priority} · {format_duration(op.duration_h)}"
+            elif isinstance(ev, WorkloadChange):  # what changes, beside its marker on the lane
+                note = ", ".join(f"{k} {v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool)
+                                 else f"{k} {v}" for k, v in ev.changes.items())
+            else:
+                note = ""
             if note != item.note:
                 item.prepareGeometryChange()
                 item.note = note
