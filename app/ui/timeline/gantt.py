@@ -424,11 +424,11 @@ class GanttView(QWidget):
             else:
                 item.set(ev, y, phases, op.end_h if op else None, marker, tip)
             item.selected = eid == self.selected
-            if _has_phases(op):
-                note = f"{op.priority} · {format_duration(op.duration_h)}"
-            elif isinstance(ev, WorkloadChange):  # what changes, beside its marker on the lane
+            if isinstance(ev, WorkloadChange):  # what changes, beside its marker on the lane
                 note = ", ".join(f"{k} {v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool)
                                  else f"{k} {v}" for k, v in ev.changes.items())
+            elif _has_phases(op):
+                note = f"{op.priority} · {format_duration(op.duration_h)}"
             else:
                 note = ""
             if note != item.note:
