@@ -211,3 +211,14 @@ def test_workload_change_marker_says_what_changes(setup):
     doc, panel, _, _ = setup
     eid = panel.add_event(WorkloadChange("", 3.0, workload="w1", changes={"iops": 0}))
     assert panel.gantt.items[eid].note == "iops 0"
+
+
+def test_phase_colours_and_parallel_lanes():
+    from app.ui.timeline.gantt import PHASE_COLORS, phase_color, phase_lanes
+
+    assert phase_color("copy LUN 0 -> LUN 20").name() == PHASE_COLORS["copy"]
+    assert phase_color("wait for replacement").name() == PHASE_COLORS["wait"]
+    # three copies at once, then a set-up after the first: three lanes, the set-up reuses lane 0
+    lanes, n = phase_lanes([("copy", 0, 2), ("copy", 0, 3), ("copy", 0, 4), ("set-up", 2, 5)])
+    assert (lanes, n) == ([0, 1, 2, 0], 3)
+    assert phase_lanes([("copy", 0, 1), ("expansion", 1, 2)]) == ([0, 0], 1)

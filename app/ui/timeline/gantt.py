@@ -37,6 +37,9 @@ PHASE_COLORS = {
     "measure": "#edc948",
     "reallocate": "#ff9d9a",
     "migration": "#4e79a7",
+    "degraded": "#e15759",
+    "set-up": "#bab0ac",
+    "format": "#8cd17d",
 }
 _OTHER_PHASE = "#9c755f"
 MARKER_COLORS = {
@@ -55,8 +58,34 @@ def _has_phases(op) -> bool:
     return op is not None and bool(op.phases)
 
 
+def phase_key(name: str) -> str:
+    """'copy LUN 0 -> LUN 20' -> 'copy', 'wait for replacement' -> 'wait', 'set-up LUN 3' -> 'set-up'."""
+    return name.lower().split(" ", 1)[0] if name else ""
+
+
 def phase_color(name: str) -> QColor:
-    return QColor(PHASE_COLORS.get(name.lower(), _OTHER_PHASE))
+    return QColor(PHASE_COLORS.get(phase_key(name), _OTHER_PHASE))
+
+
+def is_waiting(name: str) -> bool:
+    return phase_key(name) in ("wait", "degraded")
+
+
+def phase_lanes(phases) -> tuple[list[int], int]:
+    """Sub-lanes for phases that overlap in time (a parallel migration group copies several LUNs
+    at once): each phase gets the first lane free at its start."""
+    ends: list[float] = []
+    lanes = []
+    for _, s, e in phases:
+        for i, end in enumerate(ends):
+            if end <= s + 1e-12:
+                ends[i] = e
+                lanes.append(i)
+                break
+        else:
+            ends.append(e)
+            lanes.append(len(ends) - 1)
+    return lanes, max(len(ends), 1)
 
 
 def describe_event(ev: Event, project=None) -> str:
@@ -174,12 +203,14 @@ class EventItem(pg.GraphicsObject):
         outline = QPen(QColor("#202020") if self.selected else QColor(60, 60, 60, 140))
         outline.setCosmetic(True)
         outline.setWidthF(2.2 if self.selected else 0.8)
-        for name, s, e in self.phases:
-            rect = QRectF(s, self.y - h / 2, max(e - s, pw), h)
+        lanes, n = phase_lanes(self.phases)
+        lane_h = h / n
+        for (name, s, e), lane in zip(self.phases, lanes):
+            rect = QRectF(s, self.y - h / 2 + lane * lane_h, max(e - s, pw), lane_h)
             color = phase_color(name)
             if self.gantt.stale:
                 color.setAlpha(120)
-            brush = QBrush(color, Qt.BDiagPattern) if name.lower() == "wait" else QBrush(color)
+            brush = QBrush(color, Qt.BDiagPattern) if is_waiting(name) else QBrush(color)
             p.setPen(outline)
             p.setBrush(brush)
             p.drawRect(rect)
