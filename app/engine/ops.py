@@ -32,8 +32,13 @@ PRIORITY_ORDER = ["Low", "Medium", "High", "ASAP"]
 class Stream:
     """One running phase: moves `mb` at `rate` (transfer) or lasts until `end_h` (timed/wait)."""
 
+    _serial = 0
+
     def __init__(self, name: str, start_h: float, mb: float = 0.0, kind: str = "transfer",
                  end_h: float | None = None, tag: object = None):
+        # a serial, not id(): ids of ended streams are reused and would revive stale caches
+        Stream._serial += 1
+        self.uid = Stream._serial
         self.name = name
         self.start_h = start_h
         self.mb = mb
@@ -61,6 +66,48 @@ class Stream:
         return False
 
 
+class Part:
+    """One transfer's resource use at its capped rate: the same additions, in the same order, as
+    demand() makes through take()/cpu()/bus_*() when nothing limits the rate (so the fast path's
+    sums are bit-identical). check_g/check_d: resources whose free time must cover it."""
+
+    __slots__ = ("stream", "rate", "g", "d", "check_g", "check_d", "core", "bus_g", "bus_x")
+
+    def __init__(self, stream: Stream, cap: float, uses):
+        self.stream = stream
+        self.rate = rate = cap if cap > 0.0 else 0.0
+        self.g: list[tuple[int, float]] = []
+        self.d: list[tuple[int, float]] = []
+        self.check_g: list[int] = []
+        self.check_d: list[int] = []
+        self.core: list[tuple[int, float]] = []
+        self.bus_g: list[tuple[int, float]] = []
+        self.bus_x: list[tuple[int, float]] = []
+        for kind, i, cost in uses:
+            if kind == "g":
+                self.g.append((i, cost * rate))
+                if cost > 0:
+                    self.check_g.append(i)
+            else:
+                self.d.append((i, cost * rate))
+                if cost > 0:
+                    self.check_d.append(i)
+
+
+class Fixed:
+    """An operation's transfers as Parts (Op.fixed); no parts: it puts nothing on the array."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self):
+        self.parts: list[Part] = []
+
+    def take(self, s: Stream, cap: float, uses) -> Part:
+        p = Part(s, cap, uses)
+        self.parts.append(p)
+        return p
+
+
 class Op:
     asap_class = 0  # economical/fixed phases are placed first, ASAP-class after
 
@@ -80,6 +127,9 @@ class Op:
         self.moved_mb = 0.0
         self.label = ev.id
         self.touches: set[str] = set()
+        self.asap = self.priority.upper() == "ASAP"
+        self._fixed_key = None
+        self._fixed = None
 
     @property
     def R(self):
@@ -148,6 +198,26 @@ class Op:
     def demand(self, ctx: "Ctx") -> None:
         self.rate = 0.0
 
+    def fixed(self) -> "Fixed | None":
+        """What demand() puts on the resources when every transfer runs at its cap, for
+        Sim.solve's fast path; None when the rate depends on what others leave (ASAP, shares).
+        Cached until the op's streams or the layout (topology) change."""
+        key = self.fixed_key()
+        if key != self._fixed_key:
+            try:
+                self._fixed = self.build_fixed()
+            except MissingRate:
+                self._fixed = None  # demand() reports it
+            self._fixed_key = key
+        return self._fixed
+
+    def fixed_key(self) -> tuple:
+        """What build_fixed() depends on besides constants: the running streams."""
+        return tuple([s.uid for s in self.streams])
+
+    def build_fixed(self) -> "Fixed | None":
+        return Fixed() if type(self).demand is Op.demand else None
+
     def take(self, ctx: "Ctx", cap: float, uses: list[tuple[str, int, float]], asap: bool) -> float:
         """Rate for a phase with drive costs `uses` [("g", group, busy per MB/s on each alive
         member) or ("d", drive, busy per MB/s)]: the cap, limited by the free drive time (shared
@@ -198,14 +268,7 @@ class Op:
 
     # ---- helpers
     def is_asap(self) -> bool:
-        return self._asap
-
-    @property
-    def _asap(self) -> bool:
-        v = self.__dict__.get("_asap_v")
-        if v is None:
-            v = self.__dict__["_asap_v"] = self.priority.upper() == "ASAP"
-        return v
+        return self.asap
 
     def workloads_on_groups(self, groups: set[int]) -> list[str]:
         mat, active = self.sim.workload_group_matrix()
@@ -259,7 +322,7 @@ class Migration(Op):
             self.copy_cap, note = R.keyed("migration.economical", self.priority, PRIORITY_ORDER[:3])
             if note:
                 sim.advise("info", "nearest-rate", f"{ev.id}: {note} (no migration rate for {self.priority!r})", ev.id)
-        dest = sim.platform.default_lun_settings() | sim.project.lun(ev.dest_lun).settings
+        dest = sim.platform.default_lun_settings() | lay.luns[self.dst].settings
         wa = dest.get("write_aside_blocks")
         # write-aside 511 or less sends the copy's large writes around the cache (emc 'Best
         # practices for migrations'); so does a disabled write cache, or an array without one
@@ -366,6 +429,27 @@ class Migration(Op):
                 self.cpu(ctx, self.ctrl, self.cpu_exp * rate)
                 total += rate  # no bus bandwidth in the expansion (emc 'Migration duration')
         self.rate = total
+
+    def build_fixed(self) -> Fixed | None:
+        if self.asap:
+            return None
+        lay = self.lay
+        f = Fixed()
+        gs, gd = self.gs, self.gd
+        c_src = self.rd / (self.gseq(gs) * lay.g_data[gs])  # as in demand()
+        c_dst = self.wr / (self.gseq(gd) * lay.g_data[gd])
+        core = int(lay.core_off[self.ctrl])
+        for s in self.streams:
+            if s.tag == "copy":
+                p = f.take(s, self.copy_cap, [("g", gs, c_src), ("g", gd, c_dst)])
+                p.core.append((core, self.cpu_copy * p.rate))
+                for gi, mb in ((gs, p.rate), (gd, p.rate * lay.g_width[gd] / lay.g_data[gd])):
+                    if mb > 0:
+                        p.bus_g.append((gi, mb))
+            elif s.tag == "exp":
+                p = f.take(s, self.exp_cap, [("g", gd, self.exp_cost_u)])
+                p.core.append((core, self.cpu_exp * p.rate))
+        return f
 
     def time_left(self) -> float:
         tl = super().time_left()
@@ -620,7 +704,8 @@ class Rebuild(Op):
 
     def plan(self, s: Stream):
         """What a rebuild/equalization stream uses, recomputed only when the layout changed."""
-        if getattr(s, "plan_key", None) == self.sim.topo:
+        key = self.sim.group_topo(self.gi)  # the plan depends on this group's drives only
+        if getattr(s, "plan_key", None) == key:
             return s.plan
         lay, R, sim = self.lay, self.R, self.sim
         rd, wr = R.v("rebuild.disk.survivor_read"), R.v("rebuild.disk.spare_write")
@@ -650,7 +735,7 @@ class Rebuild(Op):
             s.bus_cap = bus_cap
         bus = [(kind, i, (lay.g_width[i] - 1) if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
         s.plan = (uses, cap, R.v(cpu_key), bus)
-        s.plan_key = sim.topo
+        s.plan_key = key
         return s.plan
 
     def demand(self, ctx) -> None:
@@ -673,6 +758,28 @@ class Rebuild(Op):
                     else:
                         ctx.bus_x[int(self.lay.d_bus[i])] += rate * f
             self.rate += rate
+
+    def fixed_key(self) -> tuple:
+        return (self.sim.group_topo(self.gi), *[s.uid for s in self.streams])
+
+    def build_fixed(self) -> Fixed | None:
+        if self.asap or self.model == "smartarray":
+            return None
+        f = Fixed()
+        for s in self.streams:
+            if s.kind != "transfer":
+                continue
+            uses, cap, cpu_coef, bus = self.plan(s)
+            p = f.take(s, cap, uses)
+            rate = p.rate
+            if rate > 0:
+                p.core.append((self.core0, cpu_coef * rate))
+                for kind, i, k in bus:
+                    if kind == "g":
+                        p.bus_g.append((i, rate * k))
+                    else:
+                        p.bus_x.append((int(self.lay.d_bus[i]), rate * k))
+        return f
 
     def share_rate(self, ctx, uses) -> float:
         """HP Smart Array: priority = share of contended drive time, or idle-only (Low)."""
@@ -752,6 +859,27 @@ class BindOp(Op):
             s.rate = rate
             self.bus_g(ctx, gi, rate * self.lay.g_width[gi] / max(self.lay.g_data[gi], 1))
             self.rate += rate
+
+
+    def build_fixed(self) -> Fixed | None:
+        if self.asap:
+            return None
+        R, lay, gi = self.R, self.lay, self.gi
+        f = Fixed()
+        core = int(lay.core_off[self.ctrl])
+        for s in self.streams:
+            if s.tag == "zero":
+                cost = R.v("bind.disk.zeroing_util") / self.zero_rate
+                p = f.take(s, self.zero_rate, [("g", gi, cost)])
+                p.core.append((core, R.v("bind.cpu.zeroing_pct") * (p.rate / self.zero_rate)))
+            else:
+                cost = R.v("bind.disk.verify_util_at_asap") / self.verify_asap
+                p = f.take(s, self.verify_rate, [("g", gi, cost)])
+                p.core.append((core, R.v("bind.cpu.verify_pct_at_asap") * p.rate / self.verify_asap))
+            mb = p.rate * lay.g_width[gi] / max(lay.g_data[gi], 1)
+            if mb > 0:
+                p.bus_g.append((gi, mb))
+        return f
 
 
 # ====================================================================== volume migration (Hitachi)

@@ -44,7 +44,7 @@ class Ctx:
         # plain Python lists: operations touch a few entries each, where list indexing is
         # several times cheaper than numpy scalar access; solve() converts them back once
         lay = sim.lay
-        self.U_host_g = U_host_g.tolist()
+        self.U_host_g = sim.host_list(U_host_g)
         self.busy_g = [0.0] * lay.G
         self.extra: dict[int, float] = {}
         self.asap_g = [0] * lay.G
@@ -54,7 +54,7 @@ class Ctx:
         self.bus_x = [0.0] * lay.B
         self.forced = sim.forced
         self.host_active_g = U_host_g > 1e-9
-        self.host_random_g = np.ones(lay.G)
+        self.host_random_g = None  # set by solve()
         self.max_util = sim.max_util
         self.d_group = sim.d_group_list()
         self.failed = sim.failed_list()
@@ -100,6 +100,10 @@ class Sim:
         self.writing = np.zeros(lay.D, bool)  # a replacement drive being rebuilt
         self.version = 0  # bumped when the host load's inputs change (see invalidate)
         self.topo = 0
+        # topology versions for caches that depend on one group only (an operation's drive plan):
+        # (changes to all groups, changes per group)
+        self.topo_all = 0
+        self.topo_g = [0] * lay.G
         self._host_key = None
         self.forced = np.zeros(len(lay.ctrl_names), bool)
         self.cache_fill = np.zeros(len(lay.ctrl_names))  # MB of operation data in the write cache
@@ -121,6 +125,12 @@ class Sim:
         self.p_w = np.array(pw, int)
         self.p_l = np.array(pl, int)
         self.P = len(pw)
+        self._loaded_l = np.zeros(lay.L, bool)
+        self._loaded_l[self.p_l] = True
+        self._loaded_l = self._loaded_l.tolist()
+        self._pairs_of_l: dict[int, list[int]] = {}
+        for k, l in enumerate(pl):
+            self._pairs_of_l.setdefault(l, []).append(k)
         self.w_nluns = np.bincount(self.p_w, minlength=len(self.workloads)).astype(float) if self.P else np.zeros(len(self.workloads))
         self._wl_arrays()
         self.ops: list[Op] = []
@@ -156,6 +166,13 @@ class Sim:
         if key not in self.advisories:
             self.advisories[key] = Advisory(severity, code, text, where, source)
 
+    def host_list(self, U_host_g: np.ndarray) -> list[float]:
+        """U_host_g as a list, converted once per host-load solution (read-only for the ops)."""
+        if getattr(self, "_hl_src", None) is not U_host_g:
+            self._hl = U_host_g.tolist()
+            self._hl_src = U_host_g
+        return self._hl
+
     def d_group_list(self) -> list[int]:
         """lay.d_group as a list, rebuilt only when the layout changed (topology version)."""
         if getattr(self, "_dg_key", None) != self.topo:
@@ -167,6 +184,10 @@ class Sim:
     def failed_list(self) -> list[bool]:
         self.d_group_list()
         return self._fl
+
+    def group_topo(self, gi: int) -> tuple[int, int]:
+        """Version of group gi's drives (failures, spares swapped in, replacements)."""
+        return self.topo_all, self.topo_g[gi]
 
     def workload_group_matrix(self) -> tuple[np.ndarray, np.ndarray]:
         """(W x G bool: workload w has a LUN on group g, W bool: workload running), cached."""
@@ -189,23 +210,44 @@ class Sim:
         With `groups`/`luns`, the host load is recomputed only if host I/O touches them."""
         if topology:
             self.topo += 1
-        if groups is not None or luns is not None:
-            if self.P:
-                loaded_l = np.zeros(self.lay.L, bool)
-                loaded_l[self.p_l] = True
-                hit = any(loaded_l[l] for l in (luns or ()))
-                if not hit and groups:
-                    lg = self.lay.l_group[self.p_l]
-                    hit = bool(np.isin(lg, list(groups)).any())
-                if not hit:
-                    return
+            if groups is None:
+                self.topo_all += 1
             else:
+                for g in groups:
+                    if 0 <= g < len(self.topo_g):
+                        self.topo_g[g] += 1
+        if groups is not None or luns is not None:
+            if not self.P:
                 return
+            loaded_l = self._loaded_l  # LUNs with host load (pairs never change)
+            hit = any(loaded_l[l] for l in (luns or ()))
+            if not hit and groups:
+                lg = self.lay.l_group[self.p_l]  # read now: migrations move LUNs between groups
+                loaded_g = np.zeros(self.lay.G + 1, bool)
+                loaded_g[lg] = True  # a LUN outside any group (-1) lands on the spare last slot
+                hit = any(loaded_g[g] for g in groups if 0 <= g < self.lay.G)
+            if not hit:
+                return
+            if self._dirty is not None:  # only these pairs' host path changed
+                for l in luns or ():
+                    self._dirty.update(self._pairs_of_l.get(l, ()))
+                if groups:
+                    lg = self.lay.l_group[self.p_l]
+                    for g in groups:
+                        if g >= 0:
+                            self._dirty.update(np.flatnonzero(lg == g).tolist())
+        else:
+            self._dirty = None  # anything may have changed: every pair
         self.version += 1
 
     # ------------------------------------------------------------------ workloads
-    def _wl_arrays(self) -> None:
+    def _wl_arrays(self, wi: int | None = None) -> None:
+        """Workload parameters as arrays; wi: only that workload changed (its pairs are dirty)."""
         self.version = getattr(self, "version", 0) + 1
+        if wi is None:
+            self._dirty = None
+        elif self._dirty is not None:
+            self._dirty.update(np.nonzero(self.p_w == wi)[0].tolist())
         W = self.workloads
         self.w_closed = np.array([w["mode"] == "closed" for w in W], bool)
         self.w_iops = np.array([float(w["iops"] or 0) for w in W], float)
@@ -259,10 +301,40 @@ class Sim:
 
     # ------------------------------------------------------------------ the host load
     def _host_static(self) -> dict[str, Any]:
-        """Per workload-pair arrays that change only when invalidate() was called."""
+        """Per workload-pair arrays that change only when invalidate() was called. When the
+        invalidations named their groups/LUNs (a failure, a swap, a migration's end, one
+        workload's change), only those pairs are recomputed, into copies: earlier steps keep
+        their arrays for fill_lazy()."""
         lay = self.lay
-        P = self.P
-        pw, pl = self.p_w, self.p_l
+        dirty, self._dirty = self._dirty, set()
+        prev = getattr(self, "_st", None)
+        # group level: degraded groups and alive members (cheap, always whole)
+        failed_in = self.failed & (lay.d_group >= 0)
+        alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
+        degraded_g = alive_n < lay.g_width
+        alive_g = np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
+        if prev is None or dirty is None:
+            st = self._pair_terms(np.arange(self.P), degraded_g)
+        else:
+            st = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in prev.items()
+                  if k not in ("agg", "lazy_x", "host")}
+            if dirty:
+                idx = np.fromiter(dirty, int, len(dirty))
+                for k, v in self._pair_terms(idx, degraded_g).items():
+                    st[k][idx] = v
+        st["alive_g"], st["alive_n"] = alive_g, alive_n
+        st["X_open"] = st["X_raw"] * self.port_scale(st["ctrl"], st["X_raw"], st["kb"])
+        st["any_closed"] = bool((st["closed"] & st["on"]).any())
+        # open workloads: the host load on every resource is fixed until the next invalidate()
+        if not st["any_closed"]:
+            st["host"] = self._host_load(st, st["X_open"])
+        return st
+
+    def _pair_terms(self, idx: np.ndarray, degraded_g: np.ndarray) -> dict[str, np.ndarray]:
+        """The host path of pairs idx: what each I/O costs the drives, its fixed response-time
+        terms and its offered IOPS (before the host ports' limit)."""
+        lay = self.lay
+        pw, pl = self.p_w[idx], self.p_l[idx]
         g = lay.l_group[pl]
         live = lay.l_live[pl] & (g >= 0)
         gi = np.where(g >= 0, g, 0)
@@ -274,14 +346,10 @@ class Sim:
         hit = np.where(np.isnan(self.w_hit[pw]), self.hit_default, self.w_hit[pw]) * lay.l_hit_scale[pl]
         nl = self.w_nluns[pw]
         closed = self.w_closed[pw]
-        failed_in = self.failed & (lay.d_group >= 0)
-        alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
-        degraded_g = alive_n < lay.g_width
-        alive_g = np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
         seq = lay.g_seq[gi]
         s_rand = lay.g_rand[gi] / 1000.0 + kb / 1024.0 / seq
         s_seqr = kb / 1024.0 / seq
-        frag = np.ones(P)
+        frag = np.ones(len(idx))
         if self.frag_k is not None:
             frag = 1.0 + self.frag_k * np.maximum(lay.l_opt[pl] - 1.0, 0.0)
         deg_p = degraded_g[gi] & lay.g_parity[gi]
@@ -301,16 +369,11 @@ class Sim:
             t_seq = s_seqr * 1000.0 / np.maximum(lay.g_data[gi], 1.0) * frag * seq_deg
         n_raw = self.w_out[pw] / np.maximum(nl, 1)
         r_rand_fixed = s_rand * 1000.0 * np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0)
-        X_open = np.where(on & ~closed, self.w_iops[pw] / np.maximum(nl, 1), 0.0)
-        X_open = X_open * self.port_scale(ctrl, X_open, kb)
-        st = dict(gi=gi, ctrl=ctrl, on=on, r=r, kb=kb, rnd=rnd, hit=hit, closed=closed, alive_g=alive_g,
-                  alive_n=alive_n, busy_per_io=busy_per_io, be_mb_per_io=be_mb_per_io, t_seq=t_seq,
-                  n_raw=n_raw, n_out=np.maximum(n_raw, 1.0), r_rand_fixed=r_rand_fixed, X_open=X_open,
-                  any_closed=bool((closed & on).any()), wcache=lay.l_wcache[pl], pw=pw, pl=pl)
-        # open workloads: the host load on every resource is fixed until the next invalidate()
-        if not st["any_closed"]:
-            st["host"] = self._host_load(st, X_open)
-        return st
+        X_raw = np.where(on & ~closed, self.w_iops[pw] / np.maximum(nl, 1), 0.0)
+        return dict(gi=gi, ctrl=ctrl, on=on, r=r, kb=kb, rnd=rnd, hit=hit, closed=closed,
+                    busy_per_io=busy_per_io, be_mb_per_io=be_mb_per_io, t_seq=t_seq,
+                    n_raw=n_raw, n_out=np.maximum(n_raw, 1.0), r_rand_fixed=r_rand_fixed, X_raw=X_raw,
+                    wcache=lay.l_wcache[pl], pw=pw, pl=pl)
 
     def _host_load(self, st, X) -> tuple:
         lay = self.lay
@@ -357,9 +420,17 @@ class Sim:
                 U_host_g, host_random_g, core_host, be_g = st["host"]
             ctx = Ctx(self, U_host_g)
             ctx.host_random_g = host_random_g
+            later = self.active
+            if self.active:
+                if self.fixed_demand(ctx):
+                    later = [op for op in self.active if op.asap_class]
+                else:  # a capped phase is short of drive time: place them one by one
+                    ctx = Ctx(self, U_host_g)
+                    ctx.host_random_g = host_random_g
             for op in self.active:
-                op.count_asap(ctx)
-            for op in sorted(self.active, key=lambda o: o.asap_class):
+                if op.asap:  # only ASAP-priority phases count (Op.count_asap is a no-op otherwise)
+                    op.count_asap(ctx)
+            for op in sorted(later, key=lambda o: o.asap_class):
                 try:
                     op.demand(ctx)
                 except MissingRate as exc:
@@ -463,6 +534,72 @@ class Sim:
                      "port": host_mb_c / max(port_cap, 1e-9) * 100.0, "ctx": ctx}
         return self.last
 
+    def fixed_demand(self, ctx: Ctx) -> bool:
+        """Fast path for the economical phases (asap_class 0, placed before the ASAP class).
+        Each gets its table rate while its drives have time to spare, or nothing when the host
+        alone fills one of them (take() gives 0 whatever the others do); either way its
+        resource use is a cached constant (Op.fixed), added here without calling demand().
+        False (ctx partly filled: discard it) when an op has no fixed form or the capped phases
+        together would overfill a drive: then demand() places them one by one as before."""
+        busy, extra, core, bus_g, bus_x = ctx.busy_g, ctx.extra, ctx.core, ctx.bus_g, ctx.bus_x
+        mu = ctx.max_util
+        U, dg, failed = ctx.U_host_g, ctx.d_group, ctx.failed
+        placed = []  # (op, [rate per part])
+        checks = []
+        for op in self.active:
+            if op.asap_class:
+                continue
+            f = op.fixed()
+            if f is None:
+                return False
+            rates = []
+            for p in f.parts:
+                starved = False
+                for i in p.check_g:
+                    if U[i] >= mu:
+                        starved = True
+                for d in p.check_d:
+                    g = dg[d]
+                    if g >= 0 and not failed[d] and U[g] >= mu:
+                        starved = True
+                if starved:  # a zero rate adds nothing anywhere
+                    rates.append(0.0)
+                    continue
+                rates.append(p.rate)
+                checks.append(p)
+                for i, v in p.g:
+                    busy[i] += v
+                for i, v in p.d:
+                    extra[i] = extra.get(i, 0.0) + v
+                for i, v in p.core:
+                    core[i] += v
+                for i, v in p.bus_g:
+                    bus_g[i] += v
+                for i, v in p.bus_x:
+                    bus_x[i] += v
+            placed.append((op, f, rates))
+        # the capped phases all got their caps if the totals fit (take() saw partial sums); the
+        # margin keeps the comparison safe from rounding
+        lim = mu - 1e-9
+        for p in checks:
+            for i in p.check_g:
+                if U[i] + busy[i] > lim:
+                    return False
+            for d in p.check_d:
+                g = dg[d]
+                used = extra.get(d, 0.0)
+                if g >= 0 and not failed[d]:
+                    used += U[g] + busy[g]
+                if used > lim:
+                    return False
+        for op, f, rates in placed:
+            total = 0.0
+            for p, r in zip(f.parts, rates):
+                p.stream.rate = r
+                total += r
+            op.rate = total
+        return True
+
     # ------------------------------------------------------------------ the loop
     def run(self) -> Result:
         events = sorted(enumerate(self.scenario.events), key=lambda ie: (ie[1].start_h, ie[0]))
@@ -527,7 +664,7 @@ class Sim:
             for k, v in ev.changes.items():
                 if k in _WL_FIELDS:
                     self.workloads[wi][k] = v
-            self._wl_arrays()
+            self._wl_arrays(wi)
             return
         if isinstance(ev, DriveReplacement):
             for op in self.active:
