@@ -32,13 +32,8 @@ PRIORITY_ORDER = ["Low", "Medium", "High", "ASAP"]
 class Stream:
     """One running phase: moves `mb` at `rate` (transfer) or lasts until `end_h` (timed/wait)."""
 
-    _serial = 0
-
     def __init__(self, name: str, start_h: float, mb: float = 0.0, kind: str = "transfer",
                  end_h: float | None = None, tag: object = None):
-        # a serial, not id(): ids of ended streams are reused and would revive stale caches
-        Stream._serial += 1
-        self.uid = Stream._serial
         self.name = name
         self.start_h = start_h
         self.mb = mb
@@ -128,6 +123,7 @@ class Op:
         self.label = ev.id
         self.touches: set[str] = set()
         self.asap = self.priority.upper() == "ASAP"
+        self.sver = 0  # bumped when a stream begins or ends (keys Op.fixed's cache)
         self._fixed_key = None
         self._fixed = None
 
@@ -147,7 +143,12 @@ class Op:
               tag: object = None) -> Stream:
         s = Stream(name, t, mb, kind, None if dur_h is None else t + dur_h, tag)
         self.streams.append(s)
+        self.sver += 1
         return s
+
+    def remove_stream(self, s: Stream) -> None:
+        self.streams.remove(s)
+        self.sver += 1
 
     def time_left(self) -> float:
         best = INF
@@ -169,7 +170,7 @@ class Op:
         self.now = t
         for s in list(self.streams):
             if s in self.streams and s.finished(t):
-                self.streams.remove(s)
+                self.remove_stream(s)
                 self.close(s, t)
                 self.on_stream_end(s, t)
         if not self.streams and self.end_h is None:
@@ -211,9 +212,9 @@ class Op:
             self._fixed_key = key
         return self._fixed
 
-    def fixed_key(self) -> tuple:
+    def fixed_key(self):
         """What build_fixed() depends on besides constants: the running streams."""
-        return tuple([s.uid for s in self.streams])
+        return self.sver
 
     def build_fixed(self) -> "Fixed | None":
         return Fixed() if type(self).demand is Op.demand else None
@@ -642,14 +643,14 @@ class Rebuild(Op):
         self.replaced = True
         for s in list(self.streams):
             if s.tag == "wait_replace":
-                self.streams.remove(s)
+                self.remove_stream(s)
                 self.close(s, t)
                 self.target = self.d
                 self.sim.writing[self.d] = True
                 self.sim.invalidate(topology=True, groups={self.gi})
                 self.begin("rebuild", t, self.mb, tag="rebuild")
             elif s.tag == "wait_eq":
-                self.streams.remove(s)
+                self.remove_stream(s)
                 self.close(s, t, "wait for replacement")
                 self.begin("equalization", t, self.mb, tag="eq")
         return True
@@ -759,8 +760,8 @@ class Rebuild(Op):
                         ctx.bus_x[int(self.lay.d_bus[i])] += rate * f
             self.rate += rate
 
-    def fixed_key(self) -> tuple:
-        return (self.sim.group_topo(self.gi), *[s.uid for s in self.streams])
+    def fixed_key(self):
+        return self.sver, self.sim.topo_all, self.sim.topo_g[self.gi]
 
     def build_fixed(self) -> Fixed | None:
         if self.asap or self.model == "smartarray":

@@ -8,6 +8,7 @@ LUNs and workload pairs), records one row per metric, and advances every running
 """
 from __future__ import annotations
 
+import gc
 import math
 from typing import Any
 
@@ -156,9 +157,20 @@ class Sim:
             self.wp_pct[:] = float(wp)
         self.limits = self._controller_limits()
         # recording
-        self.rec_t: list[float] = []
+        # one row per step in preallocated matrices (doubled when full); rows that need the
+        # whole run (open-load response times, per-drive load) are filled in by finish()
+        n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
+        self.rec_width = {
+            "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "response_ms": W, "response_max_ms": W,
+            "iops": W, "mb_s": W, "lun_response_ms": lay.L, "port_pct": n_ctrl, "write_cache_pct": n_ctrl,
+            "write_pending_pct": n_ctrl,
+        }
+        self.rec_n = 0
+        self.rec_t = np.empty(64)
+        self.rec = {m: np.zeros((64, w)) for m, w in self.rec_width.items()}
+        self.rec_ops: list[list[tuple]] = []
         self.lazy: list[tuple[int, tuple]] = []  # steps whose response times finish() computes
-        self.rec: dict[str, list[np.ndarray]] = {}
+        self.rec_drive: list[tuple] = []  # per step: (group load, drive extras, drive snapshot)
 
     # ------------------------------------------------------------------ advisories
     def advise(self, severity: str, code: str, text: str, where: str = "", source: str = "") -> None:
@@ -493,12 +505,8 @@ class Sim:
                     break
         self.X = X
         # per drive (for charts): group load on alive members + per-drive extras
-        dg = lay.d_group
-        member = dg >= 0
-        U_d = np.where(member, (U_host_g + busy_g)[np.where(member, dg, 0)], 0.0)
-        for d, b in ctx.extra.items():
-            U_d[d] += b
-        U_d = np.where(self.failed & ~self.writing, 0.0, np.minimum(U_d, 1.0))
+        # (built for all steps at once in drive_matrix(); ctx.extra is not touched after this)
+        drive = (U_host_g + busy_g, ctx.extra, self.drive_snapshot())
         bus = np.asarray(ctx.bus_x, float) + ((be_g + np.asarray(ctx.bus_g, float)) @ lay.GB if lay.G else 0.0)
         W = len(self.workloads)
         port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
@@ -510,7 +518,7 @@ class Sim:
                 mbs_w = np.bincount(pw, weights=X * kb / 1024.0, minlength=W)
                 host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl)
                 agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0)
-            self.last = {"U_d": U_d, "U_g": U_g, "core": core_u, "bus": bus, "iops_w": agg[0], "mbs_w": agg[1],
+            self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus, "iops_w": agg[0], "mbs_w": agg[1],
                          "resp_w": None, "rmax_w": None, "lun_r": None, "port": agg[2], "ctx": ctx,
                          "lazy": (st, U_g, core_max, self.forced.copy())}
             return self.last
@@ -529,7 +537,7 @@ class Sim:
             iops_w = mbs_w = resp_w = rmax = np.zeros(W)
             lun_r = np.zeros(lay.L)
             host_mb_c = np.zeros(n_ctrl)
-        self.last = {"U_d": U_d, "U_g": U_g, "core": core_u, "bus": bus,
+        self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus,
                      "iops_w": iops_w, "mbs_w": mbs_w, "resp_w": resp_w, "rmax_w": rmax, "lun_r": lun_r,
                      "port": host_mb_c / max(port_cap, 1e-9) * 100.0, "ctx": ctx}
         return self.last
@@ -689,6 +697,7 @@ class Sim:
             self.advise("warning", "no-rates", f"{ev.id}: {exc}; this operation is not predicted on "
                         f"{self.platform.name}", ev.id)
             op.streams = []
+            op.sver += 1
             started = False
         if started:
             self.active.append(op)
@@ -699,25 +708,66 @@ class Sim:
     # ------------------------------------------------------------------ recording
     def record(self, t: float) -> None:
         s = self.last
-        self.rec_t.append(t)
-        row = {
-            "drive_pct": s["U_d"] * 100.0, "group_pct": s["U_g"] * 100.0, "cpu_pct": s["core"],
-            "bus_pct": s["bus"] / max(self.platform.bus_mb_s, 1e-9) * 100.0,
-            "response_ms": s["resp_w"], "response_max_ms": s["rmax_w"], "iops": s["iops_w"], "mb_s": s["mbs_w"],
-            "lun_response_ms": s["lun_r"], "port_pct": s["port"],
-            "write_cache_pct": self.cache_pct(), "write_pending_pct": self.wp_pct,
-        }
-        # every row array is fresh from solve() or never mutated afterwards: no copies needed
+        k = self.rec_n
+        if k == len(self.rec_t):
+            self.rec_t = np.resize(self.rec_t, 2 * k)
+            for m, buf in self.rec.items():
+                grown = np.zeros((2 * k, buf.shape[1]))
+                grown[:k] = buf
+                self.rec[m] = grown
+        self.rec_n = k + 1
+        self.rec_t[k] = t
         rec = self.rec
-        for k, v in row.items():
-            lst = rec.get(k)
-            if lst is None:
-                lst = rec[k] = []
-            lst.append(v)
+        # raw values; finish() scales whole columns to % (the same arithmetic per element)
+        rec["group_pct"][k] = s["U_g"]
+        rec["cpu_pct"][k] = s["core"]
+        rec["bus_pct"][k] = s["bus"]
+        rec["iops"][k] = s["iops_w"]
+        rec["mb_s"][k] = s["mbs_w"]
+        rec["port_pct"][k] = s["port"]
+        rec["write_cache_pct"][k] = self.cache_pct()
+        rec["write_pending_pct"][k] = self.wp_pct
+        if s["resp_w"] is not None:
+            rec["response_ms"][k] = s["resp_w"]
+            rec["response_max_ms"][k] = s["rmax_w"]
+            rec["lun_response_ms"][k] = s["lun_r"]
+        self.rec_drive.append(s["drive"])
         if s.get("lazy") is not None:
-            self.lazy.append((len(self.rec_t) - 1, s["lazy"]))  # (st, U_g, core_max, forced)
-        # per-operation progress and rate: only the running ones change
-        self.rec.setdefault("_ops", []).append([(op.index, op.progress_pct(), op.rate) for op in self.active])
+            self.lazy.append((k, s["lazy"]))  # (st, U_g, core_max, forced)
+        # per-operation progress and rate: only the running ones change (progress = moved MB
+        # over the op's total, computed in finish() as Op.progress_pct does for a running op)
+        self.rec_ops.append([(op.index, op.moved_mb, op.rate) for op in self.active])
+
+    def drive_snapshot(self) -> tuple:
+        """(group index per drive, member mask, drives shown idle) for this topology version:
+        failures, spares and replacements change only with a topology invalidation."""
+        if getattr(self, "_ds_key", None) != self.topo:
+            dg = self.lay.d_group
+            member = dg >= 0
+            self._ds = (np.where(member, dg, 0), member, self.failed & ~self.writing)
+            self._ds_key = self.topo
+        return self._ds
+
+    def drive_matrix(self) -> np.ndarray:
+        """drive_pct for all steps: the group load on its alive members plus per-drive extras,
+        batched over the steps that share one drive snapshot."""
+        n = self.rec_n
+        out = np.zeros((n, self.lay.D))
+        k = 0
+        rows = self.rec_drive
+        while k < n:
+            snap = rows[k][2]
+            e = k + 1
+            while e < n and rows[e][2] is snap:
+                e += 1
+            idx, member, idle = snap
+            U = np.where(member, np.vstack([r[0] for r in rows[k:e]])[:, idx], 0.0)
+            for j in range(k, e):
+                for d, b in rows[j][1].items():
+                    U[j - k, d] += b
+            out[k:e] = np.where(idle, 0.0, np.minimum(U, 1.0)) * 100.0
+            k = e
+        return out
 
     def fill_lazy(self) -> None:
         """Response times of open-load steps, computed after the run: the same equations as
@@ -766,8 +816,8 @@ class Sim:
             rmax[:, w_ids] = np.maximum.reduceat(np.where(X > 0, R, 0.0)[:, ow], sw, axis=1)
             lun_r = np.zeros((len(run), lay.L))
             lun_r[:, l_ids] = np.add.reduceat(RX[:, ol], sl, axis=1) / np.maximum(xl, 1e-12)
-            for j, (k, _) in enumerate(run):
-                rec_r[k], rec_m[k], rec_l[k] = resp[j], rmax[j], lun_r[j]
+            ks = [k for k, _ in run]
+            rec_r[ks], rec_m[ks], rec_l[ks] = resp, rmax, lun_r
 
     def cache_pct(self) -> np.ndarray:
         if not self.write_cache_mb:
@@ -776,7 +826,8 @@ class Sim:
 
     def finish(self, horizon: float, steps: int) -> Result:
         lay = self.lay
-        t = np.array(self.rec_t)
+        n_rows = self.rec_n
+        t = self.rec_t[:n_rows].copy()
         res = Result(scenario=self.scenario.name, horizon_h=horizon, event_count=steps,
                      platform_id=self.platform.id,
                      rates_id=self.R.model)
@@ -791,10 +842,18 @@ class Sim:
             "write_pending_pct": ("%", lay.ctrl_names),
         }
         self.fill_lazy()
+        bus_scale = max(self.platform.bus_mb_s, 1e-9)
         for metric, (unit, names) in ents.items():
             if not names:
                 continue
-            V = np.vstack(self.rec[metric]) if self.rec.get(metric) else np.zeros((0, len(names)))
+            if metric == "drive_pct":
+                V = self.drive_matrix()
+            else:
+                V = self.rec[metric][:n_rows]
+                if metric == "group_pct":
+                    V = V * 100.0
+                elif metric == "bus_pct":
+                    V = V / bus_scale * 100.0
             res.add_block(SeriesBlock(metric, unit, list(names), t, V))
         if self.ops:
             n = len(self.ops)
@@ -803,10 +862,16 @@ class Sim:
             for op in self.ops:
                 if op.end_h is not None:
                     P[t >= op.end_h - 1e-12, op.index] = 100.0
-            for k, row in enumerate(self.rec["_ops"]):
-                for i, prog, rate in row:
-                    P[k, i] = prog
-                    Rt[k, i] = rate
+            rows = self.rec_ops
+            ks = np.repeat(np.arange(len(rows)), [len(r) for r in rows])
+            flat = [x for r in rows for x in r]
+            if flat:
+                ii = np.array([x[0] for x in flat], int)
+                moved = np.array([x[1] for x in flat], float)
+                Rt[ks, ii] = [x[2] for x in flat]
+                tot = np.array([op.total_mb for op in self.ops], float)[ii]
+                ok = tot > 0
+                P[ks, ii] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
             ids = [op.event.id for op in self.ops]
             res.add_block(SeriesBlock("progress_pct", "%", ids, t, P))
             res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, Rt))
@@ -884,4 +949,13 @@ class Sim:
 
 def simulate(project: Project, catalog: Catalog, scenario_name: str | None = None) -> Result:
     """Project -> Result for one scenario (the caller validates the project first)."""
-    return Sim(project, catalog, scenario_name).run()
+    # the run allocates many small short-lived objects and makes no reference cycles worth
+    # collecting; a collection during the run would scan the caller's whole heap (the GUI's is
+    # large), so the collector waits until the result is built
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return Sim(project, catalog, scenario_name).run()
+    finally:
+        if paused:
+            gc.enable()
