@@ -52,6 +52,21 @@ def test_validate_table(capsys):
     assert "cases pass" in out
 
 
+def test_validate_table_shows_conditions(capsys):
+    # directional and flag cases: the condition in the published column, no error percentage
+    code = main(["validate", "--only", "emc.load"])
+    out = capsys.readouterr().out
+    assert code == 0
+    rows = {line.split()[0]: line for line in out.splitlines()[1:] if line.startswith("emc.")}
+    fig8 = rows["emc.load.figure8.asap_disk_significant"].split()
+    assert fig8[1:3] == [">", "4"] and fig8[5] == "--" and "%" not in " ".join(fig8[4:])
+    flag = rows["emc.load.dependent.forced_flush_advised"]
+    assert "flag set" in flag and " set " in flag and "%" not in flag
+    code = main(["validate", "--json", "--only", "emc.load.figure8"])
+    d = {c["id"]: c for c in json.loads(capsys.readouterr().out)["cases"]}["emc.load.figure8.asap_disk_significant"]
+    assert d["check"] == "> 4" and d["error_pct"] is None and d["published"] == 4
+
+
 # (example, scenario, operation, expected hours, relative tolerance, source)
 DOCUMENTED = [
     ("emc-cx4-960-worked-examples", "Migration ASAP", "op1", 2.53, 0.05, "emc migration example"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.cli.engine_cmds import load_cases, load_examples
-from app.engine.cases import judge, run_case
+from app.engine.cases import check_text, judge, rule_of, run_case
 
 CASES = load_cases()
 
@@ -41,3 +41,21 @@ def test_judge_rules_can_fail():
     assert not judge({"published": [12, 40]}, 41)[1]
     assert not judge({"published": 3, "tolerance": "greater"}, 2.9)[1]
     assert not judge({"published": 1, "tolerance": "less"}, 1.1)[1]
+
+
+def test_directional_cases_have_no_error_percentage():
+    # "at least 4x" is a condition, not a figure to be within some % of
+    assert judge({"published": 4, "tolerance": "greater"}, 9.72) == (None, True)
+    assert judge({"published": 1, "tolerance": "less"}, 0.0) == (None, True)
+    err, ok = judge({"published": [12, 40]}, 44)  # a range: the distance outside it
+    assert not ok and abs(err - 10.0) < 1e-9
+
+
+def test_check_text_says_what_was_checked():
+    assert check_text({"published": 4, "tolerance": "greater", "measure": {"what": "ratio"}}) == "> 4"
+    assert check_text({"published": 1.1, "tolerance": "less", "measure": {"what": "series"}}) == "< 1.1"
+    flag = {"published": 0.5, "tolerance": "greater", "measure": {"what": "advisory", "code": "x"}}
+    assert rule_of(flag) == "flag" and check_text(flag) == "flag set"
+    assert check_text({"published": [90, 97], "measure": {"what": "series"}}) == "range 90-97"
+    assert check_text({"published": 2.53, "tolerance_pct": 5, "measure": {"what": "op_duration"}}) == "2.53 ±5%"
+    assert check_text({"published": 9, "tolerance": "ceil", "measure": {"what": "op_duration"}}) == "9 (rounded up)"

@@ -161,6 +161,22 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
+def table_row(r) -> tuple[str, str, str, str]:
+    """(published, predicted, error, tolerance) as the table shows them: a published number for
+    cases that compare with one; otherwise the condition checked ("> 4", "< 1.1", "range
+    90-97", "flag set"), with "--" for the error, which would be a meaningless percentage."""
+    if r.rule == "flag":
+        pred = "--" if not math.isfinite(r.predicted) else ("set" if r.predicted > 0.5 else "not set")
+        return r.check, pred, "--", "--"
+    pub = _fmt(r.published) if r.is_number or not r.check else r.check
+    err = "--" if r.error_pct is None else f"{r.error_pct:+.1f}%"
+    if r.rule == "ceil":  # the source rounds up to whole units
+        tol = "rounds up"
+    else:
+        tol = "--" if r.tolerance_pct is None or r.rule in ("less", "greater") else f"{r.tolerance_pct:g}%"
+    return pub, _fmt(r.predicted), err, tol
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     results = run_all(args.only)
     if args.json:
@@ -168,12 +184,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
                   default=lambda x: None)
         sys.stdout.write("\n")
     else:
+        rows = [table_row(r) for r in results]
         w = max((len(r.id) for r in results), default=10)
-        print(f"{'case':{w}s}  {'published':>11s}  {'predicted':>10s}  {'unit':5s}  {'error':>8s}  {'tolerance':>9s}  pass")
-        for r in results:
-            err = "--" if r.error_pct is None else f"{r.error_pct:+.1f}%"
-            tol = "--" if r.tolerance_pct is None else f"{r.tolerance_pct:g}%"
-            print(f"{r.id:{w}s}  {_fmt(r.published):>11s}  {_fmt(r.predicted):>10s}  {r.unit:5s}  {err:>8s}  "
+        wp = max([len(row[0]) for row in rows] + [11])
+        print(f"{'case':{w}s}  {'published':>{wp}s}  {'predicted':>10s}  {'unit':5s}  {'error':>8s}  {'tolerance':>9s}  pass")
+        for r, (pub, pred, err, tol) in zip(results, rows):
+            print(f"{r.id:{w}s}  {pub:>{wp}s}  {pred:>10s}  {r.unit:5s}  {err:>8s}  "
                   f"{tol:>9s}  {'yes' if r.passed else 'NO'}")
             if not r.passed and r.note.startswith("error:"):
                 print(f"    {r.note}")

@@ -163,14 +163,60 @@ class CaseResult:
     tolerance_pct: float | None
     passed: bool
     note: str = ""
+    check: str = ""  # the condition checked, e.g. "2.53 ±5%", "> 4", "range 12-40", "flag set"
+    rule: str = ""  # pct | range | ceil | round | less | greater | flag
+
+    @property
+    def is_number(self) -> bool:
+        """The published figure is a number the prediction is compared with (an error in %
+        means something); False for directional statements and flags."""
+        return self.rule in ("pct", "ceil", "round")
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "source": self.source, "published": self.published, "predicted": self.predicted,
                 "unit": self.unit, "error_pct": self.error_pct, "tolerance_pct": self.tolerance_pct,
-                "pass": self.passed}
+                "pass": self.passed, "check": self.check}
+
+
+def rule_of(case: dict[str, Any]) -> str:
+    """The comparison a case makes; "flag" for a directional case on an advisory (0 or 1)."""
+    pub = case["published"]
+    rule = case.get("tolerance", "range" if isinstance(pub, list) else "pct")
+    if case.get("measure", {}).get("what") == "advisory" and rule in ("greater", "less"):
+        return "flag"
+    return rule
+
+
+def _num(v: Any) -> str:
+    return f"{float(v):.4g}"
+
+
+def check_text(case: dict[str, Any]) -> str:
+    """The condition a case checks, in words a reader of `arrayplanner validate` can verify."""
+    pub = case["published"]
+    rule = rule_of(case)
+    tol = case.get("tolerance_pct")
+    widen = f" ±{float(tol):g}%" if tol else ""
+    if rule == "flag":  # the advisory is raised (greater than 0.5) or not (less than 0.5)
+        raised = case.get("tolerance") == "greater"
+        return "flag set" if raised else "flag not set"
+    if rule == "range":
+        return f"range {_num(pub[0])}-{_num(pub[1])}{widen}"
+    if rule == "greater":
+        return f"> {_num(pub)}"
+    if rule == "less":
+        return f"< {_num(pub)}"
+    if rule == "ceil":
+        return f"{_num(pub)} (rounded up)"
+    if rule == "round":
+        return f"{_num(pub)} (rounded to {int(case.get('decimals', 0))} decimals{' or' + widen if widen else ''})"
+    return f"{_num(pub)}{widen}"
 
 
 def judge(case: dict[str, Any], predicted: float) -> tuple[float | None, bool]:
+    """(error in % of the published figure, pass). The error is None where a percentage means
+    nothing: directional statements (greater/less, flags) and non-finite predictions; for a
+    range it is the distance outside the range (0 inside)."""
     pub = case["published"]
     tol = float(case.get("tolerance_pct", 0.0))
     rule = case.get("tolerance", "range" if isinstance(pub, list) else "pct")
@@ -196,9 +242,9 @@ def judge(case: dict[str, Any], predicted: float) -> tuple[float | None, bool]:
         dec = int(case.get("decimals", 0))
         return err, round(predicted, dec) == round(pub, dec) or abs(err) <= tol
     if rule == "less":
-        return err, predicted < pub
+        return None, predicted < pub
     if rule == "greater":
-        return err, predicted > pub
+        return None, predicted > pub
     raise ValueError(f"case {case.get('id')}: unknown tolerance rule {rule!r}")
 
 
@@ -239,4 +285,4 @@ def run_case(case: dict[str, Any], catalog: Catalog, examples: dict[str, Project
     tol = case.get("tolerance_pct")
     return CaseResult(case["id"], case.get("source", ""), case["published"], predicted, case.get("unit", ""),
                       None if err is None else round(err, 2), None if tol is None else float(tol), ok,
-                      case.get("reading", ""))
+                      case.get("reading", ""), check_text(case), rule_of(case))
