@@ -638,6 +638,10 @@ class LayoutView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
         self.setAcceptDrops(True)
         self.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        # Fitting to the width must not change the width: with a scroll bar that comes and goes,
+        # fit -> scroll bar toggles -> resize -> fit loops for ever. Keep it, and fit once per resize.
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)
+        self._fitting = False
         self._pan: QPointF | None = None
         self._space = False
         self._auto_fit = True
@@ -666,8 +670,12 @@ class LayoutView(QGraphicsView):
     # zoom
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
-        if self._auto_fit:
-            self.fit()
+        if self._auto_fit and not self._fitting:
+            self._fitting = True
+            try:
+                self.fit()
+            finally:
+                self._fitting = False
 
     def zoom(self, factor: float) -> None:
         self._auto_fit = False
@@ -680,11 +688,7 @@ class LayoutView(QGraphicsView):
         self._auto_fit = True
         r = self.layout_scene.itemsBoundingRect().adjusted(-10, -10, 10, 10)
         vw = max(self.viewport().width() - 4, 50)
-        vh = max(self.viewport().height() - 4, 50)
-        s = vw / r.width()
-        if r.height() * s > vh:  # scrolling vertically: leave room for the scroll bar
-            s = (vw - self.verticalScrollBar().sizeHint().width()) / r.width()
-        s = max(0.55, min(s, 1.3))
+        s = max(0.55, min(vw / r.width(), 1.3))  # the viewport already excludes the scroll bar
         self.resetTransform()
         self.scale(s, s)
         self.ensureVisible(QRectF(r.left(), r.top(), 10, 10), 0, 0)
