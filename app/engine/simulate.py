@@ -432,25 +432,13 @@ class Sim:
                 U_host_g, host_random_g, core_host, be_g = st["host"]
             ctx = Ctx(self, U_host_g)
             ctx.host_random_g = host_random_g
-            later = self.active
-            if self.active:
-                if self.fixed_demand(ctx):
-                    later = [op for op in self.active if op.asap_class]
-                else:  # a capped phase is short of drive time: place them one by one
-                    ctx = Ctx(self, U_host_g)
-                    ctx.host_random_g = host_random_g
             for op in self.active:
                 if op.asap:  # only ASAP-priority phases count (Op.count_asap is a no-op otherwise)
                     op.count_asap(ctx)
-            for op in sorted(later, key=lambda o: o.asap_class):
-                try:
-                    op.demand(ctx)
-                except MissingRate as exc:
-                    self.advise("warning", "no-rates", f"{op.event.id}: {exc}; its rate is not predicted",
-                                op.event.id)
-                    op.rate = 0.0
-                    for st_ in op.streams:
-                        st_.rate = 0.0
+            self.place_economical(ctx)
+            for op in self.active:  # then the ASAP class, on what is left
+                if op.asap_class:
+                    self.demand(op, ctx)
             extra_g = np.zeros(lay.G)
             for d, b in ctx.extra.items():
                 g = lay.d_group[d]
@@ -542,25 +530,29 @@ class Sim:
                      "port": host_mb_c / max(port_cap, 1e-9) * 100.0, "ctx": ctx}
         return self.last
 
-    def fixed_demand(self, ctx: Ctx) -> bool:
-        """Fast path for the economical phases (asap_class 0, placed before the ASAP class).
-        Each gets its table rate while its drives have time to spare, or nothing when the host
-        alone fills one of them (take() gives 0 whatever the others do); either way its
-        resource use is a cached constant (Op.fixed), added here without calling demand().
-        False (ctx partly filled: discard it) when an op has no fixed form or the capped phases
-        together would overfill a drive: then demand() places them one by one as before."""
+    def place_economical(self, ctx: Ctx) -> None:
+        """The economical phases (asap_class 0), in order, before the ASAP class. An op whose
+        capped transfers all fit in the drive time left (after the host and the ops before
+        it) runs at its table rates: its resource use is a cached constant (Op.fixed), added
+        without calling demand(). A transfer on a drive the host alone fills gets nothing (take()
+        gives 0 whatever the others do). Any other op goes through demand() on the same partial
+        sums, so the outcome is the one-by-one placement's, bit for bit."""
         busy, extra, core, bus_g, bus_x = ctx.busy_g, ctx.extra, ctx.core, ctx.bus_g, ctx.bus_x
         mu = ctx.max_util
+        lim = mu - 1e-9  # a margin against rounding: near the limit, demand() decides
         U, dg, failed = ctx.U_host_g, ctx.d_group, ctx.failed
-        placed = []  # (op, [rate per part])
-        checks = []
         for op in self.active:
             if op.asap_class:
                 continue
             f = op.fixed()
             if f is None:
-                return False
+                self.demand(op, ctx)
+                continue
+            # check every part against the partial sums plus this op's earlier parts
             rates = []
+            pend_g: dict[int, float] = {}
+            pend_d: dict[int, float] = {}
+            fits = True
             for p in f.parts:
                 starved = False
                 for i in p.check_g:
@@ -573,8 +565,30 @@ class Sim:
                 if starved:  # a zero rate adds nothing anywhere
                     rates.append(0.0)
                     continue
+                for i, v in p.g:
+                    pend_g[i] = pend_g.get(i, 0.0) + v
+                for d, v in p.d:
+                    pend_d[d] = pend_d.get(d, 0.0) + v
+                for i in p.check_g:
+                    if U[i] + busy[i] + pend_g[i] > lim:
+                        fits = False
+                for d in p.check_d:
+                    g = dg[d]
+                    used = extra.get(d, 0.0) + pend_d[d]
+                    if g >= 0 and not failed[d]:
+                        used += U[g] + busy[g] + pend_g.get(g, 0.0)
+                    if used > lim:
+                        fits = False
                 rates.append(p.rate)
-                checks.append(p)
+            if not fits:
+                self.demand(op, ctx)
+                continue
+            total = 0.0
+            for p, r in zip(f.parts, rates):
+                p.stream.rate = r
+                total += r
+                if r == 0.0 and p.rate != 0.0:
+                    continue  # starved
                 for i, v in p.g:
                     busy[i] += v
                 for i, v in p.d:
@@ -585,28 +599,16 @@ class Sim:
                     bus_g[i] += v
                 for i, v in p.bus_x:
                     bus_x[i] += v
-            placed.append((op, f, rates))
-        # the capped phases all got their caps if the totals fit (take() saw partial sums); the
-        # margin keeps the comparison safe from rounding
-        lim = mu - 1e-9
-        for p in checks:
-            for i in p.check_g:
-                if U[i] + busy[i] > lim:
-                    return False
-            for d in p.check_d:
-                g = dg[d]
-                used = extra.get(d, 0.0)
-                if g >= 0 and not failed[d]:
-                    used += U[g] + busy[g]
-                if used > lim:
-                    return False
-        for op, f, rates in placed:
-            total = 0.0
-            for p, r in zip(f.parts, rates):
-                p.stream.rate = r
-                total += r
             op.rate = total
-        return True
+
+    def demand(self, op: Op, ctx: Ctx) -> None:
+        try:
+            op.demand(ctx)
+        except MissingRate as exc:
+            self.advise("warning", "no-rates", f"{op.event.id}: {exc}; its rate is not predicted", op.event.id)
+            op.rate = 0.0
+            for st_ in op.streams:
+                st_.rate = 0.0
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> Result:
