@@ -126,6 +126,8 @@ class Op:
         self.sver = 0  # bumped when a stream begins or ends (keys Op.fixed's cache)
         self._fixed_key = None
         self._fixed = None
+        self.idle = False  # starved this step with nothing due (Sim.place_economical)
+        self._idle_key: tuple = (None, None)
 
     @property
     def R(self):

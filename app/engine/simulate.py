@@ -543,11 +543,15 @@ class Sim:
         U, dg, failed = ctx.U_host_g, ctx.d_group, ctx.failed
         for op in self.active:
             if op.asap_class:
+                op.idle = False
                 continue
             f = op.fixed()
             if f is None:
+                op.idle = False
                 self.demand(op, ctx)
                 continue
+            if op.idle and op._idle_key[0] is f and op._idle_key[1] is U:
+                continue  # still starved by the same host load: rates stay 0, nothing to add
             # check every part against the partial sums plus this op's earlier parts
             rates = []
             pend_g: dict[int, float] = {}
@@ -581,6 +585,7 @@ class Sim:
                         fits = False
                 rates.append(p.rate)
             if not fits:
+                op.idle = False
                 self.demand(op, ctx)
                 continue
             total = 0.0
@@ -600,6 +605,10 @@ class Sim:
                 for i, v in p.bus_x:
                     bus_x[i] += v
             op.rate = total
+            # starved entirely and nothing else due: the loop can skip the op (advance would add
+            # 0 MB, time_left is infinite) until its streams, its drives or the host load change
+            op.idle = total == 0.0 and op.time_left() == INF
+            op._idle_key = (f, U)
 
     def demand(self, op: Op, ctx: Ctx) -> None:
         try:
@@ -626,7 +635,8 @@ class Sim:
             self.record(t)
             steps += 1
             t_next = events[ei].start_h if ei < len(events) else INF
-            ends = [(op, t + op.time_left()) for op in self.active]
+            # (idle ops: starved, nothing due; see place_economical)
+            ends = [(op, t + op.time_left()) for op in self.active if not op.idle]
             for _, te in ends:
                 if te < t_next:
                     t_next = te
@@ -647,7 +657,10 @@ class Sim:
                 names = ", ".join(op.label for op in self.active) or "no operation"
                 raise EngineStall(f"the model made no progress at {t:.3f} h ({names})")
             for op in list(self.active):
-                op.advance(dt, t)
+                if op.idle:
+                    op.now = t + dt  # what advance() would do with every rate at 0
+                else:
+                    op.advance(dt, t)
             t = t_next
             # engine events due now
             due = [cb for tt, cb in self.timers if tt <= t + 1e-12]
