@@ -327,13 +327,16 @@ class Sim:
         alive_g = np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
         if prev is None or dirty is None:
             st = self._pair_terms(np.arange(self.P), degraded_g)
+            st.update(pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # fixed per pair
         else:
-            st = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in prev.items()
-                  if k not in ("agg", "lazy_x", "host")}
+            st = dict(prev)
+            for k in ("agg", "lazy_x", "host"):
+                st.pop(k, None)
             if dirty:
                 idx = np.fromiter(dirty, int, len(dirty))
                 for k, v in self._pair_terms(idx, degraded_g).items():
-                    st[k][idx] = v
+                    st[k] = a = st[k].copy()
+                    a[idx] = v
         st["alive_g"], st["alive_n"] = alive_g, alive_n
         st["X_open"] = st["X_raw"] * self.port_scale(st["ctrl"], st["X_raw"], st["kb"])
         st["any_closed"] = bool((st["closed"] & st["on"]).any())
@@ -384,8 +387,7 @@ class Sim:
         X_raw = np.where(on & ~closed, self.w_iops[pw] / np.maximum(nl, 1), 0.0)
         return dict(gi=gi, ctrl=ctrl, on=on, r=r, kb=kb, rnd=rnd, hit=hit, closed=closed,
                     busy_per_io=busy_per_io, be_mb_per_io=be_mb_per_io, t_seq=t_seq,
-                    n_raw=n_raw, n_out=np.maximum(n_raw, 1.0), r_rand_fixed=r_rand_fixed, X_raw=X_raw,
-                    wcache=lay.l_wcache[pl], pw=pw, pl=pl)
+                    n_raw=n_raw, n_out=np.maximum(n_raw, 1.0), r_rand_fixed=r_rand_fixed, X_raw=X_raw)
 
     def _host_load(self, st, X) -> tuple:
         lay = self.lay
