@@ -800,6 +800,9 @@ class Sim:
         ol = np.argsort(pl, kind="stable")
         sl = np.r_[0, np.nonzero(np.diff(pl[ol]))[0] + 1]
         l_ids = pl[ol][sl]
+        # pairs are usually listed by workload (and often by LUN): then no column gather is needed
+        w_sorted = bool(np.all(ow == np.arange(len(ow))))
+        l_sorted = bool(np.all(ol == np.arange(len(ol))))
         runs: list[list] = []
         for k, item in self.lazy:  # consecutive steps sharing one host-load version
             if runs and runs[-1][0][1][0] is item[0]:
@@ -811,9 +814,10 @@ class Sim:
             st = run[0][1][0]
             gi, ctrl = st["gi"], st["ctrl"]
             X = st["X_open"]
-            Ug = np.vstack([it[1] for _, it in run])[:, gi]
-            cm = np.vstack([it[2] for _, it in run])[:, ctrl]
-            stretch = 1.0 / (1.0 - np.clip(Ug, 0.0, self.max_util))
+            # per group / per controller first, then spread to the pairs (fewer values to compute)
+            stretch = (1.0 / (1.0 - np.clip(np.vstack([it[1] for _, it in run]), 0.0, self.max_util)))[:, gi]
+            uc = np.clip(np.vstack([it[2] for _, it in run]) / 100.0, 0.0, self.max_util)
+            sp_wait = (self.sp_lat * uc / (1.0 - uc))[:, ctrl]
             hit, rnd, r, wc = st["hit"], st["rnd"], st["r"], st["wcache"]
             r_read = hit * self.hit_ms + (1 - hit) * (rnd * st["r_rand_fixed"] + (1 - rnd) * st["t_seq"]) * stretch
             r_write = np.where(wc, self.hit_ms, st["r_rand_fixed"] * stretch * 2.0)
@@ -821,18 +825,19 @@ class Sim:
                 fo = np.vstack([it[3] for _, it in run])[:, ctrl]
                 if fo.any():
                     r_write = np.where(fo & wc, self.ff_ms, r_write)
-            uc = np.clip(cm / 100.0, 0.0, self.max_util)
-            R = r * r_read + (1 - r) * r_write + self.sp_lat * uc / (1.0 - uc) + rnd * self.rand_over
+            R = r * r_read + (1 - r) * r_write + sp_wait + rnd * self.rand_over
             RX = R * X
             if "lazy_x" not in st:
                 st["lazy_x"] = (np.add.reduceat(X[ow], sw), np.add.reduceat(X[ol], sl))
             xw, xl = st["lazy_x"]
+            RXw = RX if w_sorted else RX[:, ow]
             resp = np.zeros((len(run), W))
-            resp[:, w_ids] = np.where(xw > 0, np.add.reduceat(RX[:, ow], sw, axis=1) / np.maximum(xw, 1e-12), 0.0)
+            resp[:, w_ids] = np.where(xw > 0, np.add.reduceat(RXw, sw, axis=1) / np.maximum(xw, 1e-12), 0.0)
             rmax = np.zeros((len(run), W))
-            rmax[:, w_ids] = np.maximum.reduceat(np.where(X > 0, R, 0.0)[:, ow], sw, axis=1)
+            Rw = np.where(X > 0, R, 0.0)
+            rmax[:, w_ids] = np.maximum.reduceat(Rw if w_sorted else Rw[:, ow], sw, axis=1)
             lun_r = np.zeros((len(run), lay.L))
-            lun_r[:, l_ids] = np.add.reduceat(RX[:, ol], sl, axis=1) / np.maximum(xl, 1e-12)
+            lun_r[:, l_ids] = np.add.reduceat(RX if l_sorted else RX[:, ol], sl, axis=1) / np.maximum(xl, 1e-12)
             ks = [k for k, _ in run]
             rec_r[ks], rec_m[ks], rec_l[ks] = resp, rmax, lun_r
 
