@@ -547,13 +547,13 @@ class Sim:
             if op.asap_class:
                 op.idle = False
                 continue
+            if op.idle and op._idle_key[1] is U and op._fixed_key == op.fixed_key():
+                continue  # still starved by the same host load: rates stay 0, nothing to add
             f = op.fixed()
             if f is None:
                 op.idle = False
                 self.demand(op, ctx)
                 continue
-            if op.idle and op._idle_key[0] is f and op._idle_key[1] is U:
-                continue  # still starved by the same host load: rates stay 0, nothing to add
             # check every part against the partial sums plus this op's earlier parts
             rates = []
             pend_g: dict[int, float] = {}
