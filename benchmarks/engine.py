@@ -47,6 +47,7 @@ def median_ms(fn, repeat: int) -> float:
         times.append((time.process_time() - t0) * 1000.0)
         walls.append((time.perf_counter() - w0) * 1000.0)
     median_ms.wall = statistics.median(walls)
+    median_ms.best = min(times)  # least disturbed by the other users of the machine
     return statistics.median(times)
 
 
@@ -133,14 +134,15 @@ def main() -> int:
         errors = [i for i in validate(proj, cat) if i.severity == ERROR]
         assert not errors, errors
     r30 = simulate(big, cat)
-    ms30 = median_ms(lambda: simulate(big, cat), max(3, args.repeat // 3))
-    print(f"Large: 960 drives, 1000 LUNs, 200 operations over 30 days: {ms30:.1f} ms cpu median "
-          f"({median_ms.wall:.1f} ms wall; {r30.event_count} steps, target <= 50 ms)")
+    ms30 = median_ms(lambda: simulate(big, cat), args.repeat)
+    best30 = median_ms.best
+    print(f"Large: 960 drives, 1000 LUNs, 200 operations over 30 days: {ms30:.1f} ms cpu median, "
+          f"{best30:.1f} best ({median_ms.wall:.1f} ms wall; {r30.event_count} steps, target <= 50 ms)")
     r300 = simulate(big10, cat)
-    ms300 = median_ms(lambda: simulate(big10, cat), max(3, args.repeat // 3))
-    print(f"Large over 300 days (same events): {ms300:.1f} ms cpu median ({median_ms.wall:.1f} ms wall; "
-          f"{r300.event_count} steps); "
-          f"ratio {ms300 / ms30:.2f}x (target <= 1.2x)")
+    ms300 = median_ms(lambda: simulate(big10, cat), args.repeat)
+    print(f"Large over 300 days (same events): {ms300:.1f} ms cpu median, {median_ms.best:.1f} best "
+          f"({median_ms.wall:.1f} ms wall; {r300.event_count} steps); "
+          f"ratio {ms300 / ms30:.2f}x of medians, {median_ms.best / best30:.2f}x of best (target <= 1.2x)")
     return 0
 
 
