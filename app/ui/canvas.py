@@ -474,6 +474,8 @@ class LayoutScene(QGraphicsScene):
             return [self.slots[key]]
         if kind == "enclosure" and key in self.enclosure_items:
             return [self.enclosure_items[key]]
+        if kind == "bus" and key in self.lanes:
+            return [self.lanes[key]]  # not selectable: brought into view only
         if kind == "group":
             try:
                 g = self.document.project.group(key)

@@ -298,8 +298,11 @@ class MainWindow(QMainWindow):
             self.inspector.setCurrentWidget(self.inspector.array_page)
             self.inspector_dock.raise_()
             return
-        if kind == "event" and "app.ui.timeline" in getattr(self, "plugins", {}):
-            pass  # the timeline plug-in listens to the selection itself
+        if kind == "project":  # the project page of the inspector
+            self.selection.clear()
+            self.inspector.setCurrentWidget(self.inspector.selection_page)
+            return
+        # events ("op3") are selected too: the timeline plug-in listens to the selection
         self.selection.set([ref])
         self.inspector.setCurrentWidget(self.inspector.selection_page)
         items = self.canvas.layout_scene._items_for_ref(ref)
