@@ -471,8 +471,8 @@ class Inspector(QTabWidget):
             fv.addWidget(cb)
             text = spec.description
             if spec.reboot_minutes:
-                text += (f" Enabling it reboots the controllers (about {format_duration(spec.reboot_minutes / 60)}); "
-                         "to enable it during the plan, add a Feature enable event on the timeline.")
+                text += (f" Controller reboot: about {format_duration(spec.reboot_minutes / 60)}. To enable it during "
+                         "the plan, add a Feature enable event on the timeline.")
             fv.addWidget(_note(text))
             self.feature_boxes[fid] = cb
         if not platform.features:
@@ -528,7 +528,32 @@ class _Scroll(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
 
     def set_body(self, body: QWidget) -> None:
+        # group boxes pass their wrapped labels' height-for-width up to the page
+        for box in body.findChildren(QGroupBox):
+            sp = box.sizePolicy()
+            sp.setHeightForWidth(True)
+            box.setSizePolicy(sp)
         old = self.takeWidget()
         self.setWidget(body)
         if old is not None:
             old.deleteLater()
+        self._fit_height()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        QTimer.singleShot(0, self._fit_labels)
+
+    def _fit_labels(self) -> None:
+        """Wrapped labels need more height when the dock is narrow: give each the height its text
+        needs at its width, so the page scrolls instead of squeezing rows on each other."""
+        body = self.widget()
+        if body is None:
+            return
+        for lab in body.findChildren(QLabel):
+            if lab.wordWrap() and lab.width() > 20:
+                need = lab.heightForWidth(lab.width())
+                if need > 0 and lab.minimumHeight() != need:
+                    lab.setMinimumHeight(need)

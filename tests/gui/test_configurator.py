@@ -246,7 +246,7 @@ def test_md3200_high_performance_tier_toggle(qtbot, isolated):
     box = w.inspector.feature_boxes["hpt"]
     from PySide6.QtWidgets import QLabel
     texts = [lab.text() for lab in w.inspector.array_page.widget().findChildren(QLabel)]
-    assert any("reboots the controllers" in t for t in texts)
+    assert any("Controller reboot: about 5 min" in t for t in texts)
     box.setChecked(True)
     assert w.document.project.features["hpt"] is True
     w.document.undo_stack.undo()
