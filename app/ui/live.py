@@ -14,6 +14,7 @@ Nothing here computes a prediction: every number comes from `app.engine.simulate
 """
 from __future__ import annotations
 
+import atexit
 import copy
 import sys
 import time
@@ -134,7 +135,32 @@ class LiveResult:
     engine_s: float  # time spent in the engine (both runs)
 
 
+# Worker pools live as long as the process, not as long as the window: a QThreadPool owned by a
+# widget would be destroyed with it and wait, inside Qt's object deletion, for a running engine
+# job that needs the GIL to finish. One thread each: live predictions, and the advisor's runs.
+_POOLS: dict[str, QThreadPool] = {}
+
+
+def worker_pool(name: str) -> QThreadPool:
+    pool = _POOLS.get(name)
+    if pool is None:
+        pool = _POOLS[name] = QThreadPool()
+        pool.setMaxThreadCount(1)
+    return pool
+
+
+@atexit.register
+def _drain_pools() -> None:
+    for pool in _POOLS.values():
+        pool.clear()
+        pool.waitForDone(5000)
+
+
 class _JobSignals(QObject):
+    """Emitted from the worker thread. Created without a parent, and referenced by the job, so it
+    outlives its owner while a job still runs (deleting an object whose signal another thread is
+    emitting can deadlock on the GIL)."""
+
     done = Signal(object)  # LiveResult
     failed = Signal(int, str)  # generation, message
 
@@ -168,11 +194,10 @@ class BackgroundRunner(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)
+        self.pool = worker_pool("advisor")
         self._ticket = 0
         self._callbacks: dict[int, tuple[Callable, Callable]] = {}
-        self._signals = _JobSignals(self)
+        self._signals = _JobSignals()
         self._signals.done.connect(self._on_done)
         self._signals.failed.connect(self._on_failed)
 
@@ -225,8 +250,7 @@ class LiveSimulator(QObject):
                  debounce_ms: int = 0):
         super().__init__(parent)
         self.simulate = simulate or default_simulate
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)
+        self.pool = worker_pool("live")
         self.generation = 0
         self.live: LiveResult | None = None
         self.error: str | None = None
@@ -235,7 +259,7 @@ class LiveSimulator(QObject):
         self._in_flight: int | None = None  # generation of the running job
         self._dirty = False
         self._requested_at = 0.0
-        self._signals = _JobSignals(self)
+        self._signals = _JobSignals()
         self._signals.done.connect(self._on_done)
         self._signals.failed.connect(self._on_failed)
         self._last_snap = None  # the previous snapshot and the attributes edited since
