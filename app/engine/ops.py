@@ -203,8 +203,10 @@ class Op:
 
     def fixed(self) -> "Fixed | None":
         """What demand() puts on the resources when every transfer runs at its cap, for
-        Sim.solve's fast path; None when the rate depends on what others leave (ASAP, shares).
-        Cached until the op's streams or the layout (topology) change."""
+        Sim.solve's fast path; None when the rate is not a plain take() (shares, the write-cache
+        path). For an ASAP op it only tells that the op is starved (the ASAP share of nothing is
+        nothing); its capped use is never placed from here. Cached until the op's streams or the
+        layout (topology) change."""
         key = self.fixed_key()
         if key != self._fixed_key:
             try:
@@ -434,8 +436,8 @@ class Migration(Op):
         self.rate = total
 
     def build_fixed(self) -> Fixed | None:
-        if self.asap:
-            return None
+        if self.asap and self.cached and self.sim.ff_ms is not None:
+            return None  # the write-cache path: not a plain take()
         lay = self.lay
         f = Fixed()
         gs, gd = self.gs, self.gd
@@ -766,7 +768,7 @@ class Rebuild(Op):
         return self.sver, self.sim.topo_all, self.sim.topo_g[self.gi]
 
     def build_fixed(self) -> Fixed | None:
-        if self.asap or self.model == "smartarray":
+        if self.model == "smartarray":
             return None
         f = Fixed()
         for s in self.streams:
@@ -865,8 +867,6 @@ class BindOp(Op):
 
 
     def build_fixed(self) -> Fixed | None:
-        if self.asap:
-            return None
         R, lay, gi = self.R, self.lay, self.gi
         f = Fixed()
         core = int(lay.core_off[self.ctrl])

@@ -439,7 +439,8 @@ class Sim:
                     op.count_asap(ctx)
             self.place_economical(ctx)
             for op in self.active:  # then the ASAP class, on what is left
-                if op.asap_class:
+                if op.asap_class and not self.starved(op, ctx):
+                    op.idle = False
                     self.demand(op, ctx)
             extra_g = np.zeros(lay.G)
             for d, b in ctx.extra.items():
@@ -611,6 +612,30 @@ class Sim:
             # 0 MB, time_left is infinite) until its streams, its drives or the host load change
             op.idle = total == 0.0 and op.time_left() == INF
             op._idle_key = (f, U)
+
+    def starved(self, op: Op, ctx: Ctx) -> bool:
+        """An ASAP-class op whose every transfer is on a drive the host alone fills gets 0 MB/s
+        whatever the others do (demand() would compute exactly that): set it so, mark it idle
+        when nothing else is due, and skip demand()."""
+        if not op.asap:
+            return False
+        U = ctx.U_host_g
+        if op.idle and op._idle_key[1] is U and op._fixed_key == op.fixed_key():
+            return True
+        f = op.fixed()
+        if f is None or not f.parts:
+            return False
+        mu, dg, failed = ctx.max_util, ctx.d_group, ctx.failed
+        for p in f.parts:
+            if not (any(U[i] >= mu for i in p.check_g)
+                    or any(dg[d] >= 0 and not failed[d] and U[dg[d]] >= mu for d in p.check_d)):
+                return False
+        for p in f.parts:
+            p.stream.rate = 0.0
+        op.rate = 0.0
+        op.idle = op.time_left() == INF
+        op._idle_key = (f, U)
+        return True
 
     def demand(self, op: Op, ctx: Ctx) -> None:
         try:
