@@ -1304,6 +1304,24 @@ class SetScenarioNotes(Op):
         return Change.of(INFO, refs=[ref_scenario(self.name)])
 
 
+def fill_enclosure(project: Project, catalog: Catalog, enc_id: str, type_id: str) -> Batch:
+    """Drives of `type_id` in every empty slot of an enclosure, as one step (a drive type dropped
+    on an enclosure's label). check() says why not (unknown enclosure, full, type refused)."""
+    try:
+        enc = project.enclosure(enc_id)
+        etype = platform_of(project, catalog).enclosure_types[enc.type_id]
+        slots = [slot_id(enc.bus, enc.position, s) for s in range(etype.slots)]
+    except KeyError:
+        slots = []
+    todo = [PlaceDrive(loc, type_id) for loc in slots if loc not in project.drives]
+    batch = Batch(todo, f"Fill enclosure {enc_id} with {len(todo)} drive{'s' if len(todo) != 1 else ''}")
+    if not todo:
+        batch.check = lambda p, c: f"enclosure {enc_id} has no empty slot"  # type: ignore[method-assign]
+    else:  # empty slots of one enclosure take one drive type alike: the first slot's answer holds
+        batch.check = lambda p, c: todo[0].check(p, c)  # type: ignore[method-assign]
+    return batch
+
+
 # ---------------------------------------------------------------- selection helpers
 
 def delete_ops(project: Project, refs: Iterable[str]) -> list[Op]:

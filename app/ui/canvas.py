@@ -284,6 +284,7 @@ class LayoutScene(QGraphicsScene):
     .platform and a `changed` signal)."""
 
     driveTypeDropped = Signal(str, str)        # location, drive type id
+    enclosureFilled = Signal(str, str)         # enclosure id, drive type id (dropped on its label)
     driveMoved = Signal(str, str)              # from location, to location
     enclosureDropped = Signal(int, int, str)   # bus, position, enclosure type id
     dropRefused = Signal(str, QPointF)         # reason, scene position
@@ -536,8 +537,14 @@ class LayoutScene(QGraphicsScene):
         """The operation a drop at `pos` would apply, its target item, and why it is refused."""
         if mime.hasFormat(MIME_DRIVE_TYPE) or mime.hasFormat(MIME_DRIVE_MOVE):
             slot = self.slot_at(pos)
+            if slot is None and mime.hasFormat(MIME_DRIVE_TYPE):
+                enc = next((it for it in self.items(pos) if isinstance(it, EnclosureItem)), None)
+                if enc is not None:  # on the enclosure's label: fill its empty slots
+                    op = ops.fill_enclosure(self.document.project, self.document.catalog, enc.enc_id,
+                                            bytes(mime.data(MIME_DRIVE_TYPE)).decode())
+                    return op, enc, self.document.check(op)
             if slot is None:
-                return None, None, "drop the drive into a slot of an enclosure"
+                return None, None, "drop the drive into a slot of an enclosure (or on its label to fill it)"
             if mime.hasFormat(MIME_DRIVE_TYPE):
                 op: ops.Op = ops.PlaceDrive(slot.location, bytes(mime.data(MIME_DRIVE_TYPE)).decode())
             else:
@@ -614,6 +621,8 @@ class LayoutScene(QGraphicsScene):
         event.accept()
         if isinstance(op, ops.PlaceDrive):
             self.driveTypeDropped.emit(op.location, op.type_id)
+        elif isinstance(op, ops.Batch) and isinstance(_target, EnclosureItem):
+            self.enclosureFilled.emit(_target.enc_id, bytes(mime.data(MIME_DRIVE_TYPE)).decode())
         elif isinstance(op, ops.MoveDrive):
             self.driveMoved.emit(op.source, op.dest)
         elif isinstance(op, ops.AddEnclosure):
@@ -649,6 +658,8 @@ class LayoutView(QGraphicsView):
         self._auto_fit = True
         s = self.layout_scene
         s.driveTypeDropped.connect(lambda loc, t: self._apply(ops.PlaceDrive(loc, t)))
+        s.enclosureFilled.connect(lambda e, t: self._apply(
+            ops.fill_enclosure(self.document.project, self.document.catalog, e, t)))
         s.driveMoved.connect(lambda a, b: self._apply(ops.MoveDrive(a, b)))
         s.enclosureDropped.connect(lambda b, p, t: self._apply(ops.AddEnclosure(b, p, t)))
         s.dropRefused.connect(self._refused)

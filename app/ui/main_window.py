@@ -472,7 +472,8 @@ class MainWindow(QMainWindow):
 
     def help_keys(self) -> None:
         QMessageBox.information(self, "Keyboard and mouse", (
-            "Drag drives and enclosures from the Palette onto the layout.\n"
+            "Drag drives and enclosures from the Palette onto the layout; a drive dropped on an "
+            "enclosure's label fills its empty slots.\n"
             "Click a drive to select it; Ctrl+click adds; drag on empty space for a rubber band.\n"
             "Drag a drive to move it to another slot. Delete removes the selection.\n"
             "Ctrl+G: create a RAID group of the selected drives. Ctrl+H: mark as hot spare.\n"

@@ -527,3 +527,20 @@ def test_timer_autosave_writes_in_the_background(qtbot, isolated):
     from app.store.project_file import load_project
     assert "0_0_12" in load_project(data).drives
     assert not w.files.autosave(wait=False)  # nothing new since
+
+
+def test_drive_dropped_on_an_enclosure_label_fills_its_empty_slots(qtbot, isolated):
+    w = make_window(qtbot)  # sample: enclosure 0_1 holds 8 drives in 15 slots
+    doc = w.document
+    label = w.canvas.layout_scene.enclosure_items["0_1"].sceneBoundingRect().topLeft()
+    label.setX(label.x() + 20)
+    label.setY(label.y() + 20)
+    assert drag_drop(w.canvas, palette_mime(w, "drive", "fc-10k-400"), label)
+    assert all(f"0_1_{s}" in doc.project.drives for s in range(15))
+    assert doc.undo_stack.undoText() == "Fill enclosure 0_1 with 7 drives"
+    doc.undo_stack.undo()
+    assert sum(1 for l in doc.project.drives if l.startswith("0_1_")) == 8
+    doc.undo_stack.redo()
+    # full now: refused with the reason
+    assert not drag_drop(w.canvas, palette_mime(w, "drive", "fc-10k-400"), label)
+    assert "no empty slot" in w.statusBar().currentMessage()
