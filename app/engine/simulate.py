@@ -545,8 +545,7 @@ class Sim:
         lim = mu - 1e-9  # a margin against rounding: near the limit, demand() decides
         U, dg, failed = ctx.U_host_g, ctx.d_group, ctx.failed
         for op in self.active:
-            if op.asap_class:
-                op.idle = False
+            if op.asap_class:  # placed after (starved() or demand() sets its idle flag)
                 continue
             if op.idle and op._idle_key[1] is U and op._fixed_key == op.fixed_key():
                 continue  # still starved by the same host load: rates stay 0, nothing to add
