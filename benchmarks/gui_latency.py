@@ -207,8 +207,12 @@ def wait_for_result(parts, app, timeout_s: float = 120.0) -> bool:
 
 
 def repaint(parts):
-    parts.charts.glw.viewport().repaint()
-    parts.timeline.gantt.plot_widget.viewport().repaint()
+    """Let Qt paint what the result invalidated, as the event loop would next (only what is
+    visible on screen is painted)."""
+    from PySide6.QtCore import QCoreApplication
+
+    QCoreApplication.sendPostedEvents()
+    QCoreApplication.processEvents()
 
 
 def measure(project, catalog, label: str, edits: int, app) -> dict:

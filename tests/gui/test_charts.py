@@ -167,3 +167,20 @@ def test_time_axis_follows_the_plan_until_zoomed(panel, result):
     panel.master_plot.setXRange(1.0, 2.0, padding=0)  # the user zooms in
     panel.set_results(res, project=proj)
     assert panel.master_plot.getViewBox().viewRange()[0] == pytest.approx([1.0, 2.0])
+
+
+def test_plots_out_of_view_are_drawn_when_scrolled_to(qtbot, result):
+    proj, res = result
+    p = ChartsPanel()
+    qtbot.addWidget(p)
+    p.resize(900, 330)  # room for about one plot: the others are below, in the scroll area
+    p.show()
+    qtbot.waitExposed(p)
+    p.set_results(res, project=proj)
+    assert "response" not in p._pending and "progress" in p._pending
+    assert p.values_at(3.0)  # the read-out covers every plot all the same
+    bar = p.scroll.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    qtbot.waitUntil(lambda: "progress" not in p._pending, timeout=3000)
+    x, y = p.curves["progress"][("progress_pct", "op1", False)].getOriginalDataset()
+    assert list(y[:-1]) == list(res.get("progress_pct", "op1").v)

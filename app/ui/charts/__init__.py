@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QPen
 from PySide6.QtWidgets import (
     QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QMenu, QScrollArea, QSizePolicy, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
@@ -159,6 +159,8 @@ class ChartsPanel(QWidget):
         self._pools: dict[str, list[pg.PlotDataItem]] = {}
         self._legend_entries: dict[str, list] = {}
         self._titles: dict[str, str] = {}
+        self._fit_horizon: float | None = None
+        self._pending: dict[str, tuple[list, list]] = {}  # plots out of view, drawn when scrolled to
         self.shown: dict[str, list[tuple[str, str]]] = {s.key: [] for s in PLOTS}
 
         lay = QVBoxLayout(self)
@@ -195,6 +197,7 @@ class ChartsPanel(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QScrollArea.NoFrame)
         self.scroll.setWidget(self.glw)
+        self.scroll.verticalScrollBar().valueChanged.connect(self._draw_pending)
         split.addWidget(self.scroll)
         self.readout = QTreeWidget()
         self.readout.setHeaderLabels(["At cursor", "Value", "Baseline"])
@@ -279,6 +282,7 @@ class ChartsPanel(QWidget):
                 self._sync_plot(key, [], [])
             self.status_label.setText("No prediction yet")
             return
+        visible = self._plots_on_screen()
         for spec in PLOTS:
             pairs, total = choose_entities(result, spec, self.focus)
             pairs.sort(key=_sort_key)
@@ -286,7 +290,11 @@ class ChartsPanel(QWidget):
             bpairs = []
             if baseline is not None:
                 bpairs = [p for p in pairs if p in baseline.series]
-            self._sync_plot(spec.key, pairs, bpairs)
+            if visible is None or spec.key in visible:
+                self._sync_plot(spec.key, pairs, bpairs)
+                self._pending.pop(spec.key, None)
+            else:  # scrolled out of view or hidden: drawn when it comes into view
+                self._pending[spec.key] = (pairs, bpairs)
             title = spec.title
             if total > len(pairs):
                 title += f"  ({len(pairs)} of {total}: busiest and selected)"
@@ -297,9 +305,43 @@ class ChartsPanel(QWidget):
         if baseline is not None:
             text += f"; baseline '{baseline.scenario}' dashed"
         self.status_label.setText(text)
-        if first or self._showing_all():
+        horizon = max(result.horizon_h, baseline.horizon_h if baseline is not None else 0.0)
+        if first or (horizon != self._fit_horizon and self._showing_all()):
             self.fit()  # follow the plan's length until the user zooms in
         self._update_readout()
+
+    def _plots_on_screen(self) -> set[str] | None:
+        """Keys of the plots inside the scroll area's visible part; None when the panel is not
+        on screen (then everything is drawn at once: exports and tests read the curves)."""
+        if not self.isVisible():
+            return None
+        top = self.scroll.verticalScrollBar().value()
+        bottom = top + self.scroll.viewport().height()
+        out = set()
+        for spec in PLOTS:
+            if spec.key in self.hidden_plots:
+                continue
+            r = self.glw.mapFromScene(self.plots[spec.key].sceneBoundingRect()).boundingRect()
+            if r.bottom() >= top and r.top() <= bottom:
+                out.add(spec.key)
+        return out
+
+    def _draw_pending(self, *_args) -> None:
+        if not self._pending or self.result is None:
+            return
+        visible = self._plots_on_screen()
+        for key in list(self._pending):
+            if visible is None or key in visible:
+                pairs, bpairs = self._pending.pop(key)
+                self._sync_plot(key, pairs, bpairs)
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        QTimer.singleShot(0, self._draw_pending)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._draw_pending)
 
     def set_focus(self, pairs: Iterable[tuple[str, str]]) -> None:
         focus = set(pairs)
@@ -326,6 +368,7 @@ class ChartsPanel(QWidget):
         if horizon > 0:
             self.master_plot.setXRange(0, horizon, padding=0.01)
             self._fit_range = tuple(self.master_plot.getViewBox().viewRange()[0])
+            self._fit_horizon = horizon
 
     def _showing_all(self) -> bool:
         """True while the time axis is where fit() put it (the user has not zoomed or panned)."""
@@ -348,6 +391,8 @@ class ChartsPanel(QWidget):
         self.glw.ci.layout.setRowMaximumHeight(row, 1e6 if visible else 0)
         self.glw.ci.layout.setRowMinimumHeight(row, 0)
         self._update_min_height()
+        if visible:
+            QTimer.singleShot(0, self._draw_pending)
 
     def _update_min_height(self) -> None:
         """Each visible plot gets at least PLOT_MIN_H pixels; below that the panel scrolls."""
@@ -367,6 +412,9 @@ class ChartsPanel(QWidget):
         return out
 
     def curve(self, metric: str, entity: str, baseline: bool = False) -> pg.PlotDataItem | None:
+        for key in list(self._pending):  # a caller asking for a curve gets the current one
+            pairs, bpairs = self._pending.pop(key)
+            self._sync_plot(key, pairs, bpairs)
         for spec in PLOTS:
             if metric in spec.metrics:
                 return self.curves[spec.key].get((metric, entity, baseline))
