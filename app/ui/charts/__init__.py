@@ -161,6 +161,9 @@ class ChartsPanel(QWidget):
         self._titles: dict[str, str] = {}
         self._fit_horizon: float | None = None
         self._pending: dict[str, tuple[list, list]] = {}  # plots out of view, drawn when scrolled to
+        self._readout_header: list[str] | None = None
+        self._readout_layout: list | None = None
+        self._readout_items: dict[tuple, QTreeWidgetItem] = {}
         self.shown: dict[str, list[tuple[str, str]]] = {s.key: [] for s in PLOTS}
 
         lay = QVBoxLayout(self)
@@ -306,8 +309,11 @@ class ChartsPanel(QWidget):
             text += f"; baseline '{baseline.scenario}' dashed"
         self.status_label.setText(text)
         horizon = max(result.horizon_h, baseline.horizon_h if baseline is not None else 0.0)
-        if first or (horizon != self._fit_horizon and self._showing_all()):
-            self.fit()  # follow the plan's length until the user zooms in
+        if first or (self._showing_all() and self._fit_horizon is not None
+                     and not 0.6 * self._fit_horizon <= horizon <= self._fit_horizon):
+            # follow the plan's length until the user zooms in (not for small changes: refitting
+            # moves every plot, which is the costliest redraw there is)
+            self.fit()
         self._update_readout()
 
     def _plots_on_screen(self) -> set[str] | None:
@@ -554,30 +560,48 @@ class ChartsPanel(QWidget):
         self.cursorMoved.emit(t)
 
     def _update_readout(self) -> None:
+        """Values at the cursor. The tree is rebuilt only when its rows change; otherwise only
+        the texts that changed are set (a rebuild re-lays out and repaints the whole dock)."""
         tree = self.readout
-        tree.setUpdatesEnabled(False)
-        tree.clear()
         t = self.cursor_h
-        tree.setHeaderLabels([f"At {format_time(t)}", "Value",
-                              "Baseline" if self.baseline is not None else ""])
+        header = [f"At {format_time(t)}", "Value", "Baseline" if self.baseline is not None else ""]
+        if header != self._readout_header:
+            self._readout_header = header
+            tree.setHeaderLabels(header)
+        rows: list[tuple] = []
         if self.result is not None:
-            by_plot: dict[str, list] = {}
             for key, metric, ent, v, b in self.values_at(t):
-                by_plot.setdefault(key, []).append((metric, ent, v, b))
-            for spec in PLOTS:
-                rows = by_plot.get(spec.key)
-                if not rows or spec.key in self.hidden_plots:
+                if key in self.hidden_plots:
                     continue
-                top = QTreeWidgetItem([spec.title])
-                tree.addTopLevelItem(top)
-                for metric, ent, v, b in rows:
-                    unit = self.result.series[(metric, ent)].unit or spec.unit
-                    item = QTreeWidgetItem([entity_label(metric, ent, self.project, self.result),
-                                            _fmt(v, unit), _fmt(b, unit) if b is not None else ""])
-                    item.setForeground(0, self._color((metric, ent)))
-                    top.addChild(item)
+                unit = self.result.series[(metric, ent)].unit or next(sp.unit for sp in PLOTS if sp.key == key)
+                rows.append((key, metric, ent, entity_label(metric, ent, self.project, self.result),
+                             _fmt(v, unit), _fmt(b, unit) if b is not None else ""))
+        layout = [(key, metric, ent) for key, metric, ent, *_ in rows]
+        if layout != self._readout_layout:
+            self._readout_layout = layout
+            self._readout_items = {}
+            tree.setUpdatesEnabled(False)
+            tree.clear()
+            tops: dict[str, QTreeWidgetItem] = {}
+            for key, metric, ent, label, value, base in rows:
+                top = tops.get(key)
+                if top is None:
+                    title = next(sp.title for sp in PLOTS if sp.key == key)
+                    top = tops[key] = QTreeWidgetItem([title])
+                    tree.addTopLevelItem(top)
+                item = QTreeWidgetItem([label, value, base])
+                item.setForeground(0, self._color((metric, ent)))
+                top.addChild(item)
+                self._readout_items[(key, metric, ent)] = item
+            for top in tops.values():
                 top.setExpanded(True)
-        tree.setUpdatesEnabled(True)
+            tree.setUpdatesEnabled(True)
+            return
+        for key, metric, ent, label, value, base in rows:
+            item = self._readout_items[(key, metric, ent)]
+            for col, text in ((0, label), (1, value), (2, base)):
+                if item.text(col) != text:
+                    item.setText(col, text)
 
     def _mouse_moved(self, evt) -> None:
         pos = evt[0]
