@@ -158,3 +158,20 @@ def test_edit_delete_removes_the_selected_operation(win):
     assert "op1" not in parts.timeline.gantt.items
     doc.undo_stack.undo()
     assert "op1" in [e.id for e in doc.project.scenario().events]
+
+
+def test_opening_another_project_follows(win, qtbot):
+    from app.domain.project import Bind
+
+    window, doc, parts = win
+    cat = doc.catalog
+    other = small_project(cat)
+    other.scenarios[0].name = "Other"
+    other.current_scenario = "Other"
+    other.scenarios[0].events = [Bind("op7", 1.0, lun=3, priority="Low")]
+    with qtbot.waitSignal(parts.live.resultReady, timeout=10000) as sig:
+        doc.replace_project(other)
+    assert sig.args[0].current.scenario == "Other"
+    assert list(parts.timeline.gantt.items) == ["op7"]
+    assert parts.charts.result.scenario == "Other"
+    assert parts.scenarios.baseline_box.count() == 2  # "(none)" and "Other"
