@@ -83,9 +83,13 @@ def default_target(project, event_id: str | None = None) -> float:
 
 
 def evaluate_priorities(project, catalog, event_id: str, simulate: Callable[..., Any],
-                        target_ms: float | None = None, scenario: str | None = None) -> Advice:
+                        target_ms: float | None = None, scenario: str | None = None,
+                        should_stop: Callable[[], bool] | None = None) -> Advice | None:
     """Run the engine once per offered priority (on copies of `project`). Call off the GUI thread
-    with a snapshot of the project."""
+    with a snapshot of the project. Returns None when `should_stop()` turns true between runs
+    (the project changed meanwhile: the answer would be stale)."""
+    from app.ui.live import snapshot_project
+
     sc = project.scenario(scenario)
     ev = sc.event(event_id)
     platform = catalog.platform(project.platform_id)
@@ -93,7 +97,9 @@ def evaluate_priorities(project, catalog, event_id: str, simulate: Callable[...,
     target = float(target_ms) if target_ms else default_target(project, event_id)
     outcomes = []
     for prio in priorities:
-        trial = project.clone()
+        if should_stop is not None and should_stop():
+            return None
+        trial = snapshot_project(project)
         trial.scenario(sc.name).event(event_id).priority = prio  # a throwaway copy, never the document
         try:
             res = simulate(trial, catalog, scenario_name=sc.name)
@@ -128,6 +134,9 @@ class AdvisorPanel(QWidget):
         self.advice: Advice | None = None
         self._user_target = False
         self.auto = True  # re-evaluate after edits while visible
+        self._generation = 0  # bumped by every request; a run whose number is old stops early
+        self._in_flight = False
+        self._again = False
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -202,7 +211,7 @@ class AdvisorPanel(QWidget):
                 ev = None
         if ev is None or not hasattr(ev, "priority"):
             self.event_id = None
-            self.runner.cancel()
+            self._generation += 1  # a running evaluation stops at its next engine run
             self.advice = None
             self.title.setText("Select an operation on the timeline.")
             self.table.setRowCount(0)
@@ -252,26 +261,47 @@ class AdvisorPanel(QWidget):
 
     # ---------------------------------------------------------------- work
     def evaluate(self) -> None:
+        """Predict every priority in the worker. One evaluation at a time: an edit during one
+        makes it stop at its next engine run, and the newest state is evaluated after it."""
         from app.ui.live import snapshot_project
 
         if self.event_id is None or self.document is None:
             return
-        self.runner.cancel()
+        self._generation += 1
+        self.summary.setText("Predicting each priority...")
+        self.apply_button.setEnabled(False)
+        if self._in_flight:
+            self._again = True
+            return
+        gen = self._generation
         project = snapshot_project(self.document.project)  # a copy for the worker, made here
         catalog = self.document.catalog
         event_id, target, simulate = self.event_id, self.target_box.value(), self.simulate
-        self.summary.setText("Predicting each priority...")
-        self.apply_button.setEnabled(False)
-        self.runner.submit(lambda: evaluate_priorities(project, catalog, event_id, simulate, target),
-                           self._done, self._failed)
+        self._in_flight, self._again = True, False
+        self.runner.submit(
+            lambda: evaluate_priorities(project, catalog, event_id, simulate, target,
+                                        should_stop=lambda: self._generation != gen),
+            lambda advice: self._done(advice, gen), lambda message: self._failed(message, gen))
 
-    def _done(self, advice: Advice) -> None:
-        if advice.event_id != self.event_id:
+    def _finished(self, gen: int) -> bool:
+        """Bookkeeping when a run ends; True if its answer is current."""
+        self._in_flight = False
+        if gen != self._generation or self._again:
+            self._again = False
+            if self.event_id is not None:
+                self.evaluate()  # the project or the selection changed meanwhile
+            return False
+        return True
+
+    def _done(self, advice: Advice | None, gen: int = -1) -> None:
+        if not self._finished(gen) or advice is None or advice.event_id != self.event_id:
             return
         self._show(advice.with_target(self.target_box.value()))
         self.adviceReady.emit(self.advice)
 
-    def _failed(self, message: str) -> None:
+    def _failed(self, message: str, gen: int = -1) -> None:
+        if not self._finished(gen):
+            return
         self.summary.setText(f"The engine could not predict this operation: {message.splitlines()[0]}")
 
     def _show(self, advice: Advice) -> None:

@@ -111,3 +111,26 @@ def test_advisor_on_the_emc_oltp_example(qtbot):
     assert doc.project.scenario().event("op1").priority == rec.priority
     doc.undo_stack.undo()
     assert doc.project.scenario().event("op1").priority == "ASAP"
+
+
+def test_edits_during_an_evaluation_stop_it_and_the_newest_state_wins(qtbot):
+    from app.domain import ops
+
+    cat = catalog()
+    doc = Document(small_project(cat), cat)
+    engine = FakeEngine(delay_s=0.05)
+    panel = AdvisorPanel(doc, simulate=engine)
+    qtbot.addWidget(panel)
+    panel.show()
+    got = []
+    panel.adviceReady.connect(got.append)
+    panel.set_event("op1")
+    for t in (3.0, 4.0, 5.0):  # edits while the first evaluation runs
+        doc.apply(ops.MoveEvent("op1", t))
+    qtbot.waitUntil(lambda: bool(got) and not panel._in_flight and not panel._timer.isActive(), timeout=20000)
+    qtbot.wait(100)
+    assert not panel._in_flight
+    # a stopped run does not finish its four engine runs, and only current answers are shown
+    assert engine.calls < 4 * 4
+    assert got[-1] is panel.advice and panel.advice.current_priority == "ASAP"
+    assert len(got) <= 2
