@@ -73,7 +73,8 @@ def exit_after_first_show(app, window) -> None:
     """ARRAYPLANNER_EXIT_AFTER_SHOWN=1 (benchmarks/startup.py, packaging/smoke_test.py): once the
     first window has been shown and the events queued by showing it (expose, first paint) are
     processed, print `ARRAYPLANNER_SHOWN <time.time()> <seconds since process start>`, then close
-    the window and quit a second later."""
+    the window and quit a second later (ARRAYPLANNER_EXIT_DELAY_MS overrides the delay; 0 closes
+    while the first prediction may still be running, tests/gui/test_quit_at_once.py)."""
     import os
     import time
 
@@ -90,7 +91,7 @@ def exit_after_first_show(app, window) -> None:
         except (OSError, ValueError, AttributeError, IndexError):
             pass
         print(f"ARRAYPLANNER_SHOWN {time.time():.6f}{since_start}", flush=True)
-        QTimer.singleShot(1000, close)
+        QTimer.singleShot(int(os.environ.get("ARRAYPLANNER_EXIT_DELAY_MS", "1000")), close)
 
     def close() -> None:
         # A second later, and as a user would: closing at once, while the first simulation's
