@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from app.domain import ops
 from app.domain.formatting import format_duration, format_ms
 from app.domain.ops import OpError
+from app.ui.document import follow_document
 
 DEFAULT_TARGET_MS = 20.0
 
@@ -190,13 +191,8 @@ class AdvisorPanel(QWidget):
             self.set_document(document)
 
     def set_document(self, document) -> None:
-        if self.document is not None:
-            try:
-                self.document.changed.disconnect(self._doc_changed)
-            except (RuntimeError, TypeError):
-                pass
+        follow_document(self.document, document, self._doc_changed)
         self.document = document
-        document.changed.connect(self._doc_changed)
         self._user_target = False
         self.set_event(None)
 

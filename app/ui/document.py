@@ -32,6 +32,18 @@ def _merge_id(key: Any) -> int:
     return _MERGE_IDS.setdefault(key, 1000 + len(_MERGE_IDS))
 
 
+def follow_document(old: Any, new: Any, slot) -> None:
+    """Move `slot` from old.changed to new.changed, for panels that can be handed another
+    document (open, new, recover). Either may be None, or an object without `changed`."""
+    if old is not None and hasattr(old, "changed"):
+        try:
+            old.changed.disconnect(slot)
+        except (RuntimeError, TypeError):  # never connected, or the old document is gone
+            pass
+    if new is not None and hasattr(new, "changed"):
+        new.changed.connect(slot)
+
+
 class OpCommand(QUndoCommand):
     """A domain operation as an undo command (NodeGraphQt's model/item/command trio: the item
     refreshes from Document.changed)."""

@@ -25,6 +25,8 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
+from app.ui.document import follow_document
+
 SimulateFn = Callable[..., Any]  # simulate(project, catalog, scenario_name=None) -> Result
 
 
@@ -274,15 +276,9 @@ class LiveSimulator(QObject):
 
     # ---------------------------------------------------------------- inputs
     def set_document(self, document) -> None:
-        if self._document is not None:
-            try:
-                self._document.changed.disconnect(self._on_changed)
-            except (RuntimeError, TypeError):
-                pass
+        follow_document(self._document, document, self._on_changed)
         self._document = document
         self._last_snap = self._snap_of = self._changed_attrs = None
-        if document is not None and hasattr(document, "changed"):
-            document.changed.connect(self._on_changed)
         self.request()
 
     @property

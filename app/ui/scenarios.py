@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from app.domain import ops
 from app.domain.formatting import DASH, format_duration, format_ms
 from app.domain.ops import OpError
+from app.ui.document import follow_document
 
 
 @dataclass
@@ -132,13 +133,8 @@ class ScenarioBar(QWidget):
             self.set_document(document)
 
     def set_document(self, document) -> None:
-        if self.document is not None:
-            try:
-                self.document.changed.disconnect(self.refresh)
-            except (RuntimeError, TypeError):
-                pass
+        follow_document(self.document, document, self.refresh)
         self.document = document
-        document.changed.connect(self.refresh)
         self.refresh()
 
     def refresh(self, change=None) -> None:

@@ -18,6 +18,7 @@ from app.domain import ops
 from app.domain.formatting import format_time
 from app.domain.ops import OpError
 from app.domain.project import Event
+from app.ui.document import follow_document
 
 from .dialogs import EventForm, available_kinds, default_event
 from .gantt import PHASE_COLORS, GanttView
@@ -115,13 +116,8 @@ class TimelinePanel(QWidget):
 
     # ---------------------------------------------------------------- wiring
     def set_document(self, document) -> None:
-        if self.document is not None:
-            try:
-                self.document.changed.disconnect(self._doc_changed)
-            except (RuntimeError, TypeError):
-                pass
+        follow_document(self.document, document, self._doc_changed)
         self.document = document
-        document.changed.connect(self._doc_changed)
         self.result = None
         self.refresh()
 
