@@ -774,7 +774,36 @@ class DeleteLun(SnapshotOp):
 
 # ---------------------------------------------------------------- cache, features, info
 
-class SetCacheSetting(Op):
+class _SetKey(Op):
+    """Set `key` to `value` in one of the project's setting dicts; undo restores the old value,
+    or removes the key when it was unset (so the platform default applies again)."""
+
+    key: str
+    value: Any
+    _old: Any = _MISSING
+
+    def _mapping(self, project: Project) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _change(self) -> Change:
+        raise NotImplementedError
+
+    def do(self, project: Project) -> Change:
+        mapping = self._mapping(project)
+        self._old = mapping.get(self.key, _MISSING)
+        mapping[self.key] = self.value
+        return self._change()
+
+    def undo(self, project: Project) -> Change:
+        mapping = self._mapping(project)
+        if self._old is _MISSING:
+            mapping.pop(self.key, None)
+        else:
+            mapping[self.key] = self._old
+        return self._change()
+
+
+class SetCacheSetting(_SetKey):
     def __init__(self, key: str, value: Any):
         self.key, self.value = key, value
         self.text = f"Set {key}"
@@ -787,22 +816,17 @@ class SetCacheSetting(Op):
             return f"the {platform.name} has no cache setting {self.key!r}"
         return spec.check(self.value)
 
-    def do(self, project: Project) -> Change:
-        self._old = project.cache.get(self.key, _MISSING)
-        project.cache[self.key] = self.value
-        return Change.of(CACHE, refs=[f"cache.{self.key}"])
+    def _mapping(self, project: Project) -> dict[str, Any]:
+        return project.cache
 
-    def undo(self, project: Project) -> Change:
-        if self._old is _MISSING:
-            project.cache.pop(self.key, None)
-        else:
-            project.cache[self.key] = self._old
+    def _change(self) -> Change:
         return Change.of(CACHE, refs=[f"cache.{self.key}"])
 
 
-class SetFeature(Op):
+class SetFeature(_SetKey):
     def __init__(self, feature_id: str, enabled: bool):
         self.feature_id, self.enabled = feature_id, bool(enabled)
+        self.key, self.value = feature_id, self.enabled
         self.text = f"{'Enable' if enabled else 'Disable'} {feature_id}"
         self._old: Any = _MISSING
 
@@ -812,17 +836,11 @@ class SetFeature(Op):
             return f"the {platform.name} has no premium feature {self.feature_id!r}"
         return None
 
-    def do(self, project: Project) -> Change:
-        self._old = project.features.get(self.feature_id, _MISSING)
-        project.features[self.feature_id] = self.enabled
-        return Change.of(FEATURES, refs=[f"feature {self.feature_id}"])
+    def _mapping(self, project: Project) -> dict[str, Any]:
+        return project.features
 
-    def undo(self, project: Project) -> Change:
-        if self._old is _MISSING:
-            project.features.pop(self.feature_id, None)
-        else:
-            project.features[self.feature_id] = self._old
-        return Change.of(FEATURES, refs=[f"feature {self.feature_id}"])
+    def _change(self) -> Change:
+        return Change.of(FEATURES, refs=[f"feature {self.key}"])
 
 
 class SetProjectInfo(Op):
