@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 
 from app.domain import ops
 from app.domain.formatting import format_duration, format_ms
-from app.domain.ops import OpError
 from app.ui.document import follow_document
 
 DEFAULT_TARGET_MS = 20.0
@@ -339,12 +338,10 @@ class AdvisorPanel(QWidget):
         rec = self.advice.recommended
         if rec is None:
             return False
-        try:
-            self.document.apply(ops.SetEventPriority(self.advice.event_id, rec.priority))
-        except OpError as exc:
-            self.summary.setText(str(exc))
-            return False
-        return True
+        why = self.document.try_apply(ops.SetEventPriority(self.advice.event_id, rec.priority))
+        if why:
+            self.summary.setText(why)
+        return why is None
 
     def wait(self, timeout_ms: int = 60000) -> bool:
         return self.runner.wait(timeout_ms)

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 
 from app.domain import ops
 from app.domain.formatting import DASH, format_duration, format_ms
-from app.domain.ops import OpError
 from app.ui.document import follow_document
 
 
@@ -158,12 +157,10 @@ class ScenarioBar(QWidget):
 
     # ---------------------------------------------------------------- actions (undoable)
     def _apply(self, op) -> bool:
-        try:
-            self.document.apply(op)
-        except OpError as exc:
-            self.notify(str(exc))
-            return False
-        return True
+        why = self.document.try_apply(op)
+        if why:
+            self.notify(why)
+        return why is None
 
     def switch_to(self, name: str) -> bool:
         if name == self.document.project.current_scenario:

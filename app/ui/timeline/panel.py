@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QPoint, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget,
@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
 
 from app.domain import ops
 from app.domain.formatting import format_time
-from app.domain.ops import OpError
 from app.domain.project import Event
 from app.ui.document import follow_document
 
@@ -210,12 +209,10 @@ class TimelinePanel(QWidget):
     def _apply(self, op) -> bool:
         if self.document is None:
             return False
-        try:
-            self.document.apply(op)
-        except OpError as exc:
-            self.notify(str(exc))
-            return False
-        return True
+        why = self.document.try_apply(op)
+        if why:
+            self.notify(why)
+        return why is None
 
     def add_event(self, event: Event) -> str | None:
         """Add `event` to the current scenario; returns its id (filled in when empty)."""
