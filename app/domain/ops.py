@@ -15,7 +15,7 @@ References (`Change.refs`, the selection, validation's `where`) are strings:
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, fields as dc_fields
+from dataclasses import dataclass, fields as dc_fields
 from typing import Any, Iterable, Sequence
 
 from .hardware import Catalog, Platform
@@ -465,6 +465,18 @@ class RemoveDrive(Op):
         return Change.of(LAYOUT, refs=[ref_drive(self.location)])
 
 
+def _retarget_events(project: Project, kinds: tuple[type, ...], attr: str, a: Any, b: Any) -> set[str]:
+    """Point every event of `kinds` (in every scenario) whose `attr` is `a` at `b`, so a moved
+    drive or renamed workload keeps its failures and changes; returns the event ids touched."""
+    touched: set[str] = set()
+    for sc in project.scenarios:
+        for e in sc.events:
+            if isinstance(e, kinds) and getattr(e, attr) == a:
+                setattr(e, attr, b)
+                touched.add(e.id)
+    return touched
+
+
 class MoveDrive(Op):
     """Move a drive to an empty slot. Its RAID group membership and the timeline events that
     name it (drive failure / replacement, in every scenario) follow it."""
@@ -495,14 +507,9 @@ class MoveDrive(Op):
             if a in g.drives:
                 g.drives[g.drives.index(a)] = b
                 refs.add(ref_group(g.id))
-        aspects = [LAYOUT, GROUPS]
-        for sc in project.scenarios:
-            for e in sc.events:
-                if isinstance(e, (DriveFailure, DriveReplacement)) and e.drive == a:
-                    e.drive = b
-                    refs.add(e.id)
-                    aspects.append(EVENTS)
-        return Change.of(*aspects, refs=refs)
+        moved = _retarget_events(project, (DriveFailure, DriveReplacement), "drive", a, b)
+        refs |= moved
+        return Change.of(LAYOUT, GROUPS, *([EVENTS] if moved else []), refs=refs)
 
     def do(self, project: Project) -> Change:
         return self._move(project, self.source, self.dest)
@@ -964,14 +971,9 @@ class RenameWorkload(Op):
             raise OpError(why)
         project.workload(a).id = b
         refs = {ref_workload(a), ref_workload(b)}
-        aspects = [WORKLOADS]
-        for sc in project.scenarios:
-            for e in sc.events:
-                if isinstance(e, WorkloadChange) and e.workload == a:
-                    e.workload = b
-                    refs.add(e.id)
-                    aspects.append(EVENTS)
-        return Change.of(*aspects, refs=refs)
+        moved = _retarget_events(project, (WorkloadChange,), "workload", a, b)
+        refs |= moved
+        return Change.of(WORKLOADS, *([EVENTS] if moved else []), refs=refs)
 
     def do(self, project: Project) -> Change:
         return self._rename(project, self.old, self.new)
