@@ -45,6 +45,20 @@ def editor_for(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     return w
 
 
+def _commit_spin_changes(w: QSpinBox | QDoubleSpinBox, commit: Commit, convert: Callable[[Any], Any]) -> None:
+    """Commit a spin box's value only when it really changed: on Enter or focus out while
+    typing, and at once for the arrows and the wheel (the box has no focus then)."""
+    last = [w.value()]
+
+    def done() -> None:
+        if w.value() != last[0]:
+            last[0] = w.value()
+            commit(convert(w.value()))
+
+    w.editingFinished.connect(done)
+    w.valueChanged.connect(lambda _v: done() if not w.hasFocus() else None)
+
+
 def _int_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     w = QSpinBox()
     w.setRange(int(spec.minimum if spec.minimum is not None else -2_000_000_000),
@@ -54,15 +68,7 @@ def _int_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
         w.setSuffix(f" {spec.unit}")
     w.setKeyboardTracking(False)
     w.setAccelerated(True)
-    last = [w.value()]
-
-    def done() -> None:
-        if w.value() != last[0]:
-            last[0] = w.value()
-            commit(w.value())
-
-    w.editingFinished.connect(done)
-    w.valueChanged.connect(lambda _v: done() if not w.hasFocus() else None)  # arrows / wheel
+    _commit_spin_changes(w, commit, lambda v: v)
     return w
 
 
@@ -75,15 +81,7 @@ def _float_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     if spec.unit:
         w.setSuffix(f" {spec.unit}")
     w.setKeyboardTracking(False)
-    last = [w.value()]
-
-    def done() -> None:
-        if w.value() != last[0]:
-            last[0] = w.value()
-            commit(float(w.value()))
-
-    w.editingFinished.connect(done)
-    w.valueChanged.connect(lambda _v: done() if not w.hasFocus() else None)
+    _commit_spin_changes(w, commit, float)
     return w
 
 
@@ -133,15 +131,7 @@ def _optional_float_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWi
     if spec.unit:
         w.setSuffix(f" {spec.unit}")
     w.setKeyboardTracking(False)
-    last = [w.value()]
-
-    def done() -> None:
-        if w.value() != last[0]:
-            last[0] = w.value()
-            commit(None if w.value() < lo else float(w.value()))
-
-    w.editingFinished.connect(done)
-    w.valueChanged.connect(lambda _v: done() if not w.hasFocus() else None)
+    _commit_spin_changes(w, commit, lambda v: None if v < lo else float(v))
     return w
 
 
