@@ -199,3 +199,40 @@ def format_setting(value, unit: str = "") -> str:
             text = f"{int(value):,}"
         return f"{text} {unit}".strip() if unit not in ("%",) else f"{text}%"
     return f"{value} {unit}".strip() if value is not None else DASH
+
+
+def series_label(metric: str, entity: str, project=None, result=None) -> str:
+    """How a chart names one series, in the GUI and the report alike: "SP A CPU 0" (the EMC
+    paper's words), "Bus 1", the RAID group's label, "Drive 0_0_3", the workload's name, the
+    operation's label. `project` and `result` are optional; without them the raw id is used."""
+    if metric == "cpu_pct":
+        ctrl, _, core = entity.rpartition("/")
+        return f"{ctrl} CPU {core}" if ctrl else entity
+    if metric == "write_cache_pct":
+        return f"{entity} write cache"
+    if metric == "bus_pct":
+        return f"Bus {entity}"
+    if metric == "group_pct":
+        if project is not None:
+            try:
+                return project.group(int(entity)).label
+            except (KeyError, ValueError):
+                pass
+        return f"RG {entity}"
+    if metric == "drive_pct":
+        return f"Drive {entity}"
+    if metric in ("response_ms", "iops", "mb_s"):
+        if project is not None:
+            try:
+                return project.workload(entity).name or entity
+            except KeyError:
+                pass
+        return entity
+    if metric == "progress_pct":
+        if result is not None:
+            try:
+                return result.operation(entity).label
+            except KeyError:
+                pass
+        return entity
+    return entity

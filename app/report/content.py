@@ -16,6 +16,7 @@ from app.domain.capacity import capacity_summary
 from app.domain.formatting import (
     DASH, format_capacity, format_count, format_duration, format_iops, format_mb, format_ms,
     format_mttdl, format_pct, format_rate, format_setting, format_sig, format_time, format_value,
+    series_label,
 )
 from app.domain.hardware import Catalog, Platform
 from app.domain.project import Project, parse_slot_id
@@ -321,29 +322,7 @@ class ReportBuilder:
             return f"RG {gid}"
 
     def entity_label(self, metric: str, entity: str, result: Result) -> str:
-        if metric == "cpu_pct":
-            ctrl, _, core = entity.rpartition("/")
-            return f"{ctrl} CPU {core}" if ctrl else entity
-        if metric == "bus_pct":
-            return f"Bus {entity}"
-        if metric == "group_pct":
-            try:
-                return self.group_label(int(entity))
-            except ValueError:
-                return entity
-        if metric == "drive_pct":
-            return f"Drive {entity}"
-        if metric in ("response_ms", "iops", "mb_s"):
-            try:
-                return self.project.workload(entity).name or entity
-            except KeyError:
-                return entity
-        if metric == "progress_pct":
-            try:
-                return result.operation(entity).label
-            except KeyError:
-                return entity
-        return entity
+        return series_label(metric, entity, self.project, result)
 
     # -- the document
     def build(self) -> Report:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 import numpy as np
 import pyqtgraph as pg
@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from app.domain.formatting import format_time, format_value
+from app.domain.formatting import format_time, format_value, series_label
 
-from .timeaxis import TimeAxisItem, format_hours
+from .timeaxis import TimeAxisItem
 
 PLOT_MIN_H = 125  # pixels per plot before the charts scroll
 LEGEND_MAX = 5  # more curves than this: no legend (the read-out lists them)
@@ -70,40 +70,6 @@ def step_xy(series, horizon_h: float) -> tuple[np.ndarray, np.ndarray]:
         t = np.append(t, horizon_h)
         v = np.append(v, v[-1])
     return t, v
-
-
-def entity_label(metric: str, entity: str, project=None, result=None) -> str:
-    if metric == "cpu_pct":
-        ctrl, _, core = entity.partition("/")
-        return f"{ctrl} core {core}" if core else ctrl
-    if metric == "write_cache_pct":
-        return f"{entity} write cache"
-    if metric == "bus_pct":
-        return f"Bus {entity}"
-    if metric == "group_pct":
-        if project is not None:
-            try:
-                return project.group(int(entity)).label
-            except (KeyError, ValueError):
-                pass
-        return f"RG {entity}"
-    if metric == "drive_pct":
-        return f"drive {entity}"
-    if metric in ("response_ms", "iops", "mb_s"):
-        if project is not None:
-            try:
-                return project.workload(entity).name or entity
-            except KeyError:
-                pass
-        return entity
-    if metric == "progress_pct":
-        if result is not None:
-            try:
-                return result.operation(entity).label
-            except KeyError:
-                pass
-        return entity
-    return entity
 
 
 def _focus_metric(metric: str, entity: str, focus: set[tuple[str, str]]) -> bool:
@@ -449,7 +415,7 @@ class ChartsPanel(QWidget):
                     spec = next(sp for sp in PLOTS if sp.key == key)
                     if metric not in spec.metrics:
                         continue
-                label = entity_label(metric, ent, self.project, res)
+                label = series_label(metric, ent, self.project, res)
                 t = list(map(float, s.t))
                 for i, v in enumerate(s.v):
                     end = t[i + 1] if i + 1 < len(t) else float(res.horizon_h)
@@ -534,7 +500,7 @@ class ChartsPanel(QWidget):
                 existing[k] = item
             elif not _same(item, x, y):  # an unchanged prediction costs no redraw
                 item.setData(x, y, stepMode="right")
-            item.opts["name"] = entity_label(metric, ent, self.project, res)
+            item.opts["name"] = series_label(metric, ent, self.project, res)
         self._sync_legend(key, [existing[(m, e, False)] for m, e in pairs])
 
     def _sync_legend(self, key: str, items: list[pg.PlotDataItem]) -> None:
@@ -574,7 +540,7 @@ class ChartsPanel(QWidget):
                 if key in self.hidden_plots:
                     continue
                 unit = self.result.series[(metric, ent)].unit or next(sp.unit for sp in PLOTS if sp.key == key)
-                rows.append((key, metric, ent, entity_label(metric, ent, self.project, self.result),
+                rows.append((key, metric, ent, series_label(metric, ent, self.project, self.result),
                              _fmt(v, unit), _fmt(b, unit) if b is not None else ""))
         layout = [(key, metric, ent) for key, metric, ent, *_ in rows]
         if layout != self._readout_layout:
@@ -619,7 +585,7 @@ class ChartsPanel(QWidget):
             lines = [format_time(max(t, 0.0))]
             for metric, ent in self.shown[key][:8]:
                 s = self.result.series[(metric, ent)]
-                lines.append(f"{entity_label(metric, ent, self.project, self.result)}: {_fmt(s.at(t), s.unit)}")
+                lines.append(f"{series_label(metric, ent, self.project, self.result)}: {_fmt(s.at(t), s.unit)}")
             if len(self.shown[key]) > 8:
                 lines.append(f"... {len(self.shown[key]) - 8} more in the read-out")
             text.setText("\n".join(lines))
