@@ -13,6 +13,13 @@ views is included). A QTimer heartbeat every 5 ms on the GUI thread records the 
 between two ticks minus the interval: the longest time the GUI thread was blocked. A burst of
 edits 15 ms apart (dragging) measures the time from the last edit to its curves.
 
+Where a stall comes from: a watchdog thread samples the GUI thread's Python stack
+(sys._current_frames()) every 2 ms while a heartbeat gap is open (no tick for 8 ms), and for
+every stall over 30 ms the report lists the stacks it caught, innermost project frames first,
+with how many samples each (a C++ paint or layout shows as the Python frame that entered it:
+`repaint`/`loop.exec` in this script means Qt's own event processing). `--no-sampler` leaves it
+out (it takes the GIL for a few microseconds per sample).
+
 Prints median and p95 per configuration. Targets: p95 latency <= 100 ms, longest stall <= 50 ms.
 """
 from __future__ import annotations
@@ -22,7 +29,9 @@ import os
 import random
 import statistics
 import sys
+import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,7 +162,11 @@ def pct(values, q):
 
 
 class Heartbeat:
-    def __init__(self, interval_ms: int = 5):
+    """A QTimer tick on the GUI thread; a gap between ticks longer than the interval is time the
+    GUI thread could not run a timer. With `sampler`, each gap over `report_ms` keeps the stacks
+    the sampler caught during it."""
+
+    def __init__(self, interval_ms: int = 5, sampler: "StackSampler | None" = None, report_ms: float = 30.0):
         from PySide6.QtCore import QTimer
 
         self.interval = interval_ms / 1000.0
@@ -161,7 +174,11 @@ class Heartbeat:
         self.last_cpu = 0.0
         self.max_gap = self.max_gap_cpu = self.max_busy = 0.0
         self.gaps: list[tuple[float, float, str]] = []
-        self.phase = ""
+        self.stalls: list[tuple[float, float, str, Counter]] = []  # gap, GUI CPU, phase, stacks
+        self.phase = ""  # what the benchmark is doing (set by measure())
+        self._phase_at_last = ""
+        self.sampler = sampler
+        self.report_s = report_ms / 1000.0
         self.timer = QTimer()
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self._tick)
@@ -169,14 +186,19 @@ class Heartbeat:
     def start(self):
         self.last, self.last_cpu = time.perf_counter(), time.thread_time()
         self.max_gap = self.max_gap_cpu = self.max_busy = 0.0
+        if self.sampler is not None:
+            self.sampler.start(self)
         self.timer.start()
 
     def stop(self):
         self.timer.stop()
+        if self.sampler is not None:
+            self.sampler.stop()
 
     def _tick(self):
         now = time.perf_counter()
         cpu = time.thread_time()
+        stacks = self.sampler.take() if self.sampler is not None else Counter()
         if self.last is not None:
             gap = now - self.last - self.interval
             busy = cpu - self.last_cpu  # CPU time the GUI thread itself used in that gap
@@ -184,7 +206,77 @@ class Heartbeat:
             if gap > self.max_gap:
                 self.max_gap, self.max_gap_cpu = gap, busy
             self.max_busy = max(self.max_busy, busy)
+            if gap > self.report_s:
+                phase = self.phase if self.phase == self._phase_at_last else f"{self._phase_at_last} -> {self.phase}"
+                self.stalls.append((gap, busy, phase, stacks))
         self.last, self.last_cpu = now, cpu
+        self._phase_at_last = self.phase
+
+
+def _frame_text(code, lineno: int) -> str:
+    path = code.co_filename
+    for base in (str(ROOT) + os.sep, "site-packages" + os.sep):
+        if base in path:
+            path = path.split(base, 1)[1]
+            break
+    return f"{path}:{lineno} {code.co_name}"
+
+
+class StackSampler:
+    """A watchdog thread: while the heartbeat is overdue it samples the GUI thread's Python stack
+    every `every_ms`; `take()` (called by the heartbeat's tick, on the GUI thread) hands over the
+    stacks of the gap that just closed, counted."""
+
+    def __init__(self, every_ms: float = 2.0, open_after_ms: float = 8.0, depth: int = 40):
+        self.gui_thread = threading.get_ident()
+        self.every = every_ms / 1000.0
+        self.open_after = open_after_ms / 1000.0
+        self.depth = depth
+        self._samples: list[tuple[str, ...]] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._beat: Heartbeat | None = None
+
+    def start(self, beat: Heartbeat) -> None:
+        self._beat = beat
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="stall-sampler", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def take(self) -> Counter:
+        with self._lock:
+            samples, self._samples = self._samples, []
+        return Counter(samples)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            last = self._beat.last
+            if last is None or time.perf_counter() - last < self.open_after:
+                continue
+            frame = sys._current_frames().get(self.gui_thread)
+            stack = []
+            while frame is not None and len(stack) < self.depth:
+                stack.append(_frame_text(frame.f_code, frame.f_lineno))
+                frame = frame.f_back
+            with self._lock:
+                self._samples.append(tuple(stack))  # innermost first
+
+
+def culprit(stack: tuple[str, ...], frames: int = 4) -> str:
+    """The innermost frames of a sampled stack, starting at the innermost one in the project
+    (the library frames below it say what it called), at most `frames` project frames."""
+    own = [i for i, f in enumerate(stack) if f.startswith("app" + os.sep) or f.startswith("benchmarks" + os.sep)]
+    if not own:
+        return " < ".join(stack[:frames])
+    first = own[0]
+    lib = stack[max(0, first - 2):first]  # the two library frames it was in
+    return " < ".join(list(lib) + [stack[i] for i in own[:frames]])
 
 
 def wait_for_result(parts, app, timeout_s: float = 120.0) -> bool:
@@ -215,7 +307,7 @@ def repaint(parts):
     QCoreApplication.processEvents()
 
 
-def measure(project, catalog, label: str, edits: int, app) -> dict:
+def measure(project, catalog, label: str, edits: int, app, sample: bool = True) -> dict:
     from app.domain import ops
     from app.ui.document import Document
     from app.ui.main_window import MainWindow
@@ -244,7 +336,7 @@ def measure(project, catalog, label: str, edits: int, app) -> dict:
     if not op_events:
         raise SystemExit(f"{label}: the current scenario has no events to edit")
     rnd = random.Random(1)
-    beat = Heartbeat(5)
+    beat = Heartbeat(5, StackSampler() if sample else None)
     app.processEvents()
     beat.start()
     lat, engine, parts_ms = [], [], []
@@ -255,13 +347,18 @@ def measure(project, catalog, label: str, edits: int, app) -> dict:
             op = ops.MoveEvent(ev.id, max(0.0, ev.start_h + rnd.choice((-0.5, 0.5))))
         else:
             op = ops.SetEventPriority(ev.id, rnd.choice(prios))
+        beat.phase = "apply"
         start = time.perf_counter()
         doc.apply(op)
         applied = time.perf_counter()
+        beat.phase = "wait for the result, redraw"
         wait_for_result(parts, app)
         got = time.perf_counter()
+        beat.phase = "repaint"
         repaint(parts)
         end_t = time.perf_counter()
+        beat.phase = "idle"
+
         lat.append((end_t - start) * 1000)
         parts_ms.append(((applied - start) * 1000, parts.last_update_ms, (end_t - got) * 1000))
         engine.append(parts.live.live.engine_s * 1000)
@@ -272,6 +369,7 @@ def measure(project, catalog, label: str, edits: int, app) -> dict:
             time.sleep(0.002)
     # a drag: ten moves 15 ms apart, then the curves for the last one
     burst = []
+    beat.phase = "drag"
     for _ in range(5):
         ev = rnd.choice(op_events)
         base = ev.start_h
@@ -294,7 +392,7 @@ def measure(project, catalog, label: str, edits: int, app) -> dict:
         "stall_cpu_ms": beat.max_gap_cpu * 1000, "busy_ms": beat.max_busy * 1000,
         "gaps_ms": sorted((g * 1000 for g, _, _ in beat.gaps), reverse=True),
         "apply": [a for a, _, _ in parts_ms], "update": [u for _, u, _ in parts_ms],
-        "paint": [p for _, _, p in parts_ms],
+        "paint": [p for _, _, p in parts_ms], "stalls": beat.stalls,
     }
     window.document.undo_stack.setClean()
     window.close()
@@ -320,6 +418,33 @@ def report(r: dict) -> None:
           f"gaps over 50 ms: {sum(1 for g in gaps if g > 50)} of {len(gaps)}, p99 gap {pct(gaps, 0.99):.1f} ms")
     ok = pct(r["lat"], 0.95) <= 100 and r["stall_ms"] <= 50
     print(f"  targets (p95 <= 100 ms, stall <= 50 ms): {'met' if ok else 'NOT met'}")
+    report_stalls(r["stalls"])
+
+
+def report_stalls(stalls, show: int = 8, stacks: int = 3) -> None:
+    """The longest stalls with the stacks sampled in them, then every stall's culprits added up."""
+    sampled = [s for s in stalls if s[3]]
+    if not sampled:
+        if stalls:
+            print(f"  {len(stalls)} stall(s) over 30 ms, no stack sampled (--no-sampler, or C++ with the GIL held)")
+        return
+    print(f"  stalls over 30 ms: {len(stalls)}; the {min(show, len(sampled))} longest, with the GUI thread's "
+          f"stacks (samples every 2 ms, innermost first):")
+    for gap, busy, phase, counts in sorted(sampled, key=lambda s: -s[0])[:show]:
+        n = sum(counts.values())
+        print(f"    {gap * 1000:.0f} ms (GUI on CPU {busy * 1000:.0f} ms) during '{phase}', {n} samples:")
+        by_culprit = Counter()
+        for stack, k in counts.items():
+            by_culprit[culprit(stack)] += k
+        for text, k in by_culprit.most_common(stacks):
+            print(f"      {k:3d}x {text}")
+    total = Counter()
+    for _, _, _, counts in sampled:
+        for stack, k in counts.items():
+            total[culprit(stack, frames=2)] += k
+    print("  culprits over all stalls over 30 ms (samples):")
+    for text, k in total.most_common(6):
+        print(f"    {k:4d}  {text}")
 
 
 def main(argv=None) -> int:
@@ -327,6 +452,7 @@ def main(argv=None) -> int:
     ap.add_argument("--edits", type=int, default=40)
     ap.add_argument("--only", choices=("example", "large"))
     ap.add_argument("--offscreen", action="store_true", help="QT_QPA_PLATFORM=offscreen")
+    ap.add_argument("--no-sampler", action="store_true", help="no stack sampling during stalls")
     args = ap.parse_args(argv)
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -339,10 +465,12 @@ def main(argv=None) -> int:
     results = []
     if args.only in (None, "example"):
         proj, name = largest_example()
-        results.append(measure(proj, catalog, f"largest example ({name})", args.edits, app))
+        results.append(measure(proj, catalog, f"largest example ({name})", args.edits, app,
+                               not args.no_sampler))
     if args.only in (None, "large"):
         proj, source = large_project(catalog)
-        results.append(measure(proj, catalog, f"large generated configuration ({source})", args.edits, app))
+        results.append(measure(proj, catalog, f"large generated configuration ({source})", args.edits, app,
+                               not args.no_sampler))
     print(f"Python {sys.version.split()[0]}, Qt platform {app.platformName()}, {os.cpu_count()} CPUs")
     for r in results:
         report(r)
