@@ -213,6 +213,41 @@ def test_workload_change_marker_says_what_changes(setup):
     assert panel.gantt.items[eid].note == "iops 0"
 
 
+def test_notes_only_on_rows_as_tall_as_their_text(setup, qtbot):
+    doc, panel, _, _ = setup
+    item = panel.gantt.items["op1"]
+    assert item.note and item.note_fits()
+    # the view as a plan of 60 rows would have it: rows of ~4 pixels, the notes would overlap
+    panel.gantt.plot.setLimits(yMin=-60)
+    panel.gantt.plot.setYRange(-60, 0.6, padding=0)
+    qtbot.waitUntil(lambda: not item.note_fits(), timeout=2000)
+    assert item.note  # still set, just not written
+
+
+def test_row_labels_only_as_many_as_fit():
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from app.ui.timeline.gantt import LABEL_W, RowAxisItem
+
+    axis = RowAxisItem()
+    font = QFont("Sans", 8)
+    axis.setTickFont(font)
+    labels = [f"op{i}  Migrate LUN {i} -> LUN {i + 500} with a long label that is elided" for i in range(300)]
+    axis.set_labels(labels)
+    line = QFontMetrics(font).height()
+    # 300 rows in 150 pixels: every n-th row, never closer than a line of text
+    (step, values), = axis.tickValues(-299.6, 0.6, 150)
+    rows = [int(-v) for v in values]
+    assert 1 < len(rows) <= 150 // line + 1 and rows == sorted(rows) and rows[0] == 0
+    assert all(b - a == step for a, b in zip(rows, rows[1:])) and step * 150 / 300.2 >= line
+    texts = axis.tickStrings(values, 1.0, step)
+    assert texts[1].startswith(f"op{rows[1]}  Migrate") and texts[1] != labels[rows[1]]  # elided
+    assert QFontMetrics(font).horizontalAdvance(texts[1]) <= LABEL_W
+    # ten rows in view, room for each: all ten, only those in view
+    (_, values), = axis.tickValues(-109.5, -99.5, 300)
+    assert [int(-v) for v in values] == list(range(100, 110))
+
+
 def test_phase_colours_and_parallel_lanes():
     from app.ui.timeline.gantt import PHASE_COLORS, phase_color, phase_lanes
 

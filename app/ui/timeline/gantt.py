@@ -9,6 +9,7 @@ as a marker at its start time (the only time the project itself knows).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import pyqtgraph as pg
@@ -216,7 +217,7 @@ class EventItem(pg.GraphicsObject):
             p.drawRect(rect)
         if self.marker or not self.phases:
             self._paint_marker(p, pw, ph)
-        if self.note:
+        if self.note_fits():
             # text in device pixels (the item's own coordinates are hours x rows)
             _, x1 = self._extent()
             at = p.transform().map(QPointF(x1, self.y))
@@ -226,6 +227,11 @@ class EventItem(pg.GraphicsObject):
             p.setPen(QColor("#303030"))
             p.drawText(QPointF(at.x() + 5, at.y() + NOTE_METRICS.ascent() / 2 - 1), self.note)
             p.restore()
+
+    def note_fits(self) -> bool:
+        """The note is written only when a row is as tall as its text (on thinner rows it would
+        be written over the neighbours' notes)."""
+        return bool(self.note) and self._px()[1] * NOTE_METRICS.height() <= 1.0
 
     def _paint_marker(self, p, pw: float, ph: float) -> None:
         x, y = self.start_h, self.y
@@ -322,6 +328,49 @@ class WorkloadLane(pg.GraphicsObject):
         p.drawRect(self.boundingRect())
 
 
+class RowAxisItem(pg.AxisItem):
+    """The row labels (row i at y = -i): only rows in view, and only as many as fit one above the
+    other. A plan of 300 operations in a short dock labels every n-th row; fixed ticks for every
+    row were painted over each other, and laying out 300 texts took 10-30 ms a repaint."""
+
+    def __init__(self):
+        super().__init__("left")
+        self.labels: list[str] = []
+        self._elided: dict[int, str] = {}
+
+    def set_labels(self, labels: list[str]) -> None:
+        if labels != self.labels:
+            self.labels = list(labels)
+            self._elided = {}
+            self.picture = None  # pyqtgraph redraws the axis from tickValues/tickStrings
+            self.update()
+
+    def _font_metrics(self) -> QFontMetrics:
+        return QFontMetrics(self.style.get("tickFont") or QFont("Sans", 8))
+
+    def tickValues(self, minVal, maxVal, size):  # noqa: N802 (pyqtgraph API)
+        n = len(self.labels)
+        if n == 0 or not maxVal > minVal or size <= 0:
+            return []
+        row_px = size / (maxVal - minVal)
+        step = max(1, math.ceil(self._font_metrics().height() / row_px))
+        first = max(0, math.ceil(-maxVal))
+        last = min(n - 1, math.floor(-minVal))
+        first = -(-first // step) * step  # multiples of step: the labelled rows stay put when panned
+        return [(step, [-float(i) for i in range(first, last + 1, step)])]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802
+        out = []
+        for v in values:
+            row = int(round(-v))
+            text = self._elided.get(row)
+            if text is None:
+                text = self._elided[row] = self._font_metrics().elidedText(
+                    self.labels[row], Qt.ElideRight, LABEL_W - 16)
+            out.append(text)
+        return out
+
+
 class GanttView(QWidget):
     eventClicked = Signal(str)
     editRequested = Signal(str)
@@ -335,7 +384,8 @@ class GanttView(QWidget):
         super().__init__(parent)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.plot_widget = pg.PlotWidget(axisItems={"bottom": TimeAxisItem("bottom")})
+        self.row_axis = RowAxisItem()
+        self.plot_widget = pg.PlotWidget(axisItems={"bottom": TimeAxisItem("bottom"), "left": self.row_axis})
         self.plot_widget.setBackground("w")
         lay.addWidget(self.plot_widget)
         self.plot: pg.PlotItem = self.plot_widget.getPlotItem()
@@ -359,7 +409,6 @@ class GanttView(QWidget):
         self.rows: list[Row] = []
         self.items: dict[str, EventItem] = {}
         self.lanes: dict[str, WorkloadLane] = {}
-        self._tick_labels: list[str] | None = None
         self._n_rows = -1
         self._px_cache: tuple[float, float] | None = None
         global NOTE_METRICS
@@ -487,13 +536,7 @@ class GanttView(QWidget):
         return "\n".join(tip)
 
     def _set_ticks(self) -> None:
-        labels = [r.label for r in self.rows]
-        if labels == self._tick_labels:
-            return
-        self._tick_labels = labels
-        metrics = QFontMetrics(self.plot.getAxis("left").style.get("tickFont") or QFont("Sans", 8))
-        ticks = [(-i, metrics.elidedText(r.label, Qt.ElideRight, LABEL_W - 16)) for i, r in enumerate(self.rows)]
-        self.plot.getAxis("left").setTicks([ticks, []])
+        self.row_axis.set_labels([r.label for r in self.rows])
         n = max(len(self.rows), 1)
         if n != self._n_rows:
             self._n_rows = n
