@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QPointF, Qt  # noqa: E402
 
 from app.domain.formatting import format_ms  # noqa: E402
-from app.engine.result import Result, Series  # noqa: E402
+from app.engine.result import Result, Series, SeriesBlock  # noqa: E402
 from app.ui.charts import MAX_CURVES, PLOTS, ChartsPanel, choose_entities, step_xy  # noqa: E402
 from app.ui.charts.timeaxis import format_hours, pick_spacing  # noqa: E402
 
@@ -137,6 +137,21 @@ def test_many_entities_limited_to_busiest_and_focused():
     pairs, total = choose_entities(res, spec, {("group_pct", "3")})
     assert total == 40 and len(pairs) == MAX_CURVES
     assert ("group_pct", "3") in pairs and ("group_pct", "39") in pairs and ("group_pct", "20") not in pairs
+
+
+def test_busiest_ranked_from_the_engine_matrix_without_building_series():
+    # the engine stores each metric as one matrix; ranking 40 groups must not build 40 Series
+    res = Result("S", 10.0)
+    peaks = np.array([(7 * i) % 40 for i in range(40)], dtype=float)  # a shuffled ranking
+    V = np.vstack([np.zeros(40), peaks, peaks / 2])  # each group peaks in the second step
+    res.add_block(SeriesBlock("group_pct", "%", [str(i) for i in range(40)], np.array([0.0, 1.0, 2.0]), V))
+    spec = next(s for s in PLOTS if s.key == "disk")
+    pairs, total = choose_entities(res, spec)
+    assert total == 40
+    busiest = sorted(range(40), key=lambda i: -peaks[i])[:MAX_CURVES]
+    assert set(pairs) == {("group_pct", str(i)) for i in busiest}
+    assert dict.__len__(res.series) == 0  # no Series was materialized
+    assert max(res.series[p].peak() for p in pairs) == 39.0
 
 
 def test_time_axis_ticks():
