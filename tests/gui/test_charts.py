@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, Qt  # noqa: E402
 
 from app.domain.formatting import format_ms  # noqa: E402
 from app.engine.result import Result, Series, SeriesBlock  # noqa: E402
-from app.ui.charts import MAX_CURVES, PLOTS, ChartsPanel, choose_entities, step_xy  # noqa: E402
+from app.ui.charts import FOLLOW_SPARE, MAX_CURVES, PLOTS, ChartsPanel, choose_entities, step_xy  # noqa: E402
 from app.ui.charts.timeaxis import format_hours, pick_spacing  # noqa: E402
 
 try:
@@ -178,7 +178,14 @@ def test_time_axis_follows_the_plan_until_zoomed(panel, result):
     assert x1 == pytest.approx(res.horizon_h, rel=0.05)
     longer = Result(res.scenario, res.horizon_h * 2, res.operations, res.series)
     panel.set_results(longer, project=proj)
-    assert panel.master_plot.getViewBox().viewRange()[0][1] == pytest.approx(longer.horizon_h, rel=0.05)
+    x1 = panel.master_plot.getViewBox().viewRange()[0][1]
+    assert longer.horizon_h < x1 <= longer.horizon_h * (1 + FOLLOW_SPARE) * 1.02  # with room to spare
+    # growing into the room to spare does not move the axis (a refit redraws every plot)
+    a_bit_longer = Result(res.scenario, longer.horizon_h * (1 + FOLLOW_SPARE / 2), res.operations, res.series)
+    panel.set_results(a_bit_longer, project=proj)
+    assert panel.master_plot.getViewBox().viewRange()[0][1] == pytest.approx(x1)
+    panel.fit()  # the Fit button: the whole plan, no room to spare
+    assert panel.master_plot.getViewBox().viewRange()[0][1] == pytest.approx(a_bit_longer.horizon_h, rel=0.02)
     panel.master_plot.setXRange(1.0, 2.0, padding=0)  # the user zooms in
     panel.set_results(res, project=proj)
     assert panel.master_plot.getViewBox().viewRange()[0] == pytest.approx([1.0, 2.0])

@@ -32,6 +32,7 @@ from .timeaxis import TimeAxisItem
 PLOT_MIN_H = 125  # pixels per plot before the charts scroll
 LEGEND_MAX = 5  # more curves than this: no legend (the read-out lists them)
 MAX_CURVES = 12  # per plot; the busiest entities (by peak) plus the selected ones are shown
+FOLLOW_SPARE = 0.1  # a plan that outgrows the time axis is shown with 10% of its length to spare
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,7 @@ class ChartsPanel(QWidget):
         bar.addWidget(self.view_button)
         self.fit_button = QToolButton(text="Fit")
         self.fit_button.setToolTip("Show the whole plan")
-        self.fit_button.clicked.connect(self.fit)
+        self.fit_button.clicked.connect(lambda: self.fit())
         bar.addWidget(self.fit_button)
         self.export_button = QToolButton(text="Export")
         self.export_button.setPopupMode(QToolButton.InstantPopup)
@@ -308,11 +309,16 @@ class ChartsPanel(QWidget):
             text += f"; baseline '{baseline.scenario}' dashed"
         self.status_label.setText(text)
         horizon = max(result.horizon_h, baseline.horizon_h if baseline is not None else 0.0)
-        if first or (self._showing_all() and self._fit_horizon is not None
-                     and not 0.6 * self._fit_horizon <= horizon <= self._fit_horizon):
-            # follow the plan's length until the user zooms in (not for small changes: refitting
-            # moves every plot, which is the costliest redraw there is)
+        if first:
             self.fit()
+        elif self._showing_all() and self._fit_horizon is not None:
+            # follow the plan's length until the user zooms in, not for small changes: refitting
+            # moves every plot (and the timeline), the costliest redraw there is. A growing plan
+            # gets room to spare, so that moving an operation later step by step refits seldom.
+            if horizon > self._fit_horizon:
+                self.fit(spare=FOLLOW_SPARE)
+            elif horizon < 0.6 * self._fit_horizon:
+                self.fit()
         self._update_readout()
 
     def _plots_on_screen(self) -> set[str] | None:
@@ -367,13 +373,14 @@ class ChartsPanel(QWidget):
                 line.blockSignals(False)
         self._update_readout()
 
-    def fit(self) -> None:
+    def fit(self, spare: float = 0.0) -> None:
+        """Show the whole plan (and `spare` times its length beyond the end)."""
         horizon = max(self.result.horizon_h if self.result else 0.0,
                       self.baseline.horizon_h if self.baseline else 0.0)
         if horizon > 0:
-            self.master_plot.setXRange(0, horizon, padding=0.01)
+            self.master_plot.setXRange(0, horizon * (1.0 + spare), padding=0.01)
             self._fit_range = tuple(self.master_plot.getViewBox().viewRange()[0])
-            self._fit_horizon = horizon
+            self._fit_horizon = horizon * (1.0 + spare)
 
     def _showing_all(self) -> bool:
         """True while the time axis is where fit() put it (the user has not zoomed or panned)."""
@@ -475,7 +482,7 @@ class ChartsPanel(QWidget):
         menu.addSeparator()
         menu.addAction("Export this chart as PNG...", lambda k=spec.key: self._ask_png(k))
         menu.addAction("Export this chart's series as CSV...", lambda k=spec.key: self._ask_csv(k))
-        menu.addAction("Show the whole plan", self.fit)
+        menu.addAction("Show the whole plan", lambda: self.fit())
 
     # ---------------------------------------------------------------- drawing
     def _color(self, pair: tuple[str, str]) -> QColor:
