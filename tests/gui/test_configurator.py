@@ -239,6 +239,22 @@ def test_hot_spare_and_cache_and_feature_edits_are_undoable(qtbot, isolated):
     assert doc.project.cache["write_cache_mb"] == 3000 and doc.project.cache["page_kb"] == 8
 
 
+def test_array_page_is_rebuilt_only_for_cache_and_feature_edits(qtbot, isolated):
+    from app.domain.project import DriveFailure
+    from app.store.project_file import load_project
+
+    w = make_window(qtbot, load_project(EXAMPLES / "dell-md3200-hpt.json"))
+    settle(qtbot)
+    form = w.inspector.cache_form
+    drive = next(iter(w.document.project.groups[0].drives))
+    w.document.apply(ops.AddEvent(DriveFailure("", 1.0, drive=drive)))  # a timeline edit
+    settle(qtbot)
+    assert w.inspector.cache_form is form
+    w.inspector.feature_boxes["hpt"].setChecked(True)
+    settle(qtbot)
+    assert w.inspector.cache_form is not form and w.inspector.feature_boxes["hpt"].isChecked()
+
+
 def test_md3200_high_performance_tier_toggle(qtbot, isolated):
     from app.store.project_file import load_project
     w = make_window(qtbot, load_project(EXAMPLES / "dell-md3200-hpt.json"))
