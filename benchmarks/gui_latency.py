@@ -215,7 +215,7 @@ class Heartbeat:
 
 def _frame_text(code, lineno: int) -> str:
     path = code.co_filename
-    for base in (str(ROOT) + os.sep, "site-packages" + os.sep):
+    for base in ("site-packages" + os.sep, str(ROOT) + os.sep):  # the venv is inside ROOT
         if base in path:
             path = path.split(base, 1)[1]
             break
