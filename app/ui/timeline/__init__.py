@@ -37,33 +37,53 @@ class TimelineParts:
     docks: dict = field(default_factory=dict)
     colour_drives: QAction | None = None
     last_latency_ms: float | None = None  # edit -> curves redrawn, for the status bar / benchmark
-    last_update_ms: float | None = None  # GUI-thread time spent redrawing from the last result
+    step_ms: list = field(default_factory=list)  # GUI-thread time of each redraw step of the last result
     redraws: int = 0
     _coloured: bool = False
     _had_baseline: bool = False
     _advisories: list | None = None
+    _steps: list = field(default_factory=list)  # the redraw steps still to come for the newest result
+    _turn: QTimer | None = None  # zero-interval: the next step on the next turn of the event loop
 
     # ------------------------------------------------------------ result handling
     def on_result(self, live) -> None:
-        """A new prediction: the charts and the timeline first; the comparison, the messages and
-        the canvas colours on the next turn of the event loop, so that the window repaints the
-        curves in between and no single step holds the GUI thread for long."""
+        """A new prediction. The charts are redrawn at once; the timeline, then the comparison,
+        the messages and the canvas colours each on a later turn of the event loop, so that the
+        window paints the curves and handles input in between and no single step holds the GUI
+        thread for long. The turns are a zero-interval QTimer: it waits for pending input and due
+        timers, where QTimer.singleShot(0) can run in the same turn. A newer result drops the
+        steps left of an older one."""
+        self.step_ms = []
+        self._steps = [self._show_charts, self._show_timeline, self._show_the_rest]
+        self._next_step()
+
+    def _next_step(self) -> None:
+        if not self._steps or self.live.live is None:
+            return
         t0 = time.perf_counter()
+        self._steps.pop(0)(self.live.live)
+        self.step_ms.append((time.perf_counter() - t0) * 1000.0)
+        if self._steps and self._turn is not None:
+            self._turn.start()
+
+    @property
+    def redrawing(self) -> bool:
+        """Steps of the newest result are still to come (tests and the benchmark wait for them)."""
+        return bool(self._steps)
+
+    def _show_charts(self, live) -> None:
         project = self.window.document.project
         self.charts.set_results(live.current, live.baseline, project=project)
-        self.timeline.set_result(live.current)
         self.cursor.set_horizon(max(live.current.horizon_h, live.baseline.horizon_h if live.baseline else 0.0))
         self.redraws += 1
-        self.last_update_ms = (time.perf_counter() - t0) * 1000.0
         self.last_latency_ms = (time.perf_counter() - live.requested_at) * 1000.0
         self.charts.set_status(self.charts.status_label.text()
                                + f"  ·  updated in {self.last_latency_ms:.0f} ms (engine {live.engine_s * 1000:.0f} ms)")
-        QTimer.singleShot(0, lambda g=live.generation: self._after_result(g))
 
-    def _after_result(self, generation: int) -> None:
-        live = self.live.live
-        if live is None or live.generation != generation:
-            return  # a newer result has arrived meanwhile; it schedules its own
+    def _show_timeline(self, live) -> None:
+        self.timeline.set_result(live.current)
+
+    def _show_the_rest(self, live) -> None:
         self.compare.set_results(live.current, live.baseline, self.window.document.project)
         pinned = live.baseline is not None
         if pinned != self._had_baseline:  # a baseline was just pinned (or cleared)
@@ -266,6 +286,10 @@ def install(window) -> TimelineParts:
     compare = CompareTable()
     bar = ScenarioBar(doc, notify=window.status)
     parts = TimelineParts(window, live, cursor, timeline, charts, advisor, compare, bar)
+    parts._turn = QTimer(window)
+    parts._turn.setSingleShot(True)
+    parts._turn.setInterval(0)
+    parts._turn.timeout.connect(parts._next_step)
 
     parts.docks["timeline"] = window.add_dock(timeline, "Timeline", Qt.BottomDockWidgetArea)
     parts.docks["charts"] = window.add_dock(charts, "Charts", Qt.BottomDockWidgetArea)
