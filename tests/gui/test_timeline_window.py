@@ -52,6 +52,20 @@ def test_docks_and_menus(win):
     assert parts.timeline.gantt.items["op1"].phases  # drawn from the prediction
 
 
+def test_a_result_is_drawn_in_steps_charts_first(win, qtbot):
+    window, doc, parts = win
+    seen = []  # connected after the plug-in: what its handler left for later
+    parts.live.resultReady.connect(lambda live: seen.append(
+        (parts.charts.result is live.current, parts.timeline.result is live.current, parts.redrawing)))
+    with qtbot.waitSignal(parts.live.resultReady, timeout=10000) as sig:
+        doc.apply(ops.SetEventPriority("op1", "Low"))
+    # the curves at once; the timeline (and then the rest) on later turns of the event loop
+    assert seen == [(True, False, True)]
+    qtbot.waitUntil(lambda: not parts.redrawing, timeout=5000)
+    assert parts.timeline.result is sig.args[0].current and len(parts.step_ms) == 3
+    assert "Low" in parts.timeline.gantt.items["op1"].note
+
+
 def test_canvas_context_actions(win, monkeypatch):
     window, doc, parts = win
     menu = QMenu()
