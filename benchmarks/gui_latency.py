@@ -19,8 +19,10 @@ Where a stall comes from: a watchdog thread samples the GUI thread's Python stac
 (sys._current_frames()) every 2 ms while a heartbeat gap is open (no tick for 8 ms), and for
 every stall over 30 ms the report lists the stacks it caught, innermost project frames first,
 with how many samples each (a C++ paint or layout shows as the Python frame that entered it:
-`repaint`/`loop.exec` in this script means Qt's own event processing). `--no-sampler` leaves it
-out (it takes the GIL for a few microseconds per sample).
+`repaint`/`loop.exec` in this script means Qt's own event processing), and the other threads
+that used the CPU meanwhile with the frame each was seen in (a stall with the GUI thread off the
+CPU is usually another thread holding the GIL). `--no-sampler` leaves it out (it takes the GIL
+for a few microseconds per sample).
 
 Prints median and p95 per configuration. Targets: p95 latency <= 100 ms, longest stall <= 50 ms.
 """
@@ -176,7 +178,7 @@ class Heartbeat:
         self.last_cpu = 0.0
         self.max_gap = self.max_gap_cpu = self.max_busy = 0.0
         self.gaps: list[tuple[float, float, str]] = []
-        self.stalls: list[tuple[float, float, str, Counter]] = []  # gap, GUI CPU, phase, stacks
+        self.stalls: list[tuple] = []  # gap, GUI CPU, phase, GUI stacks, other threads' activity
         self.phase = ""  # what the benchmark is doing (set by measure())
         self._phase_at_last = ""
         self.sampler = sampler
@@ -200,7 +202,7 @@ class Heartbeat:
     def _tick(self):
         now = time.perf_counter()
         cpu = time.thread_time()
-        stacks = self.sampler.take() if self.sampler is not None else Counter()
+        stacks, others = self.sampler.take() if self.sampler is not None else (Counter(), ThreadActivity())
         if self.last is not None:
             gap = now - self.last - self.interval
             busy = cpu - self.last_cpu  # CPU time the GUI thread itself used in that gap
@@ -210,7 +212,7 @@ class Heartbeat:
             self.max_busy = max(self.max_busy, busy)
             if gap > self.report_s:
                 phase = self.phase if self.phase == self._phase_at_last else f"{self._phase_at_last} -> {self.phase}"
-                self.stalls.append((gap, busy, phase, stacks))
+                self.stalls.append((gap, busy, phase, stacks, others))
         self.last, self.last_cpu = now, cpu
         self._phase_at_last = self.phase
 
@@ -224,10 +226,40 @@ def _frame_text(code, lineno: int) -> str:
     return f"{path}:{lineno} {code.co_name}"
 
 
+class ThreadActivity:
+    """What the other threads did during one stall: CPU time each used (since the sampler's last
+    look before the gap opened) and the frame each was seen in most. A stall with the GUI thread
+    off the CPU is another thread holding the GIL (or other processes on the cores): the busy
+    thread here says which."""
+
+    def __init__(self, before: dict[str, float] | None = None):
+        self.first_cpu: dict[str, float] = dict(before or {})
+        self.last_cpu: dict[str, float] = {}
+        self.frames: dict[str, Counter] = {}
+
+    def add(self, name: str, cpu: float, frame: str) -> None:
+        self.first_cpu.setdefault(name, cpu)
+        self.last_cpu[name] = cpu
+        self.frames.setdefault(name, Counter())[frame] += 1
+
+    def busiest(self, min_ms: float = 2.0) -> list[tuple[str, float, str]]:
+        out = [(name, (self.last_cpu[name] - self.first_cpu[name]) * 1000, self.frames[name].most_common(1)[0][0])
+               for name in self.last_cpu]
+        return sorted((o for o in out if o[1] >= min_ms), key=lambda o: -o[1])
+
+
+def _thread_cpu(ident: int) -> float:
+    try:
+        return time.clock_gettime(time.pthread_getcpuclockid(ident))
+    except (AttributeError, OSError):  # not on Linux, or the thread has ended
+        return float("nan")
+
+
 class StackSampler:
     """A watchdog thread: while the heartbeat is overdue it samples the GUI thread's Python stack
-    every `every_ms`; `take()` (called by the heartbeat's tick, on the GUI thread) hands over the
-    stacks of the gap that just closed, counted."""
+    every `every_ms`, and the other threads' innermost frame and CPU time; `take()` (called by the
+    heartbeat's tick, on the GUI thread) hands over the stacks of the gap that just closed,
+    counted, and the other threads' activity."""
 
     def __init__(self, every_ms: float = 2.0, open_after_ms: float = 8.0, depth: int = 40):
         self.gui_thread = threading.get_ident()
@@ -235,6 +267,7 @@ class StackSampler:
         self.open_after = open_after_ms / 1000.0
         self.depth = depth
         self._samples: list[tuple[str, ...]] = []
+        self._others = ThreadActivity()
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -251,23 +284,37 @@ class StackSampler:
         if self._thread is not None:
             self._thread.join()
 
-    def take(self) -> Counter:
+    def take(self) -> tuple[Counter, ThreadActivity]:
         with self._lock:
             samples, self._samples = self._samples, []
-        return Counter(samples)
+            others, self._others = self._others, ThreadActivity(self._others.last_cpu)
+        return Counter(samples), others
 
     def _run(self) -> None:
+        me = threading.get_ident()
         while not self._stop.wait(self.every):
             last = self._beat.last
             if last is None or time.perf_counter() - last < self.open_after:
+                # no gap open: the other threads' CPU times are the baseline of the next one (a
+                # thread holding the GIL keeps this thread from sampling until it lets go)
+                names = {t.ident: t.name for t in threading.enumerate() if t.ident != me}
+                before = {name: _thread_cpu(ident) for ident, name in names.items() if ident != self.gui_thread}
+                with self._lock:
+                    self._others = ThreadActivity(before)
                 continue
-            frame = sys._current_frames().get(self.gui_thread)
+            frames = sys._current_frames()
+            names = {t.ident: t.name for t in threading.enumerate()}
+            frame = frames.pop(self.gui_thread, None)
             stack = []
             while frame is not None and len(stack) < self.depth:
                 stack.append(_frame_text(frame.f_code, frame.f_lineno))
                 frame = frame.f_back
+            others = [(names.get(ident, f"thread {ident}"), _thread_cpu(ident), _frame_text(f.f_code, f.f_lineno))
+                      for ident, f in frames.items() if ident != me]
             with self._lock:
                 self._samples.append(tuple(stack))  # innermost first
+                for name, cpu, where in others:
+                    self._others.add(name, cpu, where)
 
 
 def culprit(stack: tuple[str, ...], frames: int = 4) -> str:
@@ -439,7 +486,7 @@ def report_stalls(stalls, show: int = 8, stacks: int = 3) -> None:
         return
     print(f"  stalls over 30 ms: {len(stalls)}; the {min(show, len(sampled))} longest, with the GUI thread's "
           f"stacks (samples every 2 ms, innermost first):")
-    for gap, busy, phase, counts in sorted(sampled, key=lambda s: -s[0])[:show]:
+    for gap, busy, phase, counts, others in sorted(sampled, key=lambda s: -s[0])[:show]:
         n = sum(counts.values())
         print(f"    {gap * 1000:.0f} ms (GUI on CPU {busy * 1000:.0f} ms) during '{phase}', {n} samples:")
         by_culprit = Counter()
@@ -447,8 +494,10 @@ def report_stalls(stalls, show: int = 8, stacks: int = 3) -> None:
             by_culprit[culprit(stack)] += k
         for text, k in by_culprit.most_common(stacks):
             print(f"      {k:3d}x {text}")
+        for name, ms, where in others.busiest()[:2]:
+            print(f"      other thread '{name}' on CPU {ms:.0f} ms, mostly at {where}")
     total = Counter()
-    for _, _, _, counts in sampled:
+    for _, _, _, counts, _ in sampled:
         for stack, k in counts.items():
             total[culprit(stack, frames=2)] += k
     print("  culprits over all stalls over 30 ms (samples):")
