@@ -55,6 +55,18 @@ def test_curves_are_the_engine_series_as_right_steps(panel, result):
         assert x[-1] == pytest.approx(res.horizon_h) and y[-1] == s.v[-1]
 
 
+def test_selected_curves_stand_out(panel, result):
+    proj, res = result
+    panel.set_results(res, project=proj)
+    widths = lambda: {k[:2]: item.opts["pen"].widthF() for key in panel.curves for k, item in panel.curves[key].items()}
+    assert set(widths().values()) == {1.0}  # one pixel: Qt draws those fastest
+    panel.set_focus({("response_ms", "w1")})
+    assert widths()[("response_ms", "w1")] == 2.0 and sorted(widths().values())[:-1] == [1.0] * (len(widths()) - 1)
+    assert panel.curve("response_ms", "w1").zValue() > panel.curve("cpu_pct", "SP A/0").zValue()
+    panel.set_focus(set())
+    assert set(widths().values()) == {1.0}
+
+
 def test_step_xy_holds_last_value_until_horizon():
     s = Series("cpu_pct", "SP A/0", "%", np.array([0.0, 2.0]), np.array([10.0, 30.0]))
     x, y = step_xy(s, 5.0)

@@ -492,20 +492,20 @@ class ChartsPanel(QWidget):
             self._colors[pair] = c
         return c
 
-    def _pen(self, metric: str, ent: str, is_base: bool) -> QPen:
+    def _pen(self, metric: str, ent: str, is_base: bool, selected: bool = False) -> QPen:
         color = self._color((metric, ent))
         pen = QPen(color)
         pen.setCosmetic(True)
+        # one pixel wide: Qt draws such lines ~5x faster than wider ones (12 curves of 550 steps:
+        # 16 -> 3 ms); the curves of what is selected stand out at two
+        pen.setWidthF(2.0 if selected else 1.0)
         if is_base:
             pen.setStyle(Qt.DashLine)
-            pen.setWidthF(1.2)
             c2 = QColor(color)
             c2.setAlpha(150)
             pen.setColor(c2)
-        else:
-            pen.setWidthF(1.8 if metric != "write_cache_pct" else 1.2)
-            if metric in ("write_cache_pct", "drive_pct"):
-                pen.setStyle(Qt.DotLine)
+        elif metric in ("write_cache_pct", "drive_pct"):
+            pen.setStyle(Qt.DotLine)
         return pen
 
     def _sync_plot(self, key: str, pairs: list[tuple[str, str]], bpairs: list[tuple[str, str]]) -> None:
@@ -526,9 +526,10 @@ class ChartsPanel(QWidget):
             res = self.baseline if is_base else self.result
             s = res.series[(metric, ent)]
             x, y = step_xy(s, res.horizon_h)
+            selected = (metric, ent) in self.focus
             item = existing.get(k)
             if item is None:
-                pen = self._pen(metric, ent, is_base)
+                pen = self._pen(metric, ent, is_base, selected)
                 if pool:
                     item = pool.pop()
                     item.setData(x, y, stepMode="right", pen=pen)
@@ -536,10 +537,13 @@ class ChartsPanel(QWidget):
                 else:
                     item = pg.PlotDataItem(x, y, stepMode="right", pen=pen)
                     plot.addItem(item)
-                item.setZValue(5 if is_base else 10)
                 existing[k] = item
-            elif not _same(item, x, y):  # an unchanged prediction costs no redraw
-                item.setData(x, y, stepMode="right")
+            else:
+                if not _same(item, x, y):  # an unchanged prediction costs no redraw
+                    item.setData(x, y, stepMode="right")
+                if (item.opts["pen"].widthF() > 1.0) != selected:  # selected, or no longer
+                    item.setPen(self._pen(metric, ent, is_base, selected))
+            item.setZValue((5 if is_base else 10) + (1 if selected else 0))  # the selected on top
             item.opts["name"] = series_label(metric, ent, self.project, res)
         self._sync_legend(key, [existing[(m, e, False)] for m, e in pairs])
 
