@@ -1,5 +1,5 @@
-"""app/domain, app/engine and app/store never import Qt (or pyqtgraph): checked at run time in a
-fresh interpreter and statically in the source."""
+"""app/domain, app/engine, app/store and app/service (what the engine worker process imports) never
+import Qt (or pyqtgraph): checked at run time in a fresh interpreter and statically in the source."""
 from __future__ import annotations
 
 import os
@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-QT_FREE = ("app.domain", "app.engine", "app.store")
+QT_FREE = ("app.domain", "app.engine", "app.store", "app.service")
 FORBIDDEN = ("PySide6", "PyQt5", "PyQt6", "PySide2", "shiboken6", "shiboken2", "pyqtgraph")
 
 
@@ -26,7 +26,7 @@ def qt_free_modules() -> list[str]:
 def test_there_is_something_to_check():
     mods = qt_free_modules()
     for expected in ("app.domain.validation", "app.domain.raid", "app.store.project_file", "app.store.presets",
-                     "app.engine.result"):
+                     "app.engine.result", "app.service.worker"):
         assert expected in mods
 
 

@@ -1,0 +1,109 @@
+"""The priority advisor's question, without Qt: for one operation, what each priority would do.
+
+`evaluate_priorities` runs the engine once per priority the platform offers for the operation's
+kind, each on a copy of the project with only that operation's priority changed, and gathers each
+priority's predicted duration and the peak response time, while the operation runs, of the
+workloads it touches (as the engine reports them). `Advice.recommended` is the fastest priority
+whose peaks stay within the target. app/ui/advisor.py shows it; the runs happen in the engine
+worker process (app/service/worker.py) or a worker thread.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from app.domain.formatting import format_duration, format_ms
+
+from .replica import snapshot_project
+
+DEFAULT_TARGET_MS = 20.0
+
+
+@dataclass
+class PriorityOutcome:
+    priority: str
+    duration_h: float | None  # None: not finished within the plan
+    peaks_ms: dict[str, float] = field(default_factory=dict)  # workload id -> peak while it runs
+    error: str | None = None
+
+    @property
+    def worst_ms(self) -> float | None:
+        return max(self.peaks_ms.values()) if self.peaks_ms else None
+
+    def meets(self, target_ms: float) -> bool:
+        if self.error or self.duration_h is None:
+            return False
+        worst = self.worst_ms
+        return worst is None or worst <= target_ms
+
+
+@dataclass
+class Advice:
+    event_id: str
+    kind: str
+    current_priority: str
+    target_ms: float
+    outcomes: list[PriorityOutcome]
+    workload_names: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def recommended(self) -> PriorityOutcome | None:
+        """The fastest priority that keeps every touched workload within the target."""
+        ok = [o for o in self.outcomes if o.meets(self.target_ms)]
+        return min(ok, key=lambda o: o.duration_h) if ok else None
+
+    def with_target(self, target_ms: float) -> "Advice":
+        return Advice(self.event_id, self.kind, self.current_priority, target_ms, self.outcomes,
+                      self.workload_names)
+
+    def summary(self) -> str:
+        rec = self.recommended
+        if rec is None:
+            if not self.outcomes:
+                return "The platform offers no priorities for this operation."
+            best = min((o for o in self.outcomes if o.worst_ms is not None and not o.error),
+                       key=lambda o: o.worst_ms, default=None)
+            tail = f" The lowest peak is at {best.priority} ({format_ms(best.worst_ms)})." if best else ""
+            return f"No priority keeps the workloads within {format_ms(self.target_ms)}.{tail}"
+        worst = f", peak response {format_ms(rec.worst_ms)}" if rec.worst_ms is not None else ", no workload affected"
+        same = " (the current priority)" if rec.priority == self.current_priority else ""
+        return (f"Recommended: {rec.priority}{same} - {format_duration(rec.duration_h)}{worst}, "
+                f"within {format_ms(self.target_ms)}.")
+
+
+def default_target(project, event_id: str | None = None) -> float:
+    targets = [w.response_target_ms for w in project.workloads if w.response_target_ms]
+    return float(min(targets)) if targets else DEFAULT_TARGET_MS
+
+
+def evaluate_priorities(project, catalog, event_id: str, simulate: Callable[..., Any],
+                        target_ms: float | None = None, scenario: str | None = None,
+                        should_stop: Callable[[], bool] | None = None) -> Advice | None:
+    """Run the engine once per offered priority (on copies of `project`). Call off the GUI thread
+    with a snapshot of the project. Returns None when `should_stop()` turns true between runs
+    (the project changed meanwhile: the answer would be stale)."""
+    sc = project.scenario(scenario)
+    ev = sc.event(event_id)
+    platform = catalog.platform(project.platform_id)
+    priorities = list(platform.priorities(ev.kind))
+    target = float(target_ms) if target_ms else default_target(project, event_id)
+    outcomes = []
+    for prio in priorities:
+        if should_stop is not None and should_stop():
+            return None
+        trial = snapshot_project(project)
+        trial.scenario(sc.name).event(event_id).priority = prio  # a throwaway copy, never the document
+        try:
+            res = simulate(trial, catalog, scenario_name=sc.name)
+            op = res.operation(event_id)
+        except Exception as exc:  # noqa: BLE001 - one priority failing must not hide the others
+            outcomes.append(PriorityOutcome(prio, None, {}, f"{type(exc).__name__}: {exc}"))
+            continue
+        peaks = {}
+        for wid in op.touches_workloads:
+            s = res.get("response_ms", wid)
+            if s is not None:
+                peaks[wid] = s.peak(op.start_h, op.end_h)
+        outcomes.append(PriorityOutcome(prio, op.duration_h, peaks))
+    names = {w.id: (w.name or w.id) for w in project.workloads}
+    return Advice(event_id, ev.kind, getattr(ev, "priority", ""), target, outcomes, names)

@@ -1,0 +1,93 @@
+"""Validate, then simulate: the prediction the GUI shows after every edit.
+
+    pred = predict(project, catalog)   # -> Prediction(issues, current, baseline, error, engine_s)
+
+Runs wherever the GUI sends it (the engine worker process, or a worker thread of the GUI) and
+never raises for a bad project: validation errors and engine failures come back as
+`Prediction.error`, the message the GUI shows, with the validation issues beside it.
+"""
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+SimulateFn = Callable[..., Any]  # simulate(project, catalog, scenario_name=None) -> Result
+
+
+class ProjectInvalid(ValueError):
+    """The project has validation errors, so the engine is not run."""
+
+
+def refusal(issues) -> str | None:
+    """Why there is no prediction for a project with these issues (None: it has no errors)."""
+    errors = [i for i in issues if i.severity == "error"]
+    if not errors:
+        return None
+    first = "; ".join(f"{i.where}: {i.text}" if i.where else i.text for i in errors[:2])
+    more = f" (and {len(errors) - 2} more)" if len(errors) > 2 else ""
+    return f"no prediction while the project has errors: {first}{more}"
+
+
+def failure_message(exc: BaseException) -> str:
+    """The text the GUI shows for an exception (call it in the `except` block): the project's
+    own problems (ValueError, KeyError) in one line, anything else with its traceback."""
+    msg = f"{type(exc).__name__}: {exc}"
+    if not isinstance(exc, (ValueError, KeyError)):
+        msg += "\n" + traceback.format_exc(limit=4)
+    return msg
+
+
+def default_simulate(project, catalog, scenario_name=None):
+    """Validate, then run the engine; raises ProjectInvalid when the project has errors."""
+    from app.domain.validation import validate
+    from app.engine.simulate import simulate
+
+    why = refusal(validate(project, catalog))
+    if why:
+        raise ProjectInvalid(why)
+    return simulate(project, catalog, scenario_name=scenario_name)
+
+
+def baseline_to_run(project) -> str | None:
+    """The pinned baseline scenario when it exists and is not the current one."""
+    base = project.baseline_scenario
+    if base == project.current_scenario or not any(s.name == base for s in project.scenarios):
+        return None
+    return base
+
+
+@dataclass
+class Prediction:
+    scenario: str
+    baseline_scenario: str | None
+    issues: list = field(default_factory=list)  # validation issues of every scenario
+    current: Any = None  # Result of the current scenario
+    baseline: Any = None  # Result of the baseline scenario (None when not pinned)
+    error: str | None = None  # why there is no prediction (failure_message)
+    engine_s: float = 0.0  # time in the engine (both runs)
+
+
+def predict(project, catalog, simulate: SimulateFn | None = None) -> Prediction:
+    """Validate every scenario, then simulate the current one and the pinned baseline.
+    `simulate` stands in for the engine (tests); validation errors stop the prediction."""
+    from app.domain.validation import validate
+
+    out = Prediction(project.current_scenario, baseline_to_run(project), validate(project, catalog))
+    why = refusal(out.issues)
+    if why:
+        out.error = f"{ProjectInvalid.__name__}: {why}"
+        return out
+    if simulate is None:
+        from app.engine.simulate import simulate
+    t0 = time.perf_counter()
+    try:
+        out.current = simulate(project, catalog, scenario_name=out.scenario)
+        if out.baseline_scenario:
+            out.baseline = simulate(project, catalog, scenario_name=out.baseline_scenario)
+    except Exception as exc:  # the engine refused the project: show it, do not crash
+        out.current = out.baseline = None
+        out.error = failure_message(exc)
+    out.engine_s = time.perf_counter() - t0
+    return out

@@ -1,0 +1,99 @@
+"""The engine worker process: validates and simulates off the GUI process, so the engine (pure
+Python, holding the GIL while it runs) never stalls the GUI thread.
+
+app/ui/engine_process.py starts `serve` with multiprocessing's spawn method and one duplex pipe.
+The process keeps a replica of the GUI's project: each request carries the Project containers
+edited since the previous one (all of them after open/new, a restart, or another project).
+
+Messages (pickled tuples), GUI -> worker:
+    ("run", ticket, kind, full, parts, catalog, args)  bring the replica up to date (`parts` from
+        app.service.replica.project_parts; `full`: start a new replica; `catalog`: None when it
+        did not change), then run job `kind` ("live" or "advise") and reply
+    ("stop",)   the GUI wants something newer: a job of several engine runs ends at the next one
+    ("quit",)
+worker -> GUI:
+    ("ready", pid)                          once imported
+    ("reply", ticket, ok, dumps_s, sent_at)  then the pickled payload as one bytes message (a
+        Prediction or an Advice; a failure message when not ok). dumps_s and sent_at
+        (time.perf_counter, the same clock in both processes) time the transfer.
+
+The process ends when the GUI closes the pipe or sends "quit", and when the GUI process dies
+(a thread waits on multiprocessing's parent sentinel), even in the middle of a run.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import os
+import pickle
+import signal
+import threading
+import time
+
+import app.domain.validation  # noqa: F401 - imported before "ready", not at the first request
+import app.engine.simulate  # noqa: F401
+
+from .advice import evaluate_priorities
+from .predict import default_simulate, failure_message, predict
+from .replica import apply_parts
+
+
+class _Server:
+    def __init__(self, conn) -> None:
+        self.conn = conn
+        self.project = None
+        self.catalog = None
+
+    def loop(self) -> None:
+        while True:
+            msg = self.conn.recv()
+            if msg[0] == "quit":
+                return
+            if msg[0] == "run":
+                self.run(*msg[1:])
+            # a "stop" read here came after its job had ended: nothing to stop
+
+    def run(self, ticket: int, kind: str, full: bool, parts: dict, catalog, args: tuple) -> None:
+        if catalog is not None:
+            self.catalog = catalog
+        self.project = apply_parts(None if full else self.project, parts)
+        try:
+            ok, payload = True, getattr(self, f"job_{kind}")(*args)
+        except Exception as exc:  # noqa: BLE001 - every failure goes back to the GUI as a message
+            ok, payload = False, failure_message(exc)
+        t0 = time.perf_counter()
+        body = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+        sent_at = time.perf_counter()
+        self.conn.send(("reply", ticket, ok, sent_at - t0, sent_at))
+        self.conn.send_bytes(body)
+
+    def job_live(self):
+        return predict(self.project, self.catalog)
+
+    def job_advise(self, event_id: str, target_ms: float | None, scenario: str | None):
+        # any message waiting (a stop, a newer request) makes the answer stale
+        return evaluate_priorities(self.project, self.catalog, event_id, default_simulate, target_ms,
+                                   scenario, should_stop=self.conn.poll)
+
+
+def _exit_with_parent() -> None:
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def serve(conn) -> None:
+    """The worker process's main (the multiprocessing target)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C in a terminal is for the GUI, which stops us
+    _exit_with_parent()
+    conn.send(("ready", os.getpid()))
+    try:
+        _Server(conn).loop()
+    except (EOFError, OSError):  # the GUI closed the pipe or is gone
+        pass
