@@ -1,17 +1,18 @@
 """Priority advisor: for one operation, what each priority would do.
 
 The engine runs once per priority the platform offers for the operation's kind, each on a copy
-of the project with only that operation's priority changed (in a worker thread). The table shows
-each priority's predicted duration and the peak response time, while the operation runs, of the
-workloads it touches (as the engine reports them); the advisor recommends the fastest priority
-whose peaks stay within the user's target, and applies it as an undoable edit on request.
+of the project with only that operation's priority changed (app.service.advice; in the advisor's
+engine worker process, or a worker thread when that cannot be used or a test injects its own
+engine). The table shows each priority's predicted duration and the peak response time, while
+the operation runs, of the workloads it touches (as the engine reports them); the advisor
+recommends the fastest priority whose peaks stay within the user's target, and applies it as an
+undoable edit on request.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
@@ -20,102 +21,11 @@ from PySide6.QtWidgets import (
 
 from app.domain import ops
 from app.domain.formatting import format_duration, format_ms
+from app.service.advice import DEFAULT_TARGET_MS, Advice, default_target, evaluate_priorities
+from app.service.predict import default_simulate
+from app.service.replica import ChangeLog, snapshot_project
 from app.ui.document import follow_document
-
-DEFAULT_TARGET_MS = 20.0
-
-
-@dataclass
-class PriorityOutcome:
-    priority: str
-    duration_h: float | None  # None: not finished within the plan
-    peaks_ms: dict[str, float] = field(default_factory=dict)  # workload id -> peak while it runs
-    error: str | None = None
-
-    @property
-    def worst_ms(self) -> float | None:
-        return max(self.peaks_ms.values()) if self.peaks_ms else None
-
-    def meets(self, target_ms: float) -> bool:
-        if self.error or self.duration_h is None:
-            return False
-        worst = self.worst_ms
-        return worst is None or worst <= target_ms
-
-
-@dataclass
-class Advice:
-    event_id: str
-    kind: str
-    current_priority: str
-    target_ms: float
-    outcomes: list[PriorityOutcome]
-    workload_names: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def recommended(self) -> PriorityOutcome | None:
-        """The fastest priority that keeps every touched workload within the target."""
-        ok = [o for o in self.outcomes if o.meets(self.target_ms)]
-        return min(ok, key=lambda o: o.duration_h) if ok else None
-
-    def with_target(self, target_ms: float) -> "Advice":
-        return Advice(self.event_id, self.kind, self.current_priority, target_ms, self.outcomes,
-                      self.workload_names)
-
-    def summary(self) -> str:
-        rec = self.recommended
-        if rec is None:
-            if not self.outcomes:
-                return "The platform offers no priorities for this operation."
-            best = min((o for o in self.outcomes if o.worst_ms is not None and not o.error),
-                       key=lambda o: o.worst_ms, default=None)
-            tail = f" The lowest peak is at {best.priority} ({format_ms(best.worst_ms)})." if best else ""
-            return f"No priority keeps the workloads within {format_ms(self.target_ms)}.{tail}"
-        worst = f", peak response {format_ms(rec.worst_ms)}" if rec.worst_ms is not None else ", no workload affected"
-        same = " (the current priority)" if rec.priority == self.current_priority else ""
-        return (f"Recommended: {rec.priority}{same} - {format_duration(rec.duration_h)}{worst}, "
-                f"within {format_ms(self.target_ms)}.")
-
-
-def default_target(project, event_id: str | None = None) -> float:
-    targets = [w.response_target_ms for w in project.workloads if w.response_target_ms]
-    return float(min(targets)) if targets else DEFAULT_TARGET_MS
-
-
-def evaluate_priorities(project, catalog, event_id: str, simulate: Callable[..., Any],
-                        target_ms: float | None = None, scenario: str | None = None,
-                        should_stop: Callable[[], bool] | None = None) -> Advice | None:
-    """Run the engine once per offered priority (on copies of `project`). Call off the GUI thread
-    with a snapshot of the project. Returns None when `should_stop()` turns true between runs
-    (the project changed meanwhile: the answer would be stale)."""
-    from app.ui.live import snapshot_project
-
-    sc = project.scenario(scenario)
-    ev = sc.event(event_id)
-    platform = catalog.platform(project.platform_id)
-    priorities = list(platform.priorities(ev.kind))
-    target = float(target_ms) if target_ms else default_target(project, event_id)
-    outcomes = []
-    for prio in priorities:
-        if should_stop is not None and should_stop():
-            return None
-        trial = snapshot_project(project)
-        trial.scenario(sc.name).event(event_id).priority = prio  # a throwaway copy, never the document
-        try:
-            res = simulate(trial, catalog, scenario_name=sc.name)
-            op = res.operation(event_id)
-        except Exception as exc:  # noqa: BLE001 - one priority failing must not hide the others
-            outcomes.append(PriorityOutcome(prio, None, {}, f"{type(exc).__name__}: {exc}"))
-            continue
-        peaks = {}
-        for wid in op.touches_workloads:
-            s = res.get("response_ms", wid)
-            if s is not None:
-                peaks[wid] = s.peak(op.start_h, op.end_h)
-        outcomes.append(PriorityOutcome(prio, op.duration_h, peaks))
-    names = {w.id: (w.name or w.id) for w in project.workloads}
-    return Advice(event_id, ev.kind, getattr(ev, "priority", ""), target, outcomes, names)
-
+from app.ui.engine_process import engine_process, wait_until
 
 class AdvisorPanel(QWidget):
     """Dock contents: the selected operation's priorities, a target, the recommendation."""
@@ -125,11 +35,16 @@ class AdvisorPanel(QWidget):
     def __init__(self, document=None, simulate: Callable[..., Any] | None = None,
                  parent: QWidget | None = None):
         super().__init__(parent)
-        from app.ui.live import BackgroundRunner, default_simulate
+        from app.ui.live import BackgroundRunner
 
         self.document = None
         self.simulate = simulate or default_simulate
         self.runner = BackgroundRunner(self)
+        self.process = engine_process("advisor")
+        self.process.replied.connect(self._on_replied)
+        self.process.lost.connect(self._on_lost)
+        self._ticket: tuple[int, int] | None = None  # the evaluation in the worker process, its generation
+        self._changes = ChangeLog()  # edits since the worker process's replica was updated
         self.event_id: str | None = None
         self.advice: Advice | None = None
         self._user_target = False
@@ -192,6 +107,7 @@ class AdvisorPanel(QWidget):
     def set_document(self, document) -> None:
         follow_document(self.document, document, self._doc_changed)
         self.document = document
+        self._changes.forget()
         self._user_target = False
         self.set_event(None)
 
@@ -206,7 +122,7 @@ class AdvisorPanel(QWidget):
                 ev = None
         if ev is None or not hasattr(ev, "priority"):
             self.event_id = None
-            self._generation += 1  # a running evaluation stops at its next engine run
+            self._new_generation()
             self.advice = None
             self.title.setText("Select an operation on the timeline.")
             self.table.setRowCount(0)
@@ -231,6 +147,7 @@ class AdvisorPanel(QWidget):
             self.evaluate()
 
     def _doc_changed(self, change=None) -> None:
+        self._changes.note(change)
         if change is not None and not getattr(change, "needs_simulation", True):
             return
         if self.event_id is None:
@@ -255,28 +172,50 @@ class AdvisorPanel(QWidget):
             self._show(self.advice.with_target(value))
 
     # ---------------------------------------------------------------- work
+    def _new_generation(self) -> None:
+        """A running evaluation is stale from now on: it stops at its next engine run."""
+        self._generation += 1
+        if self._ticket is not None:
+            self.process.interrupt()
+
     def evaluate(self) -> None:
         """Predict every priority in the worker. One evaluation at a time: an edit during one
         makes it stop at its next engine run, and the newest state is evaluated after it."""
-        from app.ui.live import snapshot_project
-
         if self.event_id is None or self.document is None:
             return
-        self._generation += 1
+        self._new_generation()
         self.summary.setText("Predicting each priority...")
         self.apply_button.setEnabled(False)
         if self._in_flight:
             self._again = True
             return
         gen = self._generation
-        project = snapshot_project(self.document.project)  # a copy for the worker, made here
-        catalog = self.document.catalog
+        doc = self.document
         event_id, target, simulate = self.event_id, self.target_box.value(), self.simulate
         self._in_flight, self._again = True, False
+        if simulate is default_simulate and self.process.start():
+            changed = self._changes.take(self.process)
+            self._ticket = (self.process.submit("advise", doc.project, doc.catalog, changed, (event_id, target, None)), gen)
+            return
+        project = snapshot_project(doc.project)  # a copy for the worker thread, made here
+        catalog = doc.catalog
         self.runner.submit(
             lambda: evaluate_priorities(project, catalog, event_id, simulate, target,
                                         should_stop=lambda: self._generation != gen),
             lambda advice: self._done(advice, gen), lambda message: self._failed(message, gen))
+
+    @Slot(int, bool, object, float)
+    def _on_replied(self, ticket: int, ok: bool, payload: Any, _transfer_s: float) -> None:
+        if self._ticket is not None and ticket == self._ticket[0]:
+            gen, self._ticket = self._ticket[1], None
+            self._done(payload, gen) if ok else self._failed(payload, gen)
+
+    @Slot(int)
+    def _on_lost(self, ticket: int) -> None:
+        """The worker process died during the evaluation: evaluate again."""
+        if self._ticket is not None and ticket == self._ticket[0]:
+            self._ticket, self._in_flight = None, False
+            self.evaluate()
 
     def _finished(self, gen: int) -> bool:
         """Bookkeeping when a run ends; True if its answer is current."""
@@ -344,4 +283,5 @@ class AdvisorPanel(QWidget):
         return why is None
 
     def wait(self, timeout_ms: int = 60000) -> bool:
-        return self.runner.wait(timeout_ms)
+        """Block until the evaluation has been shown (tests only)."""
+        return wait_until(lambda: not self._in_flight, timeout_ms)

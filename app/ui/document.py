@@ -4,6 +4,11 @@ Every edit goes through `Document.apply(op)` with an operation from app.domain.o
 inside a QUndoCommand, and `changed(Change)` is emitted after every apply, undo and redo (and with
 Change.everything() when the project is replaced by open/new/recover). Views refresh from it.
 
+Validation issues reach the Messages dock and the status bar through `issuesChanged`: the live
+simulator validates each change off the GUI thread, along with the engine, and publishes them
+(`publish_issues`); only a document nobody validates for (no live simulator, e.g. a window
+without plug-ins) validates itself, on the GUI thread, once per burst of edits.
+
     doc = Document(project, catalog)
     doc.changed.connect(lambda change: ...)
     doc.apply(ops.PlaceDrive("0_0_3", "fc-15k-73"))   # raises OpError(reason) when refused
@@ -14,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from app.domain import ops
@@ -78,6 +83,7 @@ class Document(QObject):
     dirtyChanged = Signal(bool)
     pathChanged = Signal(object)    # Path | None
     replaced = Signal()             # a different project (open, new, recover)
+    issuesChanged = Signal(object)  # list: the newest validation issues (see shown_issues)
 
     def __init__(self, project: Project, catalog: Catalog, path: str | Path | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -90,6 +96,12 @@ class Document(QObject):
         self._issues: list | None = None
         self._force_dirty = False
         self.revision = 0  # bumps on every change; caches key on it
+        self.issue_sources = 0  # parts that validate every change and publish the issues
+        self._shown_issues: list | None = None
+        self._shown_revision = -1
+        # without an issue source: validate here once per burst of edits, after the repaint
+        self._validate_timer = QTimer(self, singleShot=True, interval=120)
+        self._validate_timer.timeout.connect(lambda: self.publish_issues(self.revision, self.issues()))
 
     def _clean_changed(self, clean: bool) -> None:
         try:
@@ -161,6 +173,8 @@ class Document(QObject):
         self._issues = None
         self.revision += 1
         self.changed.emit(change)
+        if not self.issue_sources:
+            self._validate_timer.start()
 
     def replace_project(self, project: Project, path: str | Path | None = None, dirty: bool = False) -> None:
         """Open/new/recover: a different project; the undo history starts again."""
@@ -176,8 +190,28 @@ class Document(QObject):
         self._emit(Change.everything())
 
     # ---------------------------------------------------------------- validation
+    def publish_issues(self, revision: int, issues: list) -> None:
+        """The validation issues of the project as it was at `revision` (validated elsewhere);
+        older than those already shown: ignored."""
+        if revision < self._shown_revision:
+            return
+        issues = list(issues)
+        if revision == self.revision:
+            self._issues = issues
+        self._shown_revision, self._shown_issues = revision, issues
+        self.issuesChanged.emit(issues)
+
+    @property
+    def shown_issues(self) -> list:
+        """The newest published issues: what the Messages dock and the status bar show. Until
+        the first are published (a new window), validated here once."""
+        if self._shown_issues is None:
+            self._shown_revision, self._shown_issues = self.revision, self.issues()
+        return self._shown_issues
+
     def issues(self) -> list:
-        """Validation issues (severity, where, text), computed once per change."""
+        """Validation issues (severity, where, text) of the project as it is now, computed once
+        per change, on the calling thread: for one-shot callers (export, save), not per edit."""
         if self._issues is None:
             try:
                 from app.domain.validation import validate

@@ -1,11 +1,17 @@
 """Live predictions: re-run the engine after every edit, off the GUI thread, newest result wins.
 
 `LiveSimulator` watches a Document (anything with `project`, `catalog` and a `changed` signal).
-Each change bumps a generation counter; the GUI thread takes a cheap snapshot of the project
-(a deep copy, so the worker never reads an object the user is editing) and hands it to a
-QRunnable on a private QThreadPool with one thread. At most one engine run is in flight: edits
-that arrive meanwhile only mark the simulator dirty, and when the running job finishes its result
-is dropped if its generation is stale and the newest snapshot is simulated instead.
+Each change bumps a generation counter and starts a run: validation, then the engine for the
+current scenario and the pinned baseline (app.service.predict). At most one run is in flight:
+edits that arrive meanwhile only mark the simulator dirty, and when the running one finishes its
+result is dropped if its generation is stale and the newest project is simulated instead.
+
+Runs go to the engine worker process (app/ui/engine_process.py: no GIL shared with the GUI
+thread), which keeps a replica of the project: each run sends only the containers edited since
+the previous one. The process is started in the background once the first prediction is shown;
+until then, when it cannot be used, and when a test injects its own `simulate`, runs go to a
+one-thread pool in this process on a snapshot of the project. The validation issues of each run
+are published to the Document (`publish_issues`) for the Messages dock and the status bar.
 
 `TimeCursor` is the shared cursor time (hours) of the timeline, the charts and the canvas
 colouring, with a play control that moves it through the plan.
@@ -15,22 +21,24 @@ Nothing here computes a prediction: every number comes from `app.engine.simulate
 from __future__ import annotations
 
 import atexit
-import copy
 import sys
 import time
-import traceback
-from dataclasses import dataclass, is_dataclass
-from enum import Enum
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
+from app.service.predict import Prediction, SimulateFn, default_simulate, failure_message, predict
+from app.service.replica import ChangeLog, snapshot_project
 from app.ui.document import follow_document
+from app.ui.engine_process import WORKERS, engine_process, wait_until
 
-SimulateFn = Callable[..., Any]  # simulate(project, catalog, scenario_name=None) -> Result
+# The worker process starts this long after the first prediction has been shown, so that its
+# start (a new interpreter importing numpy and the engine, ~0.5 s of CPU) does not compete
+# with the first window for the CPU.
+PROCESS_START_DELAY_MS = 300
 
-
-# While the engine (pure Python) runs in the worker thread it holds the GIL, and the GUI thread
+# While the engine (pure Python) runs in a worker thread it holds the GIL, and the GUI thread
 # waits for it at every Python callback: with CPython's default 5 ms switch interval a busy
 # worker stretches a 5 ms heartbeat to 25 ms gaps even in an empty window. While a job runs the
 # interval is cut to 0.5 ms (measured: 11 ms gaps); it is restored when the worker is idle.
@@ -51,79 +59,6 @@ def _job_ended() -> None:
         sys.setswitchinterval(_switch["saved"])
 
 
-class ProjectInvalid(ValueError):
-    """The project has validation errors, so the engine is not run."""
-
-
-def default_simulate(project, catalog, scenario_name=None):
-    """Validate, then run the engine (both in the worker thread)."""
-    try:  # imported lazily: the GUI starts even while the engine is being built
-        from app.engine import simulate
-    except ImportError:
-        from app.engine.simulate import simulate
-    try:
-        from app.domain.validation import validate
-    except ImportError:
-        validate = None
-    if validate is not None:
-        errors = [i for i in validate(project, catalog) if i.severity == "error"]
-        if errors:
-            first = "; ".join(f"{i.where}: {i.text}" if i.where else i.text for i in errors[:2])
-            more = f" (and {len(errors) - 2} more)" if len(errors) > 2 else ""
-            raise ProjectInvalid(f"no prediction while the project has errors: {first}{more}")
-    return simulate(project, catalog, scenario_name=scenario_name)
-
-
-_ATOMS = (str, int, float, bool, type(None))
-
-
-def _copy_value(v: Any) -> Any:
-    t = type(v)
-    if t in _ATOMS or isinstance(v, Enum):
-        return v
-    if t is list:
-        return [x if type(x) in _ATOMS else _copy_value(x) for x in v]
-    if t is dict:
-        return {k: (x if type(x) in _ATOMS else _copy_value(x)) for k, x in v.items()}
-    if is_dataclass(v) and not isinstance(v, type):
-        new = object.__new__(t)
-        new.__dict__.update({k: (x if type(x) in _ATOMS else _copy_value(x)) for k, x in v.__dict__.items()})
-        return new
-    return copy.deepcopy(v)
-
-
-# which Project attributes each kind of change (app.domain.ops.Change.aspects) can touch
-_ASPECT_ATTRS = {
-    "layout": ("enclosures", "drives"),
-    "groups": ("groups",),
-    "luns": ("luns",),
-    "cache": ("cache",),
-    "features": ("features",),
-    "workloads": ("workloads",),
-    "events": ("scenarios",),
-    "scenarios": ("scenarios",),
-    "info": ("info",),
-}
-_CONTAINERS = ("enclosures", "drives", "groups", "luns", "cache", "features", "workloads", "scenarios", "info")
-
-
-def snapshot_project(project, previous=None, changed_attrs: set[str] | None = None):
-    """A copy of the project the worker can read while the user edits the original.
-
-    Every dataclass, list and dict of the copy is new (like Project.clone(), without deepcopy's
-    bookkeeping). With `previous` (an earlier snapshot, never modified since) and
-    `changed_attrs` (the attributes edited since), untouched parts are shared with `previous`:
-    after an edit of one event only the scenarios are copied again, which keeps the GUI thread
-    free on the 960-drive / 1,000-LUN configuration."""
-    new = object.__new__(type(project))
-    for k, v in project.__dict__.items():
-        if k in _CONTAINERS and previous is not None and changed_attrs is not None and k not in changed_attrs:
-            new.__dict__[k] = previous.__dict__[k]
-        else:
-            new.__dict__[k] = _copy_value(v)
-    return new
-
-
 @dataclass
 class LiveResult:
     """What one engine run produced for the GUI."""
@@ -135,6 +70,8 @@ class LiveResult:
     baseline_scenario: str | None
     requested_at: float  # time.perf_counter() when the edit arrived
     engine_s: float  # time spent in the engine (both runs)
+    issues: list = field(default_factory=list)  # validation issues of the project that was run
+    transfer_s: float = 0.0  # from the worker process: pickling, the pipe, unpickling (0: in-process)
 
 
 # Worker pools live as long as the process, not as long as the window: a QThreadPool owned by a
@@ -163,35 +100,33 @@ class _JobSignals(QObject):
     outlives its owner while a job still runs (deleting an object whose signal another thread is
     emitting can deadlock on the GIL)."""
 
-    done = Signal(object)  # LiveResult
-    failed = Signal(int, str)  # generation, message
+    done = Signal(int, object)  # ticket, what the function returned
+    failed = Signal(int, str)  # ticket, message
 
 
 class _EngineJob(QRunnable):
-    def __init__(self, fn: Callable[[], LiveResult], generation: int, signals: _JobSignals):
+    def __init__(self, fn: Callable[[], Any], ticket: int, signals: _JobSignals):
         super().__init__()
         self.setAutoDelete(True)
         self._fn = fn
-        self._generation = generation
+        self._ticket = ticket
         self._signals = signals
 
     def run(self) -> None:  # worker thread
         try:
             out = self._fn()
         except Exception as exc:  # the engine refused the project: show it, do not crash
-            msg = f"{type(exc).__name__}: {exc}"
-            if not isinstance(exc, (ValueError, KeyError)):
-                msg += "\n" + traceback.format_exc(limit=4)
-            self._signals.failed.emit(self._generation, msg)
+            self._signals.failed.emit(self._ticket, failure_message(exc))
         else:
-            self._signals.done.emit(out)
+            self._signals.done.emit(self._ticket, out)
 
 
 class BackgroundRunner(QObject):
     """Run plain functions on a one-thread pool; callbacks are called on the GUI thread.
 
-    Used by the priority advisor: `submit(fn, on_done, on_failed)` returns a ticket; `cancel()`
-    makes every outstanding ticket stale so its callbacks are never called.
+    Used by the priority advisor when it cannot use its worker process: `submit(fn, on_done,
+    on_failed)` returns a ticket; `cancel()` makes every outstanding ticket stale so its
+    callbacks are never called.
     """
 
     def __init__(self, parent: QObject | None = None):
@@ -206,15 +141,10 @@ class BackgroundRunner(QObject):
     def submit(self, fn: Callable[[], Any], on_done: Callable[[Any], None],
                on_failed: Callable[[str], None] | None = None) -> int:
         self._ticket += 1
-        ticket = self._ticket
-        self._callbacks[ticket] = (on_done, on_failed or (lambda _m: None))
-
-        def work() -> LiveResult:
-            return LiveResult(ticket, fn(), None, "", None, 0.0, 0.0)
-
+        self._callbacks[self._ticket] = (on_done, on_failed or (lambda _m: None))
         _job_started()
-        self.pool.start(_EngineJob(work, ticket, self._signals))
-        return ticket
+        self.pool.start(_EngineJob(fn, self._ticket, self._signals))
+        return self._ticket
 
     def cancel(self) -> None:
         self._callbacks.clear()
@@ -223,12 +153,12 @@ class BackgroundRunner(QObject):
     def busy(self) -> bool:
         return bool(self._callbacks)
 
-    @Slot(object)
-    def _on_done(self, live: LiveResult) -> None:
+    @Slot(int, object)
+    def _on_done(self, ticket: int, value: Any) -> None:
         _job_ended()
-        cbs = self._callbacks.pop(live.generation, None)
+        cbs = self._callbacks.pop(ticket, None)
         if cbs:
-            cbs[0](live.current)
+            cbs[0](value)
 
     @Slot(int, str)
     def _on_failed(self, ticket: int, message: str) -> None:
@@ -247,26 +177,34 @@ class LiveSimulator(QObject):
     resultReady = Signal(object)  # LiveResult (newest generation only)
     failed = Signal(str)
     busyChanged = Signal(bool)
+    notice = Signal(str)  # for the status bar: the engine process was restarted, or is not used
 
     def __init__(self, document=None, simulate: SimulateFn | None = None, parent: QObject | None = None,
                  debounce_ms: int = 0):
         super().__init__(parent)
         self.simulate = simulate or default_simulate
         self.pool = worker_pool("live")
+        self.process = engine_process("live")
+        self.process.replied.connect(self._on_replied)
+        self.process.lost.connect(self._on_lost)
+        WORKERS.notice.connect(self.notice)
         self.generation = 0
         self.live: LiveResult | None = None
         self.error: str | None = None
         self.enabled = True
+        self.auto_start_process = True  # start the worker process once a first prediction is shown
         self._document = None
         self._in_flight: int | None = None  # generation of the running job
+        self._running: tuple[float, int] | None = None  # its requested_at and document revision
+        self._ticket: int | None = None  # its ticket when it runs in the worker process
         self._dirty = False
         self._requested_at = 0.0
         self._signals = _JobSignals()
-        self._signals.done.connect(self._on_done)
-        self._signals.failed.connect(self._on_failed)
-        self._last_snap = None  # the previous snapshot and the attributes edited since
+        self._signals.done.connect(self._on_job_done)
+        self._signals.failed.connect(self._on_job_failed)
+        self._changes = ChangeLog()  # what was edited since the replica or snapshot was made
+        self._last_snap = None  # the previous snapshot (in-process runs) and its project
         self._snap_of = None
-        self._changed_attrs: set[str] | None = None
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(debounce_ms)
@@ -277,8 +215,11 @@ class LiveSimulator(QObject):
     # ---------------------------------------------------------------- inputs
     def set_document(self, document) -> None:
         follow_document(self._document, document, self._on_changed)
+        for doc, step in ((self._document, -1), (document, 1)):
+            if hasattr(doc, "issue_sources"):  # the Document leaves validation to us
+                doc.issue_sources += step
         self._document = document
-        self._last_snap = self._snap_of = self._changed_attrs = None
+        self._changes.forget()
         self.request()
 
     @property
@@ -297,9 +238,14 @@ class LiveSimulator(QObject):
     def busy(self) -> bool:
         return self._in_flight is not None or self._dirty
 
+    @property
+    def uses_process(self) -> bool:
+        """Whether runs go to the worker process (else to a thread of this process)."""
+        return self.simulate is default_simulate and self.process.usable
+
     @Slot(object)
     def _on_changed(self, change=None) -> None:
-        self._note_change(change)
+        self._changes.note(change)
         if change is not None and not getattr(change, "needs_simulation", True):
             return  # e.g. the project title: nothing the engine reads
         self.request()
@@ -322,77 +268,83 @@ class LiveSimulator(QObject):
                 # edit and repaints, instead of after that
                 self._start()
 
-    # ---------------------------------------------------------------- worker
-    def _snapshot(self) -> tuple[Any, Any]:
-        doc = self._document
-        if self._snap_of is not doc.project:  # a different project (open, new): copy it all
-            self._last_snap, self._changed_attrs = None, None
-        snap = snapshot_project(doc.project, self._last_snap, self._changed_attrs)
-        self._last_snap, self._snap_of, self._changed_attrs = snap, doc.project, set()
-        return snap, doc.catalog
-
-    def _note_change(self, change) -> None:
-        """Remember what the change touched, for the next (partial) snapshot."""
-        aspects = getattr(change, "aspects", None)
-        if change is None or aspects is None or getattr(change, "replaced", False) or self._changed_attrs is None:
-            self._changed_attrs = None  # copy everything next time
-            return
-        for a in aspects:
-            attrs = _ASPECT_ATTRS.get(a)
-            if attrs is None:
-                self._changed_attrs = None
-                return
-            self._changed_attrs.update(attrs)
-
+    # ---------------------------------------------------------------- running
     def _start(self) -> None:
         if self._in_flight is not None or not self._dirty or self._document is None:
             return
         self._dirty = False
-        generation = self.generation
-        requested_at = self._requested_at
+        doc = self._document
+        self._in_flight = self.generation
+        self._running = (self._requested_at, getattr(doc, "revision", 0))
+        if self.uses_process:
+            self._ticket = self.process.submit("live", doc.project, doc.catalog, self._changes.take(self.process), ())
+            return
         project, catalog = self._snapshot()
-        simulate = self.simulate
-        scenario = project.current_scenario
-        base = project.baseline_scenario
-        if base == scenario or not any(s.name == base for s in project.scenarios):
-            base = None
-
-        def work() -> LiveResult:
-            t0 = time.perf_counter()
-            cur = simulate(project, catalog, scenario_name=scenario)
-            bres = simulate(project, catalog, scenario_name=base) if base else None
-            return LiveResult(generation, cur, bres, scenario, base, requested_at, time.perf_counter() - t0)
-
-        self._in_flight = generation
+        simulate = None if self.simulate is default_simulate else self.simulate
         _job_started()
-        self.pool.start(_EngineJob(work, generation, self._signals))
+        self.pool.start(_EngineJob(lambda: predict(project, catalog, simulate), self.generation, self._signals))
 
-    @Slot(object)
-    def _on_done(self, live: LiveResult) -> None:
-        self._in_flight = None
+    def _snapshot(self) -> tuple[Any, Any]:
+        """A copy of the project for a worker thread; only what changed since the previous one
+        is copied again."""
+        doc = self._document
+        changed = self._changes.take(self.pool)
+        previous = self._last_snap if self._snap_of is doc.project else None
+        snap = snapshot_project(doc.project, previous, changed)
+        self._last_snap, self._snap_of = snap, doc.project
+        return snap, doc.catalog
+
+    @Slot(int, object)
+    def _on_job_done(self, _generation: int, prediction: Prediction) -> None:
         _job_ended()
-        if live.generation == self.generation:
-            self.live = live
-            self.error = None
-            self.busyChanged.emit(False)
-            self.resultReady.emit(live)
-        else:  # stale: an edit arrived while it ran
-            self._start()
+        self._finish(prediction, None, 0.0)
 
     @Slot(int, str)
-    def _on_failed(self, generation: int, message: str) -> None:
-        self._in_flight = None
+    def _on_job_failed(self, _generation: int, message: str) -> None:
         _job_ended()
-        if generation == self.generation:
-            self.error = message
-            self.busyChanged.emit(False)
-            self.failed.emit(message)
-        else:
+        self._finish(None, message, 0.0)
+
+    @Slot(int, bool, object, float)
+    def _on_replied(self, ticket: int, ok: bool, payload: Any, transfer_s: float) -> None:
+        if ticket == self._ticket:
+            self._ticket = None
+            self._finish(payload if ok else None, None if ok else payload, transfer_s)
+
+    @Slot(int)
+    def _on_lost(self, ticket: int) -> None:
+        """The worker process died during the run: run it again (restarted process, or here)."""
+        if ticket == self._ticket:
+            self._ticket = self._in_flight = self._running = None
+            self._dirty = True
             self._start()
 
+    def _finish(self, prediction: Prediction | None, failure: str | None, transfer_s: float) -> None:
+        generation, (requested_at, revision) = self._in_flight, self._running
+        self._in_flight = self._running = None
+        if generation != self.generation:  # stale: an edit arrived while it ran
+            self._start()
+            return
+        if prediction is not None:
+            if hasattr(self._document, "publish_issues"):
+                self._document.publish_issues(revision, prediction.issues)
+            failure = prediction.error
+        self.busyChanged.emit(False)
+        if failure:
+            self.error = failure
+            self.failed.emit(failure)
+        else:
+            self.live = LiveResult(generation, prediction.current, prediction.baseline, prediction.scenario,
+                                   prediction.baseline_scenario, requested_at, prediction.engine_s,
+                                   prediction.issues, transfer_s)
+            self.error = None
+            self.resultReady.emit(self.live)
+        if self.auto_start_process and self.simulate is default_simulate and not self.process.usable:
+            QTimer.singleShot(PROCESS_START_DELAY_MS, self.process.start)
+
     def wait(self, timeout_ms: int = 30000) -> bool:
-        """Block until the worker is idle (tests and benchmarks only)."""
-        return self.pool.waitForDone(timeout_ms)
+        """Block until no run is in flight and its result has been delivered (tests and
+        benchmarks only)."""
+        return wait_until(lambda: not self.busy, timeout_ms)
 
 
 class TimeCursor(QObject):

@@ -78,6 +78,8 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self._status_label = QLabel()
         self.statusBar().addPermanentWidget(self._status_label)
+        self._counts_timer = QTimer(self, singleShot=True, interval=130)  # once per burst of edits
+        self._counts_timer.timeout.connect(self._update_counts)
 
         # wiring: selection <-> canvas, tree, messages; messages to the status bar
         self.canvas.layout_scene.selectionChanged.connect(self._scene_selection)
@@ -89,6 +91,7 @@ class MainWindow(QMainWindow):
         self.inspector.message.connect(self.status)
         self.canvas.contextRequested.connect(self._context_menu)
         document.changed.connect(self._doc_changed)
+        document.issuesChanged.connect(self._issues_changed)
         document.dirtyChanged.connect(lambda _d: self._update_title())
         document.pathChanged.connect(lambda _p: self._update_title())
         self._update_title()
@@ -440,14 +443,13 @@ class MainWindow(QMainWindow):
         if change.replaced:
             self.selection.clear()
             QTimer.singleShot(0, self.canvas.fit)
-        self._counts_pending = True
-        QTimer.singleShot(130, self._update_counts)  # after the Messages dock has validated
+        self._counts_timer.start()
+
+    def _issues_changed(self, _issues: list) -> None:
+        self._counts_timer.start()
 
     def _update_counts(self) -> None:
-        if getattr(self, "_counts_pending", True) is False:
-            return
-        self._counts_pending = False
-        issues = self.document.issues()
+        issues = self.document.shown_issues
         e = sum(1 for i in issues if i.severity == "error")
         w = sum(1 for i in issues if i.severity == "warning")
         p = self.document.project

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem
 
@@ -31,11 +31,11 @@ class MessagesView(QTreeWidget):
         self._extra: dict[str, list] = {}
         self.itemClicked.connect(self._clicked)
         self.itemActivated.connect(self._clicked)
-        # validation runs after the edit has repainted, once per burst of edits (it takes ~20 ms
-        # on a 960-drive plan: not in the edit-to-repaint path)
-        self._timer = QTimer(self, singleShot=True, interval=120)
-        self._timer.timeout.connect(self.refresh)
-        document.changed.connect(lambda _c: self._timer.start())
+        # the issues are validated off the GUI thread and published to the document
+        document.issuesChanged.connect(self._issues_changed)
+        self.refresh()
+
+    def _issues_changed(self, _issues: list) -> None:
         self.refresh()
 
     def set_extra(self, source: str, items: Iterable[Any]) -> None:
@@ -45,12 +45,12 @@ class MessagesView(QTreeWidget):
 
     def counts(self) -> dict[str, int]:
         out = {"error": 0, "warning": 0, "info": 0}
-        for i in self.document.issues():
+        for i in self.document.shown_issues:
             out[i.severity] = out.get(i.severity, 0) + 1
         return out
 
     def refresh(self) -> None:
-        rows = [(i, "validation") for i in self.document.issues()]
+        rows = [(i, "validation") for i in self.document.shown_issues]
         for src, items in self._extra.items():
             rows += [(i, src) for i in items]
         rows.sort(key=lambda r: SEVERITY_ORDER.get(r[0].severity, 3))

@@ -68,7 +68,7 @@ def live_setup(qtbot, example_file):
         timeline.set_result(r.current)
 
     live.resultReady.connect(show)
-    qtbot.waitUntil(lambda: live.result is not None or live.error, timeout=60000)
+    qtbot.waitUntil(lambda: live.result is not None or live.error is not None, timeout=60000)
     assert live.error is None, live.error
     return doc, live, charts, timeline
 

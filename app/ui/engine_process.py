@@ -1,0 +1,325 @@
+"""The GUI side of the engine worker processes (app/service/worker.py).
+
+    proc = engine_process("live")       # one per name, living as long as the GUI process
+    proc.start()                        # in the background; `usable` from now on
+    ticket = proc.submit("live", project, catalog, changed_attrs, ())
+    proc.replied.connect(...)           # (ticket, ok, payload, transfer_s) on the GUI thread
+
+The engine is pure Python and holds the GIL while it runs: in a thread of the GUI process it
+stalled the GUI thread for up to 110 ms on a 960-drive plan. In a process of its own it does not.
+Each process keeps a replica of the project (see the worker's docstring); `submit` pickles only the
+containers edited since the replica was last brought up to date (all of them for another project
+or a new process) on the GUI thread, which is the snapshot, and a writer thread sends them, so a
+busy worker never blocks the GUI. A reader thread receives each reply and unpickles it (a Result
+is megabytes), then hands it to the GUI thread as a queued signal.
+
+Processes are started with the spawn method (the GUI has threads: fork is unsafe) and end with
+the GUI (app.aboutToQuit, atexit; the worker also exits when the GUI process dies). One that dies
+is started again and its pending tickets are reported `lost` so their owners send them again; one
+that cannot start (or keeps dying) is given up, and the owners run the engine in a thread of the
+GUI process instead (`usable` is False), which `notice` says once.
+"""
+from __future__ import annotations
+
+import atexit
+import gc
+import multiprocessing
+import pickle
+import queue
+import threading
+import time
+from typing import Any, Callable
+
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
+
+from app.service.predict import failure_message
+from app.service.replica import project_parts
+
+START_TIMEOUT_MS = 30000  # a worker that has not said "ready" by then is given up
+RESTARTS = 3  # deaths within RESTART_WINDOW_S before a worker is given up
+RESTART_WINDOW_S = 60.0
+
+class _Workers(QObject):
+    """Every worker process of the GUI, and what they have to tell the user."""
+
+    notice = Signal(str)  # for the status bar: a worker was restarted, or is not used
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.processes: dict[str, EngineProcess] = {}
+        self.cannot_start = False  # one could not be started: no other is tried (said once)
+        self.quit_hooked = False  # shutdown_all is connected to the application's aboutToQuit
+
+
+WORKERS = _Workers()
+
+
+def engine_process(name: str) -> "EngineProcess":
+    """The worker process for `name` ("live", "advisor"), not started until start()."""
+    proc = WORKERS.processes.get(name)
+    if proc is None:
+        proc = WORKERS.processes[name] = EngineProcess(name)
+    return proc
+
+
+def wait_until(condition: Callable[[], bool], timeout_ms: int) -> bool:
+    """Process events until `condition()` holds (replies arrive through them); False on timeout.
+    For tests and benchmarks, which wait for a prediction without an event loop of their own."""
+    deadline = time.monotonic() + timeout_ms / 1000.0
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        QCoreApplication.processEvents()
+        time.sleep(0.002)
+    return True
+
+
+@atexit.register
+def shutdown_all() -> None:
+    for proc in WORKERS.processes.values():
+        proc.shutdown()
+
+
+class _Channel:
+    """One worker process and its pipe, reader and writer threads (a restart makes a new one)."""
+
+    def __init__(self, incarnation: int, process, conn) -> None:
+        self.incarnation = incarnation
+        self.process = process
+        self.conn = conn
+        self.outbox: queue.SimpleQueue = queue.SimpleQueue()
+        self.closing = False
+        self.ready = False
+        self.started_at = time.perf_counter()
+        self.reader: threading.Thread | None = None
+        self.writer: threading.Thread | None = None
+
+
+class EngineProcess(QObject):
+    """One engine worker process, started on demand; its replies come as signals."""
+
+    replied = Signal(int, bool, object, float)  # ticket, ok, payload (or failure message), transfer_s
+    lost = Signal(int)  # ticket: the process died before replying; send it again
+    # from the reader thread to the GUI thread
+    _got_ready = Signal(int, int)  # incarnation, pid
+    _got_reply = Signal(int, int, bool, object, float)  # incarnation, ticket, ok, payload, transfer_s
+    _got_eof = Signal(int)  # incarnation
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.failed = False  # given up: the owners use a worker thread
+        self.start_s: float | None = None  # start() to "ready", seconds (the newest start)
+        self.last_request_bytes = 0  # pickled size of the newest request (benchmarks)
+        self.last_reply: dict[str, float] = {}  # size and timing of the newest reply (benchmarks)
+        self._channel: _Channel | None = None
+        self._incarnations = 0
+        self._deaths: list[float] = []
+        self._ticket = 0
+        self._pending: set[int] = set()
+        self._replica_of: Any = None  # the GUI project the replica mirrors
+        self._replica_catalog: Any = None
+        self._start_timer = QTimer(self)
+        self._start_timer.setSingleShot(True)
+        self._start_timer.setInterval(START_TIMEOUT_MS)
+        self._start_timer.timeout.connect(self._start_timed_out)
+        self._got_ready.connect(self._on_ready)
+        self._got_reply.connect(self._on_reply)
+        self._got_eof.connect(self._on_eof)
+
+    # ---------------------------------------------------------------- state
+    @property
+    def usable(self) -> bool:
+        """Started (maybe still importing: requests wait in the pipe) and not given up."""
+        return self._channel is not None and not self.failed
+
+    @property
+    def ready(self) -> bool:
+        return self.usable and self._channel.ready
+
+    @property
+    def pid(self) -> int | None:
+        return self._channel.process.pid if self._channel is not None else None
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._pending)
+
+    # ---------------------------------------------------------------- start and stop
+    def start(self) -> bool:
+        """Start the process unless it runs or was given up; True if it is usable."""
+        if self._channel is None and not self.failed and not WORKERS.cannot_start:
+            try:
+                self._launch()
+            except Exception as exc:  # noqa: BLE001 - no process: the GUI runs the engine itself
+                self._give_up(f"could not be started ({type(exc).__name__}: {exc})", at_start=True)
+        return self.usable
+
+    def _launch(self) -> None:
+        from app.service.worker import serve
+
+        ctx = multiprocessing.get_context("spawn")
+        here, there = ctx.Pipe(duplex=True)
+        process = ctx.Process(target=serve, args=(there,), name=f"arrayplanner-engine-{self.name}", daemon=True)
+        process.start()
+        there.close()
+        self._incarnations += 1
+        ch = self._channel = _Channel(self._incarnations, process, here)
+        self._replica_of = self._replica_catalog = None
+        ch.reader = threading.Thread(target=self._read, args=(ch,), name=f"engine-{self.name}-reader", daemon=True)
+        ch.writer = threading.Thread(target=self._write, args=(ch,), name=f"engine-{self.name}-writer", daemon=True)
+        ch.reader.start()
+        ch.writer.start()
+        self._start_timer.start()
+        app = QCoreApplication.instance()
+        if app is not None and not WORKERS.quit_hooked:
+            WORKERS.quit_hooked = True
+            app.aboutToQuit.connect(shutdown_all)
+
+    def shutdown(self) -> None:
+        """Stop the process (the GUI is quitting); it holds nothing worth waiting for."""
+        ch, self._channel = self._channel, None
+        if ch is None:
+            return
+        if self._start_timer.isActive():
+            self._start_timer.stop()
+        self._close(ch)
+        self._pending.clear()
+
+    @staticmethod
+    def _close(ch: _Channel) -> None:
+        ch.closing = True
+        ch.outbox.put(None)
+        if ch.process.is_alive():
+            ch.process.terminate()
+        ch.process.join(2.0)
+        if ch.process.is_alive():
+            ch.process.kill()
+            ch.process.join(2.0)
+        for t in (ch.reader, ch.writer):  # the reader ends at the pipe's end-of-file
+            if t is not None and t is not threading.current_thread():
+                t.join(2.0)
+        ch.conn.close()
+
+    # ---------------------------------------------------------------- requests
+    def submit(self, kind: str, project, catalog, changed_attrs: set[str] | None, args: tuple) -> int:
+        """Send job `kind` for `project` (bringing the replica up to date: `changed_attrs` are the
+        containers edited since this process last got this project; None: all). The pickling
+        is the snapshot: the project can be edited as soon as this returns."""
+        ch = self._channel
+        full = changed_attrs is None or self._replica_of is not project
+        parts = project_parts(project, None if full else changed_attrs)
+        new_catalog = catalog if catalog is not self._replica_catalog else None
+        self._ticket += 1
+        data = pickle.dumps(("run", self._ticket, kind, full, parts, new_catalog, args),
+                            protocol=pickle.HIGHEST_PROTOCOL)
+        self.last_request_bytes = len(data)
+        self._replica_of, self._replica_catalog = project, catalog
+        self._pending.add(self._ticket)
+        ch.outbox.put(data)
+        return self._ticket
+
+    def interrupt(self) -> None:
+        """A job of several engine runs (the advisor's) stops at its next run."""
+        if self._channel is not None and self._pending:
+            self._channel.outbox.put(pickle.dumps(("stop",)))
+
+    # ---------------------------------------------------------------- threads
+    def _write(self, ch: _Channel) -> None:
+        while (data := ch.outbox.get()) is not None:
+            try:
+                ch.conn.send_bytes(data)
+            except OSError:  # the process is gone: the reader reports it
+                return
+
+    def _read(self, ch: _Channel) -> None:
+        try:
+            while True:
+                head = ch.conn.recv()
+                if head[0] == "ready":
+                    self._got_ready.emit(ch.incarnation, head[1])
+                    continue
+                _, ticket, ok, dumps_s, sent_at = head
+                body = ch.conn.recv_bytes()
+                received = time.perf_counter()
+                payload, ok = self._load(body, ok)
+                loaded = time.perf_counter()
+                self.last_reply = {"bytes": len(body), "dumps_s": dumps_s, "pipe_s": received - sent_at,
+                                   "loads_s": loaded - received}
+                del body
+                self._got_reply.emit(ch.incarnation, ticket, ok, payload, dumps_s + loaded - sent_at)
+                del payload
+        except (EOFError, OSError):
+            pass
+        if not ch.closing:
+            self._got_eof.emit(ch.incarnation)
+
+    @staticmethod
+    def _load(body: bytes, ok: bool) -> tuple[Any, bool]:
+        """Unpickle a reply (in the reader thread, holding the GIL). A Result is thousands of
+        objects: a collection they set off would scan the GUI's whole heap meanwhile (measured
+        40-900 ms), so the collector waits, as during an engine run (app.engine.simulate)."""
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return pickle.loads(body), ok
+        except Exception as exc:  # noqa: BLE001 - an answer the GUI cannot read is a failure
+            return failure_message(exc), False
+        finally:
+            if paused:
+                gc.enable()
+
+    # ---------------------------------------------------------------- on the GUI thread
+    def _current(self, incarnation: int) -> bool:
+        return self._channel is not None and self._channel.incarnation == incarnation
+
+    def _on_ready(self, incarnation: int, _pid: int) -> None:
+        if self._current(incarnation):
+            self._start_timer.stop()
+            self._channel.ready = True
+            self.start_s = time.perf_counter() - self._channel.started_at
+
+    def _on_reply(self, incarnation: int, ticket: int, ok: bool, payload: Any, transfer_s: float) -> None:
+        if self._current(incarnation) and ticket in self._pending:
+            self._pending.discard(ticket)
+            self.replied.emit(ticket, ok, payload, transfer_s)
+
+    def _on_eof(self, incarnation: int) -> None:
+        if not self._current(incarnation):
+            return
+        ch, self._channel = self._channel, None
+        ch.process.join(1.0)
+        code = ch.process.exitcode
+        self._close(ch)
+        now = time.monotonic()
+        self._deaths = [t for t in self._deaths if now - t < RESTART_WINDOW_S] + [now]
+        if not ch.ready:
+            self._give_up(f"stopped while starting (exit code {code})", at_start=True)
+        elif len(self._deaths) >= RESTARTS:
+            self._give_up(f"stopped {len(self._deaths)} times in a minute (exit code {code})")
+        else:
+            self.start()
+            if self.usable:
+                WORKERS.notice.emit(f"The engine process stopped (exit code {code}) and was restarted")
+        self._lose_pending()
+
+    def _start_timed_out(self) -> None:
+        ch, self._channel = self._channel, None
+        if ch is not None:
+            self._close(ch)
+            self._give_up(f"did not start within {START_TIMEOUT_MS // 1000} s", at_start=True)
+            self._lose_pending()
+
+    def _lose_pending(self) -> None:
+        lost, self._pending = sorted(self._pending), set()
+        for ticket in lost:
+            self.lost.emit(ticket)
+
+    def _give_up(self, why: str, at_start: bool = False) -> None:
+        """No more processes for this worker (at_start: for any worker, said once)."""
+        self.failed = True
+        if at_start:
+            if WORKERS.cannot_start:
+                return
+            WORKERS.cannot_start = True
+        WORKERS.notice.emit(f"The engine process {why}; predictions run in the GUI process")
