@@ -323,6 +323,7 @@ def install(window) -> TimelineParts:
     live.resultReady.connect(parts.on_result)
     live.failed.connect(parts.on_failed)
     live.busyChanged.connect(parts.on_busy)
+    live.notice.connect(window.status)  # the engine process restarted, or not used
     charts.cursorMoved.connect(cursor.set_time)
     cursor.moved.connect(charts.set_cursor)
     cursor.moved.connect(parts.colour_canvas)
