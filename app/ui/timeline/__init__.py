@@ -37,7 +37,7 @@ class TimelineParts:
     docks: dict = field(default_factory=dict)
     colour_drives: QAction | None = None
     last_latency_ms: float | None = None  # edit -> curves redrawn, for the status bar / benchmark
-    step_ms: list = field(default_factory=list)  # GUI-thread time of each redraw step of the last result
+    step_ms: list = field(default_factory=list)  # (name, GUI-thread ms) of each redraw step of the last result
     redraws: int = 0
     _coloured: bool = False
     _had_baseline: bool = False
@@ -61,8 +61,9 @@ class TimelineParts:
         if not self._steps or self.live.live is None:
             return
         t0 = time.perf_counter()
-        self._steps.pop(0)(self.live.live)
-        self.step_ms.append((time.perf_counter() - t0) * 1000.0)
+        step = self._steps.pop(0)
+        step(self.live.live)
+        self.step_ms.append((step.__name__, (time.perf_counter() - t0) * 1000.0))
         if self._steps and self._turn is not None:
             self._turn.start()
 
