@@ -393,7 +393,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True) 
     beat = Heartbeat(5, StackSampler() if sample else None)
     app.processEvents()
     beat.start()
-    lat, engine, parts_ms = [], [], []
+    lat, engine, parts_ms, step_ms = [], [], [], []
     for i in range(edits):
         ev = rnd.choice(op_events)
         prios = [p for p in doc.platform.priorities(ev.kind) if p != getattr(ev, "priority", None)]
@@ -415,7 +415,8 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True) 
 
         lat.append((end_t - start) * 1000)
         # the first redraw step runs before wait_for_result returns, the others during repaint()
-        steps = list(parts.step_ms)
+        steps = [ms for _, ms in parts.step_ms]
+        step_ms.append(list(parts.step_ms))
         parts_ms.append(((applied - start) * 1000, sum(steps), (end_t - got) * 1000 - sum(steps[1:])))
         engine.append(parts.live.live.engine_s * 1000)
         # idle a little between edits, as a user does
@@ -448,7 +449,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True) 
         "stall_cpu_ms": beat.max_gap_cpu * 1000, "busy_ms": beat.max_busy * 1000,
         "gaps_ms": sorted((g * 1000 for g, _, _ in beat.gaps), reverse=True),
         "apply": [a for a, _, _ in parts_ms], "update": [u for _, u, _ in parts_ms],
-        "paint": [p for _, _, p in parts_ms], "stalls": beat.stalls,
+        "paint": [p for _, _, p in parts_ms], "stalls": beat.stalls, "steps": step_ms,
     }
     window.document.undo_stack.setClean()
     window.close()
@@ -466,6 +467,11 @@ def report(r: dict) -> None:
           f"p95 {pct(r['engine'], 0.95):.1f} ms")
     print(f"  GUI thread per edit (medians): apply + change handlers {statistics.median(r['apply']):.1f} ms, "
           f"redraw from the result {statistics.median(r['update']):.1f} ms, repaint {statistics.median(r['paint']):.1f} ms")
+    n_steps = min(len(st) for st in r["steps"])
+    if n_steps > 1:
+        medians = ", ".join(f"{r['steps'][0][i][0].lstrip('_')} {statistics.median(st[i][1] for st in r['steps']):.1f}"
+                            for i in range(n_steps))
+        print(f"  redraw steps, one a turn of the event loop (medians, ms): {medians}")
     print(f"  drag burst (10 moves, 15 ms apart) last move -> curves: median {statistics.median(r['burst']):.1f} ms, "
           f"p95 {pct(r['burst'], 0.95):.1f} ms")
     gaps = r["gaps_ms"]
