@@ -67,6 +67,16 @@ def test_a_result_is_drawn_in_steps_charts_first(win, qtbot):
     assert "Low" in parts.timeline.gantt.items["op1"].note
 
 
+def test_the_engine_request_leaves_before_the_timeline_redraws(win, monkeypatch):
+    window, doc, parts = win
+    order = []
+    request, refresh = parts.live.request, parts.timeline.refresh
+    monkeypatch.setattr(parts.live, "request", lambda: (order.append("request"), request()))
+    monkeypatch.setattr(parts.timeline, "refresh", lambda: (order.append("timeline"), refresh()))
+    doc.apply(ops.MoveEvent("op1", 2.0))
+    assert order == ["request", "timeline"]
+
+
 def test_canvas_context_actions(win, monkeypatch):
     window, doc, parts = win
     menu = QMenu()

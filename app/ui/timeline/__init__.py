@@ -281,6 +281,9 @@ def install(window) -> TimelineParts:
     doc = window.document
     cursor = TimeCursor(window)
     live = LiveSimulator(None, parent=window)
+    # follows the Document (a different project too) and is connected to its `changed` before the
+    # plug-in's widgets, so that the engine request leaves before they redraw from the project
+    live.set_document(doc)
     timeline = TimelinePanel(doc, cursor, notify=window.status)
     charts = ChartsPanel()
     advisor = AdvisorPanel(doc)
@@ -358,6 +361,4 @@ def install(window) -> TimelineParts:
     view.addSeparator()
     view.addAction(parts.colour_drives)
 
-    # a different project (open / new): the simulator follows the same Document object
-    live.set_document(doc)
     return parts
