@@ -393,7 +393,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True) 
     beat = Heartbeat(5, StackSampler() if sample else None)
     app.processEvents()
     beat.start()
-    lat, engine, parts_ms, step_ms = [], [], [], []
+    lat, engine, parts_ms, step_ms, request = [], [], [], [], []
     for i in range(edits):
         ev = rnd.choice(op_events)
         prios = [p for p in doc.platform.priorities(ev.kind) if p != getattr(ev, "priority", None)]
@@ -419,6 +419,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True) 
         step_ms.append(list(parts.step_ms))
         parts_ms.append(((applied - start) * 1000, sum(steps), (end_t - got) * 1000 - sum(steps[1:])))
         engine.append(parts.live.live.engine_s * 1000)
+        request.append((parts.live.live.requested_at - start) * 1000)
         # idle a little between edits, as a user does
         end = time.perf_counter() + 0.03
         while time.perf_counter() < end:
@@ -450,6 +451,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True) 
         "gaps_ms": sorted((g * 1000 for g, _, _ in beat.gaps), reverse=True),
         "apply": [a for a, _, _ in parts_ms], "update": [u for _, u, _ in parts_ms],
         "paint": [p for _, _, p in parts_ms], "stalls": beat.stalls, "steps": step_ms,
+        "request": request,
     }
     window.document.undo_stack.setClean()
     window.close()
@@ -465,7 +467,8 @@ def report(r: dict) -> None:
           f"p95 {pct(r['lat'], 0.95):.1f} ms, max {max(r['lat']):.1f} ms")
     print(f"  of which engine (worker): median {statistics.median(r['engine']):.1f} ms, "
           f"p95 {pct(r['engine'], 0.95):.1f} ms")
-    print(f"  GUI thread per edit (medians): apply + change handlers {statistics.median(r['apply']):.1f} ms, "
+    print(f"  GUI thread per edit (medians): apply + change handlers {statistics.median(r['apply']):.1f} ms "
+          f"(engine request sent after {statistics.median(r['request']):.1f} ms), "
           f"redraw from the result {statistics.median(r['update']):.1f} ms, repaint {statistics.median(r['paint']):.1f} ms")
     n_steps = min(len(st) for st in r["steps"])
     if n_steps > 1:
