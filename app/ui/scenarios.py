@@ -205,10 +205,12 @@ class CompareTable(QWidget):
     """Differences between the current scenario and the pinned baseline."""
 
     COLUMNS = ("", "Baseline", "Current", "Difference", "")
+    _TONES = {True: QColor("#c0392b"), False: QColor("#1e8449")}  # worse (longer, slower), better
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.rows: list[CompareRow] = []
+        self._keys: list[tuple[str, str]] | None = None  # (section, key) of each table row shown
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         self.header = QLabel("Pin a baseline scenario to compare.")
@@ -222,36 +224,69 @@ class CompareTable(QWidget):
         lay.addWidget(self.table, 1)
 
     def set_results(self, current, baseline, project=None) -> None:
+        """Fill the table. After an edit the rows are usually the same ones: then only the texts
+        that changed are set (rebuilding 300 rows took 30-90 ms of the GUI thread)."""
         if current is None or baseline is None:
             self.rows = []
+            self._keys = None
             self.table.setRowCount(0)
             self.header.setText("Pin a baseline scenario (other than the current one) to compare.")
             return
         self.rows = compare_results(current, baseline, project)
         self.header.setText(f"'{current.scenario}' compared with baseline '{baseline.scenario}'")
-        self.table.setRowCount(0)
+        lines = _table_lines(self.rows)
+        keys = [key for key, _, _ in lines]
+        if keys != self._keys:
+            self._keys = keys
+            self._rebuild(lines)
+            return
+        for r, ((_, key), texts, worse) in enumerate(lines):
+            for c, text in enumerate(texts):
+                item = self.table.item(r, c)
+                if item is not None and item.text() != text:
+                    item.setText(text)
+            if key is not None:
+                self._tone(self.table.item(r, 3), worse)
+
+    def _rebuild(self, lines) -> None:
+        self.table.setUpdatesEnabled(False)
+        self.table.setRowCount(len(lines))
         bold = QFont()
         bold.setBold(True)
-        section = None
-        for row in self.rows:
-            if row.section != section:
-                section = row.section
-                r = self.table.rowCount()
-                self.table.insertRow(r)
-                item = QTableWidgetItem(section)
-                item.setFont(bold)
-                self.table.setItem(r, 0, item)
-            r = self.table.rowCount()
-            self.table.insertRow(r)
-            cells = ["  " + row.label, _fmt(row.baseline, row.unit), _fmt(row.current, row.unit),
-                     _fmt_delta(row), row.note]
-            for c, text in enumerate(cells):
+        for r, ((section, key), texts, worse) in enumerate(lines):
+            for c, text in enumerate(texts):
+                if key is None and c > 0:  # a section's title row: one cell
+                    self.table.takeItem(r, c)
+                    continue
                 item = QTableWidgetItem(text)
-                if c == 3 and row.delta:
-                    worse = row.delta > 0  # longer or slower is worse for both durations and response
-                    item.setForeground(QBrush(QColor("#c0392b" if worse else "#1e8449")))
-                if c in (1, 2, 3):
+                if key is None:
+                    item.setFont(bold)
+                elif c in (1, 2, 3):
                     item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                if c == 3:
+                    self._tone(item, worse)
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        self.table.setUpdatesEnabled(True)
+
+    def _tone(self, item: QTableWidgetItem, worse: bool | None) -> None:
+        brush = None if worse is None else QBrush(self._TONES[worse])  # None: the table's own colour
+        if item.data(Qt.ForegroundRole) != brush:
+            item.setData(Qt.ForegroundRole, brush)
+
+
+def _table_lines(rows: list[CompareRow]) -> list[tuple[tuple[str, str | None], list[str], bool | None]]:
+    """The table's lines: ((section, key or None for the section's title), five texts, whether the
+    difference is worse, better (False) or neither (None))."""
+    out = []
+    section = None
+    for row in rows:
+        if row.section != section:
+            section = row.section
+            out.append(((section, None), [section, "", "", "", ""], None))
+        worse = (row.delta > 0) if row.delta else None  # longer or slower is worse for both
+        out.append(((row.section, row.key),
+                    ["  " + row.label, _fmt(row.baseline, row.unit), _fmt(row.current, row.unit), _fmt_delta(row), row.note],
+                    worse))
+    return out

@@ -2,6 +2,7 @@
 comparison table and dashed curves against the baseline."""
 from __future__ import annotations
 
+import dataclasses
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -86,6 +87,18 @@ def test_compare_rows_and_table(qtbot):
              for r in range(table.table.rowCount())]
     resp = next(t for t in texts if t[0].strip() == "OLTP peak response")
     assert resp[3].startswith("-") and "(-72%)" in resp[3]
+    r = texts.index(resp)
+    assert table.table.item(r, 3).foreground().color().name() == "#1e8449"  # better: green
+    # the same rows after an edit: the cells are updated in place, not rebuilt
+    item = table.table.item(r, 3)
+    table.set_results(base, base, proj)
+    assert table.table.item(r, 3) is item and item.text() == "same"
+    assert item.data(Qt.ForegroundRole) is None  # no colour of its own any more
+    # another row set (an operation only in the current scenario): the table is rebuilt
+    proj.scenario().events.append(dataclasses.replace(proj.scenario().event("op1"), id="op9"))
+    table.set_results(engine(proj, cat), base, proj)
+    labels = [table.table.item(i, 4).text() for i in range(table.table.rowCount()) if table.table.item(i, 4)]
+    assert "only in current" in labels
     table.set_results(cur, None)
     assert table.table.rowCount() == 0
 
