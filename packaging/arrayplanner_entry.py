@@ -16,8 +16,11 @@ def _prepare() -> None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")
     # macOS Finder may pass a process serial number (-psn_0_12345) to a launched .app.
     sys.argv[1:] = [a for a in sys.argv[1:] if not a.startswith("-psn_")]
-    # Child processes of multiprocessing re-run this executable with a marker argument.
-    if any(a.startswith("--multiprocessing") for a in sys.argv[1:]):
+    # Child processes of multiprocessing re-run this executable: the engine worker with a
+    # "--multiprocessing-fork" argument, its resource tracker with "-c 'from multiprocessing...'".
+    # PyInstaller's freeze_support recognises both (and returns at once otherwise); multiprocessing
+    # is already imported by PyInstaller's runtime hook.
+    if getattr(sys, "frozen", False):
         import multiprocessing
 
         multiprocessing.freeze_support()
