@@ -53,11 +53,18 @@ def group_color(group_id: int) -> QColor:
     return QColor.fromHsv(hue, 120 + (group_id % 3) * 30, 235 - (group_id % 2) * 25)
 
 
+def _value_hue(value: float) -> int:
+    return int(120 - 1.2 * max(0.0, min(100.0, float(value))))
+
+
 def value_color(value: float) -> QColor:
     """0 green -> 50 yellow -> 100 red."""
-    v = max(0.0, min(100.0, float(value)))
-    hue = int(120 - 1.2 * v)
-    return QColor.fromHsv(hue, 200, 235)
+    return QColor.fromHsv(_value_hue(value), 200, 235)
+
+
+def _shown(value: float | None) -> tuple | None:
+    """What a slot shows of a value: its colour (hue) and its number."""
+    return None if value is None else (_value_hue(value), f"{value:.0f}")
 
 
 def short_capacity(gb: float) -> str:
@@ -297,6 +304,7 @@ class LayoutScene(QGraphicsScene):
         self.placeholders: list[PlaceholderItem] = []
         self.lanes: dict[int, LaneItem] = {}
         self._values: dict[str, float | None] | None = None
+        self._shown: dict[str, tuple | None] | None = None  # what each slot shows of its value
         self._structure: Any = None
         self._hover: Any = None
         self.legend_items: list[QGraphicsItem] = []
@@ -381,15 +389,17 @@ class LayoutScene(QGraphicsScene):
                 it.setSelected(True)
         self.setSceneRect(self.itemsBoundingRect().adjusted(-10, -10, 10, 10))
 
-    def refresh_drives(self) -> None:
-        """Colours, labels and tooltips of every slot from the project (no geometry change)."""
+    def refresh_drives(self, locations: list[str] | None = None) -> None:
+        """Colours, labels and tooltips of every slot (or of `locations` only) from the project
+        (no geometry change)."""
         project, catalog = self.document.project, self.document.catalog
         member: dict[str, Any] = {}
         for g in project.groups:
             for loc in g.drives:
                 member[loc] = g
         values = self._values
-        for loc, item in self.slots.items():
+        slots = self.slots if locations is None else {loc: self.slots[loc] for loc in locations if loc in self.slots}
+        for loc, item in slots.items():
             d = project.drives.get(loc)
             if d is None:
                 item.set_state(False, EMPTY_FILL, "", "", False, f"Empty slot {loc}")
@@ -423,7 +433,8 @@ class LayoutScene(QGraphicsScene):
                 v = values.get(loc)
                 lines.append("Value: —" if v is None else f"Utilization: {v:.0f}%")
             item.set_state(True, fill, top, bottom, d.hot_spare, "<br>".join(lines))
-        self._draw_legend()
+        if locations is None:
+            self._draw_legend()
 
     def _draw_legend(self) -> None:
         for it in self.legend_items:
@@ -464,9 +475,19 @@ class LayoutScene(QGraphicsScene):
 
     # ---------------------------------------------------------------- values mode
     def set_drive_values(self, values: dict[str, float | None] | None) -> None:
-        """Colour drives by a 0..100 value per location (None: back to RAID-group colours)."""
+        """Colour drives by a 0..100 value per location (None: back to RAID-group colours).
+        While values are shown, new ones repaint only the slots whose colour or number they
+        change (the timeline cursor moving through a 960-drive plan)."""
+        shown_before = self._shown
         self._values = None if values is None else dict(values)
-        self.refresh_drives()
+        self._shown = None if values is None else {loc: _shown(v) for loc, v in values.items()}
+        if shown_before is None or self._shown is None:
+            self.refresh_drives()
+            return
+        changed = [loc for loc in shown_before.keys() | self._shown.keys()
+                   if shown_before.get(loc) != self._shown.get(loc)]
+        if changed:
+            self.refresh_drives(changed)
 
     # ---------------------------------------------------------------- selection helpers
     def _items_for_ref(self, ref: str) -> list[QGraphicsItem]:

@@ -166,6 +166,18 @@ def test_busiest_ranked_from_the_engine_matrix_without_building_series():
     assert max(res.series[p].peak() for p in pairs) == 39.0
 
 
+def test_values_at_a_time_as_each_series_gives_them():
+    from app.ui.charts import values_at
+
+    res = Result("S", 10.0)
+    V = np.array([[10.0, 0.0, 5.0], [10.0, 40.0, 5.0], [30.0, 40.0, 7.0]])
+    res.add_block(SeriesBlock("drive_pct", "%", ["0_0_1", "0_0_2", "0_0_3"], np.array([0.0, 2.0, 4.0]), V))
+    res.series[("drive_pct", "0_0_4")] = Series("drive_pct", "0_0_4", "%", np.array([0.0, 3.0]), np.array([1.0, 2.0]))
+    for t in (0.0, 1.9, 2.0, 3.5, 4.0, 9.0):
+        got = values_at(res, "drive_pct", t)
+        assert got == {e: res.series[("drive_pct", e)].at(t) for e in ("0_0_1", "0_0_2", "0_0_3", "0_0_4")}
+
+
 def test_time_axis_ticks():
     assert format_hours(12.5, 0.5) == "12:30"
     assert format_hours(30.0, 6) == "1 d 06:00"

@@ -526,6 +526,27 @@ def test_layout_scene_renders_headless_and_colours_by_value(qtbot, isolated):
     assert scene.slots["0_0_12"].occupied
 
 
+def test_new_drive_values_repaint_only_the_slots_they_change(qtbot, isolated, monkeypatch):
+    from app.store.presets import default_catalog
+    from app.ui.canvas import NO_VALUE_FILL, LayoutScene, SlotItem, value_color
+    from app.ui.document import Document
+    from app.ui.sample import sample_project
+
+    cat = default_catalog()
+    doc = Document(sample_project(cat), cat)
+    scene = LayoutScene(doc)
+    scene.set_drive_values({"0_0_0": 90.0, "0_0_1": 11.0, "0_0_2": 50.0})
+    touched = []
+    set_state = SlotItem.set_state
+    monkeypatch.setattr(SlotItem, "set_state", lambda item, *a: (touched.append(item.location), set_state(item, *a)))
+    # 0_0_1 moves within its shown number and colour, 0_0_0 changes, 0_0_2 has no value any more
+    scene.set_drive_values({"0_0_0": 20.0, "0_0_1": 11.2})
+    assert sorted(touched) == ["0_0_0", "0_0_2"]
+    assert scene.slots["0_0_0"].fill.rgba() == value_color(20).rgba() and scene.slots["0_0_0"].bottom_text == "20"
+    assert "Utilization: 20%" in scene.slots["0_0_0"].toolTip()
+    assert scene.slots["0_0_2"].fill.rgba() == NO_VALUE_FILL.rgba()
+
+
 def test_drive_tooltip_names_type_capacity_and_group(qtbot, isolated):
     w = make_window(qtbot)
     tip = w.canvas.layout_scene.slots["0_0_0"].toolTip()

@@ -99,6 +99,17 @@ class _SeriesIndex:
         p = peaks.get(ent)
         return p if p is not None else self.result.series[(metric, ent)].peak()
 
+    def values_at(self, metric: str, t: float) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for block in getattr(self.result.series, "blocks", ()):
+            if block.metric == metric and block.V.size:  # one row of the matrix: every entity at t
+                row = max(int(np.searchsorted(block.t, t, side="right")) - 1, 0)
+                out.update(zip(block.entities, block.V[row].tolist()))
+        for ent in self.entities(metric):
+            if ent not in out:
+                out[ent] = self.result.series[(metric, ent)].at(t)
+        return out
+
 
 _last_index: list[_SeriesIndex] = []  # the newest Result's index: every plot ranks the same Result
 
@@ -107,6 +118,11 @@ def _index(result) -> _SeriesIndex:
     if not _last_index or _last_index[0].result is not result:
         _last_index[:] = [_SeriesIndex(result)]
     return _last_index[0]
+
+
+def values_at(result, metric: str, t: float) -> dict[str, float]:
+    """Every entity's value of `metric` at time `t` (hours), as `Series.at` gives it."""
+    return _index(result).values_at(metric, t)
 
 
 def choose_entities(result, spec: PlotSpec, focus: set[tuple[str, str]] = frozenset(),

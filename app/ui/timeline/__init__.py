@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QMenu
 
 from app.domain.ops import parse_ref
 from app.domain.project import DriveFailure, Event
+from app.ui.charts import values_at
 
 
 @dataclass
@@ -120,14 +121,16 @@ class TimelineParts:
             return
         self._coloured = True
         t = self.cursor.time_h
-        values: dict[str, float | None] = {}
         project = self.window.document.project
+        drives = values_at(res, "drive_pct", t)
+        groups = values_at(res, "group_pct", t) if len(drives) < len(project.drives) else {}
+        group_of = {loc: str(g.id) for g in project.groups for loc in g.drives}
+        values: dict[str, float | None] = {}
         for loc in project.drives:
-            s = res.get("drive_pct", loc)
-            if s is None:
-                g = project.group_of_drive(loc)
-                s = res.get("group_pct", str(g.id)) if g is not None else None
-            values[loc] = None if s is None else max(0.0, min(100.0, s.at(t)))
+            v = drives.get(loc)
+            if v is None:  # no series of its own: its RAID group's utilization
+                v = groups.get(group_of.get(loc))
+            values[loc] = None if v is None else max(0.0, min(100.0, v))
         canvas.set_drive_values(values)
 
     # ------------------------------------------------------------ selection
