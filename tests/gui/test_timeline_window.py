@@ -63,7 +63,8 @@ def test_a_result_is_drawn_in_steps_charts_first(win, qtbot):
     assert seen == [(True, False, True)]
     qtbot.waitUntil(lambda: not parts.redrawing, timeout=5000)
     assert parts.timeline.result is sig.args[0].current
-    assert [name for name, _ in parts.step_ms] == ["_show_charts", "_show_timeline", "_show_the_rest"]
+    assert [name for name, _ in parts.step_ms] == [
+        "_show_charts", "_show_timeline", "_show_comparison", "_show_colours", "_show_advisories"]
     assert "Low" in parts.timeline.gantt.items["op1"].note
 
 

@@ -48,14 +48,15 @@ class TimelineParts:
 
     # ------------------------------------------------------------ result handling
     def on_result(self, live) -> None:
-        """A new prediction. The charts are redrawn at once; the timeline, then the comparison,
-        the messages and the canvas colours each on a later turn of the event loop, so that the
-        window paints the curves and handles input in between and no single step holds the GUI
-        thread for long. The turns are a zero-interval QTimer: it waits for pending input and due
-        timers, where QTimer.singleShot(0) can run in the same turn. A newer result drops the
-        steps left of an older one."""
+        """A new prediction. The charts are redrawn at once; the timeline, the comparison, the
+        canvas colours and the engine's advisories (Messages) each on a later turn of the event
+        loop, so that the window paints the curves and handles input in between and no single
+        step holds the GUI thread for long. The turns are a zero-interval QTimer: it waits for
+        pending input and due timers, where QTimer.singleShot(0) can run in the same turn. A
+        newer result drops the steps left of an older one."""
         self.step_ms = []
-        self._steps = [self._show_charts, self._show_timeline, self._show_the_rest]
+        self._steps = [self._show_charts, self._show_timeline, self._show_comparison, self._show_colours,
+                       self._show_advisories]
         self._next_step()
 
     def _next_step(self) -> None:
@@ -85,13 +86,17 @@ class TimelineParts:
     def _show_timeline(self, live) -> None:
         self.timeline.set_result(live.current)
 
-    def _show_the_rest(self, live) -> None:
+    def _show_comparison(self, live) -> None:
         self.compare.set_results(live.current, live.baseline, self.window.document.project)
         pinned = live.baseline is not None
         if pinned != self._had_baseline:  # a baseline was just pinned (or cleared)
             self.docks["compare"].setVisible(pinned)
         self._had_baseline = pinned
+
+    def _show_colours(self, _live) -> None:
         self.colour_canvas()
+
+    def _show_advisories(self, live) -> None:
         messages = getattr(self.window, "messages", None)
         key = [(a.severity, a.where, a.text) for a in live.current.advisories]
         if messages is not None and hasattr(messages, "set_extra") and key != self._advisories:
