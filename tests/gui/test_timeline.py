@@ -213,6 +213,29 @@ def test_workload_change_marker_says_what_changes(setup):
     assert panel.gantt.items[eid].note == "iops 0"
 
 
+def test_redraw_after_an_edit_touches_only_what_moved(setup, monkeypatch):
+    from app.ui.timeline.gantt import EventItem
+
+    doc, panel, engine, _ = setup
+    g = panel.gantt
+    project = doc.project
+    project.scenario().events.append(Bind("op2", 8.0, lun=3, priority="Low"))
+    res = engine(project, doc.catalog)
+    g.set_data(project, res)
+    touched = []
+    set_item = EventItem.set
+    monkeypatch.setattr(EventItem, "set", lambda item, *a: (touched.append(item.event_id), set_item(item, *a)))
+    # the same prediction, op1 moved and op2 given another LUN: only op1's item is redrawn
+    project.scenario().event("op1").start_h = 2.5
+    project.scenario().event("op2").lun = 4
+    g.set_data(project, res)
+    assert touched == ["op1"] and g.items["op1"].start_h == 2.5
+    assert "Bind LUN 4" in g.items["op2"].tooltip_text()  # its words follow the edit
+    # a new prediction: every item is compared with it
+    g.set_data(project, engine(project, doc.catalog))
+    assert sorted(touched) == ["op1", "op1", "op2"]
+
+
 def test_notes_only_on_rows_as_tall_as_their_text(setup, qtbot):
     doc, panel, _, _ = setup
     item = panel.gantt.items["op1"]

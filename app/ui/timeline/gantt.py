@@ -135,6 +135,7 @@ class EventItem(pg.GraphicsObject):
         self.phases = list(phases)  # (name, start, end)
         self.end_h = end_h
         self.marker = marker
+        self.op = None  # the engine's OperationResult it was last drawn from
         self.selected = False
         self._drag_x0: float | None = None
         self._tip = tooltip  # a str, or a callable made into text when the pointer arrives
@@ -464,19 +465,16 @@ class GanttView(QWidget):
         for ev in events:
             op = ops.get(ev.id)
             if isinstance(ev, WorkloadChange):
-                idx = wl_rows.get(ev.workload)
-                marker, text = "diamond", describe_event(ev)
+                idx, marker = wl_rows.get(ev.workload), "diamond"
             elif isinstance(ev, DriveReplacement):
-                idx = failure_rows.get(ev.drive)
-                marker, text = "triangle", describe_event(ev)
+                idx, marker = failure_rows.get(ev.drive), "triangle"
             else:
                 idx = row_of[ev.id]
                 marker = "x" if isinstance(ev, DriveFailure) else ("diamond" if isinstance(ev, FeatureEnable) else None)
-                text = describe_event(ev, project)
             if idx is None:
                 idx = len(self.rows)
                 self.rows.append(Row(f"op:{ev.id}", f"{ev.id}  {describe_event(ev)}", "event"))
-            specs[ev.id] = (ev, idx, op, marker, text)
+            specs[ev.id] = (ev, idx, op, marker)
         self._sync(lanes, specs, ops)
         self._set_ticks()
 
@@ -492,11 +490,18 @@ class GanttView(QWidget):
                 lane.set(y, horizon, text)
         for eid in [e for e in self.items if e not in specs]:
             self.plot.removeItem(self.items.pop(eid))
-        for eid, (ev, idx, op, marker, text) in specs.items():
+        for eid, (ev, idx, op, marker) in specs.items():
             y = -idx
-            phases = self._phases(op)
-            tip = (lambda ev=ev, op=op, text=text: self._tooltip(ev, op, text))
+            tip = (lambda ev=ev, op=op: self._tooltip(ev, op, describe_event(ev)))
             item = self.items.get(eid)
+            if (item is not None and item.op is op and (item.kind, item.y, item.start_h, item.marker)
+                    == (ev.kind, y, float(ev.start_h), marker) and not isinstance(ev, WorkloadChange)):
+                # the same prediction of an event that has not moved (the redraw right after
+                # an edit of another event): what it shows stands, only its words may not
+                item._tip = tip
+                item.selected = eid == self.selected
+                continue
+            phases = self._phases(op)
             if item is None or item.kind != ev.kind:
                 if item is not None:
                     self.plot.removeItem(item)
@@ -504,6 +509,7 @@ class GanttView(QWidget):
                 self.plot.addItem(item)
             else:
                 item.set(ev, y, phases, op.end_h if op else None, marker, tip)
+            item.op = op
             item.selected = eid == self.selected
             if isinstance(ev, WorkloadChange):  # what changes, beside its marker on the lane
                 note = ", ".join(f"{k} {v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool)
