@@ -74,9 +74,10 @@ def step_xy(series, horizon_h: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 class _SeriesIndex:
-    """Entities per metric of one Result, and their peaks. The engine keeps each metric's series
-    as one matrix (SeriesBlock); the peaks come from it without building a Series per entity
-    (the generated 960-drive plan has 6,570 series: ranking them one by one took ~20 ms)."""
+    """Entities per metric of one Result, their peaks and their values at a time. The engine
+    keeps each metric's series as one matrix (SeriesBlock); peaks and values come from it without
+    building a Series per entity (the generated 960-drive plan has 6,570 series: ranking them one
+    by one took ~20 ms)."""
 
     def __init__(self, result):
         self.result = result
@@ -89,22 +90,23 @@ class _SeriesIndex:
     def entities(self, metric: str) -> list[str]:
         return self._entities.get(metric, [])
 
+    def _blocks(self, metric: str):
+        return [b for b in getattr(self.result.series, "blocks", ()) if b.metric == metric and b.V.size]
+
     def peak(self, metric: str, ent: str) -> float:
         peaks = self._peaks.get(metric)
         if peaks is None:
             peaks = self._peaks[metric] = {}
-            for block in getattr(self.result.series, "blocks", ()):
-                if block.metric == metric and block.V.size:
-                    peaks.update(zip(block.entities, block.V.max(axis=0).tolist()))
+            for block in self._blocks(metric):
+                peaks.update(zip(block.entities, block.V.max(axis=0).tolist()))
         p = peaks.get(ent)
         return p if p is not None else self.result.series[(metric, ent)].peak()
 
     def values_at(self, metric: str, t: float) -> dict[str, float]:
         out: dict[str, float] = {}
-        for block in getattr(self.result.series, "blocks", ()):
-            if block.metric == metric and block.V.size:  # one row of the matrix: every entity at t
-                row = max(int(np.searchsorted(block.t, t, side="right")) - 1, 0)
-                out.update(zip(block.entities, block.V[row].tolist()))
+        for block in self._blocks(metric):  # one row of the matrix: every entity at t
+            row = max(int(np.searchsorted(block.t, t, side="right")) - 1, 0)
+            out.update(zip(block.entities, block.V[row].tolist()))
         for ent in self.entities(metric):
             if ent not in out:
                 out[ent] = self.result.series[(metric, ent)].at(t)
