@@ -261,8 +261,11 @@ def test_row_labels_only_as_many_as_fit():
     # 300 rows in 150 pixels: every n-th row, never closer than a line of text
     (step, values), = axis.tickValues(-299.6, 0.6, 150)
     rows = [int(-v) for v in values]
-    assert 1 < len(rows) <= 150 // line + 1 and rows == sorted(rows) and rows[0] == 0
-    assert all(b - a == step for a, b in zip(rows, rows[1:])) and step * 150 / 300.2 >= line
+    row_px = 150 / 300.2
+    assert 1 < len(rows) <= 150 // line and rows == sorted(rows)
+    assert all(b - a == step for a, b in zip(rows, rows[1:])) and step * row_px >= line
+    # whole labels: each row's centre at least half a line inside the axis
+    assert (rows[0] + 0.6) * row_px >= line / 2 and (299.6 - rows[-1]) * row_px >= line / 2
     texts = axis.tickStrings(values, 1.0, step)
     assert texts[1].startswith(f"op{rows[1]}  Migrate") and texts[1] != labels[rows[1]]  # elided
     assert QFontMetrics(font).horizontalAdvance(texts[1]) <= LABEL_W

@@ -330,8 +330,8 @@ class WorkloadLane(pg.GraphicsObject):
 
 
 class RowAxisItem(pg.AxisItem):
-    """The row labels (row i at y = -i): only rows in view, and only as many as fit one above the
-    other. A plan of 300 operations in a short dock labels every n-th row; fixed ticks for every
+    """The row labels (row i at y = -i): only rows in view (whole labels), and only as many as fit
+    one above the other. A plan of 300 operations in a short dock labels every n-th row; fixed ticks for every
     row were painted over each other, and laying out 300 texts took 10-30 ms a repaint."""
 
     def __init__(self):
@@ -354,9 +354,11 @@ class RowAxisItem(pg.AxisItem):
         if n == 0 or not maxVal > minVal or size <= 0:
             return []
         row_px = size / (maxVal - minVal)
-        step = max(1, math.ceil(self._font_metrics().height() / row_px))
-        first = max(0, math.ceil(-maxVal))
-        last = min(n - 1, math.floor(-minVal))
+        line = self._font_metrics().height()
+        step = max(1, math.ceil(line / row_px))
+        half = line / 2 / row_px  # a label reaches half a line (in rows) above and below its row
+        first = max(0, math.ceil(-maxVal + half))
+        last = min(n - 1, math.floor(-minVal - half))
         first = -(-first // step) * step  # multiples of step: the labelled rows stay put when panned
         return [(step, [-float(i) for i in range(first, last + 1, step)])]
 
