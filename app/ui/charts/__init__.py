@@ -249,10 +249,8 @@ class ChartsPanel(QWidget):
             p.getAxis("left").setWidth(LEFT_AXIS_W)
             for name in ("left", "bottom"):
                 # keep the painted axis (its text is the costliest part of a redraw) as a pixmap
-                # until its range changes; no SI prefixes (hours, %, ms and IOPS stay below a
-                # million), which also spares re-laying out the axis label at every range change
+                # until its range changes
                 p.getAxis(name).setCacheMode(QGraphicsItem.DeviceCoordinateCache)
-                p.getAxis(name).enableAutoSIPrefix(False)
             if row < len(PLOTS) - 1:
                 # times are written under the last chart (and on the timeline above): painting
                 # axis text is the costliest part of a redraw

@@ -401,7 +401,6 @@ class GanttView(QWidget):
         left.setTickFont(QFont("Sans", 8))
         for axis in (left, self.plot.getAxis("bottom")):
             axis.setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # text painting is slow
-            axis.enableAutoSIPrefix(False)  # rows and hours: no label re-laid out at every range change
         self.plot.getAxis("bottom").setLabel("")
         self.plot.setMenuEnabled(False)
         self.cursor = pg.InfiniteLine(pos=0.0, angle=90, movable=True, pen=pg.mkPen("#000000"),
