@@ -126,8 +126,15 @@ class Op:
         self.sver = 0  # bumped when a stream begins or ends (keys Op.fixed's cache)
         self._fixed_key = None
         self._fixed = None
-        self.idle = False  # starved this step with nothing due (Sim.place_economical)
-        self._idle_key: tuple = (None, None)
+        # placement (Sim.place, Ctx): order, running, additions per resource, resources read,
+        # ASAP counts; idle: no rate and nothing due, the loop skips it
+        self.pos = 0
+        self.running = False
+        self.placed: dict[tuple, float] = {}
+        self.reads: set[tuple] = set()
+        self.reads_key = None
+        self.counted: dict[tuple, int] = {}
+        self.idle = False
 
     @property
     def R(self):
@@ -145,12 +152,21 @@ class Op:
               tag: object = None) -> Stream:
         s = Stream(name, t, mb, kind, None if dur_h is None else t + dur_h, tag)
         self.streams.append(s)
-        self.sver += 1
+        self.changed()
         return s
 
     def remove_stream(self, s: Stream) -> None:
         self.streams.remove(s)
+        self.changed()
+
+    def changed(self) -> None:
+        """Its phases changed: rebuild Op.fixed and have Sim.place place it again."""
         self.sver += 1
+        self.sim.dirty_ops.add(self)
+
+    def at_rest(self) -> bool:
+        """No rate and nothing due: advancing it changes nothing (the loop skips it)."""
+        return self.rate == 0.0 and self.time_left() == INF
 
     def time_left(self) -> float:
         best = INF
@@ -188,13 +204,21 @@ class Op:
 
     def finish(self, t: float) -> None:
         self.end_h = t
-        if self in self.sim.active:
+        if self.running:
+            self.running = False
             self.sim.active.remove(self)
+            self.sim.dirty_ops.add(self)  # its additions go
 
     def on_replacement(self, ev, t: float) -> bool:
         return False
 
     # ---- resources
+    def resources(self) -> list[tuple[str, int]]:
+        """The drive time its rate reads: ("g", group) and ("d", drive) keys (Ctx). Sim.place
+        places it again when the host load, the failures, the ASAP counts or an earlier
+        operation's additions change there."""
+        return []
+
     def count_asap(self, ctx: "Ctx") -> None:
         pass
 
@@ -246,15 +270,11 @@ class Op:
         return rate
 
     def cpu(self, ctx: "Ctx", ctrl: int, pct: float) -> None:
-        ctx.core[int(self.lay.core_off[ctrl])] += pct
+        ctx.add("core", int(self.lay.core_off[ctrl]), pct)
 
     def bus_g(self, ctx: "Ctx", gi: int, mb_s: float) -> None:
         if mb_s > 0:
-            ctx.bus_g[gi] += mb_s
-
-    def bus_d(self, ctx: "Ctx", d: int, mb_s: float) -> None:
-        if mb_s > 0:
-            ctx.bus_x[int(self.lay.d_bus[d])] += mb_s
+            ctx.add("bus_g", gi, mb_s)
 
     # ---- reporting
     def progress_pct(self) -> float:
@@ -333,6 +353,9 @@ class Migration(Op):
         # practices for migrations'); so does a disabled write cache, or an array without one
         self.cached = (bool(dest.get("write_cache", True)) and (wa is None or wa > 511)
                        and sim.write_cache_mb > 0)
+        # an ASAP copy through the write cache: it fills the cache when the destination cannot
+        # keep up, and forced flushes (sim.forced) change its rate
+        self.cache_path = self.is_asap() and self.cached and sim.ff_ms is not None
         if self.is_asap():
             if not mirror and not self.cached and R.has("migration.expansion.parity_write_aside_511"):
                 self.exp_cap = R.v("migration.expansion.parity_write_aside_511")
@@ -375,13 +398,16 @@ class Migration(Op):
                             "emc 'Cumulative effects on performance'")
         return True
 
+    def resources(self) -> list[tuple[str, int]]:
+        return [("g", self.gs), ("g", self.gd)]
+
     def count_asap(self, ctx) -> None:
         if self.is_asap():
             for s in self.streams:
                 if s.kind == "transfer":
-                    ctx.asap_g[self.gd] += 1
+                    ctx.count("g", self.gd)
                     if s.tag == "copy":
-                        ctx.asap_g[self.gs] += 1
+                        ctx.count("g", self.gs)
 
     def drain(self, ctx, cost: float) -> float:
         """MB/s the destination drives can absorb (what the host and other phases leave)."""
@@ -394,7 +420,7 @@ class Migration(Op):
         gs, gd = self.gs, self.gd
         c_src = self.rd / (self.gseq(gs) * lay.g_data[gs])  # busy per MB/s on each source member
         c_dst = self.wr / (self.gseq(gd) * lay.g_data[gd])
-        cache_path = self.is_asap() and self.cached and self.sim.ff_ms is not None
+        cache_path = self.cache_path
         forced = self.sim.forced[self.ctrl]
         self.fill_rate = 0.0
         for s in self.streams:
@@ -436,7 +462,7 @@ class Migration(Op):
         self.rate = total
 
     def build_fixed(self) -> Fixed | None:
-        if self.asap and self.cached and self.sim.ff_ms is not None:
+        if self.cache_path:
             return None  # the write-cache path: not a plain take()
         lay = self.lay
         f = Fixed()
@@ -456,6 +482,9 @@ class Migration(Op):
                 p.core.append((core, self.cpu_exp * p.rate))
         return f
 
+    def at_rest(self) -> bool:
+        return super().at_rest() and self.fill_rate == 0.0  # else advance() fills the cache
+
     def time_left(self) -> float:
         tl = super().time_left()
         if self.fill_rate > 1e-9 and not self.sim.forced[self.ctrl]:
@@ -469,12 +498,21 @@ class Migration(Op):
         if self.fill_rate > 0 and not self.sim.forced[self.ctrl]:
             self.sim.cache_fill[self.ctrl] += self.fill_rate * dt_h * 3600.0
 
+    def set_forced(self, on: bool) -> None:
+        """Forced flushes on this op's SP start or stop; demand() reads the flag, so every
+        migration on that SP is placed again."""
+        sim = self.sim
+        if sim.forced[self.ctrl] != on:
+            sim.forced[self.ctrl] = on
+            sim.dirty_ops.update(o for o in sim.active
+                                 if isinstance(o, Migration) and o.cache_path and o.ctrl == self.ctrl)
+
     def maybe_finish_phase(self, t: float) -> None:
         wc = self.sim.write_cache_mb
         if self.fill_rate > 0 and not self.sim.forced[self.ctrl] and self.sim.ff_ms is not None:
             at = self.R.v("cache.forced_flush_at_pct") / 100.0 * wc
             if self.sim.cache_fill[self.ctrl] >= at - 1e-6:
-                self.sim.forced[self.ctrl] = True
+                self.set_forced(True)
                 self.sim.advise("warning", "forced-flush",
                                 f"{self.event.id}: the destination cannot write as fast as the source reads; the "
                                 f"write cache of {self.lay.ctrl_names[self.ctrl]} fills and forced flushes slow every "
@@ -485,7 +523,7 @@ class Migration(Op):
     def on_stream_end(self, s: Stream, t: float) -> None:
         if s.tag == "copy":
             if not (self.exp_pending and self.is_asap() and self.cached):
-                self.sim.forced[self.ctrl] = False
+                self.set_forced(False)
                 self.sim.cache_fill[self.ctrl] = 0.0
             self.fill_rate = 0.0
             if self.exp_pending:
@@ -494,7 +532,7 @@ class Migration(Op):
 
     def finish(self, t: float) -> None:
         lay = self.lay
-        self.sim.forced[self.ctrl] = False
+        self.set_forced(False)
         self.sim.cache_fill[self.ctrl] = 0.0
         lay.l_group[self.src] = self.gd
         lay.l_cap[self.src] = lay.l_cap[self.dst]
@@ -692,20 +730,21 @@ class Rebuild(Op):
         self.sim.failed[new] = False
         self.sim.invalidate(topology=True, groups={gi})
 
+    def resources(self) -> list[tuple[str, int]]:
+        drives = {self.d, self.spare, self.target, self.partner() if self.lay.g_mirror[self.gi] else None}
+        return [("g", self.gi)] + [("d", d) for d in drives if d is not None]
+
     def count_asap(self, ctx) -> None:
         if self.is_asap():
             for s in self.streams:
                 if s.kind == "transfer":
                     if s.tag == "rebuild":
                         for kind, i, _ in self.sources(1.0):
-                            if kind == "g":
-                                ctx.asap_g[i] += 1
-                            else:
-                                ctx.asap_x[i] = ctx.asap_x.get(i, 0) + 1
-                        ctx.asap_x[self.target] = ctx.asap_x.get(self.target, 0) + 1
+                            ctx.count(kind, i)
+                        ctx.count("d", self.target)
                     else:
-                        ctx.asap_x[self.spare] = ctx.asap_x.get(self.spare, 0) + 1
-                        ctx.asap_x[self.d] = ctx.asap_x.get(self.d, 0) + 1
+                        ctx.count("d", self.spare)
+                        ctx.count("d", self.d)
 
     def plan(self, s: Stream):
         """What a rebuild/equalization stream uses, recomputed only when the layout changed."""
@@ -756,12 +795,12 @@ class Rebuild(Op):
                 rate = self.take(ctx, cap, uses, asap)
             s.rate = rate
             if rate > 0:
-                ctx.core[self.core0] += cpu_coef * rate
+                ctx.add("core", self.core0, cpu_coef * rate)
                 for kind, i, f in bus:
                     if kind == "g":
-                        ctx.bus_g[i] += rate * f
+                        ctx.add("bus_g", i, rate * f)
                     else:
-                        ctx.bus_x[int(self.lay.d_bus[i])] += rate * f
+                        ctx.add("bus_x", int(self.lay.d_bus[i]), rate * f)
             self.rate += rate
 
     def fixed_key(self):
@@ -844,9 +883,12 @@ class BindOp(Op):
         if s.tag == "zero" and not self.event.no_initial_verify:
             self.begin("verify", t, self.mb, tag="verify")
 
+    def resources(self) -> list[tuple[str, int]]:
+        return [("g", self.gi)]
+
     def count_asap(self, ctx) -> None:
         if self.is_asap():
-            ctx.asap_g[self.gi] += 1
+            ctx.count("g", self.gi)
 
     def demand(self, ctx) -> None:
         R = self.R
@@ -936,6 +978,14 @@ class VolumeMig(Op):
                        f"{ev.id}: write pending is {sim.wp_pct[self.ctrl]:.0f}%; migrations run for extended times "
                        "when write pending is high", ev.id, "hitachi Table 4")
         return True
+
+    def resources(self) -> list[tuple[str, int]]:
+        return [("g", g) for mv in self.moves for g in (mv[4], mv[5])]
+
+    def changed(self) -> None:
+        # demand() counts the copies of every volume migration on a group: place them all again
+        super().changed()
+        self.sim.dirty_ops.update(o for o in self.sim.active if isinstance(o, VolumeMig))
 
     def is_sata(self, gi: int) -> bool:
         key = ("sata", gi)
@@ -1088,6 +1138,9 @@ class ReallocateOp(Op):
         self.touches = set(self.workloads_on_groups({self.gi}))
         return True
 
+    def resources(self) -> list[tuple[str, int]]:
+        return [("g", self.gi)]
+
     def on_stream_end(self, s: Stream, t: float) -> None:
         ev, lay = self.event, self.lay
         if s.tag == "measure":
@@ -1116,7 +1169,7 @@ class ReallocateOp(Op):
             free = max(min(target, ctx.max_util) - host, 0.0)
             rate = R.v("reallocate.read_mb_s_at_util") * free / target
             ctx.add("g", self.gi, free)
-            ctx.core[int(lay.core_off[self.ctrl])] += R.v("reallocate.cpu_pct") * (free / target)
+            ctx.add("core", int(lay.core_off[self.ctrl]), R.v("reallocate.cpu_pct") * (free / target))
             s.rate = rate
             self.rate += rate
 
