@@ -62,11 +62,12 @@ class Stream:
 
 
 class Part:
-    """One transfer's resource use at its capped rate: the same additions, in the same order, as
-    demand() makes through take()/cpu()/bus_*() when nothing limits the rate (so the fast path's
-    sums are bit-identical). check_g/check_d: resources whose free time must cover it."""
+    """One transfer's resource use at its capped rate: the additions demand() makes through
+    take(), cpu() and bus_g() when nothing limits the rate. g/d: drive time per group / single
+    drive; check_g/check_d: the ones whose free time must cover it; adds: every addition as
+    (Ctx resource key, value), drive time first."""
 
-    __slots__ = ("stream", "rate", "g", "d", "check_g", "check_d", "core", "bus_g", "bus_x")
+    __slots__ = ("stream", "rate", "g", "d", "check_g", "check_d", "adds")
 
     def __init__(self, stream: Stream, cap: float, uses):
         self.stream = stream
@@ -75,18 +76,16 @@ class Part:
         self.d: list[tuple[int, float]] = []
         self.check_g: list[int] = []
         self.check_d: list[int] = []
-        self.core: list[tuple[int, float]] = []
-        self.bus_g: list[tuple[int, float]] = []
-        self.bus_x: list[tuple[int, float]] = []
+        self.adds: list[tuple[tuple[str, int], float]] = []
         for kind, i, cost in uses:
-            if kind == "g":
-                self.g.append((i, cost * rate))
-                if cost > 0:
-                    self.check_g.append(i)
-            else:
-                self.d.append((i, cost * rate))
-                if cost > 0:
-                    self.check_d.append(i)
+            (self.g if kind == "g" else self.d).append((i, cost * rate))
+            self.adds.append(((kind, i), cost * rate))
+            if cost > 0:
+                (self.check_g if kind == "g" else self.check_d).append(i)
+
+    def add(self, kind: str, i: int, value: float) -> None:
+        """A CPU or bus addition ("core", "bus_g", "bus_x"; see Ctx.add)."""
+        self.adds.append(((kind, i), value))
 
 
 class Fixed:
@@ -124,7 +123,7 @@ class Op:
         self.touches: set[str] = set()
         self.asap = self.priority.upper() == "ASAP"
         self.sver = 0  # bumped when a stream begins or ends (keys Op.fixed's cache)
-        self._fixed_key = None
+        self._fixed_sver = None
         self._fixed = None
         # placement (Sim.place, Ctx): order, running, additions per resource, resources read,
         # ASAP counts; idle: no rate and nothing due, the loop skips it
@@ -229,20 +228,15 @@ class Op:
         """What demand() puts on the resources when every transfer runs at its cap, for
         Sim.solve's fast path; None when the rate is not a plain take() (shares, the write-cache
         path). For an ASAP op it only tells that the op is starved (the ASAP share of nothing is
-        nothing); its capped use is never placed from here. Cached until the op's streams or the
-        layout (topology) change."""
-        key = self.fixed_key()
-        if key != self._fixed_key:
+        nothing); its capped use is never placed from here. Cached until the op's streams change
+        (which drives are alive members, the placement reads at each step)."""
+        if self._fixed_sver != self.sver:
             try:
                 self._fixed = self.build_fixed()
             except MissingRate:
                 self._fixed = None  # demand() reports it
-            self._fixed_key = key
+            self._fixed_sver = self.sver
         return self._fixed
-
-    def fixed_key(self):
-        """What build_fixed() depends on besides constants: the running streams."""
-        return self.sver
 
     def build_fixed(self) -> "Fixed | None":
         return Fixed() if type(self).demand is Op.demand else None
@@ -315,8 +309,8 @@ class Op:
                             "emc 'Executive summary', 'Dependent LUN effects on performance'")
 
     def concurrent_advice(self, ctrl: int) -> None:
-        same = [o for o in self.sim.active if o is not self and getattr(o, "ctrl", None) == ctrl
-                and isinstance(o, (Migration, Rebuild, BindOp))]
+        same = [o for o in self.sim.active if isinstance(o, (Migration, Rebuild, BindOp)) and o.ctrl == ctrl
+                and o is not self]
         if same:
             name = self.lay.ctrl_names[ctrl]
             self.sim.advise("warning", "concurrent-lun-ops",
@@ -391,7 +385,7 @@ class Migration(Op):
         self.concurrent_advice(self.ctrl)
         self.fill_rate = 0.0
         if self.is_asap() and self.host_busy():
-            dep = "dependent" if self.workloads_on_groups({self.gs, self.gd}) else "independent"
+            dep = "dependent" if self.touches else "independent"
             self.sim.advise("info", f"migration-{dep}",
                             f"{ev.id}: {dep} migration (the source or destination RAID group "
                             f"{'carries' if dep == 'dependent' else 'does not carry'} host load)", ev.id,
@@ -473,13 +467,13 @@ class Migration(Op):
         for s in self.streams:
             if s.tag == "copy":
                 p = f.take(s, self.copy_cap, [("g", gs, c_src), ("g", gd, c_dst)])
-                p.core.append((core, self.cpu_copy * p.rate))
+                p.add("core", core, self.cpu_copy * p.rate)
                 for gi, mb in ((gs, p.rate), (gd, p.rate * lay.g_width[gd] / lay.g_data[gd])):
                     if mb > 0:
-                        p.bus_g.append((gi, mb))
+                        p.add("bus_g", gi, mb)
             elif s.tag == "exp":
                 p = f.take(s, self.exp_cap, [("g", gd, self.exp_cost_u)])
-                p.core.append((core, self.cpu_exp * p.rate))
+                p.add("core", core, self.cpu_exp * p.rate)
         return f
 
     def at_rest(self) -> bool:
@@ -654,14 +648,15 @@ class Rebuild(Op):
         return True
 
     def pick_spare(self, d: int) -> int | None:
+        """A free hot spare of the failed drive's interface and at least the group's member
+        capacity, on the drive's bus if there is one."""
         lay, sim = self.lay, self.sim
-        t = lay.drive_types[d]
-        cands = [i for i in np.nonzero(lay.d_spare & ~sim.failed & ~sim.spare_busy)[0]
-                 if lay.drive_types[i].interface is t.interface and lay.d_cap[i] >= lay.g_member_cap[self.gi] - 1e-9]
-        if not cands:
+        cands = np.flatnonzero(lay.d_spare & ~sim.failed & ~sim.spare_busy & (lay.d_iface == lay.d_iface[d])
+                               & (lay.d_cap >= lay.g_member_cap[self.gi] - 1e-9))
+        if not len(cands):
             return None
-        same_bus = [i for i in cands if lay.d_bus[i] == lay.d_bus[d]]
-        return int((same_bus or cands)[0])
+        same_bus = cands[lay.d_bus[cands] == lay.d_bus[d]]
+        return int((same_bus if len(same_bus) else cands)[0])
 
     def partner(self) -> int | None:
         """The mirror partner of the failed drive (members pair up in order: 0-1, 2-3, ...)."""
@@ -747,9 +742,10 @@ class Rebuild(Op):
                         ctx.count("d", self.d)
 
     def plan(self, s: Stream):
-        """What a rebuild/equalization stream uses, recomputed only when the layout changed."""
-        key = self.sim.group_topo(self.gi)  # the plan depends on this group's drives only
-        if getattr(s, "plan_key", None) == key:
+        """What a rebuild/equalization stream uses: fixed for the stream's life (its source and
+        target drives are chosen before it begins; which of them are alive members, the
+        placement reads at each step)."""
+        if hasattr(s, "plan"):
             return s.plan
         lay, R, sim = self.lay, self.R, self.sim
         rd, wr = R.v("rebuild.disk.survivor_read"), R.v("rebuild.disk.spare_write")
@@ -779,7 +775,6 @@ class Rebuild(Op):
             s.bus_cap = bus_cap
         bus = [(kind, i, (lay.g_width[i] - 1) if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
         s.plan = (uses, cap, R.v(cpu_key), bus)
-        s.plan_key = key
         return s.plan
 
     def demand(self, ctx) -> None:
@@ -803,9 +798,6 @@ class Rebuild(Op):
                         ctx.add("bus_x", int(self.lay.d_bus[i]), rate * f)
             self.rate += rate
 
-    def fixed_key(self):
-        return self.sver, self.sim.topo_all, self.sim.topo_g[self.gi]
-
     def build_fixed(self) -> Fixed | None:
         if self.model == "smartarray":
             return None
@@ -817,12 +809,12 @@ class Rebuild(Op):
             p = f.take(s, cap, uses)
             rate = p.rate
             if rate > 0:
-                p.core.append((self.core0, cpu_coef * rate))
+                p.add("core", self.core0, cpu_coef * rate)
                 for kind, i, k in bus:
                     if kind == "g":
-                        p.bus_g.append((i, rate * k))
+                        p.add("bus_g", i, rate * k)
                     else:
-                        p.bus_x.append((int(self.lay.d_bus[i]), rate * k))
+                        p.add("bus_x", int(self.lay.d_bus[i]), rate * k)
         return f
 
     def share_rate(self, ctx, uses) -> float:
@@ -916,14 +908,14 @@ class BindOp(Op):
             if s.tag == "zero":
                 cost = R.v("bind.disk.zeroing_util") / self.zero_rate
                 p = f.take(s, self.zero_rate, [("g", gi, cost)])
-                p.core.append((core, R.v("bind.cpu.zeroing_pct") * (p.rate / self.zero_rate)))
+                p.add("core", core, R.v("bind.cpu.zeroing_pct") * (p.rate / self.zero_rate))
             else:
                 cost = R.v("bind.disk.verify_util_at_asap") / self.verify_asap
                 p = f.take(s, self.verify_rate, [("g", gi, cost)])
-                p.core.append((core, R.v("bind.cpu.verify_pct_at_asap") * p.rate / self.verify_asap))
+                p.add("core", core, R.v("bind.cpu.verify_pct_at_asap") * p.rate / self.verify_asap)
             mb = p.rate * lay.g_width[gi] / max(lay.g_data[gi], 1)
             if mb > 0:
-                p.bus_g.append((gi, mb))
+                p.add("bus_g", gi, mb)
         return f
 
 

@@ -118,6 +118,12 @@ class Ctx:
         key = (kind, i)
         self.own[key] = self.own.get(key, 0.0) + value
 
+    def add_all(self, adds: list[tuple[tuple[str, int], float]]) -> None:
+        """Several additions as (resource key, value) (an Op.fixed part)."""
+        own = self.own
+        for key, value in adds:
+            own[key] = own.get(key, 0.0) + value
+
     def count(self, kind: str, i: int) -> None:
         """One more ASAP-priority phase on group ("g") or single drive ("d") i (Op.count_asap)."""
         key = (kind, i)
@@ -311,10 +317,6 @@ class Sim:
         key = (code, where)
         if key not in self.advisories:
             self.advisories[key] = Advisory(severity, code, text, where, source)
-
-    def group_topo(self, gi: int) -> tuple[int, int]:
-        """Version of group gi's drives (failures, spares swapped in, replacements)."""
-        return self.topo_all, self.topo_g[gi]
 
     def workload_group_matrix(self) -> tuple[np.ndarray, np.ndarray]:
         """(W x G bool: workload w has a LUN on group g, W bool: workload running), cached."""
@@ -651,13 +653,12 @@ class Sim:
         if ctx.topo != self.topo:  # failures, spares swapped in, replacements: the drives that moved
             lay = self.lay
             moved = np.flatnonzero((lay.d_group != ctx.dg_arr) | (self.failed != ctx.failed_arr)).tolist()
+            # only the readers of these drives read their membership (free_d, asap_of_d); the
+            # group's load per alive member is in the host load
             for d in moved:
                 changed.add(("d", d))
-                for g in (ctx.d_group[d], int(lay.d_group[d])):
-                    if g >= 0:
-                        changed.add(("g", g))
-            ctx.dg_arr, ctx.failed_arr = lay.d_group.copy(), self.failed.copy()
-            ctx.d_group, ctx.failed = ctx.dg_arr.tolist(), ctx.failed_arr.tolist()
+                ctx.dg_arr[d] = ctx.d_group[d] = int(lay.d_group[d])
+                ctx.failed_arr[d] = ctx.failed[d] = bool(self.failed[d])
             ctx.topo = self.topo
         dirty, self.dirty_ops = self.dirty_ops, set()
         for op in dirty:  # ASAP counts are totals over all running ops: update them first
@@ -665,7 +666,8 @@ class Sim:
             if op.running and op.asap:
                 ctx.own = counts
                 op.count_asap(ctx)
-            changed.update(ctx.recount(op, counts))
+            if counts or op.counted:
+                changed.update(ctx.recount(op, counts))
         must = set(dirty)
         for key in changed:
             must.update(ctx.readers.get(key, ()))
@@ -682,6 +684,8 @@ class Sim:
             if op not in must and self.still_starved(op, ctx):
                 continue  # only the host load changed and it still fills the op's drives
             if op.running:
+                if op.idle:
+                    op.now = self.idle_now  # its clock stood still while it was idle
                 ctx.pos, ctx.own = pos, {}
                 self.place_op(op, ctx)
                 moved = ctx.commit(op, ctx.own, ctx.footprint(op))
@@ -788,9 +792,7 @@ class Sim:
             total += r
             if r == 0.0 and p.rate != 0.0:
                 continue  # starved
-            for kind, uses in (("g", p.g), ("d", p.d), ("core", p.core), ("bus_g", p.bus_g), ("bus_x", p.bus_x)):
-                for i, v in uses:
-                    ctx.add(kind, i, v)
+            ctx.add_all(p.adds)
         op.rate = total
 
     def starved(self, op: Op, ctx: Ctx) -> bool:
@@ -829,6 +831,7 @@ class Sim:
         lay = self.lay
         self.ctx = Ctx(self)
         self.dirty_ops: set[Op] = set()  # ops whose phases changed since they were placed (Op.changed)
+        self.idle_now = 0.0
         self.no_host = (np.zeros(lay.G), np.ones(lay.G), np.zeros(lay.C), np.zeros(lay.G))  # no workloads
         while ei < len(events) and events[ei].start_h <= 0.0:
             self.fire(events[ei], 0.0)
@@ -838,8 +841,9 @@ class Sim:
             self.record(t)
             steps += 1
             t_next = events[ei].start_h if ei < len(events) else INF
-            # (idle ops: starved, nothing due; see place_economical)
-            ends = [(op, t + op.time_left()) for op in self.active if not op.idle]
+            # idle ops (no rate, nothing due; see place) are left alone until placed again
+            busy = [op for op in self.active if not op.idle]
+            ends = [(op, t + op.time_left()) for op in busy]
             for _, te in ends:
                 if te < t_next:
                     t_next = te
@@ -859,11 +863,9 @@ class Sim:
             if stalled > STALL_STEPS:
                 names = ", ".join(op.label for op in self.active) or "no operation"
                 raise EngineStall(f"the model made no progress at {t:.3f} h ({names})")
-            for op in list(self.active):
-                if op.idle:
-                    op.now = t + dt  # what advance() would do with every rate at 0
-                else:
-                    op.advance(dt, t)
+            for op in busy:
+                op.advance(dt, t)
+            self.idle_now = t + dt  # the clock of an idle op (what advance() would set)
             t = t_next
             # engine events due now
             due = [cb for tt, cb in self.timers if tt <= t + 1e-12]
