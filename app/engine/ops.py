@@ -291,11 +291,14 @@ class Op:
 
     def workloads_on_groups(self, groups: set[int]) -> list[str]:
         mat, active = self.sim.workload_group_matrix()
-        idx = [g for g in groups if 0 <= g < mat.shape[1]]
-        if not idx or not len(active):
+        hit = None
+        for g in groups:  # one or two groups: or their columns
+            if 0 <= g < mat.shape[1]:
+                hit = mat[:, g] if hit is None else hit | mat[:, g]
+        if hit is None or not len(active):
             return []
-        hit = mat[:, idx].any(axis=1) & active
-        return [self.sim.workloads[i]["id"] for i in np.nonzero(hit)[0]]
+        wl = self.sim.workloads
+        return [wl[i]["id"] for i in np.flatnonzero(hit & active).tolist()]
 
     def host_busy(self) -> bool:
         return bool(self.sim.workload_group_matrix()[1].any())
@@ -309,12 +312,12 @@ class Op:
                             "emc 'Executive summary', 'Dependent LUN effects on performance'")
 
     def concurrent_advice(self, ctrl: int) -> None:
-        same = [o for o in self.sim.active if isinstance(o, (Migration, Rebuild, BindOp)) and o.ctrl == ctrl
-                and o is not self]
+        same = [o.event.id for o in self.sim.active
+                if getattr(o, "ctrl", None) == ctrl and o is not self and isinstance(o, (Migration, Rebuild, BindOp))]
         if same:
             name = self.lay.ctrl_names[ctrl]
             self.sim.advise("warning", "concurrent-lun-ops",
-                            f"{self.event.id}: runs on {name} together with {', '.join(o.event.id for o in same)}; "
+                            f"{self.event.id}: runs on {name} together with {', '.join(same)}; "
                             "LUN operations add up on CPU 0 of the owning SP. Stagger them so only one LUN "
                             "migrates, rebuilds or binds at a time.", self.event.id,
                             "emc 'Independent LUN effects on performance' (recommendations)")

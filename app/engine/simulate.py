@@ -68,7 +68,7 @@ class Ctx:
         self.totals = {"g": np.zeros(lay.G), "core": np.zeros(lay.C), "bus_g": np.zeros(lay.G),
                        "bus_x": np.zeros(lay.B)}
         self.extra: dict[int, float] = {}
-        self.version = 0  # bumped when a total changes
+        self.stale: set[str] = set()  # kinds of totals changed since Sim.loads read them
         # the operation being placed: its position and additions so far
         self.pos = -1
         self.own: dict[tuple, float] = {}
@@ -206,10 +206,8 @@ class Ctx:
         op.counted = counts
         return moved
 
-    def settle(self) -> bool:
-        """Bring the totals of the changed resources up to date; True if any changed."""
-        if not self.pending:
-            return False
+    def settle(self) -> None:
+        """Bring the totals of the changed resources up to date (their kinds go stale)."""
         for key in self.pending:
             kind, i = key
             by = self.by.get(key)
@@ -221,9 +219,8 @@ class Ctx:
                     self.extra.pop(i, None)
             else:
                 self.totals[kind][i] = total
+            self.stale.add(kind)
         self.pending.clear()
-        self.version += 1
-        return True
 
 
 class Sim:
@@ -710,34 +707,38 @@ class Sim:
         return f is not None and all(ctx.starves(p) for p in f.parts)
 
     def loads(self, U_host_g, core_host, be_g, alive_n) -> tuple:
-        """(U_g, core_u, core_max, bus, drive) of the host load plus the placement; the same
-        arrays as the previous pass when none of their inputs changed (record() copies rows;
-        drive rows are kept, so a shared tuple is never modified)."""
+        """(U_g, core_u, core_max, bus, drive) of the host load plus the placement. Only what
+        changed since the previous pass is computed again; the rest are the previous arrays
+        (record() copies rows; drive rows are kept, so a shared tuple is never modified)."""
         ctx = self.ctx
-        src = (ctx.version, self.topo, U_host_g, core_host, be_g, alive_n)
-        prev = getattr(self, "_loads", None)
-        if (prev is not None and prev[0][:2] == src[:2]
-                and all(a is b for a, b in zip(prev[0][2:], src[2:]))):
-            return prev[1]
         lay = self.lay
         T = ctx.totals
-        extra_g = np.zeros(lay.G)
-        dg, failed = ctx.d_group, ctx.failed
-        for d, b in ctx.extra.items():
-            g = dg[d]
-            if g >= 0 and not failed[d]:
-                extra_g[g] += b
-        busy_g = U_host_g + T["g"]
-        U_g = np.minimum(busy_g + extra_g / np.maximum(alive_n, 1), 1.0)
-        core_u = np.minimum(core_host + T["core"], 100.0)
-        core_max = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(len(lay.ctrl_names))
-        bus = T["bus_x"] + ((be_g + T["bus_g"]) @ lay.GB if lay.G else 0.0)
-        # per drive (for charts): group load on alive members + per-drive extras, built for all
-        # steps at once in drive_matrix()
-        drive = (busy_g, dict(ctx.extra), self.drive_snapshot())
-        out = (U_g, core_u, core_max, bus, drive)
+        stale, ctx.stale = ctx.stale, set()
+        src = (U_host_g, alive_n, self.topo, core_host, be_g)
+        old, out = self._loads or ((None,) * len(src), {})
+        out = dict(out)
+        if stale & {"g", "d"} or U_host_g is not old[0] or alive_n is not old[1] or self.topo != old[2]:
+            busy_g = U_host_g + T["g"]
+            if ctx.extra:
+                extra_g = np.zeros(lay.G)
+                dg, failed = ctx.d_group, ctx.failed
+                for d, b in ctx.extra.items():
+                    g = dg[d]
+                    if g >= 0 and not failed[d]:
+                        extra_g[g] += b
+                out["U_g"] = np.minimum(busy_g + extra_g / np.maximum(alive_n, 1), 1.0)
+            else:
+                out["U_g"] = np.minimum(busy_g, 1.0)
+            # per drive (for charts): group load on alive members + per-drive extras, built for
+            # all steps at once in drive_matrix()
+            out["drive"] = (busy_g, dict(ctx.extra), self.drive_snapshot())
+        if "core" in stale or core_host is not old[3]:
+            out["core_u"] = core_u = np.minimum(core_host + T["core"], 100.0)
+            out["core_max"] = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(len(lay.ctrl_names))
+        if stale & {"bus_g", "bus_x"} or be_g is not old[4]:
+            out["bus"] = T["bus_x"] + ((be_g + T["bus_g"]) @ lay.GB if lay.G else 0.0)
         self._loads = (src, out)
-        return out
+        return out["U_g"], out["core_u"], out["core_max"], out["bus"], out["drive"]
 
     def place_op(self, op: Op, ctx: Ctx) -> None:
         if not op.asap_class:
@@ -832,6 +833,7 @@ class Sim:
         self.ctx = Ctx(self)
         self.dirty_ops: set[Op] = set()  # ops whose phases changed since they were placed (Op.changed)
         self.idle_now = 0.0
+        self._loads = None  # (inputs, rows) of the previous pass (Sim.loads)
         self.no_host = (np.zeros(lay.G), np.ones(lay.G), np.zeros(lay.C), np.zeros(lay.G))  # no workloads
         while ei < len(events) and events[ei].start_h <= 0.0:
             self.fire(events[ei], 0.0)
