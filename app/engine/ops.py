@@ -369,8 +369,9 @@ class Migration(Op):
             # cost what the uncached best-case expansion costs (12 vs 40 MB/s at the same busy)
             self.exp_cost_u *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
             self.cpu_exp *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
-        self.rd = R.v("migration.disk.copy_read")
-        self.wr = R.v("migration.disk.copy_write")
+        # busy per MB/s copied on each source / destination member
+        self.c_src = R.v("migration.disk.copy_read") / (self.gseq(self.gs) * float(lay.g_data[self.gs]))
+        self.c_dst = R.v("migration.disk.copy_write") / (self.gseq(self.gd) * float(lay.g_data[self.gd]))
         src_gb = float(lay.l_cap[self.src])
         dst_gb = float(lay.l_cap[self.dst])
         self.copy_mb = src_gb * 1024.0
@@ -415,8 +416,7 @@ class Migration(Op):
         lay = self.lay
         total = 0.0
         gs, gd = self.gs, self.gd
-        c_src = self.rd / (self.gseq(gs) * lay.g_data[gs])  # busy per MB/s on each source member
-        c_dst = self.wr / (self.gseq(gd) * lay.g_data[gd])
+        c_src, c_dst = self.c_src, self.c_dst
         cache_path = self.cache_path
         forced = self.sim.forced[self.ctrl]
         self.fill_rate = 0.0
@@ -464,8 +464,7 @@ class Migration(Op):
         lay = self.lay
         f = Fixed()
         gs, gd = self.gs, self.gd
-        c_src = self.rd / (self.gseq(gs) * lay.g_data[gs])  # as in demand()
-        c_dst = self.wr / (self.gseq(gd) * lay.g_data[gd])
+        c_src, c_dst = self.c_src, self.c_dst
         core = int(lay.core_off[self.ctrl])
         for s in self.streams:
             if s.tag == "copy":
@@ -721,8 +720,6 @@ class Rebuild(Op):
         gi = self.gi
         m = lay.g_members[gi]
         lay.g_members[gi] = np.where(m == old, new, m)
-        lay.M[old, gi] = 0.0
-        lay.M[new, gi] = 1.0
         lay.d_group[old] = -1
         lay.d_group[new] = gi
         self.sim.failed[new] = False

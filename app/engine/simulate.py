@@ -97,7 +97,7 @@ class Ctx:
         return used
 
     def free_g(self, g: int) -> float:
-        f = self.max_util - self.used_g(g)
+        f = self.max_util - self.U_host_g[g] - self.partial(("g", g))
         return f if f > 0.0 else 0.0
 
     def free_d(self, d: int) -> float:
