@@ -37,15 +37,15 @@ def check_from_scratch(sim):
     """Place every running op again on a fresh Ctx and compare; then restore the incremental state."""
     inc_ctx, inc_dirty = sim.ctx, sim.dirty_ops
     inc_rates, inc_totals = op_rates(sim), totals(inc_ctx)
-    kept = {op: (op.placed, op.reads, op.counted, op.idle) for op in sim.active}
+    kept = {op: (op.placed, op.reads, op.reads_key, op.counted, op.idle) for op in sim.active}
     sim.ctx = Ctx(sim)
     sim.dirty_ops = set(sim.active)
     for op in sim.active:
-        op.placed, op.reads, op.counted = {}, set(), {}
+        op.placed, op.reads, op.reads_key, op.counted = {}, set(), None, {}
     Sim.place.__wrapped__(sim, inc_ctx.U_src, inc_ctx.random_src)
     scratch_rates, scratch_totals = op_rates(sim), totals(sim.ctx)
-    for op, (placed, reads, counted, idle) in kept.items():
-        op.placed, op.reads, op.counted, op.idle = placed, reads, counted, idle
+    for op, (placed, reads, reads_key, counted, idle) in kept.items():
+        op.placed, op.reads, op.reads_key, op.counted, op.idle = placed, reads, reads_key, counted, idle
     sim.ctx, sim.dirty_ops = inc_ctx, inc_dirty
     sim.checked += 1
     assert inc_rates.keys() == scratch_rates.keys()

@@ -709,13 +709,12 @@ class Rebuild(Op):
                 sim.failed[self.d] = False
                 sim.writing[self.d] = False
                 sim.invalidate(topology=True, groups={self.gi})
-        elif s.tag == "eq":
-            self.swap_in(self.d, self.spare)
-            sim.failed[self.d] = False
+        elif s.tag == "eq":  # the replacement takes the spare's place, the spare is free again
             sim.spare_busy[self.spare] = False
-            sim.invalidate(topology=True, groups={self.gi})
+            self.swap_in(self.d, self.spare)
 
     def swap_in(self, new: int, old: int) -> None:
+        """Drive `new` (alive) replaces `old` in the group."""
         lay = self.lay
         gi = self.gi
         m = lay.g_members[gi]
