@@ -130,6 +130,33 @@ class Ctx:
         self.own[key] = self.own.get(key, 0) + 1
 
     # ---- bookkeeping (Sim.place)
+    def follow_host(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> list[tuple]:
+        """Take a new host-load solution; the groups where it changed."""
+        if U_host_g is self.U_src:
+            return []
+        if self.U_src is None:
+            idx = range(len(U_host_g))
+        else:
+            idx = np.flatnonzero((U_host_g != self.U_src) | (host_random_g != self.random_src)).tolist()
+        self.U_src, self.random_src = U_host_g, host_random_g
+        self.U_host_g = U_host_g.tolist()  # lists: ops read a few entries each, cheaper than numpy
+        self.host_active_g = U_host_g > 1e-9
+        self.host_random_g = host_random_g
+        return [("g", g) for g in idx]
+
+    def follow_topology(self, sim: "Sim") -> list[tuple]:
+        """Take the drives' current groups and failures (a new topology version); the drives
+        whose membership changed (free_d and asap_of_d read it)."""
+        if self.topo == sim.topo:
+            return []
+        d_group = sim.lay.d_group
+        moved = np.flatnonzero((d_group != self.dg_arr) | (sim.failed != self.failed_arr)).tolist()
+        for d in moved:
+            self.dg_arr[d] = self.d_group[d] = int(d_group[d])
+            self.failed_arr[d] = self.failed[d] = bool(sim.failed[d])
+        self.topo = sim.topo
+        return [("d", d) for d in moved]
+
     def starves(self, part) -> bool:
         """The host alone fills a drive this transfer (an Op.fixed part) needs: take() gives it
         0 MB/s whatever the others do."""
@@ -635,28 +662,10 @@ class Sim:
         them that read a resource whose additions changed. The outcome is the one-by-one
         placement of every running operation from scratch (the sums may differ in the last bits)."""
         ctx = self.ctx
-        changed: set[tuple] = set()  # drive-time resources whose inputs changed for every reader
-        host: list[tuple] = []  # groups whose host load changed
-        if U_host_g is not ctx.U_src:
-            if ctx.U_src is None:
-                idx = range(len(U_host_g))
-            else:
-                idx = np.flatnonzero((U_host_g != ctx.U_src) | (host_random_g != ctx.random_src)).tolist()
-            host = [("g", g) for g in idx]
-            ctx.U_src, ctx.random_src = U_host_g, host_random_g
-            ctx.U_host_g = U_host_g.tolist()  # lists: ops read a few entries each, cheaper than numpy
-            ctx.host_active_g = U_host_g > 1e-9
-            ctx.host_random_g = host_random_g
-        if ctx.topo != self.topo:  # failures, spares swapped in, replacements: the drives that moved
-            lay = self.lay
-            moved = np.flatnonzero((lay.d_group != ctx.dg_arr) | (self.failed != ctx.failed_arr)).tolist()
-            # only the readers of these drives read their membership (free_d, asap_of_d); the
-            # group's load per alive member is in the host load
-            for d in moved:
-                changed.add(("d", d))
-                ctx.dg_arr[d] = ctx.d_group[d] = int(lay.d_group[d])
-                ctx.failed_arr[d] = ctx.failed[d] = bool(self.failed[d])
-            ctx.topo = self.topo
+        host = ctx.follow_host(U_host_g, host_random_g)
+        # resources whose inputs changed for every reader: drives that failed, came back or moved
+        # between groups (the group's load per alive member is in the host load), ASAP counts
+        changed = set(ctx.follow_topology(self))
         dirty, self.dirty_ops = self.dirty_ops, set()
         for op in dirty:  # ASAP counts are totals over all running ops: update them first
             counts: dict[tuple, int] = {}
@@ -665,6 +674,8 @@ class Sim:
                 op.count_asap(ctx)
             if counts or op.counted:
                 changed.update(ctx.recount(op, counts))
+        # placed in any case: these, and below the later readers of changed additions; the
+        # readers of a changed host load only if it no longer starves them
         must = set(dirty)
         for key in changed:
             must.update(ctx.readers.get(key, ()))
