@@ -686,7 +686,8 @@ class Rebuild(Op):
                 self.close(s, t)
                 self.target = self.d
                 self.sim.writing[self.d] = True
-                self.sim.invalidate(topology=True, groups={self.gi})
+                # the drive is failed until rebuilt: the host load stays, only the drives' state changed
+                self.sim.invalidate(topology=True, groups=())
                 self.begin("rebuild", t, self.mb, tag="rebuild")
             elif s.tag == "wait_eq":
                 self.remove_stream(s)
@@ -701,6 +702,7 @@ class Rebuild(Op):
             if self.spare is not None and self.target == self.spare:
                 # the spare stands in for the failed drive: the group is whole again
                 self.swap_in(self.spare, self.d)
+                sim.invalidate(topology=True, groups={self.gi})
                 if self.replaced:
                     self.begin("equalization", t, self.mb, tag="eq")
                 else:
@@ -712,6 +714,8 @@ class Rebuild(Op):
         elif s.tag == "eq":  # the replacement takes the spare's place, the spare is free again
             sim.spare_busy[self.spare] = False
             self.swap_in(self.d, self.spare)
+            # the group was whole with the spare and is with the replacement: the host load stays
+            sim.invalidate(topology=True, groups=())
 
     def swap_in(self, new: int, old: int) -> None:
         """Drive `new` (alive) replaces `old` in the group."""
@@ -722,7 +726,6 @@ class Rebuild(Op):
         lay.d_group[old] = -1
         lay.d_group[new] = gi
         self.sim.failed[new] = False
-        self.sim.invalidate(topology=True, groups={gi})
 
     def resources(self) -> list[tuple[str, int]]:
         drives = {self.d, self.spare, self.target, self.partner() if self.lay.g_mirror[self.gi] else None}
