@@ -312,8 +312,9 @@ class Op:
                             "emc 'Executive summary', 'Dependent LUN effects on performance'")
 
     def concurrent_advice(self, ctrl: int) -> None:
-        same = [o.event.id for o in self.sim.active
-                if getattr(o, "ctrl", None) == ctrl and o is not self and isinstance(o, (Migration, Rebuild, BindOp))]
+        same = [o.event.id for o in self.sim.active  # the SP first: the cheapest test
+                if getattr(o, "ctrl", None) == ctrl and o is not self
+                and isinstance(o, (Migration, Rebuild, BindOp))]
         if same:
             name = self.lay.ctrl_names[ctrl]
             self.sim.advise("warning", "concurrent-lun-ops",
