@@ -62,11 +62,12 @@ class Stream:
 
 
 class Part:
-    """One transfer's resource use at its capped rate: the same additions, in the same order, as
-    demand() makes through take()/cpu()/bus_*() when nothing limits the rate (so the fast path's
-    sums are bit-identical). check_g/check_d: resources whose free time must cover it."""
+    """One transfer's resource use at its capped rate: the additions demand() makes through
+    take(), cpu() and bus_g() when nothing limits the rate. g/d: drive time per group / single
+    drive; check_g/check_d: the ones whose free time must cover it; adds: every addition as
+    (Ctx resource key, value), drive time first."""
 
-    __slots__ = ("stream", "rate", "g", "d", "check_g", "check_d", "core", "bus_g", "bus_x")
+    __slots__ = ("stream", "rate", "g", "d", "check_g", "check_d", "adds")
 
     def __init__(self, stream: Stream, cap: float, uses):
         self.stream = stream
@@ -75,18 +76,16 @@ class Part:
         self.d: list[tuple[int, float]] = []
         self.check_g: list[int] = []
         self.check_d: list[int] = []
-        self.core: list[tuple[int, float]] = []
-        self.bus_g: list[tuple[int, float]] = []
-        self.bus_x: list[tuple[int, float]] = []
+        self.adds: list[tuple[tuple[str, int], float]] = []
         for kind, i, cost in uses:
-            if kind == "g":
-                self.g.append((i, cost * rate))
-                if cost > 0:
-                    self.check_g.append(i)
-            else:
-                self.d.append((i, cost * rate))
-                if cost > 0:
-                    self.check_d.append(i)
+            (self.g if kind == "g" else self.d).append((i, cost * rate))
+            self.adds.append(((kind, i), cost * rate))
+            if cost > 0:
+                (self.check_g if kind == "g" else self.check_d).append(i)
+
+    def add(self, kind: str, i: int, value: float) -> None:
+        """A CPU or bus addition ("core", "bus_g", "bus_x"; see Ctx.add)."""
+        self.adds.append(((kind, i), value))
 
 
 class Fixed:
@@ -124,10 +123,17 @@ class Op:
         self.touches: set[str] = set()
         self.asap = self.priority.upper() == "ASAP"
         self.sver = 0  # bumped when a stream begins or ends (keys Op.fixed's cache)
-        self._fixed_key = None
+        self._fixed_sver = None
         self._fixed = None
-        self.idle = False  # starved this step with nothing due (Sim.place_economical)
-        self._idle_key: tuple = (None, None)
+        # placement (Sim.place, Ctx): order, running, additions per resource, resources read,
+        # ASAP counts; idle: no rate and nothing due, the loop skips it
+        self.pos = 0
+        self.running = False
+        self.placed: dict[tuple, float] = {}
+        self.reads: set[tuple] = set()
+        self.reads_key = None
+        self.counted: dict[tuple, int] = {}
+        self.idle = False
 
     @property
     def R(self):
@@ -145,12 +151,21 @@ class Op:
               tag: object = None) -> Stream:
         s = Stream(name, t, mb, kind, None if dur_h is None else t + dur_h, tag)
         self.streams.append(s)
-        self.sver += 1
+        self.changed()
         return s
 
     def remove_stream(self, s: Stream) -> None:
         self.streams.remove(s)
+        self.changed()
+
+    def changed(self) -> None:
+        """Its phases changed: rebuild Op.fixed and have Sim.place place it again."""
         self.sver += 1
+        self.sim.dirty_ops.add(self)
+
+    def at_rest(self) -> bool:
+        """No rate and nothing due: advancing it changes nothing (the loop skips it)."""
+        return self.rate == 0.0 and self.time_left() == INF
 
     def time_left(self) -> float:
         best = INF
@@ -188,13 +203,21 @@ class Op:
 
     def finish(self, t: float) -> None:
         self.end_h = t
-        if self in self.sim.active:
+        if self.running:
+            self.running = False
             self.sim.active.remove(self)
+            self.sim.dirty_ops.add(self)  # its additions go
 
     def on_replacement(self, ev, t: float) -> bool:
         return False
 
     # ---- resources
+    def resources(self) -> list[tuple[str, int]]:
+        """The drive time its rate reads: ("g", group) and ("d", drive) keys (Ctx). Sim.place
+        places it again when the host load, the failures, the ASAP counts or an earlier
+        operation's additions change there."""
+        return []
+
     def count_asap(self, ctx: "Ctx") -> None:
         pass
 
@@ -205,20 +228,15 @@ class Op:
         """What demand() puts on the resources when every transfer runs at its cap, for
         Sim.solve's fast path; None when the rate is not a plain take() (shares, the write-cache
         path). For an ASAP op it only tells that the op is starved (the ASAP share of nothing is
-        nothing); its capped use is never placed from here. Cached until the op's streams or the
-        layout (topology) change."""
-        key = self.fixed_key()
-        if key != self._fixed_key:
+        nothing); its capped use is never placed from here. Cached until the op's streams change
+        (which drives are alive members, the placement reads at each step)."""
+        if self._fixed_sver != self.sver:
             try:
                 self._fixed = self.build_fixed()
             except MissingRate:
                 self._fixed = None  # demand() reports it
-            self._fixed_key = key
+            self._fixed_sver = self.sver
         return self._fixed
-
-    def fixed_key(self):
-        """What build_fixed() depends on besides constants: the running streams."""
-        return self.sver
 
     def build_fixed(self) -> "Fixed | None":
         return Fixed() if type(self).demand is Op.demand else None
@@ -246,15 +264,11 @@ class Op:
         return rate
 
     def cpu(self, ctx: "Ctx", ctrl: int, pct: float) -> None:
-        ctx.core[int(self.lay.core_off[ctrl])] += pct
+        ctx.add("core", int(self.lay.core_off[ctrl]), pct)
 
     def bus_g(self, ctx: "Ctx", gi: int, mb_s: float) -> None:
         if mb_s > 0:
-            ctx.bus_g[gi] += mb_s
-
-    def bus_d(self, ctx: "Ctx", d: int, mb_s: float) -> None:
-        if mb_s > 0:
-            ctx.bus_x[int(self.lay.d_bus[d])] += mb_s
+            ctx.add("bus_g", gi, mb_s)
 
     # ---- reporting
     def progress_pct(self) -> float:
@@ -277,11 +291,14 @@ class Op:
 
     def workloads_on_groups(self, groups: set[int]) -> list[str]:
         mat, active = self.sim.workload_group_matrix()
-        idx = [g for g in groups if 0 <= g < mat.shape[1]]
-        if not idx or not len(active):
+        hit = None
+        for g in groups:  # one or two groups: or their columns
+            if 0 <= g < mat.shape[1]:
+                hit = mat[:, g] if hit is None else hit | mat[:, g]
+        if hit is None or not len(active):
             return []
-        hit = mat[:, idx].any(axis=1) & active
-        return [self.sim.workloads[i]["id"] for i in np.nonzero(hit)[0]]
+        wl = self.sim.workloads
+        return [wl[i]["id"] for i in np.flatnonzero(hit & active).tolist()]
 
     def host_busy(self) -> bool:
         return bool(self.sim.workload_group_matrix()[1].any())
@@ -295,12 +312,13 @@ class Op:
                             "emc 'Executive summary', 'Dependent LUN effects on performance'")
 
     def concurrent_advice(self, ctrl: int) -> None:
-        same = [o for o in self.sim.active if o is not self and getattr(o, "ctrl", None) == ctrl
+        same = [o.event.id for o in self.sim.active  # the SP first: the cheapest test
+                if getattr(o, "ctrl", None) == ctrl and o is not self
                 and isinstance(o, (Migration, Rebuild, BindOp))]
         if same:
             name = self.lay.ctrl_names[ctrl]
             self.sim.advise("warning", "concurrent-lun-ops",
-                            f"{self.event.id}: runs on {name} together with {', '.join(o.event.id for o in same)}; "
+                            f"{self.event.id}: runs on {name} together with {', '.join(same)}; "
                             "LUN operations add up on CPU 0 of the owning SP. Stagger them so only one LUN "
                             "migrates, rebuilds or binds at a time.", self.event.id,
                             "emc 'Independent LUN effects on performance' (recommendations)")
@@ -333,6 +351,9 @@ class Migration(Op):
         # practices for migrations'); so does a disabled write cache, or an array without one
         self.cached = (bool(dest.get("write_cache", True)) and (wa is None or wa > 511)
                        and sim.write_cache_mb > 0)
+        # an ASAP copy through the write cache: it fills the cache when the destination cannot
+        # keep up, and forced flushes (sim.forced) change its rate
+        self.cache_path = self.is_asap() and self.cached and sim.ff_ms is not None
         if self.is_asap():
             if not mirror and not self.cached and R.has("migration.expansion.parity_write_aside_511"):
                 self.exp_cap = R.v("migration.expansion.parity_write_aside_511")
@@ -349,8 +370,9 @@ class Migration(Op):
             # cost what the uncached best-case expansion costs (12 vs 40 MB/s at the same busy)
             self.exp_cost_u *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
             self.cpu_exp *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
-        self.rd = R.v("migration.disk.copy_read")
-        self.wr = R.v("migration.disk.copy_write")
+        # busy per MB/s copied on each source / destination member
+        self.c_src = R.v("migration.disk.copy_read") / (self.gseq(self.gs) * float(lay.g_data[self.gs]))
+        self.c_dst = R.v("migration.disk.copy_write") / (self.gseq(self.gd) * float(lay.g_data[self.gd]))
         src_gb = float(lay.l_cap[self.src])
         dst_gb = float(lay.l_cap[self.dst])
         self.copy_mb = src_gb * 1024.0
@@ -368,20 +390,23 @@ class Migration(Op):
         self.concurrent_advice(self.ctrl)
         self.fill_rate = 0.0
         if self.is_asap() and self.host_busy():
-            dep = "dependent" if self.workloads_on_groups({self.gs, self.gd}) else "independent"
+            dep = "dependent" if self.touches else "independent"
             self.sim.advise("info", f"migration-{dep}",
                             f"{ev.id}: {dep} migration (the source or destination RAID group "
                             f"{'carries' if dep == 'dependent' else 'does not carry'} host load)", ev.id,
                             "emc 'Cumulative effects on performance'")
         return True
 
+    def resources(self) -> list[tuple[str, int]]:
+        return [("g", self.gs), ("g", self.gd)]
+
     def count_asap(self, ctx) -> None:
         if self.is_asap():
             for s in self.streams:
                 if s.kind == "transfer":
-                    ctx.asap_g[self.gd] += 1
+                    ctx.count("g", self.gd)
                     if s.tag == "copy":
-                        ctx.asap_g[self.gs] += 1
+                        ctx.count("g", self.gs)
 
     def drain(self, ctx, cost: float) -> float:
         """MB/s the destination drives can absorb (what the host and other phases leave)."""
@@ -392,9 +417,8 @@ class Migration(Op):
         lay = self.lay
         total = 0.0
         gs, gd = self.gs, self.gd
-        c_src = self.rd / (self.gseq(gs) * lay.g_data[gs])  # busy per MB/s on each source member
-        c_dst = self.wr / (self.gseq(gd) * lay.g_data[gd])
-        cache_path = self.is_asap() and self.cached and self.sim.ff_ms is not None
+        c_src, c_dst = self.c_src, self.c_dst
+        cache_path = self.cache_path
         forced = self.sim.forced[self.ctrl]
         self.fill_rate = 0.0
         for s in self.streams:
@@ -436,25 +460,27 @@ class Migration(Op):
         self.rate = total
 
     def build_fixed(self) -> Fixed | None:
-        if self.asap and self.cached and self.sim.ff_ms is not None:
+        if self.cache_path:
             return None  # the write-cache path: not a plain take()
         lay = self.lay
         f = Fixed()
         gs, gd = self.gs, self.gd
-        c_src = self.rd / (self.gseq(gs) * lay.g_data[gs])  # as in demand()
-        c_dst = self.wr / (self.gseq(gd) * lay.g_data[gd])
+        c_src, c_dst = self.c_src, self.c_dst
         core = int(lay.core_off[self.ctrl])
         for s in self.streams:
             if s.tag == "copy":
                 p = f.take(s, self.copy_cap, [("g", gs, c_src), ("g", gd, c_dst)])
-                p.core.append((core, self.cpu_copy * p.rate))
+                p.add("core", core, self.cpu_copy * p.rate)
                 for gi, mb in ((gs, p.rate), (gd, p.rate * lay.g_width[gd] / lay.g_data[gd])):
                     if mb > 0:
-                        p.bus_g.append((gi, mb))
+                        p.add("bus_g", gi, mb)
             elif s.tag == "exp":
                 p = f.take(s, self.exp_cap, [("g", gd, self.exp_cost_u)])
-                p.core.append((core, self.cpu_exp * p.rate))
+                p.add("core", core, self.cpu_exp * p.rate)
         return f
+
+    def at_rest(self) -> bool:
+        return super().at_rest() and self.fill_rate == 0.0  # else advance() fills the cache
 
     def time_left(self) -> float:
         tl = super().time_left()
@@ -469,12 +495,21 @@ class Migration(Op):
         if self.fill_rate > 0 and not self.sim.forced[self.ctrl]:
             self.sim.cache_fill[self.ctrl] += self.fill_rate * dt_h * 3600.0
 
+    def set_forced(self, on: bool) -> None:
+        """Forced flushes on this op's SP start or stop; demand() reads the flag, so every
+        migration on that SP is placed again."""
+        sim = self.sim
+        if sim.forced[self.ctrl] != on:
+            sim.forced[self.ctrl] = on
+            sim.dirty_ops.update(o for o in sim.active
+                                 if isinstance(o, Migration) and o.cache_path and o.ctrl == self.ctrl)
+
     def maybe_finish_phase(self, t: float) -> None:
         wc = self.sim.write_cache_mb
         if self.fill_rate > 0 and not self.sim.forced[self.ctrl] and self.sim.ff_ms is not None:
             at = self.R.v("cache.forced_flush_at_pct") / 100.0 * wc
             if self.sim.cache_fill[self.ctrl] >= at - 1e-6:
-                self.sim.forced[self.ctrl] = True
+                self.set_forced(True)
                 self.sim.advise("warning", "forced-flush",
                                 f"{self.event.id}: the destination cannot write as fast as the source reads; the "
                                 f"write cache of {self.lay.ctrl_names[self.ctrl]} fills and forced flushes slow every "
@@ -485,7 +520,7 @@ class Migration(Op):
     def on_stream_end(self, s: Stream, t: float) -> None:
         if s.tag == "copy":
             if not (self.exp_pending and self.is_asap() and self.cached):
-                self.sim.forced[self.ctrl] = False
+                self.set_forced(False)
                 self.sim.cache_fill[self.ctrl] = 0.0
             self.fill_rate = 0.0
             if self.exp_pending:
@@ -494,7 +529,7 @@ class Migration(Op):
 
     def finish(self, t: float) -> None:
         lay = self.lay
-        self.sim.forced[self.ctrl] = False
+        self.set_forced(False)
         self.sim.cache_fill[self.ctrl] = 0.0
         lay.l_group[self.src] = self.gd
         lay.l_cap[self.src] = lay.l_cap[self.dst]
@@ -616,14 +651,15 @@ class Rebuild(Op):
         return True
 
     def pick_spare(self, d: int) -> int | None:
+        """A free hot spare of the failed drive's interface and at least the group's member
+        capacity, on the drive's bus if there is one."""
         lay, sim = self.lay, self.sim
-        t = lay.drive_types[d]
-        cands = [i for i in np.nonzero(lay.d_spare & ~sim.failed & ~sim.spare_busy)[0]
-                 if lay.drive_types[i].interface is t.interface and lay.d_cap[i] >= lay.g_member_cap[self.gi] - 1e-9]
-        if not cands:
+        cands = np.flatnonzero(lay.d_spare & ~sim.failed & ~sim.spare_busy & (lay.d_iface == lay.d_iface[d])
+                               & (lay.d_cap >= lay.g_member_cap[self.gi] - 1e-9))
+        if not len(cands):
             return None
-        same_bus = [i for i in cands if lay.d_bus[i] == lay.d_bus[d]]
-        return int((same_bus or cands)[0])
+        same_bus = cands[lay.d_bus[cands] == lay.d_bus[d]]
+        return int((same_bus if len(same_bus) else cands)[0])
 
     def partner(self) -> int | None:
         """The mirror partner of the failed drive (members pair up in order: 0-1, 2-3, ...)."""
@@ -651,7 +687,8 @@ class Rebuild(Op):
                 self.close(s, t)
                 self.target = self.d
                 self.sim.writing[self.d] = True
-                self.sim.invalidate(topology=True, groups={self.gi})
+                # the drive is failed until rebuilt: the host load stays, only the drives' state changed
+                self.sim.invalidate(topology=True, groups=())
                 self.begin("rebuild", t, self.mb, tag="rebuild")
             elif s.tag == "wait_eq":
                 self.remove_stream(s)
@@ -666,6 +703,7 @@ class Rebuild(Op):
             if self.spare is not None and self.target == self.spare:
                 # the spare stands in for the failed drive: the group is whole again
                 self.swap_in(self.spare, self.d)
+                sim.invalidate(topology=True, groups={self.gi})
                 if self.replaced:
                     self.begin("equalization", t, self.mb, tag="eq")
                 else:
@@ -674,23 +712,25 @@ class Rebuild(Op):
                 sim.failed[self.d] = False
                 sim.writing[self.d] = False
                 sim.invalidate(topology=True, groups={self.gi})
-        elif s.tag == "eq":
-            self.swap_in(self.d, self.spare)
-            sim.failed[self.d] = False
+        elif s.tag == "eq":  # the replacement takes the spare's place, the spare is free again
             sim.spare_busy[self.spare] = False
-            sim.invalidate(topology=True, groups={self.gi})
+            self.swap_in(self.d, self.spare)
+            # the group was whole with the spare and is with the replacement: the host load stays
+            sim.invalidate(topology=True, groups=())
 
     def swap_in(self, new: int, old: int) -> None:
+        """Drive `new` (alive) replaces `old` in the group."""
         lay = self.lay
         gi = self.gi
         m = lay.g_members[gi]
         lay.g_members[gi] = np.where(m == old, new, m)
-        lay.M[old, gi] = 0.0
-        lay.M[new, gi] = 1.0
         lay.d_group[old] = -1
         lay.d_group[new] = gi
         self.sim.failed[new] = False
-        self.sim.invalidate(topology=True, groups={gi})
+
+    def resources(self) -> list[tuple[str, int]]:
+        drives = {self.d, self.spare, self.target, self.partner() if self.lay.g_mirror[self.gi] else None}
+        return [("g", self.gi)] + [("d", d) for d in drives if d is not None]
 
     def count_asap(self, ctx) -> None:
         if self.is_asap():
@@ -698,19 +738,17 @@ class Rebuild(Op):
                 if s.kind == "transfer":
                     if s.tag == "rebuild":
                         for kind, i, _ in self.sources(1.0):
-                            if kind == "g":
-                                ctx.asap_g[i] += 1
-                            else:
-                                ctx.asap_x[i] = ctx.asap_x.get(i, 0) + 1
-                        ctx.asap_x[self.target] = ctx.asap_x.get(self.target, 0) + 1
+                            ctx.count(kind, i)
+                        ctx.count("d", self.target)
                     else:
-                        ctx.asap_x[self.spare] = ctx.asap_x.get(self.spare, 0) + 1
-                        ctx.asap_x[self.d] = ctx.asap_x.get(self.d, 0) + 1
+                        ctx.count("d", self.spare)
+                        ctx.count("d", self.d)
 
     def plan(self, s: Stream):
-        """What a rebuild/equalization stream uses, recomputed only when the layout changed."""
-        key = self.sim.group_topo(self.gi)  # the plan depends on this group's drives only
-        if getattr(s, "plan_key", None) == key:
+        """What a rebuild/equalization stream uses: fixed for the stream's life (its source and
+        target drives are chosen before it begins; which of them are alive members, the
+        placement reads at each step)."""
+        if hasattr(s, "plan"):
             return s.plan
         lay, R, sim = self.lay, self.R, self.sim
         rd, wr = R.v("rebuild.disk.survivor_read"), R.v("rebuild.disk.spare_write")
@@ -740,7 +778,6 @@ class Rebuild(Op):
             s.bus_cap = bus_cap
         bus = [(kind, i, (lay.g_width[i] - 1) if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
         s.plan = (uses, cap, R.v(cpu_key), bus)
-        s.plan_key = key
         return s.plan
 
     def demand(self, ctx) -> None:
@@ -756,16 +793,13 @@ class Rebuild(Op):
                 rate = self.take(ctx, cap, uses, asap)
             s.rate = rate
             if rate > 0:
-                ctx.core[self.core0] += cpu_coef * rate
+                ctx.add("core", self.core0, cpu_coef * rate)
                 for kind, i, f in bus:
                     if kind == "g":
-                        ctx.bus_g[i] += rate * f
+                        ctx.add("bus_g", i, rate * f)
                     else:
-                        ctx.bus_x[int(self.lay.d_bus[i])] += rate * f
+                        ctx.add("bus_x", int(self.lay.d_bus[i]), rate * f)
             self.rate += rate
-
-    def fixed_key(self):
-        return self.sver, self.sim.topo_all, self.sim.topo_g[self.gi]
 
     def build_fixed(self) -> Fixed | None:
         if self.model == "smartarray":
@@ -778,12 +812,12 @@ class Rebuild(Op):
             p = f.take(s, cap, uses)
             rate = p.rate
             if rate > 0:
-                p.core.append((self.core0, cpu_coef * rate))
+                p.add("core", self.core0, cpu_coef * rate)
                 for kind, i, k in bus:
                     if kind == "g":
-                        p.bus_g.append((i, rate * k))
+                        p.add("bus_g", i, rate * k)
                     else:
-                        p.bus_x.append((int(self.lay.d_bus[i]), rate * k))
+                        p.add("bus_x", int(self.lay.d_bus[i]), rate * k)
         return f
 
     def share_rate(self, ctx, uses) -> float:
@@ -844,9 +878,12 @@ class BindOp(Op):
         if s.tag == "zero" and not self.event.no_initial_verify:
             self.begin("verify", t, self.mb, tag="verify")
 
+    def resources(self) -> list[tuple[str, int]]:
+        return [("g", self.gi)]
+
     def count_asap(self, ctx) -> None:
         if self.is_asap():
-            ctx.asap_g[self.gi] += 1
+            ctx.count("g", self.gi)
 
     def demand(self, ctx) -> None:
         R = self.R
@@ -874,14 +911,14 @@ class BindOp(Op):
             if s.tag == "zero":
                 cost = R.v("bind.disk.zeroing_util") / self.zero_rate
                 p = f.take(s, self.zero_rate, [("g", gi, cost)])
-                p.core.append((core, R.v("bind.cpu.zeroing_pct") * (p.rate / self.zero_rate)))
+                p.add("core", core, R.v("bind.cpu.zeroing_pct") * (p.rate / self.zero_rate))
             else:
                 cost = R.v("bind.disk.verify_util_at_asap") / self.verify_asap
                 p = f.take(s, self.verify_rate, [("g", gi, cost)])
-                p.core.append((core, R.v("bind.cpu.verify_pct_at_asap") * p.rate / self.verify_asap))
+                p.add("core", core, R.v("bind.cpu.verify_pct_at_asap") * p.rate / self.verify_asap)
             mb = p.rate * lay.g_width[gi] / max(lay.g_data[gi], 1)
             if mb > 0:
-                p.bus_g.append((gi, mb))
+                p.add("bus_g", gi, mb)
         return f
 
 
@@ -936,6 +973,14 @@ class VolumeMig(Op):
                        f"{ev.id}: write pending is {sim.wp_pct[self.ctrl]:.0f}%; migrations run for extended times "
                        "when write pending is high", ev.id, "hitachi Table 4")
         return True
+
+    def resources(self) -> list[tuple[str, int]]:
+        return [("g", g) for mv in self.moves for g in (mv[4], mv[5])]
+
+    def changed(self) -> None:
+        # demand() counts the copies of every volume migration on a group: place them all again
+        super().changed()
+        self.sim.dirty_ops.update(o for o in self.sim.active if isinstance(o, VolumeMig))
 
     def is_sata(self, gi: int) -> bool:
         key = ("sata", gi)
@@ -1088,6 +1133,9 @@ class ReallocateOp(Op):
         self.touches = set(self.workloads_on_groups({self.gi}))
         return True
 
+    def resources(self) -> list[tuple[str, int]]:
+        return [("g", self.gi)]
+
     def on_stream_end(self, s: Stream, t: float) -> None:
         ev, lay = self.event, self.lay
         if s.tag == "measure":
@@ -1116,7 +1164,7 @@ class ReallocateOp(Op):
             free = max(min(target, ctx.max_util) - host, 0.0)
             rate = R.v("reallocate.read_mb_s_at_util") * free / target
             ctx.add("g", self.gi, free)
-            ctx.core[int(lay.core_off[self.ctrl])] += R.v("reallocate.cpu_pct") * (free / target)
+            ctx.add("core", int(lay.core_off[self.ctrl]), R.v("reallocate.cpu_pct") * (free / target))
             s.rate = rate
             self.rate += rate
 

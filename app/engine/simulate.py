@@ -9,6 +9,7 @@ LUNs and workload pairs), records one row per metric, and advances every running
 from __future__ import annotations
 
 import gc
+import heapq
 import math
 from typing import Any
 
@@ -34,42 +35,73 @@ _WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", 
 
 
 class Ctx:
-    """Per-pass scratch: what the host and the operations put on each resource. Operations work
-    on RAID groups (every alive member carries the same load) or on single drives (a spare, a
-    replacement, a mirror partner); that keeps a step's cost independent of the drive count."""
+    """The running operations' placement on the resources, kept from step to step (Sim.place).
 
-    __slots__ = ("U_host_g", "busy_g", "extra", "asap_g", "asap_x", "core", "bus_g", "bus_x", "forced",
-                 "host_active_g", "host_random_g", "max_util", "d_group", "failed")
+    Operations are placed one by one in a fixed order (Op.pos: economical phases first, then the
+    ASAP class, each in start order); a rate depends on the host load and on what the operations
+    placed before it left free on its drives. Each operation's additions are kept per resource,
+    so a step places again only the operations whose inputs changed: their own phases, the host
+    load, failures or ASAP counts on their drives, or an earlier operation's additions there.
+    Resources are keys (kind, index): ("g", group) busy of each alive member, ("d", drive) busy of
+    a single drive (a spare, a replacement, a mirror partner), ("core", core) CPU %, ("bus_g",
+    group) and ("bus_x", bus) MB/s. That keeps a step's cost independent of the drive count."""
 
-    def __init__(self, sim: "Sim", U_host_g: np.ndarray):
-        # plain Python lists: operations touch a few entries each, where list indexing is
-        # several times cheaper than numpy scalar access; solve() converts them back once
+    def __init__(self, sim: "Sim"):
         lay = sim.lay
-        self.U_host_g = sim.host_list(U_host_g)
-        self.busy_g = [0.0] * lay.G
-        self.extra: dict[int, float] = {}
-        self.asap_g = [0] * lay.G
-        self.asap_x: dict[int, int] = {}
-        self.core = [0.0] * lay.C
-        self.bus_g = [0.0] * lay.G
-        self.bus_x = [0.0] * lay.B
-        self.forced = sim.forced
-        self.host_active_g = U_host_g > 1e-9
-        self.host_random_g = None  # set by solve()
         self.max_util = sim.max_util
-        self.d_group = sim.d_group_list()
-        self.failed = sim.failed_list()
+        self.U_src = None  # the host-load arrays the placement was made with
+        self.random_src = None
+        self.U_host_g: list[float] = [0.0] * lay.G
+        self.host_active_g = np.zeros(lay.G, bool)
+        self.host_random_g = np.ones(lay.G)
+        self.topo = None  # topology version of d_group / failed below
+        self.dg_arr = lay.d_group.copy()
+        self.failed_arr = sim.failed.copy()
+        self.d_group: list[int] = self.dg_arr.tolist()
+        self.failed: list[bool] = self.failed_arr.tolist()
+        self.asap_g = [0] * lay.G  # ASAP-priority phases per group / per single drive (totals)
+        self.asap_x: dict[int, int] = {}
+        self.by: dict[tuple, dict] = {}  # resource -> {op: its addition}
+        self.readers: dict[tuple, set] = {}  # drive-time resource -> ops whose rate reads it
+        self.pending: set[tuple] = set()  # resources whose total is out of date
+        # totals for the step's rows (Sim.loads): per group, core and bus; per single drive
+        self.totals = {"g": np.zeros(lay.G), "core": np.zeros(lay.C), "bus_g": np.zeros(lay.G),
+                       "bus_x": np.zeros(lay.B)}
+        self.extra: dict[int, float] = {}
+        self.stale: set[str] = set()  # kinds of totals changed since Sim.loads read them
+        # the operation being placed: its position and additions so far
+        self.pos = -1
+        self.own: dict[tuple, float] = {}
+
+    # ---- what an operation reads while it is placed
+    def partial(self, key: tuple) -> float:
+        """What the operations placed before the current one put on resource `key` (the host
+        load aside), plus the current one's additions so far."""
+        s = self.own.get(key, 0.0)
+        by = self.by.get(key)
+        if by:
+            pos = self.pos
+            for o, v in by.items():
+                if o.pos < pos:
+                    s += v
+        return s
+
+    def used_g(self, g: int) -> float:
+        return self.U_host_g[g] + self.partial(("g", g))
+
+    def used_d(self, d: int) -> float:
+        used = self.partial(("d", d))
+        g = self.d_group[d]
+        if g >= 0 and not self.failed[d]:
+            used += self.used_g(g)
+        return used
 
     def free_g(self, g: int) -> float:
-        f = self.max_util - self.U_host_g[g] - self.busy_g[g]
+        f = self.max_util - self.U_host_g[g] - self.partial(("g", g))
         return f if f > 0.0 else 0.0
 
     def free_d(self, d: int) -> float:
-        g = self.d_group[d]
-        used = self.extra.get(d, 0.0)
-        if g >= 0 and not self.failed[d]:
-            used += self.U_host_g[g] + self.busy_g[g]
-        f = self.max_util - used
+        f = self.max_util - self.used_d(d)
         return f if f > 0.0 else 0.0
 
     def asap_of_d(self, d: int) -> int:
@@ -79,11 +111,143 @@ class Ctx:
             n += self.asap_g[g]
         return n
 
-    def add(self, kind: str, i: int, busy: float) -> None:
-        if kind == "g":
-            self.busy_g[i] += busy
+    # ---- what an operation writes
+    def add(self, kind: str, i: int, value: float) -> None:
+        """Add to resource (kind, i): "g" busy of each alive member of group i, "d" busy of drive i,
+        "core" CPU % of core i, "bus_g" MB/s on group i's buses, "bus_x" MB/s on bus i."""
+        key = (kind, i)
+        self.own[key] = self.own.get(key, 0.0) + value
+
+    def add_all(self, adds: list[tuple[tuple[str, int], float]]) -> None:
+        """Several additions as (resource key, value) (an Op.fixed part)."""
+        own = self.own
+        for key, value in adds:
+            own[key] = own.get(key, 0.0) + value
+
+    def count(self, kind: str, i: int) -> None:
+        """One more ASAP-priority phase on group ("g") or single drive ("d") i (Op.count_asap)."""
+        key = (kind, i)
+        self.own[key] = self.own.get(key, 0) + 1
+
+    # ---- bookkeeping (Sim.place)
+    def follow_host(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> list[tuple]:
+        """Take a new host-load solution; the groups where it changed."""
+        if U_host_g is self.U_src:
+            return []
+        if self.U_src is None:
+            idx = range(len(U_host_g))
         else:
-            self.extra[i] = self.extra.get(i, 0.0) + busy
+            idx = np.flatnonzero((U_host_g != self.U_src) | (host_random_g != self.random_src)).tolist()
+        self.U_src, self.random_src = U_host_g, host_random_g
+        self.U_host_g = U_host_g.tolist()  # lists: ops read a few entries each, cheaper than numpy
+        self.host_active_g = U_host_g > 1e-9
+        self.host_random_g = host_random_g
+        return [("g", g) for g in idx]
+
+    def follow_topology(self, sim: "Sim") -> list[tuple]:
+        """Take the drives' current groups and failures (a new topology version); the drives
+        whose membership changed (free_d and asap_of_d read it)."""
+        if self.topo == sim.topo:
+            return []
+        d_group = sim.lay.d_group
+        moved = np.flatnonzero((d_group != self.dg_arr) | (sim.failed != self.failed_arr)).tolist()
+        for d in moved:
+            self.dg_arr[d] = self.d_group[d] = int(d_group[d])
+            self.failed_arr[d] = self.failed[d] = bool(sim.failed[d])
+        self.topo = sim.topo
+        return [("d", d) for d in moved]
+
+    def starves(self, part) -> bool:
+        """The host alone fills a drive this transfer (an Op.fixed part) needs: take() gives it
+        0 MB/s whatever the others do."""
+        U, mu = self.U_host_g, self.max_util
+        for g in part.check_g:
+            if U[g] >= mu:
+                return True
+        dg, failed = self.d_group, self.failed
+        for d in part.check_d:
+            g = dg[d]
+            if g >= 0 and not failed[d] and U[g] >= mu:
+                return True
+        return False
+
+    def footprint(self, op) -> set[tuple]:
+        """The drive-time resources op's rate reads: its own, and the group of a single drive
+        that is an alive member (free_d reads the group's load). Cached while neither op's
+        phases nor the topology change."""
+        if op.reads_key == (op.sver, self.topo):
+            return op.reads
+        keys = set()
+        for kind, i in op.resources():
+            keys.add((kind, i))
+            if kind == "d":
+                g = self.d_group[i]
+                if g >= 0 and not self.failed[i]:
+                    keys.add(("g", g))
+        op.reads_key = (op.sver, self.topo)
+        return keys
+
+    def commit(self, op, own: dict[tuple, float], reads: set[tuple]) -> list[tuple]:
+        """Replace op's additions and read set; the drive-time resources whose additions changed."""
+        if reads is not op.reads:
+            for key in op.reads - reads:
+                self.readers[key].discard(op)
+            for key in reads - op.reads:
+                self.readers.setdefault(key, set()).add(op)
+            op.reads = reads
+        old = op.placed
+        if not old and not own:
+            return []
+        moved = []
+        for key in old.keys() | own.keys():
+            v = own.get(key)
+            if old.get(key) == v:
+                continue
+            by = self.by.setdefault(key, {})
+            if v is None:
+                del by[op]
+            else:
+                by[op] = v
+            self.pending.add(key)
+            if key[0] in ("g", "d"):
+                moved.append(key)
+        op.placed = own
+        return moved
+
+    def recount(self, op, counts: dict[tuple, int]) -> list[tuple]:
+        """Replace op's ASAP counts; the resources whose count changed."""
+        old = op.counted
+        moved = []
+        for key in old.keys() | counts.keys():
+            n = counts.get(key, 0) - old.get(key, 0)
+            if not n:
+                continue
+            kind, i = key
+            if kind == "g":
+                self.asap_g[i] += n
+            else:
+                n += self.asap_x.pop(i, 0)
+                if n:
+                    self.asap_x[i] = n
+            moved.append(key)
+        op.counted = counts
+        return moved
+
+    def settle(self) -> None:
+        """Bring the totals of the changed resources up to date (their kinds go stale)."""
+        for key in self.pending:
+            kind, i = key
+            by = self.by.get(key)
+            total = sum(by.values()) if by else 0.0
+            if kind == "d":
+                if by:
+                    self.extra[i] = total
+                else:
+                    self.extra.pop(i, None)
+            else:
+                self.totals[kind][i] = total
+            self.stale.add(kind)
+        self.pending.clear()
 
 
 class Sim:
@@ -177,29 +341,6 @@ class Sim:
         key = (code, where)
         if key not in self.advisories:
             self.advisories[key] = Advisory(severity, code, text, where, source)
-
-    def host_list(self, U_host_g: np.ndarray) -> list[float]:
-        """U_host_g as a list, converted once per host-load solution (read-only for the ops)."""
-        if getattr(self, "_hl_src", None) is not U_host_g:
-            self._hl = U_host_g.tolist()
-            self._hl_src = U_host_g
-        return self._hl
-
-    def d_group_list(self) -> list[int]:
-        """lay.d_group as a list, rebuilt only when the layout changed (topology version)."""
-        if getattr(self, "_dg_key", None) != self.topo:
-            self._dg = self.lay.d_group.tolist()
-            self._fl = self.failed.tolist()
-            self._dg_key = self.topo
-        return self._dg
-
-    def failed_list(self) -> list[bool]:
-        self.d_group_list()
-        return self._fl
-
-    def group_topo(self, gi: int) -> tuple[int, int]:
-        """Version of group gi's drives (failures, spares swapped in, replacements)."""
-        return self.topo_all, self.topo_g[gi]
 
     def workload_group_matrix(self) -> tuple[np.ndarray, np.ndarray]:
         """(W x G bool: workload w has a LUN on group g, W bool: workload running), cached."""
@@ -420,37 +561,22 @@ class Sim:
         n_pass = 40 if closed_loop else 1
         R_p = np.zeros(P)
         if not P:
-            alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[self.failed & (lay.d_group >= 0)],
-                                                           minlength=lay.G)[:lay.G], 1.0) if lay.G else np.zeros(0)
+            if getattr(self, "_alive_key", None) != self.topo:  # cached: loads() reuses by identity
+                self._alive_n = np.maximum(lay.g_width - np.bincount(
+                    lay.d_group[self.failed & (lay.d_group >= 0)], minlength=lay.G)[:lay.G], 1.0)
+                self._alive_key = self.topo
+            alive_n = self._alive_n
         else:
             alive_n = st["alive_n"]
         for it in range(n_pass):
             if not P:
-                U_host_g, host_random_g = np.zeros(lay.G), np.ones(lay.G)
-                core_host, be_g = np.zeros(lay.C), np.zeros(lay.G)
+                U_host_g, host_random_g, core_host, be_g = self.no_host
             elif closed_loop:
                 U_host_g, host_random_g, core_host, be_g = self._host_load(st, X)
             else:
                 U_host_g, host_random_g, core_host, be_g = st["host"]
-            ctx = Ctx(self, U_host_g)
-            ctx.host_random_g = host_random_g
-            for op in self.active:
-                if op.asap:  # only ASAP-priority phases count (Op.count_asap is a no-op otherwise)
-                    op.count_asap(ctx)
-            self.place_economical(ctx)
-            for op in self.active:  # then the ASAP class, on what is left
-                if op.asap_class and not self.starved(op, ctx):
-                    op.idle = False
-                    self.demand(op, ctx)
-            extra_g = np.zeros(lay.G)
-            for d, b in ctx.extra.items():
-                g = lay.d_group[d]
-                if g >= 0 and not self.failed[d]:
-                    extra_g[g] += b
-            busy_g = np.asarray(ctx.busy_g, float)
-            U_g = np.minimum(U_host_g + busy_g + extra_g / np.maximum(alive_n, 1), 1.0)
-            core_u = np.minimum(core_host + np.asarray(ctx.core, float), 100.0)
-            core_max = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(n_ctrl)
+            self.place(U_host_g, host_random_g)
+            U_g, core_u, core_max, bus, drive = self.loads(U_host_g, core_host, be_g, alive_n)
             if not P:
                 break
             if not closed_loop and caps is None:
@@ -495,10 +621,7 @@ class Sim:
                 if it >= 2 and np.all(np.abs(X - X_prev) <= 5e-4 * np.maximum(np.abs(X), 1e-9)):
                     break
         self.X = X
-        # per drive (for charts): group load on alive members + per-drive extras
-        # (built for all steps at once in drive_matrix(); ctx.extra is not touched after this)
-        drive = (U_host_g + busy_g, ctx.extra, self.drive_snapshot())
-        bus = np.asarray(ctx.bus_x, float) + ((be_g + np.asarray(ctx.bus_g, float)) @ lay.GB if lay.G else 0.0)
+        ctx = self.ctx
         W = len(self.workloads)
         port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
         if P and not closed_loop and caps is None:
@@ -533,107 +656,171 @@ class Sim:
                      "port": host_mb_c / max(port_cap, 1e-9) * 100.0, "ctx": ctx}
         return self.last
 
-    def place_economical(self, ctx: Ctx) -> None:
-        """The economical phases (asap_class 0), in order, before the ASAP class. An op whose
-        capped transfers all fit in the drive time left (after the host and the ops before
-        it) runs at its table rates: its resource use is a cached constant (Op.fixed), added
-        without calling demand(). A transfer on a drive the host alone fills gets nothing (take()
-        gives 0 whatever the others do). Any other op goes through demand() on the same partial
-        sums, so the outcome is the one-by-one placement's, bit for bit."""
-        busy, extra, core, bus_g, bus_x = ctx.busy_g, ctx.extra, ctx.core, ctx.bus_g, ctx.bus_x
+    def place(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> None:
+        """Bring the placement (self.ctx) up to date: place again, in placement order, only the
+        operations whose inputs changed since it was last placed (see Ctx), then the ones after
+        them that read a resource whose additions changed. The outcome is the one-by-one
+        placement of every running operation from scratch (the sums may differ in the last bits)."""
+        ctx = self.ctx
+        host = ctx.follow_host(U_host_g, host_random_g)
+        # resources whose inputs changed for every reader: drives that failed, came back or moved
+        # between groups (the group's load per alive member is in the host load), ASAP counts
+        changed = set(ctx.follow_topology(self))
+        dirty, self.dirty_ops = self.dirty_ops, set()
+        for op in dirty:  # ASAP counts are totals over all running ops: update them first
+            counts: dict[tuple, int] = {}
+            if op.running and op.asap:
+                ctx.own = counts
+                op.count_asap(ctx)
+            if counts or op.counted:
+                changed.update(ctx.recount(op, counts))
+        # placed in any case: these, and below the later readers of changed additions; the
+        # readers of a changed host load only if it no longer starves them
+        must = set(dirty)
+        for key in changed:
+            must.update(ctx.readers.get(key, ()))
+        queue = [(op.pos, op) for op in must]
+        for key in host:
+            queue.extend((op.pos, op) for op in ctx.readers.get(key, ()))
+        heapq.heapify(queue)
+        done = set()
+        while queue:
+            pos, op = heapq.heappop(queue)
+            if op in done:
+                continue
+            done.add(op)
+            if op not in must and self.still_starved(op, ctx):
+                continue  # only the host load changed and it still fills the op's drives
+            if op.running:
+                if op.idle:
+                    op.now = self.idle_now  # its clock stood still while it was idle
+                ctx.pos, ctx.own = pos, {}
+                self.place_op(op, ctx)
+                moved = ctx.commit(op, ctx.own, ctx.footprint(op))
+                # no rate and nothing due: the loop skips it (advance would add 0 MB) until placed again
+                op.idle = op.at_rest()
+            else:  # finished: its additions go
+                moved = ctx.commit(op, {}, set())
+            for key in moved:  # later ops on these resources saw other partial sums
+                for o in ctx.readers.get(key, ()):
+                    if o.pos > pos and o not in done:
+                        must.add(o)
+                        heapq.heappush(queue, (o.pos, o))
+        ctx.settle()
+
+    @staticmethod
+    def still_starved(op: Op, ctx: Ctx) -> bool:
+        """op added nothing and has no rate, and every transfer is still on a drive the host
+        alone fills: placing it again would give the same zeros."""
+        if op.rate or op.placed:
+            return False
+        f = op.fixed()
+        return f is not None and all(ctx.starves(p) for p in f.parts)
+
+    def loads(self, U_host_g, core_host, be_g, alive_n) -> tuple:
+        """(U_g, core_u, core_max, bus, drive) of the host load plus the placement. Only what
+        changed since the previous pass is computed again; the rest are the previous arrays
+        (record() copies rows; drive rows are kept, so a shared tuple is never modified)."""
+        ctx = self.ctx
+        lay = self.lay
+        T = ctx.totals
+        stale, ctx.stale = ctx.stale, set()
+        src = (U_host_g, alive_n, self.topo, core_host, be_g)
+        old, out = self._loads or ((None,) * len(src), {})
+        out = dict(out)
+        if stale & {"g", "d"} or U_host_g is not old[0] or alive_n is not old[1] or self.topo != old[2]:
+            busy_g = U_host_g + T["g"]
+            if ctx.extra:
+                extra_g = np.zeros(lay.G)
+                dg, failed = ctx.d_group, ctx.failed
+                for d, b in ctx.extra.items():
+                    g = dg[d]
+                    if g >= 0 and not failed[d]:
+                        extra_g[g] += b
+                out["U_g"] = np.minimum(busy_g + extra_g / np.maximum(alive_n, 1), 1.0)
+            else:
+                out["U_g"] = np.minimum(busy_g, 1.0)
+            # per drive (for charts): group load on alive members + per-drive extras, built for
+            # all steps at once in drive_matrix()
+            out["drive"] = (busy_g, dict(ctx.extra), self.drive_snapshot())
+        if "core" in stale or core_host is not old[3]:
+            out["core_u"] = core_u = np.minimum(core_host + T["core"], 100.0)
+            out["core_max"] = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(len(lay.ctrl_names))
+        if stale & {"bus_g", "bus_x"} or be_g is not old[4]:
+            out["bus"] = T["bus_x"] + ((be_g + T["bus_g"]) @ lay.GB if lay.G else 0.0)
+        self._loads = (src, out)
+        return out["U_g"], out["core_u"], out["core_max"], out["bus"], out["drive"]
+
+    def place_op(self, op: Op, ctx: Ctx) -> None:
+        if not op.asap_class:
+            self.place_economical(op, ctx)
+        elif not self.starved(op, ctx):
+            self.demand(op, ctx)
+
+    def place_economical(self, op: Op, ctx: Ctx) -> None:
+        """An economical phase (asap_class 0; placed before the ASAP class). If its capped
+        transfers all fit in the drive time left (after the host and the ops before it) it runs
+        at its table rates: its resource use is a cached constant (Op.fixed), added without
+        calling demand(). A transfer on a drive the host alone fills gets nothing (take() gives 0
+        whatever the others do). Otherwise demand() runs on the same partial sums, so the outcome
+        is the same."""
+        f = op.fixed()
+        if f is None:
+            self.demand(op, ctx)
+            return
         mu = ctx.max_util
         lim = mu - 1e-9  # a margin against rounding: near the limit, demand() decides
-        U, dg, failed = ctx.U_host_g, ctx.d_group, ctx.failed
-        for op in self.active:
-            if op.asap_class:  # placed after (starved() or demand() sets its idle flag)
+        dg, failed = ctx.d_group, ctx.failed
+        # check every part against the partial sums plus this op's earlier parts
+        rates = []
+        pend_g: dict[int, float] = {}
+        pend_d: dict[int, float] = {}
+        fits = True
+        for p in f.parts:
+            if ctx.starves(p):
+                rates.append(0.0)  # a zero rate adds nothing anywhere
                 continue
-            if op.idle and op._idle_key[1] is U and op._fixed_key == op.fixed_key():
-                continue  # still starved by the same host load: rates stay 0, nothing to add
-            f = op.fixed()
-            if f is None:
-                op.idle = False
-                self.demand(op, ctx)
-                continue
-            # check every part against the partial sums plus this op's earlier parts
-            rates = []
-            pend_g: dict[int, float] = {}
-            pend_d: dict[int, float] = {}
-            fits = True
-            for p in f.parts:
-                starved = False
-                for i in p.check_g:
-                    if U[i] >= mu:
-                        starved = True
-                for d in p.check_d:
-                    g = dg[d]
-                    if g >= 0 and not failed[d] and U[g] >= mu:
-                        starved = True
-                if starved:  # a zero rate adds nothing anywhere
-                    rates.append(0.0)
-                    continue
-                for i, v in p.g:
-                    pend_g[i] = pend_g.get(i, 0.0) + v
-                for d, v in p.d:
-                    pend_d[d] = pend_d.get(d, 0.0) + v
-                for i in p.check_g:
-                    if U[i] + busy[i] + pend_g[i] > lim:
-                        fits = False
-                for d in p.check_d:
-                    g = dg[d]
-                    used = extra.get(d, 0.0) + pend_d[d]
-                    if g >= 0 and not failed[d]:
-                        used += U[g] + busy[g] + pend_g.get(g, 0.0)
-                    if used > lim:
-                        fits = False
-                rates.append(p.rate)
-            if not fits:
-                op.idle = False
-                self.demand(op, ctx)
-                continue
-            total = 0.0
-            for p, r in zip(f.parts, rates):
-                p.stream.rate = r
-                total += r
-                if r == 0.0 and p.rate != 0.0:
-                    continue  # starved
-                for i, v in p.g:
-                    busy[i] += v
-                for i, v in p.d:
-                    extra[i] = extra.get(i, 0.0) + v
-                for i, v in p.core:
-                    core[i] += v
-                for i, v in p.bus_g:
-                    bus_g[i] += v
-                for i, v in p.bus_x:
-                    bus_x[i] += v
-            op.rate = total
-            # starved entirely and nothing else due: the loop can skip the op (advance would add
-            # 0 MB, time_left is infinite) until its streams, its drives or the host load change
-            op.idle = total == 0.0 and op.time_left() == INF
-            op._idle_key = (f, U)
+            for i, v in p.g:
+                pend_g[i] = pend_g.get(i, 0.0) + v
+            for d, v in p.d:
+                pend_d[d] = pend_d.get(d, 0.0) + v
+            for i in p.check_g:
+                if ctx.used_g(i) + pend_g[i] > lim:
+                    fits = False
+            for d in p.check_d:
+                g = dg[d]
+                used = ctx.used_d(d) + pend_d[d]
+                if g >= 0 and not failed[d]:
+                    used += pend_g.get(g, 0.0)
+                if used > lim:
+                    fits = False
+            rates.append(p.rate)
+        if not fits:
+            self.demand(op, ctx)
+            return
+        total = 0.0
+        for p, r in zip(f.parts, rates):
+            p.stream.rate = r
+            total += r
+            if r == 0.0 and p.rate != 0.0:
+                continue  # starved
+            ctx.add_all(p.adds)
+        op.rate = total
 
     def starved(self, op: Op, ctx: Ctx) -> bool:
         """An ASAP-class op whose every transfer is on a drive the host alone fills gets 0 MB/s
-        whatever the others do (demand() would compute exactly that): set it so, mark it idle
-        when nothing else is due, and skip demand()."""
+        whatever the others do (demand() would compute exactly that): set it so and skip
+        demand()."""
         if not op.asap:
             return False
-        U = ctx.U_host_g
-        if op.idle and op._idle_key[1] is U and op._fixed_key == op.fixed_key():
-            return True
         f = op.fixed()
         if f is None or not f.parts:
             return False
-        mu, dg, failed = ctx.max_util, ctx.d_group, ctx.failed
-        for p in f.parts:
-            if not (any(U[i] >= mu for i in p.check_g)
-                    or any(dg[d] >= 0 and not failed[d] and U[dg[d]] >= mu for d in p.check_d)):
-                return False
+        if not all(ctx.starves(p) for p in f.parts):
+            return False
         for p in f.parts:
             p.stream.rate = 0.0
         op.rate = 0.0
-        op.idle = op.time_left() == INF
-        op._idle_key = (f, U)
         return True
 
     def demand(self, op: Op, ctx: Ctx) -> None:
@@ -653,6 +840,12 @@ class Sim:
         t = 0.0
         steps = 0
         stalled = 0
+        lay = self.lay
+        self.ctx = Ctx(self)
+        self.dirty_ops: set[Op] = set()  # ops whose phases changed since they were placed (Op.changed)
+        self.idle_now = 0.0
+        self._loads = None  # (inputs, rows) of the previous pass (Sim.loads)
+        self.no_host = (np.zeros(lay.G), np.ones(lay.G), np.zeros(lay.C), np.zeros(lay.G))  # no workloads
         while ei < len(events) and events[ei].start_h <= 0.0:
             self.fire(events[ei], 0.0)
             ei += 1
@@ -661,8 +854,9 @@ class Sim:
             self.record(t)
             steps += 1
             t_next = events[ei].start_h if ei < len(events) else INF
-            # (idle ops: starved, nothing due; see place_economical)
-            ends = [(op, t + op.time_left()) for op in self.active if not op.idle]
+            # idle ops (no rate, nothing due; see place) are left alone until placed again
+            busy = [op for op in self.active if not op.idle]
+            ends = [(op, t + op.time_left()) for op in busy]
             for _, te in ends:
                 if te < t_next:
                     t_next = te
@@ -682,11 +876,9 @@ class Sim:
             if stalled > STALL_STEPS:
                 names = ", ".join(op.label for op in self.active) or "no operation"
                 raise EngineStall(f"the model made no progress at {t:.3f} h ({names})")
-            for op in list(self.active):
-                if op.idle:
-                    op.now = t + dt  # what advance() would do with every rate at 0
-                else:
-                    op.advance(dt, t)
+            for op in busy:
+                op.advance(dt, t)
+            self.idle_now = t + dt  # the clock of an idle op (what advance() would set)
             t = t_next
             # engine events due now
             due = [cb for tt, cb in self.timers if tt <= t + 1e-12]
@@ -738,10 +930,13 @@ class Sim:
             self.advise("warning", "no-rates", f"{ev.id}: {exc}; this operation is not predicted on "
                         f"{self.platform.name}", ev.id)
             op.streams = []
-            op.sver += 1
             started = False
+        # placement order: economical phases first, then the ASAP class (start() sets it), in start order
+        op.pos = op.index + (1 << 32) * op.asap_class
         if started:
+            op.running = True
             self.active.append(op)
+            self.dirty_ops.add(op)
 
     def add_timer(self, when: float, cb) -> None:
         self.timers.append((when, cb))

@@ -7,6 +7,8 @@ LUN operations use on CLARiiON). Workload-on-LUN pairs 0..P-1 carry the host loa
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from app.domain.hardware import Catalog, Interface, Platform
@@ -65,10 +67,11 @@ class Layout:
         self.G = G
         self.g_members = [np.array([self.didx[l] for l in g.drives if l in self.didx], int) for g in groups]
         self.g_width = np.array([max(len(m), 1) for m in self.g_members], float)
-        self.g_data = np.array([max(g.math.data_disks, 1) for g in groups], float)
-        self.g_pen = np.array([g.math.write_penalty for g in groups], float)
-        self.g_mirror = np.array([g.math.is_mirror for g in groups], bool)
-        self.g_parity = np.array([g.math.is_parity for g in groups], bool)
+        maths = [g.math for g in groups]
+        self.g_data = np.array([max(m.data_disks, 1) for m in maths], float)
+        self.g_pen = np.array([m.write_penalty for m in maths], float)
+        self.g_mirror = np.array([m.is_mirror for m in maths], bool)
+        self.g_parity = np.array([m.is_parity for m in maths], bool)
         # WAFL RAID-DP keeps parity on dedicated disks: host I/O lands on the data disks
         self.g_dedicated_parity = np.array([g.raid is RaidType.RAID_DP for g in groups], bool)
         self.g_seq = np.array([self.d_seq[m].min() if len(m) else 50.0 for m in self.g_members])
@@ -77,14 +80,11 @@ class Layout:
         self.d_group = np.full(D, -1, int)
         for gi, m in enumerate(self.g_members):
             self.d_group[m] = gi
-        # membership matrix (drive x group) and group x bus fractions
-        self.M = np.zeros((D, G))
-        for gi, m in enumerate(self.g_members):
-            self.M[m, gi] = 1.0
+        # group x bus: the share of a group's members on each bus
         self.GB = np.zeros((G, self.B))
-        for gi, m in enumerate(self.g_members):
-            for d in m:
-                self.GB[gi, self.d_bus[d]] += 1.0 / len(m)
+        if D and G:
+            member = self.d_group >= 0
+            np.add.at(self.GB, (self.d_group[member], self.d_bus[member]), 1.0 / self.g_width[self.d_group[member]])
         self.g_buses = [sorted(set(self.d_bus[m].tolist())) for m in self.g_members]
         # LUNs
         self.luns = project.luns
@@ -107,6 +107,11 @@ class Layout:
             self._alloc_g = np.bincount(self.l_group[ok], weights=self.l_cap[ok], minlength=self.G)
         alloc = float(self._alloc_g[gi])
         return min(alloc / usable, 1.0) if usable > 0 else 1.0
+
+    @functools.cached_property
+    def d_iface(self) -> np.ndarray:
+        """Interface of each drive ("FC", "SATA", ...): for choosing a hot spare."""
+        return np.array([t.interface.value for t in self.drive_types], dtype=str)
 
     def speed_key_of(self, d: int) -> str:
         t = self.drive_types[d]
