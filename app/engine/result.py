@@ -19,7 +19,7 @@ so a configuration of a thousand entities costs nothing until it is charted.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -75,15 +75,37 @@ class Series:
         return float(np.max(self.v[lo:hi]))
 
 
-@dataclass
 class SeriesBlock:
-    """All entities of one metric on one time axis: V[i, j] holds for entity j from t[i]."""
+    """All entities of one metric on one time axis: V[i, j] holds for entity j from t[i].
 
-    metric: str
-    unit: str
-    entities: list[str]
-    t: np.ndarray  # (T,)
-    V: np.ndarray  # (T, len(entities))
+    A block few callers read (per-drive load, per-LUN response times) can be given `compute`
+    instead of V: a picklable zero-argument callable over compact arrays (not over the engine)
+    that builds V on first use. Pickling such a block stores `compute`, not V, so a Result sent
+    to another process stays small."""
+
+    def __init__(self, metric: str, unit: str, entities: list[str], t: np.ndarray,
+                 V: np.ndarray | None = None, compute: Callable[[], np.ndarray] | None = None):
+        if (V is None) == (compute is None):
+            raise ValueError("a SeriesBlock needs V or compute, not both")
+        self.metric = metric
+        self.unit = unit
+        self.entities = entities
+        self.t = t  # (T,)
+        self._V = V
+        self.compute = compute
+
+    @property
+    def V(self) -> np.ndarray:
+        """(T, len(entities))"""
+        if self._V is None:
+            self._V = self.compute()
+        return self._V
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        if self.compute is not None:
+            state["_V"] = None  # rebuilt on first use
+        return state
 
     def series(self, j: int) -> Series:
         v = self.V[:, j]
@@ -101,7 +123,18 @@ class SeriesStore(dict):
     def __init__(self, initial: dict | None = None):
         super().__init__(initial or {})
         self._index: dict[tuple[str, str], tuple[SeriesBlock, int]] = {}
+        self._built: set[tuple[str, str]] = set()  # entries _materialize() made (rebuilt after unpickling)
         self.blocks: list[SeriesBlock] = []
+
+    def __reduce__(self):
+        # the blocks and the Series set directly; a dict subclass would otherwise be pickled
+        # through items(), which builds every Series of every block
+        own = {k: v for k, v in dict.items(self) if k not in self._built}
+        return SeriesStore, (own,), self.blocks
+
+    def __setstate__(self, blocks: list[SeriesBlock]) -> None:
+        for block in blocks:
+            self.add_block(block)
 
     def add_block(self, block: SeriesBlock) -> None:
         self.blocks.append(block)
@@ -114,6 +147,7 @@ class SeriesStore(dict):
             return None
         s = hit[0].series(hit[1])
         dict.__setitem__(self, key, s)
+        self._built.add(key)
         return s
 
     def __missing__(self, key):

@@ -20,6 +20,7 @@ from app.domain.raid import mttdl_hours
 
 from .ops import OPS, Op
 from .rates import MissingRate, RateReader
+from .recorded import DriveLoad, OpenResponses, PairHistory, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout
 
@@ -157,20 +158,22 @@ class Sim:
             self.wp_pct[:] = float(wp)
         self.limits = self._controller_limits()
         # recording
-        # one row per step in preallocated matrices (doubled when full); rows that need the
-        # whole run (open-load response times, per-drive load) are filled in by finish()
+        # one row per step in preallocated matrices (doubled when full); series that need the
+        # whole run (open-load response times, per-drive load) are built by finish()
         n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
         self.rec_width = {
-            "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "response_ms": W, "response_max_ms": W,
-            "iops": W, "mb_s": W, "lun_response_ms": lay.L, "port_pct": n_ctrl, "write_cache_pct": n_ctrl,
-            "write_pending_pct": n_ctrl,
+            "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
+            "write_cache_pct": n_ctrl, "write_pending_pct": n_ctrl, "forced": n_ctrl,
         }
         self.rec_n = 0
         self.rec_t = np.empty(64)
         self.rec = {m: np.zeros((64, w)) for m, w in self.rec_width.items()}
         self.rec_ops: list[list[tuple]] = []
-        self.lazy: list[tuple[int, tuple]] = []  # steps whose response times finish() computes
-        self.rec_drive: list[tuple] = []  # per step: (group load, drive extras, drive snapshot)
+        self.pair_history = PairHistory()  # the host path's response-time terms per version
+        self.rec_open: list[int] = []  # open-load steps: finish() computes their response times
+        self.rec_open_version: list[int] = []  # and the pair_history version each used
+        self.rec_resp: list[tuple] = []  # other steps: (step, response, worst LUN, per LUN)
+        self.rec_drive: list[tuple] = []  # per step: (group load, drive extras, drive layout)
 
     # ------------------------------------------------------------------ advisories
     def advise(self, severity: str, code: str, text: str, where: str = "", source: str = "") -> None:
@@ -285,17 +288,18 @@ class Sim:
         return {"base_mb": np.full(n_ctrl, base_mb), "base_iops": np.full(n_ctrl, base_iops),
                 "link_mb": np.full(n_ctrl, links)}
 
-    def port_scale(self, ctrl: np.ndarray, X: np.ndarray, kb: np.ndarray) -> np.ndarray:
+    def port_scale(self, ctrl: np.ndarray, X: np.ndarray, kb: np.ndarray) -> np.ndarray | float:
         """Host ports: a controller's host MB/s cannot exceed its ports' MB/s; the pairs it
-        serves are scaled down together (per pair factor, 1 where the ports have room)."""
+        serves are scaled down together (per pair factor; the float 1.0 when every controller's
+        ports have room)."""
         n_ctrl = len(self.lay.ctrl_names)
         cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
         if cap <= 0 or not len(X):
-            return np.ones(len(X))
+            return 1.0
         mb = np.bincount(ctrl, weights=X * kb / 1024.0, minlength=n_ctrl)
         scale = np.minimum(1.0, cap / np.maximum(mb, 1e-9))
-        if np.all(scale >= 1.0):
-            return np.ones(len(X))
+        if (scale >= 1.0).all():
+            return 1.0
         self.advise("warning", "host-ports-saturated",
                     "the host load exceeds the host ports' bandwidth of "
                     + ", ".join(self.lay.ctrl_names[k] for k in np.nonzero(scale < 1.0)[0])
@@ -313,41 +317,50 @@ class Sim:
 
     # ------------------------------------------------------------------ the host load
     def _host_static(self) -> dict[str, Any]:
-        """Per workload-pair arrays that change only when invalidate() was called. When the
-        invalidations named their groups/LUNs (a failure, a swap, a migration's end, one
-        workload's change), only those pairs are recomputed, into copies: earlier steps keep
-        their arrays for fill_lazy()."""
+        """Per workload-pair arrays that change only when invalidate() was called, updated in
+        place: when the invalidations named their groups/LUNs (a failure, a swap, a migration's
+        end, one workload's change), only those pairs are recomputed. Each version's response-time
+        terms go to self.pair_history (only the recomputed pairs) for finish()."""
         lay = self.lay
         dirty, self._dirty = self._dirty, set()
-        prev = getattr(self, "_st", None)
-        # group level: degraded groups and alive members (cheap, always whole)
-        failed_in = self.failed & (lay.d_group >= 0)
-        alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
-        degraded_g = alive_n < lay.g_width
-        alive_g = np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
-        if prev is None or dirty is None:
+        st = getattr(self, "_st", None)
+        if getattr(self, "_alive_key", None) != self.topo:  # failures and swaps bump self.topo
+            # group level: degraded groups and alive members (whole: cheap)
+            failed_in = self.failed & (lay.d_group >= 0)
+            alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
+            alive_g = np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
+            self._alive = (alive_n, alive_g, alive_n < lay.g_width)
+            self._alive_key = self.topo
+        alive_n, alive_g, degraded_g = self._alive
+        if st is None or dirty is None:
+            idx = None
             st = self._pair_terms(np.arange(self.P), degraded_g)
             st.update(pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # fixed per pair
         else:
-            st = dict(prev)
-            for k in ("agg", "lazy_x", "host"):
-                st.pop(k, None)
-            if dirty:
-                idx = np.fromiter(dirty, int, len(dirty))
+            st.pop("agg", None)  # solve()'s per-version sums
+            idx = np.fromiter(dirty, int, len(dirty))
+            if len(idx):
                 for k, v in self._pair_terms(idx, degraded_g).items():
-                    st[k] = a = st[k].copy()
-                    a[idx] = v
+                    st[k][idx] = v
         st["alive_g"], st["alive_n"] = alive_g, alive_n
-        st["X_open"] = st["X_raw"] * self.port_scale(st["ctrl"], st["X_raw"], st["kb"])
+        scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"])
+        st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
+        scaled = isinstance(scale, np.ndarray)
+        if scaled or getattr(self, "_scaled", False):
+            idx = None  # every pair's IOPS changed
+        self._scaled = scaled
+        cols = slice(None) if idx is None else idx
+        self.pair_history.add(idx, np.stack([st["X_open"][cols], st["resp_a"][cols], st["resp_b"][cols],
+                                             st["resp_wh"][cols], st["resp_wf"][cols]]),
+                              np.stack([st["gi"][cols], st["ctrl"][cols]]))
         st["any_closed"] = bool((st["closed"] & st["on"]).any())
         # open workloads: the host load on every resource is fixed until the next invalidate()
-        if not st["any_closed"]:
-            st["host"] = self._host_load(st, st["X_open"])
+        st["host"] = None if st["any_closed"] else self._host_load(st, st["X_open"])
         return st
 
     def _pair_terms(self, idx: np.ndarray, degraded_g: np.ndarray) -> dict[str, np.ndarray]:
-        """The host path of pairs idx: what each I/O costs the drives, its fixed response-time
-        terms and its offered IOPS (before the host ports' limit)."""
+        """The host path of pairs idx: what each I/O costs the drives, its response-time terms
+        (resp_*: see app/engine/recorded.py) and its offered IOPS (before the host ports' limit)."""
         lay = self.lay
         pw, pl = self.p_w[idx], self.p_l[idx]
         g = lay.l_group[pl]
@@ -385,9 +398,18 @@ class Sim:
         n_raw = self.w_out[pw] / np.maximum(nl, 1)
         r_rand_fixed = s_rand * 1000.0 * np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0)
         X_raw = np.where(on & ~closed, self.w_iops[pw] / np.maximum(nl, 1), 0.0)
+        # response time (ms) = reads: hits at cache speed, misses random or sequential, stretched
+        # by the group's queue; writes: to the write cache at cache speed (forced flush: its
+        # penalty) or, without it, random at twice the drive time; plus SP wait and overhead
+        wc = lay.l_wcache[pl]
+        resp_a = r * hit * self.hit_ms + rnd * self.rand_over
+        resp_b = r * (1 - hit) * (rnd * r_rand_fixed + (1 - rnd) * t_seq) + (1 - r) * np.where(wc, 0.0, 2.0 * r_rand_fixed)
+        resp_wh = np.where(wc, (1 - r) * self.hit_ms, 0.0)
+        resp_wf = resp_wh if self.ff_ms is None else np.where(wc, (1 - r) * self.ff_ms, 0.0)
         return dict(gi=gi, ctrl=ctrl, on=on, r=r, kb=kb, rnd=rnd, hit=hit, closed=closed,
                     busy_per_io=busy_per_io, be_mb_per_io=be_mb_per_io, t_seq=t_seq,
-                    n_raw=n_raw, n_out=np.maximum(n_raw, 1.0), r_rand_fixed=r_rand_fixed, X_raw=X_raw)
+                    n_raw=n_raw, n_out=np.maximum(n_raw, 1.0), r_rand_fixed=r_rand_fixed, X_raw=X_raw,
+                    resp_a=resp_a, resp_b=resp_b, resp_wh=resp_wh, resp_wf=resp_wf)
 
     def _host_load(self, st, X) -> tuple:
         lay = self.lay
@@ -759,116 +781,70 @@ class Sim:
         self.rec_n = k + 1
         self.rec_t[k] = t
         rec = self.rec
-        # raw values; finish() scales whole columns to % (the same arithmetic per element)
+        # raw values; finish() scales whole columns (the same arithmetic per element)
         rec["group_pct"][k] = s["U_g"]
         rec["cpu_pct"][k] = s["core"]
         rec["bus_pct"][k] = s["bus"]
         rec["iops"][k] = s["iops_w"]
         rec["mb_s"][k] = s["mbs_w"]
         rec["port_pct"][k] = s["port"]
-        rec["write_cache_pct"][k] = self.cache_pct()
+        rec["write_cache_pct"][k] = self.cache_fill
         rec["write_pending_pct"][k] = self.wp_pct
-        if s["resp_w"] is not None:
-            rec["response_ms"][k] = s["resp_w"]
-            rec["response_max_ms"][k] = s["rmax_w"]
-            rec["lun_response_ms"][k] = s["lun_r"]
+        if s["resp_w"] is None:  # open load: the response times follow from the rows above
+            rec["forced"][k] = self.forced
+            self.rec_open.append(k)
+            self.rec_open_version.append(len(self.pair_history) - 1)
+        else:
+            self.rec_resp.append((k, s["resp_w"], s["rmax_w"], s["lun_r"]))
         self.rec_drive.append(s["drive"])
-        if s.get("lazy") is not None:
-            self.lazy.append((k, s["lazy"]))  # (st, U_g, core_max, forced)
         # per-operation progress and rate: only the running ones change (progress = moved MB
         # over the op's total, computed in finish() as Op.progress_pct does for a running op)
         self.rec_ops.append([(op.index, op.moved_mb, op.rate) for op in self.active])
 
-    def drive_snapshot(self) -> tuple:
-        """(group index per drive, member mask, drives shown idle) for this topology version:
-        failures, spares and replacements change only with a topology invalidation."""
+    def drive_snapshot(self) -> np.ndarray:
+        """The drive layout for this topology version (failures, spares and replacements change
+        only with a topology invalidation): per drive the column of the step's group load it
+        shows, its group's or one of two zero columns after them: outside any group, idle
+        (failed and not being rebuilt). See DriveLoad."""
         if getattr(self, "_ds_key", None) != self.topo:
+            G = self.lay.G
             dg = self.lay.d_group
-            member = dg >= 0
-            self._ds = (np.where(member, dg, 0), member, self.failed & ~self.writing)
+            self._ds = np.where(self.failed & ~self.writing, G + 1, np.where(dg >= 0, dg, G)).astype(np.int32)
             self._ds_key = self.topo
         return self._ds
 
-    def drive_matrix(self) -> np.ndarray:
-        """drive_pct for all steps: the group load on its alive members plus per-drive extras,
-        batched over the steps that share one drive snapshot."""
-        n = self.rec_n
-        out = np.zeros((n, self.lay.D))
-        k = 0
+    def drive_load(self) -> DriveLoad:
+        """drive_pct's compact form: the group rows, the distinct layouts and the extras."""
         rows = self.rec_drive
-        while k < n:
-            snap = rows[k][2]
-            e = k + 1
-            while e < n and rows[e][2] is snap:
-                e += 1
-            idx, member, idle = snap
-            U = np.where(member, np.vstack([r[0] for r in rows[k:e]])[:, idx], 0.0)
-            for j in range(k, e):
-                for d, b in rows[j][1].items():
-                    U[j - k, d] += b
-            out[k:e] = np.where(idle, 0.0, np.minimum(U, 1.0)) * 100.0
-            k = e
-        return out
+        G = self.lay.G
+        group_rows = np.zeros((len(rows), G + 2))  # the two zero columns of drive_snapshot()
+        if G:
+            group_rows[:, :G] = [r[0] for r in rows]
+        layouts, layout_of_step = [], []
+        for r in rows:
+            if not layouts or r[2] is not layouts[-1]:
+                layouts.append(r[2])
+            layout_of_step.append(len(layouts) - 1)
+        ks, ds, bs = [], [], []
+        for k, r in enumerate(rows):
+            for d, b in r[1].items():
+                ks.append(k)
+                ds.append(d)
+                bs.append(b)
+        return DriveLoad(group_rows, np.array(layouts, np.int32).reshape(len(layouts), self.lay.D),
+                         np.array(layout_of_step, int), np.array(ks, int), np.array(ds, int), np.array(bs, float))
 
-    def fill_lazy(self) -> None:
-        """Response times of open-load steps, computed after the run: the same equations as
-        solve() on (steps x pairs) matrices, one batch per host-load version."""
-        if not self.lazy:
-            return
+    def open_responses(self, rec: dict[str, np.ndarray]) -> OpenResponses | None:
+        """The open-load steps' response times (computed when read), None without such steps."""
+        if not self.rec_open or not self.P:
+            return None
         lay = self.lay
-        W = len(self.workloads)
-        pw, pl = self.p_w, self.p_l
-        ow = np.argsort(pw, kind="stable")
-        sw = np.r_[0, np.nonzero(np.diff(pw[ow]))[0] + 1]
-        w_ids = pw[ow][sw]
-        ol = np.argsort(pl, kind="stable")
-        sl = np.r_[0, np.nonzero(np.diff(pl[ol]))[0] + 1]
-        l_ids = pl[ol][sl]
-        # pairs are usually listed by workload (and often by LUN): then no column gather is needed
-        w_sorted = bool(np.all(ow == np.arange(len(ow))))
-        l_sorted = bool(np.all(ol == np.arange(len(ol))))
-        runs: list[list] = []
-        for k, item in self.lazy:  # consecutive steps sharing one host-load version
-            if runs and runs[-1][0][1][0] is item[0]:
-                runs[-1].append((k, item))
-            else:
-                runs.append([(k, item)])
-        rec_r, rec_m, rec_l = self.rec["response_ms"], self.rec["response_max_ms"], self.rec["lun_response_ms"]
-        for run in runs:
-            st = run[0][1][0]
-            gi, ctrl = st["gi"], st["ctrl"]
-            X = st["X_open"]
-            # per group / per controller first, then spread to the pairs (fewer values to compute)
-            stretch = (1.0 / (1.0 - np.clip(np.vstack([it[1] for _, it in run]), 0.0, self.max_util)))[:, gi]
-            uc = np.clip(np.vstack([it[2] for _, it in run]) / 100.0, 0.0, self.max_util)
-            sp_wait = (self.sp_lat * uc / (1.0 - uc))[:, ctrl]
-            hit, rnd, r, wc = st["hit"], st["rnd"], st["r"], st["wcache"]
-            r_read = hit * self.hit_ms + (1 - hit) * (rnd * st["r_rand_fixed"] + (1 - rnd) * st["t_seq"]) * stretch
-            r_write = np.where(wc, self.hit_ms, st["r_rand_fixed"] * stretch * 2.0)
-            if self.ff_ms is not None:
-                fo = np.vstack([it[3] for _, it in run])[:, ctrl]
-                if fo.any():
-                    r_write = np.where(fo & wc, self.ff_ms, r_write)
-            R = r * r_read + (1 - r) * r_write + sp_wait + rnd * self.rand_over
-            RX = R * X
-            if "lazy_x" not in st:
-                st["lazy_x"] = (np.add.reduceat(X[ow], sw), np.add.reduceat(X[ol], sl))
-            xw, xl = st["lazy_x"]
-            RXw = RX if w_sorted else RX[:, ow]
-            resp = np.zeros((len(run), W))
-            resp[:, w_ids] = np.where(xw > 0, np.add.reduceat(RXw, sw, axis=1) / np.maximum(xw, 1e-12), 0.0)
-            rmax = np.zeros((len(run), W))
-            Rw = np.where(X > 0, R, 0.0)
-            rmax[:, w_ids] = np.maximum.reduceat(Rw if w_sorted else Rw[:, ow], sw, axis=1)
-            lun_r = np.zeros((len(run), lay.L))
-            lun_r[:, l_ids] = np.add.reduceat(RX if l_sorted else RX[:, ol], sl, axis=1) / np.maximum(xl, 1e-12)
-            ks = [k for k, _ in run]
-            rec_r[ks], rec_m[ks], rec_l[ks] = resp, rmax, lun_r
-
-    def cache_pct(self) -> np.ndarray:
-        if not self.write_cache_mb:
-            return np.zeros(len(self.lay.ctrl_names))
-        return np.minimum(self.cache_fill / self.write_cache_mb * 100.0, 100.0)
+        ks = np.array(self.rec_open, int)
+        core = rec["cpu_pct"][ks]
+        core_max = np.maximum.reduceat(core, lay.core_off, axis=1) if lay.C else np.zeros((len(ks), len(lay.ctrl_names)))
+        return OpenResponses(self.pair_history, np.array(self.rec_open_version, int), rec["group_pct"][ks], core_max,
+                             rec["forced"][ks] > 0.0, self.p_w, self.p_l, len(self.workloads), lay.L, self.max_util,
+                             self.sp_lat)
 
     def finish(self, horizon: float, steps: int) -> Result:
         lay = self.lay
@@ -877,30 +853,43 @@ class Sim:
         res = Result(scenario=self.scenario.name, horizon_h=horizon, event_count=steps,
                      platform_id=self.platform.id,
                      rates_id=self.R.model)
-        ents = {
-            "drive_pct": ("%", lay.drive_locs), "group_pct": ("%", [str(g.id) for g in lay.groups]),
-            "cpu_pct": ("%", lay.core_names), "bus_pct": ("%", [str(b) for b in range(lay.B)]),
-            "response_ms": ("ms", [w["id"] for w in self.workloads]),
-            "response_max_ms": ("ms", [w["id"] for w in self.workloads]),
-            "iops": ("IOPS", [w["id"] for w in self.workloads]), "mb_s": ("MB/s", [w["id"] for w in self.workloads]),
-            "lun_response_ms": ("ms", [str(l.id) for l in lay.luns]),
-            "port_pct": ("%", lay.ctrl_names), "write_cache_pct": ("%", lay.ctrl_names),
-            "write_pending_pct": ("%", lay.ctrl_names),
-        }
-        self.fill_lazy()
+        rec = {m: v[:n_rows] for m, v in self.rec.items()}
+        open_resp = self.open_responses(rec)
+        open_steps = np.array(self.rec_open, int)
+        resp_steps = np.array([r[0] for r in self.rec_resp], int)
+
+        def responses(which: int, width: int, method: str) -> RecordedRows:
+            values = np.array([r[which] for r in self.rec_resp], float).reshape(len(resp_steps), width)
+            return RecordedRows(n_rows, resp_steps, values, open_resp, open_steps, method)
+
+        W = len(self.workloads)
+        wl_ids = [w["id"] for w in self.workloads]
         bus_scale = max(self.platform.bus_mb_s, 1e-9)
-        for metric, (unit, names) in ents.items():
+        cache = (np.minimum(rec["write_cache_pct"] / self.write_cache_mb * 100.0, 100.0) if self.write_cache_mb
+                 else np.zeros_like(rec["write_cache_pct"]))
+        # (metric, unit, entities, V or a SeriesBlock.compute for the large blocks few callers read)
+        blocks = (
+            ("drive_pct", "%", lay.drive_locs, self.drive_load),
+            ("group_pct", "%", [str(g.id) for g in lay.groups], lambda: rec["group_pct"] * 100.0),
+            ("cpu_pct", "%", lay.core_names, lambda: rec["cpu_pct"]),
+            ("bus_pct", "%", [str(b) for b in range(lay.B)], lambda: rec["bus_pct"] / bus_scale * 100.0),
+            ("response_ms", "ms", wl_ids, lambda: responses(1, W, "mean_by_workload")()),
+            ("response_max_ms", "ms", wl_ids, lambda: responses(2, W, "max_by_workload")),
+            ("iops", "IOPS", wl_ids, lambda: rec["iops"]),
+            ("mb_s", "MB/s", wl_ids, lambda: rec["mb_s"]),
+            ("lun_response_ms", "ms", [str(l.id) for l in lay.luns], lambda: responses(3, lay.L, "mean_by_lun")),
+            ("port_pct", "%", lay.ctrl_names, lambda: rec["port_pct"]),
+            ("write_cache_pct", "%", lay.ctrl_names, lambda: cache),
+            ("write_pending_pct", "%", lay.ctrl_names, lambda: rec["write_pending_pct"]),
+        )
+        for metric, unit, names, make in blocks:
             if not names:
                 continue
-            if metric == "drive_pct":
-                V = self.drive_matrix()
+            V = make()
+            if isinstance(V, np.ndarray):
+                res.add_block(SeriesBlock(metric, unit, list(names), t, V))
             else:
-                V = self.rec[metric][:n_rows]
-                if metric == "group_pct":
-                    V = V * 100.0
-                elif metric == "bus_pct":
-                    V = V / bus_scale * 100.0
-            res.add_block(SeriesBlock(metric, unit, list(names), t, V))
+                res.add_block(SeriesBlock(metric, unit, list(names), t, compute=V))
         if self.ops:
             n = len(self.ops)
             P = np.zeros((len(t), n))
