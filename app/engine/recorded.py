@@ -71,42 +71,47 @@ class OpenResponses:
         self.forced = forced
         self.p_w, self.p_l, self.W, self.L = p_w, p_l, W, L
 
-    def runs(self) -> Iterator[tuple[np.ndarray, np.ndarray, int, int]]:
-        """(terms, where, first step, end step) per history version that has steps."""
-        v = self.versions
-        starts = np.searchsorted(v, np.arange(len(self.history)), side="left")
-        ends = np.searchsorted(v, np.arange(len(self.history)), side="right")
-        for (terms, where), a, b in zip(self.history.replay(), starts.tolist(), ends.tolist()):
-            if b > a:
-                yield terms, where, a, b
+    def runs(self) -> Iterator[tuple[int, np.ndarray, np.ndarray, int, int]]:
+        """(version, terms, where, first step, end step) per history version that has steps."""
+        versions = np.arange(len(self.history))
+        starts = np.searchsorted(self.versions, versions, side="left").tolist()
+        ends = np.searchsorted(self.versions, versions, side="right").tolist()
+        for v, (terms, where) in enumerate(self.history.replay()):
+            if ends[v] > starts[v]:
+                yield v, terms, where, starts[v], ends[v]
 
     def mean_by_workload(self) -> np.ndarray:
         """(steps x W): the IOPS-weighted mean over each workload's pairs. A sum of per-pair
         responses is linear in the per-group and per-controller terms, so it is one small matrix
-        product per version: steps x (G + 3 controllers + 1) by that x W."""
+        product per version: (steps x J) by (J x W), J = G + 3 controllers + 1."""
         G, n_ctrl = self.stretch.shape[1], self.spwait.shape[1]
         J = G + 3 * n_ctrl + 1
         fo = self.forced.astype(float)
         Z = np.concatenate([self.stretch, self.spwait, fo, 1.0 - fo, np.ones((len(fo), 1))], axis=1)
-        out = np.zeros((len(Z), self.W))
-        xw = np.zeros((len(Z), self.W))
-        row = (self.p_w * J)[None, :]
-        const = np.full(len(self.p_w), G + 3 * n_ctrl)
-        for terms, where, a, b in self.runs():
+        out = np.empty((len(Z), self.W))
+        xw = np.zeros((len(self.history), self.W))
+        # the column of each weighted term, in TERMS order: X -> SP wait, A -> 1, B -> stretch,
+        # WH -> not forced, WF -> forced; offset by the pair's workload row of the (W x J) matrix
+        row = self.p_w * J
+        offsets = [row + G, row + G + 3 * n_ctrl, row, row + G + 2 * n_ctrl, row + G + n_ctrl]
+        cols = np.array(offsets)
+        weights = np.empty((len(TERMS), len(self.p_w)))
+        for v, terms, where, a, b in self.runs():
             g, c = where
-            # column of each weighted term, in TERMS order: X -> SP wait, A -> 1, B -> stretch,
-            # WH -> not forced, WF -> forced
-            cols = np.stack([G + c, const, g, G + 2 * n_ctrl + c, G + n_ctrl + c]) + row
-            weights = terms * terms[X]
+            for i in (X, WH, WF):
+                np.add(offsets[i], c, out=cols[i])
+            np.add(offsets[B], g, out=cols[B])
+            np.multiply(terms, terms[X], out=weights)
             weights[X] = terms[X]
             M = np.bincount(cols.ravel(), weights.ravel(), minlength=self.W * J).reshape(self.W, J)
-            out[a:b] = Z[a:b] @ M.T
-            xw[a:b] = M[:, G:G + n_ctrl].sum(axis=1)
+            np.matmul(Z[a:b], M.T, out=out[a:b])
+            xw[v] = np.bincount(self.p_w, terms[X], minlength=self.W)
+        xw = xw[self.versions]
         return np.where(xw > 0, out / np.maximum(xw, 1e-12), 0.0)
 
     def _pair_responses(self) -> Iterator[tuple[np.ndarray, np.ndarray, int, int]]:
         """(R: steps x pairs response times, X of the pairs, first step, end step) per version."""
-        for terms, where, a, b in self.runs():
+        for _, terms, where, a, b in self.runs():
             g, c = where
             R = (terms[A] + terms[B] * self.stretch[a:b, g] + self.spwait[a:b, c]
                  + np.where(self.forced[a:b, c], terms[WF], terms[WH]))

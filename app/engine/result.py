@@ -93,6 +93,7 @@ class SeriesBlock:
         self.t = t  # (T,)
         self._V = V
         self.compute = compute
+        self._columns: dict[str, int] | None = None  # entity -> column, built on first lookup
 
     @property
     def V(self) -> np.ndarray:
@@ -103,9 +104,16 @@ class SeriesBlock:
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
+        state["_columns"] = None
         if self.compute is not None:
             state["_V"] = None  # rebuilt on first use
         return state
+
+    def column(self, entity: str) -> int | None:
+        """The column of an entity (None: not in this block)."""
+        if self._columns is None:
+            self._columns = {e: j for j, e in enumerate(self.entities)}
+        return self._columns.get(entity)
 
     def series(self, j: int) -> Series:
         v = self.V[:, j]
@@ -122,9 +130,9 @@ class SeriesStore(dict):
 
     def __init__(self, initial: dict | None = None):
         super().__init__(initial or {})
-        self._index: dict[tuple[str, str], tuple[SeriesBlock, int]] = {}
-        self._built: set[tuple[str, str]] = set()  # entries _materialize() made (rebuilt after unpickling)
         self.blocks: list[SeriesBlock] = []
+        self._by_metric: dict[str, list[SeriesBlock]] = {}
+        self._built: set[tuple[str, str]] = set()  # entries _materialize() made (rebuilt after unpickling)
 
     def __reduce__(self):
         # the blocks and the Series set directly; a dict subclass would otherwise be pickled
@@ -138,11 +146,20 @@ class SeriesStore(dict):
 
     def add_block(self, block: SeriesBlock) -> None:
         self.blocks.append(block)
-        for j, e in enumerate(block.entities):
-            self._index[(block.metric, e)] = (block, j)
+        self._by_metric.setdefault(block.metric, []).append(block)
+
+    def _find(self, key) -> tuple[SeriesBlock, int] | None:
+        """The block holding key and its column (a later block wins, like a later dict entry)."""
+        if not isinstance(key, tuple) or len(key) != 2:
+            return None
+        for block in reversed(self._by_metric.get(key[0], ())):
+            j = block.column(key[1])
+            if j is not None:
+                return block, j
+        return None
 
     def _materialize(self, key: tuple[str, str]) -> Series | None:
-        hit = self._index.get(key)
+        hit = self._find(key)
         if hit is None:
             return None
         s = hit[0].series(hit[1])
@@ -163,10 +180,17 @@ class SeriesStore(dict):
         return default if s is None else s
 
     def __contains__(self, key) -> bool:
-        return dict.__contains__(self, key) or key in self._index
+        return dict.__contains__(self, key) or self._find(key) is not None
 
     def keys(self):
-        return list(dict.fromkeys([*dict.keys(self), *self._index]))
+        return list(dict.fromkeys([*dict.keys(self), *((b.metric, e) for b in self.blocks for e in b.entities)]))
+
+    def entities(self, metric: str) -> list[str]:
+        """The entities of one metric, sorted (without listing every key)."""
+        ents = {e for m, e in dict.keys(self) if m == metric}
+        for block in self._by_metric.get(metric, ()):
+            ents.update(block.entities)
+        return sorted(ents)
 
     def __iter__(self):
         return iter(self.keys())
@@ -231,7 +255,7 @@ class Result:
         return sorted({m for m, _ in self.series.keys()})
 
     def entities(self, metric: str) -> list[str]:
-        return sorted(e for m, e in self.series.keys() if m == metric)
+        return self.series.entities(metric)
 
     def to_json(self) -> dict[str, Any]:
         """The documented, versioned format (docs/result-format.md)."""

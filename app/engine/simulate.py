@@ -271,6 +271,23 @@ class Sim:
         self.w_kb = np.array([float(w["io_kb"]) for w in W], float)
         self.w_rand = np.array([float(w["random_pct"]) / 100 for w in W], float)
         self.w_hit = np.array([np.nan if w["read_hit_pct"] is None else float(w["read_hit_pct"]) / 100 for w in W], float)
+        self._wl_terms = None  # rebuilt by _workload_terms()
+
+    def _workload_terms(self) -> np.ndarray:
+        """The per-workload factors of _pair_terms() (one row each, WL_TERMS order), computed
+        once per workload change: the same values the pair formulas would compute per pair."""
+        if self._wl_terms is None:
+            r, rnd, kb = self.w_r, self.w_rand, self.w_kb
+            per_lun = np.maximum(self.w_nluns, 1)
+            n_raw = self.w_out / per_lun
+            self._wl_terms = np.array([
+                r, 1 - r, rnd, 1 - rnd, kb, kb / 1024.0, (1 - r) * rnd, r * (1 - rnd), (1 - r) * (1 - rnd),
+                np.where(np.isnan(self.w_hit), self.hit_default, self.w_hit),
+                self.w_iops / per_lun, n_raw, np.maximum(n_raw, 1.0),
+                kb / 64.0 * self.seq64 if self.seq64 is not None else np.zeros(len(kb)),
+                (1 - r) * self.hit_ms, (1 - r) * (self.ff_ms if self.ff_ms is not None else self.hit_ms),
+            ])
+        return self._wl_terms
 
     def _controller_limits(self) -> dict[str, np.ndarray] | None:
         """MD32xx: base controller limits from the Dell drive counts, raised by HPT."""
@@ -316,6 +333,10 @@ class Sim:
         return mb, self.limits["base_iops"] * io
 
     # ------------------------------------------------------------------ the host load
+    # per-pair float terms (one row each of Sim._pair_f); the first five are recorded.TERMS
+    PAIR_TERMS = ("X_raw", "resp_a", "resp_b", "resp_wh", "resp_wf", "r", "kb", "rnd", "hit", "busy_per_io",
+                  "be_mb_per_io", "t_seq", "n_raw", "n_out", "r_rand_fixed")
+
     def _host_static(self) -> dict[str, Any]:
         """Per workload-pair arrays that change only when invalidate() was called, updated in
         place: when the invalidations named their groups/LUNs (a failure, a swap, a migration's
@@ -325,91 +346,96 @@ class Sim:
         dirty, self._dirty = self._dirty, set()
         st = getattr(self, "_st", None)
         if getattr(self, "_alive_key", None) != self.topo:  # failures and swaps bump self.topo
-            # group level: degraded groups and alive members (whole: cheap)
-            failed_in = self.failed & (lay.d_group >= 0)
-            alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
-            alive_g = np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
-            self._alive = (alive_n, alive_g, alive_n < lay.g_width)
-            self._alive_key = self.topo
-        alive_n, alive_g, degraded_g = self._alive
+            self._group_terms()
+        alive_n, alive_g = self._alive
         if st is None or dirty is None:
             idx = None
-            st = self._pair_terms(np.arange(self.P), degraded_g)
-            st.update(pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # fixed per pair
+            self._pair_f, self._pair_i, self._pair_b = self._pair_terms(np.arange(self.P))
+            st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
+            st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
+                      pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
+            terms, where = self._pair_f[:5].copy(), self._pair_i.copy()
         else:
             st.pop("agg", None)  # solve()'s per-version sums
             idx = np.fromiter(dirty, int, len(dirty))
-            if len(idx):
-                for k, v in self._pair_terms(idx, degraded_g).items():
-                    st[k][idx] = v
+            f, i, b = self._pair_terms(idx)
+            self._pair_f[:, idx], self._pair_i[:, idx], self._pair_b[:, idx] = f, i, b
+            terms, where = f[:5], i
         st["alive_g"], st["alive_n"] = alive_g, alive_n
         scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"])
         st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
         scaled = isinstance(scale, np.ndarray)
-        if scaled or getattr(self, "_scaled", False):
-            idx = None  # every pair's IOPS changed
+        if scaled or getattr(self, "_scaled", False):  # every pair's IOPS changed
+            idx = None
+            terms, where = np.vstack([st["X_open"], self._pair_f[1:5]]), self._pair_i.copy()
         self._scaled = scaled
-        cols = slice(None) if idx is None else idx
-        self.pair_history.add(idx, np.stack([st["X_open"][cols], st["resp_a"][cols], st["resp_b"][cols],
-                                             st["resp_wh"][cols], st["resp_wf"][cols]]),
-                              np.stack([st["gi"][cols], st["ctrl"][cols]]))
+        self.pair_history.add(idx, terms, where)
         st["any_closed"] = bool((st["closed"] & st["on"]).any())
         # open workloads: the host load on every resource is fixed until the next invalidate()
         st["host"] = None if st["any_closed"] else self._host_load(st, st["X_open"])
         return st
 
-    def _pair_terms(self, idx: np.ndarray, degraded_g: np.ndarray) -> dict[str, np.ndarray]:
+    def _group_terms(self) -> None:
+        """Per-group arrays for this topology version: alive members, and the per-group factors
+        of _pair_terms() (one row each, in its order)."""
+        lay = self.lay
+        failed_in = self.failed & (lay.d_group >= 0)
+        alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
+        self._alive = alive_n, np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
+        deg_p = (alive_n < lay.g_width) & lay.g_parity  # degraded parity groups
+        width = lay.g_width
+        wider = 1.0 + (width - 2.0) / width
+        self._grp_terms = np.array([
+            lay.g_seq, lay.g_rand / 1000.0, lay.g_pen, width / lay.g_data, np.maximum(lay.g_data, 1.0),
+            np.where(deg_p, wider, 1.0),  # random read multiplier
+            np.where(deg_p, 1.0 / self.degr_seq if self.degr_seq else wider, 1.0),  # sequential read
+            np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0),  # fixed random response
+        ])
+        self._alive_key = self.topo
+
+    def _pair_terms(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The host path of pairs idx: what each I/O costs the drives, its response-time terms
-        (resp_*: see app/engine/recorded.py) and its offered IOPS (before the host ports' limit)."""
+        (resp_*: see app/engine/recorded.py) and its offered IOPS (before the host ports' limit).
+        Returns (floats: PAIR_TERMS x n, ints: group and controller x n, bools: on and closed x n).
+        Per-workload and per-group factors are gathered once (the same values per pair)."""
         lay = self.lay
         pw, pl = self.p_w[idx], self.p_l[idx]
         g = lay.l_group[pl]
-        live = lay.l_live[pl] & (g >= 0)
-        gi = np.where(g >= 0, g, 0)
+        in_group = g >= 0
+        gi = np.where(in_group, g, 0)
         ctrl = lay.l_owner[pl]
-        on = live & ~self.offline[ctrl]
-        r = self.w_r[pw]
-        kb = self.w_kb[pw]
-        rnd = self.w_rand[pw]
-        hit = np.where(np.isnan(self.w_hit[pw]), self.hit_default, self.w_hit[pw]) * lay.l_hit_scale[pl]
-        nl = self.w_nluns[pw]
         closed = self.w_closed[pw]
-        seq = lay.g_seq[gi]
-        s_rand = lay.g_rand[gi] / 1000.0 + kb / 1024.0 / seq
-        s_seqr = kb / 1024.0 / seq
-        frag = np.ones(len(idx))
-        if self.frag_k is not None:
-            frag = 1.0 + self.frag_k * np.maximum(lay.l_opt[pl] - 1.0, 0.0)
-        deg_p = degraded_g[gi] & lay.g_parity[gi]
-        width = lay.g_width[gi]
-        rd_mult = np.where(deg_p, 1.0 + (width - 2.0) / width, 1.0)
-        seq_deg = np.where(deg_p, 1.0 / self.degr_seq if self.degr_seq else 1.0 + (width - 2.0) / width, 1.0)
-        pen = lay.g_pen[gi]
-        fullstripe = width / lay.g_data[gi]
-        busy_per_io = (r * (1 - hit) * rnd * s_rand * rd_mult
-                       + (1 - r) * rnd * pen * s_rand
-                       + r * (1 - rnd) * s_seqr * seq_deg * frag
-                       + (1 - r) * (1 - rnd) * s_seqr * fullstripe)
-        be_mb_per_io = (kb / 1024.0) * (r * (1 - hit) + (1 - r) * np.where(rnd > 0.5, pen, fullstripe))
+        on = lay.l_live[pl] & in_group & ~self.offline[ctrl]
+        (r, omr, rnd, omrnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_per_lun, n_raw, n_out, kb64,
+         omr_hit, omr_ff) = self._workload_terms()[:, pw]
+        seq, rand_s, pen, fullstripe, data1, rd_mult, seq_deg, rrf_mult = self._grp_terms[:, gi]
+        hit = hit_w * lay.l_hit_scale[pl]
+        r_omh = r * (1 - hit)
+        s_seqr = kbm / seq
+        s_rand = rand_s + s_seqr
+        frag = 1.0 if self.frag_k is None else 1.0 + self.frag_k * np.maximum(lay.l_opt[pl] - 1.0, 0.0)
+        busy_per_io = (r_omh * rnd * s_rand * rd_mult
+                       + omr_rnd * pen * s_rand
+                       + r_omrnd * s_seqr * seq_deg * frag
+                       + omr_omrnd * s_seqr * fullstripe)
+        be_mb_per_io = kbm * (r_omh + omr * np.where(rnd > 0.5, pen, fullstripe))
         if self.seq64 is not None:
-            t_seq = kb / 64.0 * self.seq64 * frag * seq_deg
+            t_seq = kb64 * frag * seq_deg
         else:
-            t_seq = s_seqr * 1000.0 / np.maximum(lay.g_data[gi], 1.0) * frag * seq_deg
-        n_raw = self.w_out[pw] / np.maximum(nl, 1)
-        r_rand_fixed = s_rand * 1000.0 * np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0)
-        X_raw = np.where(on & ~closed, self.w_iops[pw] / np.maximum(nl, 1), 0.0)
+            t_seq = s_seqr * 1000.0 / data1 * frag * seq_deg
+        r_rand_fixed = s_rand * 1000.0 * rrf_mult
+        X_raw = np.where(on & ~closed, x_per_lun, 0.0)
         # response time (ms) = reads: hits at cache speed, misses random or sequential, stretched
         # by the group's queue; writes: to the write cache at cache speed (forced flush: its
         # penalty) or, without it, random at twice the drive time; plus SP wait and overhead
         wc = lay.l_wcache[pl]
         resp_a = r * hit * self.hit_ms + rnd * self.rand_over
-        resp_b = r * (1 - hit) * (rnd * r_rand_fixed + (1 - rnd) * t_seq) + (1 - r) * np.where(wc, 0.0, 2.0 * r_rand_fixed)
-        resp_wh = np.where(wc, (1 - r) * self.hit_ms, 0.0)
-        resp_wf = resp_wh if self.ff_ms is None else np.where(wc, (1 - r) * self.ff_ms, 0.0)
-        return dict(gi=gi, ctrl=ctrl, on=on, r=r, kb=kb, rnd=rnd, hit=hit, closed=closed,
-                    busy_per_io=busy_per_io, be_mb_per_io=be_mb_per_io, t_seq=t_seq,
-                    n_raw=n_raw, n_out=np.maximum(n_raw, 1.0), r_rand_fixed=r_rand_fixed, X_raw=X_raw,
-                    resp_a=resp_a, resp_b=resp_b, resp_wh=resp_wh, resp_wf=resp_wf)
+        resp_b = r_omh * (rnd * r_rand_fixed + omrnd * t_seq) + omr * np.where(wc, 0.0, 2.0 * r_rand_fixed)
+        resp_wh = np.where(wc, omr_hit, 0.0)
+        resp_wf = np.where(wc, omr_ff, 0.0)
+        return (np.array([X_raw, resp_a, resp_b, resp_wh, resp_wf, r, kb, rnd, hit, busy_per_io,
+                          be_mb_per_io, t_seq, n_raw, n_out, r_rand_fixed]),
+                np.array([gi, ctrl]), np.array([on, closed]))
 
     def _host_load(self, st, X) -> tuple:
         lay = self.lay
