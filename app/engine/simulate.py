@@ -101,6 +101,7 @@ class Sim:
         self.spare_busy = np.zeros(lay.D, bool)  # a hot spare standing in for a failed drive
         self.writing = np.zeros(lay.D, bool)  # a replacement drive being rebuilt
         self.version = 0  # bumped when the host load's inputs change (see invalidate)
+        self._placement_version = 0  # bumped when LUNs may have moved between groups
         self.topo = 0
         # topology versions for caches that depend on one group only (an operation's drive plan):
         # (changes to all groups, changes per group)
@@ -127,9 +128,6 @@ class Sim:
         self.p_w = np.array(pw, int)
         self.p_l = np.array(pl, int)
         self.P = len(pw)
-        self._loaded_l = np.zeros(lay.L, bool)
-        self._loaded_l[self.p_l] = True
-        self._loaded_l = self._loaded_l.tolist()
         self._pairs_of_l: dict[int, list[int]] = {}
         for k, l in enumerate(pl):
             self._pairs_of_l.setdefault(l, []).append(k)
@@ -205,8 +203,10 @@ class Sim:
         return self.topo_all, self.topo_g[gi]
 
     def workload_group_matrix(self) -> tuple[np.ndarray, np.ndarray]:
-        """(W x G bool: workload w has a LUN on group g, W bool: workload running), cached."""
-        if getattr(self, "_wg_key", None) != self.version:
+        """(W x G bool: workload w has a LUN on group g, W bool: workload running), cached until
+        a workload changes or LUNs move (a failure or a swap changes neither)."""
+        key = (self._wl_version, self._placement_version)
+        if getattr(self, "_wg_key", None) != key:
             W, G = len(self.workloads), self.lay.G
             mat = np.zeros((W, max(G, 1)), bool)
             if self.P:
@@ -216,13 +216,14 @@ class Sim:
             active = np.array([(w["iops"] or 0) > 0 or (w["mode"] == "closed" and (w["outstanding"] or 0) > 0)
                                for w in self.workloads], bool)
             self._wg = (mat, active)
-            self._wg_key = self.version
+            self._wg_key = key
         return self._wg
 
     def invalidate(self, topology: bool = False, groups=None, luns=None) -> None:
         """The host load's inputs changed (workloads, LUN placement, failures, cache, reboot);
         topology: drives failed, were replaced or swapped (operations re-plan their drives).
-        With `groups`/`luns`, the host load is recomputed only if host I/O touches them."""
+        With `groups`/`luns`, the host load is recomputed only if host I/O touches them, and
+        only for the pairs on them."""
         if topology:
             self.topo += 1
             if groups is None:
@@ -231,26 +232,21 @@ class Sim:
                 for g in groups:
                     if 0 <= g < len(self.topo_g):
                         self.topo_g[g] += 1
+        if groups is None or luns is not None:  # LUNs may have moved
+            self._placement_version += 1
         if groups is not None or luns is not None:
-            if not self.P:
-                return
-            loaded_l = self._loaded_l  # LUNs with host load (pairs never change)
-            hit = any(loaded_l[l] for l in (luns or ()))
-            if not hit and groups:
+            pairs: set[int] = set()
+            for l in luns or ():
+                pairs.update(self._pairs_of_l.get(l, ()))
+            if groups and self.P:
                 lg = self.lay.l_group[self.p_l]  # read now: migrations move LUNs between groups
-                loaded_g = np.zeros(self.lay.G + 1, bool)
-                loaded_g[lg] = True  # a LUN outside any group (-1) lands on the spare last slot
-                hit = any(loaded_g[g] for g in groups if 0 <= g < self.lay.G)
-            if not hit:
-                return
-            if self._dirty is not None:  # only these pairs' host path changed
-                for l in luns or ():
-                    self._dirty.update(self._pairs_of_l.get(l, ()))
-                if groups:
-                    lg = self.lay.l_group[self.p_l]
-                    for g in groups:
-                        if g >= 0:
-                            self._dirty.update(np.flatnonzero(lg == g).tolist())
+                for g in groups:
+                    if 0 <= g < self.lay.G:
+                        pairs.update(np.flatnonzero(lg == g).tolist())
+            if not pairs:
+                return  # no host I/O on them
+            if self._dirty is not None:
+                self._dirty |= pairs
         else:
             self._dirty = None  # anything may have changed: every pair
         self.version += 1
@@ -259,6 +255,7 @@ class Sim:
     def _wl_arrays(self, wi: int | None = None) -> None:
         """Workload parameters as arrays; wi: only that workload changed (its pairs are dirty)."""
         self.version = getattr(self, "version", 0) + 1
+        self._wl_version = getattr(self, "_wl_version", 0) + 1
         if wi is None:
             self._dirty = None
         elif self._dirty is not None:
