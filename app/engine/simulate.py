@@ -311,6 +311,8 @@ class Sim:
         if cap <= 0 or not len(X):
             return 1.0
         mb = np.bincount(ctrl, weights=X * kb / 1024.0, minlength=n_ctrl)
+        if max(mb.tolist(), default=0.0) <= cap:  # the common case, decided without the scale
+            return 1.0
         scale = np.minimum(1.0, cap / np.maximum(mb, 1e-9))
         if (scale >= 1.0).all():
             return 1.0
@@ -367,7 +369,7 @@ class Sim:
             terms, where = np.vstack([st["X_open"], self._pair_f[1:5]]), self._pair_i.copy()
         self._scaled = scaled
         self.pair_history.add(idx, terms, where)
-        st["any_closed"] = bool((st["closed"] & st["on"]).any())
+        st["any_closed"] = bool(self.w_closed.any() and (st["closed"] & st["on"]).any())
         # open workloads: the host load on every resource is fixed until the next invalidate()
         st["host"] = None if st["any_closed"] else self._host_load(st, st["X_open"])
         return st
@@ -435,17 +437,22 @@ class Sim:
                 np.array([gi, ctrl]), np.array([on, closed]))
 
     def _host_load(self, st, X) -> tuple:
+        """The host I/O's load: (group utilization, random fraction of each group's host busy
+        time, SP-core utilization, back-end MB/s per group)."""
         lay = self.lay
-        n_ctrl = len(lay.ctrl_names)
-        on, gi = st["on"], st["gi"]
-        host_busy_g = np.bincount(gi[on], weights=(X * st["busy_per_io"])[on], minlength=lay.G)
+        on, gi, ctrl = st["on"], st["gi"], st["ctrl"]
+        busy = X * st["busy_per_io"]
+        be = X * st["be_mb_per_io"]
+        rnd = st["rnd"]
+        if not on.all():  # pairs without I/O paths (LUN unbound, controller offline) add nothing
+            gi, ctrl, X, busy, be, rnd = gi[on], ctrl[on], X[on], busy[on], be[on], rnd[on]
+        host_busy_g = np.bincount(gi, weights=busy, minlength=lay.G)
         U_host_g = host_busy_g / st["alive_g"]
-        rb = np.bincount(gi[on], weights=(X * st["busy_per_io"] * st["rnd"])[on], minlength=lay.G)
+        rb = np.bincount(gi, weights=busy * rnd, minlength=lay.G)
         host_random_g = np.where(host_busy_g > 0, rb / np.maximum(host_busy_g, 1e-12), 1.0)
-        ctrl = st["ctrl"]
-        host_cpu_ctrl = np.bincount(ctrl[on], weights=X[on] * self.cpu_us * 1e-4, minlength=n_ctrl)
+        host_cpu_ctrl = np.bincount(ctrl, weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
         core_host = host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl]
-        be_g = np.bincount(gi[on], weights=(X * st["be_mb_per_io"])[on], minlength=lay.G)
+        be_g = np.bincount(gi, weights=be, minlength=lay.G)
         return U_host_g, host_random_g, core_host, be_g
 
     def solve(self) -> dict[str, Any]:
