@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import math
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -897,46 +898,43 @@ class Sim:
         bus_scale = max(self.platform.bus_mb_s, 1e-9)
         cache = (np.minimum(rec["write_cache_pct"] / self.write_cache_mb * 100.0, 100.0) if self.write_cache_mb
                  else np.zeros_like(rec["write_cache_pct"]))
-        # (metric, unit, entities, V or a SeriesBlock.compute for the large blocks few callers read)
+        # (metric, unit, entities, V or, for the large blocks few callers read, a SeriesBlock.compute)
         blocks = (
-            ("drive_pct", "%", lay.drive_locs, self.drive_load),
-            ("group_pct", "%", [str(g.id) for g in lay.groups], lambda: rec["group_pct"] * 100.0),
-            ("cpu_pct", "%", lay.core_names, lambda: rec["cpu_pct"]),
-            ("bus_pct", "%", [str(b) for b in range(lay.B)], lambda: rec["bus_pct"] / bus_scale * 100.0),
-            ("response_ms", "ms", wl_ids, lambda: responses(1, W, "mean_by_workload")()),
-            ("response_max_ms", "ms", wl_ids, lambda: responses(2, W, "max_by_workload")),
-            ("iops", "IOPS", wl_ids, lambda: rec["iops"]),
-            ("mb_s", "MB/s", wl_ids, lambda: rec["mb_s"]),
-            ("lun_response_ms", "ms", [str(l.id) for l in lay.luns], lambda: responses(3, lay.L, "mean_by_lun")),
-            ("port_pct", "%", lay.ctrl_names, lambda: rec["port_pct"]),
-            ("write_cache_pct", "%", lay.ctrl_names, lambda: cache),
-            ("write_pending_pct", "%", lay.ctrl_names, lambda: rec["write_pending_pct"]),
+            ("drive_pct", "%", lay.drive_locs, self.drive_load()),
+            ("group_pct", "%", [str(g.id) for g in lay.groups], rec["group_pct"] * 100.0),
+            ("cpu_pct", "%", lay.core_names, rec["cpu_pct"]),
+            ("bus_pct", "%", [str(b) for b in range(lay.B)], rec["bus_pct"] / bus_scale * 100.0),
+            ("response_ms", "ms", wl_ids, responses(1, W, "mean_by_workload")()),
+            ("response_max_ms", "ms", wl_ids, responses(2, W, "max_by_workload")),
+            ("iops", "IOPS", wl_ids, rec["iops"]),
+            ("mb_s", "MB/s", wl_ids, rec["mb_s"]),
+            ("lun_response_ms", "ms", [str(l.id) for l in lay.luns], responses(3, lay.L, "mean_by_lun")),
+            ("port_pct", "%", lay.ctrl_names, rec["port_pct"]),
+            ("write_cache_pct", "%", lay.ctrl_names, cache),
+            ("write_pending_pct", "%", lay.ctrl_names, rec["write_pending_pct"]),
         )
-        for metric, unit, names, make in blocks:
+        for metric, unit, names, V in blocks:
             if not names:
                 continue
-            V = make()
-            if isinstance(V, np.ndarray):
-                res.add_block(SeriesBlock(metric, unit, list(names), t, V))
-            else:
+            if callable(V):
                 res.add_block(SeriesBlock(metric, unit, list(names), t, compute=V))
+            else:
+                res.add_block(SeriesBlock(metric, unit, list(names), t, V))
         if self.ops:
-            n = len(self.ops)
-            P = np.zeros((len(t), n))
-            Rt = np.zeros((len(t), n))
-            for op in self.ops:
-                if op.end_h is not None:
-                    P[t >= op.end_h - 1e-12, op.index] = 100.0
-            rows = self.rec_ops
-            ks = np.repeat(np.arange(len(rows)), [len(r) for r in rows])
-            flat = [x for r in rows for x in r]
-            if flat:
-                ii = np.array([x[0] for x in flat], int)
-                moved = np.array([x[1] for x in flat], float)
-                Rt[ks, ii] = [x[2] for x in flat]
+            # a finished op is at 100% from its end; a running one at its moved MB over its total
+            ends = np.array([INF if op.end_h is None else op.end_h for op in self.ops])
+            P = np.where(t[:, None] >= ends - 1e-12, 100.0, 0.0)
+            Rt = np.zeros_like(P)
+            counts = [len(r) for r in self.rec_ops]
+            n = sum(counts)
+            if n:  # (op index, moved MB, rate) of every running op at every step
+                ent = np.fromiter(chain.from_iterable(chain.from_iterable(self.rec_ops)), float, 3 * n).reshape(n, 3)
+                ks = np.repeat(np.arange(len(counts)), counts)
+                ii = ent[:, 0].astype(int)
+                Rt[ks, ii] = ent[:, 2]
                 tot = np.array([op.total_mb for op in self.ops], float)[ii]
                 ok = tot > 0
-                P[ks, ii] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
+                P[ks, ii] = np.where(ok, np.minimum(ent[:, 1] / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
             ids = [op.event.id for op in self.ops]
             res.add_block(SeriesBlock("progress_pct", "%", ids, t, P))
             res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, Rt))
