@@ -163,6 +163,7 @@ class Sim:
         self.rec_width = {
             "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
             "write_cache_pct": n_ctrl, "write_pending_pct": n_ctrl, "forced": n_ctrl,
+            "drive_group": lay.G + 2,  # DriveLoad.group_rows: the group load of alive members, two zero columns
         }
         self.rec_n = 0
         self.rec_t = np.empty(64)
@@ -172,7 +173,7 @@ class Sim:
         self.rec_open: list[int] = []  # open-load steps: finish() computes their response times
         self.rec_open_version: list[int] = []  # and the pair_history version each used
         self.rec_resp: list[tuple] = []  # other steps: (step, response, worst LUN, per LUN)
-        self.rec_drive: list[tuple] = []  # per step: (group load, drive extras, drive layout)
+        self.rec_drive: list[tuple] = []  # per step: (drive extras, drive layout)
 
     # ------------------------------------------------------------------ advisories
     def advise(self, severity: str, code: str, text: str, where: str = "", source: str = "") -> None:
@@ -827,7 +828,9 @@ class Sim:
             self.rec_open_version.append(len(self.pair_history) - 1)
         else:
             self.rec_resp.append((k, s["resp_w"], s["rmax_w"], s["lun_r"]))
-        self.rec_drive.append(s["drive"])
+        group_load, extras, layout = s["drive"]
+        rec["drive_group"][k, :self.lay.G] = group_load
+        self.rec_drive.append((extras, layout))
         # per-operation progress and rate: only the running ones change (progress = moved MB
         # over the op's total, computed in finish() as Op.progress_pct does for a running op)
         self.rec_ops.append([(op.index, op.moved_mb, op.rate) for op in self.active])
@@ -844,21 +847,17 @@ class Sim:
             self._ds_key = self.topo
         return self._ds
 
-    def drive_load(self) -> DriveLoad:
-        """drive_pct's compact form: the group rows, the distinct layouts and the extras."""
+    def drive_load(self, group_rows: np.ndarray) -> DriveLoad:
+        """drive_pct's compact form: the recorded group rows, the distinct layouts, the extras."""
         rows = self.rec_drive
-        G = self.lay.G
-        group_rows = np.zeros((len(rows), G + 2))  # the two zero columns of drive_snapshot()
-        if G:
-            group_rows[:, :G] = [r[0] for r in rows]
         layouts, layout_of_step = [], []
-        for r in rows:
-            if not layouts or r[2] is not layouts[-1]:
-                layouts.append(r[2])
+        for _, layout in rows:
+            if not layouts or layout is not layouts[-1]:
+                layouts.append(layout)
             layout_of_step.append(len(layouts) - 1)
         ks, ds, bs = [], [], []
-        for k, r in enumerate(rows):
-            for d, b in r[1].items():
+        for k, (extras, _) in enumerate(rows):
+            for d, b in extras.items():
                 ks.append(k)
                 ds.append(d)
                 bs.append(b)
@@ -900,7 +899,7 @@ class Sim:
                  else np.zeros_like(rec["write_cache_pct"]))
         # (metric, unit, entities, V or, for the large blocks few callers read, a SeriesBlock.compute)
         blocks = (
-            ("drive_pct", "%", lay.drive_locs, self.drive_load()),
+            ("drive_pct", "%", lay.drive_locs, self.drive_load(rec["drive_group"])),
             ("group_pct", "%", [str(g.id) for g in lay.groups], rec["group_pct"] * 100.0),
             ("cpu_pct", "%", lay.core_names, rec["cpu_pct"]),
             ("bus_pct", "%", [str(b) for b in range(lay.B)], rec["bus_pct"] / bus_scale * 100.0),
