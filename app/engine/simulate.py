@@ -414,16 +414,21 @@ class Sim:
         r_omh = r * (1 - hit)
         s_seqr = kbm / seq
         s_rand = rand_s + s_seqr
-        frag = 1.0 if self.frag_k is None else 1.0 + self.frag_k * np.maximum(lay.l_opt[pl] - 1.0, 0.0)
+        seq_read = r_omrnd * s_seqr * seq_deg
+        if self.seq64 is not None:
+            t_seq = kb64
+        else:
+            t_seq = s_seqr * 1000.0 / data1
+        if self.frag_k is not None:  # fragmentation (WAFL) slows sequential reads
+            frag = 1.0 + self.frag_k * np.maximum(lay.l_opt[pl] - 1.0, 0.0)
+            seq_read = seq_read * frag
+            t_seq = t_seq * frag
+        t_seq = t_seq * seq_deg
         busy_per_io = (r_omh * rnd * s_rand * rd_mult
                        + omr_rnd * pen * s_rand
-                       + r_omrnd * s_seqr * seq_deg * frag
+                       + seq_read
                        + omr_omrnd * s_seqr * fullstripe)
         be_mb_per_io = kbm * (r_omh + omr * np.where(rnd > 0.5, pen, fullstripe))
-        if self.seq64 is not None:
-            t_seq = kb64 * frag * seq_deg
-        else:
-            t_seq = s_seqr * 1000.0 / data1 * frag * seq_deg
         r_rand_fixed = s_rand * 1000.0 * rrf_mult
         X_raw = np.where(on & ~closed, x_per_lun, 0.0)
         # response time (ms) = reads: hits at cache speed, misses random or sequential, stretched
