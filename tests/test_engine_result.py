@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 
 import numpy as np
+import pytest
 
 from app.engine import simulate
 from app.engine.result import Result, Series
@@ -19,15 +20,18 @@ def oltp_migration(catalog) -> Result:
     return simulate(load_project(EX["emc-cx4-960-oltp"]), catalog, "Dependent ASAP migration")
 
 
-def test_pickled_result_has_every_series_and_builds_none(catalog):
-    r = oltp_migration(catalog)
-    data = pickle.dumps(r, protocol=5)
-    assert dict.__len__(r.series) == 0  # pickling built no Series
-    back = pickle.loads(data)
-    assert back.series.keys() == r.series.keys()
-    for key in r.series.keys():
-        a, b = r.series[key], back.series[key]
-        assert np.array_equal(a.t, b.t) and np.array_equal(a.v, b.v), key
+@pytest.mark.parametrize("path", EXAMPLE_PATHS, ids=[p.stem for p in EXAMPLE_PATHS])
+def test_pickled_result_has_every_series_and_builds_none(path, catalog):
+    project = load_project(path)
+    for sc in project.scenarios:
+        r = simulate(project, catalog, sc.name)
+        data = pickle.dumps(r, protocol=5)
+        assert dict.__len__(r.series) == 0  # pickling built no Series
+        back = pickle.loads(data)
+        assert back.series.keys() == r.series.keys()
+        for key in r.series.keys():
+            a, b = r.series[key], back.series[key]
+            assert np.array_equal(a.t, b.t) and np.array_equal(a.v, b.v), (sc.name, key)
 
 
 def test_series_set_directly_survive_pickling(catalog):

@@ -40,6 +40,22 @@ class PairHistory:
         else:
             self.changes.append((idx, terms, where))
 
+    def __getstate__(self) -> dict:
+        # one array per kind instead of three small ones per version: a few hundred small
+        # arrays take longer to pickle than their data
+        n_pairs = self.first[0].shape[1]
+        idx = [np.arange(n_pairs) if i is None else i for i, _, _ in self.changes]
+        return {"first": self.first, "sizes": np.array([len(i) for i in idx], int),
+                "idx": np.concatenate(idx) if idx else np.zeros(0, int),
+                "terms": np.concatenate([t for _, t, _ in self.changes], axis=1) if idx else None,
+                "where": np.concatenate([w for _, _, w in self.changes], axis=1) if idx else None}
+
+    def __setstate__(self, state: dict) -> None:
+        self.first = state["first"]
+        cuts = np.cumsum(state["sizes"])[:-1]
+        self.changes = list(zip(np.split(state["idx"], cuts), np.split(state["terms"], cuts, axis=1),
+                                np.split(state["where"], cuts, axis=1))) if len(state["sizes"]) else []
+
     def replay(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """(terms, where) of every version in order; the same two arrays, updated in place."""
         terms, where = self.first[0].copy(), self.first[1].copy()
