@@ -64,15 +64,15 @@ class Series:
     v: np.ndarray  # value from t[i] until t[i+1]
 
     def at(self, time_h: float) -> float:
-        i = int(np.searchsorted(self.t, time_h, side="right")) - 1
+        i = int(self.t.searchsorted(time_h, side="right")) - 1
         return float(self.v[max(i, 0)]) if len(self.v) else 0.0
 
     def peak(self, start_h: float | None = None, end_h: float | None = None) -> float:
         if not len(self.v):
             return 0.0
-        lo = 0 if start_h is None else max(int(np.searchsorted(self.t, start_h, side="right")) - 1, 0)
-        hi = len(self.v) if end_h is None else max(int(np.searchsorted(self.t, end_h, side="left")), lo + 1)
-        return float(np.max(self.v[lo:hi]))
+        lo = 0 if start_h is None else max(int(self.t.searchsorted(start_h, side="right")) - 1, 0)
+        hi = len(self.v) if end_h is None else max(int(self.t.searchsorted(end_h, side="left")), lo + 1)
+        return float(self.v[lo:hi].max())
 
 
 class SeriesBlock:
@@ -116,13 +116,12 @@ class SeriesBlock:
         return self._columns.get(entity)
 
     def series(self, j: int) -> Series:
+        """Entity j's curve without the breakpoints where its value does not change."""
         v = self.V[:, j]
-        if len(v) > 1:  # drop breakpoints where the value does not change
-            keep = np.empty(len(v), dtype=bool)
-            keep[0] = True
-            np.not_equal(v[1:], v[:-1], out=keep[1:])
-            return Series(self.metric, self.entities[j], self.unit, self.t[keep], v[keep])
-        return Series(self.metric, self.entities[j], self.unit, self.t.copy(), v.copy())
+        keep = np.empty(len(v), dtype=bool)
+        keep[:1] = True
+        np.not_equal(v[1:], v[:-1], out=keep[1:])
+        return Series(self.metric, self.entities[j], self.unit, self.t[keep], v[keep])
 
 
 class SeriesStore(dict):
