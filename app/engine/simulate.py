@@ -225,7 +225,8 @@ class Sim:
         """The host load's inputs changed (workloads, LUN placement, failures, cache, reboot);
         topology: drives failed, were replaced or swapped (operations re-plan their drives).
         With `groups`/`luns`, the host load is recomputed only if host I/O touches them, and
-        only for the pairs on them."""
+        only for the pairs on them (for a topology change, on a group whose per-group terms
+        changed: the groups' drives are all that changed)."""
         if topology:
             self.topo += 1
             if groups is None:
@@ -240,15 +241,21 @@ class Sim:
             pairs: set[int] = set()
             for l in luns or ():
                 pairs.update(self._pairs_of_l.get(l, ()))
+            on_groups: dict[int, list[int]] = {}
             if groups and self.P:
                 lg = self.lay.l_group[self.p_l]  # read now: migrations move LUNs between groups
                 for g in groups:
                     if 0 <= g < self.lay.G:
-                        pairs.update(np.flatnonzero(lg == g).tolist())
-            if not pairs:
+                        on_groups[g] = np.flatnonzero(lg == g).tolist()
+            if not pairs and not any(on_groups.values()):
                 return  # no host I/O on them
             if self._dirty is not None:
                 self._dirty |= pairs
+                for g, on_g in on_groups.items():
+                    if topology:  # their pairs change only if the group's terms do (_host_static)
+                        self._dirty_groups.setdefault(g, set()).update(on_g)
+                    else:
+                        self._dirty |= set(on_g)
         else:
             self._dirty = None  # anything may have changed: every pair
         self.version += 1
@@ -259,7 +266,8 @@ class Sim:
         self.version = getattr(self, "version", 0) + 1
         self._wl_version = getattr(self, "_wl_version", 0) + 1
         if wi is None:
-            self._dirty = None
+            self._dirty = None  # every pair
+            self._dirty_groups: dict[int, set[int]] = {}  # pairs to recompute if their group's terms changed
         elif self._dirty is not None:
             self._dirty.update(np.nonzero(self.p_w == wi)[0].tolist())
         W = self.workloads
@@ -341,13 +349,27 @@ class Sim:
     def _host_static(self) -> dict[str, Any]:
         """Per workload-pair arrays that change only when invalidate() was called, updated in
         place: when the invalidations named their groups/LUNs (a failure, a swap, a migration's
-        end, one workload's change), only those pairs are recomputed. Each version's response-time
-        terms go to self.pair_history (only the recomputed pairs) for finish()."""
+        end, one workload's change), only those pairs are recomputed, and a group's only if its
+        per-group terms changed. Each version's response-time terms go to self.pair_history (only
+        the recomputed pairs) for finish()."""
         lay = self.lay
         dirty, self._dirty = self._dirty, set()
+        on_groups, self._dirty_groups = self._dirty_groups, {}
         st = getattr(self, "_st", None)
+        alive_changed = False
         if getattr(self, "_alive_key", None) != self.topo:  # failures and swaps bump self.topo
+            before, before_alive = getattr(self, "_grp_terms", None), getattr(self, "_alive", None)
             self._group_terms()
+            alive_changed = before_alive is None or not np.array_equal(self._alive[0], before_alive[0])
+            if dirty is not None and on_groups:  # e.g. a replacement drive arriving changes nothing here
+                changed = (self._grp_terms != before).any(axis=0).tolist()
+                for g, pairs in on_groups.items():
+                    if changed[g]:
+                        dirty |= pairs
+        if st is not None and dirty is not None and not dirty and not alive_changed:
+            # nothing the host load depends on changed: the same arrays (so the same host load
+            # object: solve() keeps operations starved by it idle) and the same history version
+            return st
         alive_n, alive_g = self._alive
         if st is None or dirty is None:
             idx = None
@@ -359,9 +381,12 @@ class Sim:
         else:
             st.pop("agg", None)  # solve()'s per-version sums
             idx = np.fromiter(dirty, int, len(dirty))
-            f, i, b = self._pair_terms(idx)
-            self._pair_f[:, idx], self._pair_i[:, idx], self._pair_b[:, idx] = f, i, b
-            terms, where = f[:5], i
+            if len(idx):
+                f, i, b = self._pair_terms(idx)
+                self._pair_f[:, idx], self._pair_i[:, idx], self._pair_b[:, idx] = f, i, b
+                terms, where = f[:5], i
+            else:
+                terms, where = self._pair_f[:5, :0], self._pair_i[:, :0]
         st["alive_g"], st["alive_n"] = alive_g, alive_n
         scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"])
         st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
