@@ -358,11 +358,9 @@ class Sim:
         st = getattr(self, "_st", None)
         alive_changed = False
         if getattr(self, "_alive_key", None) != self.topo:  # failures and swaps bump self.topo
-            before, before_alive = getattr(self, "_grp_terms", None), getattr(self, "_alive", None)
-            self._group_terms()
-            alive_changed = before_alive is None or not np.array_equal(self._alive[0], before_alive[0])
-            if dirty is not None and on_groups:  # e.g. a replacement drive arriving changes nothing here
-                changed = (self._grp_terms != before).any(axis=0).tolist()
+            changed = self._group_terms()
+            alive_changed = changed is not None
+            if changed is not None and dirty is not None:  # a replacement drive arriving changes nothing here
                 for g, pairs in on_groups.items():
                     if changed[g]:
                         dirty |= pairs
@@ -401,23 +399,30 @@ class Sim:
         st["host"] = None if st["any_closed"] else self._host_load(st, st["X_open"])
         return st
 
-    def _group_terms(self) -> None:
+    def _group_terms(self) -> list[bool] | None:
         """Per-group arrays for this topology version: alive members, and the per-group factors
-        of _pair_terms() (one row each, in its order)."""
+        of _pair_terms() (one row each, in its order). Returns None if no group's alive count
+        changed, else per group whether its factors changed."""
         lay = self.lay
+        self._alive_key = self.topo
         failed_in = self.failed & (lay.d_group >= 0)
         alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
+        before = getattr(self, "_alive", None)
+        if before is not None and np.array_equal(alive_n, before[0]):
+            return None
         self._alive = alive_n, np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
         deg_p = (alive_n < lay.g_width) & lay.g_parity  # degraded parity groups
         width = lay.g_width
         wider = 1.0 + (width - 2.0) / width
-        self._grp_terms = np.array([
+        terms = np.array([
             lay.g_seq, lay.g_rand / 1000.0, lay.g_pen, width / lay.g_data, np.maximum(lay.g_data, 1.0),
             np.where(deg_p, wider, 1.0),  # random read multiplier
             np.where(deg_p, 1.0 / self.degr_seq if self.degr_seq else wider, 1.0),  # sequential read
             np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0),  # fixed random response
         ])
-        self._alive_key = self.topo
+        changed = [True] * lay.G if before is None else (terms != self._grp_terms).any(axis=0).tolist()
+        self._grp_terms = terms
+        return changed
 
     def _pair_terms(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The host path of pairs idx: what each I/O costs the drives, its response-time terms
