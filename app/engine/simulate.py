@@ -357,7 +357,7 @@ class Sim:
         on_groups, self._dirty_groups = self._dirty_groups, {}
         st = getattr(self, "_st", None)
         alive_changed = False
-        if getattr(self, "_alive_key", None) != self.topo:  # failures and swaps bump self.topo
+        if getattr(self, "_group_key", None) != self.topo:  # failures and swaps bump self.topo
             changed = self._group_terms()
             alive_changed = changed is not None
             if changed is not None and dirty is not None:  # a replacement drive arriving changes nothing here
@@ -404,7 +404,7 @@ class Sim:
         of _pair_terms() (one row each, in its order). Returns None if no group's alive count
         changed, else per group whether its factors changed."""
         lay = self.lay
-        self._alive_key = self.topo
+        self._group_key = self.topo
         failed_in = self.failed & (lay.d_group >= 0)
         alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
         before = getattr(self, "_alive", None)
