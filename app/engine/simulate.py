@@ -21,7 +21,7 @@ from app.domain.raid import mttdl_hours
 
 from .ops import OPS, Op
 from .rates import MissingRate, RateReader
-from .recorded import DriveLoad, OpenResponses, PairHistory, RecordedRows
+from .recorded import TERMS, DriveLoad, OpenResponses, PairHistory, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout
 
@@ -162,7 +162,8 @@ class Sim:
         n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
         self.rec_width = {
             "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
-            "write_cache_pct": n_ctrl, "write_pending_pct": n_ctrl, "forced": n_ctrl,
+            "write_cache_pct": n_ctrl, "write_pending_pct": n_ctrl,
+            "forced": n_ctrl,  # open-load steps: 1 where the controller's write cache is in forced flush
             "drive_group": lay.G + 2,  # DriveLoad.group_rows: the group load of alive members, two zero columns
         }
         self.rec_n = 0
@@ -255,7 +256,7 @@ class Sim:
                     if topology:  # their pairs change only if the group's terms do (_host_static)
                         self._dirty_groups.setdefault(g, set()).update(on_g)
                     else:
-                        self._dirty |= set(on_g)
+                        self._dirty.update(on_g)
         else:
             self._dirty = None  # anything may have changed: every pair
         self.version += 1
@@ -281,8 +282,8 @@ class Sim:
         self._wl_terms = None  # rebuilt by _workload_terms()
 
     def _workload_terms(self) -> np.ndarray:
-        """The per-workload factors of _pair_terms() (one row each, WL_TERMS order), computed
-        once per workload change: the same values the pair formulas would compute per pair."""
+        """The per-workload factors of _pair_terms() (one row each, in the order it unpacks
+        them), computed once per workload change: the values the pair formulas would compute."""
         if self._wl_terms is None:
             r, rnd, kb = self.w_r, self.w_rand, self.w_kb
             per_lun = np.maximum(self.w_nluns, 1)
@@ -342,7 +343,7 @@ class Sim:
         return mb, self.limits["base_iops"] * io
 
     # ------------------------------------------------------------------ the host load
-    # per-pair float terms (one row each of Sim._pair_f); the first five are recorded.TERMS
+    # per-pair float terms (one row each of Sim._pair_f); the first ones are recorded.TERMS
     PAIR_TERMS = ("X_raw", "resp_a", "resp_b", "resp_wh", "resp_wf", "r", "kb", "rnd", "hit", "busy_per_io",
                   "be_mb_per_io", "t_seq", "n_raw", "n_out", "r_rand_fixed")
 
@@ -375,23 +376,23 @@ class Sim:
             st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
                       pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
-            terms, where = self._pair_f[:5].copy(), self._pair_i.copy()
+            terms, where = self._pair_f[:len(TERMS)].copy(), self._pair_i.copy()
         else:
             st.pop("agg", None)  # solve()'s per-version sums
             idx = np.fromiter(dirty, int, len(dirty))
             if len(idx):
                 f, i, b = self._pair_terms(idx)
                 self._pair_f[:, idx], self._pair_i[:, idx], self._pair_b[:, idx] = f, i, b
-                terms, where = f[:5], i
+                terms, where = f[:len(TERMS)], i
             else:
-                terms, where = self._pair_f[:5, :0], self._pair_i[:, :0]
+                terms, where = self._pair_f[:len(TERMS), :0], self._pair_i[:, :0]
         st["alive_g"], st["alive_n"] = alive_g, alive_n
         scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"])
         st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
         scaled = isinstance(scale, np.ndarray)
         if scaled or getattr(self, "_scaled", False):  # every pair's IOPS changed
             idx = None
-            terms, where = np.vstack([st["X_open"], self._pair_f[1:5]]), self._pair_i.copy()
+            terms, where = np.vstack([st["X_open"], self._pair_f[1:len(TERMS)]]), self._pair_i.copy()
         self._scaled = scaled
         self.pair_history.add(idx, terms, where)
         st["any_closed"] = bool(self.w_closed.any() and (st["closed"] & st["on"]).any())
@@ -872,9 +873,8 @@ class Sim:
 
     def drive_snapshot(self) -> np.ndarray:
         """The drive layout for this topology version (failures, spares and replacements change
-        only with a topology invalidation): per drive the column of the step's group load it
-        shows, its group's or one of two zero columns after them: outside any group, idle
-        (failed and not being rebuilt). See DriveLoad."""
+        only with a topology invalidation): per drive the column of DriveLoad.group_rows it
+        shows: its group, G outside any group, G + 1 idle (failed and not being rebuilt)."""
         if getattr(self, "_ds_key", None) != self.topo:
             G = self.lay.G
             dg = self.lay.d_group
