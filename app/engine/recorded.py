@@ -181,17 +181,24 @@ class DriveLoad:
     the per-drive extras (spares, replacements, mirror partners) and which group each drive
     belongs to at that step (one layout per topology version, Sim.drive_snapshot)."""
 
-    def __init__(self, group_rows: np.ndarray, layouts: np.ndarray, layout_of_step: np.ndarray,
+    def __init__(self, group_rows: np.ndarray, layouts: np.ndarray, starts: np.ndarray,
                  extra_steps: np.ndarray, extra_drives: np.ndarray, extra_busy: np.ndarray):
-        """group_rows (steps x G + 2): the groups' load, then two zero columns; layouts (n x D): the
-        column each drive shows: its group's, G outside any group, G + 1 idle (failed and not
-        being rebuilt: 0 whatever its extras)."""
-        self.group_rows = group_rows
-        self.layouts, self.layout_of_step = layouts, layout_of_step
-        self.extra_steps, self.extra_drives, self.extra_busy = extra_steps, extra_drives, extra_busy
+        """group_rows (steps x G + 2): the groups' load, then two zero columns; layouts (n x D):
+        the column each drive shows: its group's, G outside any group, G + 1 idle (failed and
+        not being rebuilt: 0 whatever its extras); starts: the first step of each layout."""
+        self.group_rows, self.layouts, self.starts = group_rows, layouts, starts
+        idle = group_rows.shape[1] - 1
+        layout_of_step = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(group_rows)]))
+        shown = layouts[layout_of_step[extra_steps], extra_drives] != idle
+        self.extra_steps, self.extra_drives, self.extra_busy = extra_steps[shown], extra_drives[shown], extra_busy[shown]
 
     def __call__(self) -> np.ndarray:
-        cols = self.layouts[self.layout_of_step]  # steps x D
-        U = np.take_along_axis(self.group_rows, cols, axis=1)
+        n = len(self.group_rows)
+        U = np.empty((n, self.layouts.shape[1]))
+        ends = np.r_[self.starts[1:], n].tolist()
+        for layout, a, b in zip(self.layouts, self.starts.tolist(), ends):
+            np.take(self.group_rows[a:b], layout, axis=1, out=U[a:b])
         U[self.extra_steps, self.extra_drives] += self.extra_busy
-        return np.where(cols == self.group_rows.shape[1] - 1, 0.0, np.minimum(U, 1.0)) * 100.0
+        np.minimum(U, 1.0, out=U)
+        U *= 100.0
+        return U

@@ -884,20 +884,18 @@ class Sim:
 
     def drive_load(self, group_rows: np.ndarray) -> DriveLoad:
         """drive_pct's compact form: the recorded group rows, the distinct layouts, the extras."""
-        rows = self.rec_drive
-        layouts, layout_of_step = [], []
-        for _, layout in rows:
+        layouts, starts = [], []
+        ks, ds, bs = [], [], []
+        for k, (extras, layout) in enumerate(self.rec_drive):
             if not layouts or layout is not layouts[-1]:
                 layouts.append(layout)
-            layout_of_step.append(len(layouts) - 1)
-        ks, ds, bs = [], [], []
-        for k, (extras, _) in enumerate(rows):
+                starts.append(k)
             for d, b in extras.items():
                 ks.append(k)
                 ds.append(d)
                 bs.append(b)
         return DriveLoad(group_rows, np.array(layouts, np.int32).reshape(len(layouts), self.lay.D),
-                         np.array(layout_of_step, int), np.array(ks, int), np.array(ds, int), np.array(bs, float))
+                         np.array(starts, int), np.array(ks, int), np.array(ds, int), np.array(bs, float))
 
     def open_responses(self, rec: dict[str, np.ndarray]) -> OpenResponses | None:
         """The open-load steps' response times (computed when read), None without such steps."""
