@@ -129,8 +129,11 @@ class OpenResponses:
         """(R: steps x pairs response times, X of the pairs, first step, end step) per version."""
         for _, terms, where, a, b in self.runs():
             g, c = where
-            R = (terms[A] + terms[B] * self.stretch[a:b, g] + self.spwait[a:b, c]
-                 + np.where(self.forced[a:b, c], terms[WF], terms[WH]))
+            R = np.take(self.stretch[a:b], g, axis=1)
+            R *= terms[B]
+            R += terms[A]
+            R += np.take(self.spwait[a:b], c, axis=1)
+            R += np.where(np.take(self.forced[a:b], c, axis=1), terms[WF], terms[WH])
             yield R, terms[X], a, b
 
     def max_by_workload(self) -> np.ndarray:
@@ -138,7 +141,8 @@ class OpenResponses:
         order, starts, ids = _segments(self.p_w)
         out = np.zeros((len(self.versions), self.W))
         for R, x, a, b in self._pair_responses():
-            out[a:b, ids] = np.maximum.reduceat(np.where(x > 0, R, 0.0)[:, order], starts, axis=1)
+            R[:, x <= 0] = 0.0
+            out[a:b, ids] = np.maximum.reduceat(R if order is None else R[:, order], starts, axis=1)
         return out
 
     def mean_by_lun(self) -> np.ndarray:
@@ -146,16 +150,20 @@ class OpenResponses:
         order, starts, ids = _segments(self.p_l)
         out = np.zeros((len(self.versions), self.L))
         for R, x, a, b in self._pair_responses():
-            xl = np.add.reduceat(x[order], starts)
-            out[a:b, ids] = np.add.reduceat((R * x)[:, order], starts, axis=1) / np.maximum(xl, 1e-12)
+            R *= x
+            if order is not None:
+                R, x = R[:, order], x[order]
+            out[a:b, ids] = np.add.reduceat(R, starts, axis=1) / np.maximum(np.add.reduceat(x, starts), 1e-12)
         return out
 
 
-def _segments(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(order that sorts keys, start of each key's run in that order, the keys)."""
+def _segments(keys: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """(order that sorts keys, None if they are sorted; start of each key's run in that order;
+    the keys)."""
     order = np.argsort(keys, kind="stable")
-    starts = np.r_[0, np.nonzero(np.diff(keys[order]))[0] + 1]
-    return order, starts, keys[order][starts]
+    ordered = keys[order]
+    starts = np.r_[0, np.nonzero(np.diff(ordered))[0] + 1]
+    return (None if (order == np.arange(len(order))).all() else order), starts, ordered[starts]
 
 
 class RecordedRows:
