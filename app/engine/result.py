@@ -112,7 +112,7 @@ class SeriesBlock:
     def column(self, entity: str) -> int | None:
         """The column of an entity (None: not in this block)."""
         if self._columns is None:
-            self._columns = {e: j for j, e in enumerate(self.entities)}
+            self._columns = dict(zip(self.entities, range(len(self.entities))))
         return self._columns.get(entity)
 
     def series(self, j: int) -> Series:
