@@ -19,7 +19,7 @@ so a configuration of a thousand entities costs nothing until it is charted.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -64,35 +64,64 @@ class Series:
     v: np.ndarray  # value from t[i] until t[i+1]
 
     def at(self, time_h: float) -> float:
-        i = int(np.searchsorted(self.t, time_h, side="right")) - 1
+        i = int(self.t.searchsorted(time_h, side="right")) - 1
         return float(self.v[max(i, 0)]) if len(self.v) else 0.0
 
     def peak(self, start_h: float | None = None, end_h: float | None = None) -> float:
         if not len(self.v):
             return 0.0
-        lo = 0 if start_h is None else max(int(np.searchsorted(self.t, start_h, side="right")) - 1, 0)
-        hi = len(self.v) if end_h is None else max(int(np.searchsorted(self.t, end_h, side="left")), lo + 1)
-        return float(np.max(self.v[lo:hi]))
+        lo = 0 if start_h is None else max(int(self.t.searchsorted(start_h, side="right")) - 1, 0)
+        hi = len(self.v) if end_h is None else max(int(self.t.searchsorted(end_h, side="left")), lo + 1)
+        return float(self.v[lo:hi].max())
 
 
-@dataclass
 class SeriesBlock:
-    """All entities of one metric on one time axis: V[i, j] holds for entity j from t[i]."""
+    """All entities of one metric on one time axis: V[i, j] holds for entity j from t[i].
 
-    metric: str
-    unit: str
-    entities: list[str]
-    t: np.ndarray  # (T,)
-    V: np.ndarray  # (T, len(entities))
+    A block few callers read (per-drive load, per-LUN response times) can be given `compute`
+    instead of V: a picklable zero-argument callable over compact arrays (not over the engine)
+    that builds V on first use. Pickling such a block stores `compute`, not V, so a Result sent
+    to another process stays small."""
+
+    def __init__(self, metric: str, unit: str, entities: list[str], t: np.ndarray,
+                 V: np.ndarray | None = None, compute: Callable[[], np.ndarray] | None = None):
+        if (V is None) == (compute is None):
+            raise ValueError("a SeriesBlock needs V or compute, not both")
+        self.metric = metric
+        self.unit = unit
+        self.entities = entities
+        self.t = t  # (T,)
+        self._V = V
+        self.compute = compute
+        self._columns: dict[str, int] | None = None  # entity -> column, built on first lookup
+
+    @property
+    def V(self) -> np.ndarray:
+        """(T, len(entities))"""
+        if self._V is None:
+            self._V = self.compute()
+        return self._V
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_columns"] = None
+        if self.compute is not None:
+            state["_V"] = None  # rebuilt on first use
+        return state
+
+    def column(self, entity: str) -> int | None:
+        """The column of an entity (None: not in this block)."""
+        if self._columns is None:
+            self._columns = dict(zip(self.entities, range(len(self.entities))))
+        return self._columns.get(entity)
 
     def series(self, j: int) -> Series:
+        """Entity j's curve without the breakpoints where its value does not change."""
         v = self.V[:, j]
-        if len(v) > 1:  # drop breakpoints where the value does not change
-            keep = np.empty(len(v), dtype=bool)
-            keep[0] = True
-            np.not_equal(v[1:], v[:-1], out=keep[1:])
-            return Series(self.metric, self.entities[j], self.unit, self.t[keep], v[keep])
-        return Series(self.metric, self.entities[j], self.unit, self.t.copy(), v.copy())
+        keep = np.empty(len(v), dtype=bool)
+        keep[:1] = True
+        np.not_equal(v[1:], v[:-1], out=keep[1:])
+        return Series(self.metric, self.entities[j], self.unit, self.t[keep], v[keep])
 
 
 class SeriesStore(dict):
@@ -100,20 +129,41 @@ class SeriesStore(dict):
 
     def __init__(self, initial: dict | None = None):
         super().__init__(initial or {})
-        self._index: dict[tuple[str, str], tuple[SeriesBlock, int]] = {}
         self.blocks: list[SeriesBlock] = []
+        self._by_metric: dict[str, list[SeriesBlock]] = {}
+        self._built: set[tuple[str, str]] = set()  # entries _materialize() made (rebuilt after unpickling)
+
+    def __reduce__(self):
+        # the blocks and the Series set directly; a dict subclass would otherwise be pickled
+        # through items(), which builds every Series of every block
+        own = {k: v for k, v in dict.items(self) if k not in self._built}
+        return SeriesStore, (own,), self.blocks
+
+    def __setstate__(self, blocks: list[SeriesBlock]) -> None:
+        for block in blocks:
+            self.add_block(block)
 
     def add_block(self, block: SeriesBlock) -> None:
         self.blocks.append(block)
-        for j, e in enumerate(block.entities):
-            self._index[(block.metric, e)] = (block, j)
+        self._by_metric.setdefault(block.metric, []).append(block)
+
+    def _find(self, key) -> tuple[SeriesBlock, int] | None:
+        """The block holding key and its column (a later block wins, like a later dict entry)."""
+        if not isinstance(key, tuple) or len(key) != 2:
+            return None
+        for block in reversed(self._by_metric.get(key[0], ())):
+            j = block.column(key[1])
+            if j is not None:
+                return block, j
+        return None
 
     def _materialize(self, key: tuple[str, str]) -> Series | None:
-        hit = self._index.get(key)
+        hit = self._find(key)
         if hit is None:
             return None
         s = hit[0].series(hit[1])
         dict.__setitem__(self, key, s)
+        self._built.add(key)
         return s
 
     def __missing__(self, key):
@@ -129,10 +179,17 @@ class SeriesStore(dict):
         return default if s is None else s
 
     def __contains__(self, key) -> bool:
-        return dict.__contains__(self, key) or key in self._index
+        return dict.__contains__(self, key) or self._find(key) is not None
 
     def keys(self):
-        return list(dict.fromkeys([*dict.keys(self), *self._index]))
+        return list(dict.fromkeys([*dict.keys(self), *((b.metric, e) for b in self.blocks for e in b.entities)]))
+
+    def entities(self, metric: str) -> list[str]:
+        """The entities of one metric, sorted (without listing every key)."""
+        ents = {e for m, e in dict.keys(self) if m == metric}
+        for block in self._by_metric.get(metric, ()):
+            ents.update(block.entities)
+        return sorted(ents)
 
     def __iter__(self):
         return iter(self.keys())
@@ -197,7 +254,7 @@ class Result:
         return sorted({m for m, _ in self.series.keys()})
 
     def entities(self, metric: str) -> list[str]:
-        return sorted(e for m, e in self.series.keys() if m == metric)
+        return self.series.entities(metric)
 
     def to_json(self) -> dict[str, Any]:
         """The documented, versioned format (docs/result-format.md)."""

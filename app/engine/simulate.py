@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import heapq
 import math
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from app.domain.raid import mttdl_hours
 
 from .ops import OPS, Op
 from .rates import MissingRate, RateReader
+from .recorded import TERMS, DriveLoad, OpenResponses, PairHistory, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout
 
@@ -264,6 +266,7 @@ class Sim:
         self.spare_busy = np.zeros(lay.D, bool)  # a hot spare standing in for a failed drive
         self.writing = np.zeros(lay.D, bool)  # a replacement drive being rebuilt
         self.version = 0  # bumped when the host load's inputs change (see invalidate)
+        self._placement_version = 0  # bumped when LUNs may have moved between groups
         self.topo = 0
         # topology versions for caches that depend on one group only (an operation's drive plan):
         # (changes to all groups, changes per group)
@@ -290,9 +293,6 @@ class Sim:
         self.p_w = np.array(pw, int)
         self.p_l = np.array(pl, int)
         self.P = len(pw)
-        self._loaded_l = np.zeros(lay.L, bool)
-        self._loaded_l[self.p_l] = True
-        self._loaded_l = self._loaded_l.tolist()
         self._pairs_of_l: dict[int, list[int]] = {}
         for k, l in enumerate(pl):
             self._pairs_of_l.setdefault(l, []).append(k)
@@ -321,20 +321,24 @@ class Sim:
             self.wp_pct[:] = float(wp)
         self.limits = self._controller_limits()
         # recording
-        # one row per step in preallocated matrices (doubled when full); rows that need the
-        # whole run (open-load response times, per-drive load) are filled in by finish()
+        # one row per step in preallocated matrices (doubled when full); series that need the
+        # whole run (open-load response times, per-drive load) are built by finish()
         n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
         self.rec_width = {
-            "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "response_ms": W, "response_max_ms": W,
-            "iops": W, "mb_s": W, "lun_response_ms": lay.L, "port_pct": n_ctrl, "write_cache_pct": n_ctrl,
-            "write_pending_pct": n_ctrl,
+            "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
+            "write_cache_pct": n_ctrl, "write_pending_pct": n_ctrl,
+            "forced": n_ctrl,  # open-load steps: 1 where the controller's write cache is in forced flush
+            "drive_group": lay.G + 2,  # DriveLoad.group_rows: the group load of alive members, two zero columns
         }
         self.rec_n = 0
         self.rec_t = np.empty(64)
         self.rec = {m: np.zeros((64, w)) for m, w in self.rec_width.items()}
         self.rec_ops: list[list[tuple]] = []
-        self.lazy: list[tuple[int, tuple]] = []  # steps whose response times finish() computes
-        self.rec_drive: list[tuple] = []  # per step: (group load, drive extras, drive snapshot)
+        self.pair_history = PairHistory()  # the host path's response-time terms per version
+        self.rec_open: list[int] = []  # open-load steps: finish() computes their response times
+        self.rec_open_version: list[int] = []  # and the pair_history version each used
+        self.rec_resp: list[tuple] = []  # other steps: (step, response, worst LUN, per LUN)
+        self.rec_drive: list[tuple] = []  # per step: (drive extras, drive layout)
 
     # ------------------------------------------------------------------ advisories
     def advise(self, severity: str, code: str, text: str, where: str = "", source: str = "") -> None:
@@ -343,8 +347,10 @@ class Sim:
             self.advisories[key] = Advisory(severity, code, text, where, source)
 
     def workload_group_matrix(self) -> tuple[np.ndarray, np.ndarray]:
-        """(W x G bool: workload w has a LUN on group g, W bool: workload running), cached."""
-        if getattr(self, "_wg_key", None) != self.version:
+        """(W x G bool: workload w has a LUN on group g, W bool: workload running), cached until
+        a workload changes or LUNs move (a failure or a swap changes neither)."""
+        key = (self._wl_version, self._placement_version)
+        if getattr(self, "_wg_key", None) != key:
             W, G = len(self.workloads), self.lay.G
             mat = np.zeros((W, max(G, 1)), bool)
             if self.P:
@@ -354,13 +360,15 @@ class Sim:
             active = np.array([(w["iops"] or 0) > 0 or (w["mode"] == "closed" and (w["outstanding"] or 0) > 0)
                                for w in self.workloads], bool)
             self._wg = (mat, active)
-            self._wg_key = self.version
+            self._wg_key = key
         return self._wg
 
     def invalidate(self, topology: bool = False, groups=None, luns=None) -> None:
         """The host load's inputs changed (workloads, LUN placement, failures, cache, reboot);
         topology: drives failed, were replaced or swapped (operations re-plan their drives).
-        With `groups`/`luns`, the host load is recomputed only if host I/O touches them."""
+        With `groups`/`luns`, the host load is recomputed only if host I/O touches them, and
+        only for the pairs on them (for a topology change, on a group whose per-group terms
+        changed: the groups' drives are all that changed)."""
         if topology:
             self.topo += 1
             if groups is None:
@@ -369,26 +377,27 @@ class Sim:
                 for g in groups:
                     if 0 <= g < len(self.topo_g):
                         self.topo_g[g] += 1
+        if groups is None or luns is not None:  # LUNs may have moved
+            self._placement_version += 1
         if groups is not None or luns is not None:
-            if not self.P:
-                return
-            loaded_l = self._loaded_l  # LUNs with host load (pairs never change)
-            hit = any(loaded_l[l] for l in (luns or ()))
-            if not hit and groups:
+            pairs: set[int] = set()
+            for l in luns or ():
+                pairs.update(self._pairs_of_l.get(l, ()))
+            on_groups: dict[int, list[int]] = {}
+            if groups and self.P:
                 lg = self.lay.l_group[self.p_l]  # read now: migrations move LUNs between groups
-                loaded_g = np.zeros(self.lay.G + 1, bool)
-                loaded_g[lg] = True  # a LUN outside any group (-1) lands on the spare last slot
-                hit = any(loaded_g[g] for g in groups if 0 <= g < self.lay.G)
-            if not hit:
-                return
-            if self._dirty is not None:  # only these pairs' host path changed
-                for l in luns or ():
-                    self._dirty.update(self._pairs_of_l.get(l, ()))
-                if groups:
-                    lg = self.lay.l_group[self.p_l]
-                    for g in groups:
-                        if g >= 0:
-                            self._dirty.update(np.flatnonzero(lg == g).tolist())
+                for g in groups:
+                    if 0 <= g < self.lay.G:
+                        on_groups[g] = np.flatnonzero(lg == g).tolist()
+            if not pairs and not any(on_groups.values()):
+                return  # no host I/O on them
+            if self._dirty is not None:
+                self._dirty |= pairs
+                for g, on_g in on_groups.items():
+                    if topology:  # their pairs change only if the group's terms do (_host_static)
+                        self._dirty_groups.setdefault(g, set()).update(on_g)
+                    else:
+                        self._dirty.update(on_g)
         else:
             self._dirty = None  # anything may have changed: every pair
         self.version += 1
@@ -397,8 +406,10 @@ class Sim:
     def _wl_arrays(self, wi: int | None = None) -> None:
         """Workload parameters as arrays; wi: only that workload changed (its pairs are dirty)."""
         self.version = getattr(self, "version", 0) + 1
+        self._wl_version = getattr(self, "_wl_version", 0) + 1
         if wi is None:
-            self._dirty = None
+            self._dirty = None  # every pair
+            self._dirty_groups: dict[int, set[int]] = {}  # pairs to recompute if their group's terms changed
         elif self._dirty is not None:
             self._dirty.update(np.nonzero(self.p_w == wi)[0].tolist())
         W = self.workloads
@@ -409,6 +420,23 @@ class Sim:
         self.w_kb = np.array([float(w["io_kb"]) for w in W], float)
         self.w_rand = np.array([float(w["random_pct"]) / 100 for w in W], float)
         self.w_hit = np.array([np.nan if w["read_hit_pct"] is None else float(w["read_hit_pct"]) / 100 for w in W], float)
+        self._wl_terms = None  # rebuilt by _workload_terms()
+
+    def _workload_terms(self) -> np.ndarray:
+        """The per-workload factors of _pair_terms() (one row each, in the order it unpacks
+        them), computed once per workload change: the values the pair formulas would compute."""
+        if self._wl_terms is None:
+            r, rnd, kb = self.w_r, self.w_rand, self.w_kb
+            per_lun = np.maximum(self.w_nluns, 1)
+            n_raw = self.w_out / per_lun
+            self._wl_terms = np.array([
+                r, 1 - r, rnd, 1 - rnd, kb, kb / 1024.0, (1 - r) * rnd, r * (1 - rnd), (1 - r) * (1 - rnd),
+                np.where(np.isnan(self.w_hit), self.hit_default, self.w_hit),
+                self.w_iops / per_lun, n_raw, np.maximum(n_raw, 1.0),
+                kb / 64.0 * self.seq64 if self.seq64 is not None else np.zeros(len(kb)),
+                (1 - r) * self.hit_ms, (1 - r) * (self.ff_ms if self.ff_ms is not None else self.hit_ms),
+            ])
+        return self._wl_terms
 
     def _controller_limits(self) -> dict[str, np.ndarray] | None:
         """MD32xx: base controller limits from the Dell drive counts, raised by HPT."""
@@ -426,17 +454,20 @@ class Sim:
         return {"base_mb": np.full(n_ctrl, base_mb), "base_iops": np.full(n_ctrl, base_iops),
                 "link_mb": np.full(n_ctrl, links)}
 
-    def port_scale(self, ctrl: np.ndarray, X: np.ndarray, kb: np.ndarray) -> np.ndarray:
+    def port_scale(self, ctrl: np.ndarray, X: np.ndarray, kb: np.ndarray) -> np.ndarray | float:
         """Host ports: a controller's host MB/s cannot exceed its ports' MB/s; the pairs it
-        serves are scaled down together (per pair factor, 1 where the ports have room)."""
+        serves are scaled down together (per pair factor; the float 1.0 when every controller's
+        ports have room)."""
         n_ctrl = len(self.lay.ctrl_names)
         cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
         if cap <= 0 or not len(X):
-            return np.ones(len(X))
+            return 1.0
         mb = np.bincount(ctrl, weights=X * kb / 1024.0, minlength=n_ctrl)
+        if max(mb.tolist(), default=0.0) <= cap:  # the common case, decided without the scale
+            return 1.0
         scale = np.minimum(1.0, cap / np.maximum(mb, 1e-9))
-        if np.all(scale >= 1.0):
-            return np.ones(len(X))
+        if (scale >= 1.0).all():
+            return 1.0
         self.advise("warning", "host-ports-saturated",
                     "the host load exceeds the host ports' bandwidth of "
                     + ", ".join(self.lay.ctrl_names[k] for k in np.nonzero(scale < 1.0)[0])
@@ -453,95 +484,154 @@ class Sim:
         return mb, self.limits["base_iops"] * io
 
     # ------------------------------------------------------------------ the host load
+    # per-pair float terms (one row each of Sim._pair_f); the first ones are recorded.TERMS
+    PAIR_TERMS = ("X_raw", "resp_a", "resp_b", "resp_wh", "resp_wf", "r", "kb", "rnd", "hit", "busy_per_io",
+                  "be_mb_per_io", "t_seq", "n_raw", "n_out", "r_rand_fixed")
+
     def _host_static(self) -> dict[str, Any]:
-        """Per workload-pair arrays that change only when invalidate() was called. When the
-        invalidations named their groups/LUNs (a failure, a swap, a migration's end, one
-        workload's change), only those pairs are recomputed, into copies: earlier steps keep
-        their arrays for fill_lazy()."""
+        """Per workload-pair arrays that change only when invalidate() was called, updated in
+        place: when the invalidations named their groups/LUNs (a failure, a swap, a migration's
+        end, one workload's change), only those pairs are recomputed, and a group's only if its
+        per-group terms changed. Each version's response-time terms go to self.pair_history (only
+        the recomputed pairs) for finish()."""
         lay = self.lay
         dirty, self._dirty = self._dirty, set()
-        prev = getattr(self, "_st", None)
-        # group level: degraded groups and alive members (cheap, always whole)
-        failed_in = self.failed & (lay.d_group >= 0)
-        alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
-        degraded_g = alive_n < lay.g_width
-        alive_g = np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
-        if prev is None or dirty is None:
-            st = self._pair_terms(np.arange(self.P), degraded_g)
-            st.update(pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # fixed per pair
+        on_groups, self._dirty_groups = self._dirty_groups, {}
+        st = getattr(self, "_st", None)
+        alive_changed = False
+        if getattr(self, "_group_key", None) != self.topo:  # failures and swaps bump self.topo
+            changed = self._group_terms()
+            alive_changed = changed is not None
+            if changed is not None and dirty is not None:  # a replacement drive arriving changes nothing here
+                for g, pairs in on_groups.items():
+                    if changed[g]:
+                        dirty |= pairs
+        if st is not None and dirty is not None and not dirty and not alive_changed:
+            # nothing the host load depends on changed: the same arrays (so the same host load
+            # object: solve() keeps operations starved by it idle) and the same history version
+            return st
+        alive_n, alive_g = self._alive
+        if st is None or dirty is None:
+            idx = None
+            self._pair_f, self._pair_i, self._pair_b = self._pair_terms(np.arange(self.P))
+            st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
+            st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
+                      pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
+            terms, where = self._pair_f[:len(TERMS)].copy(), self._pair_i.copy()
         else:
-            st = dict(prev)
-            for k in ("agg", "lazy_x", "host"):
-                st.pop(k, None)
-            if dirty:
-                idx = np.fromiter(dirty, int, len(dirty))
-                for k, v in self._pair_terms(idx, degraded_g).items():
-                    st[k] = a = st[k].copy()
-                    a[idx] = v
+            st.pop("agg", None)  # solve()'s per-version sums
+            idx = np.fromiter(dirty, int, len(dirty))
+            if len(idx):
+                f, i, b = self._pair_terms(idx)
+                self._pair_f[:, idx], self._pair_i[:, idx], self._pair_b[:, idx] = f, i, b
+                terms, where = f[:len(TERMS)], i
+            else:
+                terms, where = self._pair_f[:len(TERMS), :0], self._pair_i[:, :0]
         st["alive_g"], st["alive_n"] = alive_g, alive_n
-        st["X_open"] = st["X_raw"] * self.port_scale(st["ctrl"], st["X_raw"], st["kb"])
-        st["any_closed"] = bool((st["closed"] & st["on"]).any())
+        scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"])
+        st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
+        scaled = isinstance(scale, np.ndarray)
+        if scaled or getattr(self, "_scaled", False):  # every pair's IOPS changed
+            idx = None
+            terms, where = np.vstack([st["X_open"], self._pair_f[1:len(TERMS)]]), self._pair_i.copy()
+        self._scaled = scaled
+        self.pair_history.add(idx, terms, where)
+        st["any_closed"] = bool(self.w_closed.any() and (st["closed"] & st["on"]).any())
         # open workloads: the host load on every resource is fixed until the next invalidate()
-        if not st["any_closed"]:
-            st["host"] = self._host_load(st, st["X_open"])
+        st["host"] = None if st["any_closed"] else self._host_load(st, st["X_open"])
         return st
 
-    def _pair_terms(self, idx: np.ndarray, degraded_g: np.ndarray) -> dict[str, np.ndarray]:
-        """The host path of pairs idx: what each I/O costs the drives, its fixed response-time
-        terms and its offered IOPS (before the host ports' limit)."""
+    def _group_terms(self) -> list[bool] | None:
+        """Per-group arrays for this topology version: alive members, and the per-group factors
+        of _pair_terms() (one row each, in its order). Returns None if no group's alive count
+        changed, else per group whether its factors changed."""
+        lay = self.lay
+        self._group_key = self.topo
+        failed_in = self.failed & (lay.d_group >= 0)
+        alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
+        before = getattr(self, "_alive", None)
+        if before is not None and np.array_equal(alive_n, before[0]):
+            return None
+        self._alive = alive_n, np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
+        deg_p = (alive_n < lay.g_width) & lay.g_parity  # degraded parity groups
+        width = lay.g_width
+        wider = 1.0 + (width - 2.0) / width
+        terms = np.array([
+            lay.g_seq, lay.g_rand / 1000.0, lay.g_pen, width / lay.g_data, np.maximum(lay.g_data, 1.0),
+            np.where(deg_p, wider, 1.0),  # random read multiplier
+            np.where(deg_p, 1.0 / self.degr_seq if self.degr_seq else wider, 1.0),  # sequential read
+            np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0),  # fixed random response
+        ])
+        changed = [True] * lay.G if before is None else (terms != self._grp_terms).any(axis=0).tolist()
+        self._grp_terms = terms
+        return changed
+
+    def _pair_terms(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The host path of pairs idx: what each I/O costs the drives, its response-time terms
+        (resp_*: see app/engine/recorded.py) and its offered IOPS (before the host ports' limit).
+        Returns (floats: PAIR_TERMS x n, ints: group and controller x n, bools: on and closed x n).
+        Per-workload and per-group factors are gathered once (the same values per pair)."""
         lay = self.lay
         pw, pl = self.p_w[idx], self.p_l[idx]
         g = lay.l_group[pl]
-        live = lay.l_live[pl] & (g >= 0)
-        gi = np.where(g >= 0, g, 0)
+        in_group = g >= 0
+        gi = np.where(in_group, g, 0)
         ctrl = lay.l_owner[pl]
-        on = live & ~self.offline[ctrl]
-        r = self.w_r[pw]
-        kb = self.w_kb[pw]
-        rnd = self.w_rand[pw]
-        hit = np.where(np.isnan(self.w_hit[pw]), self.hit_default, self.w_hit[pw]) * lay.l_hit_scale[pl]
-        nl = self.w_nluns[pw]
         closed = self.w_closed[pw]
-        seq = lay.g_seq[gi]
-        s_rand = lay.g_rand[gi] / 1000.0 + kb / 1024.0 / seq
-        s_seqr = kb / 1024.0 / seq
-        frag = np.ones(len(idx))
-        if self.frag_k is not None:
-            frag = 1.0 + self.frag_k * np.maximum(lay.l_opt[pl] - 1.0, 0.0)
-        deg_p = degraded_g[gi] & lay.g_parity[gi]
-        width = lay.g_width[gi]
-        rd_mult = np.where(deg_p, 1.0 + (width - 2.0) / width, 1.0)
-        seq_deg = np.where(deg_p, 1.0 / self.degr_seq if self.degr_seq else 1.0 + (width - 2.0) / width, 1.0)
-        pen = lay.g_pen[gi]
-        fullstripe = width / lay.g_data[gi]
-        busy_per_io = (r * (1 - hit) * rnd * s_rand * rd_mult
-                       + (1 - r) * rnd * pen * s_rand
-                       + r * (1 - rnd) * s_seqr * seq_deg * frag
-                       + (1 - r) * (1 - rnd) * s_seqr * fullstripe)
-        be_mb_per_io = (kb / 1024.0) * (r * (1 - hit) + (1 - r) * np.where(rnd > 0.5, pen, fullstripe))
+        on = lay.l_live[pl] & in_group & ~self.offline[ctrl]
+        (r, omr, rnd, omrnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_per_lun, n_raw, n_out, kb64,
+         omr_hit, omr_ff) = self._workload_terms()[:, pw]
+        seq, rand_s, pen, fullstripe, data1, rd_mult, seq_deg, rrf_mult = self._grp_terms[:, gi]
+        hit = hit_w * lay.l_hit_scale[pl]
+        r_omh = r * (1 - hit)
+        s_seqr = kbm / seq
+        s_rand = rand_s + s_seqr
+        seq_read = r_omrnd * s_seqr * seq_deg
         if self.seq64 is not None:
-            t_seq = kb / 64.0 * self.seq64 * frag * seq_deg
+            t_seq = kb64
         else:
-            t_seq = s_seqr * 1000.0 / np.maximum(lay.g_data[gi], 1.0) * frag * seq_deg
-        n_raw = self.w_out[pw] / np.maximum(nl, 1)
-        r_rand_fixed = s_rand * 1000.0 * np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0)
-        X_raw = np.where(on & ~closed, self.w_iops[pw] / np.maximum(nl, 1), 0.0)
-        return dict(gi=gi, ctrl=ctrl, on=on, r=r, kb=kb, rnd=rnd, hit=hit, closed=closed,
-                    busy_per_io=busy_per_io, be_mb_per_io=be_mb_per_io, t_seq=t_seq,
-                    n_raw=n_raw, n_out=np.maximum(n_raw, 1.0), r_rand_fixed=r_rand_fixed, X_raw=X_raw)
+            t_seq = s_seqr * 1000.0 / data1
+        if self.frag_k is not None:  # fragmentation (WAFL) slows sequential reads
+            frag = 1.0 + self.frag_k * np.maximum(lay.l_opt[pl] - 1.0, 0.0)
+            seq_read = seq_read * frag
+            t_seq = t_seq * frag
+        t_seq = t_seq * seq_deg
+        busy_per_io = (r_omh * rnd * s_rand * rd_mult
+                       + omr_rnd * pen * s_rand
+                       + seq_read
+                       + omr_omrnd * s_seqr * fullstripe)
+        be_mb_per_io = kbm * (r_omh + omr * np.where(rnd > 0.5, pen, fullstripe))
+        r_rand_fixed = s_rand * 1000.0 * rrf_mult
+        X_raw = np.where(on & ~closed, x_per_lun, 0.0)
+        # response time (ms) = reads: hits at cache speed, misses random or sequential, stretched
+        # by the group's queue; writes: to the write cache at cache speed (forced flush: its
+        # penalty) or, without it, random at twice the drive time; plus SP wait and overhead
+        wc = lay.l_wcache[pl]
+        resp_a = r * hit * self.hit_ms + rnd * self.rand_over
+        resp_b = r_omh * (rnd * r_rand_fixed + omrnd * t_seq) + omr * np.where(wc, 0.0, 2.0 * r_rand_fixed)
+        resp_wh = np.where(wc, omr_hit, 0.0)
+        resp_wf = np.where(wc, omr_ff, 0.0)
+        return (np.array([X_raw, resp_a, resp_b, resp_wh, resp_wf, r, kb, rnd, hit, busy_per_io,
+                          be_mb_per_io, t_seq, n_raw, n_out, r_rand_fixed]),
+                np.array([gi, ctrl]), np.array([on, closed]))
 
     def _host_load(self, st, X) -> tuple:
+        """The host I/O's load: (group utilization, random fraction of each group's host busy
+        time, SP-core utilization, back-end MB/s per group)."""
         lay = self.lay
-        n_ctrl = len(lay.ctrl_names)
-        on, gi = st["on"], st["gi"]
-        host_busy_g = np.bincount(gi[on], weights=(X * st["busy_per_io"])[on], minlength=lay.G)
+        on, gi, ctrl = st["on"], st["gi"], st["ctrl"]
+        busy = X * st["busy_per_io"]
+        be = X * st["be_mb_per_io"]
+        rnd = st["rnd"]
+        if not on.all():  # pairs without I/O paths (LUN unbound, controller offline) add nothing
+            gi, ctrl, X, busy, be, rnd = gi[on], ctrl[on], X[on], busy[on], be[on], rnd[on]
+        host_busy_g = np.bincount(gi, weights=busy, minlength=lay.G)
         U_host_g = host_busy_g / st["alive_g"]
-        rb = np.bincount(gi[on], weights=(X * st["busy_per_io"] * st["rnd"])[on], minlength=lay.G)
+        rb = np.bincount(gi, weights=busy * rnd, minlength=lay.G)
         host_random_g = np.where(host_busy_g > 0, rb / np.maximum(host_busy_g, 1e-12), 1.0)
-        ctrl = st["ctrl"]
-        host_cpu_ctrl = np.bincount(ctrl[on], weights=X[on] * self.cpu_us * 1e-4, minlength=n_ctrl)
+        host_cpu_ctrl = np.bincount(ctrl, weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
         core_host = host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl]
-        be_g = np.bincount(gi[on], weights=(X * st["be_mb_per_io"])[on], minlength=lay.G)
+        be_g = np.bincount(gi, weights=be, minlength=lay.G)
         return U_host_g, host_random_g, core_host, be_g
 
     def solve(self) -> dict[str, Any]:
@@ -954,116 +1044,65 @@ class Sim:
         self.rec_n = k + 1
         self.rec_t[k] = t
         rec = self.rec
-        # raw values; finish() scales whole columns to % (the same arithmetic per element)
+        # raw values; finish() scales whole columns (the same arithmetic per element)
         rec["group_pct"][k] = s["U_g"]
         rec["cpu_pct"][k] = s["core"]
         rec["bus_pct"][k] = s["bus"]
         rec["iops"][k] = s["iops_w"]
         rec["mb_s"][k] = s["mbs_w"]
         rec["port_pct"][k] = s["port"]
-        rec["write_cache_pct"][k] = self.cache_pct()
+        rec["write_cache_pct"][k] = self.cache_fill
         rec["write_pending_pct"][k] = self.wp_pct
-        if s["resp_w"] is not None:
-            rec["response_ms"][k] = s["resp_w"]
-            rec["response_max_ms"][k] = s["rmax_w"]
-            rec["lun_response_ms"][k] = s["lun_r"]
-        self.rec_drive.append(s["drive"])
-        if s.get("lazy") is not None:
-            self.lazy.append((k, s["lazy"]))  # (st, U_g, core_max, forced)
+        if s["resp_w"] is None:  # open load: the response times follow from the rows above
+            rec["forced"][k] = self.forced
+            self.rec_open.append(k)
+            self.rec_open_version.append(len(self.pair_history) - 1)
+        else:
+            self.rec_resp.append((k, s["resp_w"], s["rmax_w"], s["lun_r"]))
+        group_load, extras, layout = s["drive"]
+        rec["drive_group"][k, :self.lay.G] = group_load
+        self.rec_drive.append((extras, layout))
         # per-operation progress and rate: only the running ones change (progress = moved MB
         # over the op's total, computed in finish() as Op.progress_pct does for a running op)
         self.rec_ops.append([(op.index, op.moved_mb, op.rate) for op in self.active])
 
-    def drive_snapshot(self) -> tuple:
-        """(group index per drive, member mask, drives shown idle) for this topology version:
-        failures, spares and replacements change only with a topology invalidation."""
+    def drive_snapshot(self) -> np.ndarray:
+        """The drive layout for this topology version (failures, spares and replacements change
+        only with a topology invalidation): per drive the column of DriveLoad.group_rows it
+        shows: its group, G outside any group, G + 1 idle (failed and not being rebuilt)."""
         if getattr(self, "_ds_key", None) != self.topo:
+            G = self.lay.G
             dg = self.lay.d_group
-            member = dg >= 0
-            self._ds = (np.where(member, dg, 0), member, self.failed & ~self.writing)
+            self._ds = np.where(self.failed & ~self.writing, G + 1, np.where(dg >= 0, dg, G)).astype(np.int32)
             self._ds_key = self.topo
         return self._ds
 
-    def drive_matrix(self) -> np.ndarray:
-        """drive_pct for all steps: the group load on its alive members plus per-drive extras,
-        batched over the steps that share one drive snapshot."""
-        n = self.rec_n
-        out = np.zeros((n, self.lay.D))
-        k = 0
-        rows = self.rec_drive
-        while k < n:
-            snap = rows[k][2]
-            e = k + 1
-            while e < n and rows[e][2] is snap:
-                e += 1
-            idx, member, idle = snap
-            U = np.where(member, np.vstack([r[0] for r in rows[k:e]])[:, idx], 0.0)
-            for j in range(k, e):
-                for d, b in rows[j][1].items():
-                    U[j - k, d] += b
-            out[k:e] = np.where(idle, 0.0, np.minimum(U, 1.0)) * 100.0
-            k = e
-        return out
+    def drive_load(self, group_rows: np.ndarray) -> DriveLoad:
+        """drive_pct's compact form: the recorded group rows, the distinct layouts, the extras."""
+        layouts, starts = [], []
+        ks, ds, bs = [], [], []
+        for k, (extras, layout) in enumerate(self.rec_drive):
+            if not layouts or layout is not layouts[-1]:
+                layouts.append(layout)
+                starts.append(k)
+            for d, b in extras.items():
+                ks.append(k)
+                ds.append(d)
+                bs.append(b)
+        return DriveLoad(group_rows, np.array(layouts, np.int32).reshape(len(layouts), self.lay.D),
+                         np.array(starts, int), np.array(ks, int), np.array(ds, int), np.array(bs, float))
 
-    def fill_lazy(self) -> None:
-        """Response times of open-load steps, computed after the run: the same equations as
-        solve() on (steps x pairs) matrices, one batch per host-load version."""
-        if not self.lazy:
-            return
+    def open_responses(self, rec: dict[str, np.ndarray]) -> OpenResponses | None:
+        """The open-load steps' response times (computed when read), None without such steps."""
+        if not self.rec_open or not self.P:
+            return None
         lay = self.lay
-        W = len(self.workloads)
-        pw, pl = self.p_w, self.p_l
-        ow = np.argsort(pw, kind="stable")
-        sw = np.r_[0, np.nonzero(np.diff(pw[ow]))[0] + 1]
-        w_ids = pw[ow][sw]
-        ol = np.argsort(pl, kind="stable")
-        sl = np.r_[0, np.nonzero(np.diff(pl[ol]))[0] + 1]
-        l_ids = pl[ol][sl]
-        # pairs are usually listed by workload (and often by LUN): then no column gather is needed
-        w_sorted = bool(np.all(ow == np.arange(len(ow))))
-        l_sorted = bool(np.all(ol == np.arange(len(ol))))
-        runs: list[list] = []
-        for k, item in self.lazy:  # consecutive steps sharing one host-load version
-            if runs and runs[-1][0][1][0] is item[0]:
-                runs[-1].append((k, item))
-            else:
-                runs.append([(k, item)])
-        rec_r, rec_m, rec_l = self.rec["response_ms"], self.rec["response_max_ms"], self.rec["lun_response_ms"]
-        for run in runs:
-            st = run[0][1][0]
-            gi, ctrl = st["gi"], st["ctrl"]
-            X = st["X_open"]
-            # per group / per controller first, then spread to the pairs (fewer values to compute)
-            stretch = (1.0 / (1.0 - np.clip(np.vstack([it[1] for _, it in run]), 0.0, self.max_util)))[:, gi]
-            uc = np.clip(np.vstack([it[2] for _, it in run]) / 100.0, 0.0, self.max_util)
-            sp_wait = (self.sp_lat * uc / (1.0 - uc))[:, ctrl]
-            hit, rnd, r, wc = st["hit"], st["rnd"], st["r"], st["wcache"]
-            r_read = hit * self.hit_ms + (1 - hit) * (rnd * st["r_rand_fixed"] + (1 - rnd) * st["t_seq"]) * stretch
-            r_write = np.where(wc, self.hit_ms, st["r_rand_fixed"] * stretch * 2.0)
-            if self.ff_ms is not None:
-                fo = np.vstack([it[3] for _, it in run])[:, ctrl]
-                if fo.any():
-                    r_write = np.where(fo & wc, self.ff_ms, r_write)
-            R = r * r_read + (1 - r) * r_write + sp_wait + rnd * self.rand_over
-            RX = R * X
-            if "lazy_x" not in st:
-                st["lazy_x"] = (np.add.reduceat(X[ow], sw), np.add.reduceat(X[ol], sl))
-            xw, xl = st["lazy_x"]
-            RXw = RX if w_sorted else RX[:, ow]
-            resp = np.zeros((len(run), W))
-            resp[:, w_ids] = np.where(xw > 0, np.add.reduceat(RXw, sw, axis=1) / np.maximum(xw, 1e-12), 0.0)
-            rmax = np.zeros((len(run), W))
-            Rw = np.where(X > 0, R, 0.0)
-            rmax[:, w_ids] = np.maximum.reduceat(Rw if w_sorted else Rw[:, ow], sw, axis=1)
-            lun_r = np.zeros((len(run), lay.L))
-            lun_r[:, l_ids] = np.add.reduceat(RX if l_sorted else RX[:, ol], sl, axis=1) / np.maximum(xl, 1e-12)
-            ks = [k for k, _ in run]
-            rec_r[ks], rec_m[ks], rec_l[ks] = resp, rmax, lun_r
-
-    def cache_pct(self) -> np.ndarray:
-        if not self.write_cache_mb:
-            return np.zeros(len(self.lay.ctrl_names))
-        return np.minimum(self.cache_fill / self.write_cache_mb * 100.0, 100.0)
+        ks = np.array(self.rec_open, int)
+        core = rec["cpu_pct"][ks]
+        core_max = np.maximum.reduceat(core, lay.core_off, axis=1) if lay.C else np.zeros((len(ks), len(lay.ctrl_names)))
+        return OpenResponses(self.pair_history, np.array(self.rec_open_version, int), rec["group_pct"][ks], core_max,
+                             rec["forced"][ks] > 0.0, self.p_w, self.p_l, len(self.workloads), lay.L, self.max_util,
+                             self.sp_lat)
 
     def finish(self, horizon: float, steps: int) -> Result:
         lay = self.lay
@@ -1072,47 +1111,57 @@ class Sim:
         res = Result(scenario=self.scenario.name, horizon_h=horizon, event_count=steps,
                      platform_id=self.platform.id,
                      rates_id=self.R.model)
-        ents = {
-            "drive_pct": ("%", lay.drive_locs), "group_pct": ("%", [str(g.id) for g in lay.groups]),
-            "cpu_pct": ("%", lay.core_names), "bus_pct": ("%", [str(b) for b in range(lay.B)]),
-            "response_ms": ("ms", [w["id"] for w in self.workloads]),
-            "response_max_ms": ("ms", [w["id"] for w in self.workloads]),
-            "iops": ("IOPS", [w["id"] for w in self.workloads]), "mb_s": ("MB/s", [w["id"] for w in self.workloads]),
-            "lun_response_ms": ("ms", [str(l.id) for l in lay.luns]),
-            "port_pct": ("%", lay.ctrl_names), "write_cache_pct": ("%", lay.ctrl_names),
-            "write_pending_pct": ("%", lay.ctrl_names),
-        }
-        self.fill_lazy()
+        rec = {m: v[:n_rows] for m, v in self.rec.items()}
+        open_resp = self.open_responses(rec)
+        open_steps = np.array(self.rec_open, int)
+        resp_steps = np.array([r[0] for r in self.rec_resp], int)
+
+        def responses(which: int, width: int, method: str) -> RecordedRows:
+            values = np.array([r[which] for r in self.rec_resp], float).reshape(len(resp_steps), width)
+            return RecordedRows(n_rows, resp_steps, values, open_resp, open_steps, method)
+
+        W = len(self.workloads)
+        wl_ids = [w["id"] for w in self.workloads]
         bus_scale = max(self.platform.bus_mb_s, 1e-9)
-        for metric, (unit, names) in ents.items():
+        cache = (np.minimum(rec["write_cache_pct"] / self.write_cache_mb * 100.0, 100.0) if self.write_cache_mb
+                 else np.zeros_like(rec["write_cache_pct"]))
+        # (metric, unit, entities, V or, for the large blocks few callers read, a SeriesBlock.compute)
+        blocks = (
+            ("drive_pct", "%", lay.drive_locs, self.drive_load(rec["drive_group"])),
+            ("group_pct", "%", [str(g.id) for g in lay.groups], rec["group_pct"] * 100.0),
+            ("cpu_pct", "%", lay.core_names, rec["cpu_pct"]),
+            ("bus_pct", "%", [str(b) for b in range(lay.B)], rec["bus_pct"] / bus_scale * 100.0),
+            ("response_ms", "ms", wl_ids, responses(1, W, "mean_by_workload")()),
+            ("response_max_ms", "ms", wl_ids, responses(2, W, "max_by_workload")),
+            ("iops", "IOPS", wl_ids, rec["iops"]),
+            ("mb_s", "MB/s", wl_ids, rec["mb_s"]),
+            ("lun_response_ms", "ms", [str(l.id) for l in lay.luns], responses(3, lay.L, "mean_by_lun")),
+            ("port_pct", "%", lay.ctrl_names, rec["port_pct"]),
+            ("write_cache_pct", "%", lay.ctrl_names, cache),
+            ("write_pending_pct", "%", lay.ctrl_names, rec["write_pending_pct"]),
+        )
+        for metric, unit, names, V in blocks:
             if not names:
                 continue
-            if metric == "drive_pct":
-                V = self.drive_matrix()
+            if callable(V):
+                res.add_block(SeriesBlock(metric, unit, list(names), t, compute=V))
             else:
-                V = self.rec[metric][:n_rows]
-                if metric == "group_pct":
-                    V = V * 100.0
-                elif metric == "bus_pct":
-                    V = V / bus_scale * 100.0
-            res.add_block(SeriesBlock(metric, unit, list(names), t, V))
+                res.add_block(SeriesBlock(metric, unit, list(names), t, V))
         if self.ops:
-            n = len(self.ops)
-            P = np.zeros((len(t), n))
-            Rt = np.zeros((len(t), n))
-            for op in self.ops:
-                if op.end_h is not None:
-                    P[t >= op.end_h - 1e-12, op.index] = 100.0
-            rows = self.rec_ops
-            ks = np.repeat(np.arange(len(rows)), [len(r) for r in rows])
-            flat = [x for r in rows for x in r]
-            if flat:
-                ii = np.array([x[0] for x in flat], int)
-                moved = np.array([x[1] for x in flat], float)
-                Rt[ks, ii] = [x[2] for x in flat]
+            # a finished op is at 100% from its end; a running one at its moved MB over its total
+            ends = np.array([INF if op.end_h is None else op.end_h for op in self.ops])
+            P = np.where(t[:, None] >= ends - 1e-12, 100.0, 0.0)
+            Rt = np.zeros_like(P)
+            counts = [len(r) for r in self.rec_ops]
+            n = sum(counts)
+            if n:  # (op index, moved MB, rate) of every running op at every step
+                ent = np.fromiter(chain.from_iterable(chain.from_iterable(self.rec_ops)), float, 3 * n).reshape(n, 3)
+                ks = np.repeat(np.arange(len(counts)), counts)
+                ii = ent[:, 0].astype(int)
+                Rt[ks, ii] = ent[:, 2]
                 tot = np.array([op.total_mb for op in self.ops], float)[ii]
                 ok = tot > 0
-                P[ks, ii] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
+                P[ks, ii] = np.where(ok, np.minimum(ent[:, 1] / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
             ids = [op.event.id for op in self.ops]
             res.add_block(SeriesBlock("progress_pct", "%", ids, t, P))
             res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, Rt))

@@ -1,0 +1,212 @@
+"""What a run records for the series Sim.finish() builds after the run: the host path's
+response-time terms per host-load version, the open-load response times computed from them,
+and the per-drive load.
+
+The per-pair and per-drive series (response_max_ms, lun_response_ms, drive_pct) are large
+(steps x LUNs, steps x drives) and no chart reads them unless asked, so their SeriesBlocks get a
+`compute` (an object of this module over compact arrays, never over the Sim) instead of a
+matrix: nothing is built until a caller reads them, and a pickled Result stays small.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+# The response time of a workload-on-LUN pair (docs/model.md, Sim._pair_terms) is linear in its
+# group's stretch 1/(1-u) and its controller's SP wait:
+#     R = A + B * stretch[group] + spwait[controller] + (WF if the controller is in forced flush else WH)
+# TERMS are the float rows a history entry holds (X: the pair's IOPS); the int rows are
+# (group, controller).
+TERMS = ("X", "A", "B", "WH", "WF")
+X, A, B, WH, WF = range(len(TERMS))
+
+
+class PairHistory:
+    """Every host-load version's response-time terms: the first version in full, then only
+    the pairs each later version recomputed (the pairs an invalidation named)."""
+
+    def __init__(self):
+        self.first: tuple[np.ndarray, np.ndarray] | None = None
+        self.changes: list[tuple[np.ndarray | None, np.ndarray, np.ndarray]] = []
+
+    def __len__(self) -> int:
+        return 0 if self.first is None else 1 + len(self.changes)
+
+    def add(self, idx: np.ndarray | None, terms: np.ndarray, where: np.ndarray) -> None:
+        """terms (len(TERMS), n) and where (2, n) of pairs idx (None: all pairs)."""
+        if self.first is None:
+            self.first = (terms, where)
+        else:
+            self.changes.append((idx, terms, where))
+
+    def __getstate__(self) -> dict:
+        # one array per kind instead of three small ones per version: a few hundred small
+        # arrays take longer to pickle than their data
+        n_pairs = self.first[0].shape[1]
+        idx = [np.arange(n_pairs) if i is None else i for i, _, _ in self.changes]
+        return {"first": self.first, "sizes": np.array([len(i) for i in idx], int),
+                "idx": np.concatenate(idx) if idx else np.zeros(0, int),
+                "terms": np.concatenate([t for _, t, _ in self.changes], axis=1) if idx else None,
+                "where": np.concatenate([w for _, _, w in self.changes], axis=1) if idx else None}
+
+    def __setstate__(self, state: dict) -> None:
+        self.first = state["first"]
+        cuts = np.cumsum(state["sizes"])[:-1]
+        self.changes = list(zip(np.split(state["idx"], cuts), np.split(state["terms"], cuts, axis=1),
+                                np.split(state["where"], cuts, axis=1))) if len(state["sizes"]) else []
+
+    def replay(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """(terms, where) of every version in order; the same two arrays, updated in place."""
+        terms, where = self.first[0].copy(), self.first[1].copy()
+        yield terms, where
+        for idx, t, w in self.changes:
+            if idx is None:
+                terms[:], where[:] = t, w
+            else:
+                terms[:, idx] = t
+                where[:, idx] = w
+            yield terms, where
+
+
+class OpenResponses:
+    """Response times of the open-load steps (solve() leaves them to finish()): per workload
+    (mean and worst LUN) and per LUN, from the pair history and each step's group and SP-core
+    utilization and forced-flush state."""
+
+    def __init__(self, history: PairHistory, versions: np.ndarray, U_g: np.ndarray, core_max: np.ndarray,
+                 forced: np.ndarray, p_w: np.ndarray, p_l: np.ndarray, W: int, L: int, max_util: float,
+                 sp_latency_ms: float):
+        """versions: the history version of each step (non-decreasing); U_g, core_max (%), forced:
+        one row per step."""
+        self.history = history
+        self.versions = versions
+        self.stretch = 1.0 / (1.0 - np.clip(U_g, 0.0, max_util))
+        uc = np.clip(core_max / 100.0, 0.0, max_util)
+        self.spwait = sp_latency_ms * uc / (1.0 - uc)
+        self.forced = forced
+        self.p_w, self.p_l, self.W, self.L = p_w, p_l, W, L
+
+    def runs(self) -> Iterator[tuple[int, np.ndarray, np.ndarray, int, int]]:
+        """(version, terms, where, first step, end step) per history version that has steps."""
+        versions = np.arange(len(self.history))
+        starts = np.searchsorted(self.versions, versions, side="left").tolist()
+        ends = np.searchsorted(self.versions, versions, side="right").tolist()
+        for v, (terms, where) in enumerate(self.history.replay()):
+            if ends[v] > starts[v]:
+                yield v, terms, where, starts[v], ends[v]
+
+    def mean_by_workload(self) -> np.ndarray:
+        """(steps x W): the IOPS-weighted mean over each workload's pairs. A sum of per-pair
+        responses is linear in the per-group and per-controller terms, so it is one small matrix
+        product per version: (steps x J) by (J x W), J = G + 3 controllers + 1."""
+        G, n_ctrl = self.stretch.shape[1], self.spwait.shape[1]
+        J = G + 3 * n_ctrl + 1
+        fo = self.forced.astype(float)
+        Z = np.concatenate([self.stretch, self.spwait, fo, 1.0 - fo, np.ones((len(fo), 1))], axis=1)
+        out = np.empty((len(Z), self.W))
+        xw = np.zeros((len(self.history), self.W))
+        # the column of each weighted term, in TERMS order: X -> SP wait, A -> 1, B -> stretch,
+        # WH -> not forced, WF -> forced; offset by the pair's workload row of the (W x J) matrix
+        row = self.p_w * J
+        offsets = [row + G, row + G + 3 * n_ctrl, row, row + G + 2 * n_ctrl, row + G + n_ctrl]
+        cols = np.array(offsets)
+        weights = np.empty((len(TERMS), len(self.p_w)))
+        for v, terms, where, a, b in self.runs():
+            g, c = where
+            for i in (X, WH, WF):
+                np.add(offsets[i], c, out=cols[i])
+            np.add(offsets[B], g, out=cols[B])
+            np.multiply(terms, terms[X], out=weights)
+            weights[X] = terms[X]
+            M = np.bincount(cols.ravel(), weights.ravel(), minlength=self.W * J).reshape(self.W, J)
+            np.matmul(Z[a:b], M.T, out=out[a:b])
+            xw[v] = np.bincount(self.p_w, terms[X], minlength=self.W)
+        xw = xw[self.versions]
+        return np.where(xw > 0, out / np.maximum(xw, 1e-12), 0.0)
+
+    def _pair_responses(self) -> Iterator[tuple[np.ndarray, np.ndarray, int, int]]:
+        """(R: steps x pairs response times, X of the pairs, first step, end step) per version."""
+        for _, terms, where, a, b in self.runs():
+            g, c = where
+            R = np.take(self.stretch[a:b], g, axis=1)
+            R *= terms[B]
+            R += terms[A]
+            R += np.take(self.spwait[a:b], c, axis=1)
+            R += np.where(np.take(self.forced[a:b], c, axis=1), terms[WF], terms[WH])
+            yield R, terms[X], a, b
+
+    def max_by_workload(self) -> np.ndarray:
+        """(steps x W): the worst pair (with I/O) of each workload."""
+        order, starts, ids = _segments(self.p_w)
+        out = np.zeros((len(self.versions), self.W))
+        for R, x, a, b in self._pair_responses():
+            R[:, x <= 0] = 0.0
+            out[a:b, ids] = np.maximum.reduceat(R if order is None else R[:, order], starts, axis=1)
+        return out
+
+    def mean_by_lun(self) -> np.ndarray:
+        """(steps x L): the IOPS-weighted mean over each LUN's pairs."""
+        order, starts, ids = _segments(self.p_l)
+        out = np.zeros((len(self.versions), self.L))
+        for R, x, a, b in self._pair_responses():
+            R *= x
+            if order is not None:
+                R, x = R[:, order], x[order]
+            out[a:b, ids] = np.add.reduceat(R, starts, axis=1) / np.maximum(np.add.reduceat(x, starts), 1e-12)
+        return out
+
+
+def _segments(keys: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """(order that sorts keys, None if they are sorted; start of each key's run in that order;
+    the keys)."""
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    starts = np.r_[0, np.nonzero(np.diff(ordered))[0] + 1]
+    return (None if (order == np.arange(len(order))).all() else order), starts, ordered[starts]
+
+
+class RecordedRows:
+    """SeriesBlock.compute of a response series: the rows solve() recorded (closed loop, controller
+    limits) and the open-load rows, computed by OpenResponses when first read."""
+
+    def __init__(self, n_rows: int, recorded: np.ndarray, values: np.ndarray,
+                 responses: OpenResponses | None, steps: np.ndarray, method: str):
+        self.shape = (n_rows, values.shape[1])
+        self.recorded, self.values = recorded, values  # row indices and their rows
+        self.responses, self.steps, self.method = responses, steps, method
+
+    def __call__(self) -> np.ndarray:
+        V = np.zeros(self.shape)
+        V[self.recorded] = self.values
+        if self.responses is not None:
+            V[self.steps] = getattr(self.responses, self.method)()
+        return V
+
+
+class DriveLoad:
+    """SeriesBlock.compute of drive_pct: per step the load of each RAID group's alive members,
+    the per-drive extras (spares, replacements, mirror partners) and which group each drive
+    belongs to at that step (one layout per topology version, Sim.drive_snapshot)."""
+
+    def __init__(self, group_rows: np.ndarray, layouts: np.ndarray, starts: np.ndarray,
+                 extra_steps: np.ndarray, extra_drives: np.ndarray, extra_busy: np.ndarray):
+        """group_rows (steps x G + 2): the groups' load, then two zero columns; layouts (n x D):
+        the column each drive shows: its group's, G outside any group, G + 1 idle (failed and
+        not being rebuilt: 0 whatever its extras); starts: the first step of each layout."""
+        self.group_rows, self.layouts, self.starts = group_rows, layouts, starts
+        idle = group_rows.shape[1] - 1
+        layout_of_step = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(group_rows)]))
+        shown = layouts[layout_of_step[extra_steps], extra_drives] != idle
+        self.extra_steps, self.extra_drives, self.extra_busy = extra_steps[shown], extra_drives[shown], extra_busy[shown]
+
+    def __call__(self) -> np.ndarray:
+        n = len(self.group_rows)
+        U = np.empty((n, self.layouts.shape[1]))
+        ends = np.r_[self.starts[1:], n].tolist()
+        for layout, a, b in zip(self.layouts, self.starts.tolist(), ends):
+            np.take(self.group_rows[a:b], layout, axis=1, out=U[a:b])
+        U[self.extra_steps, self.extra_drives] += self.extra_busy
+        np.minimum(U, 1.0, out=U)
+        U *= 100.0
+        return U
