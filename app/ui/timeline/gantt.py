@@ -430,7 +430,7 @@ class GanttView(QWidget):
         are kept and updated in place (adding and removing graphics items is what is slow)."""
         self.rows = []
         if project is None:
-            self._sync({}, {}, {})
+            self._sync({}, {}, False)
             self._set_ticks()
             return
         sc = project.scenario(scenario_name)
@@ -438,6 +438,7 @@ class GanttView(QWidget):
         if result is not None and result.scenario == sc.name:
             ops = {o.event_id: o for o in result.operations}
         horizon = result.horizon_h if result is not None else max((e.start_h for e in sc.events), default=0.0)
+        same_horizon = horizon == self.horizon_h  # (phases still running end at the horizon)
         self.horizon_h = horizon
 
         lanes: dict[str, tuple] = {}
@@ -476,10 +477,10 @@ class GanttView(QWidget):
                 idx = len(self.rows)
                 self.rows.append(Row(f"op:{ev.id}", f"{ev.id}  {describe_event(ev)}", "event"))
             specs[ev.id] = (ev, idx, op, marker)
-        self._sync(lanes, specs, ops)
+        self._sync(lanes, specs, same_horizon)
         self._set_ticks()
 
-    def _sync(self, lanes: dict[str, tuple], specs: dict[str, tuple], ops: dict) -> None:
+    def _sync(self, lanes: dict[str, tuple], specs: dict[str, tuple], same_horizon: bool) -> None:
         for wid in [w for w in self.lanes if w not in lanes]:
             self.plot.removeItem(self.lanes.pop(wid))
         for wid, (y, horizon, text) in lanes.items():
@@ -495,11 +496,13 @@ class GanttView(QWidget):
             y = -idx
             tip = (lambda ev=ev, op=op: self._tooltip(ev, op, describe_event(ev)))
             item = self.items.get(eid)
-            if (item is not None and item.op is op and (item.kind, item.y, item.start_h, item.marker)
-                    == (ev.kind, y, float(ev.start_h), marker) and not isinstance(ev, WorkloadChange)):
-                # the same prediction of an event that has not moved (the redraw right after
-                # an edit of another event): what it shows stands, only its words may not
-                item._tip = tip
+            if (item is not None and same_horizon and (item.op is op or item.op == op)
+                    and (item.kind, item.y, item.start_h, item.marker) == (ev.kind, y, float(ev.start_h), marker)
+                    and not isinstance(ev, WorkloadChange)):
+                # the same prediction for an event that has not moved (after an edit of another
+                # event, or a new result that changed other operations): what it shows stands,
+                # only its words may not
+                item.op, item._tip = op, tip
                 item.selected = eid == self.selected
                 continue
             phases = self._phases(op)
