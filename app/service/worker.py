@@ -22,8 +22,6 @@ The process ends when the GUI closes the pipe or sends "quit", and when the GUI 
 """
 from __future__ import annotations
 
-import copyreg
-import io
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -34,7 +32,6 @@ import time
 
 import app.domain.validation  # noqa: F401 - imported before "ready", not at the first request
 import app.engine.simulate  # noqa: F401
-from app.engine.result import SeriesStore
 
 from .advice import evaluate_priorities
 from .predict import default_simulate, failure_message, predict
@@ -65,7 +62,7 @@ class _Server:
         except Exception as exc:  # noqa: BLE001 - every failure goes back to the GUI as a message
             ok, payload = False, failure_message(exc)
         t0 = time.perf_counter()
-        body = dumps_reply(payload)
+        body = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
         sent_at = time.perf_counter()
         self.conn.send(("reply", ticket, ok, sent_at - t0, sent_at))
         self.conn.send_bytes(body)
@@ -77,33 +74,6 @@ class _Server:
         # any message waiting (a stop, a newer request) makes the answer stale
         return evaluate_priorities(self.project, self.catalog, event_id, default_simulate, target_ms,
                                    scenario, should_stop=self.conn.poll)
-
-
-def _rebuild_store(series: dict, blocks: list) -> SeriesStore:
-    store = SeriesStore(series)
-    for block in blocks:
-        store.add_block(block)
-    return store
-
-
-def _reduce_store(store: SeriesStore):
-    return _rebuild_store, (dict(dict.items(store)), list(store.blocks))
-
-
-# SeriesStore is a dict whose entries are made from its blocks on first use. Pickled as a dict,
-# every entry is made first: on the 960-drive plan 2,642 Series, 15.5 MB instead of 11.8 MB,
-# ~60 ms of pickling here and ~17,000 objects for the GUI process to unpickle and later collect.
-# The reply carries the store as it is (blocks and the entries already made) unless SeriesStore
-# says itself how it pickles.
-_REPLY_REDUCERS = {} if {"__reduce__", "__reduce_ex__"} & set(vars(SeriesStore)) else {SeriesStore: _reduce_store}
-
-
-def dumps_reply(payload) -> bytes:
-    out = io.BytesIO()
-    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.dispatch_table = copyreg.dispatch_table | _REPLY_REDUCERS
-    pickler.dump(payload)
-    return out.getvalue()
 
 
 def _exit_with_parent() -> None:
