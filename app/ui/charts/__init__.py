@@ -81,14 +81,19 @@ class _SeriesIndex:
 
     def __init__(self, result):
         self.result = result
-        by_metric: dict[str, list[str]] = {}
-        for metric, ent in result.series.keys():
-            by_metric.setdefault(metric, []).append(ent)
-        self._entities = {m: sorted(es) for m, es in by_metric.items()}
+        self._entities: dict[str, list[str]] = {}
         self._peaks: dict[str, dict[str, float]] = {}
 
     def entities(self, metric: str) -> list[str]:
-        return self._entities.get(metric, [])
+        """As Result.entities(metric), from the matrices' entity lists and the Series stored
+        one by one (not the 10,000 keys of the generated plan)."""
+        ents = self._entities.get(metric)
+        if ents is None:
+            store = self.result.series
+            found = {e for b in getattr(store, "blocks", ()) if b.metric == metric for e in b.entities}
+            found.update(e for m, e in dict.keys(store) if m == metric)
+            ents = self._entities[metric] = sorted(found)
+        return ents
 
     def _blocks(self, metric: str):
         return [b for b in getattr(self.result.series, "blocks", ()) if b.metric == metric and b.V.size]
