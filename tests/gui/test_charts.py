@@ -178,6 +178,39 @@ def test_values_at_a_time_as_each_series_gives_them():
         assert got == {e: res.series[("drive_pct", e)].at(t) for e in ("0_0_1", "0_0_2", "0_0_3", "0_0_4")}
 
 
+def test_status_text_changes_without_a_relayout(qtbot):
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+    from app.ui.charts.statustext import StatusText
+
+    class Requests(QObject):
+        count = 0
+
+        def eventFilter(self, obj, event):  # noqa: N802
+            if event.type() == QEvent.LayoutRequest:
+                self.count += 1
+            return False
+
+    box = QWidget()
+    qtbot.addWidget(box)
+    lay = QHBoxLayout(box)
+    status, label = StatusText("Predicting..."), QLabel("Predicting...")
+    lay.addWidget(status, 1)
+    lay.addWidget(label)
+    box.show()
+    qtbot.waitExposed(box)
+    qtbot.wait(20)  # the first layout
+    requests = Requests()
+    box.installEventFilter(requests)
+    status.setText("Scenario 'Generated', plan to 30 d 00:00  ·  updated in 250 ms")
+    qtbot.wait(20)
+    assert requests.count == 0 and status.text().endswith("250 ms")
+    label.setText("Scenario 'Generated', plan to 30 d 00:00")  # what a QLabel does
+    qtbot.wait(20)
+    assert requests.count > 0
+
+
 def test_time_axis_ticks():
     assert format_hours(12.5, 0.5) == "12:30"
     assert format_hours(30.0, 6) == "1 d 06:00"

@@ -21,12 +21,13 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QPen
 from PySide6.QtWidgets import (
-    QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QMenu, QScrollArea, QSizePolicy, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
+    QFileDialog, QGraphicsItem, QHBoxLayout, QMenu, QScrollArea, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
     QVBoxLayout, QWidget,
 )
 
 from app.domain.formatting import format_time, format_value, series_label
 
+from .statustext import StatusText
 from .timeaxis import TimeAxisItem
 
 PLOT_MIN_H = 125  # pixels per plot before the charts scroll
@@ -194,11 +195,8 @@ class ChartsPanel(QWidget):
         lay.setSpacing(2)
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 2, 4, 0)
-        self.status_label = QLabel("No prediction yet")
+        self.status_label = StatusText("No prediction yet")  # changes at every prediction
         self.status_label.setObjectName("chartsStatus")
-        # changing text must not re-lay out the dock (a relayout repaints the whole window)
-        self.status_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
-        self.status_label.setMinimumWidth(50)
         bar.addWidget(self.status_label, 1)
         self.view_button = QToolButton(text="Charts")
         self.view_button.setPopupMode(QToolButton.InstantPopup)

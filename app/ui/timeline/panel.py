@@ -11,12 +11,13 @@ from typing import Callable
 from PySide6.QtCore import QPoint, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget,
+    QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget,
 )
 
 from app.domain import ops
 from app.domain.formatting import format_time
 from app.domain.project import Event
+from app.ui.charts.statustext import StatusText
 from app.ui.document import follow_document
 
 from .dialogs import EventForm, available_kinds, default_event
@@ -79,14 +80,11 @@ class TimelinePanel(QWidget):
         self.play_button.setCheckable(True)
         self.play_button.toggled.connect(self._play_toggled)
         bar.addWidget(self.play_button)
-        self.time_label = QLabel("0:00")
-        self.time_label.setMinimumWidth(80)
-        bar.addWidget(self.time_label)
-        self.message = QLabel("")
-        self.message.setStyleSheet("color: #555")
-        # changing texts must not re-lay out the dock (a relayout repaints the whole window)
-        self.message.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        # texts that change while the cursor plays or an operation is dragged
+        self.time_label = StatusText("0:00")
         self.time_label.setFixedWidth(self.time_label.fontMetrics().horizontalAdvance("00 d 00:00") + 8)
+        bar.addWidget(self.time_label)
+        self.message = StatusText("", color="#555555")
         bar.addWidget(self.message, 1)
         self.legend = QLabel(self._legend_html())
         bar.addWidget(self.legend)
