@@ -153,10 +153,6 @@ class EngineProcess(QObject):
     def pid(self) -> int | None:
         return self._channel.process.pid if self._channel is not None else None
 
-    @property
-    def busy(self) -> bool:
-        return bool(self._pending)
-
     # ---------------------------------------------------------------- start and stop
     def start(self) -> bool:
         """Start the process unless it runs or was given up; True if it is usable."""

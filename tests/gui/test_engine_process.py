@@ -184,6 +184,33 @@ def test_a_killed_worker_is_restarted_and_the_run_sent_again(qtbot, proc, doc):
     same_as_here(live, doc)
 
 
+def test_a_worker_that_cannot_start_leaves_the_runs_in_this_process(qtbot, doc, monkeypatch):
+    from app.ui import engine_process as ep
+
+    def launch():
+        raise OSError("no processes here")
+
+    broken = ep.EngineProcess("live")
+    monkeypatch.setattr(broken, "_launch", launch)
+    monkeypatch.setitem(ep.WORKERS.processes, "live", broken)
+    monkeypatch.setattr(ep.WORKERS, "cannot_start", False)
+    monkeypatch.setattr("app.ui.live.PROCESS_START_DELAY_MS", 0)
+    live = LiveSimulator(doc)
+    notices = []
+    live.notice.connect(notices.append)
+    qtbot.waitSignal(live.resultReady, timeout=30000).wait()
+    qtbot.waitUntil(lambda: broken.failed, timeout=5000)
+    assert notices == ["The engine process could not be started (OSError: no processes here); "
+                       "predictions run in the GUI process"]
+    assert not live.uses_process
+    assert not ep.EngineProcess("other").start()  # no other worker is tried
+    for prio in ("Low", "High"):
+        with qtbot.waitSignal(live.resultReady, timeout=30000):
+            doc.apply(ops.SetEventPriority("op1", prio))
+        same_as_here(live, doc)
+    assert len(notices) == 1
+
+
 def test_advisor_evaluates_in_its_own_worker_process(qtbot, doc):
     from app.ui.advisor import AdvisorPanel
 
