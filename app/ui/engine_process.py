@@ -17,7 +17,8 @@ Processes are started with the spawn method (the GUI has threads: fork is unsafe
 the GUI (app.aboutToQuit, atexit; the worker also exits when the GUI process dies). One that dies
 is started again and its pending tickets are reported `lost` so their owners send them again; one
 that cannot start (or keeps dying) is given up, and the owners run the engine in a thread of the
-GUI process instead (`usable` is False), which `notice` says once.
+GUI process instead (`usable` is False). `WORKERS.notice` says either in the status bar
+(through LiveSimulator.notice).
 """
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ START_TIMEOUT_MS = 30000  # a worker that has not said "ready" by then is given 
 RESTARTS = 3  # deaths within RESTART_WINDOW_S before a worker is given up
 RESTART_WINDOW_S = 60.0
 
+
 class _Workers(QObject):
     """Every worker process of the GUI, and what they have to tell the user."""
 
@@ -49,7 +51,7 @@ class _Workers(QObject):
         self.processes: dict[str, EngineProcess] = {}
         self.cannot_start = False  # one could not be started: no other is tried (said once)
         self.quit_hooked = False  # shutdown_all is connected to the application's aboutToQuit
-        self.heap_frozen = False
+        self.heap_frozen = False  # see _freeze_heap
 
 
 WORKERS = _Workers()
@@ -68,7 +70,7 @@ def _freeze_heap() -> None:
     GUI's long-lived objects (modules, Qt wrappers, the window's plots) out of the collector's
     sight. Every reply makes thousands of objects, and the full collections they set off, often
     in the reader thread while it holds the GIL, scanned all of those: 54-121 ms each on the
-    960-drive plan (~110,000 objects), 1-9 ms once frozen. Refcounting still frees them."""
+    960-drive plan (~110,000 objects), 1-11 ms once frozen. Refcounting still frees them."""
     if not WORKERS.heap_frozen:
         WORKERS.heap_frozen = True
         gc.freeze()
