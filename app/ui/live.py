@@ -338,7 +338,8 @@ class LiveSimulator(QObject):
                                    prediction.issues, transfer_s)
             self.error = None
             self.resultReady.emit(self.live)
-        if self.auto_start_process and self.simulate is default_simulate and not self.process.usable:
+        if (self.auto_start_process and self.simulate is default_simulate and not self.process.usable
+                and not self.process.failed):
             QTimer.singleShot(PROCESS_START_DELAY_MS, self.process.start)
 
     def wait(self, timeout_ms: int = 30000) -> bool:
