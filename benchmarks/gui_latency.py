@@ -10,10 +10,11 @@ through the Document as the timeline does (move an operation by half an hour, ch
 priority; alternately) and measures, per edit, the time from `Document.apply` to the moment the
 charts and the timeline have been redrawn from the new Result and painted (the event loop runs
 until the plug-in's redraw steps are done, then Qt paints what they invalidated). GUI thread per
-edit: `Document.apply` with every change handler; the redraw steps (`parts.step_ms`); the
-paint (the event loop's own work after the first step, the later steps left out). A QTimer heartbeat every 5 ms on the GUI thread records the longest gap
-between two ticks minus the interval: the longest time the GUI thread was blocked. A burst of
-edits 15 ms apart (dragging) measures the time from the last edit to its curves.
+edit: `Document.apply` with every change handler (and when the engine request left); the redraw
+steps (`parts.step_ms`); the repaint (the event loop's own work after the first step, the later
+steps left out). A QTimer heartbeat every 5 ms on the GUI thread records the longest gap between
+two ticks minus the interval: the longest time the GUI thread was blocked. A burst of edits 15 ms
+apart (dragging) measures the time from the last edit to its curves.
 
 Where a stall comes from: a watchdog thread samples the GUI thread's Python stack
 (sys._current_frames()) every 2 ms while a heartbeat gap is open (no tick for 8 ms), and for
