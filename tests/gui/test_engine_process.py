@@ -168,10 +168,16 @@ def test_validation_errors_stop_the_prediction_and_reach_the_messages_dock(qtbot
 
 
 def test_a_killed_worker_is_restarted_and_the_run_sent_again(qtbot, proc, doc):
-    live = LiveSimulator(doc)
-    qtbot.waitSignal(live.resultReady, timeout=30000).wait()
-    notices = []
+    from app.ui.main_window import MainWindow
+
+    window = MainWindow(doc, plugins=("app.ui.timeline",))
+    window.files.maybe_save = lambda: True
+    qtbot.addWidget(window)
+    live = window.plugins["app.ui.timeline"].live
+    qtbot.waitUntil(lambda: live.result is not None, timeout=30000)
+    notices, shown = [], []
     live.notice.connect(notices.append)
+    window.statusBar().messageChanged.connect(shown.append)
     old = proc.pid
     os.kill(old, signal.SIGKILL)
     with qtbot.waitSignal(live.resultReady, timeout=60000):
@@ -179,6 +185,7 @@ def test_a_killed_worker_is_restarted_and_the_run_sent_again(qtbot, proc, doc):
     assert live.result.operation("op1").priority == "Medium"
     assert proc.usable and proc.pid not in (None, old)
     assert any("restarted" in n for n in notices)
+    assert any("restarted" in m for m in shown)  # in the status bar
     qtbot.waitUntil(lambda: proc.ready, timeout=60000)
     assert live.uses_process
     same_as_here(live, doc)
