@@ -194,8 +194,9 @@ class AdvisorPanel(QWidget):
         event_id, target, simulate = self.event_id, self.target_box.value(), self.simulate
         self._in_flight, self._again = True, False
         if simulate is default_simulate and self.process.start():
-            changed = self._changes.take(self.process)
-            self._ticket = (self.process.submit("advise", doc.project, doc.catalog, changed, (event_id, target, None)), gen)
+            ticket = self.process.submit("advise", doc.project, doc.catalog, self._changes.take(self.process),
+                                         (event_id, target, None))
+            self._ticket = (ticket, gen)
             return
         project = snapshot_project(doc.project)  # a copy for the worker thread, made here
         catalog = doc.catalog

@@ -176,8 +176,12 @@ class EngineProcess(QObject):
         self._incarnations += 1
         ch = self._channel = _Channel(self._incarnations, process, here)
         self._replica_of = self._replica_catalog = None
-        ch.reader = threading.Thread(target=self._read, args=(ch,), name=f"engine-{self.name}-reader", daemon=True)
-        ch.writer = threading.Thread(target=self._write, args=(ch,), name=f"engine-{self.name}-writer", daemon=True)
+        # Python threads, not QThreads: a daemon thread blocked in a read may be left at exit, a
+        # QThread destroyed while it runs aborts the process
+        ch.reader = threading.Thread(target=self._read, args=(ch,), name=f"engine-{self.name}-reader",
+                                     daemon=True)
+        ch.writer = threading.Thread(target=self._write, args=(ch,), name=f"engine-{self.name}-writer",
+                                     daemon=True)
         ch.reader.start()
         ch.writer.start()
         self._start_timer.start()

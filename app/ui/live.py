@@ -277,7 +277,8 @@ class LiveSimulator(QObject):
         self._in_flight = self.generation
         self._running = (self._requested_at, getattr(doc, "revision", 0))
         if self.uses_process:
-            self._ticket = self.process.submit("live", doc.project, doc.catalog, self._changes.take(self.process), ())
+            changed = self._changes.take(self.process)
+            self._ticket = self.process.submit("live", doc.project, doc.catalog, changed, ())
             return
         project, catalog = self._snapshot()
         simulate = None if self.simulate is default_simulate else self.simulate
