@@ -312,9 +312,13 @@ class Op:
                             "emc 'Executive summary', 'Dependent LUN effects on performance'")
 
     def concurrent_advice(self, ctrl: int) -> None:
-        same = [o.event.id for o in self.sim.active  # the SP first: the cheapest test
-                if getattr(o, "ctrl", None) == ctrl and o is not self
-                and isinstance(o, (Migration, Rebuild, BindOp))]
+        """A LUN operation (migration, rebuild, bind) starts on SP `ctrl`: warn when others run
+        there. Each one calls this once from start(); sim.lun_ops keeps them per SP in start
+        order, so no scan of every running operation."""
+        on_sp = self.sim.lun_ops.setdefault(ctrl, [])
+        on_sp[:] = [o for o in on_sp if o.running]  # the finished ones leave
+        same = [o.event.id for o in on_sp]
+        on_sp.append(self)
         if same:
             name = self.lay.ctrl_names[ctrl]
             self.sim.advise("warning", "concurrent-lun-ops",
@@ -500,6 +504,7 @@ class Migration(Op):
         migration on that SP is placed again."""
         sim = self.sim
         if sim.forced[self.ctrl] != on:
+            sim.forced = sim.forced.copy()  # a new array: recorded steps keep theirs
             sim.forced[self.ctrl] = on
             sim.dirty_ops.update(o for o in sim.active
                                  if isinstance(o, Migration) and o.cache_path and o.ctrl == self.ctrl)

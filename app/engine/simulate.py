@@ -553,6 +553,8 @@ class Sim:
             self._host_key = self.version
         st = self._st if P else None
         caps = self.ctrl_caps()
+        if P and caps is None and not st["any_closed"]:
+            return self.solve_open(st)
         closed_loop = bool(P and st["any_closed"])
         X = st["X_open"] if P else np.zeros(0)
         if closed_loop:
@@ -579,8 +581,6 @@ class Sim:
             U_g, core_u, core_max, bus, drive = self.loads(U_host_g, core_host, be_g, alive_n)
             if not P:
                 break
-            if not closed_loop and caps is None:
-                break  # open load: response times are computed for all steps at once in finish()
             gi, ctrl, closed = st["gi"], st["ctrl"], st["closed"]
             own = X * st["busy_per_io"] / st["alive_g"][gi]
             u = U_g[gi]
@@ -621,21 +621,8 @@ class Sim:
                 if it >= 2 and np.all(np.abs(X - X_prev) <= 5e-4 * np.maximum(np.abs(X), 1e-9)):
                     break
         self.X = X
-        ctx = self.ctx
         W = len(self.workloads)
         port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
-        if P and not closed_loop and caps is None:
-            agg = st.get("agg")
-            if agg is None:
-                pw, kb, ctrl, on = st["pw"], st["kb"], st["ctrl"], st["on"]
-                iops_w = np.bincount(pw, weights=X, minlength=W)
-                mbs_w = np.bincount(pw, weights=X * kb / 1024.0, minlength=W)
-                host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl)
-                agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0)
-            self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus, "iops_w": agg[0], "mbs_w": agg[1],
-                         "resp_w": None, "rmax_w": None, "lun_r": None, "port": agg[2], "ctx": ctx,
-                         "lazy": (st, U_g, core_max, self.forced.copy())}
-            return self.last
         if P:
             pw, pl, kb, ctrl, on = st["pw"], st["pl"], st["kb"], st["ctrl"], st["on"]
             iops_w = np.bincount(pw, weights=X, minlength=W)
@@ -653,7 +640,30 @@ class Sim:
             host_mb_c = np.zeros(n_ctrl)
         self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus,
                      "iops_w": iops_w, "mbs_w": mbs_w, "resp_w": resp_w, "rmax_w": rmax, "lun_r": lun_r,
-                     "port": host_mb_c / max(port_cap, 1e-9) * 100.0, "ctx": ctx}
+                     "port": host_mb_c / max(port_cap, 1e-9) * 100.0, "ctx": self.ctx}
+        return self.last
+
+    def solve_open(self, st: dict[str, Any]) -> dict[str, Any]:
+        """solve() for open workloads and no controller limits: the host load is fixed until
+        the next invalidate(), so a step places the operations and sums the rows; response
+        times are computed for all steps at once in finish()."""
+        U_host_g, host_random_g, core_host, be_g = st["host"]
+        self.place(U_host_g, host_random_g)
+        U_g, core_u, core_max, bus, drive = self.loads(U_host_g, core_host, be_g, st["alive_n"])
+        self.X = X = st["X_open"]
+        agg = st.get("agg")
+        if agg is None:  # per host-load version
+            W, n_ctrl = len(self.workloads), len(self.lay.ctrl_names)
+            port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
+            pw, kb, ctrl, on = st["pw"], st["kb"], st["ctrl"], st["on"]
+            iops_w = np.bincount(pw, weights=X, minlength=W)
+            mbs_w = np.bincount(pw, weights=X * kb / 1024.0, minlength=W)
+            host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl)
+            agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0)
+        # forced is replaced, never modified in place (Migration.set_forced): no copy needed
+        self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus, "iops_w": agg[0], "mbs_w": agg[1],
+                     "resp_w": None, "rmax_w": None, "lun_r": None, "port": agg[2], "ctx": self.ctx,
+                     "lazy": (st, U_g, core_max, self.forced)}
         return self.last
 
     def place(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> None:
@@ -843,6 +853,7 @@ class Sim:
         lay = self.lay
         self.ctx = Ctx(self)
         self.dirty_ops: set[Op] = set()  # ops whose phases changed since they were placed (Op.changed)
+        self.lun_ops: dict[int, list[Op]] = {}  # per SP: the LUN operations started (Op.concurrent_advice)
         self.idle_now = 0.0
         self._loads = None  # (inputs, rows) of the previous pass (Sim.loads)
         self.no_host = (np.zeros(lay.G), np.ones(lay.G), np.zeros(lay.C), np.zeros(lay.G))  # no workloads
