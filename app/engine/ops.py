@@ -208,9 +208,6 @@ class Op:
             self.sim.active.remove(self)
             self.sim.dirty_ops.add(self)  # its additions go
 
-    def on_replacement(self, ev, t: float) -> bool:
-        return False
-
     # ---- resources
     def resources(self) -> list[tuple[str, int]]:
         """The drive time its rate reads: ("g", group) and ("d", drive) keys (Ctx). Sim.place
@@ -290,18 +287,25 @@ class Op:
         return self.asap
 
     def workloads_on_groups(self, groups: set[int]) -> list[str]:
-        mat, active = self.sim.workload_group_matrix()
-        hit = None
-        for g in groups:  # one or two groups: or their columns
-            if 0 <= g < mat.shape[1]:
-                hit = mat[:, g] if hit is None else hit | mat[:, g]
-        if hit is None or not len(active):
+        """The running workloads with a LUN on one of `groups`, in workload order."""
+        sim = self.sim
+        if not sim.P:
             return []
-        wl = self.sim.workloads
-        return [wl[i]["id"] for i in np.flatnonzero(hit & active).tolist()]
+        lg = self.lay.l_group[sim.p_l]  # read now: migrations move LUNs between groups
+        hit = np.zeros(len(sim.workloads), bool)
+        for g in groups:
+            if 0 <= g < self.lay.G:
+                hit[sim.p_w[lg == g]] = True
+        wl = sim.workloads
+        return [wl[i]["id"] for i in np.flatnonzero(hit & self.running_workloads()).tolist()]
+
+    def running_workloads(self) -> np.ndarray:
+        """Per workload: it offers I/O (open with IOPS, or closed with outstanding I/Os)."""
+        sim = self.sim
+        return (sim.w_iops > 0) | (sim.w_closed & (sim.w_out > 0))
 
     def host_busy(self) -> bool:
-        return bool(self.sim.workload_group_matrix()[1].any())
+        return bool(self.running_workloads().any())
 
     def asap_advice(self, what: str) -> None:
         if self.is_asap() and self.host_busy():
@@ -635,6 +639,7 @@ class Rebuild(Op):
         self.replaced = False
         self.target = None
         self.spare = self.pick_spare(d)
+        sim.rebuild_of.setdefault(ev.drive, []).append(self)  # for its replacement (Sim.fire)
         self.total_mb = self.mb * (2 if self.spare is not None else 1)
         self.touches = set(self.workloads_on_groups({gi}))
         if self.spare is not None:
@@ -659,8 +664,9 @@ class Rebuild(Op):
         """A free hot spare of the failed drive's interface and at least the group's member
         capacity, on the drive's bus if there is one."""
         lay, sim = self.lay, self.sim
-        cands = np.flatnonzero(lay.d_spare & ~sim.failed & ~sim.spare_busy & (lay.d_iface == lay.d_iface[d])
-                               & (lay.d_cap >= lay.g_member_cap[self.gi] - 1e-9))
+        spares = lay.spares  # the few spares only, in drive order
+        cands = spares[~sim.failed[spares] & ~sim.spare_busy[spares] & (lay.d_iface[spares] == lay.d_iface[d])
+                       & (lay.d_cap[spares] >= lay.g_member_cap[self.gi] - 1e-9)]
         if not len(cands):
             return None
         same_bus = cands[lay.d_bus[cands] == lay.d_bus[d]]

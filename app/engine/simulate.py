@@ -854,6 +854,7 @@ class Sim:
         self.ctx = Ctx(self)
         self.dirty_ops: set[Op] = set()  # ops whose phases changed since they were placed (Op.changed)
         self.lun_ops: dict[int, list[Op]] = {}  # per SP: the LUN operations started (Op.concurrent_advice)
+        self.rebuild_of: dict[str, list[Op]] = {}  # per drive: the rebuilds of its failures (Rebuild.start)
         self.idle_now = 0.0
         self._loads = None  # (inputs, rows) of the previous pass (Sim.loads)
         self.no_host = (np.zeros(lay.G), np.ones(lay.G), np.zeros(lay.C), np.zeros(lay.G))  # no workloads
@@ -919,8 +920,8 @@ class Sim:
             self._wl_arrays(wi)
             return
         if isinstance(ev, DriveReplacement):
-            for op in self.active:
-                if op.on_replacement(ev, t):
+            for op in self.rebuild_of.get(ev.drive, ()):  # the running rebuild of that drive
+                if op.running and op.on_replacement(ev, t):
                     return
             # replacement of a drive with no running operation: the drive is back
             d = self.lay.didx.get(ev.drive)

@@ -50,6 +50,7 @@ class Layout:
         self.d_cap = np.array([t.capacity_gb for t in types], float) if D else np.zeros(0)
         self.d_bus = np.array([project.drives[l].bus for l in locs], int) if D else np.zeros(0, int)
         self.d_spare = np.array([project.drives[l].hot_spare for l in locs], bool) if D else np.zeros(0, bool)
+        self.spares = np.flatnonzero(self.d_spare)
         self.B = max(platform.buses, int(self.d_bus.max()) + 1 if D else 1)
         # controllers and cores
         self.ctrl_names = platform.controller_names()
