@@ -173,18 +173,20 @@ class Ctx:
 
     def footprint(self, op) -> set[tuple]:
         """The drive-time resources op's rate reads: its own, and the group of a single drive
-        that is an alive member (free_d reads the group's load). Cached while neither op's
-        phases nor the topology change."""
-        if op.reads_key == (op.sver, self.topo):
+        that is an alive member (free_d reads the group's load). The same set while neither op's
+        resources nor the topology change (commit() then has no readers to move)."""
+        resources = op.resources()
+        cache_key = (resources, self.topo)
+        if op.reads_key == cache_key:
             return op.reads
         keys = set()
-        for kind, i in op.resources():
+        for kind, i in resources:
             keys.add((kind, i))
             if kind == "d":
                 g = self.d_group[i]
                 if g >= 0 and not self.failed[i]:
                     keys.add(("g", g))
-        op.reads_key = (op.sver, self.topo)
+        op.reads_key = cache_key
         return keys
 
     def commit(self, op, own: dict[tuple, float], reads: set[tuple]) -> list[tuple]:
