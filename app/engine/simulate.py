@@ -870,12 +870,11 @@ class Sim:
             t_next = events[ei].start_h if ei < len(events) else INF
             # idle ops (no rate, nothing due; see place) are left alone until placed again
             busy = [op for op in self.active if not op.idle]
-            ends = [(op, t + op.time_left()) for op in busy]
-            for _, te in ends:
-                if te < t_next:
-                    t_next = te
-            for tt, _ in self.timers:
-                t_next = min(t_next, tt)
+            ends = [t + op.time_left() for op in busy]
+            if ends:
+                t_next = min(t_next, min(ends))
+            if self.timers:
+                t_next = min(t_next, min(tt for tt, _ in self.timers))
             if t_next == INF:
                 break
             if steps > MAX_STEPS:
@@ -894,14 +893,14 @@ class Sim:
                 op.advance(dt, t)
             self.idle_now = t + dt  # the clock of an idle op (what advance() would set)
             t = t_next
-            # engine events due now
-            due = [cb for tt, cb in self.timers if tt <= t + 1e-12]
-            self.timers = [(tt, cb) for tt, cb in self.timers if tt > t + 1e-12]
-            for cb in due:
-                cb(t)
-            tol = 1e-9 * max(1.0, t)
-            for op, te in ends:  # only operations with a phase (or the cache) due now
-                if te <= t + tol:
+            if self.timers:  # engine events due now
+                due = [cb for tt, cb in self.timers if tt <= t + 1e-12]
+                self.timers = [(tt, cb) for tt, cb in self.timers if tt > t + 1e-12]
+                for cb in due:
+                    cb(t)
+            due_by = t + 1e-9 * max(1.0, t)
+            for op, te in zip(busy, ends):  # only operations with a phase (or the cache) due now
+                if te <= due_by:
                     op.maybe_finish_phase(t)
             while ei < len(events) and events[ei].start_h <= t + 1e-12:
                 self.fire(events[ei], t)
