@@ -677,7 +677,7 @@ class Sim:
         host = ctx.follow_host(U_host_g, host_random_g)
         # resources whose inputs changed for every reader: drives that failed, came back or moved
         # between groups (the group's load per alive member is in the host load), ASAP counts
-        changed = set(ctx.follow_topology(self))
+        changed = ctx.follow_topology(self)
         dirty, self.dirty_ops = self.dirty_ops, set()
         for op in dirty:  # ASAP counts are totals over all running ops: update them first
             counts: dict[tuple, int] = {}
@@ -685,7 +685,7 @@ class Sim:
                 ctx.own = counts
                 op.count_asap(ctx)
             if counts or op.counted:
-                changed.update(ctx.recount(op, counts))
+                changed += ctx.recount(op, counts)
         # placed in any case: these, and below the later readers of changed additions; the
         # readers of a changed host load only if it no longer starves them
         must = set(dirty)
@@ -740,7 +740,7 @@ class Sim:
         src = (U_host_g, alive_n, self.topo, core_host, be_g)
         old, out = self._loads or ((None,) * len(src), {})
         out = dict(out)
-        if stale & {"g", "d"} or U_host_g is not old[0] or alive_n is not old[1] or self.topo != old[2]:
+        if "g" in stale or "d" in stale or U_host_g is not old[0] or alive_n is not old[1] or self.topo != old[2]:
             busy_g = U_host_g + T["g"]
             if ctx.extra:
                 extra_g = np.zeros(lay.G)
@@ -758,7 +758,7 @@ class Sim:
         if "core" in stale or core_host is not old[3]:
             out["core_u"] = core_u = np.minimum(core_host + T["core"], 100.0)
             out["core_max"] = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(len(lay.ctrl_names))
-        if stale & {"bus_g", "bus_x"} or be_g is not old[4]:
+        if "bus_g" in stale or "bus_x" in stale or be_g is not old[4]:
             out["bus"] = T["bus_x"] + ((be_g + T["bus_g"]) @ lay.GB if lay.G else 0.0)
         self._loads = (src, out)
         return out["U_g"], out["core_u"], out["core_max"], out["bus"], out["drive"]
