@@ -658,9 +658,10 @@ class Sim:
             W, n_ctrl = len(self.workloads), len(self.lay.ctrl_names)
             port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
             pw, kb, ctrl, on = st["pw"], st["kb"], st["ctrl"], st["on"]
+            mb = X * kb / 1024.0
             iops_w = np.bincount(pw, weights=X, minlength=W)
-            mbs_w = np.bincount(pw, weights=X * kb / 1024.0, minlength=W)
-            host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl)
+            mbs_w = np.bincount(pw, weights=mb, minlength=W)
+            host_mb_c = np.bincount(ctrl[on], weights=mb[on], minlength=n_ctrl)
             agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0)
         # forced is replaced, never modified in place (Migration.set_forced): no copy needed
         self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus, "iops_w": agg[0], "mbs_w": agg[1],
@@ -753,8 +754,9 @@ class Sim:
             else:
                 out["U_g"] = np.minimum(busy_g, 1.0)
             # per drive (for charts): group load on alive members + per-drive extras, built for
-            # all steps at once in drive_matrix()
-            out["drive"] = (busy_g, dict(ctx.extra), self.drive_snapshot())
+            # all steps at once in drive_matrix(); the extras are copied only when they changed
+            extra = dict(ctx.extra) if "d" in stale or "drive" not in out else out["drive"][1]
+            out["drive"] = (busy_g, extra, self.drive_snapshot())
         if "core" in stale or core_host is not old[3]:
             out["core_u"] = core_u = np.minimum(core_host + T["core"], 100.0)
             out["core_max"] = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(len(lay.ctrl_names))
