@@ -287,25 +287,18 @@ class Op:
         return self.asap
 
     def workloads_on_groups(self, groups: set[int]) -> list[str]:
-        """The running workloads with a LUN on one of `groups`, in workload order."""
-        sim = self.sim
-        if not sim.P:
+        mat, active = self.sim.workload_group_matrix()
+        hit = None
+        for g in groups:  # one or two groups: or their columns
+            if 0 <= g < mat.shape[1]:
+                hit = mat[:, g] if hit is None else hit | mat[:, g]
+        if hit is None or not len(active):
             return []
-        lg = self.lay.l_group[sim.p_l]  # read now: migrations move LUNs between groups
-        hit = np.zeros(len(sim.workloads), bool)
-        for g in groups:
-            if 0 <= g < self.lay.G:
-                hit[sim.p_w[lg == g]] = True
-        wl = sim.workloads
-        return [wl[i]["id"] for i in np.flatnonzero(hit & self.running_workloads()).tolist()]
-
-    def running_workloads(self) -> np.ndarray:
-        """Per workload: it offers I/O (open with IOPS, or closed with outstanding I/Os)."""
-        sim = self.sim
-        return (sim.w_iops > 0) | (sim.w_closed & (sim.w_out > 0))
+        wl = self.sim.workloads
+        return [wl[i]["id"] for i in np.flatnonzero(hit & active).tolist()]
 
     def host_busy(self) -> bool:
-        return bool(self.running_workloads().any())
+        return bool(self.sim.workload_group_matrix()[1].any())
 
     def asap_advice(self, what: str) -> None:
         if self.is_asap() and self.host_busy():
