@@ -208,9 +208,6 @@ class Op:
             self.sim.active.remove(self)
             self.sim.dirty_ops.add(self)  # its additions go
 
-    def on_replacement(self, ev, t: float) -> bool:
-        return False
-
     # ---- resources
     def resources(self) -> list[tuple[str, int]]:
         """The drive time its rate reads: ("g", group) and ("d", drive) keys (Ctx). Sim.place
@@ -312,9 +309,13 @@ class Op:
                             "emc 'Executive summary', 'Dependent LUN effects on performance'")
 
     def concurrent_advice(self, ctrl: int) -> None:
-        same = [o.event.id for o in self.sim.active  # the SP first: the cheapest test
-                if getattr(o, "ctrl", None) == ctrl and o is not self
-                and isinstance(o, (Migration, Rebuild, BindOp))]
+        """A LUN operation (migration, rebuild, bind) starts on SP `ctrl`: warn when others run
+        there. Each one calls this once from start(); sim.lun_ops keeps them per SP in start
+        order, so no scan of every running operation."""
+        on_sp = self.sim.lun_ops.setdefault(ctrl, [])
+        on_sp[:] = [o for o in on_sp if o.running]  # the finished ones leave
+        same = [o.event.id for o in on_sp]
+        on_sp.append(self)
         if same:
             name = self.lay.ctrl_names[ctrl]
             self.sim.advise("warning", "concurrent-lun-ops",
@@ -500,6 +501,7 @@ class Migration(Op):
         migration on that SP is placed again."""
         sim = self.sim
         if sim.forced[self.ctrl] != on:
+            sim.forced = sim.forced.copy()  # a new array: recorded steps keep theirs
             sim.forced[self.ctrl] = on
             sim.dirty_ops.update(o for o in sim.active
                                  if isinstance(o, Migration) and o.cache_path and o.ctrl == self.ctrl)
@@ -630,6 +632,7 @@ class Rebuild(Op):
         self.replaced = False
         self.target = None
         self.spare = self.pick_spare(d)
+        sim.rebuild_of.setdefault(ev.drive, []).append(self)  # for its replacement (Sim.fire)
         self.total_mb = self.mb * (2 if self.spare is not None else 1)
         self.touches = set(self.workloads_on_groups({gi}))
         if self.spare is not None:
@@ -654,8 +657,9 @@ class Rebuild(Op):
         """A free hot spare of the failed drive's interface and at least the group's member
         capacity, on the drive's bus if there is one."""
         lay, sim = self.lay, self.sim
-        cands = np.flatnonzero(lay.d_spare & ~sim.failed & ~sim.spare_busy & (lay.d_iface == lay.d_iface[d])
-                               & (lay.d_cap >= lay.g_member_cap[self.gi] - 1e-9))
+        spares = lay.spares  # the few spares only, in drive order
+        cands = spares[~sim.failed[spares] & ~sim.spare_busy[spares] & (lay.d_iface[spares] == lay.d_iface[d])
+                       & (lay.d_cap[spares] >= lay.g_member_cap[self.gi] - 1e-9)]
         if not len(cands):
             return None
         same_bus = cands[lay.d_bus[cands] == lay.d_bus[d]]

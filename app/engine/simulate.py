@@ -175,18 +175,20 @@ class Ctx:
 
     def footprint(self, op) -> set[tuple]:
         """The drive-time resources op's rate reads: its own, and the group of a single drive
-        that is an alive member (free_d reads the group's load). Cached while neither op's
-        phases nor the topology change."""
-        if op.reads_key == (op.sver, self.topo):
+        that is an alive member (free_d reads the group's load). The same set while neither op's
+        resources nor the topology change (commit() then has no readers to move)."""
+        resources = op.resources()
+        cache_key = (resources, self.topo)
+        if op.reads_key == cache_key:
             return op.reads
         keys = set()
-        for kind, i in op.resources():
+        for kind, i in resources:
             keys.add((kind, i))
             if kind == "d":
                 g = self.d_group[i]
                 if g >= 0 and not self.failed[i]:
                     keys.add(("g", g))
-        op.reads_key = (op.sver, self.topo)
+        op.reads_key = cache_key
         return keys
 
     def commit(self, op, own: dict[tuple, float], reads: set[tuple]) -> list[tuple]:
@@ -643,6 +645,8 @@ class Sim:
             self._host_key = self.version
         st = self._st if P else None
         caps = self.ctrl_caps()
+        if P and caps is None and not st["any_closed"]:
+            return self.solve_open(st)
         closed_loop = bool(P and st["any_closed"])
         X = st["X_open"] if P else np.zeros(0)
         if closed_loop:
@@ -669,8 +673,6 @@ class Sim:
             U_g, core_u, core_max, bus, drive = self.loads(U_host_g, core_host, be_g, alive_n)
             if not P:
                 break
-            if not closed_loop and caps is None:
-                break  # open load: response times are computed for all steps at once in finish()
             gi, ctrl, closed = st["gi"], st["ctrl"], st["closed"]
             own = X * st["busy_per_io"] / st["alive_g"][gi]
             u = U_g[gi]
@@ -711,21 +713,8 @@ class Sim:
                 if it >= 2 and np.all(np.abs(X - X_prev) <= 5e-4 * np.maximum(np.abs(X), 1e-9)):
                     break
         self.X = X
-        ctx = self.ctx
         W = len(self.workloads)
         port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
-        if P and not closed_loop and caps is None:
-            agg = st.get("agg")
-            if agg is None:
-                pw, kb, ctrl, on = st["pw"], st["kb"], st["ctrl"], st["on"]
-                iops_w = np.bincount(pw, weights=X, minlength=W)
-                mbs_w = np.bincount(pw, weights=X * kb / 1024.0, minlength=W)
-                host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl)
-                agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0)
-            self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus, "iops_w": agg[0], "mbs_w": agg[1],
-                         "resp_w": None, "rmax_w": None, "lun_r": None, "port": agg[2], "ctx": ctx,
-                         "lazy": (st, U_g, core_max, self.forced.copy())}
-            return self.last
         if P:
             pw, pl, kb, ctrl, on = st["pw"], st["pl"], st["kb"], st["ctrl"], st["on"]
             iops_w = np.bincount(pw, weights=X, minlength=W)
@@ -743,7 +732,31 @@ class Sim:
             host_mb_c = np.zeros(n_ctrl)
         self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus,
                      "iops_w": iops_w, "mbs_w": mbs_w, "resp_w": resp_w, "rmax_w": rmax, "lun_r": lun_r,
-                     "port": host_mb_c / max(port_cap, 1e-9) * 100.0, "ctx": ctx}
+                     "port": host_mb_c / max(port_cap, 1e-9) * 100.0, "ctx": self.ctx}
+        return self.last
+
+    def solve_open(self, st: dict[str, Any]) -> dict[str, Any]:
+        """solve() for open workloads and no controller limits: the host load is fixed until
+        the next invalidate(), so a step places the operations and sums the rows; response
+        times are computed for all steps at once in finish()."""
+        U_host_g, host_random_g, core_host, be_g = st["host"]
+        self.place(U_host_g, host_random_g)
+        U_g, core_u, core_max, bus, drive = self.loads(U_host_g, core_host, be_g, st["alive_n"])
+        self.X = X = st["X_open"]
+        agg = st.get("agg")
+        if agg is None:  # per host-load version
+            W, n_ctrl = len(self.workloads), len(self.lay.ctrl_names)
+            port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
+            pw, kb, ctrl, on = st["pw"], st["kb"], st["ctrl"], st["on"]
+            mb = X * kb / 1024.0
+            iops_w = np.bincount(pw, weights=X, minlength=W)
+            mbs_w = np.bincount(pw, weights=mb, minlength=W)
+            host_mb_c = np.bincount(ctrl[on], weights=mb[on], minlength=n_ctrl)
+            agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0)
+        # forced is replaced, never modified in place (Migration.set_forced): no copy needed
+        self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus, "iops_w": agg[0], "mbs_w": agg[1],
+                     "resp_w": None, "rmax_w": None, "lun_r": None, "port": agg[2], "ctx": self.ctx,
+                     "lazy": (st, U_g, core_max, self.forced)}
         return self.last
 
     def place(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> None:
@@ -755,7 +768,7 @@ class Sim:
         host = ctx.follow_host(U_host_g, host_random_g)
         # resources whose inputs changed for every reader: drives that failed, came back or moved
         # between groups (the group's load per alive member is in the host load), ASAP counts
-        changed = set(ctx.follow_topology(self))
+        changed = ctx.follow_topology(self)
         dirty, self.dirty_ops = self.dirty_ops, set()
         for op in dirty:  # ASAP counts are totals over all running ops: update them first
             counts: dict[tuple, int] = {}
@@ -763,7 +776,7 @@ class Sim:
                 ctx.own = counts
                 op.count_asap(ctx)
             if counts or op.counted:
-                changed.update(ctx.recount(op, counts))
+                changed += ctx.recount(op, counts)
         # placed in any case: these, and below the later readers of changed additions; the
         # readers of a changed host load only if it no longer starves them
         must = set(dirty)
@@ -791,6 +804,7 @@ class Sim:
                 op.idle = op.at_rest()
             else:  # finished: its additions go
                 moved = ctx.commit(op, {}, set())
+            self.moved_ops.add(op)  # its rate may have changed, or it left
             for key in moved:  # later ops on these resources saw other partial sums
                 for o in ctx.readers.get(key, ()):
                     if o.pos > pos and o not in done:
@@ -818,7 +832,7 @@ class Sim:
         src = (U_host_g, alive_n, self.topo, core_host, be_g)
         old, out = self._loads or ((None,) * len(src), {})
         out = dict(out)
-        if stale & {"g", "d"} or U_host_g is not old[0] or alive_n is not old[1] or self.topo != old[2]:
+        if "g" in stale or "d" in stale or U_host_g is not old[0] or alive_n is not old[1] or self.topo != old[2]:
             busy_g = U_host_g + T["g"]
             if ctx.extra:
                 extra_g = np.zeros(lay.G)
@@ -831,12 +845,13 @@ class Sim:
             else:
                 out["U_g"] = np.minimum(busy_g, 1.0)
             # per drive (for charts): group load on alive members + per-drive extras, built for
-            # all steps at once in drive_matrix()
-            out["drive"] = (busy_g, dict(ctx.extra), self.drive_snapshot())
+            # all steps at once in drive_matrix(); the extras are copied only when they changed
+            extra = dict(ctx.extra) if "d" in stale or "drive" not in out else out["drive"][1]
+            out["drive"] = (busy_g, extra, self.drive_snapshot())
         if "core" in stale or core_host is not old[3]:
             out["core_u"] = core_u = np.minimum(core_host + T["core"], 100.0)
             out["core_max"] = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(len(lay.ctrl_names))
-        if stale & {"bus_g", "bus_x"} or be_g is not old[4]:
+        if "bus_g" in stale or "bus_x" in stale or be_g is not old[4]:
             out["bus"] = T["bus_x"] + ((be_g + T["bus_g"]) @ lay.GB if lay.G else 0.0)
         self._loads = (src, out)
         return out["U_g"], out["core_u"], out["core_max"], out["bus"], out["drive"]
@@ -933,7 +948,12 @@ class Sim:
         lay = self.lay
         self.ctx = Ctx(self)
         self.dirty_ops: set[Op] = set()  # ops whose phases changed since they were placed (Op.changed)
+        self.lun_ops: dict[int, list[Op]] = {}  # per SP: the LUN operations started (Op.concurrent_advice)
+        self.rebuild_of: dict[str, list[Op]] = {}  # per drive: the rebuilds of its failures (Rebuild.start)
         self.idle_now = 0.0
+        # the operations whose rate or moved MB may have changed (placed, finished or advanced)
+        # since the recorder last took this set: it logs these instead of every running one
+        self.moved_ops: set[Op] = set()
         self._loads = None  # (inputs, rows) of the previous pass (Sim.loads)
         self.no_host = (np.zeros(lay.G), np.ones(lay.G), np.zeros(lay.C), np.zeros(lay.G))  # no workloads
         while ei < len(events) and events[ei].start_h <= 0.0:
@@ -946,12 +966,11 @@ class Sim:
             t_next = events[ei].start_h if ei < len(events) else INF
             # idle ops (no rate, nothing due; see place) are left alone until placed again
             busy = [op for op in self.active if not op.idle]
-            ends = [(op, t + op.time_left()) for op in busy]
-            for _, te in ends:
-                if te < t_next:
-                    t_next = te
-            for tt, _ in self.timers:
-                t_next = min(t_next, tt)
+            ends = [t + op.time_left() for op in busy]
+            if ends:
+                t_next = min(t_next, min(ends))
+            if self.timers:
+                t_next = min(t_next, min(tt for tt, _ in self.timers))
             if t_next == INF:
                 break
             if steps > MAX_STEPS:
@@ -968,16 +987,18 @@ class Sim:
                 raise EngineStall(f"the model made no progress at {t:.3f} h ({names})")
             for op in busy:
                 op.advance(dt, t)
+            if dt > 0.0:
+                self.moved_ops.update(busy)
             self.idle_now = t + dt  # the clock of an idle op (what advance() would set)
             t = t_next
-            # engine events due now
-            due = [cb for tt, cb in self.timers if tt <= t + 1e-12]
-            self.timers = [(tt, cb) for tt, cb in self.timers if tt > t + 1e-12]
-            for cb in due:
-                cb(t)
-            tol = 1e-9 * max(1.0, t)
-            for op, te in ends:  # only operations with a phase (or the cache) due now
-                if te <= t + tol:
+            if self.timers:  # engine events due now
+                due = [cb for tt, cb in self.timers if tt <= t + 1e-12]
+                self.timers = [(tt, cb) for tt, cb in self.timers if tt > t + 1e-12]
+                for cb in due:
+                    cb(t)
+            due_by = t + 1e-9 * max(1.0, t)
+            for op, te in zip(busy, ends):  # only operations with a phase (or the cache) due now
+                if te <= due_by:
                     op.maybe_finish_phase(t)
             while ei < len(events) and events[ei].start_h <= t + 1e-12:
                 self.fire(events[ei], t)
@@ -998,8 +1019,8 @@ class Sim:
             self._wl_arrays(wi)
             return
         if isinstance(ev, DriveReplacement):
-            for op in self.active:
-                if op.on_replacement(ev, t):
+            for op in self.rebuild_of.get(ev.drive, ()):  # the running rebuild of that drive
+                if op.running and op.on_replacement(ev, t):
                     return
             # replacement of a drive with no running operation: the drive is back
             d = self.lay.didx.get(ev.drive)

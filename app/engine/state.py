@@ -41,7 +41,8 @@ class Layout:
         locs = list(project.drives)
         self.drive_locs = locs
         self.didx = {loc: i for i, loc in enumerate(locs)}
-        types = [catalog.drive(project.drives[l].type_id) for l in locs]
+        by_id = {tid: catalog.drive(tid) for tid in {d.type_id for d in project.drives.values()}}
+        types = [by_id[project.drives[l].type_id] for l in locs]
         self.drive_types = types
         D = len(locs)
         self.D = D
@@ -50,6 +51,7 @@ class Layout:
         self.d_cap = np.array([t.capacity_gb for t in types], float) if D else np.zeros(0)
         self.d_bus = np.array([project.drives[l].bus for l in locs], int) if D else np.zeros(0, int)
         self.d_spare = np.array([project.drives[l].hot_spare for l in locs], bool) if D else np.zeros(0, bool)
+        self.spares = np.flatnonzero(self.d_spare)
         self.B = max(platform.buses, int(self.d_bus.max()) + 1 if D else 1)
         # controllers and cores
         self.ctrl_names = platform.controller_names()
@@ -74,9 +76,10 @@ class Layout:
         self.g_parity = np.array([m.is_parity for m in maths], bool)
         # WAFL RAID-DP keeps parity on dedicated disks: host I/O lands on the data disks
         self.g_dedicated_parity = np.array([g.raid is RaidType.RAID_DP for g in groups], bool)
-        self.g_seq = np.array([self.d_seq[m].min() if len(m) else 50.0 for m in self.g_members])
-        self.g_rand = np.array([self.d_rand[m].mean() if len(m) else 8.0 for m in self.g_members])
-        self.g_member_cap = np.array([self.d_cap[m].min() if len(m) else 0.0 for m in self.g_members])
+        self.g_seq = self.per_group(self.d_seq, np.minimum, 50.0)
+        # the mean as np.mean sums (not a reduceat: its sums differ in the last bits)
+        self.g_rand = np.array([self.d_rand[m].sum() / len(m) if len(m) else 8.0 for m in self.g_members])
+        self.g_member_cap = self.per_group(self.d_cap, np.minimum, 0.0)
         self.d_group = np.full(D, -1, int)
         for gi, m in enumerate(self.g_members):
             self.d_group[m] = gi
@@ -97,7 +100,19 @@ class Layout:
         self.l_hit_scale = np.ones(self.L)  # cache re-warm after a pointer swap
         self.l_live = np.ones(self.L, bool)  # False: unbound (a migration's former source)
         lun_defaults = platform.default_lun_settings()
-        self.l_wcache = np.array([bool((lun_defaults | l.settings).get("write_cache", True)) for l in project.luns], bool)
+        wcache = lun_defaults.get("write_cache", True)
+        self.l_wcache = np.array([bool(l.settings.get("write_cache", wcache)) for l in project.luns], bool)
+
+    def per_group(self, values: np.ndarray, ufunc: np.ufunc, empty: float) -> np.ndarray:
+        """ufunc (minimum) reduced over each group's members' values, all groups in one call;
+        `empty` for a group without members."""
+        width = np.array([len(m) for m in self.g_members], int)
+        out = np.full(len(width), empty)
+        has = width > 0
+        if has.any():
+            starts = (np.cumsum(width) - width)[has]
+            out[has] = ufunc.reduceat(values[np.concatenate(self.g_members)], starts)
+        return out
 
     # group of a drive location, and utilised capacity of a group
     def group_allocated_frac(self, gi: int) -> float:
