@@ -111,11 +111,31 @@ def exit_after_first_show(app, window) -> None:
     window.installEventFilter(window._first_show_probe)
 
 
+def open_files_from_the_system(app, window) -> None:
+    """macOS hands a double-clicked or dropped-on-the-Dock .arrayplan to the running app as a
+    QFileOpenEvent (not as an argument): open it as File > Open would, asking about unsaved
+    changes first. Other systems start a new process with the path instead."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    class _FileOpen(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.FileOpen:
+                path = event.file()
+                if path:  # after the event: open() may show a dialog of its own
+                    QTimer.singleShot(0, lambda: window.files.open(path))
+                return True
+            return False
+
+    window._file_open_filter = _FileOpen(window)
+    app.installEventFilter(window._file_open_filter)
+
+
 def launch(path: str | None = None, example: bool = False) -> int:
     import os
 
     app = make_app()
     window = build_window(path, example)
+    open_files_from_the_system(app, window)
     if os.environ.get("ARRAYPLANNER_EXIT_AFTER_SHOWN") == "1":
         exit_after_first_show(app, window)
     window.show()
