@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import math
-from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,7 @@ STALL_STEPS = 1_000  # steps in a row without the clock moving
 
 class EngineStall(RuntimeError):
     """The event loop stopped advancing time (a bug in an operation's bookkeeping)."""
+_MOVED, _RATE = attrgetter("moved_mb"), attrgetter("rate")  # (record(): one C call per step each)
 _WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", "read_hit_pct")
 
 
@@ -157,19 +158,27 @@ class Sim:
             self.wp_pct[:] = float(wp)
         self.limits = self._controller_limits()
         # recording
-        # one row per step in preallocated matrices (doubled when full); series that need the
-        # whole run (open-load response times, per-drive load) are built by finish()
+        # one row per step of every metric side by side in one preallocated matrix (doubled when
+        # full; record() writes it with one call); series that need the whole run (open-load
+        # response times, per-drive load) are built by finish()
         n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
-        self.rec_width = {
+        self.rec_width = {  # in the order record() writes them
             "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
             "write_cache_pct": n_ctrl, "write_pending_pct": n_ctrl,
-            "forced": n_ctrl,  # open-load steps: 1 where the controller's write cache is in forced flush
-            "drive_group": lay.G + 2,  # DriveLoad.group_rows: the group load of alive members, two zero columns
+            "forced": n_ctrl,  # 1 where the controller's write cache is in forced flush
+            "drive_group": lay.G,  # the group load of alive members (DriveLoad.group_rows)
         }
+        ends = np.cumsum(list(self.rec_width.values())).tolist()
+        self.rec_cols = {m: slice(e - w, e) for (m, w), e in zip(self.rec_width.items(), ends)}
         self.rec_n = 0
         self.rec_t = np.empty(64)
-        self.rec = {m: np.zeros((64, w)) for m, w in self.rec_width.items()}
-        self.rec_ops: list[list[tuple]] = []
+        self.rec_rows = np.zeros((64, ends[-1]))
+        # per-operation progress and rate: each step's moved MB and rate of the running operations
+        # (in self.active's order), and that order's operation indices where it changed
+        self.rec_moved: list[float] = []
+        self.rec_rate: list[float] = []
+        self.rec_active: list[tuple[int, list[int]]] = []  # (first step, op indices)
+        self._rec_ops: list[Op] | None = None  # self.active when it was last recorded
         self.pair_history = PairHistory()  # the host path's response-time terms per version
         self.rec_open: list[int] = []  # open-load steps: finish() computes their response times
         self.rec_open_version: list[int] = []  # and the pair_history version each used
@@ -842,34 +851,29 @@ class Sim:
         k = self.rec_n
         if k == len(self.rec_t):
             self.rec_t = np.resize(self.rec_t, 2 * k)
-            for m, buf in self.rec.items():
-                grown = np.zeros((2 * k, buf.shape[1]))
-                grown[:k] = buf
-                self.rec[m] = grown
+            grown = np.zeros((2 * k, self.rec_rows.shape[1]))
+            grown[:k] = self.rec_rows
+            self.rec_rows = grown
         self.rec_n = k + 1
         self.rec_t[k] = t
-        rec = self.rec
-        # raw values; finish() scales whole columns (the same arithmetic per element)
-        rec["group_pct"][k] = s["U_g"]
-        rec["cpu_pct"][k] = s["core"]
-        rec["bus_pct"][k] = s["bus"]
-        rec["iops"][k] = s["iops_w"]
-        rec["mb_s"][k] = s["mbs_w"]
-        rec["port_pct"][k] = s["port"]
-        rec["write_cache_pct"][k] = self.cache_fill
-        rec["write_pending_pct"][k] = self.wp_pct
-        if s["resp_w"] is None:  # open load: the response times follow from the rows above
-            rec["forced"][k] = self.forced
+        group_load, extras, layout = s["drive"]
+        # raw values, in rec_width's order; finish() scales whole columns (the same arithmetic per element)
+        np.concatenate((s["U_g"], s["core"], s["bus"], s["iops_w"], s["mbs_w"], s["port"], self.cache_fill,
+                        self.wp_pct, self.forced, group_load), out=self.rec_rows[k])
+        if s["resp_w"] is None:  # open load: the response times follow from the row
             self.rec_open.append(k)
             self.rec_open_version.append(len(self.pair_history) - 1)
         else:
             self.rec_resp.append((k, s["resp_w"], s["rmax_w"], s["lun_r"]))
-        group_load, extras, layout = s["drive"]
-        rec["drive_group"][k, :self.lay.G] = group_load
         self.rec_drive.append((extras, layout))
         # per-operation progress and rate: only the running ones change (progress = moved MB
         # over the op's total, computed in finish() as Op.progress_pct does for a running op)
-        self.rec_ops.append([(op.index, op.moved_mb, op.rate) for op in self.active])
+        active = self.active
+        if active != self._rec_ops:
+            self._rec_ops = active.copy()
+            self.rec_active.append((k, [op.index for op in active]))
+        self.rec_moved.extend(map(_MOVED, active))
+        self.rec_rate.extend(map(_RATE, active))
 
     def drive_snapshot(self) -> np.ndarray:
         """The drive layout for this topology version (failures, spares and replacements change
@@ -882,8 +886,10 @@ class Sim:
             self._ds_key = self.topo
         return self._ds
 
-    def drive_load(self, group_rows: np.ndarray) -> DriveLoad:
+    def drive_load(self, group_load: np.ndarray) -> DriveLoad:
         """drive_pct's compact form: the recorded group rows, the distinct layouts, the extras."""
+        group_rows = np.zeros((len(group_load), self.lay.G + 2))  # two zero columns (DriveLoad)
+        group_rows[:, :self.lay.G] = group_load
         layouts, starts = [], []
         ks, ds, bs = [], [], []
         for k, (extras, layout) in enumerate(self.rec_drive):
@@ -916,7 +922,8 @@ class Sim:
         res = Result(scenario=self.scenario.name, horizon_h=horizon, event_count=steps,
                      platform_id=self.platform.id,
                      rates_id=self.R.model)
-        rec = {m: v[:n_rows] for m, v in self.rec.items()}
+        rows = self.rec_rows[:n_rows]
+        rec = {m: rows[:, cols] for m, cols in self.rec_cols.items()}  # (strided views: copied where kept)
         open_resp = self.open_responses(rec)
         open_steps = np.array(self.rec_open, int)
         resp_steps = np.array([r[0] for r in self.rec_resp], int)
@@ -934,16 +941,16 @@ class Sim:
         blocks = (
             ("drive_pct", "%", lay.drive_locs, self.drive_load(rec["drive_group"])),
             ("group_pct", "%", [str(g.id) for g in lay.groups], rec["group_pct"] * 100.0),
-            ("cpu_pct", "%", lay.core_names, rec["cpu_pct"]),
+            ("cpu_pct", "%", lay.core_names, rec["cpu_pct"].copy()),
             ("bus_pct", "%", [str(b) for b in range(lay.B)], rec["bus_pct"] / bus_scale * 100.0),
             ("response_ms", "ms", wl_ids, responses(1, W, "mean_by_workload")()),
             ("response_max_ms", "ms", wl_ids, responses(2, W, "max_by_workload")),
-            ("iops", "IOPS", wl_ids, rec["iops"]),
-            ("mb_s", "MB/s", wl_ids, rec["mb_s"]),
+            ("iops", "IOPS", wl_ids, rec["iops"].copy()),
+            ("mb_s", "MB/s", wl_ids, rec["mb_s"].copy()),
             ("lun_response_ms", "ms", [str(l.id) for l in lay.luns], responses(3, lay.L, "mean_by_lun")),
-            ("port_pct", "%", lay.ctrl_names, rec["port_pct"]),
+            ("port_pct", "%", lay.ctrl_names, rec["port_pct"].copy()),
             ("write_cache_pct", "%", lay.ctrl_names, cache),
-            ("write_pending_pct", "%", lay.ctrl_names, rec["write_pending_pct"]),
+            ("write_pending_pct", "%", lay.ctrl_names, rec["write_pending_pct"].copy()),
         )
         for metric, unit, names, V in blocks:
             if not names:
@@ -957,16 +964,16 @@ class Sim:
             ends = np.array([INF if op.end_h is None else op.end_h for op in self.ops])
             P = np.where(t[:, None] >= ends - 1e-12, 100.0, 0.0)
             Rt = np.zeros_like(P)
-            counts = [len(r) for r in self.rec_ops]
-            n = sum(counts)
-            if n:  # (op index, moved MB, rate) of every running op at every step
-                ent = np.fromiter(chain.from_iterable(chain.from_iterable(self.rec_ops)), float, 3 * n).reshape(n, 3)
-                ks = np.repeat(np.arange(len(counts)), counts)
-                ii = ent[:, 0].astype(int)
-                Rt[ks, ii] = ent[:, 2]
+            if self.rec_moved:  # the step and op index of each recorded entry
+                firsts = [k for k, _ in self.rec_active]
+                spans = np.diff(firsts + [n_rows])  # the steps each set of running ops lasted
+                ii = np.concatenate([np.tile(np.array(ops, int), n) for (_, ops), n in zip(self.rec_active, spans)])
+                ks = np.repeat(np.arange(n_rows), np.repeat([len(ops) for _, ops in self.rec_active], spans))
+                Rt[ks, ii] = self.rec_rate
                 tot = np.array([op.total_mb for op in self.ops], float)[ii]
                 ok = tot > 0
-                P[ks, ii] = np.where(ok, np.minimum(ent[:, 1] / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
+                moved = np.array(self.rec_moved, float)
+                P[ks, ii] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
             ids = [op.event.id for op in self.ops]
             res.add_block(SeriesBlock("progress_pct", "%", ids, t, P))
             res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, Rt))
