@@ -241,10 +241,13 @@ class Sim:
             self.topo += 1
             if groups is None:
                 self.topo_all += 1
+                self._topo_groups = None  # every group's alive count (_group_terms)
             else:
                 for g in groups:
                     if 0 <= g < len(self.topo_g):
                         self.topo_g[g] += 1
+                        if self._topo_groups is not None:
+                            self._topo_groups.add(g)
         if groups is None or luns is not None:  # LUNs may have moved
             self._placement_version += 1
         if groups is not None or luns is not None:
@@ -278,6 +281,7 @@ class Sim:
         if wi is None:
             self._dirty = None  # every pair
             self._dirty_groups: dict[int, set[int]] = {}  # pairs to recompute if their group's terms changed
+            self._topo_groups: set[int] | None = None  # groups whose drives changed (None: any)
         elif self._dirty is not None:
             self._dirty.update(np.nonzero(self.p_w == wi)[0].tolist())
         W = self.workloads
@@ -372,7 +376,7 @@ class Sim:
             alive_changed = changed is not None
             if changed is not None and dirty is not None:  # a replacement drive arriving changes nothing here
                 for g, pairs in on_groups.items():
-                    if changed[g]:
+                    if g in changed:
                         dirty |= pairs
         if st is not None and dirty is not None and not dirty and not alive_changed:
             # nothing the host load depends on changed: the same arrays (so the same host load
@@ -409,30 +413,64 @@ class Sim:
         st["host"] = None if st["any_closed"] else self._host_load(st, st["X_open"])
         return st
 
-    def _group_terms(self) -> list[bool] | None:
+    def _group_terms(self) -> set[int] | None:
         """Per-group arrays for this topology version: alive members, and the per-group factors
-        of _pair_terms() (one row each, in its order). Returns None if no group's alive count
-        changed, else per group whether its factors changed."""
+        of _pair_terms() (one row each, in its order; a group's column is its whole or its
+        degraded one). Only the groups invalidate() named are counted again (a topology change
+        without groups: all). Returns None if no group's alive count changed, else the groups
+        whose factors changed."""
         lay = self.lay
         self._group_key = self.topo
-        failed_in = self.failed & (lay.d_group >= 0)
-        alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
+        named, self._topo_groups = self._topo_groups, set()
         before = getattr(self, "_alive", None)
-        if before is not None and np.array_equal(alive_n, before[0]):
-            return None
+        whole, degraded = self._group_factors()
+        if before is None or named is None:
+            failed_in = self.failed & (lay.d_group >= 0)
+            alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
+            if before is not None and np.array_equal(alive_n, before[0]):
+                return None
+            deg = (alive_n < lay.g_width) & lay.g_parity  # degraded parity groups
+            terms = np.where(deg, degraded, whole)
+            changed = set(range(lay.G) if before is None else np.flatnonzero((terms != self._grp_terms).any(axis=0)).tolist())
+            self._grp_terms, self._degraded = terms, deg.tolist()
+        else:
+            counted = {}
+            for g in named:  # (a group's members are its drives in lay.d_group)
+                n = max(lay.g_width[g] - np.count_nonzero(self.failed[lay.g_members[g]]), 1.0)
+                if n != before[0][g]:
+                    counted[g] = n
+            if not counted:
+                return None
+            alive_n = before[0].copy()  # new arrays: solve() compares them by identity
+            alive_n[list(counted)] = list(counted.values())
+            changed = set()
+            for g, n in counted.items():
+                deg = bool(n < lay.g_width[g] and lay.g_parity[g])
+                if deg != self._degraded[g]:
+                    self._degraded[g] = deg
+                    column = (degraded if deg else whole)[:, g]
+                    if (column != self._grp_terms[:, g]).any():
+                        self._grp_terms[:, g] = column
+                        changed.add(g)
         self._alive = alive_n, np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
-        deg_p = (alive_n < lay.g_width) & lay.g_parity  # degraded parity groups
-        width = lay.g_width
-        wider = 1.0 + (width - 2.0) / width
-        terms = np.array([
-            lay.g_seq, lay.g_rand / 1000.0, lay.g_pen, width / lay.g_data, np.maximum(lay.g_data, 1.0),
-            np.where(deg_p, wider, 1.0),  # random read multiplier
-            np.where(deg_p, 1.0 / self.degr_seq if self.degr_seq else wider, 1.0),  # sequential read
-            np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0),  # fixed random response
-        ])
-        changed = [True] * lay.G if before is None else (terms != self._grp_terms).any(axis=0).tolist()
-        self._grp_terms = terms
         return changed
+
+    def _group_factors(self) -> tuple[np.ndarray, np.ndarray]:
+        """_group_terms()'s factors of every group, whole and degraded (fixed for the run)."""
+        if getattr(self, "_grp_factors", None) is None:
+            lay = self.lay
+            width = lay.g_width
+            wider = 1.0 + (width - 2.0) / width
+            fixed = [lay.g_seq, lay.g_rand / 1000.0, lay.g_pen, width / lay.g_data, np.maximum(lay.g_data, 1.0)]
+            ones = np.ones(lay.G)
+            self._grp_factors = (
+                np.array(fixed + [ones, ones, ones]),
+                np.array(fixed + [
+                    wider,  # random read multiplier
+                    ones / self.degr_seq if self.degr_seq else wider,  # sequential read
+                    1.0 + (self.degr_fac - 1.0) / width,  # fixed random response
+                ]))
+        return self._grp_factors
 
     def _pair_terms(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The host path of pairs idx: what each I/O costs the drives, its response-time terms
