@@ -166,6 +166,20 @@ def _segments(keys: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarr
     return (None if (order == np.arange(len(order))).all() else order), starts, ordered[starts]
 
 
+def running_entries(sets: list[tuple[int, list[int]]], n_steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """(step, operation index) of every per-operation entry Sim.record() made, in its order: each
+    step one entry per running operation; sets: (first step, the running ops' indices) where
+    they changed."""
+    firsts = np.array([k for k, _ in sets], int)
+    lens = np.array([len(ops) for _, ops in sets], int)
+    sizes = lens * np.diff(np.r_[firsts, n_steps])  # entries of each set
+    seg = np.repeat(np.arange(len(sets)), sizes)  # the set of each entry
+    pos = np.arange(len(seg)) - np.repeat(np.cumsum(sizes) - sizes, sizes)  # the entry's place in its set
+    per_step = lens[seg]
+    ops = np.array([i for _, ops in sets for i in ops], int)
+    return firsts[seg] + pos // per_step, ops[(np.cumsum(lens) - lens)[seg] + pos % per_step]
+
+
 class RecordedRows:
     """SeriesBlock.compute of a response series: the rows solve() recorded (closed loop, controller
     limits) and the open-load rows, computed by OpenResponses when first read."""

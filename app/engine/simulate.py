@@ -21,7 +21,7 @@ from app.domain.raid import mttdl_hours
 
 from .ops import OPS, Op
 from .rates import MissingRate, RateReader
-from .recorded import TERMS, DriveLoad, OpenResponses, PairHistory, RecordedRows
+from .recorded import TERMS, DriveLoad, OpenResponses, PairHistory, RecordedRows, running_entries
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout
 
@@ -1002,11 +1002,8 @@ class Sim:
             ends = np.array([INF if op.end_h is None else op.end_h for op in self.ops])
             P = np.where(t[:, None] >= ends - 1e-12, 100.0, 0.0)
             Rt = np.zeros_like(P)
-            if self.rec_moved:  # the step and op index of each recorded entry
-                firsts = [k for k, _ in self.rec_active]
-                spans = np.diff(firsts + [n_rows])  # the steps each set of running ops lasted
-                ii = np.concatenate([np.tile(np.array(ops, int), n) for (_, ops), n in zip(self.rec_active, spans)])
-                ks = np.repeat(np.arange(n_rows), np.repeat([len(ops) for _, ops in self.rec_active], spans))
+            if self.rec_moved:
+                ks, ii = running_entries(self.rec_active, n_rows)
                 Rt[ks, ii] = self.rec_rate
                 tot = np.array([op.total_mb for op in self.ops], float)[ii]
                 ok = tot > 0
