@@ -225,9 +225,7 @@ class Sim:
                 g = self.lay.l_group[self.p_l]
                 ok = g >= 0
                 mat[self.p_w[ok], g[ok]] = True
-            active = np.array([(w["iops"] or 0) > 0 or (w["mode"] == "closed" and (w["outstanding"] or 0) > 0)
-                               for w in self.workloads], bool)
-            self._wg = (mat, active)
+            self._wg = (mat, (self.w_iops > 0) | (self.w_closed & (self.w_out > 0)))
             self._wg_key = key
         return self._wg
 
@@ -525,19 +523,16 @@ class Sim:
         """The host I/O's load: (group utilization, random fraction of each group's host busy
         time, SP-core utilization, back-end MB/s per group)."""
         lay = self.lay
-        on, gi, ctrl = st["on"], st["gi"], st["ctrl"]
+        gi = st["gi"]
+        X = X * st["on"]  # pairs without I/O paths (LUN unbound, controller offline) add 0 to each sum
         busy = X * st["busy_per_io"]
-        be = X * st["be_mb_per_io"]
-        rnd = st["rnd"]
-        if not on.all():  # pairs without I/O paths (LUN unbound, controller offline) add nothing
-            gi, ctrl, X, busy, be, rnd = gi[on], ctrl[on], X[on], busy[on], be[on], rnd[on]
         host_busy_g = np.bincount(gi, weights=busy, minlength=lay.G)
         U_host_g = host_busy_g / st["alive_g"]
-        rb = np.bincount(gi, weights=busy * rnd, minlength=lay.G)
+        rb = np.bincount(gi, weights=busy * st["rnd"], minlength=lay.G)
         host_random_g = np.where(host_busy_g > 0, rb / np.maximum(host_busy_g, 1e-12), 1.0)
-        host_cpu_ctrl = np.bincount(ctrl, weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
+        host_cpu_ctrl = np.bincount(st["ctrl"], weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
         core_host = host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl]
-        be_g = np.bincount(gi, weights=be, minlength=lay.G)
+        be_g = np.bincount(gi, weights=X * st["be_mb_per_io"], minlength=lay.G)
         return U_host_g, host_random_g, core_host, be_g
 
     def solve(self) -> dict[str, Any]:
