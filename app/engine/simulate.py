@@ -32,8 +32,19 @@ STALL_STEPS = 1_000  # steps in a row without the clock moving
 
 class EngineStall(RuntimeError):
     """The event loop stopped advancing time (a bug in an operation's bookkeeping)."""
+
+
 _MOVED, _RATE = attrgetter("moved_mb"), attrgetter("rate")  # (record(): one C call per step each)
 _WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", "read_hit_pct")
+_WL_ARRAYS = (  # Sim's per-workload arrays: (attribute, dtype, value of a workload)
+    ("w_closed", bool, lambda w: w["mode"] == "closed"),
+    ("w_iops", float, lambda w: float(w["iops"] or 0)),
+    ("w_out", float, lambda w: float(w["outstanding"] or 0)),
+    ("w_r", float, lambda w: float(w["read_pct"]) / 100),
+    ("w_kb", float, lambda w: float(w["io_kb"])),
+    ("w_rand", float, lambda w: float(w["random_pct"]) / 100),
+    ("w_hit", float, lambda w: np.nan if w["read_hit_pct"] is None else float(w["read_hit_pct"]) / 100),
+)
 
 
 class Ctx:
@@ -282,14 +293,12 @@ class Sim:
             self._topo_groups: set[int] | None = None  # groups whose drives changed (None: any)
         elif self._dirty is not None:
             self._dirty.update(np.nonzero(self.p_w == wi)[0].tolist())
-        W = self.workloads
-        self.w_closed = np.array([w["mode"] == "closed" for w in W], bool)
-        self.w_iops = np.array([float(w["iops"] or 0) for w in W], float)
-        self.w_out = np.array([float(w["outstanding"] or 0) for w in W], float)
-        self.w_r = np.array([float(w["read_pct"]) / 100 for w in W], float)
-        self.w_kb = np.array([float(w["io_kb"]) for w in W], float)
-        self.w_rand = np.array([float(w["random_pct"]) / 100 for w in W], float)
-        self.w_hit = np.array([np.nan if w["read_hit_pct"] is None else float(w["read_hit_pct"]) / 100 for w in W], float)
+        if wi is None:
+            for name, dtype, value in _WL_ARRAYS:
+                setattr(self, name, np.array([value(w) for w in self.workloads], dtype))
+        else:
+            for name, _, value in _WL_ARRAYS:
+                getattr(self, name)[wi] = value(self.workloads[wi])
         self._wl_terms = None  # rebuilt by _workload_terms()
 
     def _workload_terms(self) -> np.ndarray:
