@@ -311,9 +311,11 @@ class Sim:
             self._wl_terms = np.array([
                 r, 1 - r, rnd, 1 - rnd, kb, kb / 1024.0, (1 - r) * rnd, r * (1 - rnd), (1 - r) * (1 - rnd),
                 np.where(np.isnan(self.w_hit), self.hit_default, self.w_hit),
-                self.w_iops / per_lun, n_raw, np.maximum(n_raw, 1.0),
+                np.where(self.w_closed, 0.0, self.w_iops / per_lun),  # open workloads' IOPS per LUN
+                n_raw, np.maximum(n_raw, 1.0),
                 kb / 64.0 * self.seq64 if self.seq64 is not None else np.zeros(len(kb)),
                 (1 - r) * self.hit_ms, (1 - r) * (self.ff_ms if self.ff_ms is not None else self.hit_ms),
+                rnd * self.rand_over,
             ])
         return self._wl_terms
 
@@ -492,8 +494,8 @@ class Sim:
         ctrl = lay.l_owner[pl]
         closed = self.w_closed[pw]
         on = lay.l_live[pl] & in_group & ~self.offline[ctrl]
-        (r, omr, rnd, omrnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_per_lun, n_raw, n_out, kb64,
-         omr_hit, omr_ff) = self._workload_terms()[:, pw]
+        (r, omr, rnd, omrnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_open, n_raw, n_out, kb64,
+         omr_hit, omr_ff, rnd_over) = self._workload_terms()[:, pw]
         seq, rand_s, pen, fullstripe, data1, rd_mult, seq_deg, rrf_mult = self._grp_terms[:, gi]
         hit = hit_w * lay.l_hit_scale[pl]
         r_omh = r * (1 - hit)
@@ -515,12 +517,12 @@ class Sim:
                        + omr_omrnd * s_seqr * fullstripe)
         be_mb_per_io = kbm * (r_omh + omr * np.where(rnd > 0.5, pen, fullstripe))
         r_rand_fixed = s_rand * 1000.0 * rrf_mult
-        X_raw = np.where(on & ~closed, x_per_lun, 0.0)
+        X_raw = np.where(on, x_open, 0.0)
         # response time (ms) = reads: hits at cache speed, misses random or sequential, stretched
         # by the group's queue; writes: to the write cache at cache speed (forced flush: its
         # penalty) or, without it, random at twice the drive time; plus SP wait and overhead
         wc = lay.l_wcache[pl]
-        resp_a = r * hit * self.hit_ms + rnd * self.rand_over
+        resp_a = r * hit * self.hit_ms + rnd_over
         resp_b = r_omh * (rnd * r_rand_fixed + omrnd * t_seq) + omr * np.where(wc, 0.0, 2.0 * r_rand_fixed)
         resp_wh = np.where(wc, omr_hit, 0.0)
         resp_wf = np.where(wc, omr_ff, 0.0)
