@@ -10,6 +10,7 @@ matrix: nothing is built until a caller reads them, and a pickled Result stays s
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 
 import numpy as np
 
@@ -176,7 +177,7 @@ def running_entries(sets: list[tuple[int, list[int]]], n_steps: int) -> tuple[np
     seg = np.repeat(np.arange(len(sets)), sizes)  # the set of each entry
     pos = np.arange(len(seg)) - np.repeat(np.cumsum(sizes) - sizes, sizes)  # the entry's place in its set
     per_step = lens[seg]
-    ops = np.array([i for _, ops in sets for i in ops], int)
+    ops = np.fromiter(chain.from_iterable(ops for _, ops in sets), int, int(lens.sum()))
     return firsts[seg] + pos // per_step, ops[(np.cumsum(lens) - lens)[seg] + pos % per_step]
 
 
