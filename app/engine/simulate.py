@@ -182,7 +182,7 @@ class Sim:
         ends = np.cumsum(list(self.rec_width.values())).tolist()
         self.rec_cols = {m: slice(e - w, e) for (m, w), e in zip(self.rec_width.items(), ends)}
         self.rec_n = 0
-        self.rec_t = np.empty(64)
+        self.rec_t: list[float] = []
         self.rec_rows = np.zeros((64, ends[-1]))
         # per-operation progress and rate: each step's moved MB and rate of the running operations
         # (in self.active's order), and that order's operation indices where it changed
@@ -299,6 +299,7 @@ class Sim:
         else:
             for name, _, value in _WL_ARRAYS:
                 getattr(self, name)[wi] = value(self.workloads[wi])
+        self.any_closed_w = bool(self.w_closed.any())
         self._wl_terms = None  # rebuilt by _workload_terms()
 
     def _workload_terms(self) -> np.ndarray:
@@ -417,7 +418,7 @@ class Sim:
             terms, where = np.vstack([st["X_open"], self._pair_f[1:len(TERMS)]]), self._pair_i.copy()
         self._scaled = scaled
         self.pair_history.add(idx, terms, where)
-        st["any_closed"] = bool(self.w_closed.any() and (st["closed"] & st["on"]).any())
+        st["any_closed"] = self.any_closed_w and bool((st["closed"] & st["on"]).any())
         # open workloads: the host load on every resource is fixed until the next invalidate()
         st["host"] = None if st["any_closed"] else self._host_load(st, st["X_open"])
         return st
@@ -893,13 +894,12 @@ class Sim:
     def record(self, t: float) -> None:
         s = self.last
         k = self.rec_n
-        if k == len(self.rec_t):
-            self.rec_t = np.resize(self.rec_t, 2 * k)
+        if k == len(self.rec_rows):
             grown = np.zeros((2 * k, self.rec_rows.shape[1]))
             grown[:k] = self.rec_rows
             self.rec_rows = grown
         self.rec_n = k + 1
-        self.rec_t[k] = t
+        self.rec_t.append(t)
         group_load, extras, layout = s["drive"]
         # raw values, in rec_width's order; finish() scales whole columns (the same arithmetic per element)
         np.concatenate((s["U_g"], s["core"], s["bus"], s["iops_w"], s["mbs_w"], s["port"], self.cache_fill,
@@ -962,7 +962,7 @@ class Sim:
     def finish(self, horizon: float, steps: int) -> Result:
         lay = self.lay
         n_rows = self.rec_n
-        t = self.rec_t[:n_rows].copy()
+        t = np.array(self.rec_t, float)
         res = Result(scenario=self.scenario.name, horizon_h=horizon, event_count=steps,
                      platform_id=self.platform.id,
                      rates_id=self.R.model)
