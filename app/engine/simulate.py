@@ -169,9 +169,10 @@ class Sim:
             self.wp_pct[:] = float(wp)
         self.limits = self._controller_limits()
         # recording
-        # one row per step of every metric side by side in one preallocated matrix (doubled when
-        # full; record() writes it with one call); series that need the whole run (open-load
-        # response times, per-drive load) are built by finish()
+        # one row per step of every metric side by side (record() makes it with one call; a list
+        # of rows, stacked by finish(): a growing matrix cost more in fresh memory and copies than
+        # the stacking); series that need the whole run (open-load response times, per-drive load)
+        # are built by finish()
         n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
         self.rec_width = {  # in the order record() writes them
             "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
@@ -183,7 +184,7 @@ class Sim:
         self.rec_cols = {m: slice(e - w, e) for (m, w), e in zip(self.rec_width.items(), ends)}
         self.rec_n = 0
         self.rec_t: list[float] = []
-        self.rec_rows = np.zeros((64, ends[-1]))
+        self.rec_rows: list[np.ndarray] = []
         # per-operation progress and rate: each step's moved MB and rate of the running operations
         # (in self.active's order), and that order's operation indices where it changed
         self.rec_moved: list[float] = []
@@ -894,16 +895,12 @@ class Sim:
     def record(self, t: float) -> None:
         s = self.last
         k = self.rec_n
-        if k == len(self.rec_rows):
-            grown = np.zeros((2 * k, self.rec_rows.shape[1]))
-            grown[:k] = self.rec_rows
-            self.rec_rows = grown
         self.rec_n = k + 1
         self.rec_t.append(t)
         group_load, extras, layout = s["drive"]
         # raw values, in rec_width's order; finish() scales whole columns (the same arithmetic per element)
-        np.concatenate((s["U_g"], s["core"], s["bus"], s["iops_w"], s["mbs_w"], s["port"], self.cache_fill,
-                        self.wp_pct, self.forced, group_load), out=self.rec_rows[k])
+        self.rec_rows.append(np.concatenate((s["U_g"], s["core"], s["bus"], s["iops_w"], s["mbs_w"], s["port"],
+                                             self.cache_fill, self.wp_pct, self.forced, group_load), dtype=float))
         if s["resp_w"] is None:  # open load: the response times follow from the row
             self.rec_open.append(k)
             self.rec_open_version.append(len(self.pair_history) - 1)
@@ -966,7 +963,7 @@ class Sim:
         res = Result(scenario=self.scenario.name, horizon_h=horizon, event_count=steps,
                      platform_id=self.platform.id,
                      rates_id=self.R.model)
-        rows = self.rec_rows[:n_rows]
+        rows = np.array(self.rec_rows)
         rec = {m: rows[:, cols] for m, cols in self.rec_cols.items()}  # (strided views: copied where kept)
         open_resp = self.open_responses(rec)
         open_steps = np.array(self.rec_open, int)
