@@ -21,7 +21,7 @@ from app.domain.raid import mttdl_hours
 
 from .ops import OPS, Op
 from .rates import MissingRate, RateReader
-from .recorded import TERMS, DriveLoad, OpenResponses, PairHistory, RecordedRows, running_entries
+from .recorded import INPUTS, DriveLoad, OpenResponses, PairHistory, RecordedRows, running_entries
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout
 
@@ -191,7 +191,7 @@ class Sim:
         self.rec_rate: list[float] = []
         self.rec_active: list[tuple[int, list[int]]] = []  # (first step, op indices)
         self._rec_ops: list[Op] | None = None  # self.active when it was last recorded
-        self.pair_history = PairHistory()  # the host path's response-time terms per version
+        self.pair_history = PairHistory()  # the host path's response-time inputs per version
         self.rec_open: list[int] = []  # open-load steps: finish() computes their response times
         self.rec_open_version: list[int] = []  # and the pair_history version each used
         self.rec_resp: list[tuple] = []  # other steps: (step, response, worst LUN, per LUN)
@@ -311,13 +311,11 @@ class Sim:
             per_lun = np.maximum(self.w_nluns, 1)
             n_raw = self.w_out / per_lun
             self._wl_terms = np.array([
-                r, 1 - r, rnd, 1 - rnd, kb, kb / 1024.0, (1 - r) * rnd, r * (1 - rnd), (1 - r) * (1 - rnd),
+                r, 1 - r, rnd, kb, kb / 1024.0, (1 - r) * rnd, r * (1 - rnd), (1 - r) * (1 - rnd),
                 np.where(np.isnan(self.w_hit), self.hit_default, self.w_hit),
                 np.where(self.w_closed, 0.0, self.w_iops / per_lun),  # open workloads' IOPS per LUN
                 n_raw, np.maximum(n_raw, 1.0),
                 kb / 64.0 * self.seq64 if self.seq64 is not None else np.zeros(len(kb)),
-                (1 - r) * self.hit_ms, (1 - r) * (self.ff_ms if self.ff_ms is not None else self.hit_ms),
-                rnd * self.rand_over,
             ])
         return self._wl_terms
 
@@ -367,15 +365,15 @@ class Sim:
         return mb, self.limits["base_iops"] * io
 
     # ------------------------------------------------------------------ the host load
-    # per-pair float terms (one row each of Sim._pair_f); the first ones are recorded.TERMS
-    PAIR_TERMS = ("X_raw", "resp_a", "resp_b", "resp_wh", "resp_wf", "r", "kb", "rnd", "hit", "busy_per_io",
-                  "be_mb_per_io", "t_seq", "n_raw", "n_out", "r_rand_fixed")
+    # per-pair float terms (one row each of Sim._pair_f); the first ones are recorded.INPUTS
+    PAIR_TERMS = ("X_raw", "r", "hit", "rnd", "t_seq", "r_rand_fixed", "kb", "busy_per_io", "be_mb_per_io",
+                  "n_raw", "n_out")
 
     def _host_static(self) -> dict[str, Any]:
         """Per workload-pair arrays that change only when invalidate() was called, updated in
         place: when the invalidations named their groups/LUNs (a failure, a swap, a migration's
         end, one workload's change), only those pairs are recomputed, and a group's only if its
-        per-group terms changed. Each version's response-time terms go to self.pair_history (only
+        per-group terms changed. Each version's response-time inputs go to self.pair_history (only
         the recomputed pairs) for finish()."""
         lay = self.lay
         dirty, self._dirty = self._dirty, set()
@@ -400,23 +398,23 @@ class Sim:
             st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
                       pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
-            terms, where = self._pair_f[:len(TERMS)].copy(), self._pair_i.copy()
+            terms, where = self._pair_f[:len(INPUTS)].copy(), self._pair_i.copy()
         else:
             st.pop("agg", None)  # solve()'s per-version sums
             idx = np.fromiter(dirty, int, len(dirty))
             if len(idx):
                 f, i, b = self._pair_terms(idx)
                 self._pair_f[:, idx], self._pair_i[:, idx], self._pair_b[:, idx] = f, i, b
-                terms, where = f[:len(TERMS)], i
+                terms, where = f[:len(INPUTS)], i
             else:
-                terms, where = self._pair_f[:len(TERMS), :0], self._pair_i[:, :0]
+                terms, where = self._pair_f[:len(INPUTS), :0], self._pair_i[:, :0]
         st["alive_g"], st["alive_n"] = alive_g, alive_n
         scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"])
         st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
         scaled = isinstance(scale, np.ndarray)
         if scaled or getattr(self, "_scaled", False):  # every pair's IOPS changed
             idx = None
-            terms, where = np.vstack([st["X_open"], self._pair_f[1:len(TERMS)]]), self._pair_i.copy()
+            terms, where = np.vstack([st["X_open"], self._pair_f[1:len(INPUTS)]]), self._pair_i.copy()
         self._scaled = scaled
         self.pair_history.add(idx, terms, where)
         st["any_closed"] = self.any_closed_w and bool((st["closed"] & st["on"]).any())
@@ -484,8 +482,8 @@ class Sim:
         return self._grp_factors
 
     def _pair_terms(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The host path of pairs idx: what each I/O costs the drives, its response-time terms
-        (resp_*: see app/engine/recorded.py) and its offered IOPS (before the host ports' limit).
+        """The host path of pairs idx: what each I/O costs the drives, its response-time inputs
+        (the first rows: recorded.INPUTS) and its offered IOPS (before the host ports' limit).
         Returns (floats: PAIR_TERMS x n, ints: group and controller x n, bools: on and closed x n).
         Per-workload and per-group factors are gathered once (the same values per pair)."""
         lay = self.lay
@@ -496,8 +494,8 @@ class Sim:
         ctrl = lay.l_owner[pl]
         closed = self.w_closed[pw]
         on = lay.l_live[pl] & in_group & ~self.offline[ctrl]
-        (r, omr, rnd, omrnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_open, n_raw, n_out, kb64,
-         omr_hit, omr_ff, rnd_over) = self._workload_terms()[:, pw]
+        (r, omr, rnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_open, n_raw, n_out,
+         kb64) = self._workload_terms()[:, pw]
         seq, rand_s, pen, fullstripe, data1, rd_mult, seq_deg, rrf_mult = self._grp_terms[:, gi]
         hit = hit_w * lay.l_hit_scale[pl]
         r_omh = r * (1 - hit)
@@ -520,16 +518,7 @@ class Sim:
         be_mb_per_io = kbm * (r_omh + omr * np.where(rnd > 0.5, pen, fullstripe))
         r_rand_fixed = s_rand * 1000.0 * rrf_mult
         X_raw = np.where(on, x_open, 0.0)
-        # response time (ms) = reads: hits at cache speed, misses random or sequential, stretched
-        # by the group's queue; writes: to the write cache at cache speed (forced flush: its
-        # penalty) or, without it, random at twice the drive time; plus SP wait and overhead
-        wc = lay.l_wcache[pl]
-        resp_a = r * hit * self.hit_ms + rnd_over
-        resp_b = r_omh * (rnd * r_rand_fixed + omrnd * t_seq) + omr * np.where(wc, 0.0, 2.0 * r_rand_fixed)
-        resp_wh = np.where(wc, omr_hit, 0.0)
-        resp_wf = np.where(wc, omr_ff, 0.0)
-        return (np.array([X_raw, resp_a, resp_b, resp_wh, resp_wf, r, kb, rnd, hit, busy_per_io,
-                          be_mb_per_io, t_seq, n_raw, n_out, r_rand_fixed]),
+        return (np.array([X_raw, r, hit, rnd, t_seq, r_rand_fixed, kb, busy_per_io, be_mb_per_io, n_raw, n_out]),
                 np.array([gi, ctrl]), np.array([on, closed]))
 
     def _host_load(self, st, X) -> tuple:
@@ -952,7 +941,9 @@ class Sim:
         ks = np.array(self.rec_open, int)
         core = rec["cpu_pct"][ks]
         core_max = np.maximum.reduceat(core, lay.core_off, axis=1) if lay.C else np.zeros((len(ks), len(lay.ctrl_names)))
-        return OpenResponses(self.pair_history, np.array(self.rec_open_version, int), rec["group_pct"][ks], core_max,
+        terms = self.pair_history.response_terms(lay.l_wcache[self.p_l], self.hit_ms, self.rand_over,
+                                                 self.ff_ms if self.ff_ms is not None else self.hit_ms)
+        return OpenResponses(terms, np.array(self.rec_open_version, int), rec["group_pct"][ks], core_max,
                              rec["forced"][ks] > 0.0, self.p_w, self.p_l, len(self.workloads), lay.L, self.max_util,
                              self.sp_lat)
 
