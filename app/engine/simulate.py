@@ -301,6 +301,8 @@ class Sim:
             for name, _, value in _WL_ARRAYS:
                 getattr(self, name)[wi] = value(self.workloads[wi])
         self.any_closed_w = bool(self.w_closed.any())
+        # the open workloads' host MB/s together: a bound of any controller's (port_scale)
+        self.open_mb = float(np.where(self.w_closed, 0.0, self.w_iops * self.w_kb / 1024.0).sum())
         self._wl_terms = None  # rebuilt by _workload_terms()
 
     def _workload_terms(self) -> np.ndarray:
@@ -335,13 +337,14 @@ class Sim:
         return {"base_mb": np.full(n_ctrl, base_mb), "base_iops": np.full(n_ctrl, base_iops),
                 "link_mb": np.full(n_ctrl, links)}
 
-    def port_scale(self, ctrl: np.ndarray, X: np.ndarray, kb: np.ndarray) -> np.ndarray | float:
+    def port_scale(self, ctrl: np.ndarray, X: np.ndarray, kb: np.ndarray, bound_mb: float = INF) -> np.ndarray | float:
         """Host ports: a controller's host MB/s cannot exceed its ports' MB/s; the pairs it
         serves are scaled down together (per pair factor; the float 1.0 when every controller's
-        ports have room)."""
+        ports have room). bound_mb: at least the MB/s of any controller (the ports have room
+        if it fits, with a margin for the rounding of the sums)."""
         n_ctrl = len(self.lay.ctrl_names)
         cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
-        if cap <= 0 or not len(X):
+        if cap <= 0 or not len(X) or bound_mb <= cap * (1.0 - 1e-9):
             return 1.0
         mb = np.bincount(ctrl, weights=X * kb / 1024.0, minlength=n_ctrl)
         if max(mb.tolist(), default=0.0) <= cap:  # the common case, decided without the scale
@@ -409,7 +412,7 @@ class Sim:
             else:
                 terms, where = self._pair_f[:len(INPUTS), :0], self._pair_i[:, :0]
         st["alive_g"], st["alive_n"] = alive_g, alive_n
-        scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"])
+        scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"], self.open_mb)
         st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
         scaled = isinstance(scale, np.ndarray)
         if scaled or getattr(self, "_scaled", False):  # every pair's IOPS changed
