@@ -27,6 +27,7 @@ from .state import Layout
 
 INF = math.inf
 MAX_STEPS = 200_000
+REC_CHUNK = 256  # recorded steps per matrix (Sim.record)
 STALL_STEPS = 1_000  # steps in a row without the clock moving
 
 
@@ -169,10 +170,10 @@ class Sim:
             self.wp_pct[:] = float(wp)
         self.limits = self._controller_limits()
         # recording
-        # one row per step of every metric side by side (record() makes it with one call; a list
-        # of rows, stacked by finish(): a growing matrix cost more in fresh memory and copies than
-        # the stacking); series that need the whole run (open-load response times, per-drive load)
-        # are built by finish()
+        # one row per step of every metric side by side (record() writes it with one call), in
+        # matrices of REC_CHUNK rows (no growing matrix to copy); finish() copies each metric's
+        # columns out once; series that need the whole run (open-load response times, per-drive
+        # load) are built by finish()
         n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
         self.rec_width = {  # in the order record() writes them
             "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
@@ -184,7 +185,7 @@ class Sim:
         self.rec_cols = {m: slice(e - w, e) for (m, w), e in zip(self.rec_width.items(), ends)}
         self.rec_n = 0
         self.rec_t: list[float] = []
-        self.rec_rows: list[np.ndarray] = []
+        self.rec_chunks: list[np.ndarray] = []
         # per-operation progress and rate: each step's moved MB and rate of the running operations
         # (in self.active's order), and that order's operation indices where it changed
         self.rec_moved: list[float] = []
@@ -891,8 +892,10 @@ class Sim:
         self.rec_t.append(t)
         group_load, extras, layout = s["drive"]
         # raw values, in rec_width's order; finish() scales whole columns (the same arithmetic per element)
-        self.rec_rows.append(np.concatenate((s["U_g"], s["core"], s["bus"], s["iops_w"], s["mbs_w"], s["port"],
-                                             self.cache_fill, self.wp_pct, self.forced, group_load), dtype=float))
+        if k % REC_CHUNK == 0:
+            self.rec_chunks.append(np.empty((REC_CHUNK, sum(self.rec_width.values()))))
+        np.concatenate((s["U_g"], s["core"], s["bus"], s["iops_w"], s["mbs_w"], s["port"], self.cache_fill,
+                        self.wp_pct, self.forced, group_load), out=self.rec_chunks[-1][k % REC_CHUNK])
         if s["resp_w"] is None:  # open load: the response times follow from the row
             self.rec_open.append(k)
             self.rec_open_version.append(len(self.pair_history) - 1)
@@ -957,8 +960,8 @@ class Sim:
         res = Result(scenario=self.scenario.name, horizon_h=horizon, event_count=steps,
                      platform_id=self.platform.id,
                      rates_id=self.R.model)
-        rows = np.array(self.rec_rows)
-        rec = {m: rows[:, cols] for m, cols in self.rec_cols.items()}  # (strided views: copied where kept)
+        chunks = self.rec_chunks[:-1] + [self.rec_chunks[-1][:n_rows - REC_CHUNK * (len(self.rec_chunks) - 1)]]
+        rec = {m: np.concatenate([c[:, cols] for c in chunks]) for m, cols in self.rec_cols.items()}
         open_resp = self.open_responses(rec)
         open_steps = np.array(self.rec_open, int)
         resp_steps = np.array([r[0] for r in self.rec_resp], int)
@@ -976,16 +979,16 @@ class Sim:
         blocks = (
             ("drive_pct", "%", lay.drive_locs, self.drive_load(rec["drive_group"])),
             ("group_pct", "%", [str(g.id) for g in lay.groups], rec["group_pct"] * 100.0),
-            ("cpu_pct", "%", lay.core_names, rec["cpu_pct"].copy()),
+            ("cpu_pct", "%", lay.core_names, rec["cpu_pct"]),
             ("bus_pct", "%", [str(b) for b in range(lay.B)], rec["bus_pct"] / bus_scale * 100.0),
             ("response_ms", "ms", wl_ids, responses(1, W, "mean_by_workload")()),
             ("response_max_ms", "ms", wl_ids, responses(2, W, "max_by_workload")),
-            ("iops", "IOPS", wl_ids, rec["iops"].copy()),
-            ("mb_s", "MB/s", wl_ids, rec["mb_s"].copy()),
+            ("iops", "IOPS", wl_ids, rec["iops"]),
+            ("mb_s", "MB/s", wl_ids, rec["mb_s"]),
             ("lun_response_ms", "ms", [str(l.id) for l in lay.luns], responses(3, lay.L, "mean_by_lun")),
-            ("port_pct", "%", lay.ctrl_names, rec["port_pct"].copy()),
+            ("port_pct", "%", lay.ctrl_names, rec["port_pct"]),
             ("write_cache_pct", "%", lay.ctrl_names, cache),
-            ("write_pending_pct", "%", lay.ctrl_names, rec["write_pending_pct"].copy()),
+            ("write_pending_pct", "%", lay.ctrl_names, rec["write_pending_pct"]),
         )
         for metric, unit, names, V in blocks:
             if not names:
