@@ -57,18 +57,28 @@ class PairHistory:
 
     def __setstate__(self, state: dict) -> None:
         self.first = state["first"]
-        cuts = np.cumsum(state["sizes"])[:-1]
-        self.changes = list(zip(np.split(state["idx"], cuts), np.split(state["terms"], cuts, axis=1),
-                                np.split(state["where"], cuts, axis=1))) if len(state["sizes"]) else []
+        sizes = state["sizes"].tolist()
+        if not sizes:
+            self.changes = []
+            return
+        idx = _column_blocks(state["idx"][None], sizes)
+        self.changes = list(zip([i[0] for i in idx], _column_blocks(state["terms"], sizes),
+                                _column_blocks(state["where"], sizes)))
+
+    def flat(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
+        """Every version's entries side by side: (the pair of each, its terms, its where, the
+        number of entries of each version)."""
+        n_pairs = self.first[0].shape[1]
+        idx = [np.arange(n_pairs)] + [np.arange(n_pairs) if i is None else i for i, _, _ in self.changes]
+        return (np.concatenate(idx), np.concatenate([self.first[0]] + [t for _, t, _ in self.changes], axis=1),
+                np.concatenate([self.first[1]] + [w for _, _, w in self.changes], axis=1), [len(i) for i in idx])
 
     def response_terms(self, wcache: np.ndarray, hit_ms: float, rand_over: float, flush_ms: float) -> PairHistory:
         """This history of INPUTS in TERMS form, every version's entries in one pass; wcache:
         per pair, its LUN has a write cache; flush_ms: a write's time in forced flush. The
         arithmetic is _pair_terms' before it moved here, element by element."""
-        n_pairs = self.first[0].shape[1]
-        idx = [np.arange(n_pairs)] + [np.arange(n_pairs) if i is None else i for i, _, _ in self.changes]
-        x, r, hit, rnd, t_seq, rrf = np.concatenate([self.first[0]] + [t for _, t, _ in self.changes], axis=1)
-        wc = wcache[np.concatenate(idx)]
+        pairs, (x, r, hit, rnd, t_seq, rrf), _, sizes = self.flat()
+        wc = wcache[pairs]
         # reads: hits at cache speed, misses random or sequential (B: stretched by the group's
         # queue); writes: to the write cache at cache speed (forced flush: its penalty) or, without
         # it, random at twice the drive time
@@ -80,7 +90,7 @@ class PairHistory:
             np.where(wc, omr * hit_ms, 0.0),
             np.where(wc, omr * flush_ms, 0.0),
         ])
-        blocks = np.split(terms, np.cumsum([len(i) for i in idx])[:-1], axis=1)
+        blocks = _column_blocks(terms, sizes)
         out = PairHistory()
         out.first = (blocks[0], self.first[1])
         out.changes = [(i, t, w) for (i, _, w), t in zip(self.changes, blocks[1:])]
@@ -117,11 +127,15 @@ class OpenResponses:
         self.forced = forced
         self.p_w, self.p_l, self.W, self.L = p_w, p_l, W, L
 
+    def spans(self) -> tuple[list[int], list[int]]:
+        """Per history version: its first step and end step (equal if it has none)."""
+        versions = np.arange(len(self.history))
+        return (np.searchsorted(self.versions, versions, side="left").tolist(),
+                np.searchsorted(self.versions, versions, side="right").tolist())
+
     def runs(self) -> Iterator[tuple[int, np.ndarray, np.ndarray, int, int]]:
         """(version, terms, where, first step, end step) per history version that has steps."""
-        versions = np.arange(len(self.history))
-        starts = np.searchsorted(self.versions, versions, side="left").tolist()
-        ends = np.searchsorted(self.versions, versions, side="right").tolist()
+        starts, ends = self.spans()
         for v, (terms, where) in enumerate(self.history.replay()):
             if ends[v] > starts[v]:
                 yield v, terms, where, starts[v], ends[v]
@@ -129,29 +143,38 @@ class OpenResponses:
     def mean_by_workload(self) -> np.ndarray:
         """(steps x W): the IOPS-weighted mean over each workload's pairs. A sum of per-pair
         responses is linear in the per-group and per-controller terms, so it is one small matrix
-        product per version: (steps x J) by (J x W), J = G + 3 controllers + 1."""
+        product per version: (steps x J) by (J x W), J = G + 3 controllers + 1. The matrix is one
+        bincount of the pairs' weighted terms; their bins and weights are computed for every
+        history entry at once, then updated in place version by version."""
         G, n_ctrl = self.stretch.shape[1], self.spwait.shape[1]
         J = G + 3 * n_ctrl + 1
+        WJ = self.W * J
         fo = self.forced.astype(float)
         Z = np.concatenate([self.stretch, self.spwait, fo, 1.0 - fo, np.ones((len(fo), 1))], axis=1)
         out = np.empty((len(Z), self.W))
         xw = np.zeros((len(self.history), self.W))
-        # the column of each weighted term, in TERMS order: X -> SP wait, A -> 1, B -> stretch,
-        # WH -> not forced, WF -> forced; offset by the pair's workload row of the (W x J) matrix
-        row = self.p_w * J
-        offsets = [row + G, row + G + 3 * n_ctrl, row, row + G + 2 * n_ctrl, row + G + n_ctrl]
-        cols = np.array(offsets)
-        weights = np.empty((len(TERMS), len(self.p_w)))
-        for v, terms, where, a, b in self.runs():
-            g, c = where
-            for i in (X, WH, WF):
-                np.add(offsets[i], c, out=cols[i])
-            np.add(offsets[B], g, out=cols[B])
-            np.multiply(terms, terms[X], out=weights)
-            weights[X] = terms[X]
-            M = np.bincount(cols.ravel(), weights.ravel(), minlength=self.W * J).reshape(self.W, J)
-            np.matmul(Z[a:b], M.T, out=out[a:b])
-            xw[v] = np.bincount(self.p_w, terms[X], minlength=self.W)
+        pairs, terms, (g, c), sizes = self.history.flat()
+        pw = self.p_w[pairs]
+        row = pw * J
+        # each entry's bin of each weighted term in TERMS order (X -> SP wait, A -> 1, B -> stretch,
+        # WH -> not forced, WF -> forced) in its workload's row of the (W x J) matrix, then X in
+        # the workload's IOPS bin after the matrix
+        bins = np.array([row + G + c, row + G + 3 * n_ctrl, row + g, row + G + 2 * n_ctrl + c, row + G + n_ctrl + c,
+                         WJ + pw])
+        weights = np.concatenate([terms * terms[X], terms[X:X + 1]])
+        weights[X] = terms[X]
+        bin_blocks, weight_blocks = _column_blocks(bins, sizes), _column_blocks(weights, sizes)
+        cur_bins, cur_weights = bin_blocks[0].copy(), weight_blocks[0].copy()  # the first version: every pair
+        starts, ends = self.spans()
+        for v, (a, b) in enumerate(zip(starts, ends)):
+            if v:
+                idx = self.history.changes[v - 1][0]
+                cur_bins[:, slice(None) if idx is None else idx] = bin_blocks[v]
+                cur_weights[:, slice(None) if idx is None else idx] = weight_blocks[v]
+            if b > a:
+                M = np.bincount(cur_bins.ravel(), cur_weights.ravel(), minlength=WJ + self.W)
+                np.matmul(Z[a:b], M[:WJ].reshape(self.W, J).T, out=out[a:b])
+                xw[v] = M[WJ:]
         xw = xw[self.versions]
         return np.where(xw > 0, out / np.maximum(xw, 1e-12), 0.0)
 
@@ -185,6 +208,12 @@ class OpenResponses:
                 R, x = R[:, order], x[order]
             out[a:b, ids] = np.add.reduceat(R, starts, axis=1) / np.maximum(np.add.reduceat(x, starts), 1e-12)
         return out
+
+
+def _column_blocks(a: np.ndarray, sizes: list[int]) -> list[np.ndarray]:
+    """a's columns in consecutive blocks of the given sizes (views; np.split is slower)."""
+    ends = np.cumsum(sizes).tolist()
+    return [a[:, e - n:e] for n, e in zip(sizes, ends)]
 
 
 def _segments(keys: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
