@@ -35,7 +35,7 @@ class EngineStall(RuntimeError):
     """The event loop stopped advancing time (a bug in an operation's bookkeeping)."""
 
 
-_MOVED, _RATE = attrgetter("moved_mb"), attrgetter("rate")  # (record(): one C call per step each)
+_MOVED, _RATE, _INDEX = attrgetter("moved_mb"), attrgetter("rate"), attrgetter("index")  # (one C call per list)
 _WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", "read_hit_pct")
 _WL_ARRAYS = (  # Sim's per-workload arrays: (attribute, dtype, value of a workload)
     ("w_closed", bool, lambda w: w["mode"] == "closed"),
@@ -187,10 +187,10 @@ class Sim:
         self.rec_t: list[float] = []
         self.rec_chunks: list[np.ndarray] = []
         # per-operation progress and rate: each step's moved MB and rate of the running operations
-        # (in self.active's order), and that order's operation indices where it changed
+        # (in self.active's order), and that order where it changed
         self.rec_moved: list[float] = []
         self.rec_rate: list[float] = []
-        self.rec_active: list[tuple[int, list[int]]] = []  # (first step, op indices)
+        self.rec_active: list[tuple[int, list[Op]]] = []  # (first step, running ops)
         self._rec_ops: list[Op] | None = None  # self.active when it was last recorded
         self.pair_history = PairHistory()  # the host path's response-time inputs per version
         self.rec_open: list[int] = []  # open-load steps: finish() computes their response times
@@ -238,7 +238,7 @@ class Sim:
                 g = self.lay.l_group[self.p_l]
                 ok = g >= 0
                 mat[self.p_w[ok], g[ok]] = True
-            self._wg = (mat, (self.w_iops > 0) | (self.w_closed & (self.w_out > 0)))
+            self._wg = (mat, self.w_running)
             self._wg_key = key
         return self._wg
 
@@ -302,6 +302,7 @@ class Sim:
             for name, _, value in _WL_ARRAYS:
                 getattr(self, name)[wi] = value(self.workloads[wi])
         self.any_closed_w = bool(self.w_closed.any())
+        self.w_running = (self.w_iops > 0) | (self.w_closed & (self.w_out > 0))  # offering I/O
         # the open workloads' host MB/s together: a bound of any controller's (port_scale)
         self.open_mb = float(np.where(self.w_closed, 0.0, self.w_iops * self.w_kb / 1024.0).sum())
         self._wl_terms = None  # rebuilt by _workload_terms()
@@ -907,7 +908,7 @@ class Sim:
         active = self.active
         if active != self._rec_ops:
             self._rec_ops = active.copy()
-            self.rec_active.append((k, [op.index for op in active]))
+            self.rec_active.append((k, self._rec_ops))
         self.rec_moved.extend(map(_MOVED, active))
         self.rec_rate.extend(map(_RATE, active))
 
@@ -1003,7 +1004,7 @@ class Sim:
             P = np.where(t[:, None] >= ends - 1e-12, 100.0, 0.0)
             Rt = np.zeros_like(P)
             if self.rec_moved:
-                ks, ii = running_entries(self.rec_active, n_rows)
+                ks, ii = running_entries([(k, list(map(_INDEX, ops))) for k, ops in self.rec_active], n_rows)
                 Rt[ks, ii] = self.rec_rate
                 tot = np.array([op.total_mb for op in self.ops], float)[ii]
                 ok = tot > 0
