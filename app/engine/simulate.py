@@ -171,9 +171,8 @@ class Sim:
         self.limits = self._controller_limits()
         # recording
         # one row per step of every metric side by side (record() writes it with one call), in
-        # matrices of REC_CHUNK rows (no growing matrix to copy); finish() copies each metric's
-        # columns out once; series that need the whole run (open-load response times, per-drive
-        # load) are built by finish()
+        # matrices of REC_CHUNK rows (no growing matrix to copy); series that need the whole run
+        # (open-load response times, per-drive load) are built by finish()
         n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
         self.rec_width = {  # in the order record() writes them
             "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
@@ -962,7 +961,8 @@ class Sim:
                      platform_id=self.platform.id,
                      rates_id=self.R.model)
         chunks = self.rec_chunks[:-1] + [self.rec_chunks[-1][:n_rows - REC_CHUNK * (len(self.rec_chunks) - 1)]]
-        rec = {m: np.concatenate([c[:, cols] for c in chunks]) for m, cols in self.rec_cols.items()}
+        rows = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
+        rec = {m: rows[:, cols] for m, cols in self.rec_cols.items()}  # (strided views: copied where kept)
         open_resp = self.open_responses(rec)
         open_steps = np.array(self.rec_open, int)
         resp_steps = np.array([r[0] for r in self.rec_resp], int)
@@ -980,16 +980,16 @@ class Sim:
         blocks = (
             ("drive_pct", "%", lay.drive_locs, self.drive_load(rec["drive_group"])),
             ("group_pct", "%", [str(g.id) for g in lay.groups], rec["group_pct"] * 100.0),
-            ("cpu_pct", "%", lay.core_names, rec["cpu_pct"]),
+            ("cpu_pct", "%", lay.core_names, rec["cpu_pct"].copy()),
             ("bus_pct", "%", [str(b) for b in range(lay.B)], rec["bus_pct"] / bus_scale * 100.0),
             ("response_ms", "ms", wl_ids, responses(1, W, "mean_by_workload")()),
             ("response_max_ms", "ms", wl_ids, responses(2, W, "max_by_workload")),
-            ("iops", "IOPS", wl_ids, rec["iops"]),
-            ("mb_s", "MB/s", wl_ids, rec["mb_s"]),
+            ("iops", "IOPS", wl_ids, rec["iops"].copy()),
+            ("mb_s", "MB/s", wl_ids, rec["mb_s"].copy()),
             ("lun_response_ms", "ms", [str(l.id) for l in lay.luns], responses(3, lay.L, "mean_by_lun")),
-            ("port_pct", "%", lay.ctrl_names, rec["port_pct"]),
+            ("port_pct", "%", lay.ctrl_names, rec["port_pct"].copy()),
             ("write_cache_pct", "%", lay.ctrl_names, cache),
-            ("write_pending_pct", "%", lay.ctrl_names, rec["write_pending_pct"]),
+            ("write_pending_pct", "%", lay.ctrl_names, rec["write_pending_pct"].copy()),
         )
         for metric, unit, names, V in blocks:
             if not names:
