@@ -231,13 +231,10 @@ class Sim:
         a workload changes or LUNs move (a failure or a swap changes neither)."""
         key = (self._wl_version, self._placement_version)
         if getattr(self, "_wg_key", None) != key:
-            W, G = len(self.workloads), self.lay.G
-            mat = np.zeros((W, max(G, 1)), bool)
-            if self.P:
-                g = self.lay.l_group[self.p_l]
-                ok = g >= 0
-                mat[self.p_w[ok], g[ok]] = True
-            self._wg = (mat, self.w_running)
+            G = self.lay.G
+            mat = np.zeros((len(self.workloads), G + 1), bool)
+            mat[self.p_w, self.lay.l_group[self.p_l]] = True  # a LUN outside any group (-1): the last column
+            self._wg = (mat[:, :G], self.w_running)
             self._wg_key = key
         return self._wg
 
