@@ -18,9 +18,9 @@ import numpy as np
 # group's stretch 1/(1-u) and its controller's SP wait:
 #     R = A + B * stretch[group] + spwait[controller] + (WF if the controller is in forced flush else WH)
 # TERMS are the float rows of a history entry in that form (X: the pair's IOPS); the int rows are
-# (group, controller). The run records INPUTS instead (Sim._pair_terms' rows of the same names
-# but X, r_rand_fixed as RRF), and finish() derives TERMS from them for every version at once
-# (PairHistory.response_terms): the same arithmetic per element, ~13 array operations fewer
+# (group, controller). The run records INPUTS instead (rows of Sim._pair_terms: X_raw or X_open,
+# r, hit, rnd, t_seq, r_rand_fixed), and finish() derives TERMS from them for every version at
+# once (PairHistory.response_terms): the same arithmetic per element, ~13 array operations fewer
 # per host-load version.
 TERMS = ("X", "A", "B", "WH", "WF")
 X, A, B, WH, WF = range(len(TERMS))

@@ -441,7 +441,8 @@ class Sim:
                 return None
             deg = (alive_n < lay.g_width) & lay.g_parity  # degraded parity groups
             terms = np.where(deg, degraded, whole)
-            changed = set(range(lay.G) if before is None else np.flatnonzero((terms != self._grp_terms).any(axis=0)).tolist())
+            changed = (set(range(lay.G)) if before is None
+                       else set(np.flatnonzero((terms != self._grp_terms).any(axis=0)).tolist()))
             self._grp_terms, self._degraded = terms, deg.tolist()
         else:
             counted = {}
@@ -888,9 +889,9 @@ class Sim:
         self.rec_n = k + 1
         self.rec_t.append(t)
         group_load, extras, layout = s["drive"]
-        # raw values, in rec_width's order; finish() scales whole columns (the same arithmetic per element)
         if k % REC_CHUNK == 0:
             self.rec_chunks.append(np.empty((REC_CHUNK, sum(self.rec_width.values()))))
+        # raw values, in rec_width's order; finish() scales whole columns (the same arithmetic per element)
         np.concatenate((s["U_g"], s["core"], s["bus"], s["iops_w"], s["mbs_w"], s["port"], self.cache_fill,
                         self.wp_pct, self.forced, group_load), out=self.rec_chunks[-1][k % REC_CHUNK])
         if s["resp_w"] is None:  # open load: the response times follow from the row
