@@ -1,5 +1,5 @@
 """What a run records for the series Sim.finish() builds after the run: the host path's
-response-time terms per host-load version, the open-load response times computed from them,
+response-time inputs per host-load version, the open-load response times computed from them,
 and the per-drive load.
 
 The per-pair and per-drive series (response_max_ms, lun_response_ms, drive_pct) are large
@@ -10,21 +10,26 @@ matrix: nothing is built until a caller reads them, and a pickled Result stays s
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 
 import numpy as np
 
 # The response time of a workload-on-LUN pair (docs/model.md, Sim._pair_terms) is linear in its
 # group's stretch 1/(1-u) and its controller's SP wait:
 #     R = A + B * stretch[group] + spwait[controller] + (WF if the controller is in forced flush else WH)
-# TERMS are the float rows a history entry holds (X: the pair's IOPS); the int rows are
-# (group, controller).
+# TERMS are the float rows of a history entry in that form (X: the pair's IOPS); the int rows are
+# (group, controller). The run records INPUTS instead (rows of Sim._pair_terms: X_raw or X_open,
+# r, hit, rnd, t_seq, r_rand_fixed), and finish() derives TERMS from them for every version at
+# once (PairHistory.response_terms): the same arithmetic per element, ~13 array operations fewer
+# per host-load version.
 TERMS = ("X", "A", "B", "WH", "WF")
 X, A, B, WH, WF = range(len(TERMS))
+INPUTS = ("X", "r", "hit", "rnd", "t_seq", "RRF")
 
 
 class PairHistory:
-    """Every host-load version's response-time terms: the first version in full, then only
-    the pairs each later version recomputed (the pairs an invalidation named)."""
+    """Every host-load version's response-time inputs or terms: the first version in full, then
+    only the pairs each later version recomputed (the pairs an invalidation named)."""
 
     def __init__(self):
         self.first: tuple[np.ndarray, np.ndarray] | None = None
@@ -34,7 +39,7 @@ class PairHistory:
         return 0 if self.first is None else 1 + len(self.changes)
 
     def add(self, idx: np.ndarray | None, terms: np.ndarray, where: np.ndarray) -> None:
-        """terms (len(TERMS), n) and where (2, n) of pairs idx (None: all pairs)."""
+        """terms (len(INPUTS) or len(TERMS), n) and where (2, n) of pairs idx (None: all pairs)."""
         if self.first is None:
             self.first = (terms, where)
         else:
@@ -52,9 +57,44 @@ class PairHistory:
 
     def __setstate__(self, state: dict) -> None:
         self.first = state["first"]
-        cuts = np.cumsum(state["sizes"])[:-1]
-        self.changes = list(zip(np.split(state["idx"], cuts), np.split(state["terms"], cuts, axis=1),
-                                np.split(state["where"], cuts, axis=1))) if len(state["sizes"]) else []
+        sizes = state["sizes"].tolist()
+        if not sizes:
+            self.changes = []
+            return
+        idx = _column_blocks(state["idx"][None], sizes)
+        self.changes = list(zip([i[0] for i in idx], _column_blocks(state["terms"], sizes),
+                                _column_blocks(state["where"], sizes)))
+
+    def flat(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
+        """Every version's entries side by side: (the pair of each, its terms, its where, the
+        number of entries of each version)."""
+        n_pairs = self.first[0].shape[1]
+        idx = [np.arange(n_pairs)] + [np.arange(n_pairs) if i is None else i for i, _, _ in self.changes]
+        return (np.concatenate(idx), np.concatenate([self.first[0]] + [t for _, t, _ in self.changes], axis=1),
+                np.concatenate([self.first[1]] + [w for _, _, w in self.changes], axis=1), [len(i) for i in idx])
+
+    def response_terms(self, wcache: np.ndarray, hit_ms: float, rand_over: float, flush_ms: float) -> PairHistory:
+        """This history of INPUTS in TERMS form, every version's entries in one pass; wcache:
+        per pair, its LUN has a write cache; flush_ms: a write's time in forced flush. The
+        arithmetic is _pair_terms' before it moved here, element by element."""
+        pairs, (x, r, hit, rnd, t_seq, rrf), _, sizes = self.flat()
+        wc = wcache[pairs]
+        # reads: hits at cache speed, misses random or sequential (B: stretched by the group's
+        # queue); writes: to the write cache at cache speed (forced flush: its penalty) or, without
+        # it, random at twice the drive time
+        omr = 1 - r
+        terms = np.array([
+            x,
+            r * hit * hit_ms + rnd * rand_over,
+            r * (1 - hit) * (rnd * rrf + (1 - rnd) * t_seq) + omr * np.where(wc, 0.0, 2.0 * rrf),
+            np.where(wc, omr * hit_ms, 0.0),
+            np.where(wc, omr * flush_ms, 0.0),
+        ])
+        blocks = _column_blocks(terms, sizes)
+        out = PairHistory()
+        out.first = (blocks[0], self.first[1])
+        out.changes = [(i, t, w) for (i, _, w), t in zip(self.changes, blocks[1:])]
+        return out
 
     def replay(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """(terms, where) of every version in order; the same two arrays, updated in place."""
@@ -87,11 +127,15 @@ class OpenResponses:
         self.forced = forced
         self.p_w, self.p_l, self.W, self.L = p_w, p_l, W, L
 
+    def spans(self) -> tuple[list[int], list[int]]:
+        """Per history version: its first step and end step (equal if it has none)."""
+        versions = np.arange(len(self.history))
+        return (np.searchsorted(self.versions, versions, side="left").tolist(),
+                np.searchsorted(self.versions, versions, side="right").tolist())
+
     def runs(self) -> Iterator[tuple[int, np.ndarray, np.ndarray, int, int]]:
         """(version, terms, where, first step, end step) per history version that has steps."""
-        versions = np.arange(len(self.history))
-        starts = np.searchsorted(self.versions, versions, side="left").tolist()
-        ends = np.searchsorted(self.versions, versions, side="right").tolist()
+        starts, ends = self.spans()
         for v, (terms, where) in enumerate(self.history.replay()):
             if ends[v] > starts[v]:
                 yield v, terms, where, starts[v], ends[v]
@@ -99,29 +143,38 @@ class OpenResponses:
     def mean_by_workload(self) -> np.ndarray:
         """(steps x W): the IOPS-weighted mean over each workload's pairs. A sum of per-pair
         responses is linear in the per-group and per-controller terms, so it is one small matrix
-        product per version: (steps x J) by (J x W), J = G + 3 controllers + 1."""
+        product per version: (steps x J) by (J x W), J = G + 3 controllers + 1. The matrix is one
+        bincount of the pairs' weighted terms; their bins and weights are computed for every
+        history entry at once, then updated in place version by version."""
         G, n_ctrl = self.stretch.shape[1], self.spwait.shape[1]
         J = G + 3 * n_ctrl + 1
+        WJ = self.W * J
         fo = self.forced.astype(float)
         Z = np.concatenate([self.stretch, self.spwait, fo, 1.0 - fo, np.ones((len(fo), 1))], axis=1)
         out = np.empty((len(Z), self.W))
         xw = np.zeros((len(self.history), self.W))
-        # the column of each weighted term, in TERMS order: X -> SP wait, A -> 1, B -> stretch,
-        # WH -> not forced, WF -> forced; offset by the pair's workload row of the (W x J) matrix
-        row = self.p_w * J
-        offsets = [row + G, row + G + 3 * n_ctrl, row, row + G + 2 * n_ctrl, row + G + n_ctrl]
-        cols = np.array(offsets)
-        weights = np.empty((len(TERMS), len(self.p_w)))
-        for v, terms, where, a, b in self.runs():
-            g, c = where
-            for i in (X, WH, WF):
-                np.add(offsets[i], c, out=cols[i])
-            np.add(offsets[B], g, out=cols[B])
-            np.multiply(terms, terms[X], out=weights)
-            weights[X] = terms[X]
-            M = np.bincount(cols.ravel(), weights.ravel(), minlength=self.W * J).reshape(self.W, J)
-            np.matmul(Z[a:b], M.T, out=out[a:b])
-            xw[v] = np.bincount(self.p_w, terms[X], minlength=self.W)
+        pairs, terms, (g, c), sizes = self.history.flat()
+        pw = self.p_w[pairs]
+        row = pw * J
+        # each entry's bin of each weighted term in TERMS order (X -> SP wait, A -> 1, B -> stretch,
+        # WH -> not forced, WF -> forced) in its workload's row of the (W x J) matrix, then X in
+        # the workload's IOPS bin after the matrix
+        bins = np.array([row + G + c, row + G + 3 * n_ctrl, row + g, row + G + 2 * n_ctrl + c, row + G + n_ctrl + c,
+                         WJ + pw])
+        weights = np.concatenate([terms * terms[X], terms[X:X + 1]])
+        weights[X] = terms[X]
+        bin_blocks, weight_blocks = _column_blocks(bins, sizes), _column_blocks(weights, sizes)
+        cur_bins, cur_weights = bin_blocks[0].copy(), weight_blocks[0].copy()  # the first version: every pair
+        starts, ends = self.spans()
+        for v, (a, b) in enumerate(zip(starts, ends)):
+            if v:
+                idx = self.history.changes[v - 1][0]
+                cur_bins[:, slice(None) if idx is None else idx] = bin_blocks[v]
+                cur_weights[:, slice(None) if idx is None else idx] = weight_blocks[v]
+            if b > a:
+                M = np.bincount(cur_bins.ravel(), cur_weights.ravel(), minlength=WJ + self.W)
+                np.matmul(Z[a:b], M[:WJ].reshape(self.W, J).T, out=out[a:b])
+                xw[v] = M[WJ:]
         xw = xw[self.versions]
         return np.where(xw > 0, out / np.maximum(xw, 1e-12), 0.0)
 
@@ -157,6 +210,12 @@ class OpenResponses:
         return out
 
 
+def _column_blocks(a: np.ndarray, sizes: list[int]) -> list[np.ndarray]:
+    """a's columns in consecutive blocks of the given sizes (views; np.split is slower)."""
+    ends = np.cumsum(sizes).tolist()
+    return [a[:, e - n:e] for n, e in zip(sizes, ends)]
+
+
 def _segments(keys: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """(order that sorts keys, None if they are sorted; start of each key's run in that order;
     the keys)."""
@@ -164,6 +223,20 @@ def _segments(keys: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarr
     ordered = keys[order]
     starts = np.r_[0, np.nonzero(np.diff(ordered))[0] + 1]
     return (None if (order == np.arange(len(order))).all() else order), starts, ordered[starts]
+
+
+def running_entries(sets: list[tuple[int, list[int]]], n_steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """(step, operation index) of every per-operation entry Sim.record() made, in its order: each
+    step one entry per running operation; sets: (first step, the running ops' indices) where
+    they changed."""
+    firsts = np.array([k for k, _ in sets], int)
+    lens = np.array([len(ops) for _, ops in sets], int)
+    sizes = lens * np.diff(np.r_[firsts, n_steps])  # entries of each set
+    seg = np.repeat(np.arange(len(sets)), sizes)  # the set of each entry
+    pos = np.arange(len(seg)) - np.repeat(np.cumsum(sizes) - sizes, sizes)  # the entry's place in its set
+    per_step = lens[seg]
+    ops = np.fromiter(chain.from_iterable(ops for _, ops in sets), int, int(lens.sum()))
+    return firsts[seg] + pos // per_step, ops[(np.cumsum(lens) - lens)[seg] + pos % per_step]
 
 
 class RecordedRows:

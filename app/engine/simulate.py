@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import heapq
 import math
-from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -22,18 +22,31 @@ from app.domain.raid import mttdl_hours
 
 from .ops import OPS, Op
 from .rates import MissingRate, RateReader
-from .recorded import TERMS, DriveLoad, OpenResponses, PairHistory, RecordedRows
+from .recorded import INPUTS, DriveLoad, OpenResponses, PairHistory, RecordedRows, running_entries
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout
 
 INF = math.inf
 MAX_STEPS = 200_000
+REC_CHUNK = 256  # recorded steps per matrix (Sim.record)
 STALL_STEPS = 1_000  # steps in a row without the clock moving
 
 
 class EngineStall(RuntimeError):
     """The event loop stopped advancing time (a bug in an operation's bookkeeping)."""
+
+
+_MOVED, _RATE, _INDEX = attrgetter("moved_mb"), attrgetter("rate"), attrgetter("index")  # (one C call per list)
 _WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", "read_hit_pct")
+_WL_ARRAYS = (  # Sim's per-workload arrays: (attribute, dtype, value of a workload)
+    ("w_closed", bool, lambda w: w["mode"] == "closed"),
+    ("w_iops", float, lambda w: float(w["iops"] or 0)),
+    ("w_out", float, lambda w: float(w["outstanding"] or 0)),
+    ("w_r", float, lambda w: float(w["read_pct"]) / 100),
+    ("w_kb", float, lambda w: float(w["io_kb"])),
+    ("w_rand", float, lambda w: float(w["random_pct"]) / 100),
+    ("w_hit", float, lambda w: np.nan if w["read_hit_pct"] is None else float(w["read_hit_pct"]) / 100),
+)
 
 
 class Ctx:
@@ -323,20 +336,28 @@ class Sim:
             self.wp_pct[:] = float(wp)
         self.limits = self._controller_limits()
         # recording
-        # one row per step in preallocated matrices (doubled when full); series that need the
-        # whole run (open-load response times, per-drive load) are built by finish()
+        # one row per step of every metric side by side (record() writes it with one call), in
+        # matrices of REC_CHUNK rows (no growing matrix to copy); series that need the whole run
+        # (open-load response times, per-drive load) are built by finish()
         n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
-        self.rec_width = {
+        self.rec_width = {  # in the order record() writes them
             "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
             "write_cache_pct": n_ctrl, "write_pending_pct": n_ctrl,
-            "forced": n_ctrl,  # open-load steps: 1 where the controller's write cache is in forced flush
-            "drive_group": lay.G + 2,  # DriveLoad.group_rows: the group load of alive members, two zero columns
+            "forced": n_ctrl,  # 1 where the controller's write cache is in forced flush
+            "drive_group": lay.G,  # the group load of alive members (DriveLoad.group_rows)
         }
+        ends = np.cumsum(list(self.rec_width.values())).tolist()
+        self.rec_cols = {m: slice(e - w, e) for (m, w), e in zip(self.rec_width.items(), ends)}
         self.rec_n = 0
-        self.rec_t = np.empty(64)
-        self.rec = {m: np.zeros((64, w)) for m, w in self.rec_width.items()}
-        self.rec_ops: list[list[tuple]] = []
-        self.pair_history = PairHistory()  # the host path's response-time terms per version
+        self.rec_t: list[float] = []
+        self.rec_chunks: list[np.ndarray] = []
+        # per-operation progress and rate: each step's moved MB and rate of the running operations
+        # (in self.active's order), and that order where it changed
+        self.rec_moved: list[float] = []
+        self.rec_rate: list[float] = []
+        self.rec_active: list[tuple[int, list[Op]]] = []  # (first step, running ops)
+        self._rec_ops: list[Op] | None = None  # self.active when it was last recorded
+        self.pair_history = PairHistory()  # the host path's response-time inputs per version
         self.rec_open: list[int] = []  # open-load steps: finish() computes their response times
         self.rec_open_version: list[int] = []  # and the pair_history version each used
         self.rec_resp: list[tuple] = []  # other steps: (step, response, worst LUN, per LUN)
@@ -353,15 +374,10 @@ class Sim:
         a workload changes or LUNs move (a failure or a swap changes neither)."""
         key = (self._wl_version, self._placement_version)
         if getattr(self, "_wg_key", None) != key:
-            W, G = len(self.workloads), self.lay.G
-            mat = np.zeros((W, max(G, 1)), bool)
-            if self.P:
-                g = self.lay.l_group[self.p_l]
-                ok = g >= 0
-                mat[self.p_w[ok], g[ok]] = True
-            active = np.array([(w["iops"] or 0) > 0 or (w["mode"] == "closed" and (w["outstanding"] or 0) > 0)
-                               for w in self.workloads], bool)
-            self._wg = (mat, active)
+            G = self.lay.G
+            mat = np.zeros((len(self.workloads), G + 1), bool)
+            mat[self.p_w, self.lay.l_group[self.p_l]] = True  # a LUN outside any group (-1): the last column
+            self._wg = (mat[:, :G], self.w_running)
             self._wg_key = key
         return self._wg
 
@@ -375,10 +391,13 @@ class Sim:
             self.topo += 1
             if groups is None:
                 self.topo_all += 1
+                self._topo_groups = None  # every group's alive count (_group_terms)
             else:
                 for g in groups:
                     if 0 <= g < len(self.topo_g):
                         self.topo_g[g] += 1
+                        if self._topo_groups is not None:
+                            self._topo_groups.add(g)
         if groups is None or luns is not None:  # LUNs may have moved
             self._placement_version += 1
         if groups is not None or luns is not None:
@@ -412,16 +431,19 @@ class Sim:
         if wi is None:
             self._dirty = None  # every pair
             self._dirty_groups: dict[int, set[int]] = {}  # pairs to recompute if their group's terms changed
+            self._topo_groups: set[int] | None = None  # groups whose drives changed (None: any)
         elif self._dirty is not None:
             self._dirty.update(np.nonzero(self.p_w == wi)[0].tolist())
-        W = self.workloads
-        self.w_closed = np.array([w["mode"] == "closed" for w in W], bool)
-        self.w_iops = np.array([float(w["iops"] or 0) for w in W], float)
-        self.w_out = np.array([float(w["outstanding"] or 0) for w in W], float)
-        self.w_r = np.array([float(w["read_pct"]) / 100 for w in W], float)
-        self.w_kb = np.array([float(w["io_kb"]) for w in W], float)
-        self.w_rand = np.array([float(w["random_pct"]) / 100 for w in W], float)
-        self.w_hit = np.array([np.nan if w["read_hit_pct"] is None else float(w["read_hit_pct"]) / 100 for w in W], float)
+        if wi is None:
+            for name, dtype, value in _WL_ARRAYS:
+                setattr(self, name, np.array([value(w) for w in self.workloads], dtype))
+        else:
+            for name, _, value in _WL_ARRAYS:
+                getattr(self, name)[wi] = value(self.workloads[wi])
+        self.any_closed_w = bool(self.w_closed.any())
+        self.w_running = (self.w_iops > 0) | (self.w_closed & (self.w_out > 0))  # offering I/O
+        # the open workloads' host MB/s together: a bound of any controller's (port_scale)
+        self.open_mb = float(np.where(self.w_closed, 0.0, self.w_iops * self.w_kb / 1024.0).sum())
         self._wl_terms = None  # rebuilt by _workload_terms()
 
     def _workload_terms(self) -> np.ndarray:
@@ -432,11 +454,11 @@ class Sim:
             per_lun = np.maximum(self.w_nluns, 1)
             n_raw = self.w_out / per_lun
             self._wl_terms = np.array([
-                r, 1 - r, rnd, 1 - rnd, kb, kb / 1024.0, (1 - r) * rnd, r * (1 - rnd), (1 - r) * (1 - rnd),
+                r, 1 - r, rnd, kb, kb / 1024.0, (1 - r) * rnd, r * (1 - rnd), (1 - r) * (1 - rnd),
                 np.where(np.isnan(self.w_hit), self.hit_default, self.w_hit),
-                self.w_iops / per_lun, n_raw, np.maximum(n_raw, 1.0),
+                np.where(self.w_closed, 0.0, self.w_iops / per_lun),  # open workloads' IOPS per LUN
+                n_raw, np.maximum(n_raw, 1.0),
                 kb / 64.0 * self.seq64 if self.seq64 is not None else np.zeros(len(kb)),
-                (1 - r) * self.hit_ms, (1 - r) * (self.ff_ms if self.ff_ms is not None else self.hit_ms),
             ])
         return self._wl_terms
 
@@ -456,13 +478,14 @@ class Sim:
         return {"base_mb": np.full(n_ctrl, base_mb), "base_iops": np.full(n_ctrl, base_iops),
                 "link_mb": np.full(n_ctrl, links)}
 
-    def port_scale(self, ctrl: np.ndarray, X: np.ndarray, kb: np.ndarray) -> np.ndarray | float:
+    def port_scale(self, ctrl: np.ndarray, X: np.ndarray, kb: np.ndarray, bound_mb: float = INF) -> np.ndarray | float:
         """Host ports: a controller's host MB/s cannot exceed its ports' MB/s; the pairs it
         serves are scaled down together (per pair factor; the float 1.0 when every controller's
-        ports have room)."""
+        ports have room). bound_mb: at least the MB/s of any controller (the ports have room
+        if it fits, with a margin for the rounding of the sums)."""
         n_ctrl = len(self.lay.ctrl_names)
         cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
-        if cap <= 0 or not len(X):
+        if cap <= 0 or not len(X) or bound_mb <= cap * (1.0 - 1e-9):
             return 1.0
         mb = np.bincount(ctrl, weights=X * kb / 1024.0, minlength=n_ctrl)
         if max(mb.tolist(), default=0.0) <= cap:  # the common case, decided without the scale
@@ -486,15 +509,15 @@ class Sim:
         return mb, self.limits["base_iops"] * io
 
     # ------------------------------------------------------------------ the host load
-    # per-pair float terms (one row each of Sim._pair_f); the first ones are recorded.TERMS
-    PAIR_TERMS = ("X_raw", "resp_a", "resp_b", "resp_wh", "resp_wf", "r", "kb", "rnd", "hit", "busy_per_io",
-                  "be_mb_per_io", "t_seq", "n_raw", "n_out", "r_rand_fixed")
+    # per-pair float terms (one row each of Sim._pair_f); the first ones are recorded.INPUTS
+    PAIR_TERMS = ("X_raw", "r", "hit", "rnd", "t_seq", "r_rand_fixed", "kb", "busy_per_io", "be_mb_per_io",
+                  "n_raw", "n_out")
 
     def _host_static(self) -> dict[str, Any]:
         """Per workload-pair arrays that change only when invalidate() was called, updated in
         place: when the invalidations named their groups/LUNs (a failure, a swap, a migration's
         end, one workload's change), only those pairs are recomputed, and a group's only if its
-        per-group terms changed. Each version's response-time terms go to self.pair_history (only
+        per-group terms changed. Each version's response-time inputs go to self.pair_history (only
         the recomputed pairs) for finish()."""
         lay = self.lay
         dirty, self._dirty = self._dirty, set()
@@ -506,7 +529,7 @@ class Sim:
             alive_changed = changed is not None
             if changed is not None and dirty is not None:  # a replacement drive arriving changes nothing here
                 for g, pairs in on_groups.items():
-                    if changed[g]:
+                    if g in changed:
                         dirty |= pairs
         if st is not None and dirty is not None and not dirty and not alive_changed:
             # nothing the host load depends on changed: the same arrays (so the same host load
@@ -519,58 +542,93 @@ class Sim:
             st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
                       pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
-            terms, where = self._pair_f[:len(TERMS)].copy(), self._pair_i.copy()
+            terms, where = self._pair_f[:len(INPUTS)].copy(), self._pair_i.copy()
         else:
             st.pop("agg", None)  # solve()'s per-version sums
             idx = np.fromiter(dirty, int, len(dirty))
             if len(idx):
                 f, i, b = self._pair_terms(idx)
                 self._pair_f[:, idx], self._pair_i[:, idx], self._pair_b[:, idx] = f, i, b
-                terms, where = f[:len(TERMS)], i
+                terms, where = f[:len(INPUTS)], i
             else:
-                terms, where = self._pair_f[:len(TERMS), :0], self._pair_i[:, :0]
+                terms, where = self._pair_f[:len(INPUTS), :0], self._pair_i[:, :0]
         st["alive_g"], st["alive_n"] = alive_g, alive_n
-        scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"])
+        scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"], self.open_mb)
         st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
         scaled = isinstance(scale, np.ndarray)
         if scaled or getattr(self, "_scaled", False):  # every pair's IOPS changed
             idx = None
-            terms, where = np.vstack([st["X_open"], self._pair_f[1:len(TERMS)]]), self._pair_i.copy()
+            terms, where = np.vstack([st["X_open"], self._pair_f[1:len(INPUTS)]]), self._pair_i.copy()
         self._scaled = scaled
         self.pair_history.add(idx, terms, where)
-        st["any_closed"] = bool(self.w_closed.any() and (st["closed"] & st["on"]).any())
+        st["any_closed"] = self.any_closed_w and bool((st["closed"] & st["on"]).any())
         # open workloads: the host load on every resource is fixed until the next invalidate()
         st["host"] = None if st["any_closed"] else self._host_load(st, st["X_open"])
         return st
 
-    def _group_terms(self) -> list[bool] | None:
+    def _group_terms(self) -> set[int] | None:
         """Per-group arrays for this topology version: alive members, and the per-group factors
-        of _pair_terms() (one row each, in its order). Returns None if no group's alive count
-        changed, else per group whether its factors changed."""
+        of _pair_terms() (one row each, in its order; a group's column is its whole or its
+        degraded one). Only the groups invalidate() named are counted again (a topology change
+        without groups: all). Returns None if no group's alive count changed, else the groups
+        whose factors changed."""
         lay = self.lay
         self._group_key = self.topo
-        failed_in = self.failed & (lay.d_group >= 0)
-        alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
+        named, self._topo_groups = self._topo_groups, set()
         before = getattr(self, "_alive", None)
-        if before is not None and np.array_equal(alive_n, before[0]):
-            return None
+        whole, degraded = self._group_factors()
+        if before is None or named is None:
+            failed_in = self.failed & (lay.d_group >= 0)
+            alive_n = np.maximum(lay.g_width - np.bincount(lay.d_group[failed_in], minlength=lay.G)[:lay.G], 1.0)
+            if before is not None and np.array_equal(alive_n, before[0]):
+                return None
+            deg = (alive_n < lay.g_width) & lay.g_parity  # degraded parity groups
+            terms = np.where(deg, degraded, whole)
+            changed = (set(range(lay.G)) if before is None
+                       else set(np.flatnonzero((terms != self._grp_terms).any(axis=0)).tolist()))
+            self._grp_terms, self._degraded = terms, deg.tolist()
+        else:
+            counted = {}
+            for g in named:  # (a group's members are its drives in lay.d_group)
+                n = max(lay.g_width[g] - np.count_nonzero(self.failed[lay.g_members[g]]), 1.0)
+                if n != before[0][g]:
+                    counted[g] = n
+            if not counted:
+                return None
+            alive_n = before[0].copy()  # new arrays: solve() compares them by identity
+            alive_n[list(counted)] = list(counted.values())
+            changed = set()
+            for g, n in counted.items():
+                deg = bool(n < lay.g_width[g] and lay.g_parity[g])
+                if deg != self._degraded[g]:
+                    self._degraded[g] = deg
+                    column = (degraded if deg else whole)[:, g]
+                    if (column != self._grp_terms[:, g]).any():
+                        self._grp_terms[:, g] = column
+                        changed.add(g)
         self._alive = alive_n, np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
-        deg_p = (alive_n < lay.g_width) & lay.g_parity  # degraded parity groups
-        width = lay.g_width
-        wider = 1.0 + (width - 2.0) / width
-        terms = np.array([
-            lay.g_seq, lay.g_rand / 1000.0, lay.g_pen, width / lay.g_data, np.maximum(lay.g_data, 1.0),
-            np.where(deg_p, wider, 1.0),  # random read multiplier
-            np.where(deg_p, 1.0 / self.degr_seq if self.degr_seq else wider, 1.0),  # sequential read
-            np.where(deg_p, 1.0 + (self.degr_fac - 1.0) / width, 1.0),  # fixed random response
-        ])
-        changed = [True] * lay.G if before is None else (terms != self._grp_terms).any(axis=0).tolist()
-        self._grp_terms = terms
         return changed
 
+    def _group_factors(self) -> tuple[np.ndarray, np.ndarray]:
+        """_group_terms()'s factors of every group, whole and degraded (fixed for the run)."""
+        if getattr(self, "_grp_factors", None) is None:
+            lay = self.lay
+            width = lay.g_width
+            wider = 1.0 + (width - 2.0) / width
+            fixed = [lay.g_seq, lay.g_rand / 1000.0, lay.g_pen, width / lay.g_data, np.maximum(lay.g_data, 1.0)]
+            ones = np.ones(lay.G)
+            self._grp_factors = (
+                np.array(fixed + [ones, ones, ones]),
+                np.array(fixed + [
+                    wider,  # random read multiplier
+                    ones / self.degr_seq if self.degr_seq else wider,  # sequential read
+                    1.0 + (self.degr_fac - 1.0) / width,  # fixed random response
+                ]))
+        return self._grp_factors
+
     def _pair_terms(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The host path of pairs idx: what each I/O costs the drives, its response-time terms
-        (resp_*: see app/engine/recorded.py) and its offered IOPS (before the host ports' limit).
+        """The host path of pairs idx: what each I/O costs the drives, its response-time inputs
+        (the first rows: recorded.INPUTS) and its offered IOPS (before the host ports' limit).
         Returns (floats: PAIR_TERMS x n, ints: group and controller x n, bools: on and closed x n).
         Per-workload and per-group factors are gathered once (the same values per pair)."""
         lay = self.lay
@@ -581,8 +639,8 @@ class Sim:
         ctrl = lay.l_owner[pl]
         closed = self.w_closed[pw]
         on = lay.l_live[pl] & in_group & ~self.offline[ctrl]
-        (r, omr, rnd, omrnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_per_lun, n_raw, n_out, kb64,
-         omr_hit, omr_ff) = self._workload_terms()[:, pw]
+        (r, omr, rnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_open, n_raw, n_out,
+         kb64) = self._workload_terms()[:, pw]
         seq, rand_s, pen, fullstripe, data1, rd_mult, seq_deg, rrf_mult = self._grp_terms[:, gi]
         hit = hit_w * lay.l_hit_scale[pl]
         r_omh = r * (1 - hit)
@@ -604,36 +662,24 @@ class Sim:
                        + omr_omrnd * s_seqr * fullstripe)
         be_mb_per_io = kbm * (r_omh + omr * np.where(rnd > 0.5, pen, fullstripe))
         r_rand_fixed = s_rand * 1000.0 * rrf_mult
-        X_raw = np.where(on & ~closed, x_per_lun, 0.0)
-        # response time (ms) = reads: hits at cache speed, misses random or sequential, stretched
-        # by the group's queue; writes: to the write cache at cache speed (forced flush: its
-        # penalty) or, without it, random at twice the drive time; plus SP wait and overhead
-        wc = lay.l_wcache[pl]
-        resp_a = r * hit * self.hit_ms + rnd * self.rand_over
-        resp_b = r_omh * (rnd * r_rand_fixed + omrnd * t_seq) + omr * np.where(wc, 0.0, 2.0 * r_rand_fixed)
-        resp_wh = np.where(wc, omr_hit, 0.0)
-        resp_wf = np.where(wc, omr_ff, 0.0)
-        return (np.array([X_raw, resp_a, resp_b, resp_wh, resp_wf, r, kb, rnd, hit, busy_per_io,
-                          be_mb_per_io, t_seq, n_raw, n_out, r_rand_fixed]),
+        X_raw = np.where(on, x_open, 0.0)
+        return (np.array([X_raw, r, hit, rnd, t_seq, r_rand_fixed, kb, busy_per_io, be_mb_per_io, n_raw, n_out]),
                 np.array([gi, ctrl]), np.array([on, closed]))
 
     def _host_load(self, st, X) -> tuple:
         """The host I/O's load: (group utilization, random fraction of each group's host busy
         time, SP-core utilization, back-end MB/s per group)."""
         lay = self.lay
-        on, gi, ctrl = st["on"], st["gi"], st["ctrl"]
+        gi = st["gi"]
+        X = X * st["on"]  # pairs without I/O paths (LUN unbound, controller offline) add 0 to each sum
         busy = X * st["busy_per_io"]
-        be = X * st["be_mb_per_io"]
-        rnd = st["rnd"]
-        if not on.all():  # pairs without I/O paths (LUN unbound, controller offline) add nothing
-            gi, ctrl, X, busy, be, rnd = gi[on], ctrl[on], X[on], busy[on], be[on], rnd[on]
         host_busy_g = np.bincount(gi, weights=busy, minlength=lay.G)
         U_host_g = host_busy_g / st["alive_g"]
-        rb = np.bincount(gi, weights=busy * rnd, minlength=lay.G)
+        rb = np.bincount(gi, weights=busy * st["rnd"], minlength=lay.G)
         host_random_g = np.where(host_busy_g > 0, rb / np.maximum(host_busy_g, 1e-12), 1.0)
-        host_cpu_ctrl = np.bincount(ctrl, weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
+        host_cpu_ctrl = np.bincount(st["ctrl"], weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
         core_host = host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl]
-        be_g = np.bincount(gi, weights=be, minlength=lay.G)
+        be_g = np.bincount(gi, weights=X * st["be_mb_per_io"], minlength=lay.G)
         return U_host_g, host_random_g, core_host, be_g
 
     def solve(self) -> dict[str, Any]:
@@ -1056,36 +1102,28 @@ class Sim:
     def record(self, t: float) -> None:
         s = self.last
         k = self.rec_n
-        if k == len(self.rec_t):
-            self.rec_t = np.resize(self.rec_t, 2 * k)
-            for m, buf in self.rec.items():
-                grown = np.zeros((2 * k, buf.shape[1]))
-                grown[:k] = buf
-                self.rec[m] = grown
         self.rec_n = k + 1
-        self.rec_t[k] = t
-        rec = self.rec
-        # raw values; finish() scales whole columns (the same arithmetic per element)
-        rec["group_pct"][k] = s["U_g"]
-        rec["cpu_pct"][k] = s["core"]
-        rec["bus_pct"][k] = s["bus"]
-        rec["iops"][k] = s["iops_w"]
-        rec["mb_s"][k] = s["mbs_w"]
-        rec["port_pct"][k] = s["port"]
-        rec["write_cache_pct"][k] = self.cache_fill
-        rec["write_pending_pct"][k] = self.wp_pct
-        if s["resp_w"] is None:  # open load: the response times follow from the rows above
-            rec["forced"][k] = self.forced
+        self.rec_t.append(t)
+        group_load, extras, layout = s["drive"]
+        if k % REC_CHUNK == 0:
+            self.rec_chunks.append(np.empty((REC_CHUNK, sum(self.rec_width.values()))))
+        # raw values, in rec_width's order; finish() scales whole columns (the same arithmetic per element)
+        np.concatenate((s["U_g"], s["core"], s["bus"], s["iops_w"], s["mbs_w"], s["port"], self.cache_fill,
+                        self.wp_pct, self.forced, group_load), out=self.rec_chunks[-1][k % REC_CHUNK])
+        if s["resp_w"] is None:  # open load: the response times follow from the row
             self.rec_open.append(k)
             self.rec_open_version.append(len(self.pair_history) - 1)
         else:
             self.rec_resp.append((k, s["resp_w"], s["rmax_w"], s["lun_r"]))
-        group_load, extras, layout = s["drive"]
-        rec["drive_group"][k, :self.lay.G] = group_load
         self.rec_drive.append((extras, layout))
         # per-operation progress and rate: only the running ones change (progress = moved MB
         # over the op's total, computed in finish() as Op.progress_pct does for a running op)
-        self.rec_ops.append([(op.index, op.moved_mb, op.rate) for op in self.active])
+        active = self.active
+        if active != self._rec_ops:
+            self._rec_ops = active.copy()
+            self.rec_active.append((k, self._rec_ops))
+        self.rec_moved.extend(map(_MOVED, active))
+        self.rec_rate.extend(map(_RATE, active))
 
     def drive_snapshot(self) -> np.ndarray:
         """The drive layout for this topology version (failures, spares and replacements change
@@ -1098,8 +1136,10 @@ class Sim:
             self._ds_key = self.topo
         return self._ds
 
-    def drive_load(self, group_rows: np.ndarray) -> DriveLoad:
+    def drive_load(self, group_load: np.ndarray) -> DriveLoad:
         """drive_pct's compact form: the recorded group rows, the distinct layouts, the extras."""
+        group_rows = np.zeros((len(group_load), self.lay.G + 2))  # two zero columns (DriveLoad)
+        group_rows[:, :self.lay.G] = group_load
         layouts, starts = [], []
         ks, ds, bs = [], [], []
         for k, (extras, layout) in enumerate(self.rec_drive):
@@ -1121,18 +1161,22 @@ class Sim:
         ks = np.array(self.rec_open, int)
         core = rec["cpu_pct"][ks]
         core_max = np.maximum.reduceat(core, lay.core_off, axis=1) if lay.C else np.zeros((len(ks), len(lay.ctrl_names)))
-        return OpenResponses(self.pair_history, np.array(self.rec_open_version, int), rec["group_pct"][ks], core_max,
+        terms = self.pair_history.response_terms(lay.l_wcache[self.p_l], self.hit_ms, self.rand_over,
+                                                 self.ff_ms if self.ff_ms is not None else self.hit_ms)
+        return OpenResponses(terms, np.array(self.rec_open_version, int), rec["group_pct"][ks], core_max,
                              rec["forced"][ks] > 0.0, self.p_w, self.p_l, len(self.workloads), lay.L, self.max_util,
                              self.sp_lat)
 
     def finish(self, horizon: float, steps: int) -> Result:
         lay = self.lay
         n_rows = self.rec_n
-        t = self.rec_t[:n_rows].copy()
+        t = np.array(self.rec_t, float)
         res = Result(scenario=self.scenario.name, horizon_h=horizon, event_count=steps,
                      platform_id=self.platform.id,
                      rates_id=self.R.model)
-        rec = {m: v[:n_rows] for m, v in self.rec.items()}
+        chunks = self.rec_chunks[:-1] + [self.rec_chunks[-1][:n_rows - REC_CHUNK * (len(self.rec_chunks) - 1)]]
+        rows = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
+        rec = {m: rows[:, cols] for m, cols in self.rec_cols.items()}  # (strided views: copied where kept)
         open_resp = self.open_responses(rec)
         open_steps = np.array(self.rec_open, int)
         resp_steps = np.array([r[0] for r in self.rec_resp], int)
@@ -1150,16 +1194,16 @@ class Sim:
         blocks = (
             ("drive_pct", "%", lay.drive_locs, self.drive_load(rec["drive_group"])),
             ("group_pct", "%", [str(g.id) for g in lay.groups], rec["group_pct"] * 100.0),
-            ("cpu_pct", "%", lay.core_names, rec["cpu_pct"]),
+            ("cpu_pct", "%", lay.core_names, rec["cpu_pct"].copy()),
             ("bus_pct", "%", [str(b) for b in range(lay.B)], rec["bus_pct"] / bus_scale * 100.0),
             ("response_ms", "ms", wl_ids, responses(1, W, "mean_by_workload")()),
             ("response_max_ms", "ms", wl_ids, responses(2, W, "max_by_workload")),
-            ("iops", "IOPS", wl_ids, rec["iops"]),
-            ("mb_s", "MB/s", wl_ids, rec["mb_s"]),
+            ("iops", "IOPS", wl_ids, rec["iops"].copy()),
+            ("mb_s", "MB/s", wl_ids, rec["mb_s"].copy()),
             ("lun_response_ms", "ms", [str(l.id) for l in lay.luns], responses(3, lay.L, "mean_by_lun")),
-            ("port_pct", "%", lay.ctrl_names, rec["port_pct"]),
+            ("port_pct", "%", lay.ctrl_names, rec["port_pct"].copy()),
             ("write_cache_pct", "%", lay.ctrl_names, cache),
-            ("write_pending_pct", "%", lay.ctrl_names, rec["write_pending_pct"]),
+            ("write_pending_pct", "%", lay.ctrl_names, rec["write_pending_pct"].copy()),
         )
         for metric, unit, names, V in blocks:
             if not names:
@@ -1173,16 +1217,13 @@ class Sim:
             ends = np.array([INF if op.end_h is None else op.end_h for op in self.ops])
             P = np.where(t[:, None] >= ends - 1e-12, 100.0, 0.0)
             Rt = np.zeros_like(P)
-            counts = [len(r) for r in self.rec_ops]
-            n = sum(counts)
-            if n:  # (op index, moved MB, rate) of every running op at every step
-                ent = np.fromiter(chain.from_iterable(chain.from_iterable(self.rec_ops)), float, 3 * n).reshape(n, 3)
-                ks = np.repeat(np.arange(len(counts)), counts)
-                ii = ent[:, 0].astype(int)
-                Rt[ks, ii] = ent[:, 2]
+            if self.rec_moved:
+                ks, ii = running_entries([(k, list(map(_INDEX, ops))) for k, ops in self.rec_active], n_rows)
+                Rt[ks, ii] = self.rec_rate
                 tot = np.array([op.total_mb for op in self.ops], float)[ii]
                 ok = tot > 0
-                P[ks, ii] = np.where(ok, np.minimum(ent[:, 1] / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
+                moved = np.array(self.rec_moved, float)
+                P[ks, ii] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
             ids = [op.event.id for op in self.ops]
             res.add_block(SeriesBlock("progress_pct", "%", ids, t, P))
             res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, Rt))
