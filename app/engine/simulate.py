@@ -787,7 +787,7 @@ class Sim:
         times are computed for all steps at once in finish()."""
         U_host_g, host_random_g, core_host, be_g = st["host"]
         self.place(U_host_g, host_random_g)
-        U_g, core_u, core_max, bus, drive = self.loads(U_host_g, core_host, be_g, st["alive_n"])
+        U_g, core_u, _core_max, bus, drive = self.loads(U_host_g, core_host, be_g, st["alive_n"])
         self.X = X = st["X_open"]
         agg = st.get("agg")
         if agg is None:  # per host-load version
@@ -799,10 +799,9 @@ class Sim:
             mbs_w = np.bincount(pw, weights=mb, minlength=W)
             host_mb_c = np.bincount(ctrl[on], weights=mb[on], minlength=n_ctrl)
             agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0)
-        # forced is replaced, never modified in place (Migration.set_forced): no copy needed
+        # resp_w None: record() keeps this step's response-time inputs for finish()
         self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus, "iops_w": agg[0], "mbs_w": agg[1],
-                     "resp_w": None, "rmax_w": None, "lun_r": None, "port": agg[2], "ctx": self.ctx,
-                     "lazy": (st, U_g, core_max, self.forced)}
+                     "resp_w": None, "rmax_w": None, "lun_r": None, "port": agg[2], "ctx": self.ctx}
         return self.last
 
     def place(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> None:
