@@ -9,8 +9,9 @@ plug-in has them, on the large generated plan (benchmarks/engine.py large_projec
   memory (VmRSS) once ready and its peak (VmHWM) after the edits, for both workers (live, advisor);
 - per edit, by kind (an operation's priority or start, a workload, a LUN, a drive, a new
   project): the bytes sent to the replica and the GUI-thread time to pickle them;
-- per reply: its size, pickling in the worker, the pipe, unpickling in the reader thread, and
-  edit -> LiveSimulator.resultReady;
+- per reply: its size, pickling in the worker, unpickling in the reader thread (the two overlap:
+  app/service/wire.py), the transfer from the job's end in the worker to the payload in the
+  reader thread, and edit -> LiveSimulator.resultReady;
 - the longest gap of a 5 ms heartbeat on the GUI thread (what it could not run for) while the
   predictions run: in the worker process, and for comparison in a thread of this process.
 Linux (reads /proc for the memory figures). Record the figures in docs/performance.md, "Live
@@ -231,10 +232,14 @@ def main(argv=None) -> int:
         mine = [r for r in rows if r["kind"] == kind]
         print(f"  {kind:16s} {med(mine, lambda r: r['sent']) / 1024:7.1f} KB, "
               f"Document.apply + handlers {med(mine, lambda r: r['apply_ms']):.1f} ms")
-    print(f"per reply (median of {len(rows)}): {med(rows, lambda r: r['reply']['bytes']) / 1e6:.1f} MB; "
+    transfer = [r["reply"]["transfer_s"] * 1000 for r in rows]
+    print(f"per reply (median of {len(rows)}): {med(rows, lambda r: r['reply']['bytes']) / 1e6:.1f} MB in "
+          f"{med(rows, lambda r: r['reply']['pieces']):.0f} pieces, "
+          f"{med(rows, lambda r: r['reply']['pickled_bytes']) / 1024:.0f} KB of it pickled, the rest arrays; "
           f"pickling in the worker {med(rows, lambda r: r['reply']['dumps_s'] * 1000):.1f} ms, "
-          f"pipe {med(rows, lambda r: r['reply']['pipe_s'] * 1000):.1f} ms, "
-          f"unpickling (reader thread) {med(rows, lambda r: r['reply']['loads_s'] * 1000):.1f} ms")
+          f"unpickling in the reader thread {med(rows, lambda r: r['reply']['loads_s'] * 1000):.1f} ms; "
+          f"job end in the worker -> payload in the reader thread: median {statistics.median(transfer):.1f} ms, "
+          f"p95 {pct(transfer, 0.95):.1f} ms")
     for name, res in (("thread of the GUI process", thread), ("worker process", with_process)):
         r = res["rows"]
         p95 = pct([x["total_ms"] for x in r], 0.95)

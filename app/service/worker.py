@@ -13,19 +13,19 @@ Messages (pickled tuples), GUI -> worker:
     ("quit",)
 worker -> GUI:
     ("ready", pid)                          once imported
-    ("reply", ticket, ok, dumps_s, sent_at)  then the pickled payload as one bytes message (a
-        Prediction or an Advice; a failure message when not ok). dumps_s and sent_at
-        (time.perf_counter, the same clock in both processes) time the transfer.
+    ("reply", ticket, ok, started_at)  then the payload (a Prediction or an Advice; a failure
+        message when not ok) as app.service.wire sends it. started_at (time.perf_counter, the
+        same clock in both processes): when the job ended, to time the transfer.
 
 The process ends when the GUI closes the pipe or sends "quit", and when the GUI process dies
 (a thread waits on multiprocessing's parent sentinel), even in the middle of a run.
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import multiprocessing.connection
 import os
-import pickle
 import signal
 import threading
 import time
@@ -33,6 +33,7 @@ import time
 import app.domain.validation  # noqa: F401 - imported before "ready", not at the first request
 import app.engine.simulate  # noqa: F401
 
+from . import wire
 from .advice import evaluate_priorities
 from .predict import default_simulate, failure_message, predict
 from .replica import apply_parts
@@ -61,11 +62,14 @@ class _Server:
             ok, payload = True, getattr(self, f"job_{kind}")(*args)
         except Exception as exc:  # noqa: BLE001 - every failure goes back to the GUI as a message
             ok, payload = False, failure_message(exc)
-        t0 = time.perf_counter()
-        body = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
-        sent_at = time.perf_counter()
-        self.conn.send(("reply", ticket, ok, sent_at - t0, sent_at))
-        self.conn.send_bytes(body)
+        # the engine runs with the collector paused (app.engine.simulate): collecting its tens of
+        # thousands of new objects, 6-10 ms, waits until the reply has left
+        gc.disable()
+        try:
+            self.conn.send(("reply", ticket, ok, time.perf_counter()))
+            wire.send(self.conn, payload)
+        finally:
+            gc.enable()
 
     def job_live(self):
         return predict(self.project, self.catalog)

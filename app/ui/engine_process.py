@@ -10,8 +10,9 @@ stalled the GUI thread for up to 110 ms on a 960-drive plan. In a process of its
 Each process keeps a replica of the project (see the worker's docstring); `submit` pickles only the
 containers edited since the replica was last brought up to date (all of them for another project
 or a new process) on the GUI thread, which is the snapshot, and a writer thread sends them, so a
-busy worker never blocks the GUI. A reader thread receives each reply and unpickles it (a Result
-is megabytes), then hands it to the GUI thread as a queued signal.
+busy worker never blocks the GUI. A reader thread receives each reply (app.service.wire: the
+Result's arrays, megabytes, come as raw memory beside a small pickle) and unpickles it, then
+hands it to the GUI thread as a queued signal.
 
 Processes are started with the spawn method (the GUI has threads: fork is unsafe) and end with
 the GUI (app.aboutToQuit, atexit; the worker also exits when the GUI process dies). One that dies
@@ -33,6 +34,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
+from app.service import wire
 from app.service.predict import failure_message
 from app.service.replica import project_parts
 
@@ -125,7 +127,7 @@ class EngineProcess(QObject):
         self.failed = False  # given up: the owners use a worker thread
         self.start_s: float | None = None  # start() to "ready", seconds (the newest start)
         self.last_request_bytes = 0  # pickled size of the newest request (benchmarks)
-        self.last_reply: dict[str, float] = {}  # size and timing of the newest reply (benchmarks)
+        self.last_reply: dict[str, float] = {}  # wire.receive's figures and transfer_s of the newest reply
         self._channel: _Channel | None = None
         self._incarnations = 0
         self._deaths: list[float] = []
@@ -254,27 +256,19 @@ class EngineProcess(QObject):
                 if head[0] == "ready":
                     self._got_ready.emit(ch.incarnation, head[1])
                     continue
-                _, ticket, ok, dumps_s, sent_at = head
-                body = ch.conn.recv_bytes()
-                received = time.perf_counter()
-                payload, ok = self._load(body, ok)
-                loaded = time.perf_counter()
-                self.last_reply = {"bytes": len(body), "dumps_s": dumps_s, "pipe_s": received - sent_at,
-                                   "loads_s": loaded - received}
-                del body
-                self._got_reply.emit(ch.incarnation, ticket, ok, payload, dumps_s + loaded - sent_at)
+                _, ticket, ok, started_at = head
+                try:
+                    payload, figures = wire.receive(ch.conn)
+                except wire.UnreadableReply as exc:  # an answer the GUI cannot read is a failure
+                    payload, ok, figures = failure_message(exc), False, {}
+                transfer_s = time.perf_counter() - started_at
+                self.last_reply = {**figures, "transfer_s": transfer_s}
+                self._got_reply.emit(ch.incarnation, ticket, ok, payload, transfer_s)
                 del payload
         except (EOFError, OSError):
             pass
         if not ch.closing:
             self._got_eof.emit(ch.incarnation)
-
-    @staticmethod
-    def _load(body: bytes, ok: bool) -> tuple[Any, bool]:
-        try:
-            return pickle.loads(body), ok
-        except Exception as exc:  # noqa: BLE001 - an answer the GUI cannot read is a failure
-            return failure_message(exc), False
 
     # ---------------------------------------------------------------- on the GUI thread
     def _current(self, incarnation: int) -> bool:

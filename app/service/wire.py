@@ -1,0 +1,152 @@
+"""How a reply crosses the engine worker's pipe (app/service/worker.py -> app/ui/engine_process.py):
+
+    send(conn, payload)                 # in the worker
+    payload, figures = receive(conn)    # in the GUI's reader thread
+
+A Result is mostly numpy arrays (5.1 MB of the large plan's 5.3 MB). Pickled with protocol 5 and
+a buffer_callback, the arrays stay out of the pickle stream (0.19 MB: operations, advisories,
+entity names, the arrays' shapes); their memory goes through the pipe as it is and lands in
+memory the unpickled arrays use (writable, like arrays unpickled in-band).
+
+The payload goes in pieces: the containers two attributes down (a Prediction's issues, each
+Result's operations, series, advisories...), then the payload itself, all through one Pickler,
+so that the payload's references to the pieces are references to what was already sent. The
+reader unpickles a piece while the worker pickles the next one, on the other core.
+
+Each piece: a small message (the sizes of its pickle stream and buffers; with the last piece,
+the seconds the worker spent pickling), then the bytes. On POSIX they go through the pipe's file
+descriptor (os.writev / os.readv: one copy into the kernel and one out, into their final place;
+Connection.recv_bytes reads into a BytesIO and copies again). Elsewhere (Windows' PipeConnection
+has no descriptor) each is one send_bytes / recv_bytes_into message.
+"""
+from __future__ import annotations
+
+import collections
+import copyreg
+import io
+import os
+import pickle
+import time
+from multiprocessing.connection import Connection
+from typing import Any
+
+import numpy as np
+
+ALIGN = 16  # each array starts on a 16-byte boundary (numpy is slower on unaligned memory)
+_RAW = hasattr(os, "readv")
+_IOV_MAX = os.sysconf("SC_IOV_MAX") if _RAW else 0
+
+
+def _reduce_float64(x: np.float64):
+    # numpy pickles a scalar as scalar(dtype, bytes), with the dtype's own state: ~10x slower to
+    # dump and to load than this (the engine leaves a few hundred in the operations' phases)
+    return np.float64, (float(x),)
+
+
+def _pieces(obj, depth: int = 2):
+    for value in getattr(obj, "__dict__", {}).values():
+        if isinstance(value, (list, dict)):
+            yield value
+        elif depth > 1:
+            yield from _pieces(value, depth - 1)
+
+
+def send(conn, payload) -> None:
+    """Send `payload` to `receive`."""
+    out = io.BytesIO()
+    buffers: list[pickle.PickleBuffer] = []
+    pickler = pickle.Pickler(out, protocol=5, buffer_callback=buffers.append)
+    pickler.dispatch_table = {**copyreg.dispatch_table, np.float64: _reduce_float64}
+    pickling = 0.0
+    pieces = [*_pieces(payload), payload]
+    for i, piece in enumerate(pieces, 1):
+        t0 = time.perf_counter()
+        pickler.dump(piece)
+        stream = out.getvalue()
+        out.seek(0)
+        out.truncate()
+        views = [memoryview(stream), *(b.raw() for b in buffers)]
+        buffers.clear()
+        pickling += time.perf_counter() - t0
+        conn.send(([v.nbytes for v in views], pickling if i == len(pieces) else None))
+        _write(conn, views)
+
+
+class UnreadableReply(ValueError):
+    """The payload could not be unpickled (everything sent was read: the pipe is still in step)."""
+
+
+def receive(conn) -> tuple[Any, dict[str, float]]:
+    """What `send` sent, and figures: bytes (all), pickled_bytes (the pickle streams), pieces,
+    dumps_s (the sender's pickling), loads_s (unpickling)."""
+    stream = io.BytesIO()
+    buffers: collections.deque = collections.deque()
+    unpickler = pickle.Unpickler(stream, buffers=iter(buffers.popleft, None))
+    payload = error = None
+    figures = dict.fromkeys(("bytes", "pickled_bytes", "pieces", "loads_s"), 0)
+    while True:
+        sizes, pickling = conn.recv()
+        views = _read(conn, sizes)
+        figures["bytes"] += sum(sizes)
+        figures["pickled_bytes"] += sizes[0]
+        figures["pieces"] += 1
+        if error is None:
+            t0 = time.perf_counter()
+            stream.seek(0)
+            stream.truncate()
+            stream.write(views[0])
+            stream.seek(0)
+            buffers.extend(views[1:])
+            try:
+                payload = unpickler.load()
+            except Exception as exc:  # noqa: BLE001 - raised below, once the rest is read
+                error = UnreadableReply(f"{type(exc).__name__}: {exc}")
+                error.__cause__ = exc
+            figures["loads_s"] += time.perf_counter() - t0
+        if pickling is not None:
+            break
+    if error is not None:
+        raise error
+    return payload, {**figures, "dumps_s": pickling}
+
+
+def _write(conn, views: list[memoryview]) -> None:
+    if _RAW and isinstance(conn, Connection):
+        _move(os.writev, conn.fileno(), views)
+    else:
+        for v in views:
+            conn.send_bytes(v)
+
+
+def _read(conn, sizes: list[int]) -> list[memoryview]:
+    """The stream and the buffers `_write` wrote, the buffers as views of one block of memory."""
+    stream = memoryview(bytearray(sizes[0]))
+    offsets, end = [], 0
+    for n in sizes[1:]:
+        offsets.append(end)
+        end += -(-n // ALIGN) * ALIGN
+    area = memoryview(np.empty(end, np.uint8))  # not zero-filled (bytearray(n) is): the pipe fills it
+    views = [stream, *(area[at:at + n] for at, n in zip(offsets, sizes[1:]))]
+    if _RAW and isinstance(conn, Connection):
+        _move(os.readv, conn.fileno(), views)
+    else:
+        for v in views:
+            conn.recv_bytes_into(v)
+    return views
+
+
+def _move(call, fd: int, views: list[memoryview]) -> None:
+    """os.writev / os.readv until every view is written / filled (each call may move less)."""
+    views = [v for v in views if v.nbytes]
+    first = 0
+    while first < len(views):
+        n = call(fd, views[first:first + _IOV_MAX])
+        if n == 0:
+            raise EOFError("the pipe was closed")
+        while n:
+            if n >= views[first].nbytes:
+                n -= views[first].nbytes
+                first += 1
+            else:
+                views[first] = views[first][n:]
+                n = 0
