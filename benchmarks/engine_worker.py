@@ -238,8 +238,8 @@ def main(argv=None) -> int:
           f"{med(rows, lambda r: r['reply']['pickled_bytes']) / 1024:.0f} KB of it pickled, the rest arrays; "
           f"pickling in the worker {med(rows, lambda r: r['reply']['dumps_s'] * 1000):.1f} ms, "
           f"unpickling in the reader thread {med(rows, lambda r: r['reply']['loads_s'] * 1000):.1f} ms; "
-          f"job end in the worker -> payload in the reader thread: median {statistics.median(transfer):.1f} ms, "
-          f"p95 {pct(transfer, 0.95):.1f} ms")
+          f"job end in the worker -> payload in the reader thread: median "
+          f"{statistics.median(transfer):.1f} ms, p95 {pct(transfer, 0.95):.1f} ms")
     for name, res in (("thread of the GUI process", thread), ("worker process", with_process)):
         r = res["rows"]
         p95 = pct([x["total_ms"] for x in r], 0.95)
