@@ -849,7 +849,6 @@ class Sim:
                 op.idle = op.at_rest()
             else:  # finished: its additions go
                 moved = ctx.commit(op, {}, set())
-            self.moved_ops.add(op)  # its rate may have changed, or it left
             for key in moved:  # later ops on these resources saw other partial sums
                 for o in ctx.readers.get(key, ()):
                     if o.pos > pos and o not in done:
@@ -996,9 +995,6 @@ class Sim:
         self.lun_ops: dict[int, list[Op]] = {}  # per SP: the LUN operations started (Op.concurrent_advice)
         self.rebuild_of: dict[str, list[Op]] = {}  # per drive: the rebuilds of its failures (Rebuild.start)
         self.idle_now = 0.0
-        # the operations whose rate or moved MB may have changed (placed, finished or advanced)
-        # since the recorder last took this set: it logs these instead of every running one
-        self.moved_ops: set[Op] = set()
         self._loads = None  # (inputs, rows) of the previous pass (Sim.loads)
         self.no_host = (np.zeros(lay.G), np.ones(lay.G), np.zeros(lay.C), np.zeros(lay.G))  # no workloads
         while ei < len(events) and events[ei].start_h <= 0.0:
@@ -1032,8 +1028,6 @@ class Sim:
                 raise EngineStall(f"the model made no progress at {t:.3f} h ({names})")
             for op in busy:
                 op.advance(dt, t)
-            if dt > 0.0:
-                self.moved_ops.update(busy)
             self.idle_now = t + dt  # the clock of an idle op (what advance() would set)
             t = t_next
             if self.timers:  # engine events due now
