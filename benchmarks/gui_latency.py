@@ -1,6 +1,6 @@
 """Edit-to-curves-updated latency of the live predictions, and the longest GUI-thread stall.
 
-    python benchmarks/gui_latency.py [--edits 40] [--only example|large] [--offscreen]
+    python benchmarks/gui_latency.py [--edits 40] [--only example|large] [--offscreen] [--trace]
 
 For the largest built-in example and for a generated large configuration (CX4-960: 960 drives,
 192 RAID 5 groups, 1,000 LUNs, 24 workloads, 200 operations; from benchmarks/engine.py when the
@@ -24,6 +24,13 @@ with how many samples each (a C++ paint or layout shows as the Python frame that
 that used the CPU meanwhile with the frame each was seen in (a stall with the GUI thread off the
 CPU is usually another thread holding the GIL). `--no-sampler` leaves it out (it takes the GIL
 for a few microseconds per sample).
+
+`--trace` follows each edit through both processes on one clock (time.perf_counter is the same
+clock in the GUI and the worker process on Linux): the request pickled and written to the pipe,
+read by the worker, the replica updated, validation, the engine, the reply pickled, read and
+unpickled by the reader thread, delivered on the GUI thread, each redraw step, the paint; and
+prints the median and p95 of each interval (the timestamps ride in the messages a run sends
+anyway).
 
 Prints median and p95 per configuration. Targets: p95 latency <= 100 ms, longest stall <= 50 ms.
 """
@@ -362,7 +369,41 @@ def repaint(parts):
     QCoreApplication.processEvents()
 
 
-def measure(project, catalog, label: str, edits: int, app, sample: bool = True) -> dict:
+def edit_trace(parts, edit_at: float, applied_at: float, painted_at: float) -> list[tuple[str, float]]:
+    """One edit's way from Document.apply to the painted curves: (what happened, when), in order
+    (without the worker process's marks when the run went to a thread)."""
+    live = parts.live.live
+    proc = parts.live.process
+    request, reply = (proc.last_request, proc.last_reply) if parts.live.uses_process else ({}, {})
+    marks = [("edit", edit_at), ("request pickled (GUI)", request.get("pickled_at")),
+             ("request written to the pipe", request.get("written_at")),
+             ("read by the worker", reply.get("read_at")), ("replica updated", reply.get("applied_at")),
+             ("validation started", live.marks["validating"]), ("validation ended", live.marks["validated"]),
+             ("engine ended", live.marks["simulated"]), ("job ended", reply.get("done_at")),
+             ("reply pickled (worker)", reply.get("pickled_at")),
+             ("reply received (reader thread)", reply.get("received_at")),
+             ("reply unpickled", reply.get("unpickled_at")),
+             ("reply delivered (GUI thread)", reply.get("delivered_at"))]
+    for name, start, end in parts.step_marks:
+        marks += [(f"{name.lstrip('_')} started", start), (f"{name.lstrip('_')} ended", end)]
+    marks += [("painted", painted_at), ("apply returned (GUI, beside the above)", applied_at)]
+    return [(name, at) for name, at in marks if at is not None]
+
+
+def report_trace(traces: list[list[tuple[str, float]]]) -> None:
+    """Median and p95 of each interval of the edits' traces (those with the marks of the first)."""
+    names = [name for name, _ in traces[0]]
+    same = [t for t in traces if [name for name, _ in t] == names]
+    print(f"  trace of {len(same)} edits (ms): interval median and p95, from the edit median")
+    for i in range(1, len(names)):
+        prev = 0 if i == len(names) - 1 else i - 1  # the last mark is timed from the edit only
+        step = [(t[i][1] - t[prev][1]) * 1000 for t in same]
+        total = statistics.median((t[i][1] - t[0][1]) * 1000 for t in same)
+        print(f"    {names[prev]:>40} -> {names[i]:<40} {statistics.median(step):7.1f} {pct(step, 0.95):7.1f} "
+              f"{total:8.1f}")
+
+
+def measure(project, catalog, label: str, edits: int, app, sample: bool = True, trace: bool = False) -> dict:
     from app.domain import ops
     from app.ui.document import Document
     from app.ui.main_window import MainWindow
@@ -394,7 +435,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True) 
     beat = Heartbeat(5, StackSampler() if sample else None)
     app.processEvents()
     beat.start()
-    lat, engine, parts_ms, step_ms, request = [], [], [], [], []
+    lat, engine, parts_ms, step_ms, request, traces = [], [], [], [], [], []
     for i in range(edits):
         ev = rnd.choice(op_events)
         prios = [p for p in doc.platform.priorities(ev.kind) if p != getattr(ev, "priority", None)]
@@ -421,6 +462,8 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True) 
         parts_ms.append(((applied - start) * 1000, sum(steps), (end_t - got) * 1000 - sum(steps[1:])))
         engine.append(parts.live.live.engine_s * 1000)
         request.append((parts.live.live.requested_at - start) * 1000)
+        if trace:
+            traces.append(edit_trace(parts, start, applied, end_t))
         # idle a little between edits, as a user does
         end = time.perf_counter() + 0.03
         while time.perf_counter() < end:
@@ -452,7 +495,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True) 
         "gaps_ms": sorted((g * 1000 for g, _, _ in beat.gaps), reverse=True),
         "apply": [a for a, _, _ in parts_ms], "update": [u for _, u, _ in parts_ms],
         "paint": [p for _, _, p in parts_ms], "stalls": beat.stalls, "steps": step_ms,
-        "request": request,
+        "request": request, "traces": traces,
     }
     window.document.undo_stack.setClean()
     window.close()
@@ -484,6 +527,8 @@ def report(r: dict) -> None:
           f"gaps over 50 ms: {sum(1 for g in gaps if g > 50)} of {len(gaps)}, p99 gap {pct(gaps, 0.99):.1f} ms")
     ok = pct(r["lat"], 0.95) <= 100 and r["stall_ms"] <= 50
     print(f"  targets (p95 <= 100 ms, stall <= 50 ms): {'met' if ok else 'NOT met'}")
+    if r["traces"]:
+        report_trace(r["traces"])
     report_stalls(r["stalls"])
 
 
@@ -521,6 +566,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only", choices=("example", "large"))
     ap.add_argument("--offscreen", action="store_true", help="QT_QPA_PLATFORM=offscreen")
     ap.add_argument("--no-sampler", action="store_true", help="no stack sampling during stalls")
+    ap.add_argument("--trace", action="store_true", help="time each step of an edit in both processes")
     args = ap.parse_args(argv)
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -534,11 +580,11 @@ def main(argv=None) -> int:
     if args.only in (None, "example"):
         proj, name = largest_example()
         results.append(measure(proj, catalog, f"largest example ({name})", args.edits, app,
-                               not args.no_sampler))
+                               not args.no_sampler, args.trace))
     if args.only in (None, "large"):
         proj, source = large_project(catalog)
         results.append(measure(proj, catalog, f"large generated configuration ({source})", args.edits, app,
-                               not args.no_sampler))
+                               not args.no_sampler, args.trace))
     print(f"Python {sys.version.split()[0]}, Qt platform {app.platformName()}, {os.cpu_count()} CPUs")
     for r in results:
         report(r)

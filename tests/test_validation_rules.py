@@ -633,3 +633,34 @@ def test_validation_never_crashes_on_mutated_projects(catalog, example_paths):
         assert not [i for i in issues if "could not be fully checked" in i.text], [str(i) for i in issues][:3]
         checked += 1
     assert checked > 100
+
+
+def test_layout_cache_checks_the_layout_again_only_when_a_container_is_replaced(catalog, monkeypatch):
+    from app.domain import validation
+
+    checked = []
+    check_layout = validation._Checker.check_layout
+    monkeypatch.setattr(validation._Checker, "check_layout",
+                        lambda self: checked.append(1) or check_layout(self))
+    cache: dict = {}
+    p = base()
+    p.drives["0_0_3"].hot_spare = True  # a layout error
+    p.scenarios[1].events.append(WorkloadChange("w1", 1.0, workload="oltp", changes={"read_pct": 300}))
+
+    def same() -> list[Issue]:
+        got = validate(p, catalog, layout_cache=cache)
+        assert got == validate(p, catalog)
+        return got
+
+    first = same()
+    assert any(i.severity == ERROR and i.where == "w1" for i in first)
+    n = len(checked)
+    p.scenarios = [Scenario("Baseline")]  # an event edit: the layout's issues are reused
+    assert same() != first and len(checked) == n + 1  # the uncached call only
+    p.luns = p.luns + [Lun(9, 7, 50, "SP A")]  # a layout container replaced: checked again
+    assert any("9" in i.where for i in same())
+    p.horizon_h = -1.0  # a value the layout reads
+    assert any("horizon" in i.text for i in same())
+    p.enclosures = [None]  # a rule trips: reported, and the scenarios are not checked, cached or not
+    assert any("could not be fully checked" in i.text for i in same())
+    assert len(checked) == n + 1 + 2 * 3

@@ -67,21 +67,29 @@ class Prediction:
     baseline: Any = None  # Result of the baseline scenario (None when not pinned)
     error: str | None = None  # why there is no prediction (failure_message)
     engine_s: float = 0.0  # time in the engine (both runs)
+    # time.perf_counter() when validation started and ended and when the engine ended (the same
+    # clock in the worker process and the GUI on Linux: benchmarks trace an edit with it)
+    marks: dict = field(default_factory=dict)
 
 
-def predict(project, catalog, simulate: SimulateFn | None = None) -> Prediction:
+def predict(project, catalog, simulate: SimulateFn | None = None,
+            layout_cache: dict | None = None) -> Prediction:
     """Validate every scenario, then simulate the current one and the pinned baseline.
-    `simulate` stands in for the engine (tests); validation errors stop the prediction."""
+    `simulate` stands in for the engine (tests); validation errors stop the prediction.
+    `layout_cache`: see app.domain.validation.validate (for a replica of the project)."""
     from app.domain.validation import validate
 
-    out = Prediction(project.current_scenario, baseline_to_run(project), validate(project, catalog))
+    validating = time.perf_counter()
+    out = Prediction(project.current_scenario, baseline_to_run(project),
+                     validate(project, catalog, layout_cache=layout_cache))
+    validated = time.perf_counter()
+    out.marks.update(validating=validating, validated=validated)
     why = refusal(out.issues)
     if why:
         out.error = f"{ProjectInvalid.__name__}: {why}"
         return out
     if simulate is None:
         from app.engine.simulate import simulate
-    t0 = time.perf_counter()
     try:
         out.current = simulate(project, catalog, scenario_name=out.scenario)
         if out.baseline_scenario:
@@ -89,5 +97,6 @@ def predict(project, catalog, simulate: SimulateFn | None = None) -> Prediction:
     except Exception as exc:  # the engine refused the project: show it, do not crash
         out.current = out.baseline = None
         out.error = failure_message(exc)
-    out.engine_s = time.perf_counter() - t0
+    out.marks["simulated"] = time.perf_counter()
+    out.engine_s = out.marks["simulated"] - validated
     return out

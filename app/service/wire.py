@@ -14,10 +14,10 @@ so that the payload's references to the pieces are references to what was alread
 reader unpickles a piece while the worker pickles the next one, on the other core.
 
 Each piece: a small message (the sizes of its pickle stream and buffers; with the last piece,
-the seconds the worker spent pickling), then the bytes. On POSIX they go through the pipe's file
-descriptor (os.writev / os.readv: one copy into the kernel and one out, into their final place;
-Connection.recv_bytes reads into a BytesIO and copies again). Elsewhere (Windows' PipeConnection
-has no descriptor) each is one send_bytes / recv_bytes_into message.
+the seconds the worker spent pickling and when it finished), then the bytes. On POSIX they go
+through the pipe's file descriptor (os.writev / os.readv: one copy into the kernel and one out,
+into their final place; Connection.recv_bytes reads into a BytesIO and copies again). Elsewhere
+(Windows' PipeConnection has no descriptor) each is one send_bytes / recv_bytes_into message.
 """
 from __future__ import annotations
 
@@ -92,7 +92,8 @@ def send(conn, payload) -> None:
         views = [memoryview(stream), *(b.raw() for b in buffers)]
         buffers.clear()
         pickling += time.perf_counter() - t0
-        conn.send(([v.nbytes for v in views], pickling if i == len(pieces) else None))
+        # the last piece says how long the pickling took and when it ended
+        conn.send(([v.nbytes for v in views], (pickling, time.perf_counter()) if i == len(pieces) else None))
         _write(conn, views)
 
 
@@ -102,15 +103,17 @@ class UnreadableReply(ValueError):
 
 def receive(conn) -> tuple[Any, dict[str, float]]:
     """What `send` sent, and figures: bytes (all), pickled_bytes (the pickle streams), pieces,
-    dumps_s (the sender's pickling), loads_s (unpickling)."""
+    dumps_s (the sender's pickling), loads_s (unpickling), and the time.perf_counter() when the
+    sender had pickled the last piece (pickled_at) and when its bytes were read (received_at)."""
     stream = io.BytesIO()
     buffers: collections.deque = collections.deque()
     unpickler = pickle.Unpickler(stream, buffers=iter(buffers.popleft, None))
     payload = error = None
     figures = dict.fromkeys(("bytes", "pickled_bytes", "pieces", "loads_s"), 0)
     while True:
-        sizes, pickling = conn.recv()
+        sizes, last = conn.recv()
         views = _read(conn, sizes)
+        received_at = time.perf_counter()
         figures["bytes"] += sum(sizes)
         figures["pickled_bytes"] += sizes[0]
         figures["pieces"] += 1
@@ -127,11 +130,12 @@ def receive(conn) -> tuple[Any, dict[str, float]]:
                 error = UnreadableReply(f"{type(exc).__name__}: {exc}")
                 error.__cause__ = exc
             figures["loads_s"] += time.perf_counter() - t0
-        if pickling is not None:
+        if last is not None:
             break
     if error is not None:
         raise error
-    return payload, {**figures, "dumps_s": pickling}
+    dumps_s, pickled_at = last
+    return payload, {**figures, "dumps_s": dumps_s, "pickled_at": pickled_at, "received_at": received_at}
 
 
 def _write(conn, views: list[memoryview]) -> None:

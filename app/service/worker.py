@@ -13,9 +13,10 @@ Messages (pickled tuples), GUI -> worker:
     ("quit",)
 worker -> GUI:
     ("ready", pid)                          once imported
-    ("reply", ticket, ok, started_at)  then the payload (a Prediction or an Advice; a failure
-        message when not ok) as app.service.wire sends it. started_at (time.perf_counter, the
-        same clock in both processes): when the job ended, to time the transfer.
+    ("reply", ticket, ok, marks)  then the payload (a Prediction or an Advice; a failure
+        message when not ok) as app.service.wire sends it. marks: time.perf_counter() (the same
+        clock in both processes on Linux) when the request was read ("read"), the replica
+        updated ("applied") and the job ended ("done": the transfer is timed from it).
 
 The process ends when the GUI closes the pipe or sends "quit", and when the GUI process dies
 (a thread waits on multiprocessing's parent sentinel), even in the middle of a run.
@@ -44,20 +45,25 @@ class _Server:
         self.conn = conn
         self.project = None
         self.catalog = None
+        # the replica's containers are replaced, never modified: its layout's validation issues
+        # hold until a layout container or the catalog comes again
+        self.layout_cache: dict = {}
 
     def loop(self) -> None:
         while True:
             msg = self.conn.recv()
+            read = time.perf_counter()
             if msg[0] == "quit":
                 return
             if msg[0] == "run":
-                self.run(*msg[1:])
+                self.run(*msg[1:], read=read)
             # a "stop" read here came after its job had ended: nothing to stop
 
-    def run(self, ticket: int, kind: str, full: bool, parts: dict, catalog, args: tuple) -> None:
+    def run(self, ticket: int, kind: str, full: bool, parts: dict, catalog, args: tuple, read: float) -> None:
         if catalog is not None:
             self.catalog = catalog
         self.project = apply_parts(None if full else self.project, parts)
+        applied = time.perf_counter()
         try:
             ok, payload = True, getattr(self, f"job_{kind}")(*args)
         except Exception as exc:  # noqa: BLE001 - every failure goes back to the GUI as a message
@@ -66,13 +72,14 @@ class _Server:
         # thousands of new objects, 6-10 ms, waits until the reply has left
         gc.disable()
         try:
-            self.conn.send(("reply", ticket, ok, time.perf_counter()))
+            marks = {"read": read, "applied": applied, "done": time.perf_counter()}
+            self.conn.send(("reply", ticket, ok, marks))
             wire.send(self.conn, payload)
         finally:
             gc.enable()
 
     def job_live(self):
-        return predict(self.project, self.catalog)
+        return predict(self.project, self.catalog, layout_cache=self.layout_cache)
 
     def job_advise(self, event_id: str, target_ms: float | None, scenario: str | None):
         # any message waiting (a stop, a newer request) makes the answer stale

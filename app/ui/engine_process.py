@@ -9,10 +9,11 @@ The engine is pure Python and holds the GIL while it runs: in a thread of the GU
 stalled the GUI thread for up to 110 ms on a 960-drive plan. In a process of its own it does not.
 Each process keeps a replica of the project (see the worker's docstring); `submit` pickles only the
 containers edited since the replica was last brought up to date (all of them for another project
-or a new process) on the GUI thread, which is the snapshot, and a writer thread sends them, so a
-busy worker never blocks the GUI. A reader thread receives each reply (app.service.wire: the
-Result's arrays, megabytes, come as raw memory beside a small pickle) and unpickles it, then
-hands it to the GUI thread as a queued signal.
+or a new process) on the GUI thread, which is the snapshot. A small request to an idle worker is
+written at once; otherwise a writer thread sends it, so a busy worker never blocks the GUI. A
+reader thread receives each reply (app.service.wire: the Result's arrays, megabytes, come as raw
+memory beside a small pickle) and unpickles it, then hands it to the GUI thread as a queued
+signal.
 
 Processes are started with the spawn method (the GUI has threads: fork is unsafe) and end with
 the GUI (app.aboutToQuit, atexit; the worker also exits when the GUI process dies). One that dies
@@ -41,6 +42,9 @@ from app.service.replica import project_parts
 START_TIMEOUT_MS = 30000  # a worker that has not said "ready" by then is given up
 RESTARTS = 3  # deaths within RESTART_WINDOW_S before a worker is given up
 RESTART_WINDOW_S = 60.0
+# A request up to this size, for a worker with nothing to do, is written on the GUI thread: the
+# pipe's buffer (a socket pair's is 200+ KB on Linux) takes it without blocking
+DIRECT_WRITE_MAX = 64 * 1024
 
 
 class _Workers(QObject):
@@ -104,6 +108,8 @@ class _Channel:
         self.process = process
         self.conn = conn
         self.outbox: queue.SimpleQueue = queue.SimpleQueue()
+        self.queued = 0  # messages put in the outbox and not yet written (under `lock`)
+        self.lock = threading.Lock()
         self.closing = False
         self.ready = False
         self.started_at = time.perf_counter()
@@ -127,7 +133,13 @@ class EngineProcess(QObject):
         self.failed = False  # given up: the owners use a worker thread
         self.start_s: float | None = None  # start() to "ready", seconds (the newest start)
         self.last_request_bytes = 0  # pickled size of the newest request (benchmarks)
-        self.last_reply: dict[str, float] = {}  # wire.receive's figures and transfer_s of the newest reply
+        # time.perf_counter() when the newest request was pickled (pickled_at) and written to the
+        # pipe (written_at): benchmarks trace an edit with these
+        self.last_request: dict[str, float] = {}
+        # the newest reply: wire.receive's figures, transfer_s, the worker's marks (read_at,
+        # applied_at, done_at), when the reader had unpickled it (unpickled_at) and when the GUI
+        # thread got it (delivered_at)
+        self.last_reply: dict[str, float] = {}
         self._channel: _Channel | None = None
         self._incarnations = 0
         self._deaths: list[float] = []
@@ -231,23 +243,54 @@ class EngineProcess(QObject):
         data = pickle.dumps(("run", self._ticket, kind, full, parts, new_catalog, args),
                             protocol=pickle.HIGHEST_PROTOCOL)
         self.last_request_bytes = len(data)
+        self.last_request = {"pickled_at": time.perf_counter()}
         self._replica_of, self._replica_catalog = project, catalog
+        # a ready worker with no job is reading the pipe (or will be, once it has collected the
+        # last job's garbage): the write does not wait for it
+        if ch.ready and not self._pending and len(data) <= DIRECT_WRITE_MAX:
+            self._write_now(ch, data, self.last_request)
+        else:
+            self._queue(ch, data, self.last_request)
         self._pending.add(self._ticket)
-        ch.outbox.put(data)
         return self._ticket
 
     def interrupt(self) -> None:
         """A job of several engine runs (the advisor's) stops at its next run."""
         if self._channel is not None and self._pending:
-            self._channel.outbox.put(pickle.dumps(("stop",)))
+            self._queue(self._channel, pickle.dumps(("stop",)), {})
+
+    @staticmethod
+    def _queue(ch: _Channel, data: bytes, marks: dict) -> None:
+        with ch.lock:
+            ch.queued += 1
+            ch.outbox.put((data, marks))
+
+    @classmethod
+    def _write_now(cls, ch: _Channel, data: bytes, marks: dict) -> None:
+        """Write on the GUI thread, unless the writer thread has messages to write first. Handed
+        to the writer, a request waited ~3 ms for the GIL while the GUI thread went on handling
+        the edit (the writer only runs once the GUI thread lets go of it)."""
+        with ch.lock:
+            if not ch.queued:
+                try:
+                    ch.conn.send_bytes(data)
+                    marks["written_at"] = time.perf_counter()
+                except OSError:  # the process is gone: the reader reports it
+                    pass
+                return
+        cls._queue(ch, data, marks)
 
     # ---------------------------------------------------------------- threads
     def _write(self, ch: _Channel) -> None:
-        while (data := ch.outbox.get()) is not None:
+        while (item := ch.outbox.get()) is not None:
+            data, marks = item
             try:
                 ch.conn.send_bytes(data)
             except OSError:  # the process is gone: the reader reports it
                 return
+            marks["written_at"] = time.perf_counter()
+            with ch.lock:
+                ch.queued -= 1
 
     def _read(self, ch: _Channel) -> None:
         try:
@@ -256,13 +299,15 @@ class EngineProcess(QObject):
                 if head[0] == "ready":
                     self._got_ready.emit(ch.incarnation, head[1])
                     continue
-                _, ticket, ok, started_at = head
+                _, ticket, ok, marks = head
                 try:
                     payload, figures = wire.receive(ch.conn)
                 except wire.UnreadableReply as exc:  # an answer the GUI cannot read is a failure
                     payload, ok, figures = failure_message(exc), False, {}
-                transfer_s = time.perf_counter() - started_at
-                self.last_reply = {**figures, "transfer_s": transfer_s}
+                unpickled_at = time.perf_counter()
+                transfer_s = unpickled_at - marks["done"]
+                self.last_reply = {**figures, **{f"{k}_at": t for k, t in marks.items()},
+                                   "unpickled_at": unpickled_at, "transfer_s": transfer_s}
                 self._got_reply.emit(ch.incarnation, ticket, ok, payload, transfer_s)
                 del payload
         except (EOFError, OSError):
@@ -282,6 +327,7 @@ class EngineProcess(QObject):
 
     def _on_reply(self, incarnation: int, ticket: int, ok: bool, payload: Any, transfer_s: float) -> None:
         if self._current(incarnation) and ticket in self._pending:
+            self.last_reply["delivered_at"] = time.perf_counter()
             self._pending.discard(ticket)
             self.replied.emit(ticket, ok, payload, transfer_s)
 

@@ -72,6 +72,7 @@ class LiveResult:
     engine_s: float  # time spent in the engine (both runs)
     issues: list = field(default_factory=list)  # validation issues of the project that was run
     transfer_s: float = 0.0  # from the worker process: pickling, the pipe, unpickling (0: in-process)
+    marks: dict = field(default_factory=dict)  # Prediction.marks: when validation and the engine ran
 
 
 # Worker pools live as long as the process, not as long as the window: a QThreadPool owned by a
@@ -258,15 +259,15 @@ class LiveSimulator(QObject):
         self._requested_at = time.perf_counter()
         was_busy = self.busy
         self._dirty = True
-        if not was_busy:
-            self.busyChanged.emit(True)
         if self._in_flight is None:
             if self._debounce.interval() > 0:
                 self._debounce.start()
             else:
                 # start now: the engine then runs while the GUI thread finishes handling the
-                # edit and repaints, instead of after that
+                # edit (the busy indication below included) and repaints, instead of after that
                 self._start()
+        if not was_busy:
+            self.busyChanged.emit(True)
 
     # ---------------------------------------------------------------- running
     def _start(self) -> None:
@@ -336,7 +337,7 @@ class LiveSimulator(QObject):
         else:
             self.live = LiveResult(generation, prediction.current, prediction.baseline, prediction.scenario,
                                    prediction.baseline_scenario, requested_at, prediction.engine_s,
-                                   prediction.issues, transfer_s)
+                                   prediction.issues, transfer_s, prediction.marks)
             self.error = None
             self.resultReady.emit(self.live)
         if (self.auto_start_process and self.simulate is default_simulate and not self.process.usable

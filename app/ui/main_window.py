@@ -239,11 +239,14 @@ class MainWindow(QMainWindow):
     def _fill_scenarios(self) -> None:
         p = self.document.project
         c = self.scenario_combo
+        items = [(s.name + ("  (baseline)" if s.name == p.baseline_scenario else ""), s.name) for s in p.scenarios]
         c.blockSignals(True)
-        c.clear()
-        for s in p.scenarios:
-            label = s.name + ("  (baseline)" if s.name == p.baseline_scenario else "")
-            c.addItem(label, s.name)
+        # refilled only when the list differs: after every event edit (before the engine request
+        # left) a refill laid out and repainted the toolbar and the window
+        if items != [(c.itemText(i), c.itemData(i)) for i in range(c.count())]:
+            c.clear()
+            for label, name in items:
+                c.addItem(label, name)
         c.setCurrentIndex(max(c.findData(p.current_scenario), 0))
         c.blockSignals(False)
 

@@ -87,6 +87,27 @@ def test_prediction_comes_from_the_worker_process_and_matches_the_engine(qtbot, 
     same_as_here(live, doc)
 
 
+def test_a_request_to_an_idle_worker_is_written_at_once(qtbot, proc, doc, monkeypatch):
+    queued = []
+    to_writer = proc._queue
+    monkeypatch.setattr(proc, "_queue",
+                        lambda ch, data, marks: (queued.append(data), to_writer(ch, data, marks)))
+    replies = []
+
+    def on_reply(ticket, ok, _payload, _transfer_s):
+        replies.append((ticket, ok))
+
+    proc.replied.connect(on_reply)
+    first = proc.submit("live", doc.project, doc.catalog, None, ())
+    assert "written_at" in proc.last_request and not queued  # by the GUI thread: no wait for the writer's turn
+    second = proc.submit("live", doc.project, doc.catalog, set(), ())
+    assert len(queued) == 1  # the worker has a job: the writer thread sends it
+    qtbot.waitUntil(lambda: len(replies) == 2, timeout=30000)
+    proc.replied.disconnect(on_reply)
+    assert replies == [(first, True), (second, True)]
+    assert "written_at" in proc.last_request
+
+
 def test_replica_follows_edits_undo_redo_and_another_project(qtbot, proc, doc):
     live = LiveSimulator(doc)
     qtbot.waitSignal(live.resultReady, timeout=30000).wait()

@@ -38,7 +38,8 @@ class TimelineParts:
     docks: dict = field(default_factory=dict)
     colour_drives: QAction | None = None
     last_latency_ms: float | None = None  # edit -> curves redrawn, for the status bar / benchmark
-    step_ms: list = field(default_factory=list)  # (name, GUI-thread ms) of each redraw step of the last result
+    # (name, start, end) of each redraw step of the last result, time.perf_counter()
+    step_marks: list = field(default_factory=list)
     redraws: int = 0
     _coloured: bool = False
     _had_baseline: bool = False
@@ -54,7 +55,7 @@ class TimelineParts:
         step holds the GUI thread for long. The turns are a zero-interval QTimer: it waits for
         pending input and due timers, where QTimer.singleShot(0) can run in the same turn. A
         newer result drops the steps left of an older one."""
-        self.step_ms = []
+        self.step_marks = []
         self._steps = [self._show_charts, self._show_timeline, self._show_comparison, self._show_colours,
                        self._show_advisories]
         self._next_step()
@@ -65,9 +66,14 @@ class TimelineParts:
         t0 = time.perf_counter()
         step = self._steps.pop(0)
         step(self.live.live)
-        self.step_ms.append((step.__name__, (time.perf_counter() - t0) * 1000.0))
+        self.step_marks.append((step.__name__, t0, time.perf_counter()))
         if self._steps and self._turn is not None:
             self._turn.start()
+
+    @property
+    def step_ms(self) -> list[tuple[str, float]]:
+        """(name, GUI-thread ms) of each redraw step of the last result."""
+        return [(name, (end - start) * 1000.0) for name, start, end in self.step_marks]
 
     @property
     def redrawing(self) -> bool:
