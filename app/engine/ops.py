@@ -134,6 +134,7 @@ class Op:
         self.reads_key = None
         self.counted: dict[tuple, int] = {}
         self.idle = False
+        self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
 
     @property
     def R(self):
@@ -206,6 +207,7 @@ class Op:
         if self.running:
             self.running = False
             self.sim.active.remove(self)
+            self.rec_end = self.sim.rec_n
             self.sim.dirty_ops.add(self)  # its additions go
 
     # ---- resources

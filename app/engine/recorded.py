@@ -10,7 +10,6 @@ matrix: nothing is built until a caller reads them, and a pickled Result stays s
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import chain
 
 import numpy as np
 
@@ -223,20 +222,6 @@ def _segments(keys: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarr
     ordered = keys[order]
     starts = np.r_[0, np.nonzero(np.diff(ordered))[0] + 1]
     return (None if (order == np.arange(len(order))).all() else order), starts, ordered[starts]
-
-
-def running_entries(sets: list[tuple[int, list[int]]], n_steps: int) -> tuple[np.ndarray, np.ndarray]:
-    """(step, operation index) of every per-operation entry Sim.record() made, in its order: each
-    step one entry per running operation; sets: (first step, the running ops' indices) where
-    they changed."""
-    firsts = np.array([k for k, _ in sets], int)
-    lens = np.array([len(ops) for _, ops in sets], int)
-    sizes = lens * np.diff(np.r_[firsts, n_steps])  # entries of each set
-    seg = np.repeat(np.arange(len(sets)), sizes)  # the set of each entry
-    pos = np.arange(len(seg)) - np.repeat(np.cumsum(sizes) - sizes, sizes)  # the entry's place in its set
-    per_step = lens[seg]
-    ops = np.fromiter(chain.from_iterable(ops for _, ops in sets), int, int(lens.sum()))
-    return firsts[seg] + pos // per_step, ops[(np.cumsum(lens) - lens)[seg] + pos % per_step]
 
 
 class RecordedRows:

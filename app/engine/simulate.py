@@ -22,7 +22,7 @@ from app.domain.raid import mttdl_hours
 
 from .ops import OPS, Op
 from .rates import MissingRate, RateReader
-from .recorded import INPUTS, DriveLoad, OpenResponses, PairHistory, RecordedRows, running_entries
+from .recorded import INPUTS, DriveLoad, OpenResponses, PairHistory, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout
 
@@ -36,7 +36,7 @@ class EngineStall(RuntimeError):
     """The event loop stopped advancing time (a bug in an operation's bookkeeping)."""
 
 
-_MOVED, _RATE, _INDEX = attrgetter("moved_mb"), attrgetter("rate"), attrgetter("index")  # (one C call per list)
+_MOVED, _RATE = attrgetter("moved_mb"), attrgetter("rate")  # (one C call per list)
 _WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", "read_hit_pct")
 _WL_ARRAYS = (  # Sim's per-workload arrays: (attribute, dtype, value of a workload)
     ("w_closed", bool, lambda w: w["mode"] == "closed"),
@@ -351,12 +351,11 @@ class Sim:
         self.rec_n = 0
         self.rec_t: list[float] = []
         self.rec_chunks: list[np.ndarray] = []
-        # per-operation progress and rate: each step's moved MB and rate of the running operations
-        # (in self.active's order), and that order where it changed
+        # per-operation progress and rate: each step's moved MB and rate of the running operations,
+        # in self.active's order - start order, i.e. by Op.index; an operation is in self.active
+        # from its start to its end: rows Op.rec_first to Op.rec_end (set by fire and Op.finish)
         self.rec_moved: list[float] = []
         self.rec_rate: list[float] = []
-        self.rec_active: list[tuple[int, list[Op]]] = []  # (first step, running ops)
-        self._rec_ops: list[Op] | None = None  # self.active when it was last recorded
         self.pair_history = PairHistory()  # the host path's response-time inputs per version
         self.rec_open: list[int] = []  # open-load steps: finish() computes their response times
         self.rec_open_version: list[int] = []  # and the pair_history version each used
@@ -1085,6 +1084,7 @@ class Sim:
         op.pos = op.index + (1 << 32) * op.asap_class
         if started:
             op.running = True
+            op.rec_first, op.rec_end = self.rec_n, INF  # recorded from the next row until it finishes
             self.active.append(op)
             self.dirty_ops.add(op)
 
@@ -1112,9 +1112,6 @@ class Sim:
         # per-operation progress and rate: only the running ones change (progress = moved MB
         # over the op's total, computed in finish() as Op.progress_pct does for a running op)
         active = self.active
-        if active != self._rec_ops:
-            self._rec_ops = active.copy()
-            self.rec_active.append((k, self._rec_ops))
         self.rec_moved.extend(map(_MOVED, active))
         self.rec_rate.extend(map(_RATE, active))
 
@@ -1211,12 +1208,16 @@ class Sim:
             P = np.where(t[:, None] >= ends - 1e-12, 100.0, 0.0)
             Rt = np.zeros_like(P)
             if self.rec_moved:
-                ks, ii = running_entries([(k, list(map(_INDEX, ops))) for k, ops in self.rec_active], n_rows)
-                Rt[ks, ii] = self.rec_rate
-                tot = np.array([op.total_mb for op in self.ops], float)[ii]
+                # the recorded entries fill the (step, op) cells where the op ran in row-major order:
+                # a step's entries follow self.active, which is in op order
+                first, end = np.array([(op.rec_first, op.rec_end) for op in self.ops], float).T
+                row = np.arange(n_rows)[:, None]
+                ran = (row >= first) & (row < end)
+                Rt[ran] = self.rec_rate
+                tot = np.broadcast_to(np.array([op.total_mb for op in self.ops], float), P.shape)[ran]
                 ok = tot > 0
                 moved = np.array(self.rec_moved, float)
-                P[ks, ii] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
+                P[ran] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
             ids = [op.event.id for op in self.ops]
             res.add_block(SeriesBlock("progress_pct", "%", ids, t, P))
             res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, Rt))
