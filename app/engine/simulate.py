@@ -369,23 +369,24 @@ class Sim:
             self.advisories[key] = Advisory(severity, code, text, where, source)
 
     def workload_group_matrix(self) -> tuple[np.ndarray, np.ndarray]:
-        """(W x G bool: workload w has a LUN on group g, W bool: workload running), cached until
-        a workload changes or LUNs move (a failure or a swap changes neither)."""
-        key = (self._wl_version, self._placement_version)
-        if getattr(self, "_wg_key", None) != key:
+        """(W x G bool: workload w has a LUN on group g, W bool: workload running); the matrix
+        is cached until LUNs move (the pairs are fixed: a workload change, a failure, a swap or
+        a migration's destination going offline leaves it)."""
+        if getattr(self, "_wg_key", None) != self._placement_version:
             G = self.lay.G
             mat = np.zeros((len(self.workloads), G + 1), bool)
             mat[self.p_w, self.lay.l_group[self.p_l]] = True  # a LUN outside any group (-1): the last column
-            self._wg = (mat[:, :G], self.w_running)
-            self._wg_key = key
-        return self._wg
+            self._wg = mat[:, :G]
+            self._wg_key = self._placement_version
+        return self._wg, self.w_running
 
-    def invalidate(self, topology: bool = False, groups=None, luns=None) -> None:
+    def invalidate(self, topology: bool = False, groups=None, luns=None, moved: bool = True) -> None:
         """The host load's inputs changed (workloads, LUN placement, failures, cache, reboot);
         topology: drives failed, were replaced or swapped (operations re-plan their drives).
         With `groups`/`luns`, the host load is recomputed only if host I/O touches them, and
         only for the pairs on them (for a topology change, on a group whose per-group terms
-        changed: the groups' drives are all that changed)."""
+        changed: the groups' drives are all that changed). moved=False: `luns` stay in their
+        groups."""
         if topology:
             self.topo += 1
             if groups is None:
@@ -397,7 +398,7 @@ class Sim:
                         self.topo_g[g] += 1
                         if self._topo_groups is not None:
                             self._topo_groups.add(g)
-        if groups is None or luns is not None:  # LUNs may have moved
+        if moved and (groups is None or luns is not None):  # LUNs may have moved
             self._placement_version += 1
         if groups is not None or luns is not None:
             pairs: set[int] = set()
@@ -426,7 +427,6 @@ class Sim:
     def _wl_arrays(self, wi: int | None = None) -> None:
         """Workload parameters as arrays; wi: only that workload changed (its pairs are dirty)."""
         self.version = getattr(self, "version", 0) + 1
-        self._wl_version = getattr(self, "_wl_version", 0) + 1
         if wi is None:
             self._dirty = None  # every pair
             self._dirty_groups: dict[int, set[int]] = {}  # pairs to recompute if their group's terms changed
