@@ -158,13 +158,18 @@ def test_mttdl_uses_predicted_rebuild(catalog):
     assert fast[g] > 50 * slow[g]
 
 
-def test_nearest_row_is_advised_not_silent(catalog):
-    spec = {"platform": "emc-cx4-960-r28",
-            "groups": [{"id": 0, "raid": "R5", "drives": 13, "drive_type": "fc-15k-73", "buses": [0]}],
+def asap_rebuild_spec(drives: int, drive_type: str, buses: list[int]) -> dict:
+    """One RAID 5 group on the CX4-960 whose first drive fails at once and is replaced at once
+    (an ASAP rebuild with nothing else running)."""
+    return {"platform": "emc-cx4-960-r28",
+            "groups": [{"id": 0, "raid": "R5", "drives": drives, "drive_type": drive_type, "buses": buses}],
             "luns": [{"id": 0, "group": 0, "gb": 100}],
             "events": [{"kind": "drive_failure", "id": "op1", "start_h": 0, "drive": "0_0_0", "priority": "ASAP"},
                        {"kind": "drive_replacement", "id": "r1", "start_h": 0, "drive": "0_0_0"}]}
-    r = simulate(build_project(spec, catalog), catalog)
+
+
+def test_nearest_row_is_advised_not_silent(catalog):
+    r = simulate(build_project(asap_rebuild_spec(13, "fc-15k-73", [0]), catalog), catalog)
     adv = [a for a in r.advisories if a.code == "nearest-table-row"]
     assert adv and "12 data disks" in adv[0].text
 
@@ -221,12 +226,7 @@ def test_custom_platform_uses_its_own_tables(tmp_path, catalog):
 
 
 def test_undocumented_drive_class_is_advised(catalog):
-    spec = {"platform": "emc-cx4-960-r28",
-            "groups": [{"id": 0, "raid": "R5", "drives": 5, "drive_type": "nlsas-7k2-1000", "buses": [0, 1]}],
-            "luns": [{"id": 0, "group": 0, "gb": 100}],
-            "events": [{"kind": "drive_failure", "id": "op1", "start_h": 0, "drive": "0_0_0", "priority": "ASAP"},
-                       {"kind": "drive_replacement", "id": "r1", "start_h": 0, "drive": "0_0_0"}]}
-    r = simulate(build_project(spec, catalog), catalog)
+    r = simulate(build_project(asap_rebuild_spec(5, "nlsas-7k2-1000", [0, 1]), catalog), catalog)
     adv = [a for a in r.advisories if a.code == "nearest-drive-class"]
     assert adv and "SATA" in adv[0].text
     # the 7.2k nearline drive rebuilds with the SATA factor: Table 6 high end / 1.33

@@ -798,13 +798,7 @@ class Rebuild(Op):
             else:
                 rate = self.take(ctx, cap, uses, asap)
             s.rate = rate
-            if rate > 0:
-                ctx.add("core", self.core0, cpu_coef * rate)
-                for kind, i, f in bus:
-                    if kind == "g":
-                        ctx.add("bus_g", i, rate * f)
-                    else:
-                        ctx.add("bus_x", int(self.lay.d_bus[i]), rate * f)
+            self.add_cpu_and_bus(ctx, rate, cpu_coef, bus)
             self.rate += rate
 
     def build_fixed(self) -> Fixed | None:
@@ -816,15 +810,19 @@ class Rebuild(Op):
                 continue
             uses, cap, cpu_coef, bus = self.plan(s)
             p = f.take(s, cap, uses)
-            rate = p.rate
-            if rate > 0:
-                p.add("core", self.core0, cpu_coef * rate)
-                for kind, i, k in bus:
-                    if kind == "g":
-                        p.add("bus_g", i, rate * k)
-                    else:
-                        p.add("bus_x", int(self.lay.d_bus[i]), rate * k)
+            self.add_cpu_and_bus(p, p.rate, cpu_coef, bus)
         return f
+
+    def add_cpu_and_bus(self, target, rate: float, cpu_coef: float, bus) -> None:
+        """A transfer's CPU 0 and bus load at `rate`, added to the placement (Ctx) or to a cached
+        Part: both take the same ("core" | "bus_g" | "bus_x", index, value) additions."""
+        if rate > 0:
+            target.add("core", self.core0, cpu_coef * rate)
+            for kind, i, f in bus:
+                if kind == "g":
+                    target.add("bus_g", i, rate * f)
+                else:
+                    target.add("bus_x", int(self.lay.d_bus[i]), rate * f)
 
     def share_rate(self, ctx, uses) -> float:
         """HP Smart Array: priority = share of contended drive time, or idle-only (Low)."""

@@ -283,10 +283,6 @@ class Sim:
         self.version = 0  # bumped when the host load's inputs change (see invalidate)
         self._placement_version = 0  # bumped when LUNs may have moved between groups
         self.topo = 0
-        # topology versions for caches that depend on one group only (an operation's drive plan):
-        # (changes to all groups, changes per group)
-        self.topo_all = 0
-        self.topo_g = [0] * lay.G
         self._host_key = None
         self.forced = np.zeros(len(lay.ctrl_names), bool)
         self.cache_fill = np.zeros(len(lay.ctrl_names))  # MB of operation data in the write cache
@@ -390,14 +386,9 @@ class Sim:
         if topology:
             self.topo += 1
             if groups is None:
-                self.topo_all += 1
                 self._topo_groups = None  # every group's alive count (_group_terms)
-            else:
-                for g in groups:
-                    if 0 <= g < len(self.topo_g):
-                        self.topo_g[g] += 1
-                        if self._topo_groups is not None:
-                            self._topo_groups.add(g)
+            elif self._topo_groups is not None:
+                self._topo_groups.update(g for g in groups if 0 <= g < self.lay.G)
         if moved and (groups is None or luns is not None):  # LUNs may have moved
             self._placement_version += 1
         if groups is not None or luns is not None:
