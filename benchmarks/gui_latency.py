@@ -14,7 +14,9 @@ edit: `Document.apply` with every change handler (and when the engine request le
 steps (`parts.step_ms`); the repaint (the event loop's own work after the first step, the later
 steps left out). A QTimer heartbeat every 5 ms on the GUI thread records the longest gap between
 two ticks minus the interval: the longest time the GUI thread was blocked. A burst of edits 15 ms
-apart (dragging) measures the time from the last edit to its curves.
+apart (dragging) measures the time from the last edit to its curves. Undo and redo of the last
+five edits measure the way back to states the engine worker has simulated before (it keeps its
+last runs: app/service/result_cache.py).
 
 Where a stall comes from: a watchdog thread samples the GUI thread's Python stack
 (sys._current_frames()) every 2 ms while a heartbeat gap is open (no tick for 8 ms), and for
@@ -469,6 +471,19 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
         while time.perf_counter() < end:
             app.processEvents()
             time.sleep(0.002)
+    # undo the last five edits and redo them: states the worker has simulated before
+    undo_lat = []
+    beat.phase = "undo/redo"
+    for action in ("undo",) * 5 + ("redo",) * 5:
+        start = time.perf_counter()
+        getattr(doc.undo_stack, action)()
+        wait_for_result(parts, app)
+        repaint(parts)
+        undo_lat.append((time.perf_counter() - start) * 1000)
+        end = time.perf_counter() + 0.03
+        while time.perf_counter() < end:
+            app.processEvents()
+            time.sleep(0.002)
     # a drag: ten moves 15 ms apart, then the curves for the last one
     burst = []
     beat.phase = "drag"
@@ -490,7 +505,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
     out = {
         "label": label, "drives": len(project.drives), "luns": len(project.luns),
         "events": len(sc.events), "series": len(res.series), "first_s": first,
-        "lat": lat, "engine": engine, "burst": burst, "stall_ms": beat.max_gap * 1000,
+        "lat": lat, "engine": engine, "burst": burst, "undo": undo_lat, "stall_ms": beat.max_gap * 1000,
         "stall_cpu_ms": beat.max_gap_cpu * 1000, "busy_ms": beat.max_busy * 1000,
         "gaps_ms": sorted((g * 1000 for g, _, _ in beat.gaps), reverse=True),
         "apply": [a for a, _, _ in parts_ms], "update": [u for _, u, _ in parts_ms],
@@ -519,6 +534,8 @@ def report(r: dict) -> None:
         medians = ", ".join(f"{r['steps'][0][i][0].lstrip('_')} {statistics.median(st[i][1] for st in r['steps']):.1f}"
                             for i in range(n_steps))
         print(f"  redraw steps, one a turn of the event loop (medians, ms): {medians}")
+    print(f"  undo/redo of the last 5 edits -> curves (10 steps; the worker remembers its last runs): "
+          f"median {statistics.median(r['undo']):.1f} ms, p95 {pct(r['undo'], 0.95):.1f} ms")
     print(f"  drag burst (10 moves, 15 ms apart) last move -> curves: median {statistics.median(r['burst']):.1f} ms, "
           f"p95 {pct(r['burst'], 0.95):.1f} ms")
     gaps = r["gaps_ms"]

@@ -8,6 +8,7 @@ never raises for a bad project: validation errors and engine failures come back 
 """
 from __future__ import annotations
 
+import functools
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -73,10 +74,12 @@ class Prediction:
 
 
 def predict(project, catalog, simulate: SimulateFn | None = None,
-            layout_cache: dict | None = None) -> Prediction:
+            layout_cache: dict | None = None, results=None) -> Prediction:
     """Validate every scenario, then simulate the current one and the pinned baseline.
     `simulate` stands in for the engine (tests); validation errors stop the prediction.
-    `layout_cache`: see app.domain.validation.validate (for a replica of the project)."""
+    `layout_cache`: see app.domain.validation.validate (for a replica of the project).
+    `results`: an app.service.result_cache.ResultCache kept between calls (the worker's): a run
+    whose inputs were simulated before is not run again (undo/redo, the pinned baseline)."""
     from app.domain.validation import validate
 
     validating = time.perf_counter()
@@ -90,10 +93,11 @@ def predict(project, catalog, simulate: SimulateFn | None = None,
         return out
     if simulate is None:
         from app.engine.simulate import simulate
+    run = simulate if results is None else functools.partial(results.run, simulate)
     try:
-        out.current = simulate(project, catalog, scenario_name=out.scenario)
+        out.current = run(project, catalog, scenario_name=out.scenario)
         if out.baseline_scenario:
-            out.baseline = simulate(project, catalog, scenario_name=out.baseline_scenario)
+            out.baseline = run(project, catalog, scenario_name=out.baseline_scenario)
     except Exception as exc:  # the engine refused the project: show it, do not crash
         out.current = out.baseline = None
         out.error = failure_message(exc)

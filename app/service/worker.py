@@ -38,6 +38,7 @@ from . import wire
 from .advice import evaluate_priorities
 from .predict import default_simulate, failure_message, predict
 from .replica import apply_parts
+from .result_cache import ResultCache
 
 
 class _Server:
@@ -48,6 +49,7 @@ class _Server:
         # the replica's containers are replaced, never modified: its layout's validation issues
         # hold until a layout container or the catalog comes again
         self.layout_cache: dict = {}
+        self.results = ResultCache()  # the live job's recent engine results (undo/redo, baseline)
 
     def loop(self) -> None:
         while True:
@@ -62,6 +64,7 @@ class _Server:
     def run(self, ticket: int, kind: str, full: bool, parts: dict, catalog, args: tuple, read: float) -> None:
         if catalog is not None:
             self.catalog = catalog
+            self.results.clear()
         self.project = apply_parts(None if full else self.project, parts)
         applied = time.perf_counter()
         try:
@@ -79,7 +82,7 @@ class _Server:
             gc.enable()
 
     def job_live(self):
-        return predict(self.project, self.catalog, layout_cache=self.layout_cache)
+        return predict(self.project, self.catalog, layout_cache=self.layout_cache, results=self.results)
 
     def job_advise(self, event_id: str, target_ms: float | None, scenario: str | None):
         # any message waiting (a stop, a newer request) makes the answer stale
