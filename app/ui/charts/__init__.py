@@ -1,4 +1,5 @@
-"""Charts dock: the engine's piecewise-constant series drawn as steps on one shared time axis.
+"""Charts dock: the engine's series drawn on one shared time axis: steps for the piecewise-constant
+metrics, straight lines for the linear ones (`Series.linear`: operation progress).
 
 Plots (top to bottom): SP CPU per core (and write cache), back-end buses, RAID group (and
 selected drive) utilization, host response time and throughput per workload, and progress per
@@ -21,8 +22,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QPen
 from PySide6.QtWidgets import (
-    QFileDialog, QGraphicsItem, QHBoxLayout, QMenu, QScrollArea, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
-    QVBoxLayout, QWidget,
+    QFileDialog, QGraphicsItem, QGraphicsOpacityEffect, QHBoxLayout, QHeaderView, QLabel, QMenu, QScrollArea,
+    QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
 from app.domain.formatting import format_time, format_value, series_label
@@ -54,6 +55,18 @@ PLOTS: tuple[PlotSpec, ...] = (
     PlotSpec("throughput", "Host throughput", ("iops",), "IOPS"),
 )
 LEFT_AXIS_W = 180  # as wide as the timeline's row labels, so both read on one time axis
+STALE_OPACITY = 0.3  # curves of the last good prediction while there is no new one
+STALE_STYLE = "background: #fff3cd; color: #5c4400; border: 1px solid #e0c060; padding: 3px;"
+
+# which kind of thing a metric's entity is: a workload, an operation... has one colour in every chart
+_ENTITY_KIND = {
+    "response_ms": "workload", "response_max_ms": "workload", "iops": "workload", "mb_s": "workload",
+    "progress_pct": "operation", "rate_mb_s": "operation",
+    "cpu_pct": "core", "write_cache_pct": "controller", "port_pct": "controller", "write_pending_pct": "controller",
+    "bus_pct": "bus", "group_pct": "group", "drive_pct": "drive", "lun_response_ms": "lun",
+}
+# what a plot without any curve says instead of an empty axis
+_EMPTY_NOTE = {"response": "no host workloads", "throughput": "no host workloads", "progress": "no operations"}
 
 _PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -62,8 +75,9 @@ _PALETTE = (
 
 
 def step_xy(series, horizon_h: float) -> tuple[np.ndarray, np.ndarray]:
-    """x, y for stepMode='right': each value holds until the next breakpoint, the last one until
-    the horizon."""
+    """x, y of a curve: the series' points, then the last value held until the horizon. Drawn
+    with stepMode='right' (each value holds until the next breakpoint) unless the series is
+    linear (straight lines between the points): see _step_mode."""
     t = np.asarray(series.t, dtype=float)
     v = np.asarray(series.v, dtype=float)
     if not len(t):
@@ -72,6 +86,56 @@ def step_xy(series, horizon_h: float) -> tuple[np.ndarray, np.ndarray]:
         t = np.append(t, horizon_h)
         v = np.append(v, v[-1])
     return t, v
+
+
+def dim_view(view, dim: bool) -> None:
+    """Dim an item view's contents (the read-out, the comparison table) or restore them. The
+    effect goes on the viewport: on the scroll area itself it paints stale pixels."""
+    port = view.viewport()
+    if dim:
+        effect = QGraphicsOpacityEffect(port)
+        effect.setOpacity(0.4)
+        port.setGraphicsEffect(effect)
+    else:
+        port.setGraphicsEffect(None)
+
+
+def _set_title(plot: pg.PlotItem, text: str) -> None:
+    """A plot's title in a row just as tall as its text (pyqtgraph gives it 30 pixels)."""
+    plot.setTitle(text, size="9pt")
+    plot.layout.setRowFixedHeight(0, 16)
+    plot.titleLabel.setMaximumHeight(16)
+
+
+class _RowLegend(pg.LegendItem):
+    """A legend in its own row of the plot, between the title and the curves (a legend inside
+    the view box hides the curves under it). Sized by the plot's layout: updateSize asks for
+    the height the entries need instead of placing itself."""
+
+    def updateSize(self):  # noqa: N802 (pyqtgraph API)
+        height = 0.0
+        for row in range(self.layout.rowCount()):
+            height += max((self.layout.itemAt(row, c).height() for c in range(self.layout.columnCount())
+                           if self.layout.itemAt(row, c) is not None), default=0.0)
+        width = max((sum(self.layout.itemAt(r, c).width() + 12 for c in range(self.layout.columnCount())
+                         if self.layout.itemAt(r, c) is not None) for r in range(self.layout.rowCount())),
+                    default=0.0)
+        self.setMinimumHeight(height)
+        self.setMaximumHeight(height)
+        self.setMaximumWidth(max(width, 1.0))  # entries side by side, not spread over the row
+        self.updateGeometry()
+
+
+def _controller_word(result) -> str:
+    """What the platform calls its controllers: the first word all controller names share ("SP"
+    for "SP A"/"SP B"), else "Controller" (Dell, NetApp, one-controller arrays)."""
+    names = {e.rpartition("/")[0] or e for e in result.entities("cpu_pct")} if result is not None else set()
+    words = {n.split()[0] for n in names if n.split()}
+    return words.pop() if len(names) > 1 and len(words) == 1 else "Controller"
+
+
+def _step_mode(series) -> str | None:
+    return None if getattr(series, "linear", False) else "right"
 
 
 class _SeriesIndex:
@@ -111,8 +175,7 @@ class _SeriesIndex:
     def values_at(self, metric: str, t: float) -> dict[str, float]:
         out: dict[str, float] = {}
         for block in self._blocks(metric):  # one row of the matrix: every entity at t
-            row = max(int(np.searchsorted(block.t, t, side="right")) - 1, 0)
-            out.update(zip(block.entities, block.V[row].tolist()))
+            out.update(zip(block.entities, block.row_values(t).tolist()))
         for ent in self.entities(metric):
             if ent not in out:
                 out[ent] = self.result.series[(metric, ent)].at(t)
@@ -226,24 +289,47 @@ class ChartsPanel(QWidget):
         self.readout = QTreeWidget()
         self.readout.setHeaderLabels(["At cursor", "Value", "Baseline"])
         self.readout.setRootIsDecorated(True)
-        self.readout.setMinimumWidth(230)
-        self.readout.setColumnWidth(0, 160)
-        self.readout.setColumnWidth(1, 64)
+        self.readout.setMinimumWidth(260)
+        # values keep a fixed width that fits "99,999 IOPS" (no relayout as the cursor moves);
+        # the names take the rest, elided in the middle (the whole name is the tooltip)
+        head = self.readout.header()
+        head.setStretchLastSection(False)
+        head.setSectionResizeMode(0, QHeaderView.Stretch)
+        value_w = self.readout.fontMetrics().horizontalAdvance("99,999 IOPS") + 14
+        for col in (1, 2):
+            head.setSectionResizeMode(col, QHeaderView.Fixed)
+            self.readout.setColumnWidth(col, value_w)
+        self.readout.setTextElideMode(Qt.ElideMiddle)
+        self.readout.setIndentation(12)
         split.addWidget(self.readout)
         split.setStretchFactor(0, 4)
         split.setStretchFactor(1, 0)
-        split.setSizes([900, 300])
+        split.setSizes([900, 360])
+        # shown while the curves are those of the last good prediction (set_stale)
+        self.stale_banner = QLabel()
+        self.stale_banner.setObjectName("chartsStale")
+        self.stale_banner.setWordWrap(True)
+        self.stale_banner.setStyleSheet(STALE_STYLE)
+        self.stale_banner.hide()
+        self.stale_reason: str | None = None
+        lay.addWidget(self.stale_banner)
         lay.addWidget(split, 1)
 
         self.plots: dict[str, pg.PlotItem] = {}
         self.legends: dict[str, pg.LegendItem] = {}
         self.cursor_lines: dict[str, pg.InfiniteLine] = {}
         self.hover_text: dict[str, pg.TextItem] = {}
+        self.empty_notes: dict[str, pg.LabelItem] = {}
+        self._view_actions: dict[str, QAction] = {}
+        self._png_actions: dict[str, QAction] = {}
+        self._base_titles: dict[str, str] = {s.key: s.title for s in PLOTS}
+        self._axis_plot: str | None = None  # the plot whose time axis shows its ticks
         first = None
         for row, spec in enumerate(PLOTS):
             axis = TimeAxisItem("bottom")
             p = self.glw.addPlot(row=row, col=0, axisItems={"bottom": axis})
-            p.setTitle(spec.title, size="9pt")
+            _set_title(p, spec.title)
+            p.titleLabel.opts["justify"] = "left"  # the legend, right of it, says what the curves are
             p.setLabel("left", spec.unit)
             p.showGrid(x=True, y=True, alpha=0.25)
             p.setMouseEnabled(x=True, y=False)
@@ -254,21 +340,20 @@ class ChartsPanel(QWidget):
                 # keep the painted axis (its text is the costliest part of a redraw) as a pixmap
                 # until its range changes
                 p.getAxis(name).setCacheMode(QGraphicsItem.DeviceCoordinateCache)
-            if row < len(PLOTS) - 1:
-                # times are written under the last chart (and on the timeline above): painting
-                # axis text is the costliest part of a redraw
-                p.getAxis("bottom").setLabel("")
-                p.getAxis("bottom").showLabel(False)
-                p.getAxis("bottom").setStyle(showValues=False)
-                p.getAxis("bottom").setHeight(6)
             if spec.percent:
                 p.setYRange(0, 100, padding=0.02)
             if first is None:
                 first = p
             else:
                 p.setXLink(first)
-            leg = p.addLegend(offset=(-4, 2), labelTextSize="8pt", verSpacing=-6)
-            leg.setBrush(pg.mkBrush(255, 255, 255, 200))
+            leg = _RowLegend(labelTextSize="8pt", verSpacing=-6, horSpacing=12)
+            p.layout.removeItem(p.getAxis("top"))  # never shown: its row holds the legend
+            p.layout.addItem(leg, 1, 1)
+            note = pg.LabelItem("", size="9pt", color="#808080")
+            note.setParentItem(p.getViewBox())
+            note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
+            note.hide()
+            self.empty_notes[spec.key] = note
             line = pg.InfiniteLine(pos=0.0, angle=90, movable=True,
                                    pen=pg.mkPen("#000000", width=1), hoverPen=pg.mkPen("#d62728", width=2))
             line.setZValue(50)
@@ -287,10 +372,13 @@ class ChartsPanel(QWidget):
             act = QAction(spec.title, self.view_menu, checkable=True, checked=True)
             act.toggled.connect(lambda on, k=spec.key: self.set_plot_visible(k, on))
             self.view_menu.addAction(act)
-            self.export_menu.addAction(f"{spec.title} as PNG...", lambda k=spec.key: self._ask_png(k))
+            self._view_actions[spec.key] = act
+            self._png_actions[spec.key] = self.export_menu.addAction(
+                f"{spec.title} as PNG...", lambda k=spec.key: self._ask_png(k))
         self.export_menu.addSeparator()
         self.export_menu.addAction("All series as CSV...", lambda: self._ask_csv(None))
         self.master_plot = first
+        self._update_time_axis()
         self._update_min_height()
         self._mouse_proxy = pg.SignalProxy(self.glw.scene().sigMouseMoved, rateLimit=30, slot=self._mouse_moved)
 
@@ -301,11 +389,13 @@ class ChartsPanel(QWidget):
         self.project = project if project is not None else self.project
         self.result = result
         self.baseline = baseline
+        self.set_stale(None)  # a new prediction: no longer the last good one
         if result is None:
             for key in self.curves:
                 self._sync_plot(key, [], [])
             self.status_label.setText("No prediction yet")
             return
+        self._retitle(result)
         visible = self._plots_on_screen()
         for spec in PLOTS:
             pairs, total = choose_entities(result, spec, self.focus)
@@ -319,12 +409,12 @@ class ChartsPanel(QWidget):
                 self._pending.pop(spec.key, None)
             else:  # scrolled out of view or hidden: drawn when it comes into view
                 self._pending[spec.key] = (pairs, bpairs)
-            title = spec.title
+            title = self._base_titles[spec.key]
             if total > len(pairs):
                 title += f"  ({len(pairs)} of {total}: busiest and selected)"
             if self._titles.get(spec.key) != title:  # setting a title is slow: only on change
                 self._titles[spec.key] = title
-                self.plots[spec.key].setTitle(title, size="9pt")
+                _set_title(self.plots[spec.key], title)
         text = f"Scenario '{result.scenario}', plan to {format_time(result.horizon_h)}"
         if baseline is not None:
             text += f"; baseline '{baseline.scenario}' dashed"
@@ -341,6 +431,35 @@ class ChartsPanel(QWidget):
             elif horizon < 0.6 * self._fit_horizon:
                 self.fit()
         self._update_readout()
+
+    def _retitle(self, result) -> None:
+        """Name the controllers as the platform does ("SP CPU per core", "Controller CPU ...")."""
+        word = _controller_word(result)
+        for spec in PLOTS:
+            title = spec.title.replace("SP ", f"{word} ", 1) if spec.title.startswith("SP ") else spec.title
+            if self._base_titles[spec.key] != title:
+                self._base_titles[spec.key] = title
+                self._view_actions[spec.key].setText(title)
+                self._png_actions[spec.key].setText(f"{title} as PNG...")
+
+    def set_stale(self, reason: str | None) -> None:
+        """With a reason: the curves shown are those of the last good prediction and there is no
+        new one (e.g. the plan is invalid): dim them and say why in a banner. None: restore."""
+        if reason == self.stale_reason:
+            return
+        self.stale_reason = reason
+        if reason:
+            self.stale_banner.setText(f"These curves are from the last good prediction; there is none for the "
+                                      f"plan as it is now: {reason}")
+        self.stale_banner.setVisible(bool(reason))
+        opacity = STALE_OPACITY if reason else 1.0
+        for plot in self.plots.values():
+            plot.getViewBox().setOpacity(opacity)
+        dim_view(self.readout, bool(reason))
+
+    @property
+    def stale(self) -> bool:
+        return bool(self.stale_reason)
 
     def _plots_on_screen(self) -> set[str] | None:
         """Keys of the plots inside the scroll area's visible part; None when the panel is not
@@ -423,9 +542,29 @@ class ChartsPanel(QWidget):
         row = [s.key for s in PLOTS].index(key)
         self.glw.ci.layout.setRowMaximumHeight(row, 1e6 if visible else 0)
         self.glw.ci.layout.setRowMinimumHeight(row, 0)
+        self._update_time_axis()
         self._update_min_height()
+        self._update_readout()  # a hidden chart leaves the read-out
         if visible:
             QTimer.singleShot(0, self._draw_pending)
+
+    def _show_time_axis(self, key: str, show: bool) -> None:
+        axis = self.plots[key].getAxis("bottom")
+        axis.setStyle(showValues=show)
+        axis.showLabel(show)
+        axis.setHeight(None if show else 6)
+
+    def _update_time_axis(self) -> None:
+        """Times are written under the lowest visible chart only (and on the timeline above):
+        painting axis text is the costliest part of a redraw."""
+        shown = [s.key for s in PLOTS if s.key not in self.hidden_plots]
+        lowest = shown[-1] if shown else None
+        if lowest == self._axis_plot:
+            return
+        for spec in PLOTS:
+            if spec.key in (lowest, self._axis_plot) or self._axis_plot is None:
+                self._show_time_axis(spec.key, spec.key == lowest)
+        self._axis_plot = lowest
 
     def _update_min_height(self) -> None:
         """Each visible plot gets at least PLOT_MIN_H pixels; below that the panel scrolls."""
@@ -458,14 +597,36 @@ class ChartsPanel(QWidget):
         from pyqtgraph.exporters import ImageExporter
 
         path = Path(path)
-        exp = ImageExporter(self.plots[key])
-        exp.parameters()["width"] = width
-        exp.export(str(path))
+        plot = self.plots[key]
+        # a chart on its own needs its time axis and a title saying what and which scenario,
+        # whichever chart shows the ticks on screen
+        title = self._titles.get(key, self._base_titles[key])
+        if self.result is not None:
+            title += f" - scenario '{self.result.scenario}'"
+            if self.baseline is not None:
+                title += f" (baseline '{self.baseline.scenario}' dashed)"
+        axis_shown = key == self._axis_plot
+        _set_title(plot, title)
+        if not axis_shown:
+            self._show_time_axis(key, True)
+        plot.getAxis("left").setWidth(None)  # no timeline beside it to line up with
+        plot.layout.activate()  # the taller axis and the title laid out before rendering
+        try:
+            exp = ImageExporter(plot)
+            exp.parameters()["width"] = width
+            exp.export(str(path))
+        finally:
+            _set_title(plot, self._titles.get(key, self._base_titles[key]))
+            plot.getAxis("left").setWidth(LEFT_AXIS_W)
+            if not axis_shown:
+                self._show_time_axis(key, False)
         return path
 
     def export_csv(self, path: str | Path, key: str | None = None) -> Path:
-        """Rows: scenario, metric, entity, label, unit, start_h, end_h, value - one per constant
-        piece of every series (all series of the result, or those of one chart)."""
+        """Rows: scenario, metric, entity, label, unit, start_h, end_h, value, end_value - one per
+        piece of every series (all series of the result, or those of one chart). A piece goes from
+        `value` at start_h to `end_value` at end_h: flat (the two equal) for the stepwise metrics,
+        a straight line for the linear ones (operation progress). No piece has zero length."""
         path = Path(path)
         rows = []
         for res in (self.result, self.baseline):
@@ -476,14 +637,17 @@ class ChartsPanel(QWidget):
                     spec = next(sp for sp in PLOTS if sp.key == key)
                     if metric not in spec.metrics:
                         continue
-                label = series_label(metric, ent, self.project, res)
+                label = _label(metric, ent, self.project, res)
                 t = list(map(float, s.t))
                 for i, v in enumerate(s.v):
                     end = t[i + 1] if i + 1 < len(t) else float(res.horizon_h)
-                    rows.append([res.scenario, metric, ent, label, s.unit, t[i], end, float(v)])
+                    if end <= t[i] and len(t) > 1:  # a point at the horizon: the previous piece's end
+                        continue
+                    ev = s.v[i + 1] if s.linear and i + 1 < len(t) else v
+                    rows.append([res.scenario, metric, ent, label, s.unit, t[i], end, float(v), float(ev)])
         with path.open("w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh)
-            w.writerow(["scenario", "metric", "entity", "label", "unit", "start_h", "end_h", "value"])
+            w.writerow(["scenario", "metric", "entity", "label", "unit", "start_h", "end_h", "value", "end_value"])
             w.writerows(rows)
         return path
 
@@ -507,10 +671,13 @@ class ChartsPanel(QWidget):
 
     # ---------------------------------------------------------------- drawing
     def _color(self, pair: tuple[str, str]) -> QColor:
-        c = self._colors.get(pair)
+        """One colour per thing (a workload is the same colour in response time and throughput)."""
+        metric, ent = pair
+        key = (_ENTITY_KIND.get(metric, metric), ent)
+        c = self._colors.get(key)
         if c is None:
             c = QColor(_PALETTE[len(self._colors) % len(_PALETTE)])
-            self._colors[pair] = c
+            self._colors[key] = c
         return c
 
     def _pen(self, metric: str, ent: str, is_base: bool, selected: bool = False) -> QPen:
@@ -553,20 +720,31 @@ class ChartsPanel(QWidget):
                 pen = self._pen(metric, ent, is_base, selected)
                 if pool:
                     item = pool.pop()
-                    item.setData(x, y, stepMode="right", pen=pen)
+                    item.setData(x, y, stepMode=_step_mode(s), pen=pen)
                     item.setVisible(True)
                 else:
-                    item = pg.PlotDataItem(x, y, stepMode="right", pen=pen)
+                    item = pg.PlotDataItem(x, y, stepMode=_step_mode(s), pen=pen)
                     plot.addItem(item)
                 existing[k] = item
             else:
                 if not _same(item, x, y):  # an unchanged prediction costs no redraw
-                    item.setData(x, y, stepMode="right")
+                    item.setData(x, y, stepMode=_step_mode(s))
                 if (item.opts["pen"].widthF() > 1.0) != selected:  # selected, or no longer
                     item.setPen(self._pen(metric, ent, is_base, selected))
             item.setZValue((5 if is_base else 10) + (1 if selected else 0))  # the selected on top
             item.opts["name"] = series_label(metric, ent, self.project, res)
         self._sync_legend(key, [existing[(m, e, False)] for m, e in pairs])
+        self._sync_empty_note(key, bool(wanted))
+
+    def _sync_empty_note(self, key: str, has_curves: bool) -> None:
+        """A plot with nothing to draw says so (instead of an empty 0.2-0.8 axis)."""
+        note = self.empty_notes[key]
+        empty = not has_curves and self.result is not None
+        if empty:
+            note.setText(_EMPTY_NOTE.get(key, "nothing to show"), size="9pt", color="#808080")
+        if note.isVisible() != empty:
+            note.setVisible(empty)
+            self.plots[key].getAxis("left").setStyle(showValues=not empty)
 
     def _sync_legend(self, key: str, items: list[pg.PlotDataItem]) -> None:
         legend = self.legends[key]
@@ -574,10 +752,16 @@ class ChartsPanel(QWidget):
         entries = [(id(i), i.opts["name"]) for i in items] if show else []
         if entries != self._legend_entries.get(key):
             legend.clear()
+            legend.setColumnCount(max(len(entries), 1))  # one line of entries
             for item in items if show else ():
                 legend.addItem(item, item.opts["name"])
             self._legend_entries[key] = entries
         legend.setVisible(show)
+        if not show:  # no empty row above the curves
+            legend.setMinimumHeight(0)
+            legend.setMaximumHeight(0)
+        else:
+            legend.updateSize()
 
     def _line_moved(self, line: pg.InfiniteLine) -> None:
         t = max(0.0, float(line.value()))
@@ -599,6 +783,7 @@ class ChartsPanel(QWidget):
         if header != self._readout_header:
             self._readout_header = header
             tree.setHeaderLabels(header)
+            tree.setColumnHidden(2, self.baseline is None)  # its width to the names
         rows: list[tuple] = []
         if self.result is not None:
             for key, metric, ent, v, b in self.values_at(t):
@@ -617,10 +802,11 @@ class ChartsPanel(QWidget):
             for key, metric, ent, label, value, base in rows:
                 top = tops.get(key)
                 if top is None:
-                    title = next(sp.title for sp in PLOTS if sp.key == key)
-                    top = tops[key] = QTreeWidgetItem([title])
+                    top = tops[key] = QTreeWidgetItem([self._base_titles[key]])
                     tree.addTopLevelItem(top)
+                    top.setFirstColumnSpanned(True)  # a chart's title over all columns
                 item = QTreeWidgetItem([label, value, base])
+                item.setToolTip(0, label)
                 item.setForeground(0, self._color((metric, ent)))
                 top.addChild(item)
                 self._readout_items[(key, metric, ent)] = item
@@ -665,6 +851,21 @@ class ChartsPanel(QWidget):
     def hover_text_at(self, key: str) -> str:
         item = self.hover_text[key]
         return item.toPlainText() if item.isVisible() else ""
+
+
+def _label(metric: str, ent: str, project, result) -> str:
+    """series_label, with the metrics no chart shows named too (the CSV has every series)."""
+    if metric == "rate_mb_s":
+        return series_label("progress_pct", ent, project, result)
+    if metric == "response_max_ms":
+        return series_label("response_ms", ent, project, result)
+    if metric == "lun_response_ms":
+        return f"LUN {ent}"
+    if metric == "port_pct":
+        return f"{ent} host ports"
+    if metric == "write_pending_pct":
+        return f"{ent} write pending"
+    return series_label(metric, ent, project, result)
 
 
 def _same(item: pg.PlotDataItem, x: np.ndarray, y: np.ndarray) -> bool:
