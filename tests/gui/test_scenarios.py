@@ -79,13 +79,13 @@ def test_compare_rows_and_table(qtbot):
     assert (op.baseline, op.current) == (base.operation("op1").duration_h, cur.operation("op1").duration_h)
     assert op.delta == pytest.approx(5.0 - 0.5) and op.note == "ASAP -> High"
     wl = next(r for r in rows if r.key == "w1")
-    assert (wl.baseline, wl.current) == (58.0, 16.0) and wl.label == "OLTP peak response"
+    assert (wl.baseline, wl.current) == (58.0, 16.0) and wl.label == "OLTP"
     table = CompareTable()
     qtbot.addWidget(table)
     table.set_results(cur, base, proj)
     texts = [[table.table.item(r, c).text() if table.table.item(r, c) else "" for c in range(5)]
              for r in range(table.table.rowCount())]
-    resp = next(t for t in texts if t[0].strip() == "OLTP peak response")
+    resp = next(t for t in texts if t[0].strip() == "OLTP")
     assert resp[3].startswith("-") and "(-72%)" in resp[3]
     r = texts.index(resp)
     assert table.table.item(r, 3).foreground().color().name() == "#1e8449"  # better: green
