@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox, QTableWidget,
@@ -250,6 +250,7 @@ class CompareTable(QWidget):
         head.setSectionResizeMode(QHeaderView.Interactive)
         head.setStretchLastSection(True)  # the note takes what is left, if anything
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        self.table.viewport().installEventFilter(self)
         lay.addWidget(self.table, 1)
 
     def set_stale(self, reason: str | None) -> None:
@@ -260,15 +261,19 @@ class CompareTable(QWidget):
         if reason == self.stale_reason:
             return
         self.stale_reason = reason
-        if reason:
+        if reason and not self.rows:
+            self.stale_banner.setText(f"No comparison: {reason}")
+        elif reason:
             self.stale_banner.setText(f"These differences are from the last good prediction; there is none "
                                       f"for the plan as it is now: {reason}")
         self.stale_banner.setVisible(bool(reason))
         dim_view(self.table, bool(reason))
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
-        super().resizeEvent(event)
-        self._fit_columns()
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        # the table's viewport, not this widget: a scroll bar or the banner appearing narrows it too
+        if obj is self.table.viewport() and event.type() == QEvent.Resize:
+            self._fit_columns()
+        return False
 
     def _fit_columns(self) -> None:
         """Baseline, Current and Difference as wide as their texts; the names the rest of the

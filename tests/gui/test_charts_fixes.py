@@ -180,27 +180,34 @@ def test_exported_png_has_its_time_axis_and_a_title(panel, oltp, tmp_path, monke
 
     proj, res = oltp
     panel.set_results(res, project=proj)
+    panel.set_plot_visible("progress", False)
     seen = {}
     real = ImageExporter.export
 
     def spy(self, path=None, *a, **kw):
-        plot = panel.plots["response"]
+        plot = self.item  # what is rendered
         axis = plot.getAxis("bottom")
         vb = plot.getViewBox()
         x0, x1 = vb.viewRange()[0]
         ticks = [v for level in axis.tickValues(x0, x1, vb.width()) for v in level[1]]
         seen.update(values=axis.style["showValues"], label=axis.label.isVisible(), height=axis.height(),
-                    texts=axis.tickStrings(ticks, 1.0, 0.25), title=plot.titleLabel.text)
+                    texts=axis.tickStrings(ticks, 1.0, 0.25), title=plot.titleLabel.text,
+                    curves=[i for i in plot.listDataItems() if i.isVisible()], size=(vb.width(), vb.height()))
         return real(self, path, *a, **kw)
 
     monkeypatch.setattr(ImageExporter, "export", spy)
-    png = panel.export_png("response", tmp_path / "resp.png")  # the top chart: no ticks on screen
-    assert png.read_bytes()[:4] == b"\x89PNG"
-    assert seen["values"] and seen["label"] and seen["height"] > 20
-    assert "0:30" in seen["texts"]
-    assert "Host response time" in seen["title"] and res.scenario in seen["title"]
+    for key, title in (("response", "Host response time"), ("progress", "Operation progress")):
+        seen.clear()
+        # the top chart has no ticks on screen; the progress chart is hidden
+        png = panel.export_png(key, tmp_path / f"{key}.png")
+        assert png.read_bytes()[:4] == b"\x89PNG"
+        assert seen["values"] and seen["label"] and seen["height"] > 20, key
+        assert "0:30" in seen["texts"] or "0:20" in seen["texts"], seen["texts"]
+        assert title in seen["title"] and res.scenario in seen["title"]
+        assert len(seen["curves"]) == len(panel.curves[key]) > 0
+        assert seen["size"][1] > 200  # a readable chart, whatever its size on screen
     # the screen is as it was
-    assert not _ticks_shown(panel, "response")
+    assert not _ticks_shown(panel, "response") and not panel.plots["progress"].isVisible()
 
 
 # ------------------------------------------------------------------ 3. no SI prefix, one format per view
@@ -370,3 +377,12 @@ def test_read_out_values_are_not_clipped(panel, oltp):
     panel.set_results(res, project=proj)
     fm = panel.readout.fontMetrics()
     assert panel.readout.columnWidth(1) >= fm.horizontalAdvance("7,490 IOPS") + 8
+
+
+def test_stale_before_any_prediction_says_there_is_none(panel, qtbot):
+    panel.set_stale("RAID group 3 has too few drives")
+    assert panel.stale_banner.text() == "No prediction: RAID group 3 has too few drives"
+    table = CompareTable()
+    qtbot.addWidget(table)
+    table.set_stale("RAID group 3 has too few drives")
+    assert table.stale_banner.text() == "No comparison: RAID group 3 has too few drives"

@@ -65,6 +65,7 @@ _ENTITY_KIND = {
     "cpu_pct": "core", "write_cache_pct": "controller", "port_pct": "controller", "write_pending_pct": "controller",
     "bus_pct": "bus", "group_pct": "group", "drive_pct": "drive", "lun_response_ms": "lun",
 }
+_KIND_FAMILY = {"core": "controller", "group": "drive"}  # kinds sharing a chart share the palette
 # what a plot without any curve says instead of an empty axis
 _EMPTY_NOTE = {"response": "no host workloads", "throughput": "no host workloads", "progress": "no operations"}
 
@@ -122,6 +123,7 @@ class _RowLegend(pg.LegendItem):
                     default=0.0)
         self.setMinimumHeight(height)
         self.setMaximumHeight(height)
+        self.setMinimumWidth(0)  # never widens the plot beyond the screen (ChartsPanel._fit_legend)
         self.setMaximumWidth(max(width, 1.0))  # entries side by side, not spread over the row
         self.updateGeometry()
 
@@ -241,7 +243,8 @@ class ChartsPanel(QWidget):
         self.focus: set[tuple[str, str]] = set()
         self.cursor_h = 0.0
         self.hidden_plots: set[str] = set()
-        self._colors: dict[tuple[str, str], QColor] = {}
+        self._colors: dict[tuple[str, str], QColor] = {}  # (entity kind, entity)
+        self._family_counts: dict[str, int] = {}
         self.curves: dict[str, dict[tuple[str, str, bool], pg.PlotDataItem]] = {s.key: {} for s in PLOTS}
         self._pools: dict[str, list[pg.PlotDataItem]] = {}
         self._legend_entries: dict[str, list] = {}
@@ -304,7 +307,7 @@ class ChartsPanel(QWidget):
         split.addWidget(self.readout)
         split.setStretchFactor(0, 4)
         split.setStretchFactor(1, 0)
-        split.setSizes([900, 360])
+        split.setSizes([900, 330])
         # shown while the curves are those of the last good prediction (set_stale)
         self.stale_banner = QLabel()
         self.stale_banner.setObjectName("chartsStale")
@@ -329,7 +332,11 @@ class ChartsPanel(QWidget):
             axis = TimeAxisItem("bottom")
             p = self.glw.addPlot(row=row, col=0, axisItems={"bottom": axis})
             _set_title(p, spec.title)
-            p.titleLabel.opts["justify"] = "left"  # the legend, right of it, says what the curves are
+            p.titleLabel.opts["justify"] = "left"
+            # a long title ("... (12 of 20: busiest and selected)") must not make the plot wider
+            # than the dock: LabelItem sets its minimum width to its text's after every change
+            p.titleLabel.updateMin = lambda: None
+            p.titleLabel.setMinimumWidth(0)
             p.setLabel("left", spec.unit)
             p.showGrid(x=True, y=True, alpha=0.25)
             p.setMouseEnabled(x=True, y=False)
@@ -354,6 +361,7 @@ class ChartsPanel(QWidget):
             note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
             note.hide()
             self.empty_notes[spec.key] = note
+            p.getViewBox().sigResized.connect(lambda _vb, k=spec.key: self._fit_legend(k))
             line = pg.InfiniteLine(pos=0.0, angle=90, movable=True,
                                    pen=pg.mkPen("#000000", width=1), hoverPen=pg.mkPen("#d62728", width=2))
             line.setZValue(50)
@@ -448,7 +456,9 @@ class ChartsPanel(QWidget):
         if reason == self.stale_reason:
             return
         self.stale_reason = reason
-        if reason:
+        if reason and self.result is None:
+            self.stale_banner.setText(f"No prediction: {reason}")
+        elif reason:
             self.stale_banner.setText(f"These curves are from the last good prediction; there is none for the "
                                       f"plan as it is now: {reason}")
         self.stale_banner.setVisible(bool(reason))
@@ -493,6 +503,21 @@ class ChartsPanel(QWidget):
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         QTimer.singleShot(0, self._draw_pending)
+
+    def _fit_legend(self, key: str) -> None:
+        """As many legend entries side by side as the plot's width holds; the rest on more lines."""
+        legend = self.legends[key]
+        if not legend.items:
+            return
+        # the width the charts have on screen (the view box can be wider than that: a legend
+        # asked for more room than there is)
+        room = self.glw.width() - LEFT_AXIS_W - 20
+        widths = sorted((s.boundingRect().width() + l.boundingRect().width() + 12 for s, l in legend.items),
+                        reverse=True)
+        cols = len(widths)
+        while cols > 1 and sum(widths[:cols]) > room:
+            cols -= 1
+        legend.setColumnCount(cols)
 
     def set_focus(self, pairs: Iterable[tuple[str, str]]) -> None:
         focus = set(pairs)
@@ -593,34 +618,62 @@ class ChartsPanel(QWidget):
         return None
 
     # ---------------------------------------------------------------- export
-    def export_png(self, key: str, path: str | Path, width: int = 1400) -> Path:
+    def export_png(self, key: str, path: str | Path, width: int = 1400, height: int = 420) -> Path:
+        """One chart as a PNG of its own: a copy of the chart at `width` x `height` with its time
+        axis, its legend and a title naming the scenario (the chart on screen may be small, have
+        no tick labels, or be hidden)."""
         from pyqtgraph.exporters import ImageExporter
 
         path = Path(path)
-        plot = self.plots[key]
-        # a chart on its own needs its time axis and a title saying what and which scenario,
-        # whichever chart shows the ticks on screen
-        title = self._titles.get(key, self._base_titles[key])
-        if self.result is not None:
-            title += f" - scenario '{self.result.scenario}'"
-            if self.baseline is not None:
-                title += f" (baseline '{self.baseline.scenario}' dashed)"
-        axis_shown = key == self._axis_plot
-        _set_title(plot, title)
-        if not axis_shown:
-            self._show_time_axis(key, True)
-        plot.getAxis("left").setWidth(None)  # no timeline beside it to line up with
-        plot.layout.activate()  # the taller axis and the title laid out before rendering
+        view, plot = self._export_view(key, width, height)
         try:
             exp = ImageExporter(plot)
             exp.parameters()["width"] = width
             exp.export(str(path))
         finally:
-            _set_title(plot, self._titles.get(key, self._base_titles[key]))
-            plot.getAxis("left").setWidth(LEFT_AXIS_W)
-            if not axis_shown:
-                self._show_time_axis(key, False)
+            view.deleteLater()
         return path
+
+    def _export_view(self, key: str, width: int, height: int) -> tuple[pg.GraphicsLayoutWidget, pg.PlotItem]:
+        if key in self._pending:  # scrolled out of view: not drawn yet
+            self._sync_plot(key, *self._pending.pop(key))
+        spec = next(sp for sp in PLOTS if sp.key == key)
+        src = self.plots[key]
+        shown = list(self.curves[key].items())  # (a hidden chart's curves count: isVisible() says no)
+        title = self._titles.get(key, self._base_titles[key])
+        if self.result is not None:
+            title += f" - scenario '{self.result.scenario}'"
+            if self.baseline is not None and any(k[2] for k, _ in shown):
+                title += f" (baseline '{self.baseline.scenario}' dashed)"
+        view = pg.GraphicsLayoutWidget()
+        view.setBackground("w")
+        view.resize(width, height)
+        plot = view.addPlot(axisItems={"bottom": TimeAxisItem("bottom")})
+        plot.setTitle(title, size="11pt")
+        plot.setLabel("left", spec.unit)
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        legend = _RowLegend(labelTextSize="9pt", verSpacing=-6, horSpacing=12)
+        plot.layout.removeItem(plot.getAxis("top"))
+        plot.layout.addItem(legend, 1, 1)
+        current = [k for k, _ in shown if not k[2]]
+        legend.setColumnCount(max(min(len(current), 4), 1))
+        for k, item in shown:
+            x, y = item.getOriginalDataset()
+            copy = pg.PlotDataItem(x, y, stepMode=item.opts["stepMode"], pen=item.opts["pen"])
+            copy.setZValue(item.zValue())
+            plot.addItem(copy)
+            if not k[2] and len(current) <= LEGEND_MAX:
+                legend.addItem(copy, item.opts["name"])
+        plot.addItem(pg.InfiniteLine(pos=self.cursor_h, angle=90, pen=pg.mkPen("#000000", width=1)))
+        plot.setXRange(*self.master_plot.getViewBox().viewRange()[0], padding=0)
+        plot.setYRange(*src.getViewBox().viewRange()[1], padding=0)
+        if not shown:
+            note = pg.LabelItem(_EMPTY_NOTE.get(key, "nothing to show"), size="11pt", color="#808080")
+            note.setParentItem(plot.getViewBox())
+            note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
+        view.ci.resize(width, height)  # never shown: no resize event sizes it
+        view.ci.layout.activate()
+        return view, plot
 
     def export_csv(self, path: str | Path, key: str | None = None) -> Path:
         """Rows: scenario, metric, entity, label, unit, start_h, end_h, value, end_value - one per
@@ -671,13 +724,17 @@ class ChartsPanel(QWidget):
 
     # ---------------------------------------------------------------- drawing
     def _color(self, pair: tuple[str, str]) -> QColor:
-        """One colour per thing (a workload is the same colour in response time and throughput)."""
+        """One colour per thing (a workload is the same colour in response time and throughput).
+        The kinds drawn in one chart (cores and controllers, groups and drives) take turns in
+        the palette together, so a chart's first curves get its most distinct colours."""
         metric, ent = pair
-        key = (_ENTITY_KIND.get(metric, metric), ent)
-        c = self._colors.get(key)
+        kind = _ENTITY_KIND.get(metric, metric)
+        c = self._colors.get((kind, ent))
         if c is None:
-            c = QColor(_PALETTE[len(self._colors) % len(_PALETTE)])
-            self._colors[key] = c
+            family = _KIND_FAMILY.get(kind, kind)
+            n = self._family_counts.get(family, 0)
+            self._family_counts[family] = n + 1
+            c = self._colors[(kind, ent)] = QColor(_PALETTE[n % len(_PALETTE)])
         return c
 
     def _pen(self, metric: str, ent: str, is_base: bool, selected: bool = False) -> QPen:
@@ -761,6 +818,7 @@ class ChartsPanel(QWidget):
             legend.setMinimumHeight(0)
             legend.setMaximumHeight(0)
         else:
+            self._fit_legend(key)
             legend.updateSize()
 
     def _line_moved(self, line: pg.InfiniteLine) -> None:
