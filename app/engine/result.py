@@ -264,6 +264,13 @@ class Result:
                 return op
         raise KeyError(f"no operation {event_id!r} in the result")
 
+    def host_outages(self) -> list[tuple[float, float]]:
+        """(start_h, end_h) of every controller reboot (a feature_enable operation's 'reboot'
+        phase): no host I/O then, so the workloads' response times are NaN. Still rebooting at
+        the horizon: until the horizon."""
+        return [(p.start_h, self.horizon_h if p.end_h is None else p.end_h)
+                for o in self.operations if o.kind == "feature_enable" for p in o.phases if p.name == "reboot"]
+
     def get(self, metric: str, entity: str) -> Series | None:
         return self.series.get((metric, entity))
 
