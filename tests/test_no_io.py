@@ -90,3 +90,16 @@ def test_cli_json_is_strict_and_summary_never_says_nan(capsys):
     out = capsys.readouterr().out
     assert "nan" not in out.lower()
     assert "workload seq: no I/O in this scenario" in out
+
+
+def test_validation_series_stat_leaves_nan_out(hpt):
+    from app.engine.cases import series_stat
+
+    a, b = reboot_interval(hpt)
+    before = hpt.get("response_ms", "random").at(0.0)
+    after = hpt.get("response_ms", "random").at(b)
+    assert series_stat(hpt, "response_ms", "random", 0.0, hpt.horizon_h, "max") == pytest.approx(max(before, after))
+    assert series_stat(hpt, "response_ms", "random", 0.0, hpt.horizon_h, "min") == pytest.approx(min(before, after))
+    mean = (before * a + after * (hpt.horizon_h - b)) / (a + hpt.horizon_h - b)  # the reboot left out
+    assert series_stat(hpt, "response_ms", "random", 0.0, hpt.horizon_h) == pytest.approx(mean)
+    assert math.isnan(series_stat(hpt, "response_ms", "random", a, b))
