@@ -435,8 +435,8 @@ class ChartsPanel(QWidget):
         self.glw.ci.layout.setRowMaximumHeight(row, 1e6 if visible else 0)
         self.glw.ci.layout.setRowMinimumHeight(row, 0)
         self._update_min_height()
-        if visible:
-            QTimer.singleShot(0, self._draw_pending)
+        # hiding a plot moves the ones below it up, perhaps into view: draw those still pending
+        QTimer.singleShot(0, self._draw_pending)
 
     def _update_min_height(self) -> None:
         """Each visible plot gets at least PLOT_MIN_H pixels; below that the panel scrolls."""
