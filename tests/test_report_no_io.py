@@ -9,7 +9,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from app.domain.formatting import DASH, NO_IO
+from app.domain.formatting import DASH, NO_IO, OUTAGE_TEXT
 from app.report import ReportOptions, generate_report, simulate_scenarios
 from app.report.content import Chart, ChartSeries, Table, build_report
 from app.store.examples import example_path
@@ -37,7 +37,7 @@ def test_hpt_reboot_band_and_note():
     (a, b), = results[HPT].host_outages()
     banded = [c for c in rep.blocks if isinstance(c, Chart) and c.bands]
     assert sorted(c.title for c in banded) == ["Host IOPS", "Host response time"]
-    assert all(c.bands == [(a, b, "controllers rebooting \u2013 no host I/O")] for c in banded)
+    assert all(c.bands == [(a, b, OUTAGE_TEXT)] for c in banded)
     text = rep.text()
     assert "The controllers reboot (0:15\u20130:20)" in text
     assert not NAN.search(text)
@@ -75,5 +75,5 @@ def test_hpt_pdf(tmp_path, qapp):
     path = tmp_path / "hpt.pdf"
     generate_report(project, default_catalog(), path, ReportOptions(charts=["response", "iops"]))
     text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
-    assert text.count("controllers rebooting \u2013 no host I/O") == 2
+    assert text.count(OUTAGE_TEXT) == 2
     assert not NAN.search(text)

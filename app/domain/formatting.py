@@ -25,6 +25,7 @@ import math
 
 DASH = "\u2013"
 NO_IO = "no I/O"  # a response time where nothing completed I/O (NaN in the engine's series)
+OUTAGE_TEXT = "controllers rebooting \u2013 no host I/O"  # the label of a reboot's band on host charts
 HOURS_PER_YEAR = 8760.0  # 365 days; MTTDL figures in the documents use this
 
 

@@ -15,8 +15,8 @@ import numpy as np
 
 from app.domain.capacity import capacity_summary
 from app.domain.formatting import (
-    DASH, format_capacity, format_count, format_duration, format_iops, format_mb, format_ms, format_response,
-    format_mttdl, format_pct, format_rate, format_setting, format_sig, format_time, format_value,
+    DASH, OUTAGE_TEXT, format_capacity, format_count, format_duration, format_iops, format_mb, format_ms,
+    format_mttdl, format_response, format_pct, format_rate, format_setting, format_sig, format_time, format_value,
     series_label,
 )
 from app.domain.hardware import Catalog, Platform
@@ -764,7 +764,7 @@ class ReportBuilder:
                 caption = (caption + " " if caption else "") + (
                     f"Dashed: the same workloads in the baseline scenario \u201c{base_name}\u201d.")
         # host charts: a band over each controller reboot (no host I/O: the response lines break)
-        bands = ([(a, b, "controllers rebooting \u2013 no host I/O") for a, b in r.host_outages()]
+        bands = ([(a, b, OUTAGE_TEXT) for a, b in r.host_outages()]
                  if metric in ("response_ms", "iops") else [])
         return Chart(title, unit, lines, r.horizon_h, y_max, caption, marks, targets, bands)
 

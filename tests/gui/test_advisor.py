@@ -160,7 +160,8 @@ def test_advisor_ignores_steps_without_io(qtbot):
     proj = small_project(cat)
     advice = evaluate_priorities(proj, cat, "op1", NoIoEngine(), target_ms=20.0)
     # the peaks are those of the steps with I/O; 'idle' has none to limit
-    assert {o.priority: o.worst_ms for o in advice.outcomes} == {"Low": 12.5, "Medium": 13.5, "High": 16.0, "ASAP": 58.0}
+    peaks = {o.priority: o.worst_ms for o in advice.outcomes}
+    assert peaks == {"Low": 12.5, "Medium": 13.5, "High": 16.0, "ASAP": 58.0}
     assert all(o.no_io == ["idle"] and "idle" not in o.peaks_ms for o in advice.outcomes)
     assert advice.recommended.priority == "High"
     assert "nan" not in advice.summary().lower()

@@ -13,11 +13,11 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QPointF  # noqa: E402
 from PySide6.QtGui import QPainterPath  # noqa: E402
 
-from app.domain.formatting import NO_IO  # noqa: E402
+from app.domain.formatting import NO_IO, OUTAGE_TEXT  # noqa: E402
 from app.engine import simulate  # noqa: E402
 from app.store.examples import example_paths  # noqa: E402
 from app.store.project_file import load_project  # noqa: E402
-from app.ui.charts import HOST_PLOTS, OUTAGE_TEXT, ChartsPanel  # noqa: E402
+from app.ui.charts import HOST_PLOTS, ChartsPanel  # noqa: E402
 
 pytestmark = pytest.mark.gui
 

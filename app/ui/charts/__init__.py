@@ -6,6 +6,8 @@ operation. A cursor line (shared with the timeline through a TimeCursor) shows e
 value at that time in the read-out; hovering a plot shows its values under the mouse. The mouse
 wheel zooms the time axis (all plots follow); right-click or the Export menu saves a chart as PNG
 or its series as CSV. When a baseline scenario is pinned its curves are drawn dashed underneath.
+A response time is undefined (NaN) where the workload completed no I/O: its curve breaks there,
+the read-out says "no I/O", the CSV cell is empty; a shaded band marks each controller reboot.
 
 The panel never computes a prediction: it reads `Result.series` and `Result.horizon_h` only.
 """
@@ -25,7 +27,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from app.domain.formatting import format_response, format_time, format_value, series_label
+from app.domain.formatting import OUTAGE_TEXT, format_response, format_time, format_value, series_label
 
 from .statustext import StatusText
 from .timeaxis import TimeAxisItem
@@ -35,7 +37,6 @@ LEGEND_MAX = 5  # more curves than this: no legend (the read-out lists them)
 MAX_CURVES = 12  # per plot; the busiest entities (by peak) plus the selected ones are shown
 FOLLOW_SPARE = 0.1  # a plan that outgrows the time axis is shown with 10% of its length to spare
 HOST_PLOTS = ("response", "throughput")  # the plots that show a controller reboot's outage band
-OUTAGE_TEXT = "controllers rebooting \u2013 no host I/O"
 
 
 @dataclass(frozen=True)
@@ -583,7 +584,7 @@ class ChartsPanel(QWidget):
         self._sync_legend(key, [existing[(m, e, False)] for m, e in pairs])
 
     def _sync_outages(self, outages: list[tuple[float, float]]) -> None:
-        """A light band over each controller reboot on the host plots, labelled once: the response
+        """A light, labelled band over each controller reboot on the host plots: the response
         curves break there (no I/O, no response time) and the throughput drops to 0. Rebuilt
         only when the intervals change."""
         if outages == self.outages:
