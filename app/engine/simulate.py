@@ -755,16 +755,21 @@ class Sim:
             pw, pl, kb, ctrl, on = st["pw"], st["pl"], st["kb"], st["ctrl"], st["on"]
             iops_w = np.bincount(pw, weights=X, minlength=W)
             mbs_w = np.bincount(pw, weights=X * kb / 1024.0, minlength=W)
+            # a workload (LUN) that completed no I/O in this step has no response time, not a
+            # 0 ms one: NaN (docs/result-format.md); its IOPS and MB/s are a real 0
             resp_w = np.bincount(pw, weights=X * R_p, minlength=W) / np.maximum(iops_w, 1e-12)
-            resp_w = np.where(iops_w > 0, resp_w, 0.0)
-            rmax = np.zeros(W)
-            np.maximum.at(rmax, pw, np.where(X > 0, R_p, 0.0))
+            resp_w = np.where(iops_w > 0, resp_w, np.nan)
+            rmax = np.full(W, -np.inf)
+            np.maximum.at(rmax, pw, np.where(X > 0, R_p, -np.inf))
+            rmax[rmax == -np.inf] = np.nan
             lun_x = np.bincount(pl, weights=X, minlength=lay.L)
             lun_r = np.bincount(pl, weights=X * R_p, minlength=lay.L) / np.maximum(lun_x, 1e-12)
+            lun_r = np.where(lun_x > 0, lun_r, np.nan)
             host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl)
         else:
-            iops_w = mbs_w = resp_w = rmax = np.zeros(W)
-            lun_r = np.zeros(lay.L)
+            iops_w = mbs_w = np.zeros(W)
+            resp_w = rmax = np.full(W, np.nan)  # no workload on a LUN: no I/O, no response time
+            lun_r = np.full(lay.L, np.nan)
             host_mb_c = np.zeros(n_ctrl)
         self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus,
                      "iops_w": iops_w, "mbs_w": mbs_w, "resp_w": resp_w, "rmax_w": rmax, "lun_r": lun_r,

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.domain import ops
-from app.domain.formatting import format_duration, format_ms
+from app.domain.formatting import NO_IO, format_duration, format_ms
 from app.service.advice import DEFAULT_TARGET_MS, Advice, default_target, evaluate_priorities
 from app.service.predict import default_simulate
 from app.service.replica import ChangeLog, snapshot_project
@@ -246,14 +246,15 @@ class AdvisorPanel(QWidget):
         bold = QFont()
         bold.setBold(True)
         for r, o in enumerate(advice.outcomes):
-            peaks = "\n".join(f"{advice.workload_names.get(w, w)}: {format_ms(v)}" for w, v in o.peaks_ms.items())
+            peaks = "\n".join([f"{advice.workload_names.get(w, w)}: {format_ms(v)}" for w, v in o.peaks_ms.items()]
+                              + [f"{advice.workload_names.get(w, w)}: {NO_IO}" for w in o.no_io])
             if o.error:
                 cells = [o.priority, "-", o.error, "error"]
             else:
                 worst = o.worst_ms
                 cells = [o.priority + (" (current)" if o.priority == advice.current_priority else ""),
                          format_duration(o.duration_h),
-                         format_ms(worst) if worst is not None else "no workload affected",
+                         format_ms(worst) if worst is not None else (NO_IO if o.no_io else "no workload affected"),
                          "keeps" if o.meets(advice.target_ms) else "exceeds"]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)

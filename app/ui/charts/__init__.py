@@ -6,6 +6,8 @@ operation. A cursor line (shared with the timeline through a TimeCursor) shows e
 value at that time in the read-out; hovering a plot shows its values under the mouse. The mouse
 wheel zooms the time axis (all plots follow); right-click or the Export menu saves a chart as PNG
 or its series as CSV. When a baseline scenario is pinned its curves are drawn dashed underneath.
+A response time is undefined (NaN) where the workload completed no I/O: its curve breaks there,
+the read-out says "no I/O", the CSV cell is empty; a shaded band marks each controller reboot.
 
 The panel never computes a prediction: it reads `Result.series` and `Result.horizon_h` only.
 """
@@ -19,13 +21,13 @@ from typing import Iterable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QPen
+from PySide6.QtGui import QAction, QColor, QFont, QPen
 from PySide6.QtWidgets import (
     QFileDialog, QGraphicsItem, QHBoxLayout, QMenu, QScrollArea, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
     QVBoxLayout, QWidget,
 )
 
-from app.domain.formatting import format_time, format_value, series_label
+from app.domain.formatting import OUTAGE_TEXT, format_response, format_time, format_value, series_label
 
 from .statustext import StatusText
 from .timeaxis import TimeAxisItem
@@ -34,6 +36,7 @@ PLOT_MIN_H = 125  # pixels per plot before the charts scroll
 LEGEND_MAX = 5  # more curves than this: no legend (the read-out lists them)
 MAX_CURVES = 12  # per plot; the busiest entities (by peak) plus the selected ones are shown
 FOLLOW_SPARE = 0.1  # a plan that outgrows the time axis is shown with 10% of its length to spare
+HOST_PLOTS = ("response", "throughput")  # the plots that show a controller reboot's outage band
 
 
 @dataclass(frozen=True)
@@ -103,10 +106,15 @@ class _SeriesIndex:
         peaks = self._peaks.get(metric)
         if peaks is None:
             peaks = self._peaks[metric] = {}
-            for block in self._blocks(metric):
-                peaks.update(zip(block.entities, block.V.max(axis=0).tolist()))
+            for block in self._blocks(metric):  # fmax: NaN cells (no I/O) left out, all NaN: NaN
+                peaks.update(zip(block.entities, np.fmax.reduce(block.V, axis=0).tolist()))
         p = peaks.get(ent)
         return p if p is not None else self.result.series[(metric, ent)].peak()
+
+    def rank(self, metric: str, ent: str) -> float:
+        """The peak to rank by: a series without any value (no I/O at all) last."""
+        p = self.peak(metric, ent)
+        return -np.inf if np.isnan(p) else p
 
     def values_at(self, metric: str, t: float) -> dict[str, float]:
         out: dict[str, float] = {}
@@ -152,7 +160,7 @@ def choose_entities(result, spec: PlotSpec, focus: set[tuple[str, str]] = frozen
         return pairs, total
     forced = [p for p in pairs if p in focus]
     rest = [p for p in pairs if p not in focus]
-    rest.sort(key=lambda p: -index.peak(*p))
+    rest.sort(key=lambda p: -index.rank(*p))
     keep = set(forced + rest[: max(limit - len(forced), 0)])
     return [p for p in pairs if p in keep], total
 
@@ -188,6 +196,8 @@ class ChartsPanel(QWidget):
         self._readout_header: list[str] | None = None
         self._readout_layout: list | None = None
         self._readout_items: dict[tuple, QTreeWidgetItem] = {}
+        self.outages: list[tuple[float, float]] = []  # controller reboots shown as bands
+        self._outage_items: list[tuple[pg.PlotItem, pg.GraphicsObject]] = []
         self.shown: dict[str, list[tuple[str, str]]] = {s.key: [] for s in PLOTS}
 
         lay = QVBoxLayout(self)
@@ -304,8 +314,10 @@ class ChartsPanel(QWidget):
         if result is None:
             for key in self.curves:
                 self._sync_plot(key, [], [])
+            self._sync_outages([])
             self.status_label.setText("No prediction yet")
             return
+        self._sync_outages(result.host_outages())
         visible = self._plots_on_screen()
         for spec in PLOTS:
             pairs, total = choose_entities(result, spec, self.focus)
@@ -424,8 +436,8 @@ class ChartsPanel(QWidget):
         self.glw.ci.layout.setRowMaximumHeight(row, 1e6 if visible else 0)
         self.glw.ci.layout.setRowMinimumHeight(row, 0)
         self._update_min_height()
-        if visible:
-            QTimer.singleShot(0, self._draw_pending)
+        # hiding a plot moves the ones below it up, perhaps into view: draw those still pending
+        QTimer.singleShot(0, self._draw_pending)
 
     def _update_min_height(self) -> None:
         """Each visible plot gets at least PLOT_MIN_H pixels; below that the panel scrolls."""
@@ -480,7 +492,8 @@ class ChartsPanel(QWidget):
                 t = list(map(float, s.t))
                 for i, v in enumerate(s.v):
                     end = t[i + 1] if i + 1 < len(t) else float(res.horizon_h)
-                    rows.append([res.scenario, metric, ent, label, s.unit, t[i], end, float(v)])
+                    # NaN (a response time where nothing completed I/O): an empty cell, not "nan"
+                    rows.append([res.scenario, metric, ent, label, s.unit, t[i], end, "" if np.isnan(v) else float(v)])
         with path.open("w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh)
             w.writerow(["scenario", "metric", "entity", "label", "unit", "start_h", "end_h", "value"])
@@ -551,12 +564,14 @@ class ChartsPanel(QWidget):
             item = existing.get(k)
             if item is None:
                 pen = self._pen(metric, ent, is_base, selected)
+                # connect="finite": the curve breaks where a response time is NaN (no I/O), it
+                # does not drop to 0
                 if pool:
                     item = pool.pop()
-                    item.setData(x, y, stepMode="right", pen=pen)
+                    item.setData(x, y, stepMode="right", pen=pen, connect="finite")
                     item.setVisible(True)
                 else:
-                    item = pg.PlotDataItem(x, y, stepMode="right", pen=pen)
+                    item = pg.PlotDataItem(x, y, stepMode="right", pen=pen, connect="finite")
                     plot.addItem(item)
                 existing[k] = item
             else:
@@ -567,6 +582,29 @@ class ChartsPanel(QWidget):
             item.setZValue((5 if is_base else 10) + (1 if selected else 0))  # the selected on top
             item.opts["name"] = series_label(metric, ent, self.project, res)
         self._sync_legend(key, [existing[(m, e, False)] for m, e in pairs])
+
+    def _sync_outages(self, outages: list[tuple[float, float]]) -> None:
+        """A light, labelled band over each controller reboot on the host plots: the response
+        curves break there (no I/O, no response time) and the throughput drops to 0. Rebuilt
+        only when the intervals change."""
+        if outages == self.outages:
+            return
+        for plot, item in self._outage_items:
+            plot.removeItem(item)
+        self._outage_items = []
+        self.outages = list(outages)
+        for key in HOST_PLOTS:
+            plot = self.plots[key]
+            for start, end in outages:
+                band = pg.LinearRegionItem((start, end), movable=False, brush=pg.mkBrush(255, 140, 0, 45),
+                                           pen=pg.mkPen(255, 140, 0, 110))
+                band.setZValue(-10)  # under the curves and the grid's labels
+                band.setToolTip(OUTAGE_TEXT)
+                plot.addItem(band, ignoreBounds=True)
+                label = pg.InfLineLabel(band.lines[0], OUTAGE_TEXT, position=0.92, anchors=[(0, 0), (0, 0)],
+                                        color="#8a4b00")
+                label.setFont(QFont("Sans", 8))
+                self._outage_items.append((plot, band))
 
     def _sync_legend(self, key: str, items: list[pg.PlotDataItem]) -> None:
         legend = self.legends[key]
@@ -670,8 +708,10 @@ class ChartsPanel(QWidget):
 def _same(item: pg.PlotDataItem, x: np.ndarray, y: np.ndarray) -> bool:
     ox, oy = item.getOriginalDataset()
     return (ox is not None and oy is not None and len(ox) == len(x) and len(oy) == len(y)
-            and np.array_equal(ox, x) and np.array_equal(oy, y))
+            and np.array_equal(ox, x) and np.array_equal(oy, y, equal_nan=True))
 
 
 def _fmt(v: float | None, unit: str) -> str:
-    return "" if v is None else format_value(v, unit)
+    if v is None:
+        return ""
+    return format_response(v) if unit == "ms" else format_value(v, unit)  # NaN ms: "no I/O"
