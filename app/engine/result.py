@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-RESULT_FORMAT_VERSION = 1
+RESULT_FORMAT_VERSION = 2  # 2: response times null (NaN) where no I/O completed
 
 
 @dataclass
