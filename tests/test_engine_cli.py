@@ -104,4 +104,4 @@ def test_simulate_json_durations_match_the_documents(capsys, example, scenario, 
 def test_simulate_json_every_example(capsys, path):
     assert main(["simulate", str(path), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["version"] == 1 and d["series"]
+    assert d["version"] == RESULT_FORMAT_VERSION and d["series"]
