@@ -32,11 +32,22 @@ class PriorityOutcome:
     def worst_ms(self) -> float | None:
         return max(self.peaks_ms.values()) if self.peaks_ms else None
 
-    def meets(self, target_ms: float) -> bool:
-        if self.error or self.duration_h is None:
-            return False
+    def within(self, target_ms: float) -> bool:
+        """The touched workloads' peaks stay within the target (finished or not)."""
         worst = self.worst_ms
         return worst is None or worst <= target_ms
+
+    def meets(self, target_ms: float) -> bool:
+        """A candidate for the recommendation: predicted, finished within the plan, within the target."""
+        return not self.error and self.duration_h is not None and self.within(target_ms)
+
+    def verdict(self, target_ms: float) -> str:
+        """One word or two for the advisor's table: error, exceeds, not finished, keeps."""
+        if self.error:
+            return "error"
+        if not self.within(target_ms):
+            return "exceeds"
+        return "not finished" if self.duration_h is None else "keeps"
 
 
 @dataclass
@@ -63,6 +74,17 @@ class Advice:
         if rec is None:
             if not self.outcomes:
                 return "The platform offers no priorities for this operation."
+            if all(o.error for o in self.outcomes):
+                return f"The engine could not predict this operation: {self.outcomes[0].error.splitlines()[0]}"
+            predicted = [o for o in self.outcomes if not o.error]
+            if all(o.duration_h is None for o in predicted):
+                return ("The operation does not finish within the plan at any priority: extend the plan, "
+                        "or lighten the host load on its drives (see the utilization charts).")
+            keeping = [o.priority for o in predicted if o.within(self.target_ms)]  # all unfinished
+            if keeping:
+                return (f"{', '.join(keeping)} keep{'s' if len(keeping) == 1 else ''} the workloads within "
+                        f"{format_ms(self.target_ms)} but do{'es' if len(keeping) == 1 else ''} not finish "
+                        "within the plan; the faster priorities exceed the target.")
             best = min((o for o in self.outcomes if o.worst_ms is not None and not o.error),
                        key=lambda o: o.worst_ms, default=None)
             tail = f" The lowest peak is at {best.priority} ({format_ms(best.worst_ms)})." if best else ""

@@ -255,14 +255,14 @@ class AdvisorPanel(QWidget):
                 cells = [o.priority + (" (current)" if o.priority == advice.current_priority else ""),
                          format_duration(o.duration_h),
                          format_ms(worst) if worst is not None else (NO_IO if o.no_io else "no workload affected"),
-                         "keeps" if o.meets(advice.target_ms) else "exceeds"]
+                         o.verdict(advice.target_ms)]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(peaks or o.error or "")
                 if rec is not None and o.priority == rec.priority:
                     item.setFont(bold)
                     item.setBackground(QBrush(QColor("#dff0d8")))
-                elif c == 3 and text == "exceeds":
+                elif c == 3 and text in ("exceeds", "not finished"):
                     item.setForeground(QBrush(QColor("#c0392b")))
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
