@@ -1249,8 +1249,37 @@ class Sim:
                 continue
         return out
 
+    def unfinished_advisories(self, horizon_h: float) -> None:
+        """Say why an operation is still running when the plan ends: starved by the host load
+        (no priority helps) or only slow (its progress then)."""
+        from app.domain.formatting import format_time
+
+        ctx, lay, mu = self.ctx, self.lay, self.max_util
+        for op in self.ops:
+            if not op.running or op.end_h is not None:
+                continue
+            ev = op.event
+            f = op.fixed() if op.streams else None
+            if op.rate == 0.0 and f is not None and f.parts and all(ctx.starves(p) for p in f.parts):
+                full = sorted({g for p in f.parts for g in p.check_g if ctx.U_host_g[g] >= mu}
+                              | {lay.d_group[d] for p in f.parts for d in p.check_d
+                                 if lay.d_group[d] >= 0 and ctx.U_host_g[lay.d_group[d]] >= mu})
+                groups = ", ".join(
+                    f"{lay.groups[g].label} {ctx.U_host_g[g] * 100:.0f}%"
+                    + (" (degraded)" if self.failed[lay.g_members[g]].any() else "") for g in full)
+                self.advise("warning", "starved-by-host",
+                            f"{ev.id}: does not finish within the plan: at its end the host I/O alone needs "
+                            f"{groups} of the drive time, at or above the {mu * 100:g}% the model lets a drive be "
+                            "busy, so the operation gets no drive time at any priority; lighten or move the host "
+                            "load, or schedule it when the load is lower", ev.id)
+            elif op.total_mb > 0:
+                self.advise("info", "unfinished",
+                            f"{ev.id}: {min(op.moved_mb / op.total_mb, 1.0) * 100:.0f}% done when the plan ends at "
+                            f"{format_time(horizon_h)}", ev.id)
+
     def final_advisories(self, res: Result) -> None:
         lay = self.lay
+        self.unfinished_advisories(res.horizon_h)
         # SATA RAID 5 (Hitachi: RAID 6 recommended for SATA; EMC: SATA rebuilds slowest)
         from app.domain.hardware import Interface
         from app.domain.raid import RaidType
