@@ -40,3 +40,15 @@ def test_finished_operations_get_neither(catalog, load_example):
     res = simulate(load_example("emc-cx4-960-oltp"), catalog)
     assert all(o.end_h is not None for o in res.operations)
     assert not [a for a in res.advisories if a.code in ("starved-by-host", "unfinished")]
+
+
+def test_a_hitachi_volume_migration_loads_the_back_end_buses(catalog, load_example):
+    """The copy's MB/s cross the back-end (read on the source's buses, full stripes written on the
+    destination's): the bus chart must not read 0% while it copies."""
+    project = load_example("hitachi-usp600-tiers")
+    res = simulate(project, catalog)
+    op = next(o for o in res.operations if o.kind == "volume_migration")
+    copy = next(p for p in op.phases if p.name.startswith("copy"))
+    mid = (copy.start_h + copy.end_h) / 2
+    busiest = max(res.get("bus_pct", e).at(mid) for e in res.entities("bus_pct"))
+    assert busiest > 1.0
