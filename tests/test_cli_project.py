@@ -58,7 +58,7 @@ def test_check_broken_file_exits_1_naming_objects(tmp_path, load_example, capsys
     assert "error: LUN 1: LUN 1 is owned by 'SP Z', which is not a controller" in out
     assert "error: RG 2: RG 2 has 5 drives" in out
     # the 5,000 GB LUN 0 is also the source of the migrations: its 200 GB destination is now too small
-    assert "error: op1: op1 (LUN migration): destination LUN 1 (200 GB) is smaller than source LUN 0" in out
+    assert "error: op1: Migration Low: op1 (LUN migration): destination LUN 1 (200 GB) is smaller than source LUN 0" in out
     assert "[scenario Migration Low]" in out
     assert out.strip().splitlines()[-1].endswith("NOT valid: 8 errors, 0 warnings")
 

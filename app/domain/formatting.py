@@ -248,3 +248,9 @@ def series_label(metric: str, entity: str, project=None, result=None) -> str:
                 pass
         return entity
     return entity
+
+
+def plural(n: float, word: str, many: str | None = None) -> str:
+    """plural(1, 'LUN') -> '1 LUN', plural(3, 'RAID group') -> '3 RAID groups',
+    plural(2, 'bus', 'buses') -> '2 buses'; counts with thousands separators."""
+    return f"{format_count(n)} {word if n == 1 else (many or word + 's')}"
