@@ -44,11 +44,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from app.engine import simulate
 
     project, catalog = load_or_fail(args.file)
-    validate_or_fail(project, catalog)
     try:
         project.scenario(args.scenario)
     except KeyError as exc:
         raise CliError(str(exc).strip("'\""), 2) from None
+    validate_or_fail(project, catalog, args.scenario)
     result = simulate(project, catalog, args.scenario)
     if args.json:
         json.dump(result.to_json(), sys.stdout, indent=1)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from app.domain import ops
 from app.domain.capacity import group_capacity, member_capacity_gb
-from app.domain.formatting import format_capacity, format_duration
+from app.domain.formatting import format_capacity, format_duration, plural
 from app.domain.hardware import SettingSpec
 from app.domain.ops import parse_ref, ref_group, ref_lun, ref_workload
 from app.domain.project import Workload
@@ -195,9 +195,9 @@ class Inspector(QTabWidget):
         form = PropertyForm()
         form.set_properties([(s, getattr(p.info, s.key)) for s in INFO_SPECS],
                             read_only=[("Platform", f"{platform.name}"), ("Firmware", platform.firmware or "–"),
-                                       ("Controllers", ", ".join(f"{c.name} ({c.cores} cores)" for c in platform.controllers)),
-                                       ("Back end", f"{platform.buses} buses of {platform.bus_mb_s:g} MB/s, "
-                                                    f"up to {platform.max_enclosures_per_bus} enclosures each")])
+                                       ("Controllers", ", ".join(f"{c.name} ({plural(c.cores, 'core')})" for c in platform.controllers)),
+                                       ("Back end", f"{plural(platform.buses, 'bus', 'buses')} of {platform.bus_mb_s:g} MB/s, "
+                                                    f"up to {plural(platform.max_enclosures_per_bus, 'enclosure')} each")])
         form.committed.connect(lambda k, v: self.apply(ops.SetProjectInfo(**{k: v})))
         lay.addWidget(form)
         self._workloads_list(lay)
