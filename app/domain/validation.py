@@ -80,6 +80,14 @@ def warnings(issues: Iterable[Issue]) -> list[Issue]:
     return [i for i in issues if i.severity == WARNING]
 
 
+def workload_errors(project: Project, catalog: Catalog, workload: Workload) -> list[str]:
+    """The errors validation would report for `workload` as it stands (e.g. an edit's result
+    before it is made): the same rules as the whole-project check, one text each."""
+    c = _Checker(project, catalog)
+    c.check_workload(workload, {l.id for l in project.luns}, f"workload {workload.id}", f"workload {workload.id!r}")
+    return [i.text for i in c.issues if i.severity == ERROR]
+
+
 def blocking(issues: Iterable[Issue], scenarios: Iterable[str | None]) -> list[Issue]:
     """The errors that stop a simulation of `scenarios`: the layout's and those scenarios'
     (an error in a scenario that is not run does not change the run)."""
