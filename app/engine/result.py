@@ -14,18 +14,23 @@ Metric names (entity in brackets):
   response_max_ms [workload id]            lun_response_ms [LUN id]
   rate_mb_s [event id]                     write_pending_pct [controller name]
 
+Response times (response_ms, response_max_ms, lun_response_ms) are NaN where the workload (LUN)
+completed no I/O (not started, stopped, controllers rebooting): undefined, not 0 ms. Its iops and
+mb_s are 0 there (a real zero). to_json() writes such a cell as null.
+
 The engine stores series as matrices (one row per breakpoint, one column per entity, see
 SeriesBlock); `Result.series` and `Result.get()` build a Series for one entity only when asked,
 so a configuration of a thousand entities costs nothing until it is charted.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
-RESULT_FORMAT_VERSION = 1
+RESULT_FORMAT_VERSION = 2  # 2: response times null (NaN) where no I/O completed
 
 # Metrics that are exact straight lines between their recorded points: an operation's rate is
 # constant between two engine steps, so its moved MB (and progress) grows linearly in between.
@@ -61,6 +66,13 @@ class OperationResult:
         return None if self.end_h is None else self.end_h - self.start_h
 
 
+def _json_number(x) -> float | None:
+    """A value for JSON: NaN (a response time where nothing completed I/O) is null; json.dumps
+    would write the token NaN, which is not JSON."""
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
 @dataclass
 class Series:
     metric: str
@@ -71,6 +83,8 @@ class Series:
     linear: bool = False  # straight lines between the points, not steps (LINEAR_METRICS)
 
     def at(self, time_h: float) -> float:
+        """The value at time_h (a linear series: on the line between its points); NaN for a
+        response time where nothing completed I/O."""
         if not len(self.v):
             return 0.0
         if self.linear:  # np.interp holds the first/last value outside the points
@@ -79,6 +93,8 @@ class Series:
         return float(self.v[max(i, 0)])
 
     def peak(self, start_h: float | None = None, end_h: float | None = None) -> float:
+        """The highest value in [start_h, end_h), NaN cells (no I/O) left out: NaN if every value
+        in the window is NaN."""
         if not len(self.v):
             return 0.0
         lo = 0 if start_h is None else max(int(self.t.searchsorted(start_h, side="right")) - 1, 0)
@@ -87,7 +103,7 @@ class Series:
             inner = self.v[lo + 1:hi] if start_h is not None else self.v[lo:hi]
             ends = [self.at(x) for x in (start_h, end_h) if x is not None]
             return float(max([*inner.tolist(), *ends]))
-        return float(self.v[lo:hi].max())
+        return float(np.fmax.reduce(self.v[lo:hi]))  # fmax skips NaN; all NaN gives NaN
 
 
 class SeriesBlock:
@@ -144,6 +160,8 @@ class SeriesBlock:
         keep = np.empty(len(v), dtype=bool)
         keep[:1] = True
         np.not_equal(v[1:], v[:-1], out=keep[1:])
+        if keep.any() and np.isnan(v).any():  # NaN != NaN: a run of no-I/O cells is one piece too
+            keep[1:] &= ~(np.isnan(v[1:]) & np.isnan(v[:-1]))
         if self.linear and len(v) > 1:
             keep[:-1] |= keep[1:]  # the last point of a flat stretch: where the slope starts
         return Series(self.metric, self.entities[j], self.unit, self.t[keep], v[keep], self.linear)
@@ -284,6 +302,13 @@ class Result:
                 return op
         raise KeyError(f"no operation {event_id!r} in the result")
 
+    def host_outages(self) -> list[tuple[float, float]]:
+        """(start_h, end_h) of every controller reboot (a feature_enable operation's 'reboot'
+        phase): no host I/O then, so the workloads' response times are NaN. Still rebooting at
+        the horizon: until the horizon."""
+        return [(p.start_h, self.horizon_h if p.end_h is None else p.end_h)
+                for o in self.operations if o.kind == "feature_enable" for p in o.phases if p.name == "reboot"]
+
     def get(self, metric: str, entity: str) -> Series | None:
         return self.series.get((metric, entity))
 
@@ -315,7 +340,7 @@ class Result:
             ],
             "series": [
                 {"metric": s.metric, "entity": s.entity, "unit": s.unit, "linear": s.linear,
-                 "t": [float(x) for x in s.t], "v": [float(x) for x in s.v]}
+                 "t": [float(x) for x in s.t], "v": [_json_number(x) for x in s.v]}
                 for s in self.series.values()
             ],
             "advisories": [a.__dict__ for a in self.advisories],

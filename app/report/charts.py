@@ -54,7 +54,9 @@ def time_tick_label(t: float, step: float) -> str:
 
 
 def y_top(chart: Chart) -> float:
-    peak = max((float(np.max(s.v)) for s in chart.series if len(s.v)), default=0.0)
+    # fmax: a response time's NaN cells (no I/O) left out
+    peaks = [float(np.fmax.reduce(np.asarray(s.v, float))) for s in chart.series if len(s.v)]
+    peak = max((x for x in peaks if not math.isnan(x)), default=0.0)
     peak = max([peak] + [v for v, _ in chart.targets])
     if chart.y_max is not None:
         return max(chart.y_max, peak)
@@ -85,8 +87,8 @@ def step_points(t: np.ndarray, v: np.ndarray, horizon: float, columns: int) -> t
     if len(t) > 2 * columns:
         col = np.floor(np.clip(t / max(horizon, 1e-12), 0, 1) * columns).astype(np.int64)
         starts = np.flatnonzero(np.r_[True, col[1:] != col[:-1]])
-        vmin = np.minimum.reduceat(v, starts)
-        vmax = np.maximum.reduceat(v, starts)
+        vmin = np.fmin.reduceat(v, starts)  # fmin/fmax: NaN (no I/O) only where a column has nothing else
+        vmax = np.fmax.reduceat(v, starts)
         ends = np.r_[starts[1:], len(v)] - 1
         first, last = v[starts], v[ends]
         tg = t[starts]
@@ -216,6 +218,21 @@ class ChartPainter:
         axis_title = "time from the start of the plan (" + ("days" if xstep >= 24 else "h:mm") + ")"
         w = self.fm.horizontalAdvance(axis_title)
         p.drawText(QPointF(plot.center().x() - w / 2, plot.bottom() + 2 * self.fm.height() + 4 * u), axis_title)
+        # shaded intervals (controller reboots: no host I/O), under everything else
+        if chart.bands:
+            band_pen = QPen(QColor(255, 140, 0, 150))
+            band_pen.setWidthF(0.5 * u)
+            for a, b, label in chart.bands:
+                a, b = max(a, 0.0), min(b, horizon)
+                if b <= a:
+                    continue
+                p.setPen(band_pen)
+                p.setBrush(QColor(255, 140, 0, 45))
+                p.drawRect(QRectF(QPointF(X(a), plot.top()), QPointF(X(b), plot.bottom())))
+                p.setPen(QColor("#8a4b00"))
+                lx = min(X(b) + 3 * u, plot.right() - self.fm.horizontalAdvance(label))
+                p.drawText(QPointF(lx, plot.top() + self.fm.ascent() + 2 * u), label)
+            p.setBrush(Qt.NoBrush)
         # operation start markers
         if chart.marks:
             mark = QPen(QColor("#777777"))
@@ -239,9 +256,15 @@ class ChartPainter:
         for i, s in enumerate(chart.series):
             xs, ys = step_points(s.t, s.v, horizon, columns)
             path = QPainterPath()
-            path.moveTo(X(xs[0]), Y(ys[0]))
-            for a, b in zip(xs[1:].tolist(), ys[1:].tolist()):
-                path.lineTo(X(a), Y(b))
+            gap = True  # the line breaks at NaN (a response time where nothing completed I/O)
+            for a, b in zip(xs.tolist(), ys.tolist()):
+                if math.isnan(b):
+                    gap = True
+                elif gap:
+                    path.moveTo(X(a), Y(b))
+                    gap = False
+                else:
+                    path.lineTo(X(a), Y(b))
             pen = series_pen(chart, i, 1.1 * u)
             pen.setJoinStyle(Qt.MiterJoin)
             p.setPen(pen)

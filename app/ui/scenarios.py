@@ -8,6 +8,7 @@ workload's peak response time, with the difference. Both read the engine's Resul
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, Qt
@@ -18,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.domain import ops
-from app.domain.formatting import DASH, format_duration, format_ms
+from app.domain.formatting import DASH, format_duration, format_ms, format_response
 from app.ui.document import follow_document
 
 
@@ -27,7 +28,7 @@ class CompareRow:
     section: str  # "Operations", "Workloads", "Plan"
     key: str  # event id / workload id
     label: str
-    baseline: float | None
+    baseline: float | None  # None: not in that Result; NaN: a workload that completed no I/O
     current: float | None
     unit: str  # "h" or "ms"
     note: str = ""  # e.g. "only in current", priorities
@@ -38,8 +39,8 @@ class CompareRow:
 
     @property
     def delta(self) -> float | None:
-        if self.baseline is None or self.current is None:
-            return None
+        if self.baseline is None or self.current is None or math.isnan(self.baseline) or math.isnan(self.current):
+            return None  # nothing to compare with (no I/O: no response time)
         return self.current - self.baseline
 
     @property
@@ -51,7 +52,8 @@ class CompareRow:
 
 def compare_results(current, baseline, project=None) -> list[CompareRow]:
     """Rows comparing two Results: operations by event id (duration), workloads by name (peak
-    response time over the plan), and the plan length."""
+    response time over the plan, the steps without I/O left out: NaN if it never completed I/O),
+    and the plan length."""
     rows: list[CompareRow] = []
     cur_ops = {o.event_id: o for o in current.operations}
     base_ops = {o.event_id: o for o in baseline.operations}
@@ -85,7 +87,7 @@ NOT_FINISHED = "not finished"
 def _fmt(v: float | None, unit: str, missing: str = DASH) -> str:
     if v is None:
         return missing
-    return format_ms(v) if unit == "ms" else format_duration(v)
+    return format_response(v) if unit == "ms" else format_duration(v)  # NaN ms: "no I/O"
 
 
 def _fmt_delta(row: CompareRow, compact: bool = False) -> str:

@@ -386,3 +386,22 @@ def test_stale_before_any_prediction_says_there_is_none(panel, qtbot):
     qtbot.addWidget(table)
     table.set_stale("RAID group 3 has too few drives")
     assert table.stale_banner.text() == "No comparison: RAID group 3 has too few drives"
+
+
+def test_exported_png_of_a_host_chart_keeps_the_reboot_band(panel, cat, tmp_path, monkeypatch):
+    import pyqtgraph as pg
+    from pyqtgraph.exporters import ImageExporter
+
+    doc = _example(cat, "dell-md3200-hpt")
+    res = simulate(doc.project, cat, "Enable High Performance Tier")
+    (outage,) = res.host_outages()
+    panel.set_results(res, project=doc.project)
+    seen = {}
+
+    def spy(self, path=None, *a, **kw):
+        seen["bands"] = [i.getRegion() for i in self.item.items if isinstance(i, pg.LinearRegionItem)]
+        seen["connect"] = {i.opts["connect"] for i in self.item.listDataItems()}
+
+    monkeypatch.setattr(ImageExporter, "export", spy)
+    panel.export_png("response", tmp_path / "r.png")
+    assert seen["bands"] == [pytest.approx(outage)] and seen["connect"] == {"finite"}

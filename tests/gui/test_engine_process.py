@@ -175,8 +175,8 @@ def test_validation_errors_stop_the_prediction_and_reach_the_messages_dock(qtbot
 
     with qtbot.waitSignal(live.failed, timeout=30000) as sig:
         doc.apply(ops.EditWorkload("w1", iops=-5))
-    expected = refusal(validate(doc.project, doc.catalog))
-    assert sig.args[0] == f"ProjectInvalid: {expected}"
+    expected = refusal(validate(doc.project, doc.catalog), [doc.project.current_scenario])
+    assert sig.args[0] == expected  # a sentence for the status bar, no exception name
     text = "workload 'w1': IOPS -5 must be zero or a positive number"
     assert text in expected
     qtbot.waitUntil(lambda: text in messages(), timeout=5000)

@@ -7,6 +7,8 @@ operation. A cursor line (shared with the timeline through a TimeCursor) shows e
 value at that time in the read-out; hovering a plot shows its values under the mouse. The mouse
 wheel zooms the time axis (all plots follow); right-click or the Export menu saves a chart as PNG
 or its series as CSV. When a baseline scenario is pinned its curves are drawn dashed underneath.
+A response time is undefined (NaN) where the workload completed no I/O: its curve breaks there,
+the read-out says "no I/O", the CSV cell is empty; a shaded band marks each controller reboot.
 
 The panel never computes a prediction: it reads `Result.series` and `Result.horizon_h` only.
 """
@@ -20,13 +22,13 @@ from typing import Iterable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QPen
+from PySide6.QtGui import QAction, QColor, QFont, QPen
 from PySide6.QtWidgets import (
     QFileDialog, QGraphicsItem, QGraphicsOpacityEffect, QHBoxLayout, QHeaderView, QLabel, QMenu, QScrollArea,
     QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
-from app.domain.formatting import format_time, format_value, series_label
+from app.domain.formatting import OUTAGE_TEXT, format_response, format_time, format_value, series_label
 
 from .statustext import StatusText
 from .timeaxis import TimeAxisItem
@@ -35,6 +37,7 @@ PLOT_MIN_H = 125  # pixels per plot before the charts scroll
 LEGEND_MAX = 5  # more curves than this: no legend (the read-out lists them)
 MAX_CURVES = 12  # per plot; the busiest entities (by peak) plus the selected ones are shown
 FOLLOW_SPARE = 0.1  # a plan that outgrows the time axis is shown with 10% of its length to spare
+HOST_PLOTS = ("response", "throughput")  # the plots that show a controller reboot's outage band
 
 
 @dataclass(frozen=True)
@@ -169,10 +172,15 @@ class _SeriesIndex:
         peaks = self._peaks.get(metric)
         if peaks is None:
             peaks = self._peaks[metric] = {}
-            for block in self._blocks(metric):
-                peaks.update(zip(block.entities, block.V.max(axis=0).tolist()))
+            for block in self._blocks(metric):  # fmax: NaN cells (no I/O) left out, all NaN: NaN
+                peaks.update(zip(block.entities, np.fmax.reduce(block.V, axis=0).tolist()))
         p = peaks.get(ent)
         return p if p is not None else self.result.series[(metric, ent)].peak()
+
+    def rank(self, metric: str, ent: str) -> float:
+        """The peak to rank by: a series without any value (no I/O at all) last."""
+        p = self.peak(metric, ent)
+        return -np.inf if np.isnan(p) else p
 
     def values_at(self, metric: str, t: float) -> dict[str, float]:
         out: dict[str, float] = {}
@@ -217,7 +225,7 @@ def choose_entities(result, spec: PlotSpec, focus: set[tuple[str, str]] = frozen
         return pairs, total
     forced = [p for p in pairs if p in focus]
     rest = [p for p in pairs if p not in focus]
-    rest.sort(key=lambda p: -index.peak(*p))
+    rest.sort(key=lambda p: -index.rank(*p))
     keep = set(forced + rest[: max(limit - len(forced), 0)])
     return [p for p in pairs if p in keep], total
 
@@ -254,6 +262,8 @@ class ChartsPanel(QWidget):
         self._readout_header: list[str] | None = None
         self._readout_layout: list | None = None
         self._readout_items: dict[tuple, QTreeWidgetItem] = {}
+        self.outages: list[tuple[float, float]] = []  # controller reboots shown as bands
+        self._outage_items: list[tuple[pg.PlotItem, pg.GraphicsObject]] = []
         self.shown: dict[str, list[tuple[str, str]]] = {s.key: [] for s in PLOTS}
 
         lay = QVBoxLayout(self)
@@ -401,8 +411,10 @@ class ChartsPanel(QWidget):
         if result is None:
             for key in self.curves:
                 self._sync_plot(key, [], [])
+            self._sync_outages([])
             self.status_label.setText("No prediction yet")
             return
+        self._sync_outages(result.host_outages())
         self._retitle(result)
         visible = self._plots_on_screen()
         for spec in PLOTS:
@@ -570,8 +582,8 @@ class ChartsPanel(QWidget):
         self._update_time_axis()
         self._update_min_height()
         self._update_readout()  # a hidden chart leaves the read-out
-        if visible:
-            QTimer.singleShot(0, self._draw_pending)
+        # hiding a plot moves the ones below it up, perhaps into view: draw those still pending
+        QTimer.singleShot(0, self._draw_pending)
 
     def _show_time_axis(self, key: str, show: bool) -> None:
         axis = self.plots[key].getAxis("bottom")
@@ -659,12 +671,15 @@ class ChartsPanel(QWidget):
         legend.setColumnCount(max(min(len(current), 4), 1))
         for k, item in shown:
             x, y = item.getOriginalDataset()
-            copy = pg.PlotDataItem(x, y, stepMode=item.opts["stepMode"], pen=item.opts["pen"])
+            copy = pg.PlotDataItem(x, y, stepMode=item.opts["stepMode"], pen=item.opts["pen"], connect="finite")
             copy.setZValue(item.zValue())
             plot.addItem(copy)
             if not k[2] and len(current) <= LEGEND_MAX:
                 legend.addItem(copy, item.opts["name"])
         plot.addItem(pg.InfiniteLine(pos=self.cursor_h, angle=90, pen=pg.mkPen("#000000", width=1)))
+        if key in HOST_PLOTS:
+            for start, end in self.outages:
+                _add_outage_band(plot, start, end)
         plot.setXRange(*self.master_plot.getViewBox().viewRange()[0], padding=0)
         plot.setYRange(*src.getViewBox().viewRange()[1], padding=0)
         if not shown:
@@ -697,7 +712,9 @@ class ChartsPanel(QWidget):
                     if end <= t[i] and len(t) > 1:  # a point at the horizon: the previous piece's end
                         continue
                     ev = s.v[i + 1] if s.linear and i + 1 < len(t) else v
-                    rows.append([res.scenario, metric, ent, label, s.unit, t[i], end, float(v), float(ev)])
+                    # NaN (a response time where nothing completed I/O): an empty cell, not "nan"
+                    rows.append([res.scenario, metric, ent, label, s.unit, t[i], end, "" if np.isnan(v) else float(v),
+                                 "" if np.isnan(ev) else float(ev)])
         with path.open("w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh)
             w.writerow(["scenario", "metric", "entity", "label", "unit", "start_h", "end_h", "value", "end_value"])
@@ -775,12 +792,14 @@ class ChartsPanel(QWidget):
             item = existing.get(k)
             if item is None:
                 pen = self._pen(metric, ent, is_base, selected)
+                # connect="finite": the curve breaks where a response time is NaN (no I/O), it
+                # does not drop to 0
                 if pool:
                     item = pool.pop()
-                    item.setData(x, y, stepMode=_step_mode(s), pen=pen)
+                    item.setData(x, y, stepMode=_step_mode(s), pen=pen, connect="finite")
                     item.setVisible(True)
                 else:
-                    item = pg.PlotDataItem(x, y, stepMode=_step_mode(s), pen=pen)
+                    item = pg.PlotDataItem(x, y, stepMode=_step_mode(s), pen=pen, connect="finite")
                     plot.addItem(item)
                 existing[k] = item
             else:
@@ -802,6 +821,21 @@ class ChartsPanel(QWidget):
         if note.isVisible() != empty:
             note.setVisible(empty)
             self.plots[key].getAxis("left").setStyle(showValues=not empty)
+
+    def _sync_outages(self, outages: list[tuple[float, float]]) -> None:
+        """A light, labelled band over each controller reboot on the host plots: the response
+        curves break there (no I/O, no response time) and the throughput drops to 0. Rebuilt
+        only when the intervals change."""
+        if outages == self.outages:
+            return
+        for plot, item in self._outage_items:
+            plot.removeItem(item)
+        self._outage_items = []
+        self.outages = list(outages)
+        for key in HOST_PLOTS:
+            plot = self.plots[key]
+            for start, end in outages:
+                self._outage_items.append((plot, _add_outage_band(plot, start, end)))
 
     def _sync_legend(self, key: str, items: list[pg.PlotDataItem]) -> None:
         legend = self.legends[key]
@@ -911,6 +945,18 @@ class ChartsPanel(QWidget):
         return item.toPlainText() if item.isVisible() else ""
 
 
+def _add_outage_band(plot: pg.PlotItem, start: float, end: float) -> pg.LinearRegionItem:
+    band = pg.LinearRegionItem((start, end), movable=False, brush=pg.mkBrush(255, 140, 0, 45),
+                               pen=pg.mkPen(255, 140, 0, 110))
+    band.setZValue(-10)  # under the curves and the grid's labels
+    band.setToolTip(OUTAGE_TEXT)
+    plot.addItem(band, ignoreBounds=True)
+    label = pg.InfLineLabel(band.lines[0], OUTAGE_TEXT, position=0.92, anchors=[(0, 0), (0, 0)],
+                            color="#8a4b00")
+    label.setFont(QFont("Sans", 8))
+    return band
+
+
 def _label(metric: str, ent: str, project, result) -> str:
     """series_label, with the metrics no chart shows named too (the CSV has every series)."""
     if metric == "rate_mb_s":
@@ -929,8 +975,10 @@ def _label(metric: str, ent: str, project, result) -> str:
 def _same(item: pg.PlotDataItem, x: np.ndarray, y: np.ndarray) -> bool:
     ox, oy = item.getOriginalDataset()
     return (ox is not None and oy is not None and len(ox) == len(x) and len(oy) == len(y)
-            and np.array_equal(ox, x) and np.array_equal(oy, y))
+            and np.array_equal(ox, x) and np.array_equal(oy, y, equal_nan=True))
 
 
 def _fmt(v: float | None, unit: str) -> str:
-    return "" if v is None else format_value(v, unit)
+    if v is None:
+        return ""
+    return format_response(v) if unit == "ms" else format_value(v, unit)  # NaN ms: "no I/O"
