@@ -83,7 +83,11 @@ class AdvisorPanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
-        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.Stretch)
+        header = self.table.horizontalHeader()
+        for c in (0, 1, 3):  # fit their header and cells, empty or not; the peaks take the rest
+            header.setSectionResizeMode(c, QHeaderView.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.Stretch)
+        header.setMinimumSectionSize(header.fontMetrics().horizontalAdvance("Peak response") + 16)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setMinimumHeight(4 * 22 + 30)  # the four priorities without scrolling
         lay.addWidget(self.table, 1)
@@ -124,7 +128,9 @@ class AdvisorPanel(QWidget):
             self.event_id = None
             self._new_generation()
             self.advice = None
-            self.title.setText("Select an operation on the timeline.")
+            self.title.setText("Select an operation on the timeline." if ev is None else
+                               f"{ev.id}: {ev.label_text or type(ev).__name__} has no priority to choose. "
+                               "Select a migration, rebuild, bind or other operation with a priority.")
             self.table.setRowCount(0)
             self.summary.setText("")
             self.apply_button.setEnabled(False)

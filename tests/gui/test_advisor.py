@@ -173,3 +173,19 @@ def test_advisor_ignores_steps_without_io(qtbot):
     cells = [panel.table.item(r, c) for r in range(panel.table.rowCount()) for c in range(4)]
     assert not any("nan" in (i.text() + i.toolTip()).lower() for i in cells)
     assert "idle: no I/O" in panel.table.item(0, 2).toolTip()
+
+
+def test_an_operation_without_a_priority_is_named_not_ignored(qtbot):
+    from app.store.examples import example_path
+    from app.store.project_file import load_project
+
+    cat = catalog()
+    doc = Document(load_project(example_path("dell-md3200-hpt")), cat)
+    panel = AdvisorPanel(doc, simulate=FakeEngine())
+    qtbot.addWidget(panel)
+    enable = next(e for e in doc.project.scenario().events if e.kind == "feature_enable")
+    panel.set_event(enable.id)
+    assert panel.title.text().startswith(f"{enable.id}: Feature enable has no priority to choose")
+    assert not panel.evaluate_button.isEnabled() and panel.table.rowCount() == 0
+    panel.set_event(None)
+    assert panel.title.text() == "Select an operation on the timeline."
