@@ -302,6 +302,9 @@ def test_set_stale_dims_and_restores_the_comparison(qtbot):
     table.set_stale("again")
     table.set_results(base, base, proj)
     assert not table.stale_banner.isVisible()
+    table.set_stale("again")
+    table.set_results(base, None, proj)  # a new prediction, no baseline pinned any more
+    assert not table.stale_banner.isVisible() and table.table.viewport().graphicsEffect() is None
 
 
 # ------------------------------------------------------------------ 7. polish
