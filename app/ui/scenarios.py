@@ -369,7 +369,8 @@ class CompareTable(QWidget):
 _SECTION_TITLES = {"Operations": "Operations (duration)", "Workloads": "Workloads (peak response time)"}
 
 
-def _table_lines(rows: list[CompareRow], compact: bool = False) -> list[tuple[tuple[str, str | None], list[str], bool | None]]:
+def _table_lines(rows: list[CompareRow],
+                 compact: bool = False) -> list[tuple[tuple[str, str | None], list[str], bool | None]]:
     """The table's lines: ((section, key or None for the section's title), five texts, whether the
     difference is worse, better (False) or neither (None))."""
     out = []

@@ -9,6 +9,8 @@ wheel zooms the time axis (all plots follow); right-click or the Export menu sav
 or its series as CSV. When a baseline scenario is pinned its curves are drawn dashed underneath.
 A response time is undefined (NaN) where the workload completed no I/O: its curve breaks there,
 the read-out says "no I/O", the CSV cell is empty; a shaded band marks each controller reboot.
+Time ticks are written under the lowest visible chart. After a failed prediction the last good
+curves stay, dimmed under a banner that says why (set_stale).
 
 The panel never computes a prediction: it reads `Result.series` and `Result.horizon_h` only.
 """
