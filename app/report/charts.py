@@ -1,5 +1,6 @@
-"""Vector charts for the PDF: step lines of the Result's piecewise-constant Series, drawn with
-QPainter paths (sharp at any print resolution). Axes, ticks, gridlines, labels and a legend.
+"""Vector charts for the PDF: step lines of the Result's piecewise-constant Series (straight lines
+for the linear ones: operation progress), drawn with QPainter paths (sharp at any print
+resolution). Axes, ticks, gridlines, labels and a legend.
 
 All sizes are in points; `u` converts points to device units (device dpi / 72).
 """
@@ -112,6 +113,19 @@ def step_points(t: np.ndarray, v: np.ndarray, horizon: float, columns: int) -> t
     xs[-1] = horizon
     ys[-1] = v[-1]
     return xs, ys
+
+
+def line_points(t: np.ndarray, v: np.ndarray, horizon: float) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices of a linear series (Series.linear: progress) over [0, horizon]: its own points,
+    held at the last value to the horizon. Such series have one point per engine step of the
+    operation, few enough to draw as they are."""
+    t = np.asarray(t, dtype=float)
+    v = np.asarray(v, dtype=float)
+    if not len(t):
+        return np.array([0.0, horizon]), np.array([0.0, 0.0])
+    keep = t <= horizon
+    t, v = (t[keep], v[keep]) if keep.any() else (t[:1], v[:1])
+    return np.r_[t, horizon], np.r_[v, v[-1]]
 
 
 def series_pen(chart: Chart, i: int, width: float) -> QPen:
@@ -254,7 +268,10 @@ class ChartPainter:
         columns = int(plot.width() / u * 2)  # two vertices' columns per point of width
         p.setClipRect(plot.adjusted(-u, -u, u, u))
         for i, s in enumerate(chart.series):
-            xs, ys = step_points(s.t, s.v, horizon, columns)
+            if s.linear:
+                xs, ys = line_points(s.t, s.v, horizon)
+            else:
+                xs, ys = step_points(s.t, s.v, horizon, columns)
             path = QPainterPath()
             gap = True  # the line breaks at NaN (a response time where nothing completed I/O)
             for a, b in zip(xs.tolist(), ys.tolist()):

@@ -81,6 +81,7 @@ class ChartSeries:
     v: np.ndarray
     color: int = -1  # palette index; -1: the series' own position
     dashed: bool = False  # the baseline scenario's line for the same entity
+    linear: bool = False  # straight lines between the points (Series.linear: progress), not steps
 
 
 @dataclass
@@ -752,7 +753,7 @@ class ReportBuilder:
             for value in sorted({w.response_target_ms for w in self.project.workloads
                                  if w.id in {s.entity for s in series} and w.response_target_ms}):
                 targets.append((value, f"target {format_ms(value)}"))
-        lines = [ChartSeries(self.entity_label(metric, s.entity, r), s.t, s.v) for s in series]
+        lines = [ChartSeries(self.entity_label(metric, s.entity, r), s.t, s.v, linear=s.linear) for s in series]
         base_name = self.project.baseline_scenario
         if kind == "response" and base_name and base_name != scenario and base_name in self.results:
             base = self.results[base_name]  # the GUI's dashed baseline: what the hosts see without the plan
