@@ -1,6 +1,6 @@
 """Edit-to-curves-updated latency of the live predictions, and the longest GUI-thread stall.
 
-    python benchmarks/gui_latency.py [--edits 40] [--only example|large] [--offscreen] [--trace]
+    python benchmarks/gui_latency.py [--edits 40] [--only example|large] [--offscreen] [--trace] [--baseline]
 
 For the largest built-in example and for a generated large configuration (CX4-960: 960 drives,
 192 RAID 5 groups, 1,000 LUNs, 24 workloads, 200 operations; from benchmarks/engine.py when the
@@ -590,6 +590,9 @@ def main(argv=None) -> int:
     ap.add_argument("--offscreen", action="store_true", help="QT_QPA_PLATFORM=offscreen")
     ap.add_argument("--no-sampler", action="store_true", help="no stack sampling during stalls")
     ap.add_argument("--trace", action="store_true", help="time each step of an edit in both processes")
+    ap.add_argument("--baseline", action="store_true",
+                    help="edit a copy of the scenario with the original pinned as the baseline (the comparison "
+                         "view: each prediction has two scenarios)")
     args = ap.parse_args(argv)
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -600,15 +603,27 @@ def main(argv=None) -> int:
     app = make_app()
     catalog = default_catalog()
     results = []
+    def pin(proj):
+        if args.baseline:
+            from app.domain import ops
+
+            base = proj.current_scenario
+            ops.DuplicateScenario(proj, base).do(proj)  # the copy becomes current
+            ops.SetBaselineScenario(base).do(proj)
+        return proj
+
     if args.only in (None, "example"):
         proj, name = largest_example()
+        pin(proj)
         results.append(measure(proj, catalog, f"largest example ({name})", args.edits, app,
                                not args.no_sampler, args.trace))
     if args.only in (None, "large"):
         proj, source = large_project(catalog)
+        pin(proj)
         results.append(measure(proj, catalog, f"large generated configuration ({source})", args.edits, app,
                                not args.no_sampler, args.trace))
-    print(f"Python {sys.version.split()[0]}, Qt platform {app.platformName()}, {os.cpu_count()} CPUs")
+    print(f"Python {sys.version.split()[0]}, Qt platform {app.platformName()}, {os.cpu_count()} CPUs"
+          + (", a copy of the scenario edited with the original pinned as the baseline" if args.baseline else ""))
     for r in results:
         report(r)
     return 0
