@@ -27,6 +27,16 @@ EXAMPLE_IDS = [p.stem for p in EXAMPLE_PATHS]
 
 
 @pytest.fixture(scope="session")
+def qapp(qapp):
+    """pytest-qt's QApplication, with garbage collection on the GUI thread as the app has it
+    (app.ui.gc_policy: a collection in a worker thread destroyed Qt objects there)."""
+    from app.ui.gc_policy import collect_on_gui_thread
+
+    collect_on_gui_thread(qapp)
+    return qapp
+
+
+@pytest.fixture(scope="session")
 def catalog():
     """The built-in catalog (no user presets)."""
     from app.store.presets import builtin_presets_dir, load_catalog

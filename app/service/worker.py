@@ -73,13 +73,15 @@ class _Server:
             ok, payload = False, failure_message(exc)
         # the engine runs with the collector paused (app.engine.simulate): collecting its tens of
         # thousands of new objects, 6-10 ms, waits until the reply has left
+        paused = gc.isenabled()
         gc.disable()
         try:
             marks = {"read": read, "applied": applied, "done": time.perf_counter()}
             self.conn.send(("reply", ticket, ok, marks))
             wire.send(self.conn, payload)
         finally:
-            gc.enable()
+            if paused:
+                gc.enable()
 
     def job_live(self):
         return predict(self.project, self.catalog, layout_cache=self.layout_cache, results=self.results)

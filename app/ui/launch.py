@@ -21,6 +21,9 @@ def make_app(argv: list[str] | None = None):
     app.setOrganizationName(ORG_NAME)
     app.setOrganizationDomain(ORG_DOMAIN)
     app.setApplicationDisplayName(APP_NAME)
+    from app.ui.gc_policy import collect_on_gui_thread
+
+    collect_on_gui_thread(app)  # never in the engine's reader/pool threads (see gc_policy)
     try:
         from app import __version__
         app.setApplicationVersion(__version__)
