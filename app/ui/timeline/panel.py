@@ -16,10 +16,11 @@ from PySide6.QtWidgets import (
 
 from app.domain import ops
 from app.domain.formatting import format_time
-from app.domain.project import Event
+from app.domain.project import Event, LunMigration, VolumeMigration
 from app.ui.charts.statustext import StatusText
 from app.ui.document import follow_document
 
+from .destinations import choose_targets
 from .dialogs import EventForm, available_kinds, default_event
 from .gantt import PHASE_COLORS, GanttView
 
@@ -252,6 +253,16 @@ class TimelinePanel(QWidget):
             return None
         t = self.cursor.time_h if (start_h is None and self.cursor is not None) else (start_h or 0.0)
         ev = default_event(kind, self.project, self.platform, t, **preset)
+        # a migration's destination: the best one validation accepts, unless the caller chose it
+        # (None in `preset` asks for it too)
+        if isinstance(ev, LunMigration) and preset.get("dest_lun") is None:
+            ev.dest_lun = None
+        elif isinstance(ev, VolumeMigration) and "moves" not in preset:
+            ev.moves = [[a, None] for a, _ in ev.moves]
+        why = choose_targets(ev, self.project, self.document.catalog)
+        if why:
+            self.notify(f"Cannot add {ev.label_text}: {why}")
+            return None
         form = EventForm(ev, self.project, self.platform, self, title=f"Add {ev.label_text}")
         if form.exec():
             return self.add_event(form.make_event())
