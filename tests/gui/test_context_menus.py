@@ -1,5 +1,6 @@
-"""Scheduling operations from the context menus (the RAID group/LUN tree, the canvas) and a
-migration's default destination, on the examples in the main window (the engine is FakeEngine)."""
+"""Scheduling operations from the context menus (the RAID group/LUN tree, the canvas), a
+migration's default destination, and the cursor reaching a longer pinned baseline's horizon; on
+the emc-cx4-960-oltp example in the main window (the engine is FakeEngine)."""
 from __future__ import annotations
 
 import os
@@ -199,3 +200,17 @@ def test_choose_targets_reuses_validation():
     ev = LunMigration("", 0.0, source_lun=18, dest_lun=None)
     assert choose_targets(ev, project, cat) is None and ev.dest_lun == 19
 
+
+def test_cursor_reaches_a_longer_baselines_horizon(oltp, qtbot):
+    window, doc, parts = oltp
+    with qtbot.waitSignal(parts.live.resultReady, timeout=10000):
+        doc.apply(ops.SetCurrentScenario("Baseline"))
+    with qtbot.waitSignal(parts.live.resultReady, timeout=10000) as sig:
+        parts.scenarios.set_baseline("Dependent High migration")
+    live = sig.args[0]
+    qtbot.waitUntil(lambda: not parts.redrawing, timeout=5000)
+    assert live.baseline.horizon_h > live.current.horizon_h
+    parts.cursor.set_time(live.baseline.horizon_h)
+    assert parts.cursor.time_h == pytest.approx(live.baseline.horizon_h)
+    parts.timeline.refresh()  # any edit redraws the timeline: the horizon stays
+    assert parts.cursor.horizon_h == pytest.approx(live.baseline.horizon_h)

@@ -85,14 +85,19 @@ class TimelineParts:
     def _show_charts(self, live) -> None:
         project = self.window.document.project
         self.charts.set_results(live.current, live.baseline, project=project)
-        self.cursor.set_horizon(max(live.current.horizon_h, live.baseline.horizon_h if live.baseline else 0.0))
+        self.cursor.set_horizon(self._horizon(live))
         self.redraws += 1
         self.last_latency_ms = (time.perf_counter() - live.requested_at) * 1000.0
         self.charts.set_status(self.charts.status_label.text()
                                + f"  ·  updated in {self.last_latency_ms:.0f} ms (engine {live.engine_s * 1000:.0f} ms)")
 
+    @staticmethod
+    def _horizon(live) -> float:
+        """How far the cursor goes: the longer of the current scenario and the pinned baseline."""
+        return max(live.current.horizon_h, live.baseline.horizon_h if live.baseline else 0.0)
+
     def _show_timeline(self, live) -> None:
-        self.timeline.set_result(live.current)
+        self.timeline.set_result(live.current, horizon_h=self._horizon(live))
 
     def _show_comparison(self, live) -> None:
         self.compare.set_results(live.current, live.baseline, self.window.document.project)

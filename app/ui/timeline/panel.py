@@ -35,6 +35,7 @@ class TimelinePanel(QWidget):
         self.document = None
         self.cursor = cursor
         self.result = None
+        self._horizon_h: float | None = None
         self.notify = notify or (lambda text: self.message.setText(text))
         self.selected: str | None = None
         self._updating = False
@@ -133,9 +134,11 @@ class TimelinePanel(QWidget):
     def platform(self):
         return self.document.platform if self.document is not None else None
 
-    def set_result(self, result) -> None:
-        """The engine's prediction for the current scenario arrived."""
+    def set_result(self, result, horizon_h: float | None = None) -> None:
+        """The engine's prediction for the current scenario arrived. The cursor may go as far as
+        `horizon_h` (default: the prediction's horizon; longer with a longer pinned baseline)."""
         self.result = result
+        self._horizon_h = horizon_h
         self.gantt.set_stale(False)
         self.refresh()
 
@@ -163,7 +166,7 @@ class TimelinePanel(QWidget):
         self.gantt.set_data(project, result)
         self.gantt.select(self.selected)
         if self.cursor is not None and result is not None:
-            self.cursor.set_horizon(result.horizon_h)
+            self.cursor.set_horizon(self._horizon_h if self._horizon_h is not None else result.horizon_h)
         self._update_controls()
 
     # ---------------------------------------------------------------- selection
