@@ -11,7 +11,7 @@ from typing import Callable
 from PySide6.QtCore import QPoint, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget,
+    QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget,
 )
 
 from app.domain import ops
@@ -22,7 +22,8 @@ from app.ui.document import follow_document
 
 from .destinations import choose_targets
 from .dialogs import EventForm, available_kinds, default_event
-from .gantt import PHASE_COLORS, GanttView
+from .gantt import GanttView
+from .legend import PhaseLegend, legend_keys
 
 
 class TimelinePanel(QWidget):
@@ -84,11 +85,15 @@ class TimelinePanel(QWidget):
         bar.addWidget(self.play_button)
         # texts that change while the cursor plays or an operation is dragged
         self.time_label = StatusText("0:00")
+        # a fixed width the layout keeps: with StatusText's "Ignored" policy the layout placed the
+        # message over it ("0:00start 1:15")
+        self.time_label.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Fixed)
         self.time_label.setFixedWidth(self.time_label.fontMetrics().horizontalAdvance("00 d 00:00") + 8)
         bar.addWidget(self.time_label)
+        bar.addSpacing(8)
         self.message = StatusText("", color="#555555")
         bar.addWidget(self.message, 1)
-        self.legend = QLabel(self._legend_html())
+        self.legend = PhaseLegend()
         bar.addWidget(self.legend)
         lay.addLayout(bar)
 
@@ -163,7 +168,8 @@ class TimelinePanel(QWidget):
         result = self.result
         if result is not None and project is not None and result.scenario != project.current_scenario:
             result = None
-        self.gantt.set_data(project, result)
+        self.gantt.set_data(project, result, platform=self.platform)
+        self.legend.set_keys(legend_keys(result))
         self.gantt.select(self.selected)
         if self.cursor is not None and result is not None:
             self.cursor.set_horizon(self._horizon_h if self._horizon_h is not None else result.horizon_h)
@@ -342,9 +348,3 @@ class TimelinePanel(QWidget):
         self.play_button.setChecked(playing)
         self.play_button.setText("Pause" if playing else "Play")
         self.play_button.blockSignals(False)
-
-    @staticmethod
-    def _legend_html() -> str:
-        shown = ("copy", "expansion", "rebuild", "wait", "equalization", "zeroing", "verify", "reboot")
-        parts = [f"<span style='color:{PHASE_COLORS[n]}'>&#9632;</span>&nbsp;{n}" for n in shown]
-        return "<small>" + " &nbsp;".join(parts) + "</small>"
