@@ -189,6 +189,16 @@ def test_migrate_without_a_valid_destination_says_so(oltp, monkeypatch):
     assert "no LUN can be the destination of LUN 0" in said[-1]
 
 
+def test_add_menu_migration_starts_valid(oltp, monkeypatch):
+    window, doc, parts = oltp
+    accept_forms(monkeypatch)
+    doc.apply(ops.SetCurrentScenario("Baseline"))
+    parts.timeline.new_event_dialog("lun_migration")  # Timeline > Add: LUN 0 cannot move, LUN 18 can
+    added = doc.project.scenario().events[-1]
+    assert (added.source_lun, added.dest_lun) == (18, 20)
+    assert errors(doc) == []
+
+
 def test_choose_targets_reuses_validation():
     cat = catalog()
     project = load_project(EXAMPLES / "emc-cx4-960-oltp.json")

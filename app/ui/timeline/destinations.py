@@ -87,10 +87,39 @@ def _first_valid(trial: _Trial, project: Project, source_id: int, exclude: set[i
     return None, why + (f" ({first_error})" if first_error else "")
 
 
-def choose_targets(event: Event, project: Project, catalog: Catalog) -> str | None:
+def choose_targets(event: Event, project: Project, catalog: Catalog, any_source: bool = False) -> str | None:
     """Fill the destinations of a new migration left as None (LunMigration.dest_lun, the second
     LUN of a VolumeMigration move) with the best valid ones, in the current scenario. A move
-    without a valid target is dropped. Returns why nothing could be filled, else None."""
+    without a valid target is dropped. Returns why nothing could be filled, else None.
+    any_source: the source (of a single move) may change too, for the first LUN in the project's
+    order that has a valid destination (the Add menu: the form is not about a given LUN)."""
+    single = (isinstance(event, LunMigration) and event.dest_lun is None) or (
+        isinstance(event, VolumeMigration) and len(event.moves) == 1 and event.moves[0][1] is None)
+    if not (any_source and single):
+        return _choose(event, project, catalog)
+    first = event.source_lun if isinstance(event, LunMigration) else event.moves[0][0]
+    stop = time.perf_counter() + TIME_BUDGET_S
+    first_why = None
+    for src in [first] + [l.id for l in project.luns if l.id != first]:
+        trial = copy.deepcopy(event)
+        if isinstance(trial, LunMigration):
+            trial.source_lun = src
+        else:
+            trial.moves = [[src, None]]
+        why = _choose(trial, project, catalog)
+        if why is None:
+            if isinstance(event, LunMigration):
+                event.source_lun, event.dest_lun = trial.source_lun, trial.dest_lun
+            else:
+                event.moves = trial.moves
+            return None
+        first_why = first_why or why
+        if time.perf_counter() > stop:
+            break
+    return first_why
+
+
+def _choose(event: Event, project: Project, catalog: Catalog) -> str | None:
     if isinstance(event, LunMigration) and event.dest_lun is None:
         trial = _Trial(project, catalog)
         dest, why = _first_valid(trial, project, event.source_lun, set(),

@@ -268,7 +268,8 @@ class TimelinePanel(QWidget):
             ev.dest_lun = None
         elif isinstance(ev, VolumeMigration) and "moves" not in preset:
             ev.moves = [[a, None] for a, _ in ev.moves]
-        why = choose_targets(ev, self.project, self.document.catalog)
+        why = choose_targets(ev, self.project, self.document.catalog,
+                             any_source=not ({"source_lun", "moves"} & preset.keys()))
         if why:
             self.notify(f"Cannot add {ev.label_text}: {why}")
             return None
