@@ -657,7 +657,7 @@ class LayoutView(QGraphicsView):
     rubber-band selection; applies drops to the document as operations."""
 
     message = Signal(str)  # for the status bar
-    contextRequested = Signal(object, object)  # global QPoint, list of refs under the pointer
+    contextRequested = Signal(object, object)  # global QPoint, the selected refs (the one right-clicked first)
 
     def __init__(self, document: Any, parent: QWidget | None = None):
         self.layout_scene = LayoutScene(document)
