@@ -7,8 +7,7 @@ validating the scenario with the new event in it, and is valid when that adds no
 candidates are tried best first, so that the first is nearly always valid: LUNs that no workload
 and no other migration uses, as large as the source, in another RAID group (a migration moves
 data off its group), the smallest first (the least capacity tied up). A scenario of 300 events
-validates in ~1 ms: after TIME_BUDGET_S the
-best-ranked LUN is taken unchecked (the form checks it).
+validates in ~1 ms; after TIME_BUDGET_S the best-ranked LUN is taken unchecked.
 
 Qt-free: `choose_targets(event, project, catalog)` fills every destination left as None.
 """
