@@ -530,7 +530,8 @@ class GanttView(QWidget):
                 note = ", ".join(f"{k} {v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool)
                                  else f"{k} {v}" for k, v in ev.changes.items())
             elif _has_phases(op):
-                note = " · ".join(filter(None, (op.priority, format_duration(op.duration_h))))  # no priority: a feature
+                # a feature enable has no priority
+                note = " · ".join(filter(None, (op.priority, format_duration(op.duration_h))))
             else:
                 note = ""
             if note != item.note:
@@ -550,7 +551,8 @@ class GanttView(QWidget):
                 rate = f", {ph.avg_mb_s:.1f} MB/s" if ph.avg_mb_s else ""
                 tip.append(f"  {ph.name}: {format_time(ph.start_h)} - {format_time(ph.end_h) if ph.end_h is not None else 'beyond the plan'}"
                            f" ({format_duration(ph.duration_h)}{rate})")
-            tip.append((f"priority {op.priority}; " if op.priority else "") + f"duration {format_duration(op.duration_h)}")
+            prio = f"priority {op.priority}; " if op.priority else ""
+            tip.append(f"{prio}duration {format_duration(op.duration_h)}")
             if op.touches_workloads:
                 tip.append("affects workloads " + ", ".join(op.touches_workloads))
         elif ev.is_operation:
