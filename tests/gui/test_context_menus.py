@@ -157,11 +157,17 @@ def test_only_the_platforms_operations_are_offered(qtbot, monkeypatch):
     menu = window.storage.build_context_menu("RG 0")
     assert texts(menu) == ["Volume migration group...", "Fail a drive of RG 0...", "Delete RG 0 and its LUNs"]
     accept_forms(monkeypatch)
+    said = []
+    parts.timeline.notify = said.append
     before = len(doc.project.scenario().events)
     action(menu, "Volume migration group...").trigger()
     added = doc.project.scenario().events[-1]
     assert len(doc.project.scenario().events) == before + 1 and isinstance(added, VolumeMigration)
-    assert [a for a, _ in added.moves] == [l.id for l in doc.project.luns_in_group(0)]
+    group = [l.id for l in doc.project.luns_in_group(0)]
+    sources = [a for a, _ in added.moves]
+    assert sources and set(sources) <= set(group)
+    for missing in set(group) - set(sources):  # no valid target: left out, and said so
+        assert f"destination of LUN {missing} " in said[-1]
     assert errors(doc) == []
 
 

@@ -89,7 +89,8 @@ def _first_valid(trial: _Trial, project: Project, source_id: int, exclude: set[i
 def choose_targets(event: Event, project: Project, catalog: Catalog, any_source: bool = False) -> str | None:
     """Fill the destinations of a new migration left as None (LunMigration.dest_lun, the second
     LUN of a VolumeMigration move) with the best valid ones, in the current scenario. A move
-    without a valid target is dropped. Returns why nothing could be filled, else None.
+    without a valid target is dropped. Returns why a destination could not be chosen (None: all
+    were); has_targets(event) says whether the event still has something to do.
     any_source: the source (of a single move) may change too, for the first LUN in the project's
     order that has a valid destination (the Add menu: the form is not about a given LUN)."""
     single = (isinstance(event, LunMigration) and event.dest_lun is None) or (
@@ -140,7 +141,16 @@ def _choose(event: Event, project: Project, catalog: Catalog) -> str | None:
                 reasons.append(why)
             else:
                 chosen.append([a, dest])
-        if not chosen:
-            return "; ".join(reasons)
         event.moves = chosen
+        return "; ".join(reasons) or None
     return None
+
+
+def has_targets(event: Event) -> bool:
+    """A migration whose destinations choose_targets left something to do (a volume migration
+    keeps the moves it found a target for)."""
+    if isinstance(event, LunMigration):
+        return event.dest_lun is not None
+    if isinstance(event, VolumeMigration):
+        return bool(event.moves) and all(b is not None for _, b in event.moves)
+    return True

@@ -20,7 +20,7 @@ from app.domain.project import Event, LunMigration, VolumeMigration
 from app.ui.charts.statustext import StatusText
 from app.ui.document import follow_document
 
-from .destinations import choose_targets
+from .destinations import choose_targets, has_targets
 from .dialogs import EventForm, available_kinds, default_event
 from .gantt import GanttView
 from .legend import PhaseLegend, legend_keys
@@ -270,9 +270,11 @@ class TimelinePanel(QWidget):
             ev.moves = [[a, None] for a, _ in ev.moves]
         why = choose_targets(ev, self.project, self.document.catalog,
                              any_source=not ({"source_lun", "moves"} & preset.keys()))
-        if why:
+        if not has_targets(ev):
             self.notify(f"Cannot add {ev.label_text}: {why}")
             return None
+        if why:  # a volume migration group without the volumes that have no valid target
+            self.notify(f"{ev.label_text}: {why}")
         form = EventForm(ev, self.project, self.platform, self, title=f"Add {ev.label_text}")
         if form.exec():
             return self.add_event(form.make_event())
