@@ -1,13 +1,19 @@
 """Engine fingerprint: save every prediction of a set of plans, or compare against a saved one.
 
     python benchmarks/engine_fingerprint.py --save /tmp/engine-before.pkl
-    python benchmarks/engine_fingerprint.py --compare /tmp/engine-before.pkl [--rtol 1e-9]
+    python benchmarks/engine_fingerprint.py --compare /tmp/engine-before.pkl [--rtol 1e-9] [--nan-as-zero]
 
 An optimisation of the engine must not change what it predicts. The plans: every scenario of
 every example project (presets/examples/*.json) and the generated large plans of
 benchmarks/engine.py (30 and 300 days). For each: every series block (times and values),
 every operation (start, end, phases with data and average rate), the advisories, MTTDL and the
 assumptions used. The comparison prints the first differences and exits 1 if there are any.
+
+--nan-as-zero compares against a fingerprint saved before response times became undefined where
+nothing completed I/O (response_ms, response_max_ms, lun_response_ms were 0 there, now NaN): it
+reads the new run's NaN cells as 0, fails if a NaN is in any other metric or (response_ms,
+response_max_ms) where the workload's IOPS are not 0, and lists per plan and series how many
+cells are NaN.
 """
 from __future__ import annotations
 
@@ -60,6 +66,48 @@ def close(a, b, rtol: float) -> bool:
     return abs(a - b) <= rtol * max(abs(a), abs(b), 1.0)
 
 
+NAN_METRICS = ("response_ms", "response_max_ms", "lun_response_ms")  # undefined without I/O
+
+
+def nan_cells(new: dict) -> tuple[dict[str, int], list[str]]:
+    """NaN cells per 'metric entity' of a fingerprint, and what is wrong about where they are."""
+    counts, bad = {}, []
+    for metric, (ents, _t, V) in new["blocks"].items():
+        nan = np.isnan(V)
+        if not nan.any():
+            continue
+        if metric not in NAN_METRICS:
+            bad.append(f"{metric}: {int(nan.sum())} NaN cells (only response times may be undefined)")
+            continue
+        for j in np.nonzero(nan.any(axis=0))[0]:
+            counts[f"{metric} {ents[j]}"] = int(nan[:, j].sum())
+        if metric in ("response_ms", "response_max_ms") and "iops" in new["blocks"]:
+            iops_ents, _, I = new["blocks"]["iops"]
+            I = I[:, [iops_ents.index(e) for e in ents]]
+            if not np.array_equal(nan, I <= 0):
+                bad.append(f"{metric}: NaN cells are not exactly the cells where the workload's IOPS are 0")
+    return counts, bad
+
+
+def summarize(counts: dict[str, int]) -> str:
+    """'response_ms 2 cells (oltp 1, seq 1); lun_response_ms 40 cells in 20 series'."""
+    parts = []
+    for metric in NAN_METRICS:
+        mine = {k.split(" ", 1)[1]: n for k, n in counts.items() if k.split(" ", 1)[0] == metric}
+        if not mine:
+            continue
+        detail = (", ".join(f"{e} {n}" for e, n in mine.items()) if len(mine) <= 4
+                  else f"in {len(mine)} series")
+        parts.append(f"{metric} {sum(mine.values())} cells ({detail})")
+    return "; ".join(parts)
+
+
+def nan_as_zero(new: dict) -> dict:
+    """new with NaN cells read as 0 (what the engine wrote before they were undefined)."""
+    blocks = {m: (e, t, np.nan_to_num(V, nan=0.0)) for m, (e, t, V) in new["blocks"].items()}
+    return {**new, "blocks": blocks}
+
+
 def compare(old: dict, new: dict, rtol: float) -> list[str]:
     out = []
     if abs(old["horizon"] - new["horizon"]) > rtol * max(1.0, old["horizon"]):
@@ -103,6 +151,8 @@ def main() -> int:
     g.add_argument("--save", type=Path)
     g.add_argument("--compare", type=Path)
     ap.add_argument("--rtol", type=float, default=1e-9)
+    ap.add_argument("--nan-as-zero", action="store_true",
+                    help="read NaN response times (no I/O) as 0 and count them (see the module docstring)")
     args = ap.parse_args()
     cat = load_catalog()
     prints = {name: fingerprint(simulate(p, cat, sc)) for name, p, sc in plans()}
@@ -117,13 +167,20 @@ def main() -> int:
             print(f"{name}: not in the saved fingerprint")
             bad += 1
             continue
-        diffs = compare(old[name], fp, args.rtol)
+        misplaced = []
+        if args.nan_as_zero:
+            counts, misplaced = nan_cells(fp)
+            if counts:
+                print(f"{name}: NaN (no I/O) cells: {summarize(counts)}")
+            fp = nan_as_zero(fp)
+        diffs = misplaced + compare(old[name], fp, args.rtol)
         if diffs:
             bad += 1
             print(f"{name}:")
             for d in diffs[:6]:
                 print(f"    {d}")
-    print(f"{len(prints) - bad} of {len(prints)} plans identical (rtol {args.rtol:g})")
+    nan = ", NaN read as 0" if args.nan_as_zero else ""
+    print(f"{len(prints) - bad} of {len(prints)} plans identical (rtol {args.rtol:g}{nan})")
     return 1 if bad else 0
 
 

@@ -58,8 +58,8 @@ def test_check_broken_file_exits_1_naming_objects(tmp_path, load_example, capsys
     assert "error: LUN 1: LUN 1 is owned by 'SP Z', which is not a controller" in out
     assert "error: RG 2: RG 2 has 5 drives" in out
     # the 5,000 GB LUN 0 is also the source of the migrations: its 200 GB destination is now too small
-    assert "error: op1: op1 (LUN migration): destination LUN 1 (200 GB) is smaller than source LUN 0" in out
-    assert "[scenario Migration Low]" in out
+    assert "error: Migration Low: op1 (LUN migration): destination LUN 1 (200 GB) is smaller than source LUN 0" in out
+    assert "op1: Migration Low" not in out  # the scenario and the event once, in the text
     assert out.strip().splitlines()[-1].endswith("NOT valid: 8 errors, 0 warnings")
 
 
@@ -173,7 +173,14 @@ def test_load_or_fail_and_validate_or_fail(tmp_path, load_example):
     with pytest.raises(CliError) as info:
         validate_or_fail(broken, cat)
     assert info.value.code == 1
-    assert "8 errors" in str(info.value) and "LUN 0" in str(info.value) and "and 3 more" in str(info.value)
+    # the errors that stop a run of the current scenario: the layout's and that scenario's (the
+    # other scenarios' migrations of LUN 0 are listed by `check`, they do not stop this run)
+    assert broken.current_scenario == "Migration ASAP"
+    assert "5 errors" in str(info.value) and "LUN 0" in str(info.value)
+    assert "Migration ASAP: op1 (LUN migration)" in str(info.value) and "Migration Low" not in str(info.value)
+    with pytest.raises(CliError) as info:
+        validate_or_fail(broken, cat, "Rebuild Low")  # no migration: the layout's 4 errors
+    assert "4 errors" in str(info.value) and "Migration" not in str(info.value)
 
 
 # ---------------------------------------------------------------- no display

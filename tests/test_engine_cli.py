@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from app.cli import main
+from app.engine import RESULT_FORMAT_VERSION
 from conftest import EXAMPLE_PATHS
 
 EX = {p.stem: p for p in EXAMPLE_PATHS}
@@ -23,7 +24,7 @@ def test_simulate_json_is_the_documented_format(capsys):
     code = main(["simulate", str(EX["emc-cx4-960-worked-examples"]), "--scenario", "Rebuild ASAP", "--json"])
     assert code == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["format"] == "arrayplanner-result" and d["version"] == 1
+    assert d["format"] == "arrayplanner-result" and d["version"] == RESULT_FORMAT_VERSION
     op = d["operations"][0]
     assert [p["name"] for p in op["phases"]] == ["rebuild", "equalization"]
     assert any(s["metric"] == "drive_pct" for s in d["series"])
@@ -103,4 +104,4 @@ def test_simulate_json_durations_match_the_documents(capsys, example, scenario, 
 def test_simulate_json_every_example(capsys, path):
     assert main(["simulate", str(path), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["version"] == 1 and d["series"]
+    assert d["version"] == RESULT_FORMAT_VERSION and d["series"]

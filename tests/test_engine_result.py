@@ -31,7 +31,7 @@ def test_pickled_result_has_every_series_and_builds_none(path, catalog):
         assert back.series.keys() == r.series.keys()
         for key in r.series.keys():
             a, b = r.series[key], back.series[key]
-            assert np.array_equal(a.t, b.t) and np.array_equal(a.v, b.v), (sc.name, key)
+            assert np.array_equal(a.t, b.t) and np.array_equal(a.v, b.v, equal_nan=True), (sc.name, key)
 
 
 def test_series_set_directly_survive_pickling(catalog):

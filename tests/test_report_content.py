@@ -170,3 +170,22 @@ def test_chart_time_axis_ticks():
     assert len(xs) <= 6 * 500 and ys.max() == pytest.approx(v.max()) and ys.min() == pytest.approx(v.min())
     xs, ys = step_points(np.array([0.0, 1.0]), np.array([5.0, 7.0]), 2.0, 500)
     assert list(zip(xs, ys)) == [(0.0, 5.0), (1.0, 5.0), (1.0, 7.0), (2.0, 7.0)]
+
+
+def test_progress_is_drawn_as_straight_lines_in_the_pdf(catalog, load_example):
+    """Progress (Series.linear) rises in a line between engine steps, as in the GUI; a step line
+    would show it flat until the next step."""
+    pytest.importorskip("PySide6")
+    from app.engine import simulate
+    from app.report.charts import line_points
+
+    project = load_example("emc-cx4-960-oltp")
+    res = {project.current_scenario: simulate(project, catalog)}
+    rep = build_report(project, catalog, res, ReportOptions(scenarios=[project.current_scenario], charts=["progress"]))
+    chart = next(b for b in rep.blocks if isinstance(b, Chart) and b.title.startswith("Operation progress"))
+    line = chart.series[0]
+    assert line.linear and not any(isinstance(b, Chart) and any(s.linear for s in b.series)
+                                   for b in rep.blocks if b is not chart)
+    xs, ys = line_points(line.t, line.v, chart.horizon_h)
+    assert list(xs[:-1]) == list(line.t) and list(ys[:-1]) == list(line.v)  # the points themselves, joined
+    assert xs[-1] == chart.horizon_h and ys[-1] == line.v[-1]

@@ -200,7 +200,7 @@ def test_duplicate_group_lun_workload_event_scenario_enclosure_ids(catalog):
     expect(p, catalog, "workload oltp", ERROR, "'oltp'", "2 workloads")
     p = base()
     p.scenarios[1].events.append(Bind("op1", 1.0, lun=2, priority="Medium"))
-    issue = expect(p, catalog, "op1", ERROR, "event id 'op1'", "scenario 'Ops'")
+    issue = expect(p, catalog, "op1", ERROR, "Ops: ", "event id 'op1'")
     assert issue.scenario == "Ops"
     p = base()
     p.scenarios.append(Scenario("Ops"))

@@ -50,19 +50,23 @@ def load_or_fail(path: str | Path) -> tuple["Project", "Catalog"]:
 
 def format_issue(issue: "Issue") -> str:
     """One line: 'error: RG 3: RAID 5 takes 3 to 16 drives, it has 2'."""
-    return f"{issue.severity}: {issue.where}: {issue.text}" if issue.where else f"{issue.severity}: {issue.text}"
+    if issue.where and not getattr(issue, "scenario", None):  # a scenario's issue names its scenario and event
+        return f"{issue.severity}: {issue.where}: {issue.text}"
+    return f"{issue.severity}: {issue.text}"
 
 
-def validate_or_fail(project: "Project", catalog: "Catalog") -> list["Issue"]:
-    """Validate; return the warnings, or raise CliError(code 1) listing the first errors."""
-    from app.domain.validation import validate
+def validate_or_fail(project: "Project", catalog: "Catalog", scenario: str | None = None) -> list["Issue"]:
+    """Validate; return the other issues (warnings, errors in scenarios not simulated), or raise
+    CliError(code 1) listing the first errors that stop a simulation of `scenario` (the current one when None): the layout's and that
+    scenario's, as the GUI decides (app.domain.validation.blocking)."""
+    from app.domain.validation import blocking, validate
 
     issues = validate(project, catalog)
-    errors = [i for i in issues if i.severity == "error"]
+    errors = blocking(issues, [scenario or project.current_scenario])
     if errors:
         lines = [format_issue(i) for i in errors[:MAX_ERROR_LINES]]
         if len(errors) > MAX_ERROR_LINES:
             lines.append(f"... and {len(errors) - MAX_ERROR_LINES} more (run `arrayplanner check FILE`)")
         noun = "error" if len(errors) == 1 else "errors"
         raise CliError(f"the project has {len(errors)} {noun}:\n  " + "\n  ".join(lines), EXIT_INVALID)
-    return [i for i in issues if i.severity != "error"]
+    return [i for i in issues if i not in errors]

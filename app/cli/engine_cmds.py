@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cli import CliError
+from app.domain.formatting import format_response
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,11 +44,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from app.engine import simulate
 
     project, catalog = load_or_fail(args.file)
-    validate_or_fail(project, catalog)
     try:
         project.scenario(args.scenario)
     except KeyError as exc:
         raise CliError(str(exc).strip("'\""), 2) from None
+    validate_or_fail(project, catalog, args.scenario)
     result = simulate(project, catalog, args.scenario)
     if args.json:
         json.dump(result.to_json(), sys.stdout, indent=1)
@@ -76,13 +77,18 @@ def summary(result) -> str:
         for ent in result.entities(metric):
             s = result.get(metric, ent)
             pk = s.peak()
-            if best is None or pk > best[0]:
+            if not math.isnan(pk) and (best is None or pk > best[0]):  # NaN: a workload with no I/O
                 best = (pk, ent)
         if best is not None:
             lines.append(f"  {label:18s} {best[0]:8.1f} {unit}  ({best[1]})")
     for wid in result.entities("response_ms"):
         s = result.get("response_ms", wid)
-        lines.append(f"  workload {wid}: response {s.v[0]:.1f} ms at start, peak {s.peak():.1f} ms")
+        pk = s.peak()
+        if math.isnan(pk):
+            lines.append(f"  workload {wid}: no I/O in this scenario")
+        else:
+            lines.append(f"  workload {wid}: response {format_response(s.at(0.0))} at start, "
+                         f"peak {format_response(pk)}")
     if result.mttdl_h:
         lines.append("")
         items = sorted(result.mttdl_h.items(), key=lambda gh: gh[1])

@@ -51,8 +51,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for issue in issues:
         if args.quiet and issue.severity != "error":
             continue
-        scen = f" [scenario {issue.scenario}]" if issue.scenario and len(project.scenarios) > 1 else ""
-        print(format_issue(issue) + scen)
+        print(format_issue(issue))  # a scenario's issues name it in their text
     verdict = "valid" if not n_err else "NOT valid"
     print(f"{args.file}: {verdict}: {n_err} error{'s' if n_err != 1 else ''}, "
           f"{n_warn} warning{'s' if n_warn != 1 else ''}")

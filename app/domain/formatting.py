@@ -11,6 +11,8 @@ timeline, in a chart tooltip and in the customer's PDF. Conventions:
 * rates: "3.4 MB/s", "12.2 MB/s", "144 MB/s", "1,200 MB/s"        format_rate(mb_s)
 * percentages: "0%", "4.5%", "45%"                                 format_pct(pct)
 * response times: "0.45 ms", "6.2 ms", "12.3 ms", "123 ms"        format_ms(ms)
+* predicted response times: as format_ms, "no I/O" where the engine's series is NaN (the
+  workload completed no I/O then: undefined, not 0 ms)             format_response(ms)
 * IOPS, counts: "1,200 IOPS", "1,000"                              format_iops, format_count
 * MTTDL: "4,200 years", "1.2 million years"                        format_mttdl(hours)
 
@@ -22,6 +24,8 @@ from __future__ import annotations
 import math
 
 DASH = "\u2013"
+NO_IO = "no I/O"  # a response time where nothing completed I/O (NaN in the engine's series)
+OUTAGE_TEXT = "controllers rebooting \u2013 no host I/O"  # the label of a reboot's band on host charts
 HOURS_PER_YEAR = 8760.0  # 365 days; MTTDL figures in the documents use this
 
 
@@ -139,6 +143,14 @@ def format_ms(ms: float | None) -> str:
     return DASH if _missing(ms) else f"{format_sig(ms)} ms"
 
 
+def format_response(ms: float | None) -> str:
+    """A predicted response time: '6.2 ms'; NaN (the workload or LUN completed no I/O then, so it
+    has no response time) 'no I/O'; None (no such series) '–'."""
+    if ms is not None and math.isnan(ms):
+        return NO_IO
+    return format_ms(ms)
+
+
 def format_iops(iops: float | None) -> str:
     """'1,200 IOPS', '85.5 IOPS'."""
     if _missing(iops):
@@ -236,3 +248,9 @@ def series_label(metric: str, entity: str, project=None, result=None) -> str:
                 pass
         return entity
     return entity
+
+
+def plural(n: float, word: str, many: str | None = None) -> str:
+    """plural(1, 'LUN') -> '1 LUN', plural(3, 'RAID group') -> '3 RAID groups',
+    plural(2, 'bus', 'buses') -> '2 buses'; counts with thousands separators."""
+    return f"{format_count(n)} {word if n == 1 else (many or word + 's')}"

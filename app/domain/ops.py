@@ -925,12 +925,16 @@ class EditWorkload(Op):
             project.workload(self.workload_id)
         except KeyError as exc:
             return exc.args[0]
-        if "luns" in self.values:
-            known = {l.id for l in project.luns}
-            missing = [x for x in self.values["luns"] if x not in known]
-            if missing:
-                return f"LUN {missing[0]} does not exist"
-        return None
+        from .validation import workload_errors  # validation reads the project model only
+
+        w = project.workload(self.workload_id)
+        edited = copy.copy(w)
+        for k, v in self.values.items():
+            setattr(edited, k, v)
+        # refused here rather than saved and flagged; errors it had before do not block fixing another field
+        before = set(workload_errors(project, catalog, w))
+        new = [e for e in workload_errors(project, catalog, edited) if e not in before]
+        return new[0] if new else None
 
     def do(self, project: Project) -> Change:
         w = _get(project.workload, self.workload_id)

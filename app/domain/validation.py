@@ -21,6 +21,11 @@ Reference format of `Issue.where` (stable; the GUI parses it):
     "scenario <name>"      a scenario as a whole
     "<event id>"           a timeline event, e.g. "op3"; Issue.scenario names its scenario
 
+The text of an issue of a scenario starts with the scenario's name ("Baseline: op3 (bind): ..."):
+event ids repeat across scenarios, and a message about another scenario than the one on screen
+must say which. Only errors of the layout and of the scenarios being simulated block a
+simulation (`blocking`); an error in another scenario is listed, not in the way.
+
 Nothing here raises on bad data: a malformed object produces an Issue, never a traceback.
 """
 from __future__ import annotations
@@ -45,6 +50,9 @@ WARNING = "warning"
 MAX_IO_KB = 16384  # 16 MB per I/O
 MAX_IOPS = 10_000_000
 MAX_OUTSTANDING = 65536
+# Numbers of timeline events: (least, most) a form should offer; the rules below use the same.
+# WAFL's optimization scale runs from 1 (optimal) to 10 (very unoptimized).
+REALLOCATE_THRESHOLD = (1.0, 10.0)
 # LUN capacities are compared with a small tolerance (GB arithmetic in floating point).
 _EPS_GB = 1e-6
 
@@ -70,6 +78,21 @@ def errors(issues: Iterable[Issue]) -> list[Issue]:
 
 def warnings(issues: Iterable[Issue]) -> list[Issue]:
     return [i for i in issues if i.severity == WARNING]
+
+
+def workload_errors(project: Project, catalog: Catalog, workload: Workload) -> list[str]:
+    """The errors validation would report for `workload` as it stands (e.g. an edit's result
+    before it is made): the same rules as the whole-project check, one text each."""
+    c = _Checker(project, catalog)
+    c.check_workload(workload, {l.id for l in project.luns}, f"workload {workload.id}", f"workload {workload.id!r}")
+    return [i.text for i in c.issues if i.severity == ERROR]
+
+
+def blocking(issues: Iterable[Issue], scenarios: Iterable[str | None]) -> list[Issue]:
+    """The errors that stop a simulation of `scenarios`: the layout's and those scenarios'
+    (an error in a scenario that is not run does not change the run)."""
+    run = set(scenarios)
+    return [i for i in issues if i.severity == ERROR and (i.scenario is None or i.scenario in run)]
 
 
 def _num(x: Any) -> bool:
@@ -475,21 +498,26 @@ class _Checker:
         ids = Counter(e.id for e in s.events)
         for eid, n in ids.items():
             if n > 1:
-                self.err(eid, f"event id {eid!r} is used by {n} events in scenario {sc!r}", sc)
+                self.err(eid, f"{sc}: event id {eid!r} is used by {n} events", sc)
         luns = {l.id: l for l in self.p.luns}
         # Project.group_of_drive for every drive at once (the first group that holds it)
         group_of_drive = {loc: g for g in reversed(self.p.groups) for loc in g.drives}
         failed: dict[str, str] = {}  # drive -> id of the failure that is not yet replaced
         migration_dests: dict[int, str] = {}
         migration_sources: dict[int, str] = {}
-        workload_luns = {lid: w.id for w in self.p.workloads for lid in w.luns}
+        enabled: dict[str, str] = {}  # feature -> id of the event that enabled it
+        loads: dict[str, Workload] = {}  # workload id -> the workload after the changes so far
+        workload_luns = _workload_luns(self.p)
         ordered = sorted(s.events, key=lambda e: (e.start_h if _num(e.start_h) else 0.0))
         for e in ordered:
             where = e.id
-            name = f"{e.id} ({_kind_label(e)})"
+            name = f"{sc}: {e.id} ({_kind_label(e)})"
 
             def bad(text: str, _where: str = where) -> None:
                 self.err(_where, f"{name}: {text}", sc)
+
+            def note(text: str, _where: str = where) -> None:
+                self.warn(_where, f"{name}: {text}", sc)
 
             if not _num(e.start_h) or e.start_h < 0:
                 bad(f"start time {e.start_h!r} h must be zero or a positive number of hours")
@@ -510,12 +538,8 @@ class _Checker:
                 if e.source_lun == e.dest_lun:
                     bad(f"LUN {e.source_lun} cannot be migrated onto itself")
                 elif src is not None and dst is not None:
-                    if _num(src.capacity_gb) and _num(dst.capacity_gb) and dst.capacity_gb + _EPS_GB < src.capacity_gb:
-                        bad(f"destination LUN {dst.id} ({_gb(dst.capacity_gb)}) is smaller than source LUN "
-                            f"{src.id} ({_gb(src.capacity_gb)}); a destination must be at least as large")
-                    if e.dest_lun in workload_luns:
-                        bad(f"destination LUN {dst.id} is in use by workload {workload_luns[e.dest_lun]!r}; "
-                            f"a migration destination must be an unused LUN")
+                    for text in _destination_problems(src, dst, workload_luns, "destination"):
+                        bad(text)
                     if e.dest_lun in migration_dests:
                         bad(f"destination LUN {dst.id} is already the destination of {migration_dests[e.dest_lun]}")
                     if e.dest_lun in migration_sources:
@@ -534,26 +558,34 @@ class _Checker:
                     if d.hot_spare:
                         bad(f"drive {e.drive} is a hot spare; model the failure of a RAID group member")
                     elif (g := group_of_drive.get(e.drive)) is None:
-                        self.warn(where, f"{name}: drive {e.drive} is in no RAID group, so its failure needs "
-                                         f"no rebuild", sc)
+                        note(f"drive {e.drive} is in no RAID group, so its failure needs no rebuild")
                     else:
                         down = [loc for loc in g.drives if loc in failed] + [e.drive]
                         tolerated = g.math.failures_tolerated if isinstance(g.raid, RaidType) else 0
                         if len(set(down)) > tolerated:
-                            self.warn(where, f"{name}: RG {g.id} ({g.raid.label if isinstance(g.raid, RaidType) else g.raid}) "
-                                             f"loses its data: {len(set(down))} of its drives are failed at once "
-                                             f"({', '.join(sorted(set(down)))}), it survives {tolerated}", sc)
+                            note(f"RG {g.id} ({g.raid.label if isinstance(g.raid, RaidType) else g.raid}) "
+                                 f"loses its data: {len(set(down))} of its drives are failed at once "
+                                 f"({', '.join(sorted(set(down)))}), it survives {tolerated}")
                     failed[e.drive] = e.id
             elif isinstance(e, DriveReplacement):
                 if e.drive not in self.p.drives:
                     bad(f"drive {e.drive} does not exist")
                 elif e.drive not in failed:
-                    bad(f"drive {e.drive} is replaced but has not failed before {e.start_h:g} h in scenario {sc!r}")
+                    bad(f"drive {e.drive} is replaced but has not failed before {e.start_h:g} h")
                 else:
                     del failed[e.drive]
             elif isinstance(e, Bind):
                 if e.lun not in luns:
                     bad(f"LUN {e.lun} does not exist")
+                else:
+                    # a bind zeroes the LUN (docs/model.md 4.3): it prepares a new LUN, it does not
+                    # keep data, so binding a LUN that holds data is modelled but unlikely meant
+                    if e.lun in workload_luns:
+                        note(f"LUN {e.lun} is in use by workload {workload_luns[e.lun]!r}: a bind zeroes "
+                             f"a new LUN, binding one that hosts data would erase it")
+                    if e.lun in migration_dests:
+                        note(f"LUN {e.lun} is the destination of {migration_dests[e.lun]}: a bind zeroes "
+                             f"the LUN, erasing what the migration copies there")
             elif isinstance(e, VolumeMigration):
                 if not e.moves:
                     bad("it moves no volume")
@@ -570,12 +602,9 @@ class _Checker:
                         bad(f"target volume LUN {b} does not exist")
                     if a == b:
                         bad(f"LUN {a} cannot be migrated onto itself")
-                    elif la is not None and lb is not None and _num(la.capacity_gb) and _num(lb.capacity_gb) \
-                            and lb.capacity_gb + _EPS_GB < la.capacity_gb:
-                        bad(f"target LUN {b} ({_gb(lb.capacity_gb)}) is smaller than source LUN {a} "
-                            f"({_gb(la.capacity_gb)})")
-                    if lb is not None and b in workload_luns:
-                        bad(f"target LUN {b} is in use by workload {workload_luns[b]!r}")
+                    elif la is not None and lb is not None:
+                        for text in _destination_problems(la, lb, workload_luns, "target"):
+                            bad(text)
                     targets[b] += 1
                 for b, n in targets.items():
                     if n > 1:
@@ -583,14 +612,20 @@ class _Checker:
             elif isinstance(e, Reallocate):
                 if e.lun not in luns:
                     bad(f"LUN {e.lun} does not exist")
-                if not _num(e.threshold) or e.threshold < 1:
-                    bad(f"threshold {e.threshold!r} must be a number of at least 1")
+                lo, hi = REALLOCATE_THRESHOLD
+                if not _num(e.threshold) or not lo <= e.threshold <= hi:
+                    bad(f"threshold {e.threshold!r} must be between {lo:g} and {hi:g} "
+                        f"(WAFL optimization: 1 optimal, 10 very unoptimized)")
             elif isinstance(e, FeatureEnable):
                 if e.feature not in pf.features:
                     offered = ", ".join(sorted(pf.features)) or "none"
                     bad(f"feature {e.feature!r} is not offered by the {pf.name} (offered: {offered})")
                 elif self.p.features.get(e.feature):
-                    self.warn(where, f"{name}: feature {e.feature!r} is already enabled at the start of the plan", sc)
+                    note(f"feature {e.feature!r} is already enabled at the start of the plan")
+                elif e.feature in enabled:
+                    note(f"feature {e.feature!r} is already enabled by {enabled[e.feature]}; enabling it "
+                         f"again adds another outage (the controllers reboot) and nothing else")
+                enabled.setdefault(e.feature, e.id)
             elif isinstance(e, WorkloadChange):
                 try:
                     w = self.p.workload(e.workload)
@@ -604,6 +639,91 @@ class _Checker:
                     continue
                 changed = replace(w, **e.changes)  # only read: no deep copy (a third of this check's time)
                 self.check_workload(changed, set(luns), where, f"{name}: workload {w.id!r} after the change", sc)
+                # errors are judged against the workload as defined (one bad change is reported
+                # once); whether a change does anything against the changes before it
+                now = loads.get(w.id, w)
+                loads[w.id] = after = replace(now, **e.changes)
+                why = _no_effect(now, after, e.changes)
+                if why:
+                    note(f"it has no effect: {why}")
+
+
+def _workload_luns(project: Project) -> dict[int, str]:
+    """LUN id -> the id of a workload on it."""
+    return {lid: w.id for w in project.workloads for lid in w.luns}
+
+
+def _destination_problems(src: Lun, dst: Lun, workload_luns: dict[int, str], noun: str) -> list[str]:
+    """Why `dst` cannot receive a copy of `src` (a LUN migration's destination, a volume
+    migration's target); [] when it can."""
+    out = []
+    if _num(src.capacity_gb) and _num(dst.capacity_gb) and dst.capacity_gb + _EPS_GB < src.capacity_gb:
+        out.append(f"{noun} LUN {dst.id} ({_gb(dst.capacity_gb)}) is smaller than source LUN {src.id} "
+                   f"({_gb(src.capacity_gb)}); a {noun} must be at least as large")
+    if dst.id in workload_luns:
+        out.append(f"{noun} LUN {dst.id} is in use by workload {workload_luns[dst.id]!r}; a {noun} must be "
+                   f"an unused LUN")
+    return out
+
+
+def _no_effect(before: Workload, after: Workload, changes: dict) -> str | None:
+    """Why a workload change that turns `before` into `after` changes nothing the engine reads."""
+    if not changes:
+        return "it changes no field"
+    # the engine reads IOPS of open workloads only, outstanding I/Os of closed ones only
+    ignored = {"closed": "iops", "open": "outstanding"}.get(after.mode)
+    effective = [k for k in changes if k != ignored and getattr(before, k) != getattr(after, k)]
+    if effective:
+        return None
+    if ignored in changes:
+        kind = {"closed": "closed-loop (a fixed number of outstanding I/Os)",
+                "open": "open-loop (a fixed IOPS rate)"}[after.mode]
+        what = "IOPS" if ignored == "iops" else "outstanding I/Os"
+        return f"workload {before.id!r} is {kind}, so its {what} are not used"
+    return f"workload {before.id!r} already has {', '.join(f'{k}={v!r}' for k, v in changes.items())}"
+
+
+def migration_targets(project: Project, source_lun: int, taken: Iterable[int] = ()) -> list[int]:
+    """LUNs a copy of `source_lun` can go to (the rules of check_scenario: at least as large,
+    unused, not the source), other RAID groups first; `taken`: LUNs to leave out (targets
+    already chosen, the ends of other migrations)."""
+    luns = {l.id: l for l in project.luns}
+    src = luns.get(source_lun)
+    if src is None:
+        return []
+    used = _workload_luns(project)
+    skip = set(taken) | {source_lun}
+    fits = [l for l in project.luns if l.id not in skip and not _destination_problems(src, l, used, "destination")]
+    # another group first (a migration is to move the data off its group), then the tightest fit
+    fits.sort(key=lambda l: (l.group_id == src.group_id, l.capacity_gb, l.id))
+    return [l.id for l in fits]
+
+
+def unused_luns(project: Project) -> list[int]:
+    """LUNs no workload uses (a bind's natural subject)."""
+    used = _workload_luns(project)
+    return [l.id for l in project.luns if l.id not in used]
+
+
+def event_issues(project: Project, catalog: Catalog, event: Event, scenario: str | None = None,
+                 layout_cache: dict | None = None) -> list[Issue]:
+    """The issues `event` brings to `scenario` (default: the current one), as the rules above
+    judge it: the issues of a throwaway copy of the scenario with the event (in place of an
+    event with its id) that a copy without it does not have: the event's own and those it
+    causes in other events. Nothing in `project` changes."""
+    import copy as _copy
+
+    name = scenario or project.current_scenario
+
+    def trial(*added: Event) -> Project:
+        p = _copy.copy(project)  # shares the layout: validation only reads it
+        p.scenarios = [replace(s, events=[x for x in s.events if x.id != event.id] + list(added))
+                       if s.name == name else s for s in project.scenarios]
+        return p
+
+    cache = layout_cache if layout_cache is not None else {}
+    without = set(validate(trial(), catalog, name, layout_cache=cache))
+    return [i for i in validate(trial(event), catalog, name, layout_cache=cache) if i not in without]
 
 
 # what the layout's rules read besides the catalog: every Project container but the scenarios

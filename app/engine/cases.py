@@ -107,11 +107,17 @@ def series_stat(res: Result, metric: str, entity: str, a: float, b: float, stat:
     lo = np.clip(t[:-1], a, b)
     hi = np.clip(t[1:], a, b)
     w = hi - lo
+    if not np.any(w > 0):
+        return s.at(a)
+    # a response time's NaN pieces (no I/O completed) are left out; NaN if nothing else is left
+    ok = (w > 0) & ~np.isnan(s.v)
+    if not ok.any():
+        return float("nan")
     if stat == "max":
-        return float(np.max(s.v[w > 0])) if np.any(w > 0) else s.at(a)
+        return float(np.max(s.v[ok]))
     if stat == "min":
-        return float(np.min(s.v[w > 0])) if np.any(w > 0) else s.at(a)
-    return float(np.sum(w * s.v) / np.sum(w)) if np.sum(w) > 0 else s.at(a)
+        return float(np.min(s.v[ok]))
+    return float(np.sum(w[ok] * s.v[ok]) / np.sum(w[ok]))
 
 
 def measure(m: dict[str, Any], run) -> float:

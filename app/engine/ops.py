@@ -1113,11 +1113,15 @@ class VolumeMig(Op):
                 rates.append(cap / load[(kind, g)])
             rate = min(rates) / slow
             s.rate = rate
+            lay = self.lay
             for kind, g in res:
                 if kind == "link":
                     continue
                 capg = self.capacity(g, kind == "w", load[(kind, g)]) / load[(kind, g)]
                 ctx.add("g", g, min(rate / max(capg, 1e-9), 1.0) * mu / load[(kind, g)])
+                # back-end traffic as for the EMC copy: the data read from the source group, full
+                # stripes (data + parity) written to the destination
+                self.bus_g(ctx, g, rate * (lay.g_width[g] / max(lay.g_data[g], 1) if kind == "w" else 1.0))
             self.rate += rate
 
 

@@ -175,7 +175,8 @@ class OpenResponses:
                 np.matmul(Z[a:b], M[:WJ].reshape(self.W, J).T, out=out[a:b])
                 xw[v] = M[WJ:]
         xw = xw[self.versions]
-        return np.where(xw > 0, out / np.maximum(xw, 1e-12), 0.0)
+        # no I/O completed (no IOPS on any of its pairs): no response time (NaN), not 0 ms
+        return np.where(xw > 0, out / np.maximum(xw, 1e-12), np.nan)
 
     def _pair_responses(self) -> Iterator[tuple[np.ndarray, np.ndarray, int, int]]:
         """(R: steps x pairs response times, X of the pairs, first step, end step) per version."""
@@ -189,23 +190,25 @@ class OpenResponses:
             yield R, terms[X], a, b
 
     def max_by_workload(self) -> np.ndarray:
-        """(steps x W): the worst pair (with I/O) of each workload."""
+        """(steps x W): the worst pair (with I/O) of each workload; NaN where none has I/O."""
         order, starts, ids = _segments(self.p_w)
-        out = np.zeros((len(self.versions), self.W))
+        out = np.full((len(self.versions), self.W), np.nan)
         for R, x, a, b in self._pair_responses():
-            R[:, x <= 0] = 0.0
-            out[a:b, ids] = np.maximum.reduceat(R if order is None else R[:, order], starts, axis=1)
+            R[:, x <= 0] = np.nan
+            # fmax skips NaN (pairs without I/O); all NaN stays NaN
+            out[a:b, ids] = np.fmax.reduceat(R if order is None else R[:, order], starts, axis=1)
         return out
 
     def mean_by_lun(self) -> np.ndarray:
-        """(steps x L): the IOPS-weighted mean over each LUN's pairs."""
+        """(steps x L): the IOPS-weighted mean over each LUN's pairs; NaN where they have no I/O."""
         order, starts, ids = _segments(self.p_l)
-        out = np.zeros((len(self.versions), self.L))
+        out = np.full((len(self.versions), self.L), np.nan)
         for R, x, a, b in self._pair_responses():
             R *= x
             if order is not None:
                 R, x = R[:, order], x[order]
-            out[a:b, ids] = np.add.reduceat(R, starts, axis=1) / np.maximum(np.add.reduceat(x, starts), 1e-12)
+            xs = np.add.reduceat(x, starts)
+            out[a:b, ids] = np.where(xs > 0, np.add.reduceat(R, starts, axis=1) / np.maximum(xs, 1e-12), np.nan)
         return out
 
 

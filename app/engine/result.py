@@ -2,7 +2,9 @@
 (GUI timeline and charts, PDF report, `arrayplanner simulate --json`).
 
 Series are piecewise constant: value v[i] holds on [t[i], t[i+1]) and the last value holds until
-`Result.horizon_h`. Times are hours from the start of the plan.
+`Result.horizon_h`, except the metrics in LINEAR_METRICS (`Series.linear`): those change linearly
+from v[i] at t[i] to v[i+1] at t[i+1] (then the last value holds). Times are hours from the start
+of the plan.
 
 Metric names (entity in brackets):
   cpu_pct [controller/core, e.g. "SP A/0"]   bus_pct [bus number, "0"]
@@ -12,18 +14,27 @@ Metric names (entity in brackets):
   response_max_ms [workload id]            lun_response_ms [LUN id]
   rate_mb_s [event id]                     write_pending_pct [controller name]
 
+Response times (response_ms, response_max_ms, lun_response_ms) are NaN where the workload (LUN)
+completed no I/O (not started, stopped, controllers rebooting): undefined, not 0 ms. Its iops and
+mb_s are 0 there (a real zero). to_json() writes such a cell as null.
+
 The engine stores series as matrices (one row per breakpoint, one column per entity, see
 SeriesBlock); `Result.series` and `Result.get()` build a Series for one entity only when asked,
 so a configuration of a thousand entities costs nothing until it is charted.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
-RESULT_FORMAT_VERSION = 1
+RESULT_FORMAT_VERSION = 2  # 2: response times null (NaN) where no I/O completed
+
+# Metrics that are exact straight lines between their recorded points: an operation's rate is
+# constant between two engine steps, so its moved MB (and progress) grows linearly in between.
+LINEAR_METRICS = frozenset({"progress_pct"})
 
 
 @dataclass
@@ -55,24 +66,44 @@ class OperationResult:
         return None if self.end_h is None else self.end_h - self.start_h
 
 
+def _json_number(x) -> float | None:
+    """A value for JSON: NaN (a response time where nothing completed I/O) is null; json.dumps
+    would write the token NaN, which is not JSON."""
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
 @dataclass
 class Series:
     metric: str
     entity: str
     unit: str
     t: np.ndarray  # breakpoints, hours, increasing
-    v: np.ndarray  # value from t[i] until t[i+1]
+    v: np.ndarray  # value from t[i] until t[i+1] (linear: value at t[i], straight to v[i+1])
+    linear: bool = False  # straight lines between the points, not steps (LINEAR_METRICS)
 
     def at(self, time_h: float) -> float:
+        """The value at time_h (a linear series: on the line between its points); NaN for a
+        response time where nothing completed I/O."""
+        if not len(self.v):
+            return 0.0
+        if self.linear:  # np.interp holds the first/last value outside the points
+            return float(np.interp(time_h, self.t, self.v))
         i = int(self.t.searchsorted(time_h, side="right")) - 1
-        return float(self.v[max(i, 0)]) if len(self.v) else 0.0
+        return float(self.v[max(i, 0)])
 
     def peak(self, start_h: float | None = None, end_h: float | None = None) -> float:
+        """The highest value in [start_h, end_h), NaN cells (no I/O) left out: NaN if every value
+        in the window is NaN."""
         if not len(self.v):
             return 0.0
         lo = 0 if start_h is None else max(int(self.t.searchsorted(start_h, side="right")) - 1, 0)
         hi = len(self.v) if end_h is None else max(int(self.t.searchsorted(end_h, side="left")), lo + 1)
-        return float(self.v[lo:hi].max())
+        if self.linear:  # a line's extremes are at its points or at the window's ends
+            inner = self.v[lo + 1:hi] if start_h is not None else self.v[lo:hi]
+            ends = [self.at(x) for x in (start_h, end_h) if x is not None]
+            return float(max([*inner.tolist(), *ends]))
+        return float(np.fmax.reduce(self.v[lo:hi]))  # fmax skips NaN; all NaN gives NaN
 
 
 class SeriesBlock:
@@ -81,13 +112,20 @@ class SeriesBlock:
     A block few callers read (per-drive load, per-LUN response times) can be given `compute`
     instead of V: a picklable zero-argument callable over compact arrays (not over the engine)
     that builds V on first use. Pickling such a block stores `compute`, not V, so a Result sent
-    to another process stays small."""
+    to another process stays small.
+
+    `linear`: values change linearly between rows (default: whether the metric is in
+    LINEAR_METRICS); otherwise each row holds until the next."""
+
+    linear = False  # (a block pickled before the flag existed is stepwise)
 
     def __init__(self, metric: str, unit: str, entities: list[str], t: np.ndarray,
-                 V: np.ndarray | None = None, compute: Callable[[], np.ndarray] | None = None):
+                 V: np.ndarray | None = None, compute: Callable[[], np.ndarray] | None = None,
+                 linear: bool | None = None):
         if (V is None) == (compute is None):
             raise ValueError("a SeriesBlock needs V or compute, not both")
         self.metric = metric
+        self.linear = metric in LINEAR_METRICS if linear is None else linear
         self.unit = unit
         self.entities = entities
         self.t = t  # (T,)
@@ -116,12 +154,29 @@ class SeriesBlock:
         return self._columns.get(entity)
 
     def series(self, j: int) -> Series:
-        """Entity j's curve without the breakpoints where its value does not change."""
+        """Entity j's curve without the breakpoints where its value does not change (for a
+        linear block: without the points inside a flat stretch, whose ends it keeps)."""
         v = self.V[:, j]
         keep = np.empty(len(v), dtype=bool)
         keep[:1] = True
         np.not_equal(v[1:], v[:-1], out=keep[1:])
-        return Series(self.metric, self.entities[j], self.unit, self.t[keep], v[keep])
+        if keep.any() and np.isnan(v).any():  # NaN != NaN: a run of no-I/O cells is one piece too
+            keep[1:] &= ~(np.isnan(v[1:]) & np.isnan(v[:-1]))
+        if self.linear and len(v) > 1:
+            keep[:-1] |= keep[1:]  # the last point of a flat stretch: where the slope starts
+        return Series(self.metric, self.entities[j], self.unit, self.t[keep], v[keep], self.linear)
+
+    def row_values(self, time_h: float) -> np.ndarray:
+        """Every entity's value at a time (as Series.at gives it), from the matrix."""
+        V = self.V
+        i = int(np.searchsorted(self.t, time_h, side="right")) - 1
+        if i < 0:
+            return V[0]
+        if not self.linear or i >= len(self.t) - 1:
+            return V[i]
+        t0, t1 = self.t[i], self.t[i + 1]
+        f = (time_h - t0) / (t1 - t0) if t1 > t0 else 1.0
+        return V[i] + (V[i + 1] - V[i]) * f
 
 
 class SeriesStore(dict):
@@ -247,6 +302,13 @@ class Result:
                 return op
         raise KeyError(f"no operation {event_id!r} in the result")
 
+    def host_outages(self) -> list[tuple[float, float]]:
+        """(start_h, end_h) of every controller reboot (a feature_enable operation's 'reboot'
+        phase): no host I/O then, so the workloads' response times are NaN. Still rebooting at
+        the horizon: until the horizon."""
+        return [(p.start_h, self.horizon_h if p.end_h is None else p.end_h)
+                for o in self.operations if o.kind == "feature_enable" for p in o.phases if p.name == "reboot"]
+
     def get(self, metric: str, entity: str) -> Series | None:
         return self.series.get((metric, entity))
 
@@ -277,8 +339,8 @@ class Result:
                 for o in self.operations
             ],
             "series": [
-                {"metric": s.metric, "entity": s.entity, "unit": s.unit,
-                 "t": [float(x) for x in s.t], "v": [float(x) for x in s.v]}
+                {"metric": s.metric, "entity": s.entity, "unit": s.unit, "linear": s.linear,
+                 "t": [float(x) for x in s.t], "v": [_json_number(x) for x in s.v]}
                 for s in self.series.values()
             ],
             "advisories": [a.__dict__ for a in self.advisories],

@@ -755,16 +755,21 @@ class Sim:
             pw, pl, kb, ctrl, on = st["pw"], st["pl"], st["kb"], st["ctrl"], st["on"]
             iops_w = np.bincount(pw, weights=X, minlength=W)
             mbs_w = np.bincount(pw, weights=X * kb / 1024.0, minlength=W)
+            # a workload (LUN) that completed no I/O in this step has no response time, not a
+            # 0 ms one: NaN (docs/result-format.md); its IOPS and MB/s are a real 0
             resp_w = np.bincount(pw, weights=X * R_p, minlength=W) / np.maximum(iops_w, 1e-12)
-            resp_w = np.where(iops_w > 0, resp_w, 0.0)
-            rmax = np.zeros(W)
-            np.maximum.at(rmax, pw, np.where(X > 0, R_p, 0.0))
+            resp_w = np.where(iops_w > 0, resp_w, np.nan)
+            rmax = np.full(W, -np.inf)
+            np.maximum.at(rmax, pw, np.where(X > 0, R_p, -np.inf))
+            rmax[rmax == -np.inf] = np.nan
             lun_x = np.bincount(pl, weights=X, minlength=lay.L)
             lun_r = np.bincount(pl, weights=X * R_p, minlength=lay.L) / np.maximum(lun_x, 1e-12)
+            lun_r = np.where(lun_x > 0, lun_r, np.nan)
             host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl)
         else:
-            iops_w = mbs_w = resp_w = rmax = np.zeros(W)
-            lun_r = np.zeros(lay.L)
+            iops_w = mbs_w = np.zeros(W)
+            resp_w = rmax = np.full(W, np.nan)  # no workload on a LUN: no I/O, no response time
+            lun_r = np.full(lay.L, np.nan)
             host_mb_c = np.zeros(n_ctrl)
         self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus,
                      "iops_w": iops_w, "mbs_w": mbs_w, "resp_w": resp_w, "rmax_w": rmax, "lun_r": lun_r,
@@ -1244,8 +1249,37 @@ class Sim:
                 continue
         return out
 
+    def unfinished_advisories(self, horizon_h: float) -> None:
+        """Say why an operation is still running when the plan ends: starved by the host load
+        (no priority helps) or only slow (its progress then)."""
+        from app.domain.formatting import format_time
+
+        ctx, lay, mu = self.ctx, self.lay, self.max_util
+        for op in self.ops:
+            if not op.running or op.end_h is not None:
+                continue
+            ev = op.event
+            f = op.fixed() if op.streams else None
+            if op.rate == 0.0 and f is not None and f.parts and all(ctx.starves(p) for p in f.parts):
+                full = sorted({g for p in f.parts for g in p.check_g if ctx.U_host_g[g] >= mu}
+                              | {lay.d_group[d] for p in f.parts for d in p.check_d
+                                 if lay.d_group[d] >= 0 and ctx.U_host_g[lay.d_group[d]] >= mu})
+                groups = ", ".join(
+                    f"{lay.groups[g].label} {ctx.U_host_g[g] * 100:.0f}%"
+                    + (" (degraded)" if self.failed[lay.g_members[g]].any() else "") for g in full)
+                self.advise("warning", "starved-by-host",
+                            f"{ev.id}: does not finish within the plan: at its end the host I/O alone needs "
+                            f"{groups} of the drive time, at or above the {mu * 100:g}% the model lets a drive be "
+                            "busy, so the operation gets no drive time at any priority; lighten or move the host "
+                            "load, or schedule it when the load is lower", ev.id)
+            elif op.total_mb > 0:
+                self.advise("info", "unfinished",
+                            f"{ev.id}: {min(op.moved_mb / op.total_mb, 1.0) * 100:.0f}% done when the plan ends at "
+                            f"{format_time(horizon_h)}", ev.id)
+
     def final_advisories(self, res: Result) -> None:
         lay = self.lay
+        self.unfinished_advisories(res.horizon_h)
         # SATA RAID 5 (Hitachi: RAID 6 recommended for SATA; EMC: SATA rebuilds slowest)
         from app.domain.hardware import Interface
         from app.domain.raid import RaidType

@@ -1,5 +1,6 @@
-"""Vector charts for the PDF: step lines of the Result's piecewise-constant Series, drawn with
-QPainter paths (sharp at any print resolution). Axes, ticks, gridlines, labels and a legend.
+"""Vector charts for the PDF: step lines of the Result's piecewise-constant Series (straight lines
+for the linear ones: operation progress), drawn with QPainter paths (sharp at any print
+resolution). Axes, ticks, gridlines, labels and a legend.
 
 All sizes are in points; `u` converts points to device units (device dpi / 72).
 """
@@ -54,7 +55,9 @@ def time_tick_label(t: float, step: float) -> str:
 
 
 def y_top(chart: Chart) -> float:
-    peak = max((float(np.max(s.v)) for s in chart.series if len(s.v)), default=0.0)
+    # fmax: a response time's NaN cells (no I/O) left out
+    peaks = [float(np.fmax.reduce(np.asarray(s.v, float))) for s in chart.series if len(s.v)]
+    peak = max((x for x in peaks if not math.isnan(x)), default=0.0)
     peak = max([peak] + [v for v, _ in chart.targets])
     if chart.y_max is not None:
         return max(chart.y_max, peak)
@@ -85,8 +88,8 @@ def step_points(t: np.ndarray, v: np.ndarray, horizon: float, columns: int) -> t
     if len(t) > 2 * columns:
         col = np.floor(np.clip(t / max(horizon, 1e-12), 0, 1) * columns).astype(np.int64)
         starts = np.flatnonzero(np.r_[True, col[1:] != col[:-1]])
-        vmin = np.minimum.reduceat(v, starts)
-        vmax = np.maximum.reduceat(v, starts)
+        vmin = np.fmin.reduceat(v, starts)  # fmin/fmax: NaN (no I/O) only where a column has nothing else
+        vmax = np.fmax.reduceat(v, starts)
         ends = np.r_[starts[1:], len(v)] - 1
         first, last = v[starts], v[ends]
         tg = t[starts]
@@ -110,6 +113,19 @@ def step_points(t: np.ndarray, v: np.ndarray, horizon: float, columns: int) -> t
     xs[-1] = horizon
     ys[-1] = v[-1]
     return xs, ys
+
+
+def line_points(t: np.ndarray, v: np.ndarray, horizon: float) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices of a linear series (Series.linear: progress) over [0, horizon]: its own points,
+    held at the last value to the horizon. Such series have one point per engine step of the
+    operation, few enough to draw as they are."""
+    t = np.asarray(t, dtype=float)
+    v = np.asarray(v, dtype=float)
+    if not len(t):
+        return np.array([0.0, horizon]), np.array([0.0, 0.0])
+    keep = t <= horizon
+    t, v = (t[keep], v[keep]) if keep.any() else (t[:1], v[:1])
+    return np.r_[t, horizon], np.r_[v, v[-1]]
 
 
 def series_pen(chart: Chart, i: int, width: float) -> QPen:
@@ -216,6 +232,21 @@ class ChartPainter:
         axis_title = "time from the start of the plan (" + ("days" if xstep >= 24 else "h:mm") + ")"
         w = self.fm.horizontalAdvance(axis_title)
         p.drawText(QPointF(plot.center().x() - w / 2, plot.bottom() + 2 * self.fm.height() + 4 * u), axis_title)
+        # shaded intervals (controller reboots: no host I/O), under everything else
+        if chart.bands:
+            band_pen = QPen(QColor(255, 140, 0, 150))
+            band_pen.setWidthF(0.5 * u)
+            for a, b, label in chart.bands:
+                a, b = max(a, 0.0), min(b, horizon)
+                if b <= a:
+                    continue
+                p.setPen(band_pen)
+                p.setBrush(QColor(255, 140, 0, 45))
+                p.drawRect(QRectF(QPointF(X(a), plot.top()), QPointF(X(b), plot.bottom())))
+                p.setPen(QColor("#8a4b00"))
+                lx = min(X(b) + 3 * u, plot.right() - self.fm.horizontalAdvance(label))
+                p.drawText(QPointF(lx, plot.top() + self.fm.ascent() + 2 * u), label)
+            p.setBrush(Qt.NoBrush)
         # operation start markers
         if chart.marks:
             mark = QPen(QColor("#777777"))
@@ -237,11 +268,20 @@ class ChartPainter:
         columns = int(plot.width() / u * 2)  # two vertices' columns per point of width
         p.setClipRect(plot.adjusted(-u, -u, u, u))
         for i, s in enumerate(chart.series):
-            xs, ys = step_points(s.t, s.v, horizon, columns)
+            if s.linear:
+                xs, ys = line_points(s.t, s.v, horizon)
+            else:
+                xs, ys = step_points(s.t, s.v, horizon, columns)
             path = QPainterPath()
-            path.moveTo(X(xs[0]), Y(ys[0]))
-            for a, b in zip(xs[1:].tolist(), ys[1:].tolist()):
-                path.lineTo(X(a), Y(b))
+            gap = True  # the line breaks at NaN (a response time where nothing completed I/O)
+            for a, b in zip(xs.tolist(), ys.tolist()):
+                if math.isnan(b):
+                    gap = True
+                elif gap:
+                    path.moveTo(X(a), Y(b))
+                    gap = False
+                else:
+                    path.lineTo(X(a), Y(b))
             pen = series_pen(chart, i, 1.1 * u)
             pen.setJoinStyle(Qt.MiterJoin)
             p.setPen(pen)

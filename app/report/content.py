@@ -6,6 +6,7 @@ the GUI uses. app.report.render lays this model out on pages with Qt.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -14,8 +15,8 @@ import numpy as np
 
 from app.domain.capacity import capacity_summary
 from app.domain.formatting import (
-    DASH, format_capacity, format_count, format_duration, format_iops, format_mb, format_ms,
-    format_mttdl, format_pct, format_rate, format_setting, format_sig, format_time, format_value,
+    DASH, OUTAGE_TEXT, format_capacity, format_count, format_duration, format_iops, format_mb, format_ms,
+    format_mttdl, format_response, format_pct, format_rate, format_setting, format_sig, format_time, format_value,
     series_label,
 )
 from app.domain.hardware import Catalog, Platform
@@ -80,6 +81,7 @@ class ChartSeries:
     v: np.ndarray
     color: int = -1  # palette index; -1: the series' own position
     dashed: bool = False  # the baseline scenario's line for the same entity
+    linear: bool = False  # straight lines between the points (Series.linear: progress), not steps
 
 
 @dataclass
@@ -92,6 +94,7 @@ class Chart:
     caption: str = ""
     marks: list[tuple[float, str]] = field(default_factory=list)  # vertical markers (time, label)
     targets: list[tuple[float, str]] = field(default_factory=list)  # horizontal lines (value, label)
+    bands: list[tuple[float, float, str]] = field(default_factory=list)  # shaded intervals (start, end, label)
 
 
 @dataclass
@@ -399,8 +402,8 @@ class ReportBuilder:
             peak_ms, peak_wl = None, ""
             for ent in r.entities("response_ms"):
                 s = r.get("response_ms", ent)
-                pk = s.peak()
-                if peak_ms is None or pk > peak_ms:
+                pk = s.peak()  # NaN: a workload that never completed I/O
+                if not math.isnan(pk) and (peak_ms is None or pk > peak_ms):
                     peak_ms, peak_wl = pk, self.entity_label("response_ms", ent, r)
             warnings = sum(1 for a in r.advisories if a.severity == "warning")
             plan_end = format_time(max(ends)) if ends else ""
@@ -703,20 +706,25 @@ class ReportBuilder:
                 s = r.get("response_ms", ent)
                 if s is None or not len(s.v):
                     continue
-                peak = s.peak()
-                i = int(np.argmax(s.v))
+                peak = s.peak()  # the steps without I/O (NaN) left out; NaN if it never has I/O
+                peak_at = DASH if math.isnan(peak) else format_time(float(s.t[int(np.nanargmax(s.v))]))
                 target = None
                 try:
                     target = self.project.workload(ent).response_target_ms
                 except KeyError:
                     pass
-                impact.append(Row([self.entity_label("response_ms", ent, r), format_ms(s.at(0.0)), format_ms(peak),
-                                   format_time(float(s.t[i])), format_ms(target) if target is not None else DASH],
+                impact.append(Row([self.entity_label("response_ms", ent, r), format_response(s.at(0.0)),
+                                   format_response(peak), peak_at, format_ms(target) if target is not None else DASH],
                                   "warning" if target is not None and peak > target else ""))
             if impact:
                 self.heading("Host response time", 3)
                 self.table([Col("Workload", 2.4), Col("At plan start", 1.1, "right"), Col("Peak", 1.0, "right"),
                             Col("Peak at", 1.0, "right"), Col("Target", 1.0, "right")], impact)
+                outages = r.host_outages()
+                if outages:
+                    spans = ", ".join(f"{format_time(a)}\u2013{format_time(b)}" for a, b in outages)
+                    self.para(f"The controllers reboot ({spans}): no host I/O completes then, so there is no response "
+                              "time (a gap in the chart, \u201cno I/O\u201d); the peaks leave it out.", "note")
 
     def chart_for(self, kind: str, r: Result, scenario: str = "") -> Chart | None:
         title, metric, unit, _ = CHART_KINDS[kind]
@@ -732,7 +740,7 @@ class ReportBuilder:
                 series.sort(key=lambda s: -length.get(s.entity, 0.0))
                 which = "longest operations"
             else:
-                series.sort(key=lambda s: -s.peak())
+                series.sort(key=lambda s: -np.nan_to_num(s.peak(), nan=-np.inf))  # no I/O at all: last
                 which = "with the highest peak"
             caption = f"The {MAX_LINES_PER_CHART} of {format_count(len(ents))} {which} are shown."
             series = series[:MAX_LINES_PER_CHART]
@@ -745,7 +753,7 @@ class ReportBuilder:
             for value in sorted({w.response_target_ms for w in self.project.workloads
                                  if w.id in {s.entity for s in series} and w.response_target_ms}):
                 targets.append((value, f"target {format_ms(value)}"))
-        lines = [ChartSeries(self.entity_label(metric, s.entity, r), s.t, s.v) for s in series]
+        lines = [ChartSeries(self.entity_label(metric, s.entity, r), s.t, s.v, linear=s.linear) for s in series]
         base_name = self.project.baseline_scenario
         if kind == "response" and base_name and base_name != scenario and base_name in self.results:
             base = self.results[base_name]  # the GUI's dashed baseline: what the hosts see without the plan
@@ -756,7 +764,10 @@ class ReportBuilder:
             if len(lines) > len(series):
                 caption = (caption + " " if caption else "") + (
                     f"Dashed: the same workloads in the baseline scenario \u201c{base_name}\u201d.")
-        return Chart(title, unit, lines, r.horizon_h, y_max, caption, marks, targets)
+        # host charts: a band over each controller reboot (no host I/O: the response lines break)
+        bands = ([(a, b, OUTAGE_TEXT) for a, b in r.host_outages()]
+                 if metric in ("response_ms", "iops") else [])
+        return Chart(title, unit, lines, r.horizon_h, y_max, caption, marks, targets, bands)
 
     def section_charts(self, names: list[str]) -> None:
         self.heading("Charts", 1)

@@ -9,6 +9,7 @@ worker process (app/service/worker.py) or a worker thread.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -23,18 +24,30 @@ DEFAULT_TARGET_MS = 20.0
 class PriorityOutcome:
     priority: str
     duration_h: float | None  # None: not finished within the plan
-    peaks_ms: dict[str, float] = field(default_factory=dict)  # workload id -> peak while it runs
+    peaks_ms: dict[str, float] = field(default_factory=dict)  # workload id -> peak while it runs (with I/O)
     error: str | None = None
+    no_io: list[str] = field(default_factory=list)  # touched workloads that completed no I/O while it ran
 
     @property
     def worst_ms(self) -> float | None:
         return max(self.peaks_ms.values()) if self.peaks_ms else None
 
-    def meets(self, target_ms: float) -> bool:
-        if self.error or self.duration_h is None:
-            return False
+    def within(self, target_ms: float) -> bool:
+        """The touched workloads' peaks stay within the target (finished or not)."""
         worst = self.worst_ms
         return worst is None or worst <= target_ms
+
+    def meets(self, target_ms: float) -> bool:
+        """A candidate for the recommendation: predicted, finished within the plan, within the target."""
+        return not self.error and self.duration_h is not None and self.within(target_ms)
+
+    def verdict(self, target_ms: float) -> str:
+        """One word or two for the advisor's table: error, exceeds, not finished, keeps."""
+        if self.error:
+            return "error"
+        if not self.within(target_ms):
+            return "exceeds"
+        return "not finished" if self.duration_h is None else "keeps"
 
 
 @dataclass
@@ -61,11 +74,25 @@ class Advice:
         if rec is None:
             if not self.outcomes:
                 return "The platform offers no priorities for this operation."
+            if all(o.error for o in self.outcomes):
+                return f"The engine could not predict this operation: {self.outcomes[0].error.splitlines()[0]}"
+            predicted = [o for o in self.outcomes if not o.error]
+            if all(o.duration_h is None for o in predicted):
+                return ("The operation does not finish within the plan at any priority: extend the plan, "
+                        "or lighten the host load on its drives (see the utilization charts).")
+            keeping = [o.priority for o in predicted if o.within(self.target_ms)]  # all unfinished
+            if keeping:
+                return (f"{', '.join(keeping)} keep{'s' if len(keeping) == 1 else ''} the workloads within "
+                        f"{format_ms(self.target_ms)} but do{'es' if len(keeping) == 1 else ''} not finish "
+                        "within the plan; the faster priorities exceed the target.")
             best = min((o for o in self.outcomes if o.worst_ms is not None and not o.error),
                        key=lambda o: o.worst_ms, default=None)
             tail = f" The lowest peak is at {best.priority} ({format_ms(best.worst_ms)})." if best else ""
             return f"No priority keeps the workloads within {format_ms(self.target_ms)}.{tail}"
-        worst = f", peak response {format_ms(rec.worst_ms)}" if rec.worst_ms is not None else ", no workload affected"
+        if rec.worst_ms is not None:
+            worst = f", peak response {format_ms(rec.worst_ms)}"
+        else:
+            worst = ", no I/O of the touched workloads while it runs" if rec.no_io else ", no workload affected"
         same = " (the current priority)" if rec.priority == self.current_priority else ""
         return (f"Recommended: {rec.priority}{same} - {format_duration(rec.duration_h)}{worst}, "
                 f"within {format_ms(self.target_ms)}.")
@@ -99,11 +126,16 @@ def evaluate_priorities(project, catalog, event_id: str, simulate: Callable[...,
         except Exception as exc:  # noqa: BLE001 - one priority failing must not hide the others
             outcomes.append(PriorityOutcome(prio, None, {}, f"{type(exc).__name__}: {exc}"))
             continue
-        peaks = {}
+        peaks, no_io = {}, []
         for wid in op.touches_workloads:
             s = res.get("response_ms", wid)
-            if s is not None:
-                peaks[wid] = s.peak(op.start_h, op.end_h)
-        outcomes.append(PriorityOutcome(prio, op.duration_h, peaks))
+            if s is None:
+                continue
+            pk = s.peak(op.start_h, op.end_h)  # the steps without I/O (NaN) left out
+            if math.isnan(pk):  # no I/O at all while the operation ran: no response time to limit
+                no_io.append(wid)
+            else:
+                peaks[wid] = pk
+        outcomes.append(PriorityOutcome(prio, op.duration_h, peaks, no_io=no_io))
     names = {w.id: (w.name or w.id) for w in project.workloads}
     return Advice(event_id, ev.kind, getattr(ev, "priority", ""), target, outcomes, names)

@@ -21,14 +21,20 @@ class ProjectInvalid(ValueError):
     """The project has validation errors, so the engine is not run."""
 
 
-def refusal(issues) -> str | None:
-    """Why there is no prediction for a project with these issues (None: it has no errors)."""
-    errors = [i for i in issues if i.severity == "error"]
+def refusal(issues, scenarios=None) -> str | None:
+    """Why there is no prediction for a project with these issues (None: nothing blocks it), in
+    a sentence the status bar can show; the Messages dock lists every issue.
+    scenarios: the scenarios to be simulated: only errors of the layout and of these block
+    (app.domain.validation.blocking); None: every error does."""
+    from app.domain.formatting import plural
+    from app.domain.validation import blocking
+
+    errors = (blocking(issues, scenarios) if scenarios is not None
+              else [i for i in issues if i.severity == "error"])
     if not errors:
         return None
-    first = "; ".join(f"{i.where}: {i.text}" if i.where else i.text for i in errors[:2])
-    more = f" (and {len(errors) - 2} more)" if len(errors) > 2 else ""
-    return f"no prediction while the project has errors: {first}{more}"
+    # a scenario issue's text starts with its scenario's name, a layout issue's names its object
+    return f"{plural(len(errors), 'error')} to fix first (see Messages): {errors[0].text}"
 
 
 def failure_message(exc: BaseException) -> str:
@@ -45,7 +51,8 @@ def default_simulate(project, catalog, scenario_name=None):
     from app.domain.validation import validate
     from app.engine.simulate import simulate
 
-    why = refusal(validate(project, catalog))
+    name = scenario_name or project.current_scenario
+    why = refusal(validate(project, catalog, name), [name])
     if why:
         raise ProjectInvalid(why)
     return simulate(project, catalog, scenario_name=scenario_name)
@@ -76,7 +83,8 @@ class Prediction:
 def predict(project, catalog, simulate: SimulateFn | None = None,
             layout_cache: dict | None = None, results=None) -> Prediction:
     """Validate every scenario, then simulate the current one and the pinned baseline.
-    `simulate` stands in for the engine (tests); validation errors stop the prediction.
+    `simulate` stands in for the engine (tests); errors of the layout and of those two scenarios
+    stop the prediction, errors of other scenarios are only listed in `issues`.
     `layout_cache`: see app.domain.validation.validate (for a replica of the project).
     `results`: an app.service.result_cache.ResultCache kept between calls (the worker's): a run
     whose inputs were simulated before is not run again (undo/redo, the pinned baseline)."""
@@ -87,9 +95,9 @@ def predict(project, catalog, simulate: SimulateFn | None = None,
                      validate(project, catalog, layout_cache=layout_cache))
     validated = time.perf_counter()
     out.marks.update(validating=validating, validated=validated)
-    why = refusal(out.issues)
+    why = refusal(out.issues, [out.scenario, out.baseline_scenario])
     if why:
-        out.error = f"{ProjectInvalid.__name__}: {why}"
+        out.error = why  # a sentence for the status bar, not an exception's name
         return out
     if simulate is None:
         from app.engine.simulate import simulate

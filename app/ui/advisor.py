@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.domain import ops
-from app.domain.formatting import format_duration, format_ms
+from app.domain.formatting import NO_IO, format_duration, format_ms
 from app.service.advice import DEFAULT_TARGET_MS, Advice, default_target, evaluate_priorities
 from app.service.predict import default_simulate
 from app.service.replica import ChangeLog, snapshot_project
@@ -83,7 +83,11 @@ class AdvisorPanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
-        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.Stretch)
+        header = self.table.horizontalHeader()
+        for c in (0, 1, 3):  # fit their header and cells, empty or not; the peaks take the rest
+            header.setSectionResizeMode(c, QHeaderView.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.Stretch)
+        header.setMinimumSectionSize(header.fontMetrics().horizontalAdvance("Peak response") + 16)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setMinimumHeight(4 * 22 + 30)  # the four priorities without scrolling
         lay.addWidget(self.table, 1)
@@ -124,7 +128,9 @@ class AdvisorPanel(QWidget):
             self.event_id = None
             self._new_generation()
             self.advice = None
-            self.title.setText("Select an operation on the timeline.")
+            self.title.setText("Select an operation on the timeline." if ev is None else
+                               f"{ev.id}: {ev.label_text or type(ev).__name__} has no priority to choose. "
+                               "Select a migration, rebuild, bind or other operation with a priority.")
             self.table.setRowCount(0)
             self.summary.setText("")
             self.apply_button.setEnabled(False)
@@ -246,22 +252,23 @@ class AdvisorPanel(QWidget):
         bold = QFont()
         bold.setBold(True)
         for r, o in enumerate(advice.outcomes):
-            peaks = "\n".join(f"{advice.workload_names.get(w, w)}: {format_ms(v)}" for w, v in o.peaks_ms.items())
+            peaks = "\n".join([f"{advice.workload_names.get(w, w)}: {format_ms(v)}" for w, v in o.peaks_ms.items()]
+                              + [f"{advice.workload_names.get(w, w)}: {NO_IO}" for w in o.no_io])
             if o.error:
                 cells = [o.priority, "-", o.error, "error"]
             else:
                 worst = o.worst_ms
                 cells = [o.priority + (" (current)" if o.priority == advice.current_priority else ""),
                          format_duration(o.duration_h),
-                         format_ms(worst) if worst is not None else "no workload affected",
-                         "keeps" if o.meets(advice.target_ms) else "exceeds"]
+                         format_ms(worst) if worst is not None else (NO_IO if o.no_io else "no workload affected"),
+                         o.verdict(advice.target_ms)]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(peaks or o.error or "")
                 if rec is not None and o.priority == rec.priority:
                     item.setFont(bold)
                     item.setBackground(QBrush(QColor("#dff0d8")))
-                elif c == 3 and text == "exceeds":
+                elif c == 3 and text in ("exceeds", "not finished"):
                     item.setForeground(QBrush(QColor("#c0392b")))
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()

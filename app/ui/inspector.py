@@ -6,6 +6,7 @@ capacity/owner, workload fields, project info). Every commit is a domain operati
 """
 from __future__ import annotations
 
+from dataclasses import fields as dataclass_fields
 from typing import Any, Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -17,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from app.domain import ops
 from app.domain.capacity import group_capacity, member_capacity_gb
-from app.domain.formatting import format_capacity, format_duration
+from app.domain.formatting import format_capacity, format_duration, plural
 from app.domain.hardware import SettingSpec
 from app.domain.ops import parse_ref, ref_group, ref_lun, ref_workload
 from app.domain.project import Workload
@@ -183,6 +184,8 @@ class Inspector(QTabWidget):
             self._workload_section(lay, kinds["workload"][0])
         elif "enclosure" in kinds and "drive" in kinds and len(kinds) == 2:
             self._drives_section(lay, kinds["drive"])
+        elif len(refs) == 1 and "event" in kinds and self._current_event(kinds["event"][0]) is not None:
+            self._event_section(lay, kinds["event"][0])
         else:
             lay.addWidget(_title(", ".join(refs[:4]) + (" …" if len(refs) > 4 else "")))
             lay.addWidget(_note("Select drives, a RAID group, a LUN or a workload to edit it."))
@@ -195,9 +198,9 @@ class Inspector(QTabWidget):
         form = PropertyForm()
         form.set_properties([(s, getattr(p.info, s.key)) for s in INFO_SPECS],
                             read_only=[("Platform", f"{platform.name}"), ("Firmware", platform.firmware or "–"),
-                                       ("Controllers", ", ".join(f"{c.name} ({c.cores} cores)" for c in platform.controllers)),
-                                       ("Back end", f"{platform.buses} buses of {platform.bus_mb_s:g} MB/s, "
-                                                    f"up to {platform.max_enclosures_per_bus} enclosures each")])
+                                       ("Controllers", ", ".join(f"{c.name} ({plural(c.cores, 'core')})" for c in platform.controllers)),
+                                       ("Back end", f"{plural(platform.buses, 'bus', 'buses')} of {platform.bus_mb_s:g} MB/s, "
+                                                    f"up to {plural(platform.max_enclosures_per_bus, 'enclosure')} each")])
         form.committed.connect(lambda k, v: self.apply(ops.SetProjectInfo(**{k: v})))
         lay.addWidget(form)
         self._workloads_list(lay)
@@ -444,6 +447,38 @@ class Inspector(QTabWidget):
         b.clicked.connect(lambda: self.apply(ops.RemoveWorkload(wid)) and self.refsSelected.emit([]))
         lay.addWidget(b)
 
+    def _current_event(self, event_id: str):
+        try:
+            return self.document.project.scenario().event(event_id)
+        except KeyError:
+            return None
+
+    def _event_section(self, lay: QVBoxLayout, event_id: str) -> None:
+        """A scheduled operation of the current scenario: its start and priority are edited here
+        (as on the timeline); its other fields are shown (the timeline's Edit... changes them)."""
+        ev = self._current_event(event_id)
+        lay.addWidget(_title(f"{ev.label_text or type(ev).__name__} {ev.id}"))
+        specs = [(SettingSpec("start_h", "Start", "float", 0.0, unit="h", minimum=0, maximum=1e6,
+                              help="Hours from the start of the plan"), ev.start_h)]
+        priorities = self.document.platform.priorities(ev.kind)
+        if priorities and hasattr(ev, "priority"):
+            specs.append((SettingSpec("priority", "Priority", "choice", priorities[0], choices=tuple(priorities),
+                                      help="The Priority advisor compares them for this operation"), ev.priority))
+        form = PropertyForm()
+        shown = {"id", "start_h", "priority", "kind"}
+        others = [(_field_label(f.name), _field_text(getattr(ev, f.name)))
+                  for f in dataclass_fields(ev) if f.name not in shown and not f.name.startswith("_")]
+        form.set_properties(specs, read_only=others)
+
+        def commit(k: str, v: Any) -> None:
+            self.apply(ops.MoveEvent(event_id, v) if k == "start_h" else ops.SetEventPriority(event_id, v))
+
+        form.committed.connect(commit)
+        self.event_form = form
+        lay.addWidget(form)
+        lay.addWidget(_note("Predicted phases and durations are on the timeline; the Priority advisor "
+                            "compares every priority against the workloads' response-time target."))
+
     # ---------------------------------------------------------------- array page
     def refresh_array(self) -> None:
         project, platform = self.document.project, self.document.platform
@@ -494,6 +529,24 @@ def _flush(form: PropertyForm) -> None:
     for ed in form.editors.values():
         if hasattr(ed, "editingFinished"):
             ed.editingFinished.emit()
+
+
+def _field_label(name: str) -> str:
+    """'dest_lun' -> 'Destination LUN'."""
+    words = [{"lun": "LUN", "luns": "LUNs", "dest": "destination", "src": "source", "h": "(h)"}.get(w, w)
+             for w in name.split("_")]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+def _field_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_field_text(v) for v in value) or "–"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_field_text(v)}" for k, v in value.items()) or "–"
+    return "–" if value is None or value == "" else str(value)
 
 
 def _workload_summary(w: Workload) -> str:

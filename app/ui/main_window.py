@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.domain import ops
+from app.domain.formatting import plural
 from app.ui.canvas import LayoutView
 from app.ui.document import Document
 from app.ui.files import FileController
@@ -92,6 +93,7 @@ class MainWindow(QMainWindow):
         self.canvas.contextRequested.connect(self._context_menu)
         document.changed.connect(self._doc_changed)
         document.issuesChanged.connect(self._issues_changed)
+        self.messages.countsChanged.connect(self._counts_timer.start)  # the prediction's advisories too
         document.dirtyChanged.connect(lambda _d: self._update_title())
         document.pathChanged.connect(lambda _p: self._update_title())
         self._update_title()
@@ -452,16 +454,15 @@ class MainWindow(QMainWindow):
         self._counts_timer.start()
 
     def _update_counts(self) -> None:
-        issues = self.document.shown_issues
-        e = sum(1 for i in issues if i.severity == "error")
-        w = sum(1 for i in issues if i.severity == "warning")
+        counts = self.messages.counts()  # what the Messages dock lists: validation and advisories
+        e, w = counts.get("error", 0), counts.get("warning", 0)
         p = self.document.project
+        tally = f"{plural(e, 'error')}, {plural(w, 'warning')}"
         self._status_label.setText(
-            f"{self.document.platform.name} · {len(p.enclosures)} enclosures · {len(p.drives)} drives · "
-            f"{len(p.groups)} RAID groups · {len(p.luns)} LUNs · {e} error{'s' if e != 1 else ''}, "
-            f"{w} warning{'s' if w != 1 else ''}")
-        self.messages_dock.setWindowTitle(
-            f"Messages ({e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''})" if issues else "Messages")
+            f"{self.document.platform.name} · {plural(len(p.enclosures), 'enclosure')} · "
+            f"{plural(len(p.drives), 'drive')} · {plural(len(p.groups), 'RAID group')} · "
+            f"{plural(len(p.luns), 'LUN')} · {tally}")
+        self.messages_dock.setWindowTitle(f"Messages ({tally})" if e or w or self.document.shown_issues else "Messages")
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"{self.document.title}[*] — ArrayPlanner")

@@ -72,11 +72,29 @@ def _int_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     return w
 
 
+def _soft_bounds(w: QDoubleSpinBox, spec: SettingSpec) -> None:
+    """Let the user type any number, not only those within the spec's bounds: a spin box drops
+    the digits that would pass its maximum, so a typed 5000 became 50 without a word. The
+    model's op refuses an impossible value with a message that says why (e.g. the free space of
+    the RAID group); until then the box is marked and its tooltip says the bound."""
+    low = 0.0 if spec.minimum is not None and spec.minimum >= 0 else -1e12  # no sign to type
+    w.setRange(low, 1e12)
+    tip = [None]
+
+    def mark(value: float) -> None:
+        if tip[0] is None:
+            tip[0] = w.toolTip()  # the spec's help, set by editor_for after the factory
+        why = spec.check(float(value))
+        w.setStyleSheet("QDoubleSpinBox { color: #c62828; }" if why else "")  # a border would drop the native arrows
+        w.setToolTip(f"{why}\n{tip[0]}".strip() if why else tip[0])
+
+    w.valueChanged.connect(mark)
+
+
 def _float_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     w = QDoubleSpinBox()
     w.setDecimals(2)
-    w.setRange(float(spec.minimum if spec.minimum is not None else -1e12),
-               float(spec.maximum if spec.maximum is not None else 1e12))
+    _soft_bounds(w, spec)
     w.setValue(float(value if value is not None else spec.default or 0.0))
     if spec.unit:
         w.setSuffix(f" {spec.unit}")

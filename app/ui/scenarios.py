@@ -8,9 +8,10 @@ workload's peak response time, with the difference. Both read the engine's Resul
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox, QTableWidget,
@@ -18,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.domain import ops
-from app.domain.formatting import DASH, format_duration, format_ms
+from app.domain.formatting import DASH, format_duration, format_ms, format_response
 from app.ui.document import follow_document
 
 
@@ -27,15 +28,19 @@ class CompareRow:
     section: str  # "Operations", "Workloads", "Plan"
     key: str  # event id / workload id
     label: str
-    baseline: float | None
+    baseline: float | None  # None: not in that Result; NaN: a workload that completed no I/O
     current: float | None
     unit: str  # "h" or "ms"
     note: str = ""  # e.g. "only in current", priorities
+    # why baseline/current is None: "absent" (not in that scenario) or "not finished" (an
+    # operation still running at the end of the plan)
+    baseline_missing: str = "absent"
+    current_missing: str = "absent"
 
     @property
     def delta(self) -> float | None:
-        if self.baseline is None or self.current is None:
-            return None
+        if self.baseline is None or self.current is None or math.isnan(self.baseline) or math.isnan(self.current):
+            return None  # nothing to compare with (no I/O: no response time)
         return self.current - self.baseline
 
     @property
@@ -46,8 +51,9 @@ class CompareRow:
 
 
 def compare_results(current, baseline, project=None) -> list[CompareRow]:
-    """Rows comparing two Results: operations by event id (duration), workloads (peak response
-    time over the plan), and the plan length."""
+    """Rows comparing two Results: operations by event id (duration), workloads by name (peak
+    response time over the plan, the steps without I/O left out: NaN if it never completed I/O),
+    and the plan length."""
     rows: list[CompareRow] = []
     cur_ops = {o.event_id: o for o in current.operations}
     base_ops = {o.event_id: o for o in baseline.operations}
@@ -61,30 +67,38 @@ def compare_results(current, baseline, project=None) -> list[CompareRow]:
             note = "only in " + ("current" if c is not None else "baseline")
         rows.append(CompareRow("Operations", eid, label,
                                b.duration_h if b is not None else None,
-                               c.duration_h if c is not None else None, "h", note))
+                               c.duration_h if c is not None else None, "h", note,
+                               "absent" if b is None else NOT_FINISHED,
+                               "absent" if c is None else NOT_FINISHED))
     names = {w.id: (w.name or w.id) for w in project.workloads} if project is not None else {}
     wl = sorted(set(current.entities("response_ms")) | set(baseline.entities("response_ms")))
     for wid in wl:
         cs, bs = current.get("response_ms", wid), baseline.get("response_ms", wid)
-        rows.append(CompareRow("Workloads", wid, f"{names.get(wid, wid)} peak response",
+        rows.append(CompareRow("Workloads", wid, names.get(wid, wid),
                                bs.peak() if bs is not None else None,
                                cs.peak() if cs is not None else None, "ms"))
     rows.append(CompareRow("Plan", "horizon", "Plan length", baseline.horizon_h, current.horizon_h, "h"))
     return rows
 
 
-def _fmt(v: float | None, unit: str) -> str:
+NOT_FINISHED = "not finished"
+
+
+def _fmt(v: float | None, unit: str, missing: str = DASH) -> str:
     if v is None:
-        return DASH
-    return format_ms(v) if unit == "ms" else format_duration(v)
+        return missing
+    return format_response(v) if unit == "ms" else format_duration(v)  # NaN ms: "no I/O"
 
 
-def _fmt_delta(row: CompareRow) -> str:
+def _fmt_delta(row: CompareRow, compact: bool = False) -> str:
+    """'+57.9 ms (+486%)'; compact (a narrow table): '+486%' (the values are beside it)."""
     d = row.delta
     if d is None:
         return DASH
     if abs(d) < 1e-9:
         return "same"
+    if compact and row.delta_pct is not None:
+        return f"{row.delta_pct:+.0f}%"
     sign = "+" if d > 0 else "-"
     text = sign + (format_ms(abs(d)) if row.unit == "ms" else format_duration(abs(d)))
     if row.delta_pct is not None:
@@ -204,28 +218,85 @@ class ScenarioBar(QWidget):
 class CompareTable(QWidget):
     """Differences between the current scenario and the pinned baseline."""
 
-    COLUMNS = ("", "Baseline", "Current", "Difference", "")
+    COLUMNS = ("", "Baseline", "Current", "Difference", "Note")
+    LABEL_MIN_W = 110  # the names give way (elided, whole in the tooltip) before the numbers do
     _TONES = {True: QColor("#c0392b"), False: QColor("#1e8449")}  # worse (longer, slower), better
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.rows: list[CompareRow] = []
         self._keys: list[tuple[str, str]] | None = None  # (section, key) of each table row shown
+        self.stale_reason: str | None = None
+        self._compact = False  # differences as percentages only: the table is too narrow
+        self._full_delta_w = 0
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         self.header = QLabel("Pin a baseline scenario to compare.")
         self.header.setWordWrap(True)
         lay.addWidget(self.header)
+        # shown while the table is that of the last good prediction (set_stale)
+        from app.ui.charts import STALE_STYLE  # (the charts' banner look)
+        self.stale_banner = QLabel()
+        self.stale_banner.setObjectName("compareStale")
+        self.stale_banner.setWordWrap(True)
+        self.stale_banner.setStyleSheet(STALE_STYLE)
+        self.stale_banner.hide()
+        lay.addWidget(self.stale_banner)
         self.table = QTableWidget(0, len(self.COLUMNS))
         self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.ElideMiddle)
+        head = self.table.horizontalHeader()
+        head.setSectionResizeMode(QHeaderView.Interactive)
+        head.setStretchLastSection(True)  # the note takes what is left, if anything
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        self.table.viewport().installEventFilter(self)
         lay.addWidget(self.table, 1)
+
+    def set_stale(self, reason: str | None) -> None:
+        """With a reason: the table is that of the last good prediction and there is no new one;
+        dim it and say why. None: restore."""
+        from app.ui.charts import dim_view
+
+        if reason == self.stale_reason:
+            return
+        self.stale_reason = reason
+        if reason and not self.rows:
+            self.stale_banner.setText(f"No comparison: {reason}")
+        elif reason:
+            self.stale_banner.setText(f"These differences are from the last good prediction; there is none "
+                                      f"for the plan as it is now: {reason}")
+        self.stale_banner.setVisible(bool(reason))
+        dim_view(self.table, bool(reason))
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        # the table's viewport, not this widget: a scroll bar or the banner appearing narrows it too
+        if obj is self.table.viewport() and event.type() == QEvent.Resize:
+            self._fit_columns()
+        return False
+
+    def _fit_columns(self) -> None:
+        """Baseline, Current and Difference as wide as their texts; the names the rest of the
+        width (at least LABEL_MIN_W); the note after them."""
+        t = self.table
+        if self.rows and self._too_narrow() != self._compact:
+            self._compact = not self._compact
+            self._fill()  # the Difference texts for the new width (it fits the columns again)
+            return
+        numbers = sum(t.columnWidth(c) for c in (1, 2, 3))
+        t.setColumnWidth(0, max(self.LABEL_MIN_W, t.viewport().width() - numbers - 2))
+
+    def _too_narrow(self) -> bool:
+        """No room for the names, the values and the full differences side by side."""
+        t = self.table
+        return t.viewport().width() < self.LABEL_MIN_W + t.columnWidth(1) + t.columnWidth(2) + self._full_delta_w
 
     def set_results(self, current, baseline, project=None) -> None:
         """Fill the table. After an edit the rows are usually the same ones: then only the texts
         that changed are set (rebuilding 300 rows took 30-90 ms of the GUI thread)."""
+        self.set_stale(None)  # a new prediction
         if current is None or baseline is None:
             self.rows = []
             self._keys = None
@@ -234,41 +305,60 @@ class CompareTable(QWidget):
             return
         self.rows = compare_results(current, baseline, project)
         self.header.setText(f"'{current.scenario}' compared with baseline '{baseline.scenario}'")
-        lines = _table_lines(self.rows)
+        fm = self.table.fontMetrics()
+        self._full_delta_w = max((fm.horizontalAdvance(_fmt_delta(r)) for r in self.rows), default=0) + 16
+        self._compact = self._too_narrow()
+        self._fill()
+
+    def _fill(self) -> None:
+        lines = _table_lines(self.rows, self._compact)
         keys = [key for key, _, _ in lines]
         if keys != self._keys:
             self._keys = keys
             self._rebuild(lines)
             return
+        changed = False
         for r, ((_, key), texts, worse) in enumerate(lines):
             for c, text in enumerate(texts):
                 item = self.table.item(r, c)
                 if item is not None and item.text() != text:
                     item.setText(text)
+                    changed = True
             if key is not None:
                 self._tone(self.table.item(r, 3), worse)
+        if changed:
+            self._fit_numbers()
 
     def _rebuild(self, lines) -> None:
         self.table.setUpdatesEnabled(False)
         self.table.setRowCount(len(lines))
+        self.table.clearSpans()
         bold = QFont()
         bold.setBold(True)
         for r, ((section, key), texts, worse) in enumerate(lines):
             for c, text in enumerate(texts):
-                if key is None and c > 0:  # a section's title row: one cell
+                if key is None and c > 0:  # a section's title row: one cell over the row
                     self.table.takeItem(r, c)
                     continue
                 item = QTableWidgetItem(text)
                 if key is None:
                     item.setFont(bold)
+                elif c == 0:
+                    item.setToolTip(text.strip() + (f" ({texts[4]})" if texts[4] else ""))
                 elif c in (1, 2, 3):
                     item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 if c == 3:
                     self._tone(item, worse)
                 self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+            if key is None:
+                self.table.setSpan(r, 0, 1, len(self.COLUMNS))
+        self._fit_numbers()
         self.table.setUpdatesEnabled(True)
+
+    def _fit_numbers(self) -> None:
+        for c in (1, 2, 3):
+            self.table.resizeColumnToContents(c)
+        self._fit_columns()
 
     def _tone(self, item: QTableWidgetItem, worse: bool | None) -> None:
         brush = None if worse is None else QBrush(self._TONES[worse])  # None: the table's own colour
@@ -276,7 +366,11 @@ class CompareTable(QWidget):
             item.setData(Qt.ForegroundRole, brush)
 
 
-def _table_lines(rows: list[CompareRow]) -> list[tuple[tuple[str, str | None], list[str], bool | None]]:
+_SECTION_TITLES = {"Operations": "Operations (duration)", "Workloads": "Workloads (peak response time)"}
+
+
+def _table_lines(rows: list[CompareRow],
+                 compact: bool = False) -> list[tuple[tuple[str, str | None], list[str], bool | None]]:
     """The table's lines: ((section, key or None for the section's title), five texts, whether the
     difference is worse, better (False) or neither (None))."""
     out = []
@@ -284,9 +378,10 @@ def _table_lines(rows: list[CompareRow]) -> list[tuple[tuple[str, str | None], l
     for row in rows:
         if row.section != section:
             section = row.section
-            out.append(((section, None), [section, "", "", "", ""], None))
+            out.append(((section, None), [_SECTION_TITLES.get(section, section), "", "", "", ""], None))
         worse = (row.delta > 0) if row.delta else None  # longer or slower is worse for both
         out.append(((row.section, row.key),
-                    ["  " + row.label, _fmt(row.baseline, row.unit), _fmt(row.current, row.unit), _fmt_delta(row), row.note],
+                    ["  " + row.label, _fmt(row.baseline, row.unit, row.baseline_missing),
+                     _fmt(row.current, row.unit, row.current_missing), _fmt_delta(row, compact), row.note],
                     worse))
     return out

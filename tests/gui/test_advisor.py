@@ -6,8 +6,10 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
+from app.engine.result import Series  # noqa: E402
 from app.ui.advisor import AdvisorPanel, evaluate_priorities  # noqa: E402
 from app.ui.document import Document  # noqa: E402
 
@@ -134,3 +136,56 @@ def test_edits_during_an_evaluation_stop_it_and_the_newest_state_wins(qtbot):
     assert engine.calls < 4 * 4
     assert got[-1] is panel.advice and panel.advice.current_priority == "ASAP"
     assert len(got) <= 2
+
+
+class NoIoEngine(FakeEngine):
+    """FakeEngine with response times undefined (NaN) where no I/O completes: OLTP stops for the
+    first half of op1, and a touched workload 'idle' never completes I/O."""
+
+    def __call__(self, project, catalog, scenario_name=None):
+        r = super().__call__(project, catalog, scenario_name)
+        op = r.operation("op1")
+        mid = (op.start_h + op.end_h) / 2
+        s = r.get("response_ms", "w1")
+        busy = s.at(mid)
+        r.series[("response_ms", "w1")] = Series("response_ms", "w1", "ms", np.array([0.0, op.start_h, mid, op.end_h]),
+                                                 np.array([s.at(0.0), np.nan, busy, s.at(op.end_h)]))
+        r.series[("response_ms", "idle")] = Series("response_ms", "idle", "ms", np.array([0.0]), np.array([np.nan]))
+        op.touches_workloads.append("idle")
+        return r
+
+
+def test_advisor_ignores_steps_without_io(qtbot):
+    cat = catalog()
+    proj = small_project(cat)
+    advice = evaluate_priorities(proj, cat, "op1", NoIoEngine(), target_ms=20.0)
+    # the peaks are those of the steps with I/O; 'idle' has none to limit
+    peaks = {o.priority: o.worst_ms for o in advice.outcomes}
+    assert peaks == {"Low": 12.5, "Medium": 13.5, "High": 16.0, "ASAP": 58.0}
+    assert all(o.no_io == ["idle"] and "idle" not in o.peaks_ms for o in advice.outcomes)
+    assert advice.recommended.priority == "High"
+    assert "nan" not in advice.summary().lower()
+    doc = Document(small_project(cat), cat)
+    panel = AdvisorPanel(doc, simulate=NoIoEngine())
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(panel.adviceReady, timeout=10000):
+        panel.set_event("op1")
+    cells = [panel.table.item(r, c) for r in range(panel.table.rowCount()) for c in range(4)]
+    assert not any("nan" in (i.text() + i.toolTip()).lower() for i in cells)
+    assert "idle: no I/O" in panel.table.item(0, 2).toolTip()
+
+
+def test_an_operation_without_a_priority_is_named_not_ignored(qtbot):
+    from app.store.examples import example_path
+    from app.store.project_file import load_project
+
+    cat = catalog()
+    doc = Document(load_project(example_path("dell-md3200-hpt")), cat)
+    panel = AdvisorPanel(doc, simulate=FakeEngine())
+    qtbot.addWidget(panel)
+    enable = next(e for e in doc.project.scenario().events if e.kind == "feature_enable")
+    panel.set_event(enable.id)
+    assert panel.title.text().startswith(f"{enable.id}: Feature enable has no priority to choose")
+    assert not panel.evaluate_button.isEnabled() and panel.table.rowCount() == 0
+    panel.set_event(None)
+    assert panel.title.text() == "Select an operation on the timeline."

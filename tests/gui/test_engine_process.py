@@ -174,10 +174,10 @@ def test_validation_errors_stop_the_prediction_and_reach_the_messages_dock(qtbot
         return [view.topLevelItem(i).text(2) for i in range(view.topLevelItemCount())]
 
     with qtbot.waitSignal(live.failed, timeout=30000) as sig:
-        doc.apply(ops.EditWorkload("w1", iops=-5))
-    expected = refusal(validate(doc.project, doc.catalog))
-    assert sig.args[0] == f"ProjectInvalid: {expected}"
-    text = "workload 'w1': IOPS -5 must be zero or a positive number"
+        doc.apply(ops.SetEventFields("op1", None, dest_lun=1))  # a LUN the workload uses
+    expected = refusal(validate(doc.project, doc.catalog), [doc.project.current_scenario])
+    assert sig.args[0] == expected  # a sentence for the status bar, no exception name
+    text = "Baseline: op1 (LUN migration): destination LUN 1 is in use by workload 'w1'; a destination must be an unused LUN"
     assert text in expected
     qtbot.waitUntil(lambda: text in messages(), timeout=5000)
     qtbot.waitUntil(lambda: "1 error," in window._status_label.text(), timeout=5000)

@@ -3,6 +3,7 @@ comparison table and dashed curves against the baseline."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -11,6 +12,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
 from app.domain import ops  # noqa: E402
+from app.domain.formatting import DASH, NO_IO  # noqa: E402
 from app.ui.charts import ChartsPanel  # noqa: E402
 from app.ui.document import Document  # noqa: E402
 from app.ui.scenarios import CompareTable, ScenarioBar, compare_results  # noqa: E402
@@ -79,13 +81,13 @@ def test_compare_rows_and_table(qtbot):
     assert (op.baseline, op.current) == (base.operation("op1").duration_h, cur.operation("op1").duration_h)
     assert op.delta == pytest.approx(5.0 - 0.5) and op.note == "ASAP -> High"
     wl = next(r for r in rows if r.key == "w1")
-    assert (wl.baseline, wl.current) == (58.0, 16.0) and wl.label == "OLTP peak response"
+    assert (wl.baseline, wl.current) == (58.0, 16.0) and wl.label == "OLTP"
     table = CompareTable()
     qtbot.addWidget(table)
     table.set_results(cur, base, proj)
     texts = [[table.table.item(r, c).text() if table.table.item(r, c) else "" for c in range(5)]
              for r in range(table.table.rowCount())]
-    resp = next(t for t in texts if t[0].strip() == "OLTP peak response")
+    resp = next(t for t in texts if t[0].strip() == "OLTP")
     assert resp[3].startswith("-") and "(-72%)" in resp[3]
     r = texts.index(resp)
     assert table.table.item(r, 3).foreground().color().name() == "#1e8449"  # better: green
@@ -118,3 +120,28 @@ def test_baseline_curves_dashed_over_current(qtbot):
     assert solid.opts["pen"].style() == Qt.SolidLine and dashed.opts["pen"].style() == Qt.DashLine
     assert dashed.zValue() < solid.zValue()
     assert "baseline 'Baseline' dashed" in charts.status_label.text()
+
+
+def test_compare_with_workloads_without_io(qtbot):
+    # the HP example: the OLTP scenario never starts the sequential workload and the other way
+    # round, so each has a response series that is NaN throughout in one of the two
+    from app.engine import simulate
+    from app.store.examples import example_path
+    from app.store.project_file import load_project
+
+    cat = catalog()
+    proj = load_project(example_path("hp-sa6402-raid5"))
+    cur = simulate(proj, cat, "OLTP 2 KB, rebuild at High")
+    base = simulate(proj, cat, "Sequential 64 KB, rebuild at High")
+    rows = {r.key: r for r in compare_results(cur, base, proj) if r.section == "Workloads"}
+    oltp, seq = rows["oltp"], rows["seq"]
+    assert oltp.current > 0 and math.isnan(oltp.baseline) and oltp.delta is None and oltp.delta_pct is None
+    assert seq.baseline > 0 and math.isnan(seq.current) and seq.delta is None
+    table = CompareTable()
+    qtbot.addWidget(table)
+    table.set_results(cur, base, proj)
+    texts = [[table.table.item(r, c).text() if table.table.item(r, c) else "" for c in range(5)]
+             for r in range(table.table.rowCount())]
+    assert not any("nan" in t.lower() for row in texts for t in row)
+    line = next(t for t in texts if t[0].strip() == proj.workload('oltp').name)
+    assert line[1] == NO_IO and line[2].endswith(" ms") and line[3] == DASH

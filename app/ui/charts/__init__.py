@@ -1,4 +1,5 @@
-"""Charts dock: the engine's piecewise-constant series drawn as steps on one shared time axis.
+"""Charts dock: the engine's series drawn on one shared time axis: steps for the piecewise-constant
+metrics, straight lines for the linear ones (`Series.linear`: operation progress).
 
 Plots (top to bottom): SP CPU per core (and write cache), back-end buses, RAID group (and
 selected drive) utilization, host response time and throughput per workload, and progress per
@@ -6,6 +7,10 @@ operation. A cursor line (shared with the timeline through a TimeCursor) shows e
 value at that time in the read-out; hovering a plot shows its values under the mouse. The mouse
 wheel zooms the time axis (all plots follow); right-click or the Export menu saves a chart as PNG
 or its series as CSV. When a baseline scenario is pinned its curves are drawn dashed underneath.
+A response time is undefined (NaN) where the workload completed no I/O: its curve breaks there,
+the read-out says "no I/O", the CSV cell is empty; a shaded band marks each controller reboot.
+Time ticks are written under the lowest visible chart. After a failed prediction the last good
+curves stay, dimmed under a banner that says why (set_stale).
 
 The panel never computes a prediction: it reads `Result.series` and `Result.horizon_h` only.
 """
@@ -19,13 +24,13 @@ from typing import Iterable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QPen
+from PySide6.QtGui import QAction, QColor, QFont, QPen
 from PySide6.QtWidgets import (
-    QFileDialog, QGraphicsItem, QHBoxLayout, QMenu, QScrollArea, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
-    QVBoxLayout, QWidget,
+    QFileDialog, QGraphicsItem, QGraphicsOpacityEffect, QHBoxLayout, QHeaderView, QLabel, QMenu, QScrollArea,
+    QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
-from app.domain.formatting import format_time, format_value, series_label
+from app.domain.formatting import OUTAGE_TEXT, format_response, format_time, format_value, series_label
 
 from .statustext import StatusText
 from .timeaxis import TimeAxisItem
@@ -34,6 +39,7 @@ PLOT_MIN_H = 125  # pixels per plot before the charts scroll
 LEGEND_MAX = 5  # more curves than this: no legend (the read-out lists them)
 MAX_CURVES = 12  # per plot; the busiest entities (by peak) plus the selected ones are shown
 FOLLOW_SPARE = 0.1  # a plan that outgrows the time axis is shown with 10% of its length to spare
+HOST_PLOTS = ("response", "throughput")  # the plots that show a controller reboot's outage band
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,19 @@ PLOTS: tuple[PlotSpec, ...] = (
     PlotSpec("throughput", "Host throughput", ("iops",), "IOPS"),
 )
 LEFT_AXIS_W = 180  # as wide as the timeline's row labels, so both read on one time axis
+STALE_OPACITY = 0.3  # curves of the last good prediction while there is no new one
+STALE_STYLE = "background: #fff3cd; color: #5c4400; border: 1px solid #e0c060; padding: 3px;"
+
+# which kind of thing a metric's entity is: a workload, an operation... has one colour in every chart
+_ENTITY_KIND = {
+    "response_ms": "workload", "response_max_ms": "workload", "iops": "workload", "mb_s": "workload",
+    "progress_pct": "operation", "rate_mb_s": "operation",
+    "cpu_pct": "core", "write_cache_pct": "controller", "port_pct": "controller", "write_pending_pct": "controller",
+    "bus_pct": "bus", "group_pct": "group", "drive_pct": "drive", "lun_response_ms": "lun",
+}
+_KIND_FAMILY = {"core": "controller", "group": "drive"}  # kinds sharing a chart share the palette
+# what a plot without any curve says instead of an empty axis
+_EMPTY_NOTE = {"response": "no host workloads", "throughput": "no host workloads", "progress": "no operations"}
 
 _PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -62,8 +81,9 @@ _PALETTE = (
 
 
 def step_xy(series, horizon_h: float) -> tuple[np.ndarray, np.ndarray]:
-    """x, y for stepMode='right': each value holds until the next breakpoint, the last one until
-    the horizon."""
+    """x, y of a curve: the series' points, then the last value held until the horizon. Drawn
+    with stepMode='right' (each value holds until the next breakpoint) unless the series is
+    linear (straight lines between the points): see _step_mode."""
     t = np.asarray(series.t, dtype=float)
     v = np.asarray(series.v, dtype=float)
     if not len(t):
@@ -72,6 +92,57 @@ def step_xy(series, horizon_h: float) -> tuple[np.ndarray, np.ndarray]:
         t = np.append(t, horizon_h)
         v = np.append(v, v[-1])
     return t, v
+
+
+def dim_view(view, dim: bool) -> None:
+    """Dim an item view's contents (the read-out, the comparison table) or restore them. The
+    effect goes on the viewport: on the scroll area itself it paints stale pixels."""
+    port = view.viewport()
+    if dim:
+        effect = QGraphicsOpacityEffect(port)
+        effect.setOpacity(0.4)
+        port.setGraphicsEffect(effect)
+    else:
+        port.setGraphicsEffect(None)
+
+
+def _set_title(plot: pg.PlotItem, text: str) -> None:
+    """A plot's title in a row just as tall as its text (pyqtgraph gives it 30 pixels)."""
+    plot.setTitle(text, size="9pt")
+    plot.layout.setRowFixedHeight(0, 16)
+    plot.titleLabel.setMaximumHeight(16)
+
+
+class _RowLegend(pg.LegendItem):
+    """A legend in its own row of the plot, between the title and the curves (a legend inside
+    the view box hides the curves under it). Sized by the plot's layout: updateSize asks for
+    the height the entries need instead of placing itself."""
+
+    def updateSize(self):  # noqa: N802 (pyqtgraph API)
+        height = 0.0
+        for row in range(self.layout.rowCount()):
+            height += max((self.layout.itemAt(row, c).height() for c in range(self.layout.columnCount())
+                           if self.layout.itemAt(row, c) is not None), default=0.0)
+        width = max((sum(self.layout.itemAt(r, c).width() + 12 for c in range(self.layout.columnCount())
+                         if self.layout.itemAt(r, c) is not None) for r in range(self.layout.rowCount())),
+                    default=0.0)
+        self.setMinimumHeight(height)
+        self.setMaximumHeight(height)
+        self.setMinimumWidth(0)  # never widens the plot beyond the screen (ChartsPanel._fit_legend)
+        self.setMaximumWidth(max(width, 1.0))  # entries side by side, not spread over the row
+        self.updateGeometry()
+
+
+def _controller_word(result) -> str:
+    """What the platform calls its controllers: the first word all controller names share ("SP"
+    for "SP A"/"SP B"), else "Controller" (Dell, NetApp, one-controller arrays)."""
+    names = {e.rpartition("/")[0] or e for e in result.entities("cpu_pct")} if result is not None else set()
+    words = {n.split()[0] for n in names if n.split()}
+    return words.pop() if len(names) > 1 and len(words) == 1 else "Controller"
+
+
+def _step_mode(series) -> str | None:
+    return None if getattr(series, "linear", False) else "right"
 
 
 class _SeriesIndex:
@@ -103,16 +174,20 @@ class _SeriesIndex:
         peaks = self._peaks.get(metric)
         if peaks is None:
             peaks = self._peaks[metric] = {}
-            for block in self._blocks(metric):
-                peaks.update(zip(block.entities, block.V.max(axis=0).tolist()))
+            for block in self._blocks(metric):  # fmax: NaN cells (no I/O) left out, all NaN: NaN
+                peaks.update(zip(block.entities, np.fmax.reduce(block.V, axis=0).tolist()))
         p = peaks.get(ent)
         return p if p is not None else self.result.series[(metric, ent)].peak()
+
+    def rank(self, metric: str, ent: str) -> float:
+        """The peak to rank by: a series without any value (no I/O at all) last."""
+        p = self.peak(metric, ent)
+        return -np.inf if np.isnan(p) else p
 
     def values_at(self, metric: str, t: float) -> dict[str, float]:
         out: dict[str, float] = {}
         for block in self._blocks(metric):  # one row of the matrix: every entity at t
-            row = max(int(np.searchsorted(block.t, t, side="right")) - 1, 0)
-            out.update(zip(block.entities, block.V[row].tolist()))
+            out.update(zip(block.entities, block.row_values(t).tolist()))
         for ent in self.entities(metric):
             if ent not in out:
                 out[ent] = self.result.series[(metric, ent)].at(t)
@@ -152,7 +227,7 @@ def choose_entities(result, spec: PlotSpec, focus: set[tuple[str, str]] = frozen
         return pairs, total
     forced = [p for p in pairs if p in focus]
     rest = [p for p in pairs if p not in focus]
-    rest.sort(key=lambda p: -index.peak(*p))
+    rest.sort(key=lambda p: -index.rank(*p))
     keep = set(forced + rest[: max(limit - len(forced), 0)])
     return [p for p in pairs if p in keep], total
 
@@ -178,7 +253,8 @@ class ChartsPanel(QWidget):
         self.focus: set[tuple[str, str]] = set()
         self.cursor_h = 0.0
         self.hidden_plots: set[str] = set()
-        self._colors: dict[tuple[str, str], QColor] = {}
+        self._colors: dict[tuple[str, str], QColor] = {}  # (entity kind, entity)
+        self._family_counts: dict[str, int] = {}
         self.curves: dict[str, dict[tuple[str, str, bool], pg.PlotDataItem]] = {s.key: {} for s in PLOTS}
         self._pools: dict[str, list[pg.PlotDataItem]] = {}
         self._legend_entries: dict[str, list] = {}
@@ -188,6 +264,8 @@ class ChartsPanel(QWidget):
         self._readout_header: list[str] | None = None
         self._readout_layout: list | None = None
         self._readout_items: dict[tuple, QTreeWidgetItem] = {}
+        self.outages: list[tuple[float, float]] = []  # controller reboots shown as bands
+        self._outage_items: list[tuple[pg.PlotItem, pg.GraphicsObject]] = []
         self.shown: dict[str, list[tuple[str, str]]] = {s.key: [] for s in PLOTS}
 
         lay = QVBoxLayout(self)
@@ -226,24 +304,51 @@ class ChartsPanel(QWidget):
         self.readout = QTreeWidget()
         self.readout.setHeaderLabels(["At cursor", "Value", "Baseline"])
         self.readout.setRootIsDecorated(True)
-        self.readout.setMinimumWidth(230)
-        self.readout.setColumnWidth(0, 160)
-        self.readout.setColumnWidth(1, 64)
+        self.readout.setMinimumWidth(260)
+        # values keep a fixed width that fits "99,999 IOPS" (no relayout as the cursor moves);
+        # the names take the rest, elided in the middle (the whole name is the tooltip)
+        head = self.readout.header()
+        head.setStretchLastSection(False)
+        head.setSectionResizeMode(0, QHeaderView.Stretch)
+        value_w = self.readout.fontMetrics().horizontalAdvance("99,999 IOPS") + 14
+        for col in (1, 2):
+            head.setSectionResizeMode(col, QHeaderView.Fixed)
+            self.readout.setColumnWidth(col, value_w)
+        self.readout.setTextElideMode(Qt.ElideMiddle)
+        self.readout.setIndentation(12)
         split.addWidget(self.readout)
         split.setStretchFactor(0, 4)
         split.setStretchFactor(1, 0)
-        split.setSizes([900, 300])
+        split.setSizes([900, 330])
+        # shown while the curves are those of the last good prediction (set_stale)
+        self.stale_banner = QLabel()
+        self.stale_banner.setObjectName("chartsStale")
+        self.stale_banner.setWordWrap(True)
+        self.stale_banner.setStyleSheet(STALE_STYLE)
+        self.stale_banner.hide()
+        self.stale_reason: str | None = None
+        lay.addWidget(self.stale_banner)
         lay.addWidget(split, 1)
 
         self.plots: dict[str, pg.PlotItem] = {}
         self.legends: dict[str, pg.LegendItem] = {}
         self.cursor_lines: dict[str, pg.InfiniteLine] = {}
         self.hover_text: dict[str, pg.TextItem] = {}
+        self.empty_notes: dict[str, pg.LabelItem] = {}
+        self._view_actions: dict[str, QAction] = {}
+        self._png_actions: dict[str, QAction] = {}
+        self._base_titles: dict[str, str] = {s.key: s.title for s in PLOTS}
+        self._axis_plot: str | None = None  # the plot whose time axis shows its ticks
         first = None
         for row, spec in enumerate(PLOTS):
             axis = TimeAxisItem("bottom")
             p = self.glw.addPlot(row=row, col=0, axisItems={"bottom": axis})
-            p.setTitle(spec.title, size="9pt")
+            _set_title(p, spec.title)
+            p.titleLabel.opts["justify"] = "left"
+            # a long title ("... (12 of 20: busiest and selected)") must not make the plot wider
+            # than the dock: LabelItem sets its minimum width to its text's after every change
+            p.titleLabel.updateMin = lambda: None
+            p.titleLabel.setMinimumWidth(0)
             p.setLabel("left", spec.unit)
             p.showGrid(x=True, y=True, alpha=0.25)
             p.setMouseEnabled(x=True, y=False)
@@ -254,21 +359,21 @@ class ChartsPanel(QWidget):
                 # keep the painted axis (its text is the costliest part of a redraw) as a pixmap
                 # until its range changes
                 p.getAxis(name).setCacheMode(QGraphicsItem.DeviceCoordinateCache)
-            if row < len(PLOTS) - 1:
-                # times are written under the last chart (and on the timeline above): painting
-                # axis text is the costliest part of a redraw
-                p.getAxis("bottom").setLabel("")
-                p.getAxis("bottom").showLabel(False)
-                p.getAxis("bottom").setStyle(showValues=False)
-                p.getAxis("bottom").setHeight(6)
             if spec.percent:
                 p.setYRange(0, 100, padding=0.02)
             if first is None:
                 first = p
             else:
                 p.setXLink(first)
-            leg = p.addLegend(offset=(-4, 2), labelTextSize="8pt", verSpacing=-6)
-            leg.setBrush(pg.mkBrush(255, 255, 255, 200))
+            leg = _RowLegend(labelTextSize="8pt", verSpacing=-6, horSpacing=12)
+            p.layout.removeItem(p.getAxis("top"))  # never shown: its row holds the legend
+            p.layout.addItem(leg, 1, 1)
+            note = pg.LabelItem("", size="9pt", color="#808080")
+            note.setParentItem(p.getViewBox())
+            note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
+            note.hide()
+            self.empty_notes[spec.key] = note
+            p.getViewBox().sigResized.connect(lambda _vb, k=spec.key: self._fit_legend(k))
             line = pg.InfiniteLine(pos=0.0, angle=90, movable=True,
                                    pen=pg.mkPen("#000000", width=1), hoverPen=pg.mkPen("#d62728", width=2))
             line.setZValue(50)
@@ -287,10 +392,13 @@ class ChartsPanel(QWidget):
             act = QAction(spec.title, self.view_menu, checkable=True, checked=True)
             act.toggled.connect(lambda on, k=spec.key: self.set_plot_visible(k, on))
             self.view_menu.addAction(act)
-            self.export_menu.addAction(f"{spec.title} as PNG...", lambda k=spec.key: self._ask_png(k))
+            self._view_actions[spec.key] = act
+            self._png_actions[spec.key] = self.export_menu.addAction(
+                f"{spec.title} as PNG...", lambda k=spec.key: self._ask_png(k))
         self.export_menu.addSeparator()
         self.export_menu.addAction("All series as CSV...", lambda: self._ask_csv(None))
         self.master_plot = first
+        self._update_time_axis()
         self._update_min_height()
         self._mouse_proxy = pg.SignalProxy(self.glw.scene().sigMouseMoved, rateLimit=30, slot=self._mouse_moved)
 
@@ -301,11 +409,15 @@ class ChartsPanel(QWidget):
         self.project = project if project is not None else self.project
         self.result = result
         self.baseline = baseline
+        self.set_stale(None)  # a new prediction: no longer the last good one
         if result is None:
             for key in self.curves:
                 self._sync_plot(key, [], [])
+            self._sync_outages([])
             self.status_label.setText("No prediction yet")
             return
+        self._sync_outages(result.host_outages())
+        self._retitle(result)
         visible = self._plots_on_screen()
         for spec in PLOTS:
             pairs, total = choose_entities(result, spec, self.focus)
@@ -319,12 +431,12 @@ class ChartsPanel(QWidget):
                 self._pending.pop(spec.key, None)
             else:  # scrolled out of view or hidden: drawn when it comes into view
                 self._pending[spec.key] = (pairs, bpairs)
-            title = spec.title
+            title = self._base_titles[spec.key]
             if total > len(pairs):
                 title += f"  ({len(pairs)} of {total}: busiest and selected)"
             if self._titles.get(spec.key) != title:  # setting a title is slow: only on change
                 self._titles[spec.key] = title
-                self.plots[spec.key].setTitle(title, size="9pt")
+                _set_title(self.plots[spec.key], title)
         text = f"Scenario '{result.scenario}', plan to {format_time(result.horizon_h)}"
         if baseline is not None:
             text += f"; baseline '{baseline.scenario}' dashed"
@@ -341,6 +453,37 @@ class ChartsPanel(QWidget):
             elif horizon < 0.6 * self._fit_horizon:
                 self.fit()
         self._update_readout()
+
+    def _retitle(self, result) -> None:
+        """Name the controllers as the platform does ("SP CPU per core", "Controller CPU ...")."""
+        word = _controller_word(result)
+        for spec in PLOTS:
+            title = spec.title.replace("SP ", f"{word} ", 1) if spec.title.startswith("SP ") else spec.title
+            if self._base_titles[spec.key] != title:
+                self._base_titles[spec.key] = title
+                self._view_actions[spec.key].setText(title)
+                self._png_actions[spec.key].setText(f"{title} as PNG...")
+
+    def set_stale(self, reason: str | None) -> None:
+        """With a reason: the curves shown are those of the last good prediction and there is no
+        new one (e.g. the plan is invalid): dim them and say why in a banner. None: restore."""
+        if reason == self.stale_reason:
+            return
+        self.stale_reason = reason
+        if reason and self.result is None:
+            self.stale_banner.setText(f"No prediction: {reason}")
+        elif reason:
+            self.stale_banner.setText(f"These curves are from the last good prediction; there is none for the "
+                                      f"plan as it is now: {reason}")
+        self.stale_banner.setVisible(bool(reason))
+        opacity = STALE_OPACITY if reason else 1.0
+        for plot in self.plots.values():
+            plot.getViewBox().setOpacity(opacity)
+        dim_view(self.readout, bool(reason))
+
+    @property
+    def stale(self) -> bool:
+        return bool(self.stale_reason)
 
     def _plots_on_screen(self) -> set[str] | None:
         """Keys of the plots inside the scroll area's visible part; None when the panel is not
@@ -374,6 +517,21 @@ class ChartsPanel(QWidget):
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         QTimer.singleShot(0, self._draw_pending)
+
+    def _fit_legend(self, key: str) -> None:
+        """As many legend entries side by side as the plot's width holds; the rest on more lines."""
+        legend = self.legends[key]
+        if not legend.items:
+            return
+        # the width the charts have on screen (the view box can be wider than that: a legend
+        # asked for more room than there is)
+        room = self.glw.width() - LEFT_AXIS_W - 20
+        widths = sorted((s.boundingRect().width() + l.boundingRect().width() + 12 for s, l in legend.items),
+                        reverse=True)
+        cols = len(widths)
+        while cols > 1 and sum(widths[:cols]) > room:
+            cols -= 1
+        legend.setColumnCount(cols)
 
     def set_focus(self, pairs: Iterable[tuple[str, str]]) -> None:
         focus = set(pairs)
@@ -423,9 +581,29 @@ class ChartsPanel(QWidget):
         row = [s.key for s in PLOTS].index(key)
         self.glw.ci.layout.setRowMaximumHeight(row, 1e6 if visible else 0)
         self.glw.ci.layout.setRowMinimumHeight(row, 0)
+        self._update_time_axis()
         self._update_min_height()
-        if visible:
-            QTimer.singleShot(0, self._draw_pending)
+        self._update_readout()  # a hidden chart leaves the read-out
+        # hiding a plot moves the ones below it up, perhaps into view: draw those still pending
+        QTimer.singleShot(0, self._draw_pending)
+
+    def _show_time_axis(self, key: str, show: bool) -> None:
+        axis = self.plots[key].getAxis("bottom")
+        axis.setStyle(showValues=show)
+        axis.showLabel(show)
+        axis.setHeight(None if show else 6)
+
+    def _update_time_axis(self) -> None:
+        """Times are written under the lowest visible chart only (and on the timeline above):
+        painting axis text is the costliest part of a redraw."""
+        shown = [s.key for s in PLOTS if s.key not in self.hidden_plots]
+        lowest = shown[-1] if shown else None
+        if lowest == self._axis_plot:
+            return
+        for spec in PLOTS:
+            if spec.key in (lowest, self._axis_plot) or self._axis_plot is None:
+                self._show_time_axis(spec.key, spec.key == lowest)
+        self._axis_plot = lowest
 
     def _update_min_height(self) -> None:
         """Each visible plot gets at least PLOT_MIN_H pixels; below that the panel scrolls."""
@@ -454,18 +632,71 @@ class ChartsPanel(QWidget):
         return None
 
     # ---------------------------------------------------------------- export
-    def export_png(self, key: str, path: str | Path, width: int = 1400) -> Path:
+    def export_png(self, key: str, path: str | Path, width: int = 1400, height: int = 420) -> Path:
+        """One chart as a PNG of its own: a copy of the chart at `width` x `height` with its time
+        axis, its legend and a title naming the scenario (the chart on screen may be small, have
+        no tick labels, or be hidden)."""
         from pyqtgraph.exporters import ImageExporter
 
         path = Path(path)
-        exp = ImageExporter(self.plots[key])
-        exp.parameters()["width"] = width
-        exp.export(str(path))
+        view, plot = self._export_view(key, width, height)
+        try:
+            exp = ImageExporter(plot)
+            exp.parameters()["width"] = width
+            exp.export(str(path))
+        finally:
+            view.deleteLater()
         return path
 
+    def _export_view(self, key: str, width: int, height: int) -> tuple[pg.GraphicsLayoutWidget, pg.PlotItem]:
+        if key in self._pending:  # scrolled out of view: not drawn yet
+            self._sync_plot(key, *self._pending.pop(key))
+        spec = next(sp for sp in PLOTS if sp.key == key)
+        src = self.plots[key]
+        shown = list(self.curves[key].items())  # (a hidden chart's curves count: isVisible() says no)
+        title = self._titles.get(key, self._base_titles[key])
+        if self.result is not None:
+            title += f" - scenario '{self.result.scenario}'"
+            if self.baseline is not None and any(k[2] for k, _ in shown):
+                title += f" (baseline '{self.baseline.scenario}' dashed)"
+        view = pg.GraphicsLayoutWidget()
+        view.setBackground("w")
+        view.resize(width, height)
+        plot = view.addPlot(axisItems={"bottom": TimeAxisItem("bottom")})
+        plot.setTitle(title, size="11pt")
+        plot.setLabel("left", spec.unit)
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        legend = _RowLegend(labelTextSize="9pt", verSpacing=-6, horSpacing=12)
+        plot.layout.removeItem(plot.getAxis("top"))
+        plot.layout.addItem(legend, 1, 1)
+        current = [k for k, _ in shown if not k[2]]
+        legend.setColumnCount(max(min(len(current), 4), 1))
+        for k, item in shown:
+            x, y = item.getOriginalDataset()
+            copy = pg.PlotDataItem(x, y, stepMode=item.opts["stepMode"], pen=item.opts["pen"], connect="finite")
+            copy.setZValue(item.zValue())
+            plot.addItem(copy)
+            if not k[2] and len(current) <= LEGEND_MAX:
+                legend.addItem(copy, item.opts["name"])
+        plot.addItem(pg.InfiniteLine(pos=self.cursor_h, angle=90, pen=pg.mkPen("#000000", width=1)))
+        if key in HOST_PLOTS:
+            for start, end in self.outages:
+                _add_outage_band(plot, start, end)
+        plot.setXRange(*self.master_plot.getViewBox().viewRange()[0], padding=0)
+        plot.setYRange(*src.getViewBox().viewRange()[1], padding=0)
+        if not shown:
+            note = pg.LabelItem(_EMPTY_NOTE.get(key, "nothing to show"), size="11pt", color="#808080")
+            note.setParentItem(plot.getViewBox())
+            note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
+        view.ci.resize(width, height)  # never shown: no resize event sizes it
+        view.ci.layout.activate()
+        return view, plot
+
     def export_csv(self, path: str | Path, key: str | None = None) -> Path:
-        """Rows: scenario, metric, entity, label, unit, start_h, end_h, value - one per constant
-        piece of every series (all series of the result, or those of one chart)."""
+        """Rows: scenario, metric, entity, label, unit, start_h, end_h, value, end_value - one per
+        piece of every series (all series of the result, or those of one chart). A piece goes from
+        `value` at start_h to `end_value` at end_h: flat (the two equal) for the stepwise metrics,
+        a straight line for the linear ones (operation progress). No piece has zero length."""
         path = Path(path)
         rows = []
         for res in (self.result, self.baseline):
@@ -476,14 +707,19 @@ class ChartsPanel(QWidget):
                     spec = next(sp for sp in PLOTS if sp.key == key)
                     if metric not in spec.metrics:
                         continue
-                label = series_label(metric, ent, self.project, res)
+                label = _label(metric, ent, self.project, res)
                 t = list(map(float, s.t))
                 for i, v in enumerate(s.v):
                     end = t[i + 1] if i + 1 < len(t) else float(res.horizon_h)
-                    rows.append([res.scenario, metric, ent, label, s.unit, t[i], end, float(v)])
+                    if end <= t[i] and len(t) > 1:  # a point at the horizon: the previous piece's end
+                        continue
+                    ev = s.v[i + 1] if s.linear and i + 1 < len(t) else v
+                    # NaN (a response time where nothing completed I/O): an empty cell, not "nan"
+                    rows.append([res.scenario, metric, ent, label, s.unit, t[i], end, "" if np.isnan(v) else float(v),
+                                 "" if np.isnan(ev) else float(ev)])
         with path.open("w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh)
-            w.writerow(["scenario", "metric", "entity", "label", "unit", "start_h", "end_h", "value"])
+            w.writerow(["scenario", "metric", "entity", "label", "unit", "start_h", "end_h", "value", "end_value"])
             w.writerows(rows)
         return path
 
@@ -507,10 +743,17 @@ class ChartsPanel(QWidget):
 
     # ---------------------------------------------------------------- drawing
     def _color(self, pair: tuple[str, str]) -> QColor:
-        c = self._colors.get(pair)
+        """One colour per thing (a workload is the same colour in response time and throughput).
+        The kinds drawn in one chart (cores and controllers, groups and drives) take turns in
+        the palette together, so a chart's first curves get its most distinct colours."""
+        metric, ent = pair
+        kind = _ENTITY_KIND.get(metric, metric)
+        c = self._colors.get((kind, ent))
         if c is None:
-            c = QColor(_PALETTE[len(self._colors) % len(_PALETTE)])
-            self._colors[pair] = c
+            family = _KIND_FAMILY.get(kind, kind)
+            n = self._family_counts.get(family, 0)
+            self._family_counts[family] = n + 1
+            c = self._colors[(kind, ent)] = QColor(_PALETTE[n % len(_PALETTE)])
         return c
 
     def _pen(self, metric: str, ent: str, is_base: bool, selected: bool = False) -> QPen:
@@ -551,22 +794,50 @@ class ChartsPanel(QWidget):
             item = existing.get(k)
             if item is None:
                 pen = self._pen(metric, ent, is_base, selected)
+                # connect="finite": the curve breaks where a response time is NaN (no I/O), it
+                # does not drop to 0
                 if pool:
                     item = pool.pop()
-                    item.setData(x, y, stepMode="right", pen=pen)
+                    item.setData(x, y, stepMode=_step_mode(s), pen=pen, connect="finite")
                     item.setVisible(True)
                 else:
-                    item = pg.PlotDataItem(x, y, stepMode="right", pen=pen)
+                    item = pg.PlotDataItem(x, y, stepMode=_step_mode(s), pen=pen, connect="finite")
                     plot.addItem(item)
                 existing[k] = item
             else:
                 if not _same(item, x, y):  # an unchanged prediction costs no redraw
-                    item.setData(x, y, stepMode="right")
+                    item.setData(x, y, stepMode=_step_mode(s))
                 if (item.opts["pen"].widthF() > 1.0) != selected:  # selected, or no longer
                     item.setPen(self._pen(metric, ent, is_base, selected))
             item.setZValue((5 if is_base else 10) + (1 if selected else 0))  # the selected on top
             item.opts["name"] = series_label(metric, ent, self.project, res)
         self._sync_legend(key, [existing[(m, e, False)] for m, e in pairs])
+        self._sync_empty_note(key, bool(wanted))
+
+    def _sync_empty_note(self, key: str, has_curves: bool) -> None:
+        """A plot with nothing to draw says so (instead of an empty 0.2-0.8 axis)."""
+        note = self.empty_notes[key]
+        empty = not has_curves and self.result is not None
+        if empty:
+            note.setText(_EMPTY_NOTE.get(key, "nothing to show"), size="9pt", color="#808080")
+        if note.isVisible() != empty:
+            note.setVisible(empty)
+            self.plots[key].getAxis("left").setStyle(showValues=not empty)
+
+    def _sync_outages(self, outages: list[tuple[float, float]]) -> None:
+        """A light, labelled band over each controller reboot on the host plots: the response
+        curves break there (no I/O, no response time) and the throughput drops to 0. Rebuilt
+        only when the intervals change."""
+        if outages == self.outages:
+            return
+        for plot, item in self._outage_items:
+            plot.removeItem(item)
+        self._outage_items = []
+        self.outages = list(outages)
+        for key in HOST_PLOTS:
+            plot = self.plots[key]
+            for start, end in outages:
+                self._outage_items.append((plot, _add_outage_band(plot, start, end)))
 
     def _sync_legend(self, key: str, items: list[pg.PlotDataItem]) -> None:
         legend = self.legends[key]
@@ -574,10 +845,17 @@ class ChartsPanel(QWidget):
         entries = [(id(i), i.opts["name"]) for i in items] if show else []
         if entries != self._legend_entries.get(key):
             legend.clear()
+            legend.setColumnCount(max(len(entries), 1))  # one line of entries
             for item in items if show else ():
                 legend.addItem(item, item.opts["name"])
             self._legend_entries[key] = entries
         legend.setVisible(show)
+        if not show:  # no empty row above the curves
+            legend.setMinimumHeight(0)
+            legend.setMaximumHeight(0)
+        else:
+            self._fit_legend(key)
+            legend.updateSize()
 
     def _line_moved(self, line: pg.InfiniteLine) -> None:
         t = max(0.0, float(line.value()))
@@ -599,6 +877,7 @@ class ChartsPanel(QWidget):
         if header != self._readout_header:
             self._readout_header = header
             tree.setHeaderLabels(header)
+            tree.setColumnHidden(2, self.baseline is None)  # its width to the names
         rows: list[tuple] = []
         if self.result is not None:
             for key, metric, ent, v, b in self.values_at(t):
@@ -617,10 +896,11 @@ class ChartsPanel(QWidget):
             for key, metric, ent, label, value, base in rows:
                 top = tops.get(key)
                 if top is None:
-                    title = next(sp.title for sp in PLOTS if sp.key == key)
-                    top = tops[key] = QTreeWidgetItem([title])
+                    top = tops[key] = QTreeWidgetItem([self._base_titles[key]])
                     tree.addTopLevelItem(top)
+                    top.setFirstColumnSpanned(True)  # a chart's title over all columns
                 item = QTreeWidgetItem([label, value, base])
+                item.setToolTip(0, label)
                 item.setForeground(0, self._color((metric, ent)))
                 top.addChild(item)
                 self._readout_items[(key, metric, ent)] = item
@@ -667,11 +947,40 @@ class ChartsPanel(QWidget):
         return item.toPlainText() if item.isVisible() else ""
 
 
+def _add_outage_band(plot: pg.PlotItem, start: float, end: float) -> pg.LinearRegionItem:
+    band = pg.LinearRegionItem((start, end), movable=False, brush=pg.mkBrush(255, 140, 0, 45),
+                               pen=pg.mkPen(255, 140, 0, 110))
+    band.setZValue(-10)  # under the curves and the grid's labels
+    band.setToolTip(OUTAGE_TEXT)
+    plot.addItem(band, ignoreBounds=True)
+    label = pg.InfLineLabel(band.lines[0], OUTAGE_TEXT, position=0.92, anchors=[(0, 0), (0, 0)],
+                            color="#8a4b00")
+    label.setFont(QFont("Sans", 8))
+    return band
+
+
+def _label(metric: str, ent: str, project, result) -> str:
+    """series_label, with the metrics no chart shows named too (the CSV has every series)."""
+    if metric == "rate_mb_s":
+        return series_label("progress_pct", ent, project, result)
+    if metric == "response_max_ms":
+        return series_label("response_ms", ent, project, result)
+    if metric == "lun_response_ms":
+        return f"LUN {ent}"
+    if metric == "port_pct":
+        return f"{ent} host ports"
+    if metric == "write_pending_pct":
+        return f"{ent} write pending"
+    return series_label(metric, ent, project, result)
+
+
 def _same(item: pg.PlotDataItem, x: np.ndarray, y: np.ndarray) -> bool:
     ox, oy = item.getOriginalDataset()
     return (ox is not None and oy is not None and len(ox) == len(x) and len(oy) == len(y)
-            and np.array_equal(ox, x) and np.array_equal(oy, y))
+            and np.array_equal(ox, x) and np.array_equal(oy, y, equal_nan=True))
 
 
 def _fmt(v: float | None, unit: str) -> str:
-    return "" if v is None else format_value(v, unit)
+    if v is None:
+        return ""
+    return format_response(v) if unit == "ms" else format_value(v, unit)  # NaN ms: "no I/O"

@@ -4,6 +4,10 @@ Fields are offered as the project allows: LUNs, drives, workloads and features f
 and platform, priorities from the platform's operation table. `EventForm.make_event()` returns the
 Event (not yet in the project; the panel adds it with an undoable op), `values()` the changed
 fields for SetEventFields.
+
+The form judges the would-be event by the domain's own rules (app.domain.validation.event_issues:
+the event in a throwaway copy of the current scenario) while the user edits it: errors and
+warnings are shown in the form, and OK is refused while there are errors.
 """
 from __future__ import annotations
 
@@ -11,12 +15,17 @@ import copy
 from dataclasses import fields
 from typing import Any
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel,
     QLineEdit, QVBoxLayout, QWidget,
 )
 
-from app.domain.project import DriveFailure, Event
+from app.domain.hardware import Catalog
+from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEnable, LunMigration, VolumeMigration
+from app.domain.validation import (
+    ERROR, REALLOCATE_THRESHOLD, event_issues, migration_targets, unused_luns,
+)
 
 # kinds in the Add menu, in order; those with a priority are offered only when the platform
 # lists the operation
@@ -32,6 +41,12 @@ FIELD_LABELS = {
 }
 
 
+# (least, most) of the number fields, from the domain's rules; others: 0 to MAX_NUMBER
+NUMBER_RANGES = {"threshold": REALLOCATE_THRESHOLD}
+MAX_NUMBER = 1e6
+MAX_START_H = 1e6
+
+
 def available_kinds(project, platform) -> list[str]:
     out = []
     for kind in ADD_KINDS:
@@ -43,12 +58,60 @@ def available_kinds(project, platform) -> list[str]:
             continue
         if kind == "workload_change" and not project.workloads:
             continue
+        if kind == "drive_replacement" and not _failed_drives(project):
+            continue  # nothing to replace yet
         out.append(kind)
     return out
 
 
+def _failed_drives(project) -> dict[str, float]:
+    """Drives the current scenario fails and does not replace -> the failure's start (h)."""
+    out: dict[str, float] = {}
+    try:
+        events = sorted(project.scenario().events, key=lambda e: e.start_h)
+    except (KeyError, TypeError):
+        return out
+    for e in events:
+        if isinstance(e, DriveFailure):
+            out.setdefault(e.drive, e.start_h)
+        elif isinstance(e, DriveReplacement):
+            out.pop(e.drive, None)
+    return out
+
+
+def _migration_ends(project) -> set[int]:
+    """LUNs the current scenario already migrates from or to (not to be chosen again)."""
+    out: set[int] = set()
+    try:
+        events = project.scenario().events
+    except KeyError:
+        return out
+    for e in events:
+        if isinstance(e, LunMigration):
+            out |= {e.source_lun, e.dest_lun}
+        elif isinstance(e, VolumeMigration):
+            out |= {x for pair in e.moves if isinstance(pair, (list, tuple)) for x in pair}
+    return out
+
+
+def _pair_targets(project, sources: list[int], wanted: dict[int, int]) -> list[list[int]]:
+    """Each source with its own target (the one in `wanted` when the rules accept it, else the
+    first suitable one); sources without a suitable target are left out."""
+    taken = _migration_ends(project) | set(sources)
+    moves = []
+    for src in sources:
+        fits = migration_targets(project, src, taken)
+        if not fits:
+            continue
+        dst = wanted[src] if wanted.get(src) in fits else fits[0]
+        taken.add(dst)
+        moves.append([src, dst])
+    return moves
+
+
 def default_event(kind: str, project, platform, start_h: float = 0.0, **preset: Any) -> Event:
-    """A new event of `kind` with sensible choices from the project (id left empty)."""
+    """A new event of `kind` with choices from the project that the validation rules accept
+    where there are any (id left empty)."""
     cls = Event.registry[kind]
     ev = cls(id="", start_h=float(start_h))
     if hasattr(ev, "priority") and platform is not None:
@@ -57,26 +120,51 @@ def default_event(kind: str, project, platform, start_h: float = 0.0, **preset: 
             ev.priority = spec.default
     luns = [l.id for l in project.luns]
     if kind == "lun_migration" and luns:
-        src = preset.get("source_lun", luns[0])
-        src_group = next((l.group_id for l in project.luns if l.id == src), None)
-        other = [l.id for l in project.luns if l.id != src and l.group_id != src_group] or [l for l in luns if l != src]
-        ev.source_lun, ev.dest_lun = src, (other[0] if other else src)
-    elif kind in ("bind", "reallocate") and luns:
-        ev.lun = luns[-1] if kind == "bind" else luns[0]
+        ends = _migration_ends(project)
+        # asked for a source: that one; else the first LUN that can go somewhere
+        src = preset.get("source_lun", next((l for l in luns if l not in ends and migration_targets(project, l, ends)),
+                                            luns[0]))
+        fits = migration_targets(project, src, ends)
+        other = [l for l in luns if l != src]  # nothing fits: the form says why
+        ev.source_lun, ev.dest_lun = src, (fits or other or [src])[0]
+    elif kind == "bind" and luns:
+        ends = _migration_ends(project)
+        free = [l for l in unused_luns(project) if l not in ends]
+        ev.lun = (free or luns)[-1]  # the newest unused LUN: binding is what a new LUN needs
+    elif kind == "reallocate" and luns:
+        ev.lun = luns[0]
     elif kind == "drive_failure":
         grouped = [d for g in project.groups for d in g.drives]
         ev.drive = grouped[0] if grouped else next(iter(project.drives), "")
     elif kind == "drive_replacement":
-        failed = [e.drive for s in project.scenarios if s.name == project.current_scenario
-                  for e in s.events if isinstance(e, DriveFailure)]
-        ev.drive = failed[0] if failed else next(iter(project.drives), "")
+        failed = _failed_drives(project)
+        drive = preset.get("drive", next(iter(failed), None))
+        if drive in failed:
+            ev.drive = drive
+            # a replacement comes after its failure: an hour later unless asked for a later time
+            ev.start_h = max(ev.start_h, failed[drive] + 1.0)
+        else:
+            ev.drive = next(iter(project.drives), "")
     elif kind == "feature_enable" and platform is not None and platform.features:
-        ev.feature = next(iter(platform.features))
+        try:
+            enabling = {e.feature for e in project.scenario().events if isinstance(e, FeatureEnable)}
+        except KeyError:
+            enabling = set()
+        off = [f for f in platform.features if not project.features.get(f) and f not in enabling]
+        ev.feature = (off or list(platform.features))[0]
     elif kind == "workload_change" and project.workloads:
-        ev.workload = project.workloads[0].id
-        ev.changes = {"iops": 0}
-    elif kind == "volume_migration" and len(luns) >= 2:
-        ev.moves = [[luns[0], luns[1]]]
+        w = project.workloads[0]
+        ev.workload = w.id
+        # the load the engine reads for the workload's mode: off when on, back on when idle
+        if w.mode == "closed":
+            ev.changes = {"outstanding": 0} if w.outstanding else {"outstanding": 8}
+        else:
+            ev.changes = {"iops": 0} if w.iops else {"iops": 1000}
+    elif kind == "volume_migration":
+        asked = preset.pop("moves", None)
+        pairs = [p for p in (asked or []) if isinstance(p, (list, tuple)) and len(p) == 2]
+        sources = [a for a, _ in pairs] or luns[:1]
+        ev.moves = _pair_targets(project, sources, {a: b for a, b in pairs})
     for k, v in preset.items():
         setattr(ev, k, copy.deepcopy(v))
     return ev
@@ -116,12 +204,17 @@ def parse_changes(text: str) -> dict[str, Any]:
 
 
 class EventForm(QDialog):
-    def __init__(self, event: Event, project, platform, parent: QWidget | None = None, title: str = ""):
+    def __init__(self, event: Event, project, platform, parent: QWidget | None = None, title: str = "",
+                 catalog: Catalog | None = None):
         super().__init__(parent)
         self.setWindowTitle(title or f"{event.label_text or event.kind}")
         self._event = copy.deepcopy(event)
         self.project = project
         self.platform = platform
+        # the rules need the catalog: the panel's document has it; else the platform alone
+        self.catalog = catalog or getattr(getattr(parent, "document", None), "catalog", None) or \
+            Catalog({project.platform_id: platform} if platform is not None else {}, {})
+        self._layout_cache: dict = {}  # the layout is the same for every check of this form
         self.widgets: dict[str, QWidget] = {}
         lay = QVBoxLayout(self)
         form = QFormLayout()
@@ -135,13 +228,29 @@ class EventForm(QDialog):
             self.widgets[f.name] = w
             form.addRow(FIELD_LABELS.get(f.name, f.name), w)
         self.error = QLabel("")
+        self.error.setObjectName("form_errors")
         self.error.setStyleSheet("color: #c0392b")
         self.error.setWordWrap(True)
         lay.addWidget(self.error)
+        self.warning = QLabel("")
+        self.warning.setObjectName("form_warnings")
+        self.warning.setStyleSheet("color: #b26a00")
+        self.warning.setWordWrap(True)
+        lay.addWidget(self.warning)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
+        self.setMinimumWidth(460)  # room for a message on two or three lines
+        # check the values a moment after each edit (a burst of keystrokes: once)
+        self._check_timer = QTimer(self, singleShot=True, interval=200)
+        self._check_timer.timeout.connect(self.check)
+        for w in self.widgets.values():
+            for sig in ("currentIndexChanged", "valueChanged", "textChanged", "toggled"):
+                if hasattr(w, sig):
+                    getattr(w, sig).connect(self._check_timer.start)
+                    break
+        self.check()
 
     def _combo(self, items: list[tuple[str, Any]], current: Any) -> QComboBox:
         cb = QComboBox()
@@ -158,7 +267,7 @@ class EventForm(QDialog):
         p = self.project
         if name == "start_h":
             sb = QDoubleSpinBox()
-            sb.setRange(0.0, 1e6)
+            sb.setRange(0.0, MAX_START_H)
             sb.setDecimals(2)
             sb.setSuffix(" h")
             sb.setValue(float(value))
@@ -185,7 +294,10 @@ class EventForm(QDialog):
         if name == "workload":
             return self._combo([(w.name or w.id, w.id) for w in p.workloads], value)
         if name == "moves":
-            return QLineEdit(", ".join(f"{a}>{b}" for a, b in value))
+            le = QLineEdit(", ".join(f"{a}>{b}" for a, b in value))
+            le.setPlaceholderText("source>target, ... (no unused LUN large enough was found: "
+                                  "create target LUNs first)" if not value else "source>target, ...")
+            return le
         if name == "changes":
             return QLineEdit(", ".join(f"{k}={v}" for k, v in value.items()))
         if isinstance(value, bool):
@@ -194,7 +306,7 @@ class EventForm(QDialog):
             return cb
         if isinstance(value, (int, float)):
             sb = QDoubleSpinBox()
-            sb.setRange(-1e9, 1e9)
+            sb.setRange(*NUMBER_RANGES.get(name, (0.0, MAX_NUMBER)))
             sb.setDecimals(2)
             sb.setValue(float(value))
             return sb
@@ -231,10 +343,46 @@ class EventForm(QDialog):
     def changed_values(self) -> dict[str, Any]:
         return {k: v for k, v in self.values().items() if getattr(self._event, k) != v}
 
-    def _accept(self) -> None:
+    def issues(self) -> list:
+        """What the validation rules say about the event as the form has it (raises ValueError
+        for text that does not parse)."""
+        ev = self.make_event()
+        if not ev.id:  # a new event: the id it will get, so that the rules can name it
+            try:
+                ev.id = self.project.scenario().new_event_id()
+            except KeyError:
+                ev.id = "new"
+        self._checked_id = ev.id
+        return event_issues(self.project, self.catalog, ev, layout_cache=self._layout_cache)
+
+    def _short(self, text: str) -> str:
+        """An issue's text without what the form makes plain (the scenario, the event's id)."""
+        sc = f"{self.project.current_scenario}: "
+        if text.startswith(sc):
+            text = text[len(sc):]
+        mine = f"{self._checked_id} ("
+        if text.startswith(mine) and "): " in text:
+            text = text.split("): ", 1)[1]
+        return text[:1].upper() + text[1:]
+
+    def check(self) -> bool:
+        """Show the errors and warnings of the values as they are; True when there is no error."""
         try:
-            self.values()
+            issues = self.issues()
         except ValueError as exc:
             self.error.setText(str(exc))
-            return
-        self.accept()
+            self.error.setVisible(True)
+            self.warning.setVisible(False)
+            return False
+        errs = [self._short(i.text) for i in issues if i.severity == ERROR]
+        warns = [self._short(i.text) for i in issues if i.severity != ERROR]
+        self.error.setText("\n".join(f"• {t}" for t in errs))
+        self.warning.setText("\n".join(f"• {t}" for t in warns))
+        self.error.setVisible(bool(errs))
+        self.warning.setVisible(bool(warns))
+        return not errs
+
+    def _accept(self) -> None:
+        self._check_timer.stop()
+        if self.check():  # warnings do not stop the event; errors do
+            self.accept()

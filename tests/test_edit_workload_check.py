@@ -1,0 +1,22 @@
+"""EditWorkload refuses a value validation would reject (the inspector no longer clamps what is
+typed), but not an edit of a workload that was already invalid for another reason."""
+from __future__ import annotations
+
+from app.domain import ops
+
+
+def test_an_impossible_value_is_refused_with_the_rule(catalog, load_example):
+    project = load_example("emc-cx4-960-oltp")
+    w = project.workloads[0]
+    assert ops.EditWorkload(w.id, read_pct=150).check(project, catalog) == \
+        f"workload {w.id!r}: read share 150% must be between 0 and 100"
+    assert "LUN 999 does not exist" in ops.EditWorkload(w.id, luns=[999]).check(project, catalog)
+    assert ops.EditWorkload(w.id, read_pct=50).check(project, catalog) is None
+
+
+def test_an_already_invalid_workload_can_still_be_edited(catalog, load_example):
+    project = load_example("emc-cx4-960-oltp")
+    w = project.workloads[0]
+    w.io_kb = -1  # invalid already (e.g. from a hand-edited file)
+    assert ops.EditWorkload(w.id, read_pct=50).check(project, catalog) is None
+    assert ops.EditWorkload(w.id, io_kb=8).check(project, catalog) is None

@@ -1,0 +1,54 @@
+"""An operation still running when the plan ends says why: starved by the host load (no priority
+helps; the groups named) or only slow (how much is done)."""
+from __future__ import annotations
+
+from app.domain.project import DriveFailure, DriveReplacement
+from app.engine import simulate
+
+
+def fail_rg0_drive(project, priority: str) -> None:
+    project.scenario().events = [DriveFailure(id="f1", start_h=0.5, drive="0_0_3", priority=priority),
+                                 DriveReplacement(id="r1", start_h=5.0, drive="0_0_3")]
+
+
+def test_a_rebuild_the_host_load_starves_says_so_at_every_priority(catalog, load_example):
+    for priority in ("ASAP", "High", "Low"):
+        project = load_example("emc-cx4-960-oltp")  # OLTP keeps RG 0 busy; degraded it needs more than all
+        fail_rg0_drive(project, priority)
+        res = simulate(project, catalog)
+        assert res.operation("f1").end_h is None
+        starved = [a for a in res.advisories if a.code == "starved-by-host"]
+        assert len(starved) == 1 and starved[0].where == "f1", priority
+        assert "RG 0" in starved[0].text and "(degraded)" in starved[0].text and "any priority" in starved[0].text
+
+
+def test_a_slow_unfinished_operation_says_how_much_is_done(catalog, load_example):
+    project = load_example("emc-cx4-960-oltp")
+    for w in project.workloads:  # a light load: the rebuild runs, but the plan ends first
+        w.iops *= 0.5
+    fail_rg0_drive(project, "Low")
+    project.horizon_h = 0.75
+    project.scenario().events = project.scenario().events[:1]
+    res = simulate(project, catalog)
+    assert res.operation("f1").end_h is None
+    notes = [a for a in res.advisories if a.code == "unfinished"]
+    assert not [a for a in res.advisories if a.code == "starved-by-host"]
+    assert len(notes) == 1 and notes[0].where == "f1" and "% done when the plan ends at" in notes[0].text
+
+
+def test_finished_operations_get_neither(catalog, load_example):
+    res = simulate(load_example("emc-cx4-960-oltp"), catalog)
+    assert all(o.end_h is not None for o in res.operations)
+    assert not [a for a in res.advisories if a.code in ("starved-by-host", "unfinished")]
+
+
+def test_a_hitachi_volume_migration_loads_the_back_end_buses(catalog, load_example):
+    """The copy's MB/s cross the back-end (read on the source's buses, full stripes written on the
+    destination's): the bus chart must not read 0% while it copies."""
+    project = load_example("hitachi-usp600-tiers")
+    res = simulate(project, catalog)
+    op = next(o for o in res.operations if o.kind == "volume_migration")
+    copy = next(p for p in op.phases if p.name.startswith("copy"))
+    mid = (copy.start_h + copy.end_h) / 2
+    busiest = max(res.get("bus_pct", e).at(mid) for e in res.entities("bus_pct"))
+    assert busiest > 1.0
