@@ -227,10 +227,11 @@ class TimelineParts:
         return lambda: self.timeline.new_event_dialog(kind, **preset)
 
     def _lun_entries(self, lun: int) -> list:
-        # a migration's destination (None) is the best valid one, chosen when the entry is picked
+        # a migration's destination is prefilled when the entry is picked (default_event: the
+        # best one the rules accept; a move's None target asks for one)
         out = []
         if self._offered("lun_migration"):
-            out.append((f"Migrate LUN {lun} to...", self._dialog("lun_migration", source_lun=lun, dest_lun=None)))
+            out.append((f"Migrate LUN {lun} to...", self._dialog("lun_migration", source_lun=lun)))
         if self._offered("bind"):
             out.append((f"Bind LUN {lun}...", self._dialog("bind", lun=lun)))
         if self._offered("reallocate"):
@@ -255,7 +256,7 @@ class TimelineParts:
             out.append((f"Fail a drive of RG {gid}...", self._dialog("drive_failure", drive=members[0])))
         if luns and self._offered("lun_migration"):
             out.append(None)
-            out += [(f"Migrate LUN {l} to...", self._dialog("lun_migration", source_lun=l, dest_lun=None))
+            out += [(f"Migrate LUN {l} to...", self._dialog("lun_migration", source_lun=l))
                     for l in luns[:MENU_LUNS]]
             if len(luns) > MENU_LUNS:
                 out.append((f"{len(luns) - MENU_LUNS} more LUNs: right-click them in the RAID groups and LUNs tree",

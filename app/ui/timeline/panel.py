@@ -6,6 +6,7 @@ once (so a new event shows where it starts) and again when the engine's predicti
 """
 from __future__ import annotations
 
+import copy
 from typing import Callable
 
 from PySide6.QtCore import QPoint, Signal
@@ -17,10 +18,10 @@ from PySide6.QtWidgets import (
 from app.domain import ops
 from app.domain.formatting import format_time
 from app.domain.project import Event, LunMigration, VolumeMigration
+from app.domain.validation import event_issues
 from app.ui.charts.statustext import StatusText
 from app.ui.document import follow_document
 
-from .destinations import choose_targets, has_targets
 from .dialogs import EventForm, available_kinds, default_event
 from .gantt import GanttView
 from .legend import PhaseLegend, legend_keys
@@ -261,23 +262,34 @@ class TimelinePanel(QWidget):
         if self.project is None:
             return None
         t = self.cursor.time_h if (start_h is None and self.cursor is not None) else (start_h or 0.0)
-        ev = default_event(kind, self.project, self.platform, t, **preset)
-        # a migration's destination: the best one validation accepts, unless the caller chose it
-        # (None in `preset` asks for it too)
-        if isinstance(ev, LunMigration) and preset.get("dest_lun") is None:
-            ev.dest_lun = None
-        elif isinstance(ev, VolumeMigration) and "moves" not in preset:
-            ev.moves = [[a, None] for a, _ in ev.moves]
-        why = choose_targets(ev, self.project, self.document.catalog,
-                             any_source=not ({"source_lun", "moves"} & preset.keys()))
-        if not has_targets(ev):
+        ev = default_event(kind, self.project, self.platform, t, **preset)  # what the rules accept
+        why = self._no_target(ev, [src for src, _ in preset.get("moves", ())])
+        if why:
             self.notify(f"Cannot add {ev.label_text}: {why}")
             return None
-        if why:  # a volume migration group without the volumes that have no valid target
-            self.notify(f"{ev.label_text}: {why}")
         form = EventForm(ev, self.project, self.platform, self, title=f"Add {ev.label_text}")
         if form.exec():
             return self.add_event(form.make_event())
+        return None
+
+    def _no_target(self, ev: Event, asked: list[int]) -> str | None:
+        """Why a new migration cannot succeed: default_event found no valid destination (for a
+        LUN migration, the rules' first objection). Volumes of a group left out for want of a
+        target are reported, the others still scheduled."""
+        if isinstance(ev, LunMigration):
+            named = copy.copy(ev)
+            named.id = self.project.scenario().new_event_id()  # the id it would get: the texts name it
+            issues = event_issues(self.project, self.document.catalog, named)
+            errors = [i.text for i in issues if i.is_error]
+            if errors:
+                return f"no LUN can be the destination of LUN {ev.source_lun} ({errors[0]})"
+        elif isinstance(ev, VolumeMigration):
+            left = [src for src in asked if src not in {a for a, _ in ev.moves}]
+            if left:
+                luns = ", ".join(f"LUN {x}" for x in left)
+                if not ev.moves:
+                    return f"no unused LUN at least as large is free for {luns}"
+                self.notify(f"{ev.label_text}: {luns} left out (no unused LUN at least as large is free)")
         return None
 
     def _priority_chosen(self, _index: int) -> None:
