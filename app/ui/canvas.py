@@ -657,7 +657,7 @@ class LayoutView(QGraphicsView):
     rubber-band selection; applies drops to the document as operations."""
 
     message = Signal(str)  # for the status bar
-    contextRequested = Signal(object, object)  # global QPoint, list of refs under the pointer
+    contextRequested = Signal(object, object)  # global QPoint, the selected refs (the one right-clicked first)
 
     def __init__(self, document: Any, parent: QWidget | None = None):
         self.layout_scene = LayoutScene(document)
@@ -788,4 +788,8 @@ class LayoutView(QGraphicsView):
         if item is not None and not item.isSelected() and item.flags() & QGraphicsItem.ItemIsSelectable:
             self.layout_scene.clearSelection()
             item.setSelected(True)
-        self.contextRequested.emit(event.globalPos(), self.layout_scene.selected_refs())
+        refs = self.layout_scene.selected_refs()
+        if item is not None and item.ref in refs:  # the menu is about what was clicked: it comes first
+            refs.remove(item.ref)
+            refs.insert(0, item.ref)
+        self.contextRequested.emit(event.globalPos(), refs)

@@ -1,12 +1,16 @@
 """RAID groups and their LUNs, with the capacity summary (raw, usable, allocated, free per group and
-in total, from app.domain.capacity). Selecting a row selects the group or LUN."""
+in total, from app.domain.capacity). Selecting a row selects the group or LUN.
+
+Right-clicking a group or LUN opens its context menu: what plug-ins add for it (the timeline
+plug-in: the operations to schedule on it; `context_menu_hooks`, each hook(menu, [ref]) as for
+the canvas's menu), then Delete."""
 from __future__ import annotations
 
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem
 
 from app.domain import ops
 from app.domain.capacity import capacity_summary
@@ -41,6 +45,7 @@ class StorageTree(QTreeWidget):
             self.headerItem().setToolTip(c, tip)
         self._rows: dict[str, QTreeWidgetItem] = {}
         self._syncing = False
+        self.context_menu_hooks: list = []  # hook(menu, [ref]) adds actions for the row's object
         self.itemSelectionChanged.connect(self._selection_changed)
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self.refresh)
@@ -208,6 +213,37 @@ class StorageTree(QTreeWidget):
                 self._rows[r].setSelected(True)
                 self.scrollToItem(self._rows[r])
         self._syncing = False
+
+    # ---------------------------------------------------------------- context menu
+    def build_context_menu(self, ref: str) -> QMenu | None:
+        """The menu for the group or LUN `ref` (None for other rows)."""
+        project = self.document.project
+        kind, key = ops.parse_ref(ref)
+        if kind == "group" and any(g.id == key for g in project.groups):
+            luns = project.luns_in_group(key)
+            text, op, then = f"Delete RG {key}" + (" and its LUNs" if luns else ""), ops.DeleteRaidGroup(key), []
+        elif kind == "lun" and any(l.id == key for l in project.luns):
+            text, op, then = f"Delete LUN {key}", ops.DeleteLun(key), [ref_group(project.lun(key).group_id)]
+        else:
+            return None
+        menu = QMenu(self)
+        for hook in self.context_menu_hooks:
+            hook(menu, [ref])
+        menu.addSeparator()
+        # as the inspector's Delete button: undoable, then the group (or nothing) is selected
+        menu.addAction(text, lambda: self.document.try_apply(op) is None and self.refsSelected.emit(then))
+        return menu
+
+    def contextMenuEvent(self, event) -> None:  # noqa: N802
+        item = self.itemAt(event.pos())
+        ref = item.data(0, Qt.UserRole) if item is not None else ""
+        menu = self.build_context_menu(ref) if ref else None
+        if menu is None:
+            return
+        if not item.isSelected():  # the menu is about this row: select it, as a click does
+            self.setCurrentItem(item)
+        menu.exec(event.globalPos())
+        menu.deleteLater()
 
     def _selection_changed(self) -> None:
         if self._syncing:

@@ -7,8 +7,10 @@ main window by `install(window)` (listed in app.ui.main_window.PLUGINS).
     parts.timeline, parts.charts, parts.advisor, parts.compare, parts.scenarios   the widgets
 
 Docks: Timeline and Charts (bottom), Priority advisor (right), Scenario comparison (bottom,
-tabbed with Messages). The canvas context menu gains Migrate to..., Fail drive, Bind LUN...,
-Reallocate and Volume migration entries; the Operations and Scenario menus list the same.
+tabbed with Messages). The context menus of the canvas (a drive: Fail drive..., its RAID group's
+operations in a submenu) and of the RAID group/LUN tree (a LUN: Migrate to..., Bind...; a group:
+Bind LUN..., Reallocate..., Volume migration group...) schedule operations; the Operations and
+Scenario menus list the same.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from app.domain.ops import parse_ref
-from app.domain.project import DriveFailure, Event
+from app.domain.project import DriveFailure
 from app.ui.charts import values_at
 
 
@@ -83,14 +85,19 @@ class TimelineParts:
     def _show_charts(self, live) -> None:
         project = self.window.document.project
         self.charts.set_results(live.current, live.baseline, project=project)
-        self.cursor.set_horizon(max(live.current.horizon_h, live.baseline.horizon_h if live.baseline else 0.0))
+        self.cursor.set_horizon(self._horizon(live))
         self.redraws += 1
         self.last_latency_ms = (time.perf_counter() - live.requested_at) * 1000.0
         self.charts.set_status(self.charts.status_label.text()
                                + f"  ·  updated in {self.last_latency_ms:.0f} ms (engine {live.engine_s * 1000:.0f} ms)")
 
+    @staticmethod
+    def _horizon(live) -> float:
+        """How far the cursor goes: the longer of the current scenario and the pinned baseline."""
+        return max(live.current.horizon_h, live.baseline.horizon_h if live.baseline else 0.0)
+
     def _show_timeline(self, live) -> None:
-        self.timeline.set_result(live.current)
+        self.timeline.set_result(live.current, horizon_h=self._horizon(live))
 
     def _show_comparison(self, live) -> None:
         self.compare.set_results(live.current, live.baseline, self.window.document.project)
@@ -187,51 +194,102 @@ class TimelineParts:
         dock.raise_()
         self.advisor.set_event(event_id)
 
-    # ------------------------------------------------------------ canvas context menu
+    # ------------------------------------------------------------ context menus (canvas, tree)
     def context_actions(self, menu: QMenu, refs: list[str]) -> None:
-        doc = self.window.document
-        project, platform = doc.project, doc.platform
-        offered = set(platform.operations)
-        tl = self.timeline
-        added = []
-        for ref in refs[:1] or []:
-            kind, key = parse_ref(ref)
-            if kind == "lun":
-                if "lun_migration" in offered:
-                    added.append((f"Migrate LUN {key} to...", lambda k=key: tl.new_event_dialog("lun_migration", source_lun=k)))
-                if "bind" in offered:
-                    added.append((f"Bind LUN {key}...", lambda k=key: tl.new_event_dialog("bind", lun=k)))
-                if "reallocate" in offered:
-                    added.append((f"Reallocate LUN {key}...", lambda k=key: tl.new_event_dialog("reallocate", lun=k)))
-                if "volume_migration" in offered:
-                    added.append((f"Volume migration of LUN {key}...",
-                                  lambda k=key: tl.new_event_dialog("volume_migration", moves=[[k, _other_lun(project, k)]])))
-            elif kind == "drive":
-                if key in project.drives and project.group_of_drive(key) is not None and "drive_failure" in offered:
-                    added.append((f"Fail drive {key}...", lambda k=key: tl.new_event_dialog("drive_failure", drive=k)))
-                failed = any(isinstance(e, DriveFailure) and e.drive == key for e in project.scenario().events)
-                if failed:
-                    added.append((f"Replace drive {key}...", lambda k=key: tl.new_event_dialog("drive_replacement", drive=k)))
-            elif kind == "group":
-                luns = [l.id for l in project.luns_in_group(key)]
-                if luns and "bind" in offered:
-                    added.append((f"Bind LUN... (RG {key})", lambda l=luns[-1]: tl.new_event_dialog("bind", lun=l)))
-                if luns and "lun_migration" in offered:
-                    added.append((f"Migrate a LUN of RG {key} to...", lambda l=luns[0]: tl.new_event_dialog("lun_migration", source_lun=l)))
-                if luns and "reallocate" in offered:
-                    added.append((f"Reallocate (RG {key})...", lambda l=luns[0]: tl.new_event_dialog("reallocate", lun=l)))
-                if luns and "volume_migration" in offered:
-                    moves = [[l, _other_lun(project, l)] for l in luns]
-                    added.append((f"Volume migration group of RG {key}...",
-                                  lambda m=moves: tl.new_event_dialog("volume_migration", moves=m)))
-        if added:
+        """Add the operations to schedule on what was right-clicked (refs[0]) to `menu`: on a LUN
+        (tree) its own, on a RAID group (tree) the group's and its LUNs' migrations, on a drive
+        (canvas) its failure or replacement and, in a "RAID group N" submenu, its group's. Only
+        the operation kinds the project's platform offers. Hook of the main window's canvas menu
+        and of the RAID group/LUN tree's menu."""
+        if not refs:
+            return
+        project = self.window.document.project
+        kind, key = parse_ref(refs[0])
+        entries: list = []
+        if kind == "lun" and any(l.id == key for l in project.luns):
+            entries = self._lun_entries(key)
+        elif kind == "group" and any(g.id == key for g in project.groups):
+            entries = self._group_entries(key, drive_failure=True)
+        elif kind == "drive" and key in project.drives:
+            entries = self._drive_entries(key)
+            group = project.group_of_drive(key)
+            sub = self._group_entries(group.id, drive_failure=False) if group is not None else []
+            if sub:
+                entries.append((f"RAID group {group.id}", sub))
+        if entries:
             menu.addSeparator()
-            sub = menu.addMenu("Schedule")
-            for text, slot in added:
-                sub.addAction(text, slot)
-            # the most common ones also at the top level
-            for text, slot in added[:2]:
-                menu.addAction(text, slot)
+            _add_entries(menu, entries)
+
+    def _offered(self, kind: str) -> bool:
+        return kind in self.window.document.platform.operations
+
+    def _dialog(self, kind: str, **preset):
+        return lambda: self.timeline.new_event_dialog(kind, **preset)
+
+    def _lun_entries(self, lun: int) -> list:
+        # a migration's destination is prefilled when the entry is picked (default_event: the
+        # best one the rules accept; a move's None target asks for one)
+        out = []
+        if self._offered("lun_migration"):
+            out.append((f"Migrate LUN {lun} to...", self._dialog("lun_migration", source_lun=lun)))
+        if self._offered("bind"):
+            out.append((f"Bind LUN {lun}...", self._dialog("bind", lun=lun)))
+        if self._offered("reallocate"):
+            out.append((f"Reallocate LUN {lun}...", self._dialog("reallocate", lun=lun)))
+        if self._offered("volume_migration"):
+            out.append((f"Volume migration of LUN {lun}...", self._dialog("volume_migration", moves=[[lun, None]])))
+        return out
+
+    def _group_entries(self, gid: int, drive_failure: bool) -> list:
+        project = self.window.document.project
+        luns = [l.id for l in project.luns_in_group(gid)]
+        out: list = []
+        if luns and self._offered("bind"):  # the form offers every LUN; the newest one first
+            out.append(("Bind LUN...", self._dialog("bind", lun=luns[-1])))
+        if luns and self._offered("reallocate"):
+            out.append(("Reallocate...", self._dialog("reallocate", lun=luns[0])))
+        if luns and self._offered("volume_migration"):
+            out.append(("Volume migration group...",
+                        self._dialog("volume_migration", moves=[[l, None] for l in luns], parallel=True)))
+        members = project.group(gid).drives
+        if drive_failure and members and self._offered("drive_failure"):
+            out.append((f"Fail a drive of RG {gid}...", self._dialog("drive_failure", drive=members[0])))
+        if luns and self._offered("lun_migration"):
+            out.append(None)
+            out += [(f"Migrate LUN {l} to...", self._dialog("lun_migration", source_lun=l))
+                    for l in luns[:MENU_LUNS]]
+            if len(luns) > MENU_LUNS:
+                out.append((f"{len(luns) - MENU_LUNS} more LUNs: right-click them in the RAID groups and LUNs tree",
+                            None))
+        return out
+
+    def _drive_entries(self, loc: str) -> list:
+        project = self.window.document.project
+        out = []
+        if project.group_of_drive(loc) is not None and self._offered("drive_failure"):
+            out.append((f"Fail drive {loc}...", self._dialog("drive_failure", drive=loc)))
+        if any(isinstance(e, DriveFailure) and e.drive == loc for e in project.scenario().events):
+            out.append((f"Replace drive {loc}...", self._dialog("drive_replacement", drive=loc)))
+        return out
+
+
+MENU_LUNS = 8  # a RAID group's LUN entries in a menu; more are in the tree
+
+
+def _add_entries(menu: QMenu, entries: list) -> None:
+    """(text, slot) an action (slot None: a disabled note), (text, [entries]) a submenu, None a
+    separator."""
+    for entry in entries:
+        if entry is None:
+            menu.addSeparator()
+            continue
+        text, what = entry
+        if isinstance(what, list):
+            _add_entries(menu.addMenu(text), what)
+        elif what is None:
+            menu.addAction(text).setEnabled(False)
+        else:
+            menu.addAction(text, what)
 
 
 class _FirstShow(QObject):
@@ -271,17 +329,6 @@ def _arrange_docks(window, parts: "TimelineParts") -> None:
     window.resizeDocks([parts.docks["timeline"], parts.docks["charts"]], [170, 430], Qt.Vertical)
     if hasattr(window, "_default_state"):  # View > Reset Layout goes back to this arrangement
         window._default_state = window.saveState(1)
-
-
-def _other_lun(project, lun_id: int) -> int:
-    try:
-        group = project.lun(lun_id).group_id
-    except KeyError:
-        return lun_id
-    for l in project.luns:
-        if l.group_id != group:
-            return l.id
-    return lun_id
 
 
 def install(window) -> TimelineParts:
@@ -351,6 +398,9 @@ def install(window) -> TimelineParts:
     if not hasattr(window, "context_menu_hooks"):
         window.context_menu_hooks = []
     window.context_menu_hooks.append(parts.context_actions)
+    tree = getattr(window, "storage", None)
+    if tree is not None and hasattr(tree, "context_menu_hooks"):
+        tree.context_menu_hooks.append(parts.context_actions)
 
     # menus
     ops_menu = window.menu("Operations")

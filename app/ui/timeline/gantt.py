@@ -36,13 +36,16 @@ PHASE_COLORS = {
     "reboot": "#b07aa1",
     "outage": "#b07aa1",
     "measure": "#edc948",
-    "reallocate": "#ff9d9a",
+    "reallocate": "#76b7b2",  # teal: its former pink read as rebuild red
     "migration": "#4e79a7",
     "degraded": "#e15759",
     "set-up": "#bab0ac",
     "format": "#8cd17d",
 }
 _OTHER_PHASE = "#9c755f"
+# the phases the engine reports (by phase_key), in the legend's order
+LEGEND_PHASES = ("set-up", "copy", "expansion", "rebuild", "degraded", "wait", "equalization", "zeroing",
+                 "verify", "measure", "reallocate", "reboot")
 MARKER_COLORS = {
     "drive_failure": "#c0392b",
     "drive_replacement": "#27ae60",
@@ -72,6 +75,14 @@ def is_waiting(name: str) -> bool:
     return phase_key(name) in ("wait", "degraded")
 
 
+def phase_brush(name: str, stale: bool = False) -> QBrush:
+    """How a phase is filled: its colour, hatched while it waits (pale while stale)."""
+    color = phase_color(name)
+    if stale:
+        color.setAlpha(120)
+    return QBrush(color, Qt.BDiagPattern) if is_waiting(name) else QBrush(color)
+
+
 def phase_lanes(phases) -> tuple[list[int], int]:
     """Sub-lanes for phases that overlap in time (a parallel migration group copies several LUNs
     at once): each phase gets the first lane free at its start."""
@@ -89,8 +100,9 @@ def phase_lanes(phases) -> tuple[list[int], int]:
     return lanes, max(len(ends), 1)
 
 
-def describe_event(ev: Event, project=None) -> str:
-    """A short label for an event the engine has not reported yet (or a marker)."""
+def describe_event(ev: Event, platform=None) -> str:
+    """A short label for an event the engine has not reported yet (or a marker); a feature by
+    its name on `platform`."""
     if isinstance(ev, LunMigration):
         return f"Migrate LUN {ev.source_lun} -> LUN {ev.dest_lun}"
     if isinstance(ev, DriveFailure):
@@ -105,8 +117,8 @@ def describe_event(ev: Event, project=None) -> str:
     if isinstance(ev, Reallocate):
         return f"Reallocate LUN {ev.lun}" + (" (measure)" if ev.measure_only else "")
     if isinstance(ev, FeatureEnable):
-        name = ev.feature
-        return f"Enable {name}"
+        spec = platform.features.get(ev.feature) if platform is not None else None
+        return f"Enable {spec.name if spec else ev.feature}"
     if isinstance(ev, WorkloadChange):
         ch = ", ".join(f"{k}={v}" for k, v in ev.changes.items())
         return f"{ev.workload}: {ch}"
@@ -209,12 +221,8 @@ class EventItem(pg.GraphicsObject):
         lane_h = h / n
         for (name, s, e), lane in zip(self.phases, lanes):
             rect = QRectF(s, self.y - h / 2 + lane * lane_h, max(e - s, pw), lane_h)
-            color = phase_color(name)
-            if self.gantt.stale:
-                color.setAlpha(120)
-            brush = QBrush(color, Qt.BDiagPattern) if is_waiting(name) else QBrush(color)
             p.setPen(outline)
-            p.setBrush(brush)
+            p.setBrush(phase_brush(name, self.gantt.stale))
             p.drawRect(rect)
         if self.marker or not self.phases:
             self._paint_marker(p, pw, ph)
@@ -423,12 +431,15 @@ class GanttView(QWidget):
         self.selected: str | None = None
         self.stale = False
         self.horizon_h = 0.0
+        self.platform = None
 
     # ---------------------------------------------------------------- building
-    def set_data(self, project, result, scenario_name: str | None = None) -> None:
-        """Lay out the rows from the project's current scenario and the engine's result. Items
-        are kept and updated in place (adding and removing graphics items is what is slow)."""
+    def set_data(self, project, result, scenario_name: str | None = None, platform=None) -> None:
+        """Lay out the rows from the project's current scenario and the engine's result (features
+        named as on `platform`). Items are kept and updated in place (adding and removing
+        graphics items is what is slow)."""
         self.rows = []
+        self.platform = platform
         if project is None:
             self._sync({}, {}, False)
             self._set_ticks()
@@ -447,7 +458,7 @@ class GanttView(QWidget):
             wl_rows[w.id] = len(self.rows)
             iops = f"{w.iops:,.0f} IOPS" if w.mode == "open" else f"{w.outstanding} outstanding"
             text = f"{w.name or w.id}: {iops}, {w.read_pct:g}% read, {w.io_kb:g} KB, LUNs {', '.join(map(str, w.luns))}"
-            lanes[w.id] = (-len(self.rows), max(horizon, 1.0), text)
+            lanes[w.id] = (-len(self.rows), horizon if horizon > 0 else 1.0, text)  # as long as the plan
             self.rows.append(Row(f"wl:{w.id}", f"{w.name or w.id} ({iops})", "workload"))
 
         failure_rows: dict[str, int] = {}
@@ -458,7 +469,7 @@ class GanttView(QWidget):
             if isinstance(ev, (WorkloadChange, DriveReplacement)):
                 continue
             op = ops.get(ev.id)
-            label = op.label if op is not None else describe_event(ev, project)
+            label = op.label if op is not None else describe_event(ev, platform)
             row_of[ev.id] = len(self.rows)
             if isinstance(ev, DriveFailure):
                 failure_rows.setdefault(ev.drive, len(self.rows))
@@ -475,7 +486,7 @@ class GanttView(QWidget):
                 marker = "x" if isinstance(ev, DriveFailure) else ("diamond" if isinstance(ev, FeatureEnable) else None)
             if idx is None:
                 idx = len(self.rows)
-                self.rows.append(Row(f"op:{ev.id}", f"{ev.id}  {describe_event(ev)}", "event"))
+                self.rows.append(Row(f"op:{ev.id}", f"{ev.id}  {describe_event(ev, platform)}", "event"))
             specs[ev.id] = (ev, idx, op, marker)
         self._sync(lanes, specs, same_horizon)
         self._set_ticks()
@@ -494,7 +505,7 @@ class GanttView(QWidget):
             self.plot.removeItem(self.items.pop(eid))
         for eid, (ev, idx, op, marker) in specs.items():
             y = -idx
-            tip = (lambda ev=ev, op=op: self._tooltip(ev, op, describe_event(ev)))
+            tip = (lambda ev=ev, op=op: self._tooltip(ev, op, describe_event(ev, self.platform)))
             item = self.items.get(eid)
             if (item is not None and same_horizon and (item.op is op or item.op == op)
                     and (item.kind, item.y, item.start_h, item.marker) == (ev.kind, y, float(ev.start_h), marker)
@@ -519,7 +530,8 @@ class GanttView(QWidget):
                 note = ", ".join(f"{k} {v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool)
                                  else f"{k} {v}" for k, v in ev.changes.items())
             elif _has_phases(op):
-                note = f"{op.priority} · {format_duration(op.duration_h)}"
+                # a feature enable has no priority
+                note = " · ".join(filter(None, (op.priority, format_duration(op.duration_h))))
             else:
                 note = ""
             if note != item.note:
@@ -539,7 +551,8 @@ class GanttView(QWidget):
                 rate = f", {ph.avg_mb_s:.1f} MB/s" if ph.avg_mb_s else ""
                 tip.append(f"  {ph.name}: {format_time(ph.start_h)} - {format_time(ph.end_h) if ph.end_h is not None else 'beyond the plan'}"
                            f" ({format_duration(ph.duration_h)}{rate})")
-            tip.append(f"priority {op.priority}; duration {format_duration(op.duration_h)}")
+            prio = f"priority {op.priority}; " if op.priority else ""
+            tip.append(f"{prio}duration {format_duration(op.duration_h)}")
             if op.touches_workloads:
                 tip.append("affects workloads " + ", ".join(op.touches_workloads))
         elif ev.is_operation:

@@ -6,22 +6,25 @@ once (so a new event shows where it starts) and again when the engine's predicti
 """
 from __future__ import annotations
 
+import copy
 from typing import Callable
 
 from PySide6.QtCore import QPoint, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QToolButton, QVBoxLayout, QWidget,
+    QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget,
 )
 
 from app.domain import ops
 from app.domain.formatting import format_time
-from app.domain.project import Event
+from app.domain.project import Event, LunMigration, VolumeMigration
+from app.domain.validation import event_issues
 from app.ui.charts.statustext import StatusText
 from app.ui.document import follow_document
 
 from .dialogs import EventForm, available_kinds, default_event
-from .gantt import PHASE_COLORS, GanttView
+from .gantt import GanttView
+from .legend import PhaseLegend, legend_keys
 
 
 class TimelinePanel(QWidget):
@@ -34,6 +37,7 @@ class TimelinePanel(QWidget):
         self.document = None
         self.cursor = cursor
         self.result = None
+        self._horizon_h: float | None = None
         self.notify = notify or (lambda text: self.message.setText(text))
         self.selected: str | None = None
         self._updating = False
@@ -82,11 +86,15 @@ class TimelinePanel(QWidget):
         bar.addWidget(self.play_button)
         # texts that change while the cursor plays or an operation is dragged
         self.time_label = StatusText("0:00")
+        # a fixed width the layout keeps: with StatusText's "Ignored" policy the layout placed the
+        # message over it ("0:00start 1:15")
+        self.time_label.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Fixed)
         self.time_label.setFixedWidth(self.time_label.fontMetrics().horizontalAdvance("00 d 00:00") + 8)
         bar.addWidget(self.time_label)
+        bar.addSpacing(8)
         self.message = StatusText("", color="#555555")
         bar.addWidget(self.message, 1)
-        self.legend = QLabel(self._legend_html())
+        self.legend = PhaseLegend()
         bar.addWidget(self.legend)
         lay.addLayout(bar)
 
@@ -132,9 +140,11 @@ class TimelinePanel(QWidget):
     def platform(self):
         return self.document.platform if self.document is not None else None
 
-    def set_result(self, result) -> None:
-        """The engine's prediction for the current scenario arrived."""
+    def set_result(self, result, horizon_h: float | None = None) -> None:
+        """The engine's prediction for the current scenario arrived. The cursor may go as far as
+        `horizon_h` (default: the prediction's horizon; longer with a longer pinned baseline)."""
         self.result = result
+        self._horizon_h = horizon_h
         self.gantt.set_stale(False)
         self.refresh()
 
@@ -159,10 +169,11 @@ class TimelinePanel(QWidget):
         result = self.result
         if result is not None and project is not None and result.scenario != project.current_scenario:
             result = None
-        self.gantt.set_data(project, result)
+        self.gantt.set_data(project, result, platform=self.platform)
+        self.legend.set_keys(legend_keys(result))
         self.gantt.select(self.selected)
         if self.cursor is not None and result is not None:
-            self.cursor.set_horizon(result.horizon_h)
+            self.cursor.set_horizon(self._horizon_h if self._horizon_h is not None else result.horizon_h)
         self._update_controls()
 
     # ---------------------------------------------------------------- selection
@@ -251,10 +262,34 @@ class TimelinePanel(QWidget):
         if self.project is None:
             return None
         t = self.cursor.time_h if (start_h is None and self.cursor is not None) else (start_h or 0.0)
-        ev = default_event(kind, self.project, self.platform, t, **preset)
+        ev = default_event(kind, self.project, self.platform, t, **preset)  # what the rules accept
+        why = self._no_target(ev, [src for src, _ in preset.get("moves", ())])
+        if why:
+            self.notify(f"Cannot add {ev.label_text}: {why}")
+            return None
         form = EventForm(ev, self.project, self.platform, self, title=f"Add {ev.label_text}")
         if form.exec():
             return self.add_event(form.make_event())
+        return None
+
+    def _no_target(self, ev: Event, asked: list[int]) -> str | None:
+        """Why a new migration cannot succeed: default_event found no valid destination (for a
+        LUN migration, the rules' first objection). Volumes of a group left out for want of a
+        target are reported, the others still scheduled."""
+        if isinstance(ev, LunMigration):
+            named = copy.copy(ev)
+            named.id = self.project.scenario().new_event_id()  # the id it would get: the texts name it
+            issues = event_issues(self.project, self.document.catalog, named)
+            errors = [i.text for i in issues if i.is_error]
+            if errors:
+                return f"no LUN can be the destination of LUN {ev.source_lun} ({errors[0]})"
+        elif isinstance(ev, VolumeMigration):
+            left = [src for src in asked if src not in {a for a, _ in ev.moves}]
+            if left:
+                luns = ", ".join(f"LUN {x}" for x in left)
+                if not ev.moves:
+                    return f"no unused LUN at least as large is free for {luns}"
+                self.notify(f"{ev.label_text}: {luns} left out (no unused LUN at least as large is free)")
         return None
 
     def _priority_chosen(self, _index: int) -> None:
@@ -328,9 +363,3 @@ class TimelinePanel(QWidget):
         self.play_button.setChecked(playing)
         self.play_button.setText("Pause" if playing else "Play")
         self.play_button.blockSignals(False)
-
-    @staticmethod
-    def _legend_html() -> str:
-        shown = ("copy", "expansion", "rebuild", "wait", "equalization", "zeroing", "verify", "reboot")
-        parts = [f"<span style='color:{PHASE_COLORS[n]}'>&#9632;</span>&nbsp;{n}" for n in shown]
-        return "<small>" + " &nbsp;".join(parts) + "</small>"
