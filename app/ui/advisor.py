@@ -10,6 +10,7 @@ undoable edit on request.
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable
 
 from PySide6.QtCore import QTimer, Signal, Slot
@@ -50,6 +51,7 @@ class AdvisorPanel(QWidget):
         self._user_target = False
         self.auto = True  # re-evaluate after edits while visible
         self._generation = 0  # bumped by every request; a run whose number is old stops early
+        self._stop_thread_run = threading.Event()  # set when the generation changes (a run in a thread)
         self._in_flight = False
         self._again = False
 
@@ -181,6 +183,8 @@ class AdvisorPanel(QWidget):
     def _new_generation(self) -> None:
         """A running evaluation is stale from now on: it stops at its next engine run."""
         self._generation += 1
+        self._stop_thread_run.set()
+        self._stop_thread_run = threading.Event()
         if self._ticket is not None:
             self.process.interrupt()
 
@@ -206,9 +210,11 @@ class AdvisorPanel(QWidget):
             return
         project = snapshot_project(doc.project)  # a copy for the worker thread, made here
         catalog = doc.catalog
+        # the job must not hold the panel: the pool thread would drop the last reference to a
+        # closed panel and destroy its Qt objects there (a crash in the GUI's event loop)
+        stop = self._stop_thread_run.is_set
         self.runner.submit(
-            lambda: evaluate_priorities(project, catalog, event_id, simulate, target,
-                                        should_stop=lambda: self._generation != gen),
+            lambda: evaluate_priorities(project, catalog, event_id, simulate, target, should_stop=stop),
             lambda advice: self._done(advice, gen), lambda message: self._failed(message, gen))
 
     @Slot(int, bool, object, float)

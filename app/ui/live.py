@@ -135,6 +135,7 @@ class BackgroundRunner(QObject):
         self.pool = worker_pool("advisor")
         self._ticket = 0
         self._callbacks: dict[int, tuple[Callable, Callable]] = {}
+        self._running: dict[int, Callable] = {}  # ticket -> the job's function (see submit)
         self._signals = _JobSignals()
         self._signals.done.connect(self._on_done)
         self._signals.failed.connect(self._on_failed)
@@ -143,12 +144,15 @@ class BackgroundRunner(QObject):
                on_failed: Callable[[str], None] | None = None) -> int:
         self._ticket += 1
         self._callbacks[self._ticket] = (on_done, on_failed or (lambda _m: None))
+        # `fn` is also kept here until the job's signal arrives, so its last reference (and
+        # whatever Qt objects its closure holds) goes on the GUI thread, not in the pool thread
+        self._running[self._ticket] = fn
         _job_started()
         self.pool.start(_EngineJob(fn, self._ticket, self._signals))
         return self._ticket
 
     def cancel(self) -> None:
-        self._callbacks.clear()
+        self._callbacks.clear()  # their jobs' signals still come and release `_running`
 
     @property
     def busy(self) -> bool:
@@ -157,6 +161,7 @@ class BackgroundRunner(QObject):
     @Slot(int, object)
     def _on_done(self, ticket: int, value: Any) -> None:
         _job_ended()
+        self._running.pop(ticket, None)
         cbs = self._callbacks.pop(ticket, None)
         if cbs:
             cbs[0](value)
@@ -164,6 +169,7 @@ class BackgroundRunner(QObject):
     @Slot(int, str)
     def _on_failed(self, ticket: int, message: str) -> None:
         _job_ended()
+        self._running.pop(ticket, None)
         cbs = self._callbacks.pop(ticket, None)
         if cbs:
             cbs[1](message)
