@@ -201,3 +201,29 @@ def test_opening_another_project_follows(win, qtbot):
     assert list(parts.timeline.gantt.items) == ["op7"]
     assert parts.charts.result.scenario == "Other"
     assert parts.scenarios.baseline_box.count() == 2  # "(none)" and "Other"
+
+
+def test_a_failed_prediction_dims_the_charts_and_comparison_and_drops_engine_advisories(qtbot):
+    """The engine failing (not validation): curves and differences stay, dimmed under the reason;
+    the last prediction's advisories leave the Messages dock; a new result restores everything."""
+    from app.store.examples import example_path
+    from app.store.presets import default_catalog
+    from app.store.project_file import load_project
+    from app.ui.document import Document
+    from app.ui.main_window import MainWindow
+
+    doc = Document(load_project(example_path("emc-cx4-960-oltp")), default_catalog())
+    window = MainWindow(doc, plugins=("app.ui.timeline",))
+    window.files.maybe_save = lambda: True
+    qtbot.addWidget(window)
+    parts = window.plugins["app.ui.timeline"]
+    qtbot.waitUntil(lambda: parts.live.result is not None and not parts.live.busy, timeout=30000)
+    qtbot.waitUntil(lambda: bool(window.messages._extra.get("prediction")), timeout=5000)
+    parts.on_failed("RuntimeError: the model made no progress at 1.000 h\ntraceback ...")
+    assert parts.charts.stale_reason == "RuntimeError: the model made no progress at 1.000 h"
+    assert parts.compare.stale_reason == parts.charts.stale_reason
+    assert window.messages._extra.get("prediction") == []
+    with qtbot.waitSignal(parts.live.resultReady, timeout=30000):
+        parts.live.request()
+    qtbot.waitUntil(lambda: parts.charts.stale_reason is None and bool(window.messages._extra.get("prediction")),
+                    timeout=5000)

@@ -118,9 +118,18 @@ class TimelineParts:
 
     def on_failed(self, message: str) -> None:
         first = message.splitlines()[0]
-        self.charts.set_status(f"No prediction: {first}")
+        # the curves, the comparison and the bars stay, dimmed under the reason (a new result
+        # undims them); the banner says it, so the chart status line does not repeat it
+        self.charts.set_stale(first)
+        self.compare.set_stale(first)
+        self.charts.set_status("No prediction")
         self.timeline.set_stale(True)
-        self.window.status(f"Prediction failed: {first}")
+        self.window.status(f"No prediction: {first}")
+        messages = getattr(self.window, "messages", None)
+        if messages is not None and hasattr(messages, "set_extra") and not messages.prediction_blocked():
+            # the engine itself failed (validation would have said so): its advisories are gone
+            self._advisories = None
+            messages.set_extra("prediction", [])
 
     def on_busy(self, busy: bool) -> None:
         self.timeline.set_stale(busy)
