@@ -89,7 +89,6 @@ class AdvisorPanel(QWidget):
         for c in (0, 1, 3):  # fit their header and cells, empty or not; the peaks take the rest
             header.setSectionResizeMode(c, QHeaderView.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.Stretch)
-        header.setMinimumSectionSize(header.fontMetrics().horizontalAdvance("Peak response") + 16)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setMinimumHeight(4 * 22 + 30)  # the four priorities without scrolling
         lay.addWidget(self.table, 1)
