@@ -25,16 +25,6 @@ pytestmark = pytest.mark.gui
 
 
 @pytest.fixture
-def panel(qtbot):
-    p = ChartsPanel()
-    qtbot.addWidget(p)
-    p.resize(1200, 900)
-    p.show()
-    qtbot.waitExposed(p)
-    return p
-
-
-@pytest.fixture
 def result():
     cat = catalog()
     proj = small_project(cat)

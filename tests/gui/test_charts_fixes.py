@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 from app.domain import ops  # noqa: E402
 from app.engine.result import Result, Series, SeriesBlock  # noqa: E402
 from app.engine.simulate import simulate  # noqa: E402
-from app.ui.charts import PLOTS, ChartsPanel  # noqa: E402
+from app.ui.charts import PLOTS  # noqa: E402
 from app.ui.charts.timeaxis import TimeAxisItem  # noqa: E402
 from app.ui.document import Document  # noqa: E402
 from app.ui.scenarios import CompareTable  # noqa: E402
@@ -51,16 +51,6 @@ def oltp(cat):
     expansion to 100% at 2:53."""
     doc = _example(cat, "emc-cx4-960-oltp", "Dependent ASAP migration")
     return doc.project, simulate(doc.project, cat)
-
-
-@pytest.fixture
-def panel(qtbot):
-    p = ChartsPanel()
-    qtbot.addWidget(p)
-    p.resize(1200, 900)
-    p.show()
-    qtbot.waitExposed(p)
-    return p
 
 
 def _by_hand(block: SeriesBlock, j: int, t: float) -> float:

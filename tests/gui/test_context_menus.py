@@ -17,13 +17,12 @@ from app.domain import ops  # noqa: E402
 from app.domain.project import Bind, LunMigration, VolumeMigration  # noqa: E402
 from app.domain.validation import validate  # noqa: E402
 from app.store.project_file import load_project  # noqa: E402
-from app.ui.document import Document  # noqa: E402
 from app.ui.timeline.dialogs import EventForm  # noqa: E402
 
 try:
-    from test_live_support import FakeEngine, catalog
+    from test_live_support import timeline_window
 except ImportError:
-    from tests.gui.test_live_support import FakeEngine, catalog
+    from tests.gui.test_live_support import timeline_window
 
 pytestmark = pytest.mark.gui
 QStandardPaths.setTestModeEnabled(True)
@@ -31,20 +30,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "presets" / "examples"
 
 
 def open_example(qtbot, name: str):
-    from app.ui.main_window import MainWindow
-
-    cat = catalog()
-    doc = Document(load_project(EXAMPLES / name), cat)
-    window = MainWindow(doc, plugins=("app.ui.timeline",))
-    window.files.maybe_save = lambda: True
-    qtbot.addWidget(window)
-    parts = window.plugins["app.ui.timeline"]
-    parts.live.simulate = FakeEngine()
-    parts.live.request()
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitUntil(lambda: parts.live.result is not None and not parts.redrawing, timeout=10000)
-    return window, doc, parts
+    return timeline_window(qtbot, load_project(EXAMPLES / name))
 
 
 @pytest.fixture

@@ -27,6 +27,25 @@ def catalog():
     return default_catalog()
 
 
+def timeline_window(qtbot, project, cat=None):
+    """The main window with the timeline plug-in on `project`, predicting with FakeEngine, shown
+    at 1400x900 once its first result is drawn: (window, document, plug-in parts)."""
+    from app.ui.document import Document
+    from app.ui.main_window import MainWindow
+
+    doc = Document(project, cat or catalog())
+    window = MainWindow(doc, plugins=("app.ui.timeline",))
+    window.files.maybe_save = lambda: True  # closing at teardown must not ask to save
+    qtbot.addWidget(window)
+    parts = window.plugins["app.ui.timeline"]
+    parts.live.simulate = FakeEngine()
+    parts.live.request()
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitUntil(lambda: parts.live.result is not None and not parts.redrawing, timeout=10000)
+    return window, doc, parts
+
+
 def small_project(cat) -> Project:
     p = Project(PLATFORM)
     plat = cat.platform(PLATFORM)

@@ -12,12 +12,11 @@ from PySide6.QtWidgets import QDockWidget, QMenu  # noqa: E402
 
 from app.domain import ops  # noqa: E402
 from app.domain.project import DriveFailure  # noqa: E402
-from app.ui.document import Document  # noqa: E402
 
 try:
-    from test_live_support import FakeEngine, catalog, small_project
+    from test_live_support import catalog, small_project, timeline_window
 except ImportError:
-    from tests.gui.test_live_support import FakeEngine, catalog, small_project
+    from tests.gui.test_live_support import catalog, small_project, timeline_window
 
 pytestmark = pytest.mark.gui
 QStandardPaths.setTestModeEnabled(True)  # no saved window layout from a developer's session
@@ -25,19 +24,7 @@ QStandardPaths.setTestModeEnabled(True)  # no saved window layout from a develop
 
 @pytest.fixture
 def win(qtbot):
-    from app.ui.main_window import MainWindow
-
-    cat = catalog()
-    doc = Document(small_project(cat), cat)
-    window = MainWindow(doc, plugins=("app.ui.timeline",))
-    window.files.maybe_save = lambda: True  # closing at teardown must not ask to save
-    qtbot.addWidget(window)
-    parts = window.plugins["app.ui.timeline"]
-    parts.live.simulate = FakeEngine()
-    parts.live.request()
-    window.resize(1400, 900)
-    window.show()
-    qtbot.waitUntil(lambda: parts.live.result is not None, timeout=10000)
+    window, doc, parts = timeline_window(qtbot, small_project(catalog()))
     qtbot.wait(20)
     return window, doc, parts
 
