@@ -22,6 +22,7 @@ still running at the horizon, which read "not finished".
 from __future__ import annotations
 
 import math
+import re
 
 DASH = "\u2013"
 NO_IO = "no I/O"  # a response time where nothing completed I/O (NaN in the engine's series)
@@ -94,6 +95,25 @@ def format_time(hours: float | None) -> str:
     if d:
         return f"{sign}{d} d {h:02d}:{m:02d}"
     return f"{sign}{h}:{m:02d}"
+
+
+_TIME = re.compile(r"^\s*(?:(\d+)\s*d\s*)?(\d+)\s*:\s*(\d{1,2})\s*$")
+
+
+def parse_time(text: str) -> float | None:
+    """The inverse of format_time, lenient: '2:32', '1 d 02:32', '1d 2:32', or decimal hours
+    ('2.5', '2.5 h'); None if it is none of those (or negative, or minutes past 59)."""
+    text = text.strip().lower()
+    m = _TIME.match(text)
+    if m:
+        d, h, mins = int(m.group(1) or 0), int(m.group(2)), int(m.group(3))
+        return None if mins > 59 else d * 24.0 + h + mins / 60.0
+    text = text.removesuffix("h").strip()
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value >= 0 else None
 
 
 def format_hours(hours: float | None) -> str:

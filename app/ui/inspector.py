@@ -7,7 +7,7 @@ capacity/owner, workload fields, project info). Every commit is a domain operati
 from __future__ import annotations
 
 from dataclasses import fields as dataclass_fields
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
@@ -379,7 +379,7 @@ class Inspector(QTabWidget):
         lay.addWidget(b)
 
     def _lun_section(self, lay: QVBoxLayout, lid: int) -> None:
-        project, catalog, platform = self.document.project, self.document.catalog, self.document.platform
+        project, catalog = self.document.project, self.document.catalog
         lun = project.lun(lid)
         try:
             g = project.group(lun.group_id)
@@ -458,8 +458,8 @@ class Inspector(QTabWidget):
         (as on the timeline); its other fields are shown (the timeline's Edit... changes them)."""
         ev = self._current_event(event_id)
         lay.addWidget(_title(f"{ev.label_text or type(ev).__name__} {ev.id}"))
-        specs = [(SettingSpec("start_h", "Start", "float", 0.0, unit="h", minimum=0, maximum=1e6,
-                              help="Hours from the start of the plan"), ev.start_h)]
+        specs = [(SettingSpec("start_h", "Start", "time", 0.0, minimum=0, maximum=1e6,
+                              help="From the start of the plan: h:mm, d hh:mm or decimal hours"), ev.start_h)]
         priorities = self.document.platform.priorities(ev.kind)
         if priorities and hasattr(ev, "priority"):
             specs.append((SettingSpec("priority", "Priority", "choice", priorities[0], choices=tuple(priorities),

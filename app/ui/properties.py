@@ -14,10 +14,12 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget,
 )
 
+from app.domain.formatting import format_time, parse_time
 from app.domain.hardware import SettingSpec
 
 Commit = Callable[[Any], None]
@@ -103,6 +105,41 @@ def _float_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     return w
 
 
+class TimeSpinBox(QDoubleSpinBox):
+    """A time on the plan (hours from its start) shown as the timeline writes it ('2:32',
+    '1 d 02:32'); typed as that or as decimal hours ('2.5'). The arrows step 15 minutes."""
+
+    def __init__(self, maximum_h: float = 1e6, parent=None):
+        super().__init__(parent)
+        self.setRange(0.0, maximum_h)
+        self.setDecimals(6)  # the value keeps the minutes exactly; the text shows h:mm
+        self.setSingleStep(0.25)
+        self.setKeyboardTracking(False)
+
+    def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt's name
+        return format_time(value)
+
+    def valueFromText(self, text: str) -> float:  # noqa: N802
+        value = parse_time(text)
+        return self.value() if value is None else value
+
+    def validate(self, text: str, pos: int):
+        value = parse_time(text)
+        if value is not None and self.minimum() <= value <= self.maximum():
+            return QValidator.Acceptable, text, pos
+        # while typing ('1:', '1 d') the text may not parse yet
+        if all(c.isdigit() or c in " :.dh" for c in text.lower()):
+            return QValidator.Intermediate, text, pos
+        return QValidator.Invalid, text, pos
+
+
+def _time_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
+    w = TimeSpinBox(spec.maximum if spec.maximum is not None else 1e6)
+    w.setValue(float(value or 0.0))
+    _commit_spin_changes(w, commit, float)
+    return w
+
+
 def _bool_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     w = QCheckBox("on")
     w.setChecked(bool(value))
@@ -176,6 +213,7 @@ def _int_list_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
 
 register_editor("int", _int_editor)
 register_editor("float", _float_editor)
+register_editor("time", _time_editor)  # a time on the plan, h:mm
 register_editor("bool", _bool_editor)
 register_editor("choice", _choice_editor)
 register_editor("str", _str_editor)

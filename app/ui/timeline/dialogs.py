@@ -26,6 +26,7 @@ from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEna
 from app.domain.validation import (
     ERROR, REALLOCATE_THRESHOLD, event_issues, migration_targets, unused_luns,
 )
+from app.ui.properties import TimeSpinBox
 
 # kinds in the Add menu, in order; those with a priority are offered only when the platform
 # lists the operation
@@ -33,7 +34,7 @@ ADD_KINDS = ("lun_migration", "drive_failure", "drive_replacement", "bind", "vol
              "reallocate", "feature_enable", "workload_change")
 
 FIELD_LABELS = {
-    "start_h": "Start (hours from plan start)", "source_lun": "Source LUN", "dest_lun": "Destination LUN",
+    "start_h": "Start (from plan start)", "source_lun": "Source LUN", "dest_lun": "Destination LUN",
     "lun": "LUN", "drive": "Drive", "priority": "Priority", "no_initial_verify": "No initial verify",
     "moves": "Moves (source>target, ...)", "parallel": "Run as one migration group",
     "threshold": "Threshold", "measure_only": "Measure only", "feature": "Feature",
@@ -266,10 +267,7 @@ class EventForm(QDialog):
     def _editor(self, name: str, value: Any) -> QWidget | None:
         p = self.project
         if name == "start_h":
-            sb = QDoubleSpinBox()
-            sb.setRange(0.0, MAX_START_H)
-            sb.setDecimals(2)
-            sb.setSuffix(" h")
+            sb = TimeSpinBox(MAX_START_H)
             sb.setValue(float(value))
             return sb
         if name in ("source_lun", "dest_lun", "lun"):

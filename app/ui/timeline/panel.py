@@ -12,7 +12,7 @@ from typing import Callable
 from PySide6.QtCore import QPoint, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget,
+    QComboBox, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget,
 )
 
 from app.domain import ops
@@ -21,6 +21,7 @@ from app.domain.project import Event, LunMigration, VolumeMigration
 from app.domain.validation import event_issues
 from app.ui.charts.statustext import StatusText
 from app.ui.document import follow_document
+from app.ui.properties import TimeSpinBox
 
 from .dialogs import EventForm, available_kinds, default_event
 from .gantt import GanttView
@@ -67,11 +68,8 @@ class TimelinePanel(QWidget):
         self.priority_box.activated.connect(self._priority_chosen)
         bar.addWidget(self.priority_box)
         bar.addWidget(QLabel("Start"))
-        self.start_box = QDoubleSpinBox()
-        self.start_box.setRange(0.0, 1e6)
-        self.start_box.setDecimals(2)
-        self.start_box.setSuffix(" h")
-        self.start_box.setKeyboardTracking(False)
+        self.start_box = TimeSpinBox()
+        self.start_box.setToolTip("Start of the selected operation: h:mm, d hh:mm or decimal hours")
         self.start_box.valueChanged.connect(self._start_edited)
         bar.addWidget(self.start_box)
         self.advisor_button = QToolButton(text="Advisor")
