@@ -64,3 +64,16 @@ def load_example():
     from app.store.project_file import load_project
 
     return lambda name: load_project(example_path(name))
+
+
+@pytest.fixture
+def panel(qtbot):
+    """A ChartsPanel of its own, 1200x900, shown (the chart tests'; a module may define its own)."""
+    from app.ui.charts import ChartsPanel
+
+    p = ChartsPanel()
+    qtbot.addWidget(p)
+    p.resize(1200, 900)
+    p.show()
+    qtbot.waitExposed(p)
+    return p
