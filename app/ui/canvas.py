@@ -14,11 +14,11 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QMimeData, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
-    QBrush, QColor, QDrag, QFont, QKeySequence, QPainter, QPainterPath, QPen, QPixmap,
+    QBrush, QColor, QDrag, QFont, QPainter, QPainterPath, QPen, QPixmap,
 )
 from PySide6.QtWidgets import (
-    QApplication, QGraphicsItem, QGraphicsObject, QGraphicsRectItem, QGraphicsScene,
-    QGraphicsSimpleTextItem, QGraphicsView, QMenu, QStyleOptionGraphicsItem, QToolTip, QWidget,
+    QApplication, QGraphicsItem, QGraphicsRectItem, QGraphicsScene,
+    QGraphicsSimpleTextItem, QGraphicsView, QStyleOptionGraphicsItem, QToolTip, QWidget,
 )
 
 from app.domain import ops

@@ -23,7 +23,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox, QDockWidget, QLabel, QMainWindow, QMenu, QMessageBox, QSplitter, QToolBar, QWidget,
+    QComboBox, QDockWidget, QLabel, QMainWindow, QMenu, QMessageBox, QToolBar, QWidget,
 )
 
 from app.domain import ops

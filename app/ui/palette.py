@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QMimeData, Qt
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem
 
 from app.ui.canvas import MIME_DRIVE_TYPE, MIME_ENCLOSURE_TYPE
