@@ -12,7 +12,7 @@ import gc
 import heapq
 import math
 from operator import attrgetter
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -34,6 +34,13 @@ STALL_STEPS = 1_000  # steps in a row without the clock moving
 
 class EngineStall(RuntimeError):
     """The event loop stopped advancing time (a bug in an operation's bookkeeping)."""
+
+
+class RunCancelled(Exception):
+    """The caller's should_stop() said the run is no longer wanted (a newer edit came)."""
+
+
+STOP_CHECK_STEPS = 16  # how often a run asks should_stop() (a pipe poll: ~2 us)
 
 
 _MOVED, _RATE = attrgetter("moved_mb"), attrgetter("rate")  # (one C call per list)
@@ -977,7 +984,9 @@ class Sim:
                 st_.rate = 0.0
 
     # ------------------------------------------------------------------ the loop
-    def run(self) -> Result:
+    def run(self, should_stop: Callable[[], bool] | None = None) -> Result:
+        """Simulate the scenario; `should_stop()`, asked every STOP_CHECK_STEPS steps, ends
+        the run with RunCancelled when it returns True."""
         events = sorted(enumerate(self.scenario.events), key=lambda ie: (ie[1].start_h, ie[0]))
         events = [e for _, e in events]
         ei = 0
@@ -999,6 +1008,8 @@ class Sim:
             self.solve()
             self.record(t)
             steps += 1
+            if should_stop is not None and steps % STOP_CHECK_STEPS == 0 and should_stop():
+                raise RunCancelled(f"stopped at {t:.3f} h: a newer request came")
             t_next = events[ei].start_h if ei < len(events) else INF
             # idle ops (no rate, nothing due; see place) are left alone until placed again
             busy = [op for op in self.active if not op.idle]
@@ -1318,15 +1329,17 @@ class Sim:
                                 "feature hpt", "dell 'Number of Disk Drives'")
 
 
-def simulate(project: Project, catalog: Catalog, scenario_name: str | None = None) -> Result:
-    """Project -> Result for one scenario (the caller validates the project first)."""
+def simulate(project: Project, catalog: Catalog, scenario_name: str | None = None,
+             should_stop: Callable[[], bool] | None = None) -> Result:
+    """Project -> Result for one scenario (the caller validates the project first).
+    should_stop: see Sim.run (the engine worker passes its pipe's poll)."""
     # the run allocates many small short-lived objects and makes no reference cycles worth
     # collecting; a collection during the run would scan the caller's whole heap (the GUI's is
     # large), so the collector waits until the result is built
     paused = gc.isenabled()
     gc.disable()
     try:
-        return Sim(project, catalog, scenario_name).run()
+        return Sim(project, catalog, scenario_name).run(should_stop)
     finally:
         if paused:
             gc.enable()

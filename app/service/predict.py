@@ -81,13 +81,16 @@ class Prediction:
 
 
 def predict(project, catalog, simulate: SimulateFn | None = None,
-            layout_cache: dict | None = None, results=None) -> Prediction:
+            layout_cache: dict | None = None, results=None,
+            should_stop: Callable[[], bool] | None = None) -> Prediction:
     """Validate every scenario, then simulate the current one and the pinned baseline.
     `simulate` stands in for the engine (tests); errors of the layout and of those two scenarios
     stop the prediction, errors of other scenarios are only listed in `issues`.
     `layout_cache`: see app.domain.validation.validate (for a replica of the project).
     `results`: an app.service.result_cache.ResultCache kept between calls (the worker's): a run
-    whose inputs were simulated before is not run again (undo/redo, the pinned baseline)."""
+    whose inputs were simulated before is not run again (undo/redo, the pinned baseline).
+    `should_stop`: for the engine (app.engine.simulate.simulate): the run ends early, with
+    `Prediction.error` set, once it returns True (a newer edit makes this one stale)."""
     from app.domain.validation import validate
 
     validating = time.perf_counter()
@@ -101,6 +104,8 @@ def predict(project, catalog, simulate: SimulateFn | None = None,
         return out
     if simulate is None:
         from app.engine.simulate import simulate
+        if should_stop is not None:
+            simulate = functools.partial(simulate, should_stop=should_stop)
     run = simulate if results is None else functools.partial(results.run, simulate)
     try:
         out.current = run(project, catalog, scenario_name=out.scenario)

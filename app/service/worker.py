@@ -9,7 +9,8 @@ Messages (pickled tuples), GUI -> worker:
     ("run", ticket, kind, full, parts, catalog, args)  bring the replica up to date (`parts` from
         app.service.replica.project_parts; `full`: start a new replica; `catalog`: None when it
         did not change), then run job `kind` ("live" or "advise") and reply
-    ("stop",)   the GUI wants something newer: a job of several engine runs ends at the next one
+    ("stop",)   the GUI wants something newer: the live job's engine run ends within a few steps
+        (it polls the pipe), a job of several engine runs (advise) at the next one
     ("quit",)
 worker -> GUI:
     ("ready", pid)                          once imported
@@ -84,7 +85,10 @@ class _Server:
                 gc.enable()
 
     def job_live(self):
-        return predict(self.project, self.catalog, layout_cache=self.layout_cache, results=self.results)
+        # a message waiting (the GUI's "stop": the user edited again) ends the run early; the
+        # GUI drops its answer as stale and sends the newest project
+        return predict(self.project, self.catalog, layout_cache=self.layout_cache, results=self.results,
+                       should_stop=self.conn.poll)
 
     def job_advise(self, event_id: str, target_ms: float | None, scenario: str | None):
         # any message waiting (a stop, a newer request) makes the answer stale

@@ -255,7 +255,8 @@ class EngineProcess(QObject):
         return self._ticket
 
     def interrupt(self) -> None:
-        """A job of several engine runs (the advisor's) stops at its next run."""
+        """The running job is stale: the live job's engine run stops within a few steps, a job
+        of several engine runs (the advisor's) at its next run."""
         if self._channel is not None and self._pending:
             self._queue(self._channel, pickle.dumps(("stop",)), {})
 

@@ -326,3 +326,19 @@ def test_the_worker_ends_with_the_gui_even_mid_run(tmp_path, how):
     if how == "quit":
         assert gui.returncode == 0 and "Traceback" not in err, err[-2000:]
     assert _gone(worker), "the worker process outlived the GUI"
+
+
+def test_an_edit_during_a_run_stops_it_and_the_newest_project_is_predicted(qtbot, proc, doc, monkeypatch):
+    live = LiveSimulator(doc)
+    with qtbot.waitSignal(live.resultReady, timeout=30000):
+        pass
+    stops = []
+    interrupt = live.process.interrupt
+    monkeypatch.setattr(live.process, "interrupt", lambda: (stops.append(1), interrupt()))
+    doc.apply(ops.MoveEvent("op1", 3.0))  # starts a run in the worker
+    doc.apply(ops.MoveEvent("op1", 4.0))  # while it is in flight: "stop", then the newest
+    doc.apply(ops.MoveEvent("op1", 5.0))  # one "stop" per run is enough
+    qtbot.waitUntil(lambda: not live.busy, timeout=30000)
+    assert stops == [1]
+    assert live.error is None and live.result.operation("op1").start_h == 5.0
+    same_as_here(live, doc)
