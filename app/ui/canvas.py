@@ -213,7 +213,9 @@ def _no_focus(option: QStyleOptionGraphicsItem) -> QStyleOptionGraphicsItem:
     return o
 
 
-def _wrap(text: str, width: int) -> str:
+def _wrap(text: str, width: int, max_lines: int = 3) -> str:
+    """`text` in lines of about `width` characters; past `max_lines` the last one ends in an
+    ellipsis (the item's tooltip has the whole text)."""
     words, lines, line = text.split(), [], ""
     for w in words:
         if line and len(line) + 1 + len(w) > width:
@@ -223,7 +225,10 @@ def _wrap(text: str, width: int) -> str:
             line = f"{line} {w}".strip()
     if line:
         lines.append(line)
-    return "\n".join(lines[:3])
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] = lines[-1][:width - 1].rstrip() + "\u2026"
+    return "\n".join(lines)
 
 
 class PlaceholderItem(QGraphicsRectItem):

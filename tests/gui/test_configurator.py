@@ -581,3 +581,10 @@ def test_drive_dropped_on_an_enclosure_label_fills_its_empty_slots(qtbot, isolat
     # full now: refused with the reason
     assert not drag_drop(w.canvas, palette_mime(w, "drive", "fc-10k-400"), label)
     assert "no empty slot" in w.statusBar().currentMessage()
+
+
+def test_a_long_enclosure_type_name_ends_in_an_ellipsis_not_mid_word():
+    from app.ui.canvas import _wrap
+
+    assert _wrap("MSA30, single-bus (14 slots on one channel)", 13) == "MSA30,\nsingle-bus\n(14 slots on\u2026"
+    assert _wrap("DAE 4 Gb FC, 15 slots", 13) == "DAE 4 Gb FC,\n15 slots"
