@@ -87,6 +87,11 @@ def test_canvas_context_actions(win, monkeypatch):
     failures = [e for e in doc.project.scenario().events if isinstance(e, DriveFailure)]
     assert [f.drive for f in failures] == ["1_0_2"]
     assert failures[0].priority == doc.platform.operations["drive_failure"].default
+    # a failed drive not yet replaced: the menu offers its replacement, not a second failure
+    menu = QMenu()
+    parts.context_actions(menu, ["drive 1_0_2"])
+    texts = [a.text() for a in menu.actions()]
+    assert "Replace drive 1_0_2..." in texts and "Fail drive 1_0_2..." not in texts
     doc.undo_stack.undo()
     assert not [e for e in doc.project.scenario().events if isinstance(e, DriveFailure)]
 

@@ -23,7 +23,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from app.domain.ops import parse_ref
-from app.domain.project import DriveFailure
+from app.ui.timeline.dialogs import failed_drives
 from app.ui.charts import values_at
 
 
@@ -274,11 +274,12 @@ class TimelineParts:
 
     def _drive_entries(self, loc: str) -> list:
         project = self.window.document.project
+        failed_at = failed_drives(project).get(loc)  # failed in this scenario and not replaced
         out = []
-        if project.group_of_drive(loc) is not None and self._offered("drive_failure"):
-            out.append((f"Fail drive {loc}...", self._dialog("drive_failure", drive=loc)))
-        if any(isinstance(e, DriveFailure) and e.drive == loc for e in project.scenario().events):
+        if failed_at is not None:
             out.append((f"Replace drive {loc}...", self._dialog("drive_replacement", drive=loc)))
+        elif project.group_of_drive(loc) is not None and self._offered("drive_failure"):
+            out.append((f"Fail drive {loc}...", self._dialog("drive_failure", drive=loc)))
         return out
 
 

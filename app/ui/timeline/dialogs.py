@@ -59,13 +59,13 @@ def available_kinds(project, platform) -> list[str]:
             continue
         if kind == "workload_change" and not project.workloads:
             continue
-        if kind == "drive_replacement" and not _failed_drives(project):
+        if kind == "drive_replacement" and not failed_drives(project):
             continue  # nothing to replace yet
         out.append(kind)
     return out
 
 
-def _failed_drives(project) -> dict[str, float]:
+def failed_drives(project) -> dict[str, float]:
     """Drives the current scenario fails and does not replace -> the failure's start (h)."""
     out: dict[str, float] = {}
     try:
@@ -138,7 +138,7 @@ def default_event(kind: str, project, platform, start_h: float = 0.0, **preset: 
         grouped = [d for g in project.groups for d in g.drives]
         ev.drive = grouped[0] if grouped else next(iter(project.drives), "")
     elif kind == "drive_replacement":
-        failed = _failed_drives(project)
+        failed = failed_drives(project)
         drive = preset.get("drive", next(iter(failed), None))
         if drive in failed:
             ev.drive = drive
