@@ -274,3 +274,35 @@ def plural(n: float, word: str, many: str | None = None) -> str:
     """plural(1, 'LUN') -> '1 LUN', plural(3, 'RAID group') -> '3 RAID groups',
     plural(2, 'bus', 'buses') -> '2 buses'; counts with thousands separators."""
     return f"{format_count(n)} {word if n == 1 else (many or word + 's')}"
+
+
+# an event's fields as the forms and the Inspector name them
+EVENT_FIELD_LABELS = {
+    "start_h": "Start (from plan start)", "source_lun": "Source LUN", "dest_lun": "Destination LUN",
+    "lun": "LUN", "drive": "Drive", "priority": "Priority", "no_initial_verify": "No initial verify",
+    "moves": "Moves (source>target, ...)", "parallel": "Run as one migration group",
+    "threshold": "Threshold", "measure_only": "Measure only", "feature": "Feature",
+    "workload": "Workload", "changes": "Changes (field=value, ...)",
+}
+
+
+def format_moves(moves) -> str:
+    """A volume migration's moves as the form takes them: '0>20, 1>21'."""
+    return ", ".join(f"{a}>{b}" for a, b in moves)
+
+
+def format_changes(changes: dict) -> str:
+    """A workload change's fields as the form takes them: 'iops=0, read_pct=70'."""
+    return ", ".join(f"{k}={v}" for k, v in changes.items())
+
+
+def format_event_field(name: str, value) -> str:
+    """An event field's value for reading (the Inspector): moves and changes as the form writes
+    them, yes/no, a dash for nothing."""
+    if name == "moves":
+        return format_moves(value) or DASH
+    if name == "changes":
+        return format_changes(value) or DASH
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return DASH if value is None or value == "" else str(value)

@@ -18,7 +18,9 @@ from PySide6.QtWidgets import (
 
 from app.domain import ops
 from app.domain.capacity import group_capacity, member_capacity_gb
-from app.domain.formatting import format_capacity, format_duration, plural
+from app.domain.formatting import (
+    EVENT_FIELD_LABELS, format_capacity, format_duration, format_event_field, plural,
+)
 from app.domain.hardware import SettingSpec
 from app.domain.ops import parse_ref, ref_group, ref_lun, ref_workload
 from app.domain.project import Workload
@@ -466,7 +468,7 @@ class Inspector(QTabWidget):
                                       help="The Priority advisor compares them for this operation"), ev.priority))
         form = PropertyForm()
         shown = {"id", "start_h", "priority", "kind"}
-        others = [(_field_label(f.name), _field_text(getattr(ev, f.name)))
+        others = [(EVENT_FIELD_LABELS.get(f.name, f.name), format_event_field(f.name, getattr(ev, f.name)))
                   for f in dataclass_fields(ev) if f.name not in shown and not f.name.startswith("_")]
         form.set_properties(specs, read_only=others)
 
@@ -529,24 +531,6 @@ def _flush(form: PropertyForm) -> None:
     for ed in form.editors.values():
         if hasattr(ed, "editingFinished"):
             ed.editingFinished.emit()
-
-
-def _field_label(name: str) -> str:
-    """'dest_lun' -> 'Destination LUN'."""
-    words = [{"lun": "LUN", "luns": "LUNs", "dest": "destination", "src": "source", "h": "(h)"}.get(w, w)
-             for w in name.split("_")]
-    text = " ".join(words)
-    return text[:1].upper() + text[1:]
-
-
-def _field_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_field_text(v) for v in value) or "–"
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_field_text(v)}" for k, v in value.items()) or "–"
-    return "–" if value is None or value == "" else str(value)
 
 
 def _workload_summary(w: Workload) -> str:

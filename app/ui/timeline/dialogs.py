@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLineEdit, QVBoxLayout, QWidget,
 )
 
+from app.domain.formatting import EVENT_FIELD_LABELS, format_changes, format_moves
 from app.domain.hardware import Catalog
 from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEnable, LunMigration, VolumeMigration
 from app.domain.validation import (
@@ -33,13 +34,6 @@ from app.ui.properties import TimeSpinBox
 ADD_KINDS = ("lun_migration", "drive_failure", "drive_replacement", "bind", "volume_migration",
              "reallocate", "feature_enable", "workload_change")
 
-FIELD_LABELS = {
-    "start_h": "Start (from plan start)", "source_lun": "Source LUN", "dest_lun": "Destination LUN",
-    "lun": "LUN", "drive": "Drive", "priority": "Priority", "no_initial_verify": "No initial verify",
-    "moves": "Moves (source>target, ...)", "parallel": "Run as one migration group",
-    "threshold": "Threshold", "measure_only": "Measure only", "feature": "Feature",
-    "workload": "Workload", "changes": "Changes (field=value, ...)",
-}
 
 
 # (least, most) of the number fields, from the domain's rules; others: 0 to MAX_NUMBER
@@ -227,7 +221,7 @@ class EventForm(QDialog):
             if w is None:
                 continue
             self.widgets[f.name] = w
-            form.addRow(FIELD_LABELS.get(f.name, f.name), w)
+            form.addRow(EVENT_FIELD_LABELS.get(f.name, f.name), w)
         self.error = QLabel("")
         self.error.setObjectName("form_errors")
         self.error.setStyleSheet("color: #c0392b")
@@ -292,12 +286,12 @@ class EventForm(QDialog):
         if name == "workload":
             return self._combo([(w.name or w.id, w.id) for w in p.workloads], value)
         if name == "moves":
-            le = QLineEdit(", ".join(f"{a}>{b}" for a, b in value))
+            le = QLineEdit(format_moves(value))
             le.setPlaceholderText("source>target, ... (no unused LUN large enough was found: "
                                   "create target LUNs first)" if not value else "source>target, ...")
             return le
         if name == "changes":
-            return QLineEdit(", ".join(f"{k}={v}" for k, v in value.items()))
+            return QLineEdit(format_changes(value))
         if isinstance(value, bool):
             cb = QCheckBox()
             cb.setChecked(value)
