@@ -121,8 +121,12 @@ def compare(old: dict, new: dict, rtol: float) -> list[str]:
             out.append(f"{metric}: entities differ")
         elif t.shape != t2.shape or not np.allclose(t, t2, rtol=rtol, atol=rtol):
             out.append(f"{metric}: times differ ({len(t)} vs {len(t2)} rows)")
-        elif not np.allclose(V, V2, rtol=rtol, atol=rtol * max(1.0, float(np.abs(V).max(initial=0.0)))):
-            i, j = np.unravel_index(np.argmax(np.abs(V - V2)), V.shape)
+        # an undefined response time (NaN: no I/O) must stay undefined, and only there
+        elif not np.allclose(V, V2, rtol=rtol, atol=rtol * max(1.0, float(np.nanmax(np.abs(V), initial=0.0))),
+                             equal_nan=True):
+            diff = np.abs(V - V2)
+            diff[np.isnan(V) != np.isnan(V2)] = np.inf
+            i, j = np.unravel_index(np.nanargmax(np.where(np.isnan(V) & np.isnan(V2), -1.0, diff)), V.shape)
             out.append(f"{metric}: values differ, e.g. {ents[j]} at t={t[i]:.4f} h: {V[i, j]!r} -> {V2[i, j]!r}")
     for metric in new["blocks"]:
         if metric not in old["blocks"]:
