@@ -120,7 +120,10 @@ class OpenResponses:
         one row per step."""
         self.history = history
         self.versions = versions
-        self.stretch = 1.0 / (1.0 - np.clip(U_g, 0.0, max_util))
+        # in place: one new matrix, not one per operation (the same arithmetic per element)
+        self.stretch = np.clip(U_g, 0.0, max_util)
+        np.subtract(1.0, self.stretch, out=self.stretch)
+        np.divide(1.0, self.stretch, out=self.stretch)
         uc = np.clip(core_max / 100.0, 0.0, max_util)
         self.spwait = sp_latency_ms * uc / (1.0 - uc)
         self.forced = forced
