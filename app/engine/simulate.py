@@ -1254,8 +1254,11 @@ class Sim:
         out: dict[int, float] = {}
         lay = self.lay
         from .ops import idle_rebuild_hours
+        mttf_of = [t.mttf_h for t in lay.drive_types]
+        known: dict[tuple, float | None] = {}  # mttdl_hours per (RAID type, width, MTTF, MTTR): groups share them
         for gi, g in enumerate(lay.groups):
-            if not len(lay.g_members[gi]):
+            members = lay.g_members[gi]
+            if not len(members):
                 continue
             mttr = self.rebuild_hours.get(g.id)
             if mttr is None:
@@ -1265,11 +1268,14 @@ class Sim:
                     mttr = None
             if not mttr or mttr <= 0:
                 continue
-            mttf = min(lay.drive_types[d].mttf_h for d in lay.g_members[gi])
-            try:
-                out[g.id] = float(mttdl_hours(g.raid, len(lay.g_members[gi]), 1, mttf, mttr))
-            except ValueError:
-                continue
+            key = (g.raid, len(members), min(map(mttf_of.__getitem__, members.tolist())), mttr)
+            if key not in known:
+                try:
+                    known[key] = float(mttdl_hours(key[0], key[1], 1, key[2], mttr))
+                except ValueError:
+                    known[key] = None
+            if known[key] is not None:
+                out[g.id] = known[key]
         return out
 
     def unfinished_advisories(self, horizon_h: float) -> None:
@@ -1306,9 +1312,9 @@ class Sim:
         # SATA RAID 5 (Hitachi: RAID 6 recommended for SATA; EMC: SATA rebuilds slowest)
         from app.domain.hardware import Interface
         from app.domain.raid import RaidType
+        sata = [t.interface is Interface.SATA for t in lay.drive_types]
         for gi, g in enumerate(lay.groups):
-            m = lay.g_members[gi]
-            if len(m) and g.raid is RaidType.R5 and any(lay.drive_types[d].interface is Interface.SATA for d in m):
+            if g.raid is RaidType.R5 and any(map(sata.__getitem__, lay.g_members[gi].tolist())):
                 self.advise("warning", "sata-raid5",
                             f"{g.label}: RAID 5 on SATA drives; RAID 6 is recommended for SATA because of the long "
                             "rebuild (sparing) times", f"RG {g.id}",
