@@ -1223,20 +1223,23 @@ class Sim:
                 res.add_block(SeriesBlock(metric, unit, list(names), t, V))
         if self.ops:
             # a finished op is at 100% from its end; a running one at its moved MB over its total
-            ends = np.array([INF if op.end_h is None else op.end_h for op in self.ops])
-            P = np.where(t[:, None] >= ends - 1e-12, 100.0, 0.0)
+            ops = self.ops
+            ends = np.array([INF if op.end_h is None else op.end_h for op in ops])
+            P = (t[:, None] >= ends - 1e-12) * 100.0
             Rt = np.zeros_like(P)
             if self.rec_moved:
                 # the recorded entries fill the (step, op) cells where the op ran in row-major order:
                 # a step's entries follow self.active, which is in op order
-                first, end = np.array([(op.rec_first, op.rec_end) for op in self.ops], float).T
-                row = np.arange(n_rows)[:, None]
-                ran = (row >= first) & (row < end)
-                Rt[ran] = self.rec_rate
-                tot = np.broadcast_to(np.array([op.total_mb for op in self.ops], float), P.shape)[ran]
+                first = np.array([op.rec_first for op in ops], float)
+                end = np.array([op.rec_end for op in ops], float)
+                row = np.arange(n_rows, dtype=float)[:, None]
+                cells = np.flatnonzero((row >= first) & (row < end))  # (flat, row-major)
+                n = len(self.rec_moved)
+                Rt.ravel()[cells] = np.fromiter(self.rec_rate, float, n)
+                tot = np.array([op.total_mb for op in ops], float)[cells % len(ops)]
                 ok = tot > 0
-                moved = np.array(self.rec_moved, float)
-                P[ran] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
+                moved = np.fromiter(self.rec_moved, float, n)
+                P.ravel()[cells] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
             ids = [op.event.id for op in self.ops]
             res.add_block(SeriesBlock("progress_pct", "%", ids, t, P))
             res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, Rt))
