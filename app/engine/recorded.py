@@ -274,3 +274,16 @@ class DriveLoad:
         np.minimum(U, 1.0, out=U)
         U *= 100.0
         return U
+
+
+class Cells:
+    """SeriesBlock.compute of a sparse block (rate_mb_s): zero but in the given cells (flat
+    indices, row-major)."""
+
+    def __init__(self, shape: tuple[int, int], cells: np.ndarray, values: np.ndarray):
+        self.shape, self.cells, self.values = shape, cells, values
+
+    def __call__(self) -> np.ndarray:
+        V = np.zeros(self.shape)
+        V.ravel()[self.cells] = self.values
+        return V

@@ -22,7 +22,7 @@ from app.domain.raid import mttdl_hours
 
 from .ops import OPS, Op
 from .rates import MissingRate, RateReader
-from .recorded import INPUTS, DriveLoad, OpenResponses, PairHistory, RecordedRows
+from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout
 
@@ -1226,7 +1226,7 @@ class Sim:
             ops = self.ops
             ends = np.array([INF if op.end_h is None else op.end_h for op in ops])
             P = (t[:, None] >= ends - 1e-12) * 100.0
-            Rt = np.zeros_like(P)
+            cells, rate = np.zeros(0, int), np.zeros(0)
             if self.rec_moved:
                 # the recorded entries fill the (step, op) cells where the op ran in row-major order:
                 # a step's entries follow self.active, which is in op order
@@ -1235,14 +1235,15 @@ class Sim:
                 row = np.arange(n_rows, dtype=float)[:, None]
                 cells = np.flatnonzero((row >= first) & (row < end))  # (flat, row-major)
                 n = len(self.rec_moved)
-                Rt.ravel()[cells] = np.fromiter(self.rec_rate, float, n)
+                rate = np.fromiter(self.rec_rate, float, n)
                 tot = np.array([op.total_mb for op in ops], float)[cells % len(ops)]
                 ok = tot > 0
                 moved = np.fromiter(self.rec_moved, float, n)
                 P.ravel()[cells] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
             ids = [op.event.id for op in self.ops]
             res.add_block(SeriesBlock("progress_pct", "%", ids, t, P))
-            res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, Rt))
+            # no chart shows the rate: its matrix (zero where an op does not run) is built when read
+            res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, compute=Cells(P.shape, cells, rate)))
         for op in self.ops:
             res.operations.append(op.result())
         self.final_advisories(res)
