@@ -120,7 +120,10 @@ class OpenResponses:
         one row per step."""
         self.history = history
         self.versions = versions
-        self.stretch = 1.0 / (1.0 - np.clip(U_g, 0.0, max_util))
+        # in place: one new matrix, not one per operation (the same arithmetic per element)
+        self.stretch = np.clip(U_g, 0.0, max_util)
+        np.subtract(1.0, self.stretch, out=self.stretch)
+        np.divide(1.0, self.stretch, out=self.stretch)
         uc = np.clip(core_max / 100.0, 0.0, max_util)
         self.spwait = sp_latency_ms * uc / (1.0 - uc)
         self.forced = forced
@@ -271,3 +274,16 @@ class DriveLoad:
         np.minimum(U, 1.0, out=U)
         U *= 100.0
         return U
+
+
+class Cells:
+    """SeriesBlock.compute of a sparse block (rate_mb_s): zero but in the given cells (flat
+    indices, row-major)."""
+
+    def __init__(self, shape: tuple[int, int], cells: np.ndarray, values: np.ndarray):
+        self.shape, self.cells, self.values = shape, cells, values
+
+    def __call__(self) -> np.ndarray:
+        V = np.zeros(self.shape)
+        V.ravel()[self.cells] = self.values
+        return V

@@ -22,7 +22,7 @@ from app.domain.raid import mttdl_hours
 
 from .ops import OPS, Op
 from .rates import MissingRate, RateReader
-from .recorded import INPUTS, DriveLoad, OpenResponses, PairHistory, RecordedRows
+from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout
 
@@ -1133,10 +1133,11 @@ class Sim:
             self._ds_key = self.topo
         return self._ds
 
-    def drive_load(self, group_load: np.ndarray) -> DriveLoad:
-        """drive_pct's compact form: the recorded group rows, the distinct layouts, the extras."""
-        group_rows = np.zeros((len(group_load), self.lay.G + 2))  # two zero columns (DriveLoad)
-        group_rows[:, :self.lay.G] = group_load
+    def drive_load(self, group_load: list[np.ndarray]) -> DriveLoad:
+        """drive_pct's compact form: the recorded group rows (group_load: in consecutive parts),
+        the distinct layouts, the extras."""
+        group_rows = np.zeros((sum(map(len, group_load)), self.lay.G + 2))  # two zero columns (DriveLoad)
+        np.concatenate(group_load, out=group_rows[:, :self.lay.G])
         layouts, starts = [], []
         ks, ds, bs = [], [], []
         for k, (extras, layout) in enumerate(self.rec_drive):
@@ -1150,19 +1151,20 @@ class Sim:
         return DriveLoad(group_rows, np.array(layouts, np.int32).reshape(len(layouts), self.lay.D),
                          np.array(starts, int), np.array(ks, int), np.array(ds, int), np.array(bs, float))
 
-    def open_responses(self, rec: dict[str, np.ndarray]) -> OpenResponses | None:
-        """The open-load steps' response times (computed when read), None without such steps."""
+    def open_responses(self, U_g: np.ndarray, core: np.ndarray, forced: np.ndarray) -> OpenResponses | None:
+        """The open-load steps' response times (computed when read), None without such steps;
+        U_g, core (%), forced: the recorded rows of every step."""
         if not self.rec_open or not self.P:
             return None
         lay = self.lay
-        ks = np.array(self.rec_open, int)
-        core = rec["cpu_pct"][ks]
-        core_max = np.maximum.reduceat(core, lay.core_off, axis=1) if lay.C else np.zeros((len(ks), len(lay.ctrl_names)))
+        if len(self.rec_open) < len(U_g):  # (usually every step is: no copies then)
+            ks = np.array(self.rec_open, int)
+            U_g, core, forced = U_g[ks], core[ks], forced[ks]
+        core_max = np.maximum.reduceat(core, lay.core_off, axis=1) if lay.C else np.zeros((len(U_g), len(lay.ctrl_names)))
         terms = self.pair_history.response_terms(lay.l_wcache[self.p_l], self.hit_ms, self.rand_over,
                                                  self.ff_ms if self.ff_ms is not None else self.hit_ms)
-        return OpenResponses(terms, np.array(self.rec_open_version, int), rec["group_pct"][ks], core_max,
-                             rec["forced"][ks] > 0.0, self.p_w, self.p_l, len(self.workloads), lay.L, self.max_util,
-                             self.sp_lat)
+        return OpenResponses(terms, np.array(self.rec_open_version, int), U_g, core_max, forced > 0.0, self.p_w,
+                             self.p_l, len(self.workloads), lay.L, self.max_util, self.sp_lat)
 
     def finish(self, horizon: float, steps: int) -> Result:
         lay = self.lay
@@ -1172,9 +1174,20 @@ class Sim:
                      platform_id=self.platform.id,
                      rates_id=self.R.model)
         chunks = self.rec_chunks[:-1] + [self.rec_chunks[-1][:n_rows - REC_CHUNK * (len(self.rec_chunks) - 1)]]
-        rows = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
-        rec = {m: rows[:, cols] for m, cols in self.rec_cols.items()}  # (strided views: copied where kept)
-        open_resp = self.open_responses(rec)
+
+        # a metric's rows as a new matrix straight from the chunks (fresh memory is slow to touch:
+        # no matrix of every metric first), then scaled in place (the same arithmetic per element)
+        def parts(metric: str) -> list[np.ndarray]:
+            return [c[:, self.rec_cols[metric]] for c in chunks]
+
+        def recorded(metric: str) -> np.ndarray:
+            return np.concatenate(parts(metric))
+
+        group_pct, cpu_pct, bus_pct = recorded("group_pct"), recorded("cpu_pct"), recorded("bus_pct")
+        open_resp = self.open_responses(group_pct, cpu_pct, recorded("forced"))
+        group_pct *= 100.0
+        bus_pct /= max(self.platform.bus_mb_s, 1e-9)
+        bus_pct *= 100.0
         open_steps = np.array(self.rec_open, int)
         resp_steps = np.array([r[0] for r in self.rec_resp], int)
 
@@ -1184,23 +1197,22 @@ class Sim:
 
         W = len(self.workloads)
         wl_ids = [w["id"] for w in self.workloads]
-        bus_scale = max(self.platform.bus_mb_s, 1e-9)
-        cache = (np.minimum(rec["write_cache_pct"] / self.write_cache_mb * 100.0, 100.0) if self.write_cache_mb
-                 else np.zeros_like(rec["write_cache_pct"]))
+        fill = recorded("write_cache_pct")
+        cache = np.minimum(fill / self.write_cache_mb * 100.0, 100.0) if self.write_cache_mb else np.zeros_like(fill)
         # (metric, unit, entities, V or, for the large blocks few callers read, a SeriesBlock.compute)
         blocks = (
-            ("drive_pct", "%", lay.drive_locs, self.drive_load(rec["drive_group"])),
-            ("group_pct", "%", [str(g.id) for g in lay.groups], rec["group_pct"] * 100.0),
-            ("cpu_pct", "%", lay.core_names, rec["cpu_pct"].copy()),
-            ("bus_pct", "%", [str(b) for b in range(lay.B)], rec["bus_pct"] / bus_scale * 100.0),
+            ("drive_pct", "%", lay.drive_locs, self.drive_load(parts("drive_group"))),
+            ("group_pct", "%", [str(g.id) for g in lay.groups], group_pct),
+            ("cpu_pct", "%", lay.core_names, cpu_pct),
+            ("bus_pct", "%", [str(b) for b in range(lay.B)], bus_pct),
             ("response_ms", "ms", wl_ids, responses(1, W, "mean_by_workload")()),
             ("response_max_ms", "ms", wl_ids, responses(2, W, "max_by_workload")),
-            ("iops", "IOPS", wl_ids, rec["iops"].copy()),
-            ("mb_s", "MB/s", wl_ids, rec["mb_s"].copy()),
+            ("iops", "IOPS", wl_ids, recorded("iops")),
+            ("mb_s", "MB/s", wl_ids, recorded("mb_s")),
             ("lun_response_ms", "ms", [str(l.id) for l in lay.luns], responses(3, lay.L, "mean_by_lun")),
-            ("port_pct", "%", lay.ctrl_names, rec["port_pct"].copy()),
+            ("port_pct", "%", lay.ctrl_names, recorded("port_pct")),
             ("write_cache_pct", "%", lay.ctrl_names, cache),
-            ("write_pending_pct", "%", lay.ctrl_names, rec["write_pending_pct"].copy()),
+            ("write_pending_pct", "%", lay.ctrl_names, recorded("write_pending_pct")),
         )
         for metric, unit, names, V in blocks:
             if not names:
@@ -1211,23 +1223,27 @@ class Sim:
                 res.add_block(SeriesBlock(metric, unit, list(names), t, V))
         if self.ops:
             # a finished op is at 100% from its end; a running one at its moved MB over its total
-            ends = np.array([INF if op.end_h is None else op.end_h for op in self.ops])
-            P = np.where(t[:, None] >= ends - 1e-12, 100.0, 0.0)
-            Rt = np.zeros_like(P)
+            ops = self.ops
+            ends = np.array([INF if op.end_h is None else op.end_h for op in ops])
+            P = (t[:, None] >= ends - 1e-12) * 100.0
+            cells, rate = np.zeros(0, int), np.zeros(0)
             if self.rec_moved:
                 # the recorded entries fill the (step, op) cells where the op ran in row-major order:
                 # a step's entries follow self.active, which is in op order
-                first, end = np.array([(op.rec_first, op.rec_end) for op in self.ops], float).T
-                row = np.arange(n_rows)[:, None]
-                ran = (row >= first) & (row < end)
-                Rt[ran] = self.rec_rate
-                tot = np.broadcast_to(np.array([op.total_mb for op in self.ops], float), P.shape)[ran]
+                first = np.array([op.rec_first for op in ops], float)
+                end = np.array([op.rec_end for op in ops], float)
+                row = np.arange(n_rows, dtype=float)[:, None]
+                cells = np.flatnonzero((row >= first) & (row < end))  # (flat, row-major)
+                n = len(self.rec_moved)
+                rate = np.fromiter(self.rec_rate, float, n)
+                tot = np.array([op.total_mb for op in ops], float)[cells % len(ops)]
                 ok = tot > 0
-                moved = np.array(self.rec_moved, float)
-                P[ran] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
+                moved = np.fromiter(self.rec_moved, float, n)
+                P.ravel()[cells] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
             ids = [op.event.id for op in self.ops]
             res.add_block(SeriesBlock("progress_pct", "%", ids, t, P))
-            res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, Rt))
+            # no chart shows the rate: its matrix (zero where an op does not run) is built when read
+            res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, compute=Cells(P.shape, cells, rate)))
         for op in self.ops:
             res.operations.append(op.result())
         self.final_advisories(res)
@@ -1242,8 +1258,11 @@ class Sim:
         out: dict[int, float] = {}
         lay = self.lay
         from .ops import idle_rebuild_hours
+        mttf_of = [t.mttf_h for t in lay.drive_types]
+        known: dict[tuple, float | None] = {}  # mttdl_hours per (RAID type, width, MTTF, MTTR): groups share them
         for gi, g in enumerate(lay.groups):
-            if not len(lay.g_members[gi]):
+            members = lay.g_members[gi]
+            if not len(members):
                 continue
             mttr = self.rebuild_hours.get(g.id)
             if mttr is None:
@@ -1253,11 +1272,14 @@ class Sim:
                     mttr = None
             if not mttr or mttr <= 0:
                 continue
-            mttf = min(lay.drive_types[d].mttf_h for d in lay.g_members[gi])
-            try:
-                out[g.id] = float(mttdl_hours(g.raid, len(lay.g_members[gi]), 1, mttf, mttr))
-            except ValueError:
-                continue
+            key = (g.raid, len(members), min(map(mttf_of.__getitem__, members.tolist())), mttr)
+            if key not in known:
+                try:
+                    known[key] = float(mttdl_hours(key[0], key[1], 1, key[2], mttr))
+                except ValueError:
+                    known[key] = None
+            if known[key] is not None:
+                out[g.id] = known[key]
         return out
 
     def unfinished_advisories(self, horizon_h: float) -> None:
@@ -1294,9 +1316,9 @@ class Sim:
         # SATA RAID 5 (Hitachi: RAID 6 recommended for SATA; EMC: SATA rebuilds slowest)
         from app.domain.hardware import Interface
         from app.domain.raid import RaidType
+        sata = [t.interface is Interface.SATA for t in lay.drive_types]
         for gi, g in enumerate(lay.groups):
-            m = lay.g_members[gi]
-            if len(m) and g.raid is RaidType.R5 and any(lay.drive_types[d].interface is Interface.SATA for d in m):
+            if g.raid is RaidType.R5 and any(map(sata.__getitem__, lay.g_members[gi].tolist())):
                 self.advise("warning", "sata-raid5",
                             f"{g.label}: RAID 5 on SATA drives; RAID 6 is recommended for SATA because of the long "
                             "rebuild (sparing) times", f"RG {g.id}",

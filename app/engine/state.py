@@ -12,7 +12,7 @@ import functools
 import numpy as np
 
 from app.domain.hardware import Catalog, Interface, Platform
-from app.domain.project import Project
+from app.domain.project import Project, parse_slot_id
 from app.domain.raid import RaidType
 
 
@@ -34,23 +34,33 @@ def documented_class(interface: Interface, rpm: int) -> bool:
     return interface is Interface.SATA or (interface is Interface.FC and rpm in (10000, 15000))
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _bus_of(location: str) -> int:
+    """Drive.bus without parsing the location again on every run (the GUI reruns the same project)."""
+    return parse_slot_id(location)[0]
+
+
 class Layout:
     def __init__(self, project: Project, catalog: Catalog, platform: Platform):
         self.project = project
         self.platform = platform
         locs = list(project.drives)
+        drives = list(project.drives.values())
         self.drive_locs = locs
         self.didx = {loc: i for i, loc in enumerate(locs)}
-        by_id = {tid: catalog.drive(tid) for tid in {d.type_id for d in project.drives.values()}}
-        types = [by_id[project.drives[l].type_id] for l in locs]
+        # per drive type once, then gathered by each drive's type number
+        tnum = {tid: k for k, tid in enumerate(dict.fromkeys(d.type_id for d in drives))}
+        by_num = [catalog.drive(tid) for tid in tnum]
+        d_type = np.array([tnum[d.type_id] for d in drives], int)
+        types = [by_num[k] for k in d_type.tolist()]
         self.drive_types = types
         D = len(locs)
         self.D = D
-        self.d_seq = np.array([t.seq_mb_s for t in types], float) if D else np.zeros(0)
-        self.d_rand = np.array([t.random_ms for t in types], float) if D else np.zeros(0)
-        self.d_cap = np.array([t.capacity_gb for t in types], float) if D else np.zeros(0)
-        self.d_bus = np.array([project.drives[l].bus for l in locs], int) if D else np.zeros(0, int)
-        self.d_spare = np.array([project.drives[l].hot_spare for l in locs], bool) if D else np.zeros(0, bool)
+        self.d_seq = np.array([t.seq_mb_s for t in by_num], float)[d_type] if D else np.zeros(0)
+        self.d_rand = np.array([t.random_ms for t in by_num], float)[d_type] if D else np.zeros(0)
+        self.d_cap = np.array([t.capacity_gb for t in by_num], float)[d_type] if D else np.zeros(0)
+        self.d_bus = np.array([_bus_of(d.location) for d in drives], int) if D else np.zeros(0, int)
+        self.d_spare = np.array([d.hot_spare for d in drives], bool) if D else np.zeros(0, bool)
         self.spares = np.flatnonzero(self.d_spare)
         self.B = max(platform.buses, int(self.d_bus.max()) + 1 if D else 1)
         # controllers and cores
@@ -67,28 +77,51 @@ class Layout:
         self.gidx = {g.id: i for i, g in enumerate(groups)}
         G = len(groups)
         self.G = G
-        self.g_members = [np.array([self.didx[l] for l in g.drives if l in self.didx], int) for g in groups]
-        self.g_width = np.array([max(len(m), 1) for m in self.g_members], float)
-        maths = [g.math for g in groups]
-        self.g_data = np.array([max(m.data_disks, 1) for m in maths], float)
-        self.g_pen = np.array([m.write_penalty for m in maths], float)
-        self.g_mirror = np.array([m.is_mirror for m in maths], bool)
-        self.g_parity = np.array([m.is_parity for m in maths], bool)
+        # every group's members in one array (group order, member order), each group's a view of it
+        didx = self.didx
+        listed = np.array([didx.get(l, -1) for g in groups for l in g.drives], int)
+        in_project = listed >= 0  # a member location without a drive is left out
+        flat = listed[in_project]
+        flat_group = np.repeat(np.arange(G), [len(g.drives) for g in groups])[in_project]
+        width = np.bincount(flat_group, minlength=G)
+        ends = np.cumsum(width).tolist()
+        self.g_members = [flat[e - n:e] for n, e in zip(width.tolist(), ends)]
+        self.g_width = np.maximum(width, 1).astype(float)
+        # the RAID arithmetic once per (RAID type, width)
+        maths = {}
+        for g in groups:
+            key = (g.raid, len(g.drives))
+            if key not in maths:
+                m = g.math
+                maths[key] = (max(m.data_disks, 1), m.write_penalty, m.is_mirror, m.is_parity)
+        per = np.array([maths[(g.raid, len(g.drives))] for g in groups], float).reshape(G, 4)
+        self.g_data = per[:, 0].copy()
+        self.g_pen = per[:, 1].copy()
+        self.g_mirror = per[:, 2] > 0
+        self.g_parity = per[:, 3] > 0
         # WAFL RAID-DP keeps parity on dedicated disks: host I/O lands on the data disks
         self.g_dedicated_parity = np.array([g.raid is RaidType.RAID_DP for g in groups], bool)
         self.g_seq = self.per_group(self.d_seq, np.minimum, 50.0)
-        # the mean as np.mean sums (not a reduceat: its sums differ in the last bits)
-        self.g_rand = np.array([self.d_rand[m].sum() / len(m) if len(m) else 8.0 for m in self.g_members])
+        # the mean as np.mean sums: per width, a row sum of a (groups x width) matrix sums each row
+        # as d_rand[m].sum() does (not a reduceat: its sums differ in the last bits)
+        self.g_rand = np.full(G, 8.0)
+        starts = np.asarray(ends, int) - width
+        for n in np.unique(width[width > 0]).tolist():
+            gs = np.flatnonzero(width == n)
+            self.g_rand[gs] = self.d_rand[flat[starts[gs, None] + np.arange(n)]].sum(axis=1) / n
         self.g_member_cap = self.per_group(self.d_cap, np.minimum, 0.0)
         self.d_group = np.full(D, -1, int)
-        for gi, m in enumerate(self.g_members):
-            self.d_group[m] = gi
+        self.d_group[flat] = flat_group
         # group x bus: the share of a group's members on each bus
         self.GB = np.zeros((G, self.B))
         if D and G:
             member = self.d_group >= 0
             np.add.at(self.GB, (self.d_group[member], self.d_bus[member]), 1.0 / self.g_width[self.d_group[member]])
-        self.g_buses = [sorted(set(self.d_bus[m].tolist())) for m in self.g_members]
+        # each group's buses, sorted: the distinct (group, bus) keys of its members, split by group
+        keys = np.unique(flat_group * self.B + self.d_bus[flat])
+        buses = (keys % self.B).tolist()
+        bounds = np.searchsorted(keys, np.arange(G + 1) * self.B).tolist()
+        self.g_buses = [buses[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
         # LUNs
         self.luns = project.luns
         self.lidx = {l.id: i for i, l in enumerate(project.luns)}
