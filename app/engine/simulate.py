@@ -1360,8 +1360,14 @@ def simulate(project: Project, catalog: Catalog, scenario_name: str | None = Non
     # large), so the collector waits until the result is built
     paused = gc.isenabled()
     gc.disable()
+    sim = Sim(project, catalog, scenario_name)
     try:
-        return Sim(project, catalog, scenario_name).run(should_stop)
+        return sim.run(should_stop)
     finally:
+        # the operations refer back to the Sim (op.sim), a cycle that would keep the run's
+        # recorded rows and caches (~5 MB on the large plan) alive until the cyclic collector
+        # runs; freed now, the next run reuses that memory instead of faulting in new pages
+        # (docs/performance.md, "Memory a run leaves")
+        sim.__dict__.clear()
         if paused:
             gc.enable()
