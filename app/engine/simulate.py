@@ -540,19 +540,31 @@ class Sim:
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
                       pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
             terms, where = self._pair_f[:len(INPUTS)].copy(), self._pair_i.copy()
+            same_x = False
         else:
-            st.pop("agg", None)  # solve()'s per-version sums
             idx = np.fromiter(dirty, int, len(dirty))
+            same_x = True
             if len(idx):
                 f, i, b = self._pair_terms(idx)
-                self._pair_f[:, idx], self._pair_i[:, idx], self._pair_b[:, idx] = f, i, b
+                pf, pi = self._pair_f, self._pair_i
+                # the pairs' offered IOPS, I/O size and controller as they were (a failure, a LUN
+                # moving between groups): the open IOPS and the per-workload and per-controller
+                # sums stay (only the per-group ones change)
+                same_x = bool((f[0] == pf[0, idx]).all() and (f[6] == pf[6, idx]).all()
+                              and (i[1] == pi[1, idx]).all())
+                pf[:, idx], pi[:, idx], self._pair_b[:, idx] = f, i, b
                 terms, where = f[:len(INPUTS)], i
             else:
                 terms, where = self._pair_f[:len(INPUTS), :0], self._pair_i[:, :0]
+            if not same_x:
+                st.pop("agg", None)  # solve()'s per-version sums
         st["alive_g"], st["alive_n"] = alive_g, alive_n
-        scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"], self.open_mb)
-        st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
-        scaled = isinstance(scale, np.ndarray)
+        if same_x:
+            scaled = self._scaled
+        else:
+            scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"], self.open_mb)
+            st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
+            scaled = isinstance(scale, np.ndarray)
         if scaled or getattr(self, "_scaled", False):  # every pair's IOPS changed
             idx = None
             terms, where = np.vstack([st["X_open"], self._pair_f[1:len(INPUTS)]]), self._pair_i.copy()
@@ -561,7 +573,10 @@ class Sim:
         self._history_version = len(self.pair_history) - 1  # (record)
         st["any_closed"] = self.any_closed_w and bool((st["closed"] & st["on"]).any())
         # open workloads: the host load on every resource is fixed until the next invalidate()
-        st["host"] = None if st["any_closed"] else self._host_load(st, st["X_open"])
+        if st["any_closed"]:
+            st["host"] = None
+        else:
+            st["host"] = self._host_load(st, st["X_open"], st["host"][2] if same_x and st.get("host") else None)
         return st
 
     def _group_terms(self) -> set[int] | None:
@@ -666,10 +681,11 @@ class Sim:
         return (np.array([X_raw, r, hit, rnd, t_seq, r_rand_fixed, kb, busy_per_io, be_mb_per_io, n_raw, n_out]),
                 np.array([gi, ctrl]), np.array([on, closed]))
 
-    def _host_load(self, st, X) -> tuple:
+    def _host_load(self, st, X, core_host: np.ndarray | None = None) -> tuple:
         """The host I/O's load of pair IOPS X (0 on pairs without an I/O path: the LUN unbound,
         its controller offline): (group utilization, random fraction of each group's host busy
-        time, SP-core utilization, back-end MB/s per group)."""
+        time, SP-core utilization, back-end MB/s per group). core_host: the SP-core utilization
+        if it is known unchanged (the same IOPS per controller)."""
         lay = self.lay
         gi = st["gi"]
         busy = X * st["busy_per_io"]
@@ -677,8 +693,9 @@ class Sim:
         U_host_g = host_busy_g / st["alive_g"]
         rb = np.bincount(gi, weights=busy * st["rnd"], minlength=lay.G)
         host_random_g = np.where(host_busy_g > 0, rb / np.maximum(host_busy_g, 1e-12), 1.0)
-        host_cpu_ctrl = np.bincount(st["ctrl"], weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
-        core_host = host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl]
+        if core_host is None:
+            host_cpu_ctrl = np.bincount(st["ctrl"], weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
+            core_host = host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl]
         be_g = np.bincount(gi, weights=X * st["be_mb_per_io"], minlength=lay.G)
         return U_host_g, host_random_g, core_host, be_g
 
