@@ -159,7 +159,7 @@ class Ctx:
         if self.U_src is None:
             idx = range(len(U_host_g))
         else:
-            idx = np.flatnonzero((U_host_g != self.U_src) | (host_random_g != self.random_src)).tolist()
+            idx = ((U_host_g != self.U_src) | (host_random_g != self.random_src)).nonzero()[0].tolist()
         self.U_src, self.random_src = U_host_g, host_random_g
         self.U_host_g = U_host_g.tolist()  # lists: ops read a few entries each, cheaper than numpy
         self.host_active_g = U_host_g > 1e-9
@@ -172,7 +172,7 @@ class Ctx:
         if self.topo == sim.topo:
             return []
         d_group = sim.lay.d_group
-        moved = np.flatnonzero((d_group != self.dg_arr) | (sim.failed != self.failed_arr)).tolist()
+        moved = ((d_group != self.dg_arr) | (sim.failed != self.failed_arr)).nonzero()[0].tolist()
         for d in moved:
             self.dg_arr[d] = self.d_group[d] = int(d_group[d])
             self.failed_arr[d] = self.failed[d] = bool(sim.failed[d])
@@ -407,7 +407,7 @@ class Sim:
                 lg = self.lay.l_group[self.p_l]  # read now: migrations move LUNs between groups
                 for g in groups:
                     if 0 <= g < self.lay.G:
-                        on_groups[g] = np.flatnonzero(lg == g).tolist()
+                        on_groups[g] = (lg == g).nonzero()[0].tolist()
             if not pairs and not any(on_groups.values()):
                 return  # no host I/O on them
             if self._dirty is not None:
