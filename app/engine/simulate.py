@@ -159,7 +159,7 @@ class Ctx:
         if self.U_src is None:
             idx = range(len(U_host_g))
         else:
-            idx = np.flatnonzero((U_host_g != self.U_src) | (host_random_g != self.random_src)).tolist()
+            idx = ((U_host_g != self.U_src) | (host_random_g != self.random_src)).nonzero()[0].tolist()
         self.U_src, self.random_src = U_host_g, host_random_g
         self.U_host_g = U_host_g.tolist()  # lists: ops read a few entries each, cheaper than numpy
         self.host_active_g = U_host_g > 1e-9
@@ -172,7 +172,7 @@ class Ctx:
         if self.topo == sim.topo:
             return []
         d_group = sim.lay.d_group
-        moved = np.flatnonzero((d_group != self.dg_arr) | (sim.failed != self.failed_arr)).tolist()
+        moved = ((d_group != self.dg_arr) | (sim.failed != self.failed_arr)).nonzero()[0].tolist()
         for d in moved:
             self.dg_arr[d] = self.d_group[d] = int(d_group[d])
             self.failed_arr[d] = self.failed[d] = bool(sim.failed[d])
@@ -407,7 +407,7 @@ class Sim:
                 lg = self.lay.l_group[self.p_l]  # read now: migrations move LUNs between groups
                 for g in groups:
                     if 0 <= g < self.lay.G:
-                        on_groups[g] = np.flatnonzero(lg == g).tolist()
+                        on_groups[g] = (lg == g).nonzero()[0].tolist()
             if not pairs and not any(on_groups.values()):
                 return  # no host I/O on them
             if self._dirty is not None:
@@ -540,27 +540,44 @@ class Sim:
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
                       pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
             terms, where = self._pair_f[:len(INPUTS)].copy(), self._pair_i.copy()
+            same_x = False
         else:
-            st.pop("agg", None)  # solve()'s per-version sums
             idx = np.fromiter(dirty, int, len(dirty))
+            same_x = True
             if len(idx):
                 f, i, b = self._pair_terms(idx)
-                self._pair_f[:, idx], self._pair_i[:, idx], self._pair_b[:, idx] = f, i, b
+                pf, pi = self._pair_f, self._pair_i
+                # the pairs' offered IOPS, I/O size and controller as they were (a failure, a LUN
+                # moving between groups): the open IOPS and the per-workload and per-controller
+                # sums stay (only the per-group ones change). Compared as bytes: a few times
+                # faster than (a == b).all() on a few pairs, and equal bytes are equal values
+                same_x = (f[0].tobytes() == pf[0, idx].tobytes() and f[6].tobytes() == pf[6, idx].tobytes()
+                          and i[1].tobytes() == pi[1, idx].tobytes())
+                pf[:, idx], pi[:, idx], self._pair_b[:, idx] = f, i, b
                 terms, where = f[:len(INPUTS)], i
             else:
                 terms, where = self._pair_f[:len(INPUTS), :0], self._pair_i[:, :0]
+            if not same_x:
+                st.pop("agg", None)  # solve()'s per-version sums
         st["alive_g"], st["alive_n"] = alive_g, alive_n
-        scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"], self.open_mb)
-        st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
-        scaled = isinstance(scale, np.ndarray)
+        if same_x:
+            scaled = self._scaled
+        else:
+            scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"], self.open_mb)
+            st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
+            scaled = isinstance(scale, np.ndarray)
         if scaled or getattr(self, "_scaled", False):  # every pair's IOPS changed
             idx = None
             terms, where = np.vstack([st["X_open"], self._pair_f[1:len(INPUTS)]]), self._pair_i.copy()
         self._scaled = scaled
         self.pair_history.add(idx, terms, where)
+        self._history_version = len(self.pair_history) - 1  # (record)
         st["any_closed"] = self.any_closed_w and bool((st["closed"] & st["on"]).any())
         # open workloads: the host load on every resource is fixed until the next invalidate()
-        st["host"] = None if st["any_closed"] else self._host_load(st, st["X_open"])
+        if st["any_closed"]:
+            st["host"] = None
+        else:
+            st["host"] = self._host_load(st, st["X_open"], st["host"][2] if same_x and st.get("host") else None)
         return st
 
     def _group_terms(self) -> set[int] | None:
@@ -600,16 +617,19 @@ class Sim:
                 if deg != self._degraded[g]:
                     self._degraded[g] = deg
                     column = (degraded if deg else whole)[:, g]
-                    if (column != self._grp_terms[:, g]).any():
+                    if column.tobytes() != self._grp_terms[:, g].tobytes():  # (cheaper than (a != b).any())
                         self._grp_terms[:, g] = column
                         changed.add(g)
-        self._alive = alive_n, np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
+        # the drives a group's host I/O is spread over: a dedicated-parity group's data drives
+        self._alive = alive_n, (np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
+                                if self._any_dedicated_parity else alive_n)
         return changed
 
     def _group_factors(self) -> tuple[np.ndarray, np.ndarray]:
         """_group_terms()'s factors of every group, whole and degraded (fixed for the run)."""
         if getattr(self, "_grp_factors", None) is None:
             lay = self.lay
+            self._any_dedicated_parity = bool(lay.g_dedicated_parity.any())
             width = lay.g_width
             wider = 1.0 + (width - 2.0) / width
             fixed = [lay.g_seq, lay.g_rand / 1000.0, lay.g_pen, width / lay.g_data, np.maximum(lay.g_data, 1.0)]
@@ -631,11 +651,10 @@ class Sim:
         lay = self.lay
         pw, pl = self.p_w[idx], self.p_l[idx]
         g = lay.l_group[pl]
-        in_group = g >= 0
-        gi = np.where(in_group, g, 0)
+        gi = np.maximum(g, 0)  # a LUN outside any group (-1) reads group 0's factors (and is off)
         ctrl = lay.l_owner[pl]
         closed = self.w_closed[pw]
-        on = lay.l_live[pl] & in_group & ~self.offline[ctrl]
+        on = lay.l_live[pl] & (g >= 0) & ~self.offline[ctrl]
         (r, omr, rnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_open, n_raw, n_out,
          kb64) = self._workload_terms()[:, pw]
         seq, rand_s, pen, fullstripe, data1, rd_mult, seq_deg, rrf_mult = self._grp_terms[:, gi]
@@ -659,23 +678,25 @@ class Sim:
                        + omr_omrnd * s_seqr * fullstripe)
         be_mb_per_io = kbm * (r_omh + omr * np.where(rnd > 0.5, pen, fullstripe))
         r_rand_fixed = s_rand * 1000.0 * rrf_mult
-        X_raw = np.where(on, x_open, 0.0)
+        X_raw = x_open * on  # 0 without an I/O path
         return (np.array([X_raw, r, hit, rnd, t_seq, r_rand_fixed, kb, busy_per_io, be_mb_per_io, n_raw, n_out]),
                 np.array([gi, ctrl]), np.array([on, closed]))
 
-    def _host_load(self, st, X) -> tuple:
-        """The host I/O's load: (group utilization, random fraction of each group's host busy
-        time, SP-core utilization, back-end MB/s per group)."""
+    def _host_load(self, st, X, core_host: np.ndarray | None = None) -> tuple:
+        """The host I/O's load of pair IOPS X (0 on pairs without an I/O path: the LUN unbound,
+        its controller offline): (group utilization, random fraction of each group's host busy
+        time, SP-core utilization, back-end MB/s per group). core_host: the SP-core utilization
+        if it is known unchanged (the same IOPS per controller)."""
         lay = self.lay
         gi = st["gi"]
-        X = X * st["on"]  # pairs without I/O paths (LUN unbound, controller offline) add 0 to each sum
         busy = X * st["busy_per_io"]
         host_busy_g = np.bincount(gi, weights=busy, minlength=lay.G)
         U_host_g = host_busy_g / st["alive_g"]
         rb = np.bincount(gi, weights=busy * st["rnd"], minlength=lay.G)
         host_random_g = np.where(host_busy_g > 0, rb / np.maximum(host_busy_g, 1e-12), 1.0)
-        host_cpu_ctrl = np.bincount(st["ctrl"], weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
-        core_host = host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl]
+        if core_host is None:
+            host_cpu_ctrl = np.bincount(st["ctrl"], weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
+            core_host = host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl]
         be_g = np.bincount(gi, weights=X * st["be_mb_per_io"], minlength=lay.G)
         return U_host_g, host_random_g, core_host, be_g
 
@@ -709,7 +730,7 @@ class Sim:
             if not P:
                 U_host_g, host_random_g, core_host, be_g = self.no_host
             elif closed_loop:
-                U_host_g, host_random_g, core_host, be_g = self._host_load(st, X)
+                U_host_g, host_random_g, core_host, be_g = self._host_load(st, X * st["on"])
             else:
                 U_host_g, host_random_g, core_host, be_g = st["host"]
             self.place(U_host_g, host_random_g)
@@ -795,11 +816,11 @@ class Sim:
         if agg is None:  # per host-load version
             W, n_ctrl = len(self.workloads), len(self.lay.ctrl_names)
             port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
-            pw, kb, ctrl, on = st["pw"], st["kb"], st["ctrl"], st["on"]
+            pw, kb, ctrl = st["pw"], st["kb"], st["ctrl"]
             mb = X * kb / 1024.0
             iops_w = np.bincount(pw, weights=X, minlength=W)
             mbs_w = np.bincount(pw, weights=mb, minlength=W)
-            host_mb_c = np.bincount(ctrl[on], weights=mb[on], minlength=n_ctrl)
+            host_mb_c = np.bincount(ctrl, weights=mb, minlength=n_ctrl)  # (X_open is 0 without an I/O path)
             agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0)
         # resp_w None: record() keeps this step's response-time inputs for finish()
         self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus, "iops_w": agg[0], "mbs_w": agg[1],
@@ -887,7 +908,7 @@ class Sim:
                     g = dg[d]
                     if g >= 0 and not failed[d]:
                         extra_g[g] += b
-                out["U_g"] = np.minimum(busy_g + extra_g / np.maximum(alive_n, 1), 1.0)
+                out["U_g"] = np.minimum(busy_g + extra_g / alive_n, 1.0)  # (alive_n >= 1)
             else:
                 out["U_g"] = np.minimum(busy_g, 1.0)
             # per drive (for charts): group load on alive members + per-drive extras, built for
@@ -1112,7 +1133,7 @@ class Sim:
                         self.wp_pct, self.forced, group_load), out=self.rec_chunks[-1][k % REC_CHUNK])
         if s["resp_w"] is None:  # open load: the response times follow from the row
             self.rec_open.append(k)
-            self.rec_open_version.append(len(self.pair_history) - 1)
+            self.rec_open_version.append(self._history_version)
         else:
             self.rec_resp.append((k, s["resp_w"], s["rmax_w"], s["lun_r"]))
         self.rec_drive.append((extras, layout))
