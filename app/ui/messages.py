@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -98,54 +98,37 @@ class MessagesView(QTreeWidget):
     def refresh(self) -> None:
         rows = self._rows()
         current = self.document.project.current_scenario
-        keys = [(i.severity, getattr(i, "where", "") or "", i.text, src, self._ref(i)) for i, src in rows]
-        if (keys, current) == getattr(self, "_shown", None):
+        key = [(i.severity, getattr(i, "where", "") or "", i.text, src) for i, src in rows] + [current]
+        if key == getattr(self, "_shown", None):
             return  # most edits leave the messages as they were
-        before = self._shown[0] if getattr(self, "_shown", None) else []
-        self._shown = keys, current
+        self._shown = key
         self.setUpdatesEnabled(False)
-        # an edit usually changes a few advisories (a percentage, an operation's end): only the
-        # rows whose text changed are filled again (the large plan lists ~300 rows)
-        if not before or not rows or len(before) != self.topLevelItemCount():
-            self.clear()  # a first fill, or the "No problems found." row comes or goes
-            before = []
-        while self.topLevelItemCount() > len(rows):
-            self.takeTopLevelItem(self.topLevelItemCount() - 1)
-        new_items = []
-        for k, ((issue, src), key) in enumerate(zip(rows, keys)):
-            if k < len(before):
-                if before[k] != key:
-                    self._fill(self.topLevelItem(k), issue, src, key[4])
-            else:
-                it = QTreeWidgetItem()
-                self._fill(it, issue, src, key[4])
-                new_items.append(it)
-        if not rows:
+        self.clear()
+        items = []
+        for issue, src in rows:
+            it = QTreeWidgetItem([issue.severity, getattr(issue, "where", "") or "", issue.text, src])
+            color = STALE_COLOR if src == STALE_SOURCE else SEVERITY_COLOR.get(issue.severity, "#333")
+            it.setForeground(0, QColor(color))
+            if src == STALE_SOURCE:
+                for col in (1, 2, 3):
+                    it.setForeground(col, QColor(STALE_COLOR))
+                it.setToolTip(3, "The prediction stopped at an error: this advisory is from the last "
+                                 "prediction that ran, before the latest edits")
+            ref = self._ref(issue)
+            it.setData(0, Qt.UserRole, ref)
+            tip = issue.text
+            if getattr(issue, "where", "") and not ref:
+                tip += f"\n(in scenario '{issue.scenario}': switch to it to select {issue.where})"
+            it.setToolTip(2, tip)
+            items.append(it)
+        if not items:
             it = QTreeWidgetItem(["", "", "No problems found.", ""])
             it.setFlags(Qt.ItemIsEnabled)
             it.setData(0, Qt.UserRole, "")
-            new_items.append(it)
-        self.addTopLevelItems(new_items)
+            items.append(it)
+        self.addTopLevelItems(items)
         self.setUpdatesEnabled(True)
         self.countsChanged.emit()
-
-    @staticmethod
-    def _fill(it: QTreeWidgetItem, issue: Any, src: str, ref: str) -> None:
-        """Write one message into its row (new or reused: every property is set)."""
-        where = getattr(issue, "where", "") or ""
-        for col, text in enumerate((issue.severity, where, issue.text, src)):
-            it.setText(col, text)
-        stale = src == STALE_SOURCE
-        it.setForeground(0, QColor(STALE_COLOR if stale else SEVERITY_COLOR.get(issue.severity, "#333")))
-        for col in (1, 2, 3):
-            it.setForeground(col, QColor(STALE_COLOR) if stale else QBrush())
-        it.setToolTip(3, "The prediction stopped at an error: this advisory is from the last prediction "
-                         "that ran, before the latest edits" if stale else "")
-        it.setData(0, Qt.UserRole, ref)
-        tip = issue.text
-        if where and not ref:
-            tip += f"\n(in scenario '{issue.scenario}': switch to it to select {where})"
-        it.setToolTip(2, tip)
 
     def _clicked(self, item: QTreeWidgetItem, _col: int = 0) -> None:
         ref = item.data(0, Qt.UserRole)

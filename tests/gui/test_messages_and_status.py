@@ -103,34 +103,3 @@ def test_a_typed_capacity_above_the_free_space_is_refused_with_a_message(qtbot, 
     assert len(doc.project.luns) == n  # nothing created
     assert messages and "RG 3 has 7,000.0 GB free" in messages[-1], messages
     QApplication.processEvents()
-
-
-def test_a_changed_advisory_refills_only_its_row_and_a_reused_row_loses_its_old_marks(qtbot, isolated):
-    """The large plan lists ~300 messages and an edit changes a few: rows are reused, and a reused
-    row shows the new message whole (its colour, tooltip and reference are not the old row's)."""
-    w = _window(qtbot)
-    doc, view = w.document, w.messages
-    doc.publish_issues(doc.revision, [])
-    view.set_extra("prediction", [_advisory(f"op{k} is {k}% done") for k in range(5)])
-    items = [view.topLevelItem(i) for i in range(view.topLevelItemCount())]
-    view.set_extra("prediction", [_advisory(f"op{k} is {k + (k == 2)}% done") for k in range(5)])
-    assert [view.topLevelItem(i) for i in range(view.topLevelItemCount())] == items  # the same rows
-    assert [t for t, _ in _rows(view)] == ["op0 is 0% done", "op1 is 1% done", "op2 is 3% done",
-                                           "op3 is 3% done", "op4 is 4% done"]
-    # a stale mark, then current again: the grey goes with it
-    current = doc.project.current_scenario
-    doc.publish_issues(doc.revision, [Issue(ERROR, "op3", f"{current}: op3 (bind): LUN 99 does not exist", current)])
-    stale_row = next(view.topLevelItem(i) for i in range(view.topLevelItemCount())
-                     if view.topLevelItem(i).text(3) == "last good prediction")
-    assert stale_row.foreground(2).color().name() == "#9e9e9e"
-    doc.publish_issues(doc.revision, [])
-    rows = [view.topLevelItem(i) for i in range(view.topLevelItemCount())]
-    assert all(r.text(3) == "prediction" and r.foreground(2).style() == Qt.NoBrush and not r.toolTip(3)
-               for r in rows)
-    # fewer messages, then none
-    view.set_extra("prediction", [_advisory("only one")])
-    assert _rows(view) == [("only one", "prediction")]
-    view.set_extra("prediction", [])
-    assert _rows(view) == [("No problems found.", "")]
-    view.set_extra("prediction", [_advisory("back")])
-    assert _rows(view) == [("back", "prediction")]
