@@ -102,6 +102,63 @@ class Fixed:
         return p
 
 
+class RunIndex:
+    """What operation starts look up, indexed once per run (Sim) instead of scanned per start:
+    the hot spares by interface and capacity, the workloads on each group (per LUN placement)."""
+
+    def __init__(self, sim: "Sim"):
+        lay = sim.lay
+        self.model = sim.R.model
+        self.default_lun_settings = sim.platform.default_lun_settings()
+        spares = lay.spares.tolist()  # the few spares only (not Layout.d_iface of every drive)
+        self.spare_facts = list(zip(spares, [lay.drive_types[d].interface.value for d in spares],
+                                    lay.d_cap[lay.spares].tolist(), lay.d_bus[lay.spares].tolist()))
+        self.spare_cands: dict[tuple, tuple[list[int], dict[int, list[int]]]] = {}
+        self.wg_mat = None  # Sim.workload_group_matrix's matrix the columns below are of
+        self.wg_cols: dict[int, list[int]] = {}
+        self.active_src = None
+        self.active: list[bool] = []
+
+    @staticmethod
+    def of(sim: "Sim") -> "RunIndex":
+        ix = getattr(sim, "_run_index", None)
+        if ix is None:
+            ix = sim._run_index = RunIndex(sim)
+        return ix
+
+    def spares_for(self, iface: str, min_cap: float) -> tuple[list[int], dict[int, list[int]]]:
+        """The hot spares of an interface and at least a capacity, in drive order, and per bus."""
+        key = (iface, min_cap)
+        hit = self.spare_cands.get(key)
+        if hit is None:
+            fit = [(d, bus) for d, i, cap, bus in self.spare_facts if i == iface and cap >= min_cap - 1e-9]
+            by_bus: dict[int, list[int]] = {}
+            for d, bus in fit:
+                by_bus.setdefault(bus, []).append(d)
+            hit = self.spare_cands[key] = ([d for d, _ in fit], by_bus)
+        return hit
+
+    def workloads_on(self, sim: "Sim", groups) -> list[str]:
+        """The ids of the running workloads with a LUN on any of the groups, in workload order."""
+        mat, active = sim.workload_group_matrix()
+        if mat is not self.wg_mat:  # LUNs moved: a new matrix
+            self.wg_mat, self.wg_cols = mat, {}
+        if active is not self.active_src:  # a workload changed
+            self.active_src, self.active = active, active.tolist()
+        cols = self.wg_cols
+        hit: list[int] | set[int] | None = None
+        for g in groups:  # one or two groups
+            if 0 <= g < mat.shape[1]:
+                col = cols.get(g)
+                if col is None:
+                    col = cols[g] = mat[:, g].nonzero()[0].tolist()
+                hit = col if hit is None else sorted(set(hit).union(col))
+        if not hit:
+            return []
+        act, wl = self.active, sim.workloads
+        return [wl[i]["id"] for i in hit if act[i]]
+
+
 class Op:
     asap_class = 0  # economical/fixed phases are placed first, ASAP-class after
 
@@ -289,15 +346,7 @@ class Op:
         return self.asap
 
     def workloads_on_groups(self, groups: set[int]) -> list[str]:
-        mat, active = self.sim.workload_group_matrix()
-        hit = None
-        for g in groups:  # one or two groups: or their columns
-            if 0 <= g < mat.shape[1]:
-                hit = mat[:, g] if hit is None else hit | mat[:, g]
-        if hit is None or not len(active):
-            return []
-        wl = self.sim.workloads
-        return [wl[i]["id"] for i in np.flatnonzero(hit & active).tolist()]
+        return RunIndex.of(self.sim).workloads_on(self.sim, groups)
 
     def host_busy(self) -> bool:
         return bool(self.sim.workload_group_matrix()[1].any())
@@ -339,16 +388,16 @@ class Migration(Op):
         self.gs = int(lay.l_group[self.src])
         self.gd = int(lay.l_group[self.dst])
         self.ctrl = int(lay.l_owner[self.src])
-        self.asap_class = 1 if self.is_asap() else 0
+        self.asap_class = 1 if self.asap else 0
         self.label = f"Migrate LUN {ev.source_lun} -> LUN {ev.dest_lun} ({self.priority})"
         mirror = bool(lay.g_mirror[self.gd])
-        if self.is_asap():
+        if self.asap:
             self.copy_cap = R.v("migration.asap.mirror" if mirror else "migration.asap.parity")
         else:
             self.copy_cap, note = R.keyed("migration.economical", self.priority, PRIORITY_ORDER[:3])
             if note:
                 sim.advise("info", "nearest-rate", f"{ev.id}: {note} (no migration rate for {self.priority!r})", ev.id)
-        dest = sim.platform.default_lun_settings() | lay.luns[self.dst].settings
+        dest = RunIndex.of(sim).default_lun_settings | lay.luns[self.dst].settings
         wa = dest.get("write_aside_blocks")
         # write-aside 511 or less sends the copy's large writes around the cache (emc 'Best
         # practices for migrations'); so does a disabled write cache, or an array without one
@@ -356,8 +405,8 @@ class Migration(Op):
                        and sim.write_cache_mb > 0)
         # an ASAP copy through the write cache: it fills the cache when the destination cannot
         # keep up, and forced flushes (sim.forced) change its rate
-        self.cache_path = self.is_asap() and self.cached and sim.ff_ms is not None
-        if self.is_asap():
+        self.cache_path = self.asap and self.cached and sim.ff_ms is not None
+        if self.asap:
             if not mirror and not self.cached and R.has("migration.expansion.parity_write_aside_511"):
                 self.exp_cap = R.v("migration.expansion.parity_write_aside_511")
             else:
@@ -368,7 +417,7 @@ class Migration(Op):
         self.cpu_exp = R.v("migration.cpu.expansion")
         asap_exp = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
         self.exp_cost_u = R.v("migration.disk.expansion_util_at_asap") / asap_exp
-        if not self.is_asap() or not self.cached:
+        if not self.asap or not self.cached:
             # throttled (or write-aside) expansion writes do not pile up in the write cache: they
             # cost what the uncached best-case expansion costs (12 vs 40 MB/s at the same busy)
             self.exp_cost_u *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
@@ -381,7 +430,7 @@ class Migration(Op):
         self.copy_mb = src_gb * 1024.0
         self.exp_mb = max(dst_gb - src_gb, 0.0) * 1024.0
         self.total_mb = self.copy_mb + self.exp_mb
-        overlap = bool(R.raw("migration.expansion.economical_overlaps_copy", False)) and not self.is_asap()
+        overlap = bool(R.raw("migration.expansion.economical_overlaps_copy", False)) and not self.asap
         self.begin("copy", t, self.copy_mb, tag="copy")
         if self.exp_mb > 0 and overlap:
             self.begin("expansion", t, self.exp_mb, tag="exp")
@@ -392,7 +441,7 @@ class Migration(Op):
         self.asap_advice("LUN migration")
         self.concurrent_advice(self.ctrl)
         self.fill_rate = 0.0
-        if self.is_asap() and self.host_busy():
+        if self.asap and self.host_busy():
             dep = "dependent" if self.touches else "independent"
             self.sim.advise("info", f"migration-{dep}",
                             f"{ev.id}: {dep} migration (the source or destination RAID group "
@@ -619,18 +668,19 @@ class Rebuild(Op):
         self.gi = gi
         g = lay.groups[gi]
         self.label = f"Rebuild drive {ev.drive} of {g.label} ({self.priority})"
-        members = lay.g_members[gi]
-        if int(sim.failed[members].sum()) > g.math.failures_tolerated:
+        n_failed = int(np.count_nonzero(sim.failed[lay.g_members[gi]]))
+        math_ = g.math
+        if n_failed > math_.failures_tolerated:
             sim.advise("warning", "data-loss",
-                       f"{ev.id}: {g.label} ({g.math.label}) has {int(sim.failed[members].sum())} failed drives, more "
-                       f"than the {g.math.failures_tolerated} it tolerates: its LUNs' data is lost", f"RG {g.id}",
+                       f"{ev.id}: {g.label} ({math_.label}) has {n_failed} failed drives, more "
+                       f"than the {math_.failures_tolerated} it tolerates: its LUNs' data is lost", f"RG {g.id}",
                        "hp 'Overview of the RAID 5 rebuild process'")
-        self.asap_class = 1 if self.is_asap() else 0
-        in_g = np.nonzero(lay.l_group == gi)[0]
-        self.ctrl = int(lay.l_owner[in_g[0]]) if len(in_g) else 0
+        self.asap_class = 1 if self.asap else 0
+        first = int(np.argmax(lay.l_group == gi))  # the group's first LUN owns the rebuild (0 when none)
+        self.ctrl = int(lay.l_owner[first]) if lay.l_group[first] == gi else 0
         self.core0 = int(lay.core_off[self.ctrl])
         self.mb = lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi)
-        self.model = self.R.model
+        self.model = RunIndex.of(sim).model
         self.replaced = False
         self.target = None
         self.spare = self.pick_spare(d)
@@ -659,13 +709,15 @@ class Rebuild(Op):
         """A free hot spare of the failed drive's interface and at least the group's member
         capacity, on the drive's bus if there is one."""
         lay, sim = self.lay, self.sim
-        spares = lay.spares  # the few spares only, in drive order
-        cands = spares[~sim.failed[spares] & ~sim.spare_busy[spares] & (lay.d_iface[spares] == lay.d_iface[d])
-                       & (lay.d_cap[spares] >= lay.g_member_cap[self.gi] - 1e-9)]
-        if not len(cands):
-            return None
-        same_bus = cands[lay.d_bus[cands] == lay.d_bus[d]]
-        return int((same_bus if len(same_bus) else cands)[0])
+        # the spares that fit are fixed per run; only which are free changes
+        cands, by_bus = RunIndex.of(sim).spares_for(lay.drive_types[d].interface.value,
+                                                      float(lay.g_member_cap[self.gi]))
+        failed, busy = sim.failed, sim.spare_busy
+        for group in (by_bus.get(int(lay.d_bus[d]), ()), cands):
+            for s in group:
+                if not failed[s] and not busy[s]:
+                    return s
+        return None
 
     def partner(self) -> int | None:
         """The mirror partner of the failed drive (members pair up in order: 0-1, 2-3, ...)."""
@@ -855,7 +907,7 @@ class BindOp(Op):
         self.l = l
         self.gi = int(lay.l_group[l])
         self.ctrl = int(lay.l_owner[l])
-        self.asap_class = 1 if self.is_asap() else 0
+        self.asap_class = 1 if self.asap else 0
         self.label = f"Bind LUN {ev.lun} (verify {self.priority}{', no initial verify' if ev.no_initial_verify else ''})"
         iface = lay.drive_types[int(lay.g_members[self.gi][0])].interface
         key = "SATA" if iface is Interface.SATA else "FC"
