@@ -226,19 +226,37 @@ class Op:
         return self.rate == 0.0 and self.time_left() == INF
 
     def time_left(self) -> float:
+        # Stream.left_h inlined (the loop asks every busy op at every step)
         best = INF
         for s in self.streams:
-            v = s.left_h(self.now)
+            kind = s.kind
+            if kind == "transfer":
+                rem = s.mb - s.done
+                if rem <= EPS_MB:
+                    v = 0.0
+                elif s.rate > 1e-12:
+                    v = rem / (s.rate * 3600.0)
+                else:
+                    continue
+            elif kind == "timed":
+                v = s.end_h - self.now
+                if v < 0.0:
+                    v = 0.0
+            else:
+                continue  # wait: ends on an event
             if v < best:
                 best = v
         return best
 
     def advance(self, dt_h: float, t: float) -> None:
+        moved = self.moved_mb
         for s in self.streams:
             if s.kind == "transfer":
                 step = s.rate * dt_h * 3600.0
-                s.done = min(s.done + step, s.mb)
-                self.moved_mb += step
+                done = s.done + step
+                s.done = s.mb if s.mb < done else done  # min(done, mb)
+                moved += step
+        self.moved_mb = moved
         self.now = t + dt_h
 
     def maybe_finish_phase(self, t: float) -> None:
@@ -425,6 +443,11 @@ class Migration(Op):
         # busy per MB/s copied on each source / destination member
         self.c_src = R.v("migration.disk.copy_read") / (self.gseq(self.gs) * float(lay.g_data[self.gs]))
         self.c_dst = R.v("migration.disk.copy_write") / (self.gseq(self.gd) * float(lay.g_data[self.gd]))
+        # what demand() and build_fixed() read at every placement, as plain Python values
+        self.core = int(lay.core_off[self.ctrl])
+        self.copy_uses = [("g", self.gs, self.c_src), ("g", self.gd, self.c_dst)]
+        self.exp_uses = [("g", self.gd, self.exp_cost_u)]
+        self.dst_width, self.dst_data = float(lay.g_width[self.gd]), float(lay.g_data[self.gd])
         src_gb = float(lay.l_cap[self.src])
         dst_gb = float(lay.l_cap[self.dst])
         self.copy_mb = src_gb * 1024.0
@@ -466,30 +489,30 @@ class Migration(Op):
         return ctx.free_g(self.gd) / n / cost if cost > 0 else math.inf
 
     def demand(self, ctx) -> None:
-        lay = self.lay
         total = 0.0
         gs, gd = self.gs, self.gd
         c_src, c_dst = self.c_src, self.c_dst
         cache_path = self.cache_path
-        forced = self.sim.forced[self.ctrl]
+        forced = cache_path and self.sim.forced[self.ctrl]
+        core = self.core
         self.fill_rate = 0.0
         for s in self.streams:
             if s.tag == "copy":
                 if cache_path:
                     drain = self.drain(ctx, c_dst)
                     if forced:
-                        self.cpu(ctx, self.ctrl, self.R.v("cache.forced_flush_cpu_pct"))
-                        rate = self.take(ctx, min(self.copy_cap, drain), [("g", gs, c_src), ("g", gd, c_dst)], True)
+                        ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
+                        rate = self.take(ctx, min(self.copy_cap, drain), self.copy_uses, True)
                     else:
                         rate = self.take(ctx, self.copy_cap, [("g", gs, c_src)], True)
                         ctx.add("g", gd, c_dst * min(rate, drain))
                         self.fill_rate += max(rate - drain, 0.0)
                 else:
-                    rate = self.take(ctx, self.copy_cap, [("g", gs, c_src), ("g", gd, c_dst)], self.is_asap())
+                    rate = self.take(ctx, self.copy_cap, self.copy_uses, self.asap)
                 s.rate = rate
-                self.cpu(ctx, self.ctrl, self.cpu_copy * rate)
+                ctx.add("core", core, self.cpu_copy * rate)
                 self.bus_g(ctx, gs, rate)
-                self.bus_g(ctx, gd, rate * lay.g_width[gd] / lay.g_data[gd])
+                self.bus_g(ctx, gd, rate * self.dst_width / self.dst_data)
                 total += rate
             elif s.tag == "exp":
                 cost = self.exp_cost_u
@@ -498,36 +521,33 @@ class Migration(Op):
                     # settings'); a destination that cannot keep up fills it
                     drain = self.drain(ctx, cost)
                     if forced:
-                        self.cpu(ctx, self.ctrl, self.R.v("cache.forced_flush_cpu_pct"))
-                        rate = self.take(ctx, min(self.exp_cap, drain), [("g", gd, cost)], True)
+                        ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
+                        rate = self.take(ctx, min(self.exp_cap, drain), self.exp_uses, True)
                     else:
                         rate = self.exp_cap
                         ctx.add("g", gd, cost * min(rate, drain))
                         self.fill_rate += max(rate - drain, 0.0)
                 else:
-                    rate = self.take(ctx, self.exp_cap, [("g", gd, cost)], self.is_asap())
+                    rate = self.take(ctx, self.exp_cap, self.exp_uses, self.asap)
                 s.rate = rate
-                self.cpu(ctx, self.ctrl, self.cpu_exp * rate)
+                ctx.add("core", core, self.cpu_exp * rate)
                 total += rate  # no bus bandwidth in the expansion (emc 'Migration duration')
         self.rate = total
 
     def build_fixed(self) -> Fixed | None:
         if self.cache_path:
             return None  # the write-cache path: not a plain take()
-        lay = self.lay
         f = Fixed()
-        gs, gd = self.gs, self.gd
-        c_src, c_dst = self.c_src, self.c_dst
-        core = int(lay.core_off[self.ctrl])
+        gs, gd, core = self.gs, self.gd, self.core
         for s in self.streams:
             if s.tag == "copy":
-                p = f.take(s, self.copy_cap, [("g", gs, c_src), ("g", gd, c_dst)])
+                p = f.take(s, self.copy_cap, self.copy_uses)
                 p.add("core", core, self.cpu_copy * p.rate)
-                for gi, mb in ((gs, p.rate), (gd, p.rate * lay.g_width[gd] / lay.g_data[gd])):
+                for gi, mb in ((gs, p.rate), (gd, p.rate * self.dst_width / self.dst_data)):
                     if mb > 0:
                         p.add("bus_g", gi, mb)
             elif s.tag == "exp":
-                p = f.take(s, self.exp_cap, [("g", gd, self.exp_cost_u)])
+                p = f.take(s, self.exp_cap, self.exp_uses)
                 p.add("core", core, self.cpu_exp * p.rate)
         return f
 
@@ -535,15 +555,15 @@ class Migration(Op):
         return super().at_rest() and self.fill_rate == 0.0  # else advance() fills the cache
 
     def time_left(self) -> float:
-        tl = super().time_left()
+        tl = Op.time_left(self)
         if self.fill_rate > 1e-9 and not self.sim.forced[self.ctrl]:
             at = self.R.v("cache.forced_flush_at_pct") / 100.0 * self.sim.write_cache_mb
-            left = max(at - self.sim.cache_fill[self.ctrl], 0.0)
+            left = max(at - float(self.sim.cache_fill[self.ctrl]), 0.0)  # a float: the clock follows it
             tl = min(tl, left / (self.fill_rate * 3600.0))
         return tl
 
     def advance(self, dt_h: float, t: float) -> None:
-        super().advance(dt_h, t)
+        Op.advance(self, dt_h, t)
         if self.fill_rate > 0 and not self.sim.forced[self.ctrl]:
             self.sim.cache_fill[self.ctrl] += self.fill_rate * dt_h * 3600.0
 
@@ -679,7 +699,9 @@ class Rebuild(Op):
         first = int(np.argmax(lay.l_group == gi))  # the group's first LUN owns the rebuild (0 when none)
         self.ctrl = int(lay.l_owner[first]) if lay.l_group[first] == gi else 0
         self.core0 = int(lay.core_off[self.ctrl])
-        self.mb = lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi)
+        # a Python float: its phases' times follow from it, and a numpy scalar there would make the
+        # clock (and every op's arithmetic after it) numpy scalars
+        self.mb = float(lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi))
         self.model = RunIndex.of(sim).model
         self.replaced = False
         self.target = None
