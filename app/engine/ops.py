@@ -754,7 +754,7 @@ class Rebuild(Op):
     def sources(self, cost: float) -> list[tuple[str, int, float]]:
         if self.lay.g_mirror[self.gi]:
             p = self.partner()
-            return [("d", p, cost / self.lay.d_seq[p])] if p is not None else []
+            return [("d", p, cost / float(self.lay.d_seq[p]))] if p is not None else []
         return [("g", self.gi, cost / self.gseq(self.gi))]
 
     def on_replacement(self, ev, t: float) -> bool:
@@ -838,10 +838,11 @@ class Rebuild(Op):
             dst = self.target
             cpu_key = "rebuild.cpu.mirror" if lay.g_mirror[self.gi] else "rebuild.cpu.parity"
         else:  # equalization: spare -> replacement
-            src = [("d", self.spare, rd / lay.d_seq[self.spare])]
+            src = [("d", self.spare, rd / float(lay.d_seq[self.spare]))]
             dst = self.d
             cpu_key = "rebuild.cpu.equalization"
-        uses = src + [("d", dst, wr / lay.d_seq[dst])]
+        # Python floats throughout: the placement adds them up at every step
+        uses = src + [("d", dst, wr / float(lay.d_seq[dst]))]
         cap = None
         if self.model != "smartarray":
             try:
@@ -856,7 +857,7 @@ class Rebuild(Op):
             bus_cap = sim.platform.bus_mb_s * len(lay.g_buses[self.gi]) / max(lay.g_width[self.gi], 1)
             cap = bus_cap if cap is None else min(cap, bus_cap)
             s.bus_cap = bus_cap
-        bus = [(kind, i, (lay.g_width[i] - 1) if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
+        bus = [(kind, i, float(lay.g_width[i]) - 1 if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
         s.plan = (uses, cap, R.v(cpu_key), bus)
         return s.plan
 
@@ -930,6 +931,9 @@ class BindOp(Op):
         self.gi = int(lay.l_group[l])
         self.ctrl = int(lay.l_owner[l])
         self.asap_class = 1 if self.asap else 0
+        self.core = int(lay.core_off[self.ctrl])
+        # back-end MB/s per MB/s bound: full stripes (data + parity), as Python floats
+        self.stripe_w, self.stripe_d = float(lay.g_width[self.gi]), float(max(lay.g_data[self.gi], 1))
         self.label = f"Bind LUN {ev.lun} (verify {self.priority}{', no initial verify' if ev.no_initial_verify else ''})"
         iface = lay.drive_types[int(lay.g_members[self.gi][0])].interface
         key = "SATA" if iface is Interface.SATA else "FC"
@@ -977,14 +981,14 @@ class BindOp(Op):
                 rate = self.take(ctx, self.verify_rate, [("g", gi, cost)], self.is_asap())
                 self.cpu(ctx, self.ctrl, R.v("bind.cpu.verify_pct_at_asap") * rate / self.verify_asap)
             s.rate = rate
-            self.bus_g(ctx, gi, rate * self.lay.g_width[gi] / max(self.lay.g_data[gi], 1))
+            self.bus_g(ctx, gi, rate * self.stripe_w / self.stripe_d)
             self.rate += rate
 
 
     def build_fixed(self) -> Fixed | None:
-        R, lay, gi = self.R, self.lay, self.gi
+        R, gi = self.R, self.gi
         f = Fixed()
-        core = int(lay.core_off[self.ctrl])
+        core = self.core
         for s in self.streams:
             if s.tag == "zero":
                 cost = R.v("bind.disk.zeroing_util") / self.zero_rate
@@ -994,7 +998,7 @@ class BindOp(Op):
                 cost = R.v("bind.disk.verify_util_at_asap") / self.verify_asap
                 p = f.take(s, self.verify_rate, [("g", gi, cost)])
                 p.add("core", core, R.v("bind.cpu.verify_pct_at_asap") * p.rate / self.verify_asap)
-            mb = p.rate * lay.g_width[gi] / max(lay.g_data[gi], 1)
+            mb = p.rate * self.stripe_w / self.stripe_d
             if mb > 0:
                 p.add("bus_g", gi, mb)
         return f
