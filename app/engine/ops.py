@@ -116,8 +116,9 @@ class RunIndex:
         self.spare_cands: dict[tuple, tuple[list[int], dict[int, list[int]]]] = {}
         self.wg_mat = None  # Sim.workload_group_matrix's matrix the columns below are of
         self.wg_cols: dict[int, list[int]] = {}
-        self.active_src = None
+        self.active_src = None  # Sim.w_running the list below is of (a new array per workload change)
         self.active: list[bool] = []
+        self.any_active = False
 
     @staticmethod
     def of(sim: "Sim") -> "RunIndex":
@@ -143,8 +144,7 @@ class RunIndex:
         mat, active = sim.workload_group_matrix()
         if mat is not self.wg_mat:  # LUNs moved: a new matrix
             self.wg_mat, self.wg_cols = mat, {}
-        if active is not self.active_src:  # a workload changed
-            self.active_src, self.active = active, active.tolist()
+        self.follow_workloads(active)
         cols = self.wg_cols
         hit: list[int] | set[int] | None = None
         for g in groups:  # one or two groups
@@ -157,6 +157,17 @@ class RunIndex:
             return []
         act, wl = self.active, sim.workloads
         return [wl[i]["id"] for i in hit if act[i]]
+
+    def follow_workloads(self, active: np.ndarray) -> None:
+        """Take Sim.w_running (which workloads offer I/O) as a list, when it changed."""
+        if active is not self.active_src:
+            self.active_src, self.active = active, active.tolist()
+            self.any_active = any(self.active)
+
+    def host_busy(self, sim: "Sim") -> bool:
+        """Any workload offers I/O."""
+        self.follow_workloads(sim.workload_group_matrix()[1])
+        return self.any_active
 
 
 class Op:
@@ -192,6 +203,7 @@ class Op:
         self.counted: dict[tuple, int] = {}
         self.idle = False
         self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
+        self.on_sp: list | None = None  # sim.lun_ops' list it is in (concurrent_advice)
 
     @property
     def R(self):
@@ -282,6 +294,8 @@ class Op:
         if self.running:
             self.running = False
             self.sim.active.remove(self)
+            if self.on_sp is not None:  # it no longer runs with the LUN operations on its SP
+                self.on_sp.remove(self)
             self.rec_end = self.sim.rec_n
             self.sim.dirty_ops.add(self)  # its additions go
 
@@ -367,7 +381,7 @@ class Op:
         return RunIndex.of(self.sim).workloads_on(self.sim, groups)
 
     def host_busy(self) -> bool:
-        return bool(self.sim.workload_group_matrix()[1].any())
+        return RunIndex.of(self.sim).host_busy(self.sim)
 
     def asap_advice(self, what: str) -> None:
         if self.is_asap() and self.host_busy():
@@ -379,12 +393,12 @@ class Op:
 
     def concurrent_advice(self, ctrl: int) -> None:
         """A LUN operation (migration, rebuild, bind) starts on SP `ctrl`: warn when others run
-        there. Each one calls this once from start(); sim.lun_ops keeps them per SP in start
-        order, so no scan of every running operation."""
+        there. Each one calls this once from start(); sim.lun_ops keeps the running ones per SP in
+        start order (finish() takes one out), so no scan of every running operation."""
         on_sp = self.sim.lun_ops.setdefault(ctrl, [])
-        on_sp[:] = [o for o in on_sp if o.running]  # the finished ones leave
-        same = [o.event.id for o in on_sp]
+        same = [o.event.id for o in on_sp if o.running]  # (one whose start failed stays, not running)
         on_sp.append(self)
+        self.on_sp = on_sp  # finish() takes it out
         if same:
             name = self.lay.ctrl_names[ctrl]
             self.sim.advise("warning", "concurrent-lun-ops",
