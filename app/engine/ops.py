@@ -119,6 +119,7 @@ class RunIndex:
         self.active_src = None  # Sim.w_running the list below is of (a new array per workload change)
         self.active: list[bool] = []
         self.any_active = False
+        self.idle_rate: float | None = None  # idle_rebuild_rate when the same for every group
 
     @staticmethod
     def of(sim: "Sim") -> "RunIndex":
@@ -157,6 +158,23 @@ class RunIndex:
             return []
         act, wl = self.active, sim.workloads
         return [wl[i]["id"] for i in hit if act[i]]
+
+    def idle_rebuild_rate(self, sim: "Sim", gi: int) -> float:
+        """MB/s of a rebuild of group gi without host load at the platform's default priority
+        (idle_rebuild_hours, for every group at the end of a run): from the idle table or the
+        economical one, the same for every group; at ASAP, per group."""
+        if self.idle_rate is not None:
+            return self.idle_rate
+        spec = sim.platform.operations.get("drive_failure")
+        prio = spec.default if spec else "High"
+        if sim.R.has("rebuild.idle"):
+            rate, _ = sim.R.keyed("rebuild.idle", prio, PRIORITY_ORDER[:3])
+        else:
+            rate = rebuild_rate(sim, gi, prio, "rebuild", int(sim.lay.g_members[gi][0]), "", advise=False)
+            if prio.upper() == "ASAP":
+                return rate  # depends on the group
+        self.idle_rate = rate
+        return rate
 
     def follow_workloads(self, active: np.ndarray) -> None:
         """Take Sim.w_running (which workloads offer I/O) as a list, when it changed."""
@@ -674,16 +692,9 @@ def rebuild_rate(sim: "Sim", gi: int, priority: str, phase: str, d: int, where: 
 
 def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
     """Rebuild time (no host load) at the platform's default priority, for MTTDL."""
-    lay, R = sim.lay, sim.R
-    spec = sim.platform.operations.get("drive_failure")
-    prio = spec.default if spec else "High"
-    d = int(lay.g_members[gi][0])
-    mb = lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi)
-    if R.has("rebuild.idle"):
-        rate, _ = R.keyed("rebuild.idle", prio, PRIORITY_ORDER[:3])
-    else:
-        rate = rebuild_rate(sim, gi, prio, "rebuild", d, f"RG {lay.groups[gi].id}", advise=False)
-    return mb / rate / 3600.0
+    lay = sim.lay
+    mb = float(lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi))
+    return mb / RunIndex.of(sim).idle_rebuild_rate(sim, gi) / 3600.0
 
 
 class Rebuild(Op):
