@@ -102,6 +102,92 @@ class Fixed:
         return p
 
 
+class RunIndex:
+    """What operation starts look up, indexed once per run (Sim) instead of scanned per start:
+    the hot spares by interface and capacity, the workloads on each group (per LUN placement)."""
+
+    def __init__(self, sim: "Sim"):
+        lay = sim.lay
+        self.model = sim.R.model
+        self.default_lun_settings = sim.platform.default_lun_settings()
+        spares = lay.spares.tolist()  # the few spares only (not Layout.d_iface of every drive)
+        self.spare_facts = list(zip(spares, [lay.drive_types[d].interface.value for d in spares],
+                                    lay.d_cap[lay.spares].tolist(), lay.d_bus[lay.spares].tolist()))
+        self.spare_cands: dict[tuple, tuple[list[int], dict[int, list[int]]]] = {}
+        self.wg_mat = None  # Sim.workload_group_matrix's matrix the columns below are of
+        self.wg_cols: dict[int, list[int]] = {}
+        self.active_src = None  # Sim.w_running the list below is of (a new array per workload change)
+        self.active: list[bool] = []
+        self.any_active = False
+        self.idle_rate: float | None = None  # idle_rebuild_rate when the same for every group
+
+    @staticmethod
+    def of(sim: "Sim") -> "RunIndex":
+        ix = getattr(sim, "_run_index", None)
+        if ix is None:
+            ix = sim._run_index = RunIndex(sim)
+        return ix
+
+    def spares_for(self, iface: str, min_cap: float) -> tuple[list[int], dict[int, list[int]]]:
+        """The hot spares of an interface and at least a capacity, in drive order, and per bus."""
+        key = (iface, min_cap)
+        hit = self.spare_cands.get(key)
+        if hit is None:
+            fit = [(d, bus) for d, i, cap, bus in self.spare_facts if i == iface and cap >= min_cap - 1e-9]
+            by_bus: dict[int, list[int]] = {}
+            for d, bus in fit:
+                by_bus.setdefault(bus, []).append(d)
+            hit = self.spare_cands[key] = ([d for d, _ in fit], by_bus)
+        return hit
+
+    def workloads_on(self, sim: "Sim", groups) -> list[str]:
+        """The ids of the running workloads with a LUN on any of the groups, in workload order."""
+        mat, active = sim.workload_group_matrix()
+        if mat is not self.wg_mat:  # LUNs moved: a new matrix
+            self.wg_mat, self.wg_cols = mat, {}
+        self.follow_workloads(active)
+        cols = self.wg_cols
+        hit: list[int] | set[int] | None = None
+        for g in groups:  # one or two groups
+            if 0 <= g < mat.shape[1]:
+                col = cols.get(g)
+                if col is None:
+                    col = cols[g] = mat[:, g].nonzero()[0].tolist()
+                hit = col if hit is None else sorted(set(hit).union(col))
+        if not hit:
+            return []
+        act, wl = self.active, sim.workloads
+        return [wl[i]["id"] for i in hit if act[i]]
+
+    def idle_rebuild_rate(self, sim: "Sim", gi: int) -> float:
+        """MB/s of a rebuild of group gi without host load at the platform's default priority
+        (idle_rebuild_hours, for every group at the end of a run): from the idle table or the
+        economical one, the same for every group; at ASAP, per group."""
+        if self.idle_rate is not None:
+            return self.idle_rate
+        spec = sim.platform.operations.get("drive_failure")
+        prio = spec.default if spec else "High"
+        if sim.R.has("rebuild.idle"):
+            rate, _ = sim.R.keyed("rebuild.idle", prio, PRIORITY_ORDER[:3])
+        else:
+            rate = rebuild_rate(sim, gi, prio, "rebuild", int(sim.lay.g_members[gi][0]), "", advise=False)
+            if prio.upper() == "ASAP":
+                return rate  # depends on the group
+        self.idle_rate = rate
+        return rate
+
+    def follow_workloads(self, active: np.ndarray) -> None:
+        """Take Sim.w_running (which workloads offer I/O) as a list, when it changed."""
+        if active is not self.active_src:
+            self.active_src, self.active = active, active.tolist()
+            self.any_active = any(self.active)
+
+    def host_busy(self, sim: "Sim") -> bool:
+        """Any workload offers I/O."""
+        self.follow_workloads(sim.workload_group_matrix()[1])
+        return self.any_active
+
+
 class Op:
     asap_class = 0  # economical/fixed phases are placed first, ASAP-class after
 
@@ -135,6 +221,7 @@ class Op:
         self.counted: dict[tuple, int] = {}
         self.idle = False
         self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
+        self.on_sp: list | None = None  # sim.lun_ops' list it is in (concurrent_advice)
 
     @property
     def R(self):
@@ -169,19 +256,37 @@ class Op:
         return self.rate == 0.0 and self.time_left() == INF
 
     def time_left(self) -> float:
+        # Stream.left_h inlined (the loop asks every busy op at every step)
         best = INF
         for s in self.streams:
-            v = s.left_h(self.now)
+            kind = s.kind
+            if kind == "transfer":
+                rem = s.mb - s.done
+                if rem <= EPS_MB:
+                    v = 0.0
+                elif s.rate > 1e-12:
+                    v = rem / (s.rate * 3600.0)
+                else:
+                    continue
+            elif kind == "timed":
+                v = s.end_h - self.now
+                if v < 0.0:
+                    v = 0.0
+            else:
+                continue  # wait: ends on an event
             if v < best:
                 best = v
         return best
 
     def advance(self, dt_h: float, t: float) -> None:
+        moved = self.moved_mb
         for s in self.streams:
             if s.kind == "transfer":
                 step = s.rate * dt_h * 3600.0
-                s.done = min(s.done + step, s.mb)
-                self.moved_mb += step
+                done = s.done + step
+                s.done = s.mb if s.mb < done else done  # min(done, mb)
+                moved += step
+        self.moved_mb = moved
         self.now = t + dt_h
 
     def maybe_finish_phase(self, t: float) -> None:
@@ -207,6 +312,8 @@ class Op:
         if self.running:
             self.running = False
             self.sim.active.remove(self)
+            if self.on_sp is not None:  # it no longer runs with the LUN operations on its SP
+                self.on_sp.remove(self)
             self.rec_end = self.sim.rec_n
             self.sim.dirty_ops.add(self)  # its additions go
 
@@ -289,18 +396,10 @@ class Op:
         return self.asap
 
     def workloads_on_groups(self, groups: set[int]) -> list[str]:
-        mat, active = self.sim.workload_group_matrix()
-        hit = None
-        for g in groups:  # one or two groups: or their columns
-            if 0 <= g < mat.shape[1]:
-                hit = mat[:, g] if hit is None else hit | mat[:, g]
-        if hit is None or not len(active):
-            return []
-        wl = self.sim.workloads
-        return [wl[i]["id"] for i in np.flatnonzero(hit & active).tolist()]
+        return RunIndex.of(self.sim).workloads_on(self.sim, groups)
 
     def host_busy(self) -> bool:
-        return bool(self.sim.workload_group_matrix()[1].any())
+        return RunIndex.of(self.sim).host_busy(self.sim)
 
     def asap_advice(self, what: str) -> None:
         if self.is_asap() and self.host_busy():
@@ -312,12 +411,12 @@ class Op:
 
     def concurrent_advice(self, ctrl: int) -> None:
         """A LUN operation (migration, rebuild, bind) starts on SP `ctrl`: warn when others run
-        there. Each one calls this once from start(); sim.lun_ops keeps them per SP in start
-        order, so no scan of every running operation."""
+        there. Each one calls this once from start(); sim.lun_ops keeps the running ones per SP in
+        start order (finish() takes one out), so no scan of every running operation."""
         on_sp = self.sim.lun_ops.setdefault(ctrl, [])
-        on_sp[:] = [o for o in on_sp if o.running]  # the finished ones leave
-        same = [o.event.id for o in on_sp]
+        same = [o.event.id for o in on_sp if o.running]  # (one whose start failed stays, not running)
         on_sp.append(self)
+        self.on_sp = on_sp  # finish() takes it out
         if same:
             name = self.lay.ctrl_names[ctrl]
             self.sim.advise("warning", "concurrent-lun-ops",
@@ -339,16 +438,16 @@ class Migration(Op):
         self.gs = int(lay.l_group[self.src])
         self.gd = int(lay.l_group[self.dst])
         self.ctrl = int(lay.l_owner[self.src])
-        self.asap_class = 1 if self.is_asap() else 0
+        self.asap_class = 1 if self.asap else 0
         self.label = f"Migrate LUN {ev.source_lun} -> LUN {ev.dest_lun} ({self.priority})"
         mirror = bool(lay.g_mirror[self.gd])
-        if self.is_asap():
+        if self.asap:
             self.copy_cap = R.v("migration.asap.mirror" if mirror else "migration.asap.parity")
         else:
             self.copy_cap, note = R.keyed("migration.economical", self.priority, PRIORITY_ORDER[:3])
             if note:
                 sim.advise("info", "nearest-rate", f"{ev.id}: {note} (no migration rate for {self.priority!r})", ev.id)
-        dest = sim.platform.default_lun_settings() | lay.luns[self.dst].settings
+        dest = RunIndex.of(sim).default_lun_settings | lay.luns[self.dst].settings
         wa = dest.get("write_aside_blocks")
         # write-aside 511 or less sends the copy's large writes around the cache (emc 'Best
         # practices for migrations'); so does a disabled write cache, or an array without one
@@ -356,8 +455,8 @@ class Migration(Op):
                        and sim.write_cache_mb > 0)
         # an ASAP copy through the write cache: it fills the cache when the destination cannot
         # keep up, and forced flushes (sim.forced) change its rate
-        self.cache_path = self.is_asap() and self.cached and sim.ff_ms is not None
-        if self.is_asap():
+        self.cache_path = self.asap and self.cached and sim.ff_ms is not None
+        if self.asap:
             if not mirror and not self.cached and R.has("migration.expansion.parity_write_aside_511"):
                 self.exp_cap = R.v("migration.expansion.parity_write_aside_511")
             else:
@@ -368,7 +467,7 @@ class Migration(Op):
         self.cpu_exp = R.v("migration.cpu.expansion")
         asap_exp = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
         self.exp_cost_u = R.v("migration.disk.expansion_util_at_asap") / asap_exp
-        if not self.is_asap() or not self.cached:
+        if not self.asap or not self.cached:
             # throttled (or write-aside) expansion writes do not pile up in the write cache: they
             # cost what the uncached best-case expansion costs (12 vs 40 MB/s at the same busy)
             self.exp_cost_u *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
@@ -376,12 +475,17 @@ class Migration(Op):
         # busy per MB/s copied on each source / destination member
         self.c_src = R.v("migration.disk.copy_read") / (self.gseq(self.gs) * float(lay.g_data[self.gs]))
         self.c_dst = R.v("migration.disk.copy_write") / (self.gseq(self.gd) * float(lay.g_data[self.gd]))
+        # what demand() and build_fixed() read at every placement, as plain Python values
+        self.core = int(lay.core_off[self.ctrl])
+        self.copy_uses = [("g", self.gs, self.c_src), ("g", self.gd, self.c_dst)]
+        self.exp_uses = [("g", self.gd, self.exp_cost_u)]
+        self.dst_width, self.dst_data = float(lay.g_width[self.gd]), float(lay.g_data[self.gd])
         src_gb = float(lay.l_cap[self.src])
         dst_gb = float(lay.l_cap[self.dst])
         self.copy_mb = src_gb * 1024.0
         self.exp_mb = max(dst_gb - src_gb, 0.0) * 1024.0
         self.total_mb = self.copy_mb + self.exp_mb
-        overlap = bool(R.raw("migration.expansion.economical_overlaps_copy", False)) and not self.is_asap()
+        overlap = bool(R.raw("migration.expansion.economical_overlaps_copy", False)) and not self.asap
         self.begin("copy", t, self.copy_mb, tag="copy")
         if self.exp_mb > 0 and overlap:
             self.begin("expansion", t, self.exp_mb, tag="exp")
@@ -392,7 +496,7 @@ class Migration(Op):
         self.asap_advice("LUN migration")
         self.concurrent_advice(self.ctrl)
         self.fill_rate = 0.0
-        if self.is_asap() and self.host_busy():
+        if self.asap and self.host_busy():
             dep = "dependent" if self.touches else "independent"
             self.sim.advise("info", f"migration-{dep}",
                             f"{ev.id}: {dep} migration (the source or destination RAID group "
@@ -417,30 +521,30 @@ class Migration(Op):
         return ctx.free_g(self.gd) / n / cost if cost > 0 else math.inf
 
     def demand(self, ctx) -> None:
-        lay = self.lay
         total = 0.0
         gs, gd = self.gs, self.gd
         c_src, c_dst = self.c_src, self.c_dst
         cache_path = self.cache_path
-        forced = self.sim.forced[self.ctrl]
+        forced = cache_path and self.sim.forced[self.ctrl]
+        core = self.core
         self.fill_rate = 0.0
         for s in self.streams:
             if s.tag == "copy":
                 if cache_path:
                     drain = self.drain(ctx, c_dst)
                     if forced:
-                        self.cpu(ctx, self.ctrl, self.R.v("cache.forced_flush_cpu_pct"))
-                        rate = self.take(ctx, min(self.copy_cap, drain), [("g", gs, c_src), ("g", gd, c_dst)], True)
+                        ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
+                        rate = self.take(ctx, min(self.copy_cap, drain), self.copy_uses, True)
                     else:
                         rate = self.take(ctx, self.copy_cap, [("g", gs, c_src)], True)
                         ctx.add("g", gd, c_dst * min(rate, drain))
                         self.fill_rate += max(rate - drain, 0.0)
                 else:
-                    rate = self.take(ctx, self.copy_cap, [("g", gs, c_src), ("g", gd, c_dst)], self.is_asap())
+                    rate = self.take(ctx, self.copy_cap, self.copy_uses, self.asap)
                 s.rate = rate
-                self.cpu(ctx, self.ctrl, self.cpu_copy * rate)
+                ctx.add("core", core, self.cpu_copy * rate)
                 self.bus_g(ctx, gs, rate)
-                self.bus_g(ctx, gd, rate * lay.g_width[gd] / lay.g_data[gd])
+                self.bus_g(ctx, gd, rate * self.dst_width / self.dst_data)
                 total += rate
             elif s.tag == "exp":
                 cost = self.exp_cost_u
@@ -449,36 +553,33 @@ class Migration(Op):
                     # settings'); a destination that cannot keep up fills it
                     drain = self.drain(ctx, cost)
                     if forced:
-                        self.cpu(ctx, self.ctrl, self.R.v("cache.forced_flush_cpu_pct"))
-                        rate = self.take(ctx, min(self.exp_cap, drain), [("g", gd, cost)], True)
+                        ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
+                        rate = self.take(ctx, min(self.exp_cap, drain), self.exp_uses, True)
                     else:
                         rate = self.exp_cap
                         ctx.add("g", gd, cost * min(rate, drain))
                         self.fill_rate += max(rate - drain, 0.0)
                 else:
-                    rate = self.take(ctx, self.exp_cap, [("g", gd, cost)], self.is_asap())
+                    rate = self.take(ctx, self.exp_cap, self.exp_uses, self.asap)
                 s.rate = rate
-                self.cpu(ctx, self.ctrl, self.cpu_exp * rate)
+                ctx.add("core", core, self.cpu_exp * rate)
                 total += rate  # no bus bandwidth in the expansion (emc 'Migration duration')
         self.rate = total
 
     def build_fixed(self) -> Fixed | None:
         if self.cache_path:
             return None  # the write-cache path: not a plain take()
-        lay = self.lay
         f = Fixed()
-        gs, gd = self.gs, self.gd
-        c_src, c_dst = self.c_src, self.c_dst
-        core = int(lay.core_off[self.ctrl])
+        gs, gd, core = self.gs, self.gd, self.core
         for s in self.streams:
             if s.tag == "copy":
-                p = f.take(s, self.copy_cap, [("g", gs, c_src), ("g", gd, c_dst)])
+                p = f.take(s, self.copy_cap, self.copy_uses)
                 p.add("core", core, self.cpu_copy * p.rate)
-                for gi, mb in ((gs, p.rate), (gd, p.rate * lay.g_width[gd] / lay.g_data[gd])):
+                for gi, mb in ((gs, p.rate), (gd, p.rate * self.dst_width / self.dst_data)):
                     if mb > 0:
                         p.add("bus_g", gi, mb)
             elif s.tag == "exp":
-                p = f.take(s, self.exp_cap, [("g", gd, self.exp_cost_u)])
+                p = f.take(s, self.exp_cap, self.exp_uses)
                 p.add("core", core, self.cpu_exp * p.rate)
         return f
 
@@ -486,15 +587,15 @@ class Migration(Op):
         return super().at_rest() and self.fill_rate == 0.0  # else advance() fills the cache
 
     def time_left(self) -> float:
-        tl = super().time_left()
+        tl = Op.time_left(self)
         if self.fill_rate > 1e-9 and not self.sim.forced[self.ctrl]:
             at = self.R.v("cache.forced_flush_at_pct") / 100.0 * self.sim.write_cache_mb
-            left = max(at - self.sim.cache_fill[self.ctrl], 0.0)
+            left = max(at - float(self.sim.cache_fill[self.ctrl]), 0.0)  # a float: the clock follows it
             tl = min(tl, left / (self.fill_rate * 3600.0))
         return tl
 
     def advance(self, dt_h: float, t: float) -> None:
-        super().advance(dt_h, t)
+        Op.advance(self, dt_h, t)
         if self.fill_rate > 0 and not self.sim.forced[self.ctrl]:
             self.sim.cache_fill[self.ctrl] += self.fill_rate * dt_h * 3600.0
 
@@ -591,16 +692,9 @@ def rebuild_rate(sim: "Sim", gi: int, priority: str, phase: str, d: int, where: 
 
 def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
     """Rebuild time (no host load) at the platform's default priority, for MTTDL."""
-    lay, R = sim.lay, sim.R
-    spec = sim.platform.operations.get("drive_failure")
-    prio = spec.default if spec else "High"
-    d = int(lay.g_members[gi][0])
-    mb = lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi)
-    if R.has("rebuild.idle"):
-        rate, _ = R.keyed("rebuild.idle", prio, PRIORITY_ORDER[:3])
-    else:
-        rate = rebuild_rate(sim, gi, prio, "rebuild", d, f"RG {lay.groups[gi].id}", advise=False)
-    return mb / rate / 3600.0
+    lay = sim.lay
+    mb = float(lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi))
+    return mb / RunIndex.of(sim).idle_rebuild_rate(sim, gi) / 3600.0
 
 
 class Rebuild(Op):
@@ -619,18 +713,21 @@ class Rebuild(Op):
         self.gi = gi
         g = lay.groups[gi]
         self.label = f"Rebuild drive {ev.drive} of {g.label} ({self.priority})"
-        members = lay.g_members[gi]
-        if int(sim.failed[members].sum()) > g.math.failures_tolerated:
+        n_failed = int(np.count_nonzero(sim.failed[lay.g_members[gi]]))
+        math_ = g.math
+        if n_failed > math_.failures_tolerated:
             sim.advise("warning", "data-loss",
-                       f"{ev.id}: {g.label} ({g.math.label}) has {int(sim.failed[members].sum())} failed drives, more "
-                       f"than the {g.math.failures_tolerated} it tolerates: its LUNs' data is lost", f"RG {g.id}",
+                       f"{ev.id}: {g.label} ({math_.label}) has {n_failed} failed drives, more "
+                       f"than the {math_.failures_tolerated} it tolerates: its LUNs' data is lost", f"RG {g.id}",
                        "hp 'Overview of the RAID 5 rebuild process'")
-        self.asap_class = 1 if self.is_asap() else 0
-        in_g = np.nonzero(lay.l_group == gi)[0]
-        self.ctrl = int(lay.l_owner[in_g[0]]) if len(in_g) else 0
+        self.asap_class = 1 if self.asap else 0
+        first = int(np.argmax(lay.l_group == gi))  # the group's first LUN owns the rebuild (0 when none)
+        self.ctrl = int(lay.l_owner[first]) if lay.l_group[first] == gi else 0
         self.core0 = int(lay.core_off[self.ctrl])
-        self.mb = lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi)
-        self.model = self.R.model
+        # a Python float: its phases' times follow from it, and a numpy scalar there would make the
+        # clock (and every op's arithmetic after it) numpy scalars
+        self.mb = float(lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi))
+        self.model = RunIndex.of(sim).model
         self.replaced = False
         self.target = None
         self.spare = self.pick_spare(d)
@@ -659,13 +756,15 @@ class Rebuild(Op):
         """A free hot spare of the failed drive's interface and at least the group's member
         capacity, on the drive's bus if there is one."""
         lay, sim = self.lay, self.sim
-        spares = lay.spares  # the few spares only, in drive order
-        cands = spares[~sim.failed[spares] & ~sim.spare_busy[spares] & (lay.d_iface[spares] == lay.d_iface[d])
-                       & (lay.d_cap[spares] >= lay.g_member_cap[self.gi] - 1e-9)]
-        if not len(cands):
-            return None
-        same_bus = cands[lay.d_bus[cands] == lay.d_bus[d]]
-        return int((same_bus if len(same_bus) else cands)[0])
+        # the spares that fit are fixed per run; only which are free changes
+        cands, by_bus = RunIndex.of(sim).spares_for(lay.drive_types[d].interface.value,
+                                                      float(lay.g_member_cap[self.gi]))
+        failed, busy = sim.failed, sim.spare_busy
+        for group in (by_bus.get(int(lay.d_bus[d]), ()), cands):
+            for s in group:
+                if not failed[s] and not busy[s]:
+                    return s
+        return None
 
     def partner(self) -> int | None:
         """The mirror partner of the failed drive (members pair up in order: 0-1, 2-3, ...)."""
@@ -680,7 +779,7 @@ class Rebuild(Op):
     def sources(self, cost: float) -> list[tuple[str, int, float]]:
         if self.lay.g_mirror[self.gi]:
             p = self.partner()
-            return [("d", p, cost / self.lay.d_seq[p])] if p is not None else []
+            return [("d", p, cost / float(self.lay.d_seq[p]))] if p is not None else []
         return [("g", self.gi, cost / self.gseq(self.gi))]
 
     def on_replacement(self, ev, t: float) -> bool:
@@ -764,10 +863,11 @@ class Rebuild(Op):
             dst = self.target
             cpu_key = "rebuild.cpu.mirror" if lay.g_mirror[self.gi] else "rebuild.cpu.parity"
         else:  # equalization: spare -> replacement
-            src = [("d", self.spare, rd / lay.d_seq[self.spare])]
+            src = [("d", self.spare, rd / float(lay.d_seq[self.spare]))]
             dst = self.d
             cpu_key = "rebuild.cpu.equalization"
-        uses = src + [("d", dst, wr / lay.d_seq[dst])]
+        # Python floats throughout: the placement adds them up at every step
+        uses = src + [("d", dst, wr / float(lay.d_seq[dst]))]
         cap = None
         if self.model != "smartarray":
             try:
@@ -782,7 +882,7 @@ class Rebuild(Op):
             bus_cap = sim.platform.bus_mb_s * len(lay.g_buses[self.gi]) / max(lay.g_width[self.gi], 1)
             cap = bus_cap if cap is None else min(cap, bus_cap)
             s.bus_cap = bus_cap
-        bus = [(kind, i, (lay.g_width[i] - 1) if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
+        bus = [(kind, i, float(lay.g_width[i]) - 1 if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
         s.plan = (uses, cap, R.v(cpu_key), bus)
         return s.plan
 
@@ -855,7 +955,10 @@ class BindOp(Op):
         self.l = l
         self.gi = int(lay.l_group[l])
         self.ctrl = int(lay.l_owner[l])
-        self.asap_class = 1 if self.is_asap() else 0
+        self.asap_class = 1 if self.asap else 0
+        self.core = int(lay.core_off[self.ctrl])
+        # back-end MB/s per MB/s bound: full stripes (data + parity), as Python floats
+        self.stripe_w, self.stripe_d = float(lay.g_width[self.gi]), float(max(lay.g_data[self.gi], 1))
         self.label = f"Bind LUN {ev.lun} (verify {self.priority}{', no initial verify' if ev.no_initial_verify else ''})"
         iface = lay.drive_types[int(lay.g_members[self.gi][0])].interface
         key = "SATA" if iface is Interface.SATA else "FC"
@@ -903,14 +1006,14 @@ class BindOp(Op):
                 rate = self.take(ctx, self.verify_rate, [("g", gi, cost)], self.is_asap())
                 self.cpu(ctx, self.ctrl, R.v("bind.cpu.verify_pct_at_asap") * rate / self.verify_asap)
             s.rate = rate
-            self.bus_g(ctx, gi, rate * self.lay.g_width[gi] / max(self.lay.g_data[gi], 1))
+            self.bus_g(ctx, gi, rate * self.stripe_w / self.stripe_d)
             self.rate += rate
 
 
     def build_fixed(self) -> Fixed | None:
-        R, lay, gi = self.R, self.lay, self.gi
+        R, gi = self.R, self.gi
         f = Fixed()
-        core = int(lay.core_off[self.ctrl])
+        core = self.core
         for s in self.streams:
             if s.tag == "zero":
                 cost = R.v("bind.disk.zeroing_util") / self.zero_rate
@@ -920,7 +1023,7 @@ class BindOp(Op):
                 cost = R.v("bind.disk.verify_util_at_asap") / self.verify_asap
                 p = f.take(s, self.verify_rate, [("g", gi, cost)])
                 p.add("core", core, R.v("bind.cpu.verify_pct_at_asap") * p.rate / self.verify_asap)
-            mb = p.rate * lay.g_width[gi] / max(lay.g_data[gi], 1)
+            mb = p.rate * self.stripe_w / self.stripe_d
             if mb > 0:
                 p.add("bus_g", gi, mb)
         return f
