@@ -269,3 +269,20 @@ def test_host_ports_cap_throughput(catalog):
     assert r.get("mb_s", "stream").at(0) == pytest.approx(cap, rel=1e-6)
     assert r.get("port_pct", "SP A").at(0) == pytest.approx(100.0)
     assert any(a.code == "host-ports-saturated" for a in r.advisories)
+
+
+def test_a_run_that_cannot_start_leaves_the_collector_on():
+    """simulate() pauses the cyclic collector for the run; a project it cannot even set up (here a
+    scenario that does not exist) must not leave it paused for the rest of the process."""
+    import gc
+
+    project = load_project(EXAMPLE_PATHS[0])
+    was = gc.isenabled()  # (the GUI tests' process runs it by hand: app/ui/gc_policy.py)
+    gc.enable()
+    try:
+        with pytest.raises(KeyError):
+            simulate(project, load_catalog(), "no such scenario")
+        assert gc.isenabled()
+    finally:
+        if not was:
+            gc.disable()

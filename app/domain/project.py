@@ -10,6 +10,8 @@ paper's convention, used throughout).
 """
 from __future__ import annotations
 
+import functools
+
 import copy
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
@@ -25,6 +27,7 @@ def enclosure_id(bus: int, enclosure: int) -> str:
     return f"{bus}_{enclosure}"
 
 
+@functools.lru_cache(maxsize=1 << 14)  # Drive.bus/enclosure ask it per read; the engine per run
 def parse_slot_id(text: str) -> tuple[int, int, int]:
     try:
         b, e, s = (int(p) for p in text.split("_"))

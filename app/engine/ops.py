@@ -43,16 +43,6 @@ class Stream:
         self.rate = 0.0
         self.tag = tag
 
-    def left_h(self, now: float) -> float:
-        if self.kind == "transfer":
-            rem = self.mb - self.done
-            if rem <= EPS_MB:
-                return 0.0
-            return rem / (self.rate * 3600.0) if self.rate > 1e-12 else INF
-        if self.kind == "timed":
-            return max(self.end_h - now, 0.0)
-        return INF  # wait: ends on an event
-
     def finished(self, now: float) -> bool:
         if self.kind == "transfer":
             return self.mb - self.done <= max(EPS_MB, self.mb * 1e-9)
@@ -256,7 +246,9 @@ class Op:
         return self.rate == 0.0 and self.time_left() == INF
 
     def time_left(self) -> float:
-        # Stream.left_h inlined (the loop asks every busy op at every step)
+        """Hours until the first of its streams ends at the current rates: a transfer when its MB
+        are moved (never while its rate is 0), a timed stream at its end, a wait on an event
+        (INF). Per stream inline: the loop asks every busy op at every step."""
         best = INF
         for s in self.streams:
             kind = s.kind

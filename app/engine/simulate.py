@@ -1381,14 +1381,16 @@ def simulate(project: Project, catalog: Catalog, scenario_name: str | None = Non
     # large), so the collector waits until the result is built
     paused = gc.isenabled()
     gc.disable()
-    sim = Sim(project, catalog, scenario_name)
+    sim = None
     try:
+        sim = Sim(project, catalog, scenario_name)
         return sim.run(should_stop)
     finally:
         # the operations refer back to the Sim (op.sim), a cycle that would keep the run's
         # recorded rows and caches (~5 MB on the large plan) alive until the cyclic collector
         # runs; freed now, the next run reuses that memory instead of faulting in new pages
-        # (docs/performance.md, "Memory a run leaves")
-        sim.__dict__.clear()
+        # (docs/performance.md, "Optimisation pass 3")
+        if sim is not None:
+            sim.__dict__.clear()
         if paused:
             gc.enable()

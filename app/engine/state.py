@@ -12,7 +12,7 @@ import functools
 import numpy as np
 
 from app.domain.hardware import Catalog, Interface, Platform
-from app.domain.project import Project, parse_slot_id
+from app.domain.project import Project
 from app.domain.raid import RaidType
 
 
@@ -34,12 +34,6 @@ def documented_class(interface: Interface, rpm: int) -> bool:
     return interface is Interface.SATA or (interface is Interface.FC and rpm in (10000, 15000))
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _bus_of(location: str) -> int:
-    """Drive.bus without parsing the location again on every run (the GUI reruns the same project)."""
-    return parse_slot_id(location)[0]
-
-
 class Layout:
     def __init__(self, project: Project, catalog: Catalog, platform: Platform):
         self.project = project
@@ -59,7 +53,7 @@ class Layout:
         self.d_seq = np.array([t.seq_mb_s for t in by_num], float)[d_type] if D else np.zeros(0)
         self.d_rand = np.array([t.random_ms for t in by_num], float)[d_type] if D else np.zeros(0)
         self.d_cap = np.array([t.capacity_gb for t in by_num], float)[d_type] if D else np.zeros(0)
-        self.d_bus = np.array([_bus_of(d.location) for d in drives], int) if D else np.zeros(0, int)
+        self.d_bus = np.array([d.bus for d in drives], int) if D else np.zeros(0, int)
         self.d_spare = np.array([d.hot_spare for d in drives], bool) if D else np.zeros(0, bool)
         self.spares = np.flatnonzero(self.d_spare)
         self.B = max(platform.buses, int(self.d_bus.max()) + 1 if D else 1)
@@ -90,11 +84,11 @@ class Layout:
         # the RAID arithmetic once per (RAID type, width)
         maths = {}
         for g in groups:
-            key = (g.raid, len(g.drives))
+            key = (g.raid, g.width)  # what RaidGroup.math is made of
             if key not in maths:
                 m = g.math
                 maths[key] = (max(m.data_disks, 1), m.write_penalty, m.is_mirror, m.is_parity)
-        per = np.array([maths[(g.raid, len(g.drives))] for g in groups], float).reshape(G, 4)
+        per = np.array([maths[(g.raid, g.width)] for g in groups], float).reshape(G, 4)
         self.g_data = per[:, 0].copy()
         self.g_pen = per[:, 1].copy()
         self.g_mirror = per[:, 2] > 0
