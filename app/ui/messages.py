@@ -6,42 +6,135 @@ selects nothing (its event id may name another event of the current scenario). T
 of the prediction ("prediction" source) are kept while validation errors stop the prediction,
 marked as from the last good prediction and not counted: they describe a plan that is no longer
 the one on screen.
+
+A view on a list-backed model, not a QTreeWidget: a large plan lists a few hundred messages and
+the prediction's advisories change with many edits (a priority, say). Refilling the list is then
+a model reset (the view asks only the rows on screen for their text), and the narrow columns are
+sized from the font's metrics in Python. The QTreeWidget it replaces made an item per row and
+sized its columns to their contents over every row: ~5 ms to refill 300 rows and ~10 ms more in
+the next paint, on the GUI thread, for every such edit (benchmarks/gui_latency.py --trace).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterable
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 SEVERITY_COLOR = {"error": "#c62828", "warning": "#b26a00", "info": "#1565c0"}
 STALE_COLOR = "#9e9e9e"
 PREDICTION = "prediction"  # the source the timeline plug-in gives its advisories
 STALE_SOURCE = "last good prediction"
+STALE_TIP = ("The prediction stopped at an error: this advisory is from the last prediction that ran, "
+             "before the latest edits")
+HEADERS = ("Severity", "Object", "Message", "From")
+MESSAGE = 2  # the column that stretches; the others are as wide as their widest text
+NARROW = (0, 1, 3)
 
 
-class MessagesView(QTreeWidget):
+@dataclass(frozen=True)
+class MessageRow:
+    cells: tuple[str, str, str, str]  # severity, object, message, from
+    ref: str  # what clicking it selects ("" for nothing)
+    tip: str  # the message column's tool tip
+    stale: bool = False  # an advisory of the last good prediction
+    placeholder: bool = False  # "No problems found."
+
+
+class MessagesModel(QAbstractTableModel):
+    """The rows of the Messages dock, replaced as a whole (set_rows)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: list[MessageRow] = []
+        self._colors = {name: QColor(value) for name, value in SEVERITY_COLOR.items()}
+        self._stale = QColor(STALE_COLOR)
+        self._other = QColor("#333")
+
+    def set_rows(self, rows: list[MessageRow]) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        self.endResetModel()
+
+    # ---- QAbstractTableModel
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):  # noqa: N802
+        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+            return HEADERS[section]
+        return None
+
+    def flags(self, index):
+        if index.isValid() and self.rows[index.row()].placeholder:
+            return Qt.ItemIsEnabled
+        return Qt.ItemIsEnabled | Qt.ItemIsSelectable
+
+    def data(self, index, role=Qt.DisplayRole):
+        row = self.rows[index.row()]
+        col = index.column()
+        if role == Qt.DisplayRole:
+            return row.cells[col]
+        if role == Qt.ForegroundRole:
+            if row.stale:
+                return self._stale
+            if col == 0:
+                return self._colors.get(row.cells[0], self._other)
+            return None
+        if role == Qt.ToolTipRole:
+            if col == MESSAGE:
+                return row.tip
+            if col == 3 and row.stale:
+                return STALE_TIP
+            return None
+        if role == Qt.UserRole:
+            return row.ref
+        return None
+
+
+class MessagesView(QTableView):
+    """A table without a grid or row numbers, so it reads as a list. (A QTreeView lays out
+    every row when the model resets, asking the Python model about each: ~5 ms for 300 rows.)"""
+
     refActivated = Signal(str)
     countsChanged = Signal()  # the rows (and so counts()) changed
 
     def __init__(self, document: Any, parent=None):
         super().__init__(parent)
         self.document = document
-        self.setColumnCount(4)
-        self.setHeaderLabels(["Severity", "Object", "Message", "From"])
-        self.setRootIsDecorated(False)
+        self.model_ = MessagesModel(self)
+        self.setModel(self.model_)
+        self.setShowGrid(False)
+        self.setWordWrap(False)
         self.setAlternatingRowColors(True)
-        self.setUniformRowHeights(True)
-        h = self.header()
-        h.setSectionResizeMode(0, QHeaderView.ResizeToContents)
-        h.setSectionResizeMode(1, QHeaderView.ResizeToContents)
-        h.setSectionResizeMode(2, QHeaderView.Stretch)
-        h.setSectionResizeMode(3, QHeaderView.ResizeToContents)
+        self.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollPerPixel)
+        rows = self.verticalHeader()
+        rows.hide()
+        rows.setSectionResizeMode(QHeaderView.Fixed)
+        rows.setDefaultSectionSize(QFontMetrics(self.font()).height() + 4)
+        h = self.horizontalHeader()
+        h.setDefaultAlignment(Qt.AlignLeft | Qt.AlignVCenter)
+        h.setHighlightSections(False)
+        h.setStretchLastSection(False)
+        for col in NARROW:
+            h.setSectionResizeMode(col, QHeaderView.Interactive)
+        h.setSectionResizeMode(MESSAGE, QHeaderView.Stretch)
+        h.sectionResized.connect(self._section_resized)
+        self._sizing = False  # the widths being set here, not by the user
+        self._user_sized: set[int] = set()  # columns the user dragged: left as they are
+        self._text_px: dict[str, int] = {}
         self._extra: dict[str, list] = {}
-        self.itemClicked.connect(self._clicked)
-        self.itemActivated.connect(self._clicked)
+        self._shown = None
+        self.clicked.connect(self._activated)
+        self.activated.connect(self._activated)
         # the issues are validated off the GUI thread and published to the document
         document.issuesChanged.connect(self._issues_changed)
         self.refresh()
@@ -99,38 +192,73 @@ class MessagesView(QTreeWidget):
         rows = self._rows()
         current = self.document.project.current_scenario
         key = [(i.severity, getattr(i, "where", "") or "", i.text, src) for i, src in rows] + [current]
-        if key == getattr(self, "_shown", None):
+        if key == self._shown:
             return  # most edits leave the messages as they were
         self._shown = key
-        self.setUpdatesEnabled(False)
-        self.clear()
-        items = []
+        out = []
         for issue, src in rows:
-            it = QTreeWidgetItem([issue.severity, getattr(issue, "where", "") or "", issue.text, src])
-            color = STALE_COLOR if src == STALE_SOURCE else SEVERITY_COLOR.get(issue.severity, "#333")
-            it.setForeground(0, QColor(color))
-            if src == STALE_SOURCE:
-                for col in (1, 2, 3):
-                    it.setForeground(col, QColor(STALE_COLOR))
-                it.setToolTip(3, "The prediction stopped at an error: this advisory is from the last "
-                                 "prediction that ran, before the latest edits")
+            where = getattr(issue, "where", "") or ""
             ref = self._ref(issue)
-            it.setData(0, Qt.UserRole, ref)
             tip = issue.text
-            if getattr(issue, "where", "") and not ref:
-                tip += f"\n(in scenario '{issue.scenario}': switch to it to select {issue.where})"
-            it.setToolTip(2, tip)
-            items.append(it)
-        if not items:
-            it = QTreeWidgetItem(["", "", "No problems found.", ""])
-            it.setFlags(Qt.ItemIsEnabled)
-            it.setData(0, Qt.UserRole, "")
-            items.append(it)
-        self.addTopLevelItems(items)
-        self.setUpdatesEnabled(True)
+            if where and not ref:
+                tip += f"\n(in scenario '{issue.scenario}': switch to it to select {where})"
+            out.append(MessageRow((issue.severity, where, issue.text, src), ref, tip, src == STALE_SOURCE))
+        if not out:
+            out.append(MessageRow(("", "", "No problems found.", ""), "", "", placeholder=True))
+        self.model_.set_rows(out)
+        self._fit_columns()
         self.countsChanged.emit()
 
-    def _clicked(self, item: QTreeWidgetItem, _col: int = 0) -> None:
-        ref = item.data(0, Qt.UserRole)
+    # ---- rows as text (tests, copy)
+    def row_count(self) -> int:
+        return self.model_.rowCount()
+
+    def cell(self, row: int, column: int) -> str:
+        return self.model_.rows[row].cells[column]
+
+    def ref(self, row: int) -> str:
+        return self.model_.rows[row].ref
+
+    def activate_row(self, row: int) -> None:
+        """As a click on the row does."""
+        self._activated(self.model_.index(row, 0))
+
+    # ---- columns
+    def _fit_columns(self) -> None:
+        """The narrow columns as wide as their widest text (the header's too), unless the user
+        sized one by hand. Text widths are remembered: the same objects come back edit after
+        edit."""
+        fm = QFontMetrics(self.font())
+        header_fm = QFontMetrics(self.horizontalHeader().font())
+        margin = 2 * self.style().pixelMetric(self.style().PixelMetric.PM_FocusFrameHMargin, None, self) + 12
+        if len(self._text_px) > 5000:  # (a long session of renames)
+            self._text_px.clear()
+        px = self._text_px
+        rows = self.model_.rows
+        self._sizing = True
+        try:
+            for col in NARROW:
+                if col in self._user_sized:
+                    continue
+                texts = {r.cells[col] for r in rows}
+                widest = 0
+                for text in texts:
+                    w = px.get(text)
+                    if w is None:
+                        w = px[text] = fm.horizontalAdvance(text)
+                    widest = max(widest, w)
+                widest = max(widest, header_fm.horizontalAdvance(HEADERS[col]) + 8)
+                self.horizontalHeader().resizeSection(col, widest + margin)
+        finally:
+            self._sizing = False
+
+    def _section_resized(self, col: int, _old: int, _new: int) -> None:
+        if not self._sizing and col in NARROW:
+            self._user_sized.add(col)
+
+    def _activated(self, index) -> None:
+        if not index.isValid():
+            return
+        ref = self.model_.rows[index.row()].ref
         if ref:
             self.refActivated.emit(ref)

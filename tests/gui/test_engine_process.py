@@ -171,7 +171,7 @@ def test_validation_errors_stop_the_prediction_and_reach_the_messages_dock(qtbot
 
     def messages():
         view = window.messages
-        return [view.topLevelItem(i).text(2) for i in range(view.topLevelItemCount())]
+        return [view.cell(i, 2) for i in range(view.row_count())]
 
     with qtbot.waitSignal(live.failed, timeout=30000) as sig:
         doc.apply(ops.SetEventFields("op1", None, dest_lun=1))  # a LUN the workload uses

@@ -29,7 +29,7 @@ def _window(qtbot):
 
 
 def _rows(view):
-    return [(view.topLevelItem(i).text(2), view.topLevelItem(i).text(3)) for i in range(view.topLevelItemCount())]
+    return [(view.cell(i, 2), view.cell(i, 3)) for i in range(view.row_count())]
 
 
 def test_counts_include_the_prediction_advisories(qtbot, isolated):
@@ -66,8 +66,7 @@ def test_an_issue_of_another_scenario_selects_nothing(qtbot, isolated):
     doc.publish_issues(doc.revision, [
         Issue(ERROR, "op1", "Other: op1 (bind): LUN 99 does not exist", "Other"),
         Issue(ERROR, "op1", f"{current}: op1 (bind): LUN 98 does not exist", current)])
-    refs = {w.messages.topLevelItem(i).text(2): w.messages.topLevelItem(i).data(0, Qt.UserRole)
-            for i in range(w.messages.topLevelItemCount())}
+    refs = {w.messages.cell(i, 2): w.messages.ref(i) for i in range(w.messages.row_count())}
     assert refs == {"Other: op1 (bind): LUN 99 does not exist": "",
                     f"{current}: op1 (bind): LUN 98 does not exist": "op1"}
 

@@ -160,7 +160,7 @@ def test_engine_advisories_reach_the_messages_dock(win, qtbot):
     view = window.messages
 
     def texts():
-        return [view.topLevelItem(i).text(2) for i in range(view.topLevelItemCount())]
+        return [view.cell(i, 2) for i in range(view.row_count())]
 
     qtbot.waitUntil(lambda: "op1: ASAP under host load" in texts(), timeout=5000)
     with qtbot.waitSignal(parts.live.resultReady, timeout=10000):
