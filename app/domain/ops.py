@@ -20,8 +20,9 @@ from typing import Any, Iterable, Sequence
 
 from .hardware import Catalog, Platform
 from .project import (
-    Drive, DriveFailure, DriveReplacement, Enclosure, Event, Lun, Project, ProjectInfo, RaidGroup,
-    Scenario, Workload, WorkloadChange, enclosure_id, parse_slot_id, slot_id,
+    Bind, Drive, DriveFailure, DriveReplacement, Enclosure, Event, Lun, LunMigration, Project, ProjectInfo,
+    RaidGroup, Reallocate, Scenario, VolumeMigration, Workload, WorkloadChange, enclosure_id, parse_slot_id,
+    slot_id,
 )
 from .raid import RaidType
 
@@ -1370,3 +1371,66 @@ def delete_ops(project: Project, refs: Iterable[str]) -> list[Op]:
     ops += [RemoveWorkload(w) for w in kinds.get("workload", [])]
     ops += [RemoveEvent(e) for e in kinds.get("event", [])]
     return ops
+
+
+# ---------------------------------------------------------------- what a deletion leaves behind
+
+def event_refs(ev: Event) -> set[str]:
+    """The objects an event names: the LUNs it moves, binds or reallocates, the drive that fails
+    or is replaced, the workload that changes."""
+    if isinstance(ev, LunMigration):
+        return {ref_lun(ev.source_lun), ref_lun(ev.dest_lun)}
+    if isinstance(ev, (Bind, Reallocate)):
+        return {ref_lun(ev.lun)}
+    if isinstance(ev, VolumeMigration):
+        return {ref_lun(lun) for pair in ev.moves for lun in pair}
+    if isinstance(ev, (DriveFailure, DriveReplacement)):
+        return {ref_drive(ev.drive)}
+    if isinstance(ev, WorkloadChange):
+        return {ref_workload(ev.workload)}
+    return set()
+
+
+def removed_refs(project: Project, op: Op) -> tuple[set[str], set[tuple[str, str]]]:
+    """What `op` (a deletion, or a Batch of them) takes out of the project: the refs of the LUNs
+    (a group's too), drives (an enclosure's too) and workloads; and the (scenario, event id) of
+    the events it removes itself. Other ops remove nothing."""
+    refs: set[str] = set()
+    events: set[tuple[str, str]] = set()
+    for one in (op.ops if isinstance(op, Batch) else [op]):
+        if isinstance(one, DeleteLun):
+            refs.add(ref_lun(one.lun_id))
+        elif isinstance(one, DeleteRaidGroup):
+            refs.update(ref_lun(lun.id) for lun in project.luns_in_group(one.group_id))
+        elif isinstance(one, RemoveDrive):
+            refs.add(ref_drive(one.location))
+        elif isinstance(one, RemoveEnclosure):
+            refs.update(ref_drive(loc) for loc, d in project.drives.items() if d.enclosure == one.enc_id)
+        elif isinstance(one, RemoveWorkload):
+            refs.add(ref_workload(one.workload_id))
+        elif isinstance(one, RemoveEvent):
+            try:
+                events.add((project.scenario(one.scenario).name, one.event_id))
+            except KeyError:
+                pass
+    return refs, events
+
+
+def dangling_events(project: Project, op: Op) -> list[tuple[str, Event]]:
+    """(scenario name, event) of every event, in any scenario, that would name something `op`
+    deletes: left in place, each is a validation error that stops the prediction."""
+    refs, removed = removed_refs(project, op)
+    if not refs:
+        return []
+    return [(sc.name, ev) for sc in project.scenarios for ev in sc.events
+            if (sc.name, ev.id) not in removed and event_refs(ev) & refs]
+
+
+def with_dependent_events(op: Op, dangling: list[tuple[str, Event]]) -> Op:
+    """`op` and the removal of the events it would leave dangling, as one undo step (the events
+    go first: undo puts them back after the objects they name)."""
+    if not dangling:
+        return op
+    n = len(dangling)
+    return Batch([RemoveEvent(ev.id, sc) for sc, ev in dangling] + [op],
+                 f"{op.text} and {n} event{'s' if n != 1 else ''} that use{'s' if n == 1 else ''} it")

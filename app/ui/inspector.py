@@ -25,6 +25,7 @@ from app.domain.hardware import SettingSpec
 from app.domain.ops import parse_ref, ref_group, ref_lun, ref_workload
 from app.domain.project import Workload
 from app.domain.raid import RaidType
+from app.ui.deletion import confirm_deletion
 from app.ui.properties import PropertyForm
 
 # ---------------------------------------------------------------- specs for the project's own fields
@@ -132,6 +133,10 @@ class Inspector(QTabWidget):
         return False
 
     def apply(self, op: ops.Op) -> bool:
+        op = confirm_deletion(self, self.document, op)  # a deletion that leaves events dangling asks
+        if op is None:
+            self.message.emit("Nothing deleted")
+            return False
         why = self.document.try_apply(op)
         if why:
             self.message.emit(f"Cannot {op.text[:1].lower()}{op.text[1:]}: {why}")

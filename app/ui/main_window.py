@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from app.domain import ops
 from app.domain.formatting import plural
 from app.ui.canvas import LayoutView
+from app.ui.deletion import confirm_deletion
 from app.ui.document import Document
 from app.ui.files import FileController
 from app.ui.inspector import Inspector
@@ -328,7 +329,11 @@ class MainWindow(QMainWindow):
         if not todo:
             self.status("Nothing to delete: select drives, an enclosure, a RAID group or a LUN")
             return
-        op = ops.Batch(todo, todo[0].text if len(todo) == 1 else f"Delete {len(todo)} objects")
+        op = confirm_deletion(self, self.document,
+                              ops.Batch(todo, todo[0].text if len(todo) == 1 else f"Delete {len(todo)} objects"))
+        if op is None:
+            self.status("Nothing deleted")
+            return
         why = self.document.try_apply(op)
         if why:
             self.status(f"Cannot delete: {why}")

@@ -13,6 +13,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem
 
 from app.domain import ops
+from app.ui.deletion import confirm_deletion
 from app.domain.capacity import capacity_summary
 from app.domain.formatting import format_capacity
 from app.domain.ops import ref_group, ref_lun
@@ -231,8 +232,13 @@ class StorageTree(QTreeWidget):
             hook(menu, [ref])
         menu.addSeparator()
         # as the inspector's Delete button: undoable, then the group (or nothing) is selected
-        menu.addAction(text, lambda: self.document.try_apply(op) is None and self.refsSelected.emit(then))
+        menu.addAction(text, lambda: self._delete(op, then))
         return menu
+
+    def _delete(self, op: ops.Op, then: list[str]) -> None:
+        op = confirm_deletion(self, self.document, op)  # events that use what it deletes: asked
+        if op is not None and self.document.try_apply(op) is None:
+            self.refsSelected.emit(then)
 
     def contextMenuEvent(self, event) -> None:  # noqa: N802
         item = self.itemAt(event.pos())

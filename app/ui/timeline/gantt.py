@@ -18,10 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF, QP
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from app.domain.formatting import format_duration, format_time
-from app.domain.project import (
-    Bind, DriveFailure, DriveReplacement, Event, FeatureEnable, LunMigration, Reallocate,
-    VolumeMigration, WorkloadChange,
-)
+from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEnable, WorkloadChange, describe_event
 from app.ui.charts.timeaxis import TimeAxisItem
 
 PHASE_COLORS = {
@@ -98,31 +95,6 @@ def phase_lanes(phases) -> tuple[list[int], int]:
             ends.append(e)
             lanes.append(len(ends) - 1)
     return lanes, max(len(ends), 1)
-
-
-def describe_event(ev: Event, platform=None) -> str:
-    """A short label for an event the engine has not reported yet (or a marker); a feature by
-    its name on `platform`."""
-    if isinstance(ev, LunMigration):
-        return f"Migrate LUN {ev.source_lun} -> LUN {ev.dest_lun}"
-    if isinstance(ev, DriveFailure):
-        return f"Drive {ev.drive} fails"
-    if isinstance(ev, DriveReplacement):
-        return f"Replace drive {ev.drive}"
-    if isinstance(ev, Bind):
-        return f"Bind LUN {ev.lun}"
-    if isinstance(ev, VolumeMigration):
-        pairs = ", ".join(f"{a}->{b}" for a, b in ev.moves[:3]) + (" ..." if len(ev.moves) > 3 else "")
-        return f"Volume migration {pairs}"
-    if isinstance(ev, Reallocate):
-        return f"Reallocate LUN {ev.lun}" + (" (measure)" if ev.measure_only else "")
-    if isinstance(ev, FeatureEnable):
-        spec = platform.features.get(ev.feature) if platform is not None else None
-        return f"Enable {spec.name if spec else ev.feature}"
-    if isinstance(ev, WorkloadChange):
-        ch = ", ".join(f"{k}={v}" for k, v in ev.changes.items())
-        return f"{ev.workload}: {ch}"
-    return ev.label_text or ev.kind
 
 
 @dataclass

@@ -1,0 +1,38 @@
+"""Deleting what timeline events use: a LUN that a migration moves, a drive that fails, a workload
+that changes. Left behind, each such event is a validation error that stops the prediction, so
+the user is asked once, naming the events, and they go with the object as one undo step."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from app.domain import ops
+from app.domain.project import describe_event
+
+MAX_LISTED = 12  # events named in the question; the rest are counted
+
+
+def confirm_deletion(parent: QWidget, document, op: ops.Op) -> ops.Op | None:
+    """`op` as it should be applied: itself when no event uses what it deletes, else (if the
+    user agrees) with the removal of those events; None when the user cancels."""
+    dangling = ops.dangling_events(document.project, op)
+    if not dangling or document.check(op):
+        return op  # nothing to ask (a refused deletion is reported by whoever applies it)
+    several = len(document.project.scenarios) > 1
+    lines, scenario = [], None
+    for sc, ev in dangling[:MAX_LISTED]:
+        if several and sc != scenario:
+            lines.append(f"{sc}:")
+            scenario = sc
+        lines.append(f"{'    ' if several else ''}{ev.id}  {describe_event(ev, document.platform)}")
+    if len(dangling) > MAX_LISTED:
+        lines.append(f"... and {len(dangling) - MAX_LISTED} more")
+    n = len(dangling)
+    them = "them" if n != 1 else "it"
+    text = (f"{op.text}? {n} timeline event{'s' if n != 1 else ''} use{'s' if n == 1 else ''} what it deletes:\n\n"
+            + "\n".join(lines)
+            + f"\n\nDelete {them} too? Left in place, {'they' if n != 1 else 'it'} would stop the prediction. "
+              "Undo brings everything back.")
+    answer = QMessageBox.question(parent, "Delete", text, QMessageBox.Yes | QMessageBox.Cancel, QMessageBox.Yes)
+    if answer != QMessageBox.Yes:
+        return None
+    return ops.with_dependent_events(op, dangling)
