@@ -18,6 +18,7 @@ import copy
 from dataclasses import dataclass, fields as dc_fields
 from typing import Any, Iterable, Sequence
 
+from .formatting import plural
 from .hardware import Catalog, Platform
 from .project import (
     Bind, Drive, DriveFailure, DriveReplacement, Enclosure, Event, Lun, LunMigration, Project, ProjectInfo,
@@ -1433,4 +1434,4 @@ def with_dependent_events(op: Op, dangling: list[tuple[str, Event]]) -> Op:
         return op
     n = len(dangling)
     return Batch([RemoveEvent(ev.id, sc) for sc, ev in dangling] + [op],
-                 f"{op.text} and {n} event{'s' if n != 1 else ''} that use{'s' if n == 1 else ''} it")
+                 f"{op.text} and {plural(n, 'event')} that use{'s' if n == 1 else ''} it")

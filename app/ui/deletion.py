@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.domain import ops
+from app.domain.formatting import plural
 from app.domain.project import describe_event
 
 MAX_LISTED = 12  # events named in the question; the rest are counted
@@ -26,12 +27,11 @@ def confirm_deletion(parent: QWidget, document, op: ops.Op) -> ops.Op | None:
         lines.append(f"{'    ' if several else ''}{ev.id}  {describe_event(ev, document.platform)}")
     if len(dangling) > MAX_LISTED:
         lines.append(f"... and {len(dangling) - MAX_LISTED} more")
-    n = len(dangling)
-    them = "them" if n != 1 else "it"
-    text = (f"{op.text}? {n} timeline event{'s' if n != 1 else ''} use{'s' if n == 1 else ''} what it deletes:\n\n"
+    one = len(dangling) == 1
+    text = (f"{op.text}? {plural(len(dangling), 'timeline event')} use{'s' if one else ''} what it deletes:\n\n"
             + "\n".join(lines)
-            + f"\n\nDelete {them} too? Left in place, {'they' if n != 1 else 'it'} would stop the prediction. "
-              "Undo brings everything back.")
+            + f"\n\nDelete {'it' if one else 'them'} too? Left in place, {'it' if one else 'they'} would stop "
+              "the prediction. Undo brings everything back.")
     answer = QMessageBox.question(parent, "Delete", text, QMessageBox.Yes | QMessageBox.Cancel, QMessageBox.Yes)
     if answer != QMessageBox.Yes:
         return None

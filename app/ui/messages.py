@@ -209,7 +209,7 @@ class MessagesView(QTableView):
         self._fit_columns()
         self.countsChanged.emit()
 
-    # ---- rows as text (tests, copy)
+    # ---- the rows as listed (tests read them)
     def row_count(self) -> int:
         return self.model_.rowCount()
 
@@ -218,10 +218,6 @@ class MessagesView(QTableView):
 
     def ref(self, row: int) -> str:
         return self.model_.rows[row].ref
-
-    def activate_row(self, row: int) -> None:
-        """As a click on the row does."""
-        self._activated(self.model_.index(row, 0))
 
     # ---- columns
     def _fit_columns(self) -> None:

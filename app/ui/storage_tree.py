@@ -13,11 +13,11 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem
 
 from app.domain import ops
-from app.ui.deletion import confirm_deletion
 from app.domain.capacity import capacity_summary
 from app.domain.formatting import format_capacity
 from app.domain.ops import ref_group, ref_lun
 from app.ui.canvas import group_color
+from app.ui.deletion import confirm_deletion
 
 COLS = ["Group / LUN", "Layout", "Raw", "Usable", "Free"]
 COL_TIPS = ["RAID groups and the LUNs bound in them", "RAID layout of a group; owner (SP/controller) of a LUN",
