@@ -405,6 +405,20 @@ def report_trace(traces: list[list[tuple[str, float]]]) -> None:
               f"{total:8.1f}")
 
 
+def minor_faults(pid: int | None = None) -> int:
+    """Minor page faults of a process so far (this one by default); 0 where /proc is not there.
+    A fault is the kernel mapping a fresh page: memory freed to the kernel and taken again."""
+    if pid is None:
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[7])  # field 10, minflt
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def measure(project, catalog, label: str, edits: int, app, sample: bool = True, trace: bool = False) -> dict:
     from app.domain import ops
     from app.ui.document import Document
@@ -438,6 +452,10 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
     app.processEvents()
     beat.start()
     lat, engine, parts_ms, step_ms, request, traces = [], [], [], [], [], []
+    from app.ui.engine_process import engine_process
+
+    worker_pid = engine_process("live").pid
+    faults = []  # per edit: (worker, GUI process)
     for i in range(edits):
         ev = rnd.choice(op_events)
         prios = [p for p in doc.platform.priorities(ev.kind) if p != getattr(ev, "priority", None)]
@@ -446,6 +464,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
         else:
             op = ops.SetEventPriority(ev.id, rnd.choice(prios))
         beat.phase = "apply"
+        f_worker, f_gui = (minor_faults(worker_pid) if worker_pid else 0), minor_faults()
         start = time.perf_counter()
         doc.apply(op)
         applied = time.perf_counter()
@@ -458,6 +477,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
         beat.phase = "idle"
 
         lat.append((end_t - start) * 1000)
+        faults.append(((minor_faults(worker_pid) if worker_pid else 0) - f_worker, minor_faults() - f_gui))
         # the first redraw step runs before wait_for_result returns, the others during repaint()
         steps = [ms for _, ms in parts.step_ms]
         step_ms.append(list(parts.step_ms))
@@ -515,7 +535,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
         "gaps_ms": sorted((g * 1000 for g, _, _ in beat.gaps), reverse=True),
         "apply": [a for a, _, _ in parts_ms], "update": [u for _, u, _ in parts_ms],
         "paint": [p for _, _, p in parts_ms], "stalls": beat.stalls, "steps": step_ms,
-        "request": request, "traces": traces,
+        "request": request, "traces": traces, "faults": faults,
     }
     window.document.undo_stack.setClean()
     window.close()
@@ -534,6 +554,11 @@ def report(r: dict) -> None:
     print(f"  GUI thread per edit (medians): apply + change handlers {statistics.median(r['apply']):.1f} ms "
           f"(engine request sent after {statistics.median(r['request']):.1f} ms), "
           f"redraw from the result {statistics.median(r['update']):.1f} ms, repaint {statistics.median(r['paint']):.1f} ms")
+    if r.get("faults"):
+        fw, fg = zip(*r["faults"])
+        print(f"  page faults per edit (medians; first 10 edits / the rest): engine worker "
+              f"{statistics.median(fw[:10]):.0f} / {statistics.median(fw[10:] or fw):.0f}, "
+              f"GUI process {statistics.median(fg[:10]):.0f} / {statistics.median(fg[10:] or fg):.0f}")
     n_steps = min(len(st) for st in r["steps"])
     if n_steps > 1:
         medians = ", ".join(f"{r['steps'][0][i][0].lstrip('_')} {statistics.median(st[i][1] for st in r['steps']):.1f}"
