@@ -337,15 +337,18 @@ class Sim:
             self.wp_pct[:] = float(wp)
         self.limits = self._controller_limits()
         # recording
-        # one row per step of every metric side by side (record() writes it with one call), in
+        # one row per step of every metric side by side (record() copies it with one call), in
         # matrices of REC_CHUNK rows (no growing matrix to copy); series that need the whole run
         # (open-load response times, per-drive load) are built by finish()
         n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
-        self.rec_width = {  # in the order record() writes them
+        self.rec_width = {
             "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
             "write_cache_pct": n_ctrl, "write_pending_pct": n_ctrl,
             "forced": n_ctrl,  # 1 where the controller's write cache is in forced flush
             "drive_group": lay.G,  # the group load of alive members (DriveLoad.group_rows)
+            # bus_pct's terms: MB/s on each group's buses (host back-end + ops) and on single
+            # buses (ops); bus_columns() sums them for all steps at once at the end of run()
+            "bus_by_group": lay.G, "bus_by_bus": lay.B,
         }
         ends = np.cumsum(list(self.rec_width.values())).tolist()
         self.rec_cols = {m: slice(e - w, e) for (m, w), e in zip(self.rec_width.items(), ends)}
@@ -356,7 +359,7 @@ class Sim:
         # entries that changed), record() the controller columns, then copies the row
         self.row = np.zeros(ends[-1])
         self.rv = {m: self.row[c] for m, c in self.rec_cols.items()}  # each metric's columns (views)
-        self._rec_ctrl = self.row[self.rec_cols["write_cache_pct"].start:self.rec_cols["forced"].stop]
+        self._rec_forced = self._rec_wp = None  # the arrays in the row (record)
         self._loads_src = (None,) * 5  # loads()'s inputs at its last call
         self._row_agg = None  # the per-version host sums in the row (solve_open)
         self._drive_rec = None  # (drive extras, drive layout) of the row (loads)
@@ -904,7 +907,7 @@ class Sim:
 
     def loads(self, U_host_g, core_host, be_g, alive_n) -> tuple[np.ndarray, np.ndarray]:
         """The host load plus the placement, written in place into the row's columns (self.rv):
-        group_pct, drive_group, cpu_pct, bus_pct, and the drive extras and layout record() keeps
+        group_pct, drive_group, cpu_pct, bus_pct's terms, and the drive extras and layout record() keeps
         (self._drive_rec); returns (U_g, core_u) (views). New host-load arrays or a new topology
         recompute whole columns; otherwise only the entries of the resources whose totals
         changed (Ctx.stale), with the same arithmetic per element."""
@@ -916,7 +919,7 @@ class Sim:
         new_core, new_bus = core_host is not src[3], be_g is not src[4]
         self._loads_src = (U_host_g, alive_n, self.topo, core_host, be_g)
         U_g, busy_g, core_u = rv["group_pct"], rv["drive_group"], rv["cpu_pct"]
-        groups, cores, drives = [], [], False
+        groups, cores, drives, bus_g, bus_x = [], [], False, [], []
         for kind, i in stale:
             if kind == "g":
                 groups.append(i)
@@ -926,8 +929,10 @@ class Sim:
                 drives = True
                 if ctx.d_group[i] >= 0 and not ctx.failed[i]:
                     groups.append(ctx.d_group[i])  # its group's load per alive member
+            elif kind == "bus_g":
+                bus_g.append(i)
             else:
-                new_bus = True
+                bus_x.append(i)
         # per group: U_g = min(host + ops + drive extras per alive member, 1); drive_group
         # (the load of each alive member, for drive_pct) = host + ops
         if new_g:
@@ -963,8 +968,17 @@ class Sim:
             T_c = T["core"]
             for c in cores:
                 core_u[c] = min(core_host[c] + T_c[c], 100.0)
+        # the bus terms (bus_columns() sums them per bus at the end of the run)
+        by_group, by_bus = rv["bus_by_group"], rv["bus_by_bus"]
         if new_bus:
-            np.add(T["bus_x"], (be_g + T["bus_g"]) @ lay.GB if lay.G else 0.0, out=rv["bus_pct"])
+            np.add(be_g, T["bus_g"], out=by_group)
+            by_bus[:] = T["bus_x"]
+        else:
+            T_bg, T_bx = T["bus_g"], T["bus_x"]
+            for g in bus_g:
+                by_group[g] = be_g[g] + T_bg[g]
+            for b in bus_x:
+                by_bus[b] = T_bx[b]
         return U_g, core_u
 
     def place_op(self, op: Op, ctx: Ctx) -> None:
@@ -1115,6 +1129,7 @@ class Sim:
                 self.fire(events[ei], t)
                 ei += 1
         self.progress_cells()
+        self.bus_columns()
         horizon = max(t, float(self.project.horizon_h or 0.0))
         if horizon <= 0:
             horizon = 1.0
@@ -1174,8 +1189,14 @@ class Sim:
         self.rec_t.append(t)
         if k % REC_CHUNK == 0:
             self.rec_chunks.append(np.empty((REC_CHUNK, len(self.row))))
-        # raw values, in rec_width's order; finish() scales whole columns (the same arithmetic per element)
-        np.concatenate((self.cache_fill, self.wp_pct, self.forced), out=self._rec_ctrl)
+        # raw values; finish() scales whole columns (the same arithmetic per element). Operations
+        # fill the write cache in place; forced and wp_pct are replaced when they change (Op)
+        rv = self.rv
+        np.copyto(rv["write_cache_pct"], self.cache_fill)
+        if self.forced is not self._rec_forced:
+            rv["forced"][:] = self._rec_forced = self.forced
+        if self.wp_pct is not self._rec_wp:
+            rv["write_pending_pct"][:] = self._rec_wp = self.wp_pct
         self.rec_chunks[-1][k % REC_CHUNK] = self.row
         if self.step_resp is None:  # open load: the response times follow from the row
             self.rec_open.append(k)
@@ -1192,6 +1213,17 @@ class Sim:
         for op in was_busy:
             if op.idle and op.running:
                 log((k, op.index, op.moved_mb, op.rate))
+
+    def bus_columns(self) -> None:
+        """bus_pct's recorded MB/s (finish() scales them) from its terms: single buses plus each
+        group's MB/s on its buses, one matrix product per chunk."""
+        GB, cols = self.lay.GB, self.rec_cols
+        left = self.rec_n
+        for c in self.rec_chunks:
+            c = c[:left]
+            left -= len(c)
+            np.add(c[:, cols["bus_by_bus"]], c[:, cols["bus_by_group"]] @ GB if len(GB) else 0.0,
+                   out=c[:, cols["bus_pct"]])
 
     def progress_cells(self) -> None:
         """rec_moved and rec_rate as finish() reads them, from rec_progress: the moved MB and
