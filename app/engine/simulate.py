@@ -8,9 +8,11 @@ LUNs and workload pairs), records one row per metric, and advances every running
 """
 from __future__ import annotations
 
+import bisect
 import gc
 import heapq
 import math
+from operator import attrgetter
 from typing import Any, Callable
 
 import numpy as np
@@ -40,6 +42,8 @@ class RunCancelled(Exception):
 
 
 STOP_CHECK_STEPS = 16  # how often a run asks should_stop() (a pipe poll: ~2 us)
+
+_INDEX = attrgetter("index")
 
 
 _WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", "read_hit_pct")
@@ -151,18 +155,19 @@ class Ctx:
 
     # ---- bookkeeping (Sim.place)
     def follow_host(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> list[tuple]:
-        """Take a new host-load solution; the groups where it changed."""
+        """Take a new host-load solution; the groups where it changed that operations read."""
         if U_host_g is self.U_src:
             return []
         if self.U_src is None:
             idx = range(len(U_host_g))
         else:
-            idx = ((U_host_g != self.U_src) | (host_random_g != self.random_src)).nonzero()[0].tolist()
+            idx = np.flatnonzero((U_host_g != self.U_src) | (host_random_g != self.random_src)).tolist()
         self.U_src, self.random_src = U_host_g, host_random_g
         self.U_host_g = U_host_g.tolist()  # lists: ops read a few entries each, cheaper than numpy
         self.host_active_g = U_host_g > 1e-9
         self.host_random_g = host_random_g
-        return [("g", g) for g in idx]
+        readers = self.readers
+        return [key for key in (("g", g) for g in idx) if readers.get(key)]
 
     def follow_topology(self, sim: "Sim") -> list[tuple]:
         """Take the drives' current groups and failures (a new topology version); the drives
@@ -218,7 +223,7 @@ class Ctx:
                 self.readers.setdefault(key, set()).add(op)
             op.reads = reads
         old = op.placed
-        if not old and not own:
+        if own == old:  # (placed again to the same additions: a fifth of the placements)
             return []
         moved = []
         for key in old.keys() | own.keys():
@@ -869,7 +874,7 @@ class Sim:
             must.update(ctx.readers.get(key, ()))
         queue = [(op.pos, op) for op in must]
         for key in host:
-            queue.extend((op.pos, op) for op in ctx.readers.get(key, ()))
+            queue.extend([(op.pos, op) for op in ctx.readers[key]])
         heapq.heapify(queue)
         done = set()
         while queue:
@@ -887,14 +892,28 @@ class Sim:
                 moved = ctx.commit(op, ctx.own, ctx.footprint(op))
                 # no rate and nothing due: the loop skips it (advance would add 0 MB) until placed again
                 op.idle = op.at_rest()
+                self.set_busy(op, not op.idle)
             else:  # finished: its additions go
                 moved = ctx.commit(op, {}, set())
+                self.set_busy(op, False)
             for key in moved:  # later ops on these resources saw other partial sums
                 for o in ctx.readers.get(key, ()):
                     if o.pos > pos and o not in done:
                         must.add(o)
                         heapq.heappush(queue, (o.pos, o))
         ctx.settle()
+
+    def set_busy(self, op: Op, busy: bool) -> None:
+        """Put op in self.busy or take it out: the running ops that are not idle, in start order
+        (what the loop advances). Only place() changes them: an op's idle flag is set there, a
+        new op and a finished one are placed."""
+        ops = self.busy
+        i = bisect.bisect_left(ops, op.index, key=_INDEX)
+        there = i < len(ops) and ops[i] is op
+        if busy and not there:
+            ops.insert(i, op)
+        elif there and not busy:
+            del ops[i]
 
     @staticmethod
     def still_starved(op: Op, ctx: Ctx) -> bool:
@@ -915,7 +934,8 @@ class Sim:
         T = ctx.totals
         stale, ctx.stale = ctx.stale, []
         src = self._loads_src
-        new_g = U_host_g is not src[0] or alive_n is not src[1] or self.topo != src[2]
+        new_topo = self.topo != src[2]
+        new_g = U_host_g is not src[0] or alive_n is not src[1] or new_topo
         new_core, new_bus = core_host is not src[3], be_g is not src[4]
         self._loads_src = (U_host_g, alive_n, self.topo, core_host, be_g)
         U_g, busy_g, core_u = rv["group_pct"], rv["drive_group"], rv["cpu_pct"]
@@ -959,7 +979,7 @@ class Sim:
                 U_g[g] = min(busy + extra / alive_n[g], 1.0) if extra else min(busy, 1.0)
         # per drive (for charts): group load on alive members + per-drive extras, built for all
         # steps at once in drive_load(); the extras are copied only when they changed
-        if drives or new_g or self._drive_rec is None:
+        if drives or new_topo:
             extras = dict(ctx.extra) if drives or self._drive_rec is None else self._drive_rec[0]
             self._drive_rec = (extras, self.drive_snapshot())
         if new_core:
@@ -1075,6 +1095,7 @@ class Sim:
         lay = self.lay
         self.ctx = Ctx(self)
         self.dirty_ops: set[Op] = set()  # ops whose phases changed since they were placed (Op.changed)
+        self.busy: list[Op] = []  # see set_busy
         self.lun_ops: dict[int, list[Op]] = {}  # per SP: the LUN operations started (Op.concurrent_advice)
         self.rebuild_of: dict[str, list[Op]] = {}  # per drive: the rebuilds of its failures (Rebuild.start)
         self.idle_now = 0.0
@@ -1087,7 +1108,7 @@ class Sim:
         while True:
             self.solve()
             # idle ops (no rate, nothing due; see place) are left alone until placed again
-            was_busy, busy = busy, [op for op in self.active if not op.idle]
+            was_busy, busy = busy, self.busy.copy()
             self.record(t, busy, was_busy)
             steps += 1
             if should_stop is not None and steps % STOP_CHECK_STEPS == 0 and should_stop():
