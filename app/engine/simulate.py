@@ -8,6 +8,7 @@ LUNs and workload pairs), records one row per metric, and advances every running
 """
 from __future__ import annotations
 
+import bisect
 import gc
 import heapq
 import math
@@ -42,8 +43,9 @@ class RunCancelled(Exception):
 
 STOP_CHECK_STEPS = 16  # how often a run asks should_stop() (a pipe poll: ~2 us)
 
+_INDEX = attrgetter("index")
 
-_MOVED, _RATE = attrgetter("moved_mb"), attrgetter("rate")  # (one C call per list)
+
 _WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", "read_hit_pct")
 _WL_ARRAYS = (  # Sim's per-workload arrays: (attribute, dtype, value of a workload)
     ("w_closed", bool, lambda w: w["mode"] == "closed"),
@@ -90,7 +92,7 @@ class Ctx:
         self.totals = {"g": np.zeros(lay.G), "core": np.zeros(lay.C), "bus_g": np.zeros(lay.G),
                        "bus_x": np.zeros(lay.B)}
         self.extra: dict[int, float] = {}
-        self.stale: set[str] = set()  # kinds of totals changed since Sim.loads read them
+        self.stale: list[tuple] = []  # resources whose totals changed since Sim.loads read them
         # the operation being placed: its position and additions so far
         self.pos = -1
         self.own: dict[tuple, float] = {}
@@ -153,18 +155,19 @@ class Ctx:
 
     # ---- bookkeeping (Sim.place)
     def follow_host(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> list[tuple]:
-        """Take a new host-load solution; the groups where it changed."""
+        """Take a new host-load solution; the groups where it changed that operations read."""
         if U_host_g is self.U_src:
             return []
         if self.U_src is None:
             idx = range(len(U_host_g))
         else:
-            idx = ((U_host_g != self.U_src) | (host_random_g != self.random_src)).nonzero()[0].tolist()
+            idx = np.flatnonzero((U_host_g != self.U_src) | (host_random_g != self.random_src)).tolist()
         self.U_src, self.random_src = U_host_g, host_random_g
         self.U_host_g = U_host_g.tolist()  # lists: ops read a few entries each, cheaper than numpy
         self.host_active_g = U_host_g > 1e-9
         self.host_random_g = host_random_g
-        return [("g", g) for g in idx]
+        readers = self.readers
+        return [key for key in (("g", g) for g in idx) if readers.get(key)]
 
     def follow_topology(self, sim: "Sim") -> list[tuple]:
         """Take the drives' current groups and failures (a new topology version); the drives
@@ -220,7 +223,7 @@ class Ctx:
                 self.readers.setdefault(key, set()).add(op)
             op.reads = reads
         old = op.placed
-        if not old and not own:
+        if own == old:  # (placed again to the same additions: a fifth of the placements)
             return []
         moved = []
         for key in old.keys() | own.keys():
@@ -258,7 +261,7 @@ class Ctx:
         return moved
 
     def settle(self) -> None:
-        """Bring the totals of the changed resources up to date (their kinds go stale)."""
+        """Bring the totals of the changed resources up to date (they go stale for Sim.loads)."""
         for key in self.pending:
             kind, i = key
             by = self.by.get(key)
@@ -270,7 +273,7 @@ class Ctx:
                     self.extra.pop(i, None)
             else:
                 self.totals[kind][i] = total
-            self.stale.add(kind)
+        self.stale.extend(self.pending)
         self.pending.clear()
 
 
@@ -339,24 +342,37 @@ class Sim:
             self.wp_pct[:] = float(wp)
         self.limits = self._controller_limits()
         # recording
-        # one row per step of every metric side by side (record() writes it with one call), in
+        # one row per step of every metric side by side (record() copies it with one call), in
         # matrices of REC_CHUNK rows (no growing matrix to copy); series that need the whole run
         # (open-load response times, per-drive load) are built by finish()
         n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
-        self.rec_width = {  # in the order record() writes them
+        self.rec_width = {
             "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
             "write_cache_pct": n_ctrl, "write_pending_pct": n_ctrl,
             "forced": n_ctrl,  # 1 where the controller's write cache is in forced flush
             "drive_group": lay.G,  # the group load of alive members (DriveLoad.group_rows)
+            # bus_pct's terms: MB/s on each group's buses (host back-end + ops) and on single
+            # buses (ops); bus_columns() sums them for all steps at once at the end of run()
+            "bus_by_group": lay.G, "bus_by_bus": lay.B,
         }
         ends = np.cumsum(list(self.rec_width.values())).tolist()
         self.rec_cols = {m: slice(e - w, e) for (m, w), e in zip(self.rec_width.items(), ends)}
         self.rec_n = 0
         self.rec_t: list[float] = []
         self.rec_chunks: list[np.ndarray] = []
-        # per-operation progress and rate: each step's moved MB and rate of the running operations,
-        # in self.active's order - start order, i.e. by Op.index; an operation is in self.active
-        # from its start to its end: rows Op.rec_first to Op.rec_end (set by fire and Op.finish)
+        # the current step's row: loads() and solve() write their columns in place (only the
+        # entries that changed), record() the controller columns, then copies the row
+        self.row = np.zeros(ends[-1])
+        self.rv = {m: self.row[c] for m, c in self.rec_cols.items()}  # each metric's columns (views)
+        self._rec_forced = self._rec_wp = None  # the arrays in the row (record)
+        self._loads_src = (None,) * 5  # loads()'s inputs at its last call
+        self._row_agg = None  # the per-version host sums in the row (solve_open)
+        self._drive_rec = None  # (drive extras, drive layout) of the row (loads)
+        self.step_resp = None  # solve(): (resp_w, rmax_w, lun_r) of the step; None: open load
+        # per-operation progress and rate: (step, Op.index, moved MB, rate) whenever they may have
+        # changed (record(); an operation runs in rows Op.rec_first to Op.rec_end, set by fire and
+        # Op.finish); expanded to every running op's step by progress_cells() at the end of run()
+        self.rec_progress: list[tuple[int, int, float, float]] = []
         self.rec_moved: list[float] = []
         self.rec_rate: list[float] = []
         self.pair_history = PairHistory()  # the host path's response-time inputs per version
@@ -700,7 +716,9 @@ class Sim:
         be_g = np.bincount(gi, weights=X * st["be_mb_per_io"], minlength=lay.G)
         return U_host_g, host_random_g, core_host, be_g
 
-    def solve(self) -> dict[str, Any]:
+    def solve(self) -> None:
+        """The step's host load and operation rates: its row in self.row (see loads), its
+        response times in self.step_resp."""
         lay = self.lay
         P = self.P
         n_ctrl = len(lay.ctrl_names)
@@ -710,7 +728,8 @@ class Sim:
         st = self._st if P else None
         caps = self.ctrl_caps()
         if P and caps is None and not st["any_closed"]:
-            return self.solve_open(st)
+            self.solve_open(st)
+            return
         closed_loop = bool(P and st["any_closed"])
         X = st["X_open"] if P else np.zeros(0)
         if closed_loop:
@@ -734,9 +753,10 @@ class Sim:
             else:
                 U_host_g, host_random_g, core_host, be_g = st["host"]
             self.place(U_host_g, host_random_g)
-            U_g, core_u, core_max, bus, drive = self.loads(U_host_g, core_host, be_g, alive_n)
+            U_g, core_u = self.loads(U_host_g, core_host, be_g, alive_n)
             if not P:
                 break
+            core_max = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(n_ctrl)
             gi, ctrl, closed = st["gi"], st["ctrl"], st["closed"]
             own = X * st["busy_per_io"] / st["alive_g"][gi]
             u = U_g[gi]
@@ -799,18 +819,19 @@ class Sim:
             resp_w = rmax = np.full(W, np.nan)  # no workload on a LUN: no I/O, no response time
             lun_r = np.full(lay.L, np.nan)
             host_mb_c = np.zeros(n_ctrl)
-        self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus,
-                     "iops_w": iops_w, "mbs_w": mbs_w, "resp_w": resp_w, "rmax_w": rmax, "lun_r": lun_r,
-                     "port": host_mb_c / max(port_cap, 1e-9) * 100.0, "ctx": self.ctx}
-        return self.last
+        rv = self.rv
+        rv["iops"][:], rv["mb_s"][:] = iops_w, mbs_w
+        np.multiply(host_mb_c / max(port_cap, 1e-9), 100.0, out=rv["port_pct"])
+        self._row_agg = None
+        self.step_resp = (resp_w, rmax, lun_r)
 
-    def solve_open(self, st: dict[str, Any]) -> dict[str, Any]:
+    def solve_open(self, st: dict[str, Any]) -> None:
         """solve() for open workloads and no controller limits: the host load is fixed until
         the next invalidate(), so a step places the operations and sums the rows; response
         times are computed for all steps at once in finish()."""
         U_host_g, host_random_g, core_host, be_g = st["host"]
         self.place(U_host_g, host_random_g)
-        U_g, core_u, _core_max, bus, drive = self.loads(U_host_g, core_host, be_g, st["alive_n"])
+        self.loads(U_host_g, core_host, be_g, st["alive_n"])
         self.X = X = st["X_open"]
         agg = st.get("agg")
         if agg is None:  # per host-load version
@@ -822,10 +843,11 @@ class Sim:
             mbs_w = np.bincount(pw, weights=mb, minlength=W)
             host_mb_c = np.bincount(ctrl, weights=mb, minlength=n_ctrl)  # (X_open is 0 without an I/O path)
             agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0)
-        # resp_w None: record() keeps this step's response-time inputs for finish()
-        self.last = {"drive": drive, "U_g": U_g, "core": core_u, "bus": bus, "iops_w": agg[0], "mbs_w": agg[1],
-                     "resp_w": None, "rmax_w": None, "lun_r": None, "port": agg[2], "ctx": self.ctx}
-        return self.last
+        if agg is not self._row_agg:
+            rv = self.rv
+            rv["iops"][:], rv["mb_s"][:], rv["port_pct"][:] = agg
+            self._row_agg = agg
+        self.step_resp = None  # record() keeps this step's response-time inputs for finish()
 
     def place(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> None:
         """Bring the placement (self.ctx) up to date: place again, in placement order, only the
@@ -852,7 +874,7 @@ class Sim:
             must.update(ctx.readers.get(key, ()))
         queue = [(op.pos, op) for op in must]
         for key in host:
-            queue.extend((op.pos, op) for op in ctx.readers.get(key, ()))
+            queue.extend([(op.pos, op) for op in ctx.readers[key]])
         heapq.heapify(queue)
         done = set()
         while queue:
@@ -870,14 +892,28 @@ class Sim:
                 moved = ctx.commit(op, ctx.own, ctx.footprint(op))
                 # no rate and nothing due: the loop skips it (advance would add 0 MB) until placed again
                 op.idle = op.at_rest()
+                self.set_busy(op, not op.idle)
             else:  # finished: its additions go
                 moved = ctx.commit(op, {}, set())
+                self.set_busy(op, False)
             for key in moved:  # later ops on these resources saw other partial sums
                 for o in ctx.readers.get(key, ()):
                     if o.pos > pos and o not in done:
                         must.add(o)
                         heapq.heappush(queue, (o.pos, o))
         ctx.settle()
+
+    def set_busy(self, op: Op, busy: bool) -> None:
+        """Put op in self.busy or take it out: the running ops that are not idle, in start order
+        (what the loop advances). Only place() changes them: an op's idle flag is set there, a
+        new op and a finished one are placed."""
+        ops = self.busy
+        i = bisect.bisect_left(ops, op.index, key=_INDEX)
+        there = i < len(ops) and ops[i] is op
+        if busy and not there:
+            ops.insert(i, op)
+        elif there and not busy:
+            del ops[i]
 
     @staticmethod
     def still_starved(op: Op, ctx: Ctx) -> bool:
@@ -888,19 +924,39 @@ class Sim:
         f = op.fixed()
         return f is not None and all(ctx.starves(p) for p in f.parts)
 
-    def loads(self, U_host_g, core_host, be_g, alive_n) -> tuple:
-        """(U_g, core_u, core_max, bus, drive) of the host load plus the placement. Only what
-        changed since the previous pass is computed again; the rest are the previous arrays
-        (record() copies rows; drive rows are kept, so a shared tuple is never modified)."""
-        ctx = self.ctx
-        lay = self.lay
+    def loads(self, U_host_g, core_host, be_g, alive_n) -> tuple[np.ndarray, np.ndarray]:
+        """The host load plus the placement, written in place into the row's columns (self.rv):
+        group_pct, drive_group, cpu_pct, bus_pct's terms, and the drive extras and layout record() keeps
+        (self._drive_rec); returns (U_g, core_u) (views). New host-load arrays or a new topology
+        recompute whole columns; otherwise only the entries of the resources whose totals
+        changed (Ctx.stale), with the same arithmetic per element."""
+        ctx, lay, rv = self.ctx, self.lay, self.rv
         T = ctx.totals
-        stale, ctx.stale = ctx.stale, set()
-        src = (U_host_g, alive_n, self.topo, core_host, be_g)
-        old, out = self._loads or ((None,) * len(src), {})
-        out = dict(out)
-        if "g" in stale or "d" in stale or U_host_g is not old[0] or alive_n is not old[1] or self.topo != old[2]:
-            busy_g = U_host_g + T["g"]
+        stale, ctx.stale = ctx.stale, []
+        src = self._loads_src
+        new_topo = self.topo != src[2]
+        new_g = U_host_g is not src[0] or alive_n is not src[1] or new_topo
+        new_core, new_bus = core_host is not src[3], be_g is not src[4]
+        self._loads_src = (U_host_g, alive_n, self.topo, core_host, be_g)
+        U_g, busy_g, core_u = rv["group_pct"], rv["drive_group"], rv["cpu_pct"]
+        groups, cores, drives, bus_g, bus_x = [], [], False, [], []
+        for kind, i in stale:
+            if kind == "g":
+                groups.append(i)
+            elif kind == "core":
+                cores.append(i)
+            elif kind == "d":
+                drives = True
+                if ctx.d_group[i] >= 0 and not ctx.failed[i]:
+                    groups.append(ctx.d_group[i])  # its group's load per alive member
+            elif kind == "bus_g":
+                bus_g.append(i)
+            else:
+                bus_x.append(i)
+        # per group: U_g = min(host + ops + drive extras per alive member, 1); drive_group
+        # (the load of each alive member, for drive_pct) = host + ops
+        if new_g:
+            np.add(U_host_g, T["g"], out=busy_g)
             if ctx.extra:
                 extra_g = np.zeros(lay.G)
                 dg, failed = ctx.d_group, ctx.failed
@@ -908,20 +964,42 @@ class Sim:
                     g = dg[d]
                     if g >= 0 and not failed[d]:
                         extra_g[g] += b
-                out["U_g"] = np.minimum(busy_g + extra_g / alive_n, 1.0)  # (alive_n >= 1)
+                np.minimum(busy_g + extra_g / alive_n, 1.0, out=U_g)  # (alive_n >= 1)
             else:
-                out["U_g"] = np.minimum(busy_g, 1.0)
-            # per drive (for charts): group load on alive members + per-drive extras, built for
-            # all steps at once in drive_matrix(); the extras are copied only when they changed
-            extra = dict(ctx.extra) if "d" in stale or "drive" not in out else out["drive"][1]
-            out["drive"] = (busy_g, extra, self.drive_snapshot())
-        if "core" in stale or core_host is not old[3]:
-            out["core_u"] = core_u = np.minimum(core_host + T["core"], 100.0)
-            out["core_max"] = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(len(lay.ctrl_names))
-        if "bus_g" in stale or "bus_x" in stale or be_g is not old[4]:
-            out["bus"] = T["bus_x"] + ((be_g + T["bus_g"]) @ lay.GB if lay.G else 0.0)
-        self._loads = (src, out)
-        return out["U_g"], out["core_u"], out["core_max"], out["bus"], out["drive"]
+                np.minimum(busy_g, 1.0, out=U_g)
+        elif groups:
+            host, T_g = ctx.U_host_g, T["g"]
+            for g in groups:
+                busy = host[g] + T_g[g]
+                busy_g[g] = busy
+                extra = 0.0  # summed in the order of the whole-column loop above
+                for d, b in ctx.extra.items():
+                    if ctx.d_group[d] == g and not ctx.failed[d]:
+                        extra += b
+                U_g[g] = min(busy + extra / alive_n[g], 1.0) if extra else min(busy, 1.0)
+        # per drive (for charts): group load on alive members + per-drive extras, built for all
+        # steps at once in drive_load(); the extras are copied only when they changed
+        if drives or new_topo:
+            extras = dict(ctx.extra) if drives or self._drive_rec is None else self._drive_rec[0]
+            self._drive_rec = (extras, self.drive_snapshot())
+        if new_core:
+            np.minimum(np.add(core_host, T["core"], out=core_u), 100.0, out=core_u)
+        elif cores:
+            T_c = T["core"]
+            for c in cores:
+                core_u[c] = min(core_host[c] + T_c[c], 100.0)
+        # the bus terms (bus_columns() sums them per bus at the end of the run)
+        by_group, by_bus = rv["bus_by_group"], rv["bus_by_bus"]
+        if new_bus:
+            np.add(be_g, T["bus_g"], out=by_group)
+            by_bus[:] = T["bus_x"]
+        else:
+            T_bg, T_bx = T["bus_g"], T["bus_x"]
+            for g in bus_g:
+                by_group[g] = be_g[g] + T_bg[g]
+            for b in bus_x:
+                by_bus[b] = T_bx[b]
+        return U_g, core_u
 
     def place_op(self, op: Op, ctx: Ctx) -> None:
         if not op.asap_class:
@@ -1017,6 +1095,7 @@ class Sim:
         lay = self.lay
         self.ctx = Ctx(self)
         self.dirty_ops: set[Op] = set()  # ops whose phases changed since they were placed (Op.changed)
+        self.busy: list[Op] = []  # see set_busy
         self.lun_ops: dict[int, list[Op]] = {}  # per SP: the LUN operations started (Op.concurrent_advice)
         self.rebuild_of: dict[str, list[Op]] = {}  # per drive: the rebuilds of its failures (Rebuild.start)
         self.idle_now = 0.0
@@ -1025,15 +1104,16 @@ class Sim:
         while ei < len(events) and events[ei].start_h <= 0.0:
             self.fire(events[ei], 0.0)
             ei += 1
+        busy: list[Op] = []
         while True:
             self.solve()
-            self.record(t)
+            # idle ops (no rate, nothing due; see place) are left alone until placed again
+            was_busy, busy = busy, self.busy.copy()
+            self.record(t, busy, was_busy)
             steps += 1
             if should_stop is not None and steps % STOP_CHECK_STEPS == 0 and should_stop():
                 raise RunCancelled(f"stopped at {t:.3f} h: a newer request came")
             t_next = events[ei].start_h if ei < len(events) else INF
-            # idle ops (no rate, nothing due; see place) are left alone until placed again
-            busy = [op for op in self.active if not op.idle]
             ends = [t + op.time_left() for op in busy]
             if ends:
                 t_next = min(t_next, min(ends))
@@ -1069,6 +1149,8 @@ class Sim:
             while ei < len(events) and events[ei].start_h <= t + 1e-12:
                 self.fire(events[ei], t)
                 ei += 1
+        self.progress_cells()
+        self.bus_columns()
         horizon = max(t, float(self.project.horizon_h or 0.0))
         if horizon <= 0:
             horizon = 1.0
@@ -1120,28 +1202,71 @@ class Sim:
         self.timers.append((when, cb))
 
     # ------------------------------------------------------------------ recording
-    def record(self, t: float) -> None:
-        s = self.last
+    def record(self, t: float, busy: list[Op], was_busy: list[Op]) -> None:
+        """Keep the step's row (self.row, as solve() left it) and what changed of the operations:
+        busy, the running ops not idle now; was_busy, the previous step's."""
         k = self.rec_n
         self.rec_n = k + 1
         self.rec_t.append(t)
-        group_load, extras, layout = s["drive"]
         if k % REC_CHUNK == 0:
-            self.rec_chunks.append(np.empty((REC_CHUNK, sum(self.rec_width.values()))))
-        # raw values, in rec_width's order; finish() scales whole columns (the same arithmetic per element)
-        np.concatenate((s["U_g"], s["core"], s["bus"], s["iops_w"], s["mbs_w"], s["port"], self.cache_fill,
-                        self.wp_pct, self.forced, group_load), out=self.rec_chunks[-1][k % REC_CHUNK])
-        if s["resp_w"] is None:  # open load: the response times follow from the row
+            self.rec_chunks.append(np.empty((REC_CHUNK, len(self.row))))
+        # raw values; finish() scales whole columns (the same arithmetic per element). Operations
+        # fill the write cache in place; forced and wp_pct are replaced when they change (Op)
+        rv = self.rv
+        np.copyto(rv["write_cache_pct"], self.cache_fill)
+        if self.forced is not self._rec_forced:
+            rv["forced"][:] = self._rec_forced = self.forced
+        if self.wp_pct is not self._rec_wp:
+            rv["write_pending_pct"][:] = self._rec_wp = self.wp_pct
+        self.rec_chunks[-1][k % REC_CHUNK] = self.row
+        if self.step_resp is None:  # open load: the response times follow from the row
             self.rec_open.append(k)
             self.rec_open_version.append(self._history_version)
         else:
-            self.rec_resp.append((k, s["resp_w"], s["rmax_w"], s["lun_r"]))
-        self.rec_drive.append((extras, layout))
-        # per-operation progress and rate: only the running ones change (progress = moved MB
-        # over the op's total, computed in finish() as Op.progress_pct does for a running op)
-        active = self.active
-        self.rec_moved.extend(map(_MOVED, active))
-        self.rec_rate.extend(map(_RATE, active))
+            self.rec_resp.append((k, *self.step_resp))
+        self.rec_drive.append(self._drive_rec)
+        # progress and rate: an idle op is not advanced and has no rate until it is placed again
+        # (and then it is busy, or idle at a rate of 0), so only busy ops and those that stopped
+        # since the previous step change (a new op before its first entry: 0 MB at 0 MB/s)
+        log = self.rec_progress.append
+        for op in busy:
+            log((k, op.index, op.moved_mb, op.rate))
+        for op in was_busy:
+            if op.idle and op.running:
+                log((k, op.index, op.moved_mb, op.rate))
+
+    def bus_columns(self) -> None:
+        """bus_pct's recorded MB/s (finish() scales them) from its terms: single buses plus each
+        group's MB/s on its buses, one matrix product per chunk."""
+        GB, cols = self.lay.GB, self.rec_cols
+        left = self.rec_n
+        for c in self.rec_chunks:
+            c = c[:left]
+            left -= len(c)
+            np.add(c[:, cols["bus_by_bus"]], c[:, cols["bus_by_group"]] @ GB if len(GB) else 0.0,
+                   out=c[:, cols["bus_pct"]])
+
+    def progress_cells(self) -> None:
+        """rec_moved and rec_rate as finish() reads them, from rec_progress: the moved MB and
+        rate of every running op at every step, in row-major (step, op) order (a step's entries
+        follow self.active, which is in op order)."""
+        ops = self.ops
+        n_rows, n_ops = self.rec_n, len(ops)
+        if not self.rec_progress and not n_ops:
+            return
+        # per (step, op) the latest entry at or before the step (-1: none, the new op's zeros);
+        # an op's entries all lie in its rows, so the fill never crosses from another run
+        k, j, moved, rate = (np.array(c) for c in zip(*self.rec_progress)) if self.rec_progress else (
+            np.zeros(0, int), np.zeros(0, int), np.zeros(0), np.zeros(0))
+        latest = np.full((n_rows, n_ops), -1)
+        latest[k, j] = np.arange(len(k))
+        np.maximum.accumulate(latest, axis=0, out=latest)
+        first = np.array([op.rec_first for op in ops], float)
+        end = np.array([op.rec_end for op in ops], float)
+        row = np.arange(n_rows, dtype=float)[:, None]
+        src = latest[(row >= first) & (row < end)]  # (row-major)
+        self.rec_moved = np.append(moved, 0.0)[src].tolist()
+        self.rec_rate = np.append(rate, 0.0)[src].tolist()
 
     def drive_snapshot(self) -> np.ndarray:
         """The drive layout for this topology version (failures, spares and replacements change
