@@ -67,6 +67,8 @@ class PairHistory:
     def flat(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
         """Every version's entries side by side: (the pair of each, its terms, its where, the
         number of entries of each version)."""
+        if getattr(self, "_flat", None) is not None:  # (response_terms' history: it had them)
+            return self._flat
         n_pairs = self.first[0].shape[1]
         idx = [np.arange(n_pairs)] + [np.arange(n_pairs) if i is None else i for i, _, _ in self.changes]
         return (np.concatenate(idx), np.concatenate([self.first[0]] + [t for _, t, _ in self.changes], axis=1),
@@ -76,7 +78,7 @@ class PairHistory:
         """This history of INPUTS in TERMS form, every version's entries in one pass; wcache:
         per pair, its LUN has a write cache; flush_ms: a write's time in forced flush. The
         arithmetic is _pair_terms' before it moved here, element by element."""
-        pairs, (x, r, hit, rnd, t_seq, rrf), _, sizes = self.flat()
+        pairs, (x, r, hit, rnd, t_seq, rrf), where, sizes = self.flat()
         wc = wcache[pairs]
         # reads: hits at cache speed, misses random or sequential (B: stretched by the group's
         # queue); writes: to the write cache at cache speed (forced flush: its penalty) or, without
@@ -93,6 +95,7 @@ class PairHistory:
         out = PairHistory()
         out.first = (blocks[0], self.first[1])
         out.changes = [(i, t, w) for (i, _, w), t in zip(self.changes, blocks[1:])]
+        out._flat = (pairs, terms, where, sizes)  # for OpenResponses.mean_by_workload (not pickled)
         return out
 
     def replay(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
