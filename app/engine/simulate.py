@@ -23,7 +23,7 @@ from app.domain.raid import mttdl_hours
 
 from .ops import OPS, Op
 from .rates import MissingRate, RateReader
-from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, RecordedRows
+from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, Progress, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout
 
@@ -1369,10 +1369,10 @@ class Sim:
                 res.add_block(SeriesBlock(metric, unit, list(names), t, V))
         if self.ops:
             # a finished op is at 100% from its end; a running one at its moved MB over its total
+            # (Progress: the matrix is built when read)
             ops = self.ops
             ends = np.array([INF if op.end_h is None else op.end_h for op in ops])
-            P = (t[:, None] >= ends - 1e-12) * 100.0
-            cells, rate = np.zeros(0, int), np.zeros(0)
+            cells, moved, rate = np.zeros(0, int), np.zeros(0), np.zeros(0)
             if self.rec_moved:
                 # the recorded entries fill the (step, op) cells where the op ran in row-major order:
                 # a step's entries follow self.active, which is in op order
@@ -1382,14 +1382,12 @@ class Sim:
                 cells = np.flatnonzero((row >= first) & (row < end))  # (flat, row-major)
                 n = len(self.rec_moved)
                 rate = np.fromiter(self.rec_rate, float, n)
-                tot = np.array([op.total_mb for op in ops], float)[cells % len(ops)]
-                ok = tot > 0
                 moved = np.fromiter(self.rec_moved, float, n)
-                P.ravel()[cells] = np.where(ok, np.minimum(moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
+            totals = np.array([op.total_mb for op in ops], float)
             ids = [op.event.id for op in self.ops]
-            res.add_block(SeriesBlock("progress_pct", "%", ids, t, P))
+            res.add_block(SeriesBlock("progress_pct", "%", ids, t, compute=Progress(t, ends, cells, moved, totals)))
             # no chart shows the rate: its matrix (zero where an op does not run) is built when read
-            res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, compute=Cells(P.shape, cells, rate)))
+            res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, compute=Cells((n_rows, len(ops)), cells, rate)))
         for op in self.ops:
             res.operations.append(op.result())
         self.final_advisories(res)
