@@ -211,7 +211,7 @@ class Op:
         self.counted: dict[tuple, int] = {}
         self.idle = False
         self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
-        self.on_sp: list | None = None  # sim.lun_ops' list it is in (concurrent_advice)
+        self.on_sp: dict | None = None  # sim.lun_ops' dict it is in (concurrent_advice)
 
     @property
     def R(self):
@@ -305,7 +305,7 @@ class Op:
             self.running = False
             self.sim.active.remove(self)
             if self.on_sp is not None:  # it no longer runs with the LUN operations on its SP
-                self.on_sp.remove(self)
+                del self.on_sp[self]
             self.rec_end = self.sim.rec_n
             self.sim.dirty_ops.add(self)  # its additions go
 
@@ -404,11 +404,13 @@ class Op:
     def concurrent_advice(self, ctrl: int) -> None:
         """A LUN operation (migration, rebuild, bind) starts on SP `ctrl`: warn when others run
         there. Each one calls this once from start(); sim.lun_ops keeps the running ones per SP in
-        start order (finish() takes one out), so no scan of every running operation."""
-        on_sp = self.sim.lun_ops.setdefault(ctrl, [])
-        same = [o.event.id for o in on_sp if o.running]  # (one whose start failed stays, not running)
-        on_sp.append(self)
-        self.on_sp = on_sp  # finish() takes it out
+        start order, with their event ids (finish() takes one out), so no scan of any list."""
+        on_sp = self.sim.lun_ops.get(ctrl)
+        if on_sp is None:
+            on_sp = self.sim.lun_ops[ctrl] = {}
+        same = list(on_sp.values())
+        on_sp[self] = self.event.id
+        self.on_sp = on_sp  # finish() takes it out (Sim.fire when its start fails)
         if same:
             name = self.lay.ctrl_names[ctrl]
             self.sim.advise("warning", "concurrent-lun-ops",
@@ -595,7 +597,7 @@ class Migration(Op):
         """Forced flushes on this op's SP start or stop; demand() reads the flag, so every
         migration on that SP is placed again."""
         sim = self.sim
-        if sim.forced[self.ctrl] != on:
+        if bool(sim.forced[self.ctrl]) is not on:  # (a numpy bool compared with != costs ~1 us)
             sim.forced = sim.forced.copy()  # a new array: recorded steps keep theirs
             sim.forced[self.ctrl] = on
             sim.dirty_ops.update(o for o in sim.active
