@@ -11,6 +11,7 @@ Policies (docs/model.md):
 from __future__ import annotations
 
 import math
+from itertools import compress
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -94,7 +95,8 @@ class Fixed:
 
 class RunIndex:
     """What operation starts look up, indexed once per run (Sim) instead of scanned per start:
-    the hot spares by interface and capacity, the workloads on each group (per LUN placement)."""
+    the hot spares by interface and capacity, which running workloads have LUNs on which groups
+    (per LUN placement and workload change), the write-cache-path migrations per SP."""
 
     def __init__(self, sim: "Sim"):
         lay = sim.lay
@@ -104,12 +106,14 @@ class RunIndex:
         self.spare_facts = list(zip(spares, [lay.drive_types[d].interface.value for d in spares],
                                     lay.d_cap[lay.spares].tolist(), lay.d_bus[lay.spares].tolist()))
         self.spare_cands: dict[tuple, tuple[list[int], dict[int, list[int]]]] = {}
-        self.wg_mat = None  # Sim.workload_group_matrix's matrix the columns below are of
-        self.wg_cols: dict[int, list[int]] = {}
-        self.active_src = None  # Sim.w_running the list below is of (a new array per workload change)
-        self.active: list[bool] = []
-        self.any_active = False
+        self.ids = [w["id"] for w in sim.workloads]  # the workload ids, in workload order
+        self.wg_mat = self.wg_active = None  # Sim.workload_group_matrix's pair the one below is of
+        self.wg_running: np.ndarray | None = None  # W x G: a running workload has a LUN on the group
+        self.busy_src = None  # Sim.w_running the flag below is of (a new array per workload change)
+        self.any_busy = False
         self.idle_rate: float | None = None  # idle_rebuild_rate when the same for every group
+        # per SP: the running migrations on the write-cache path (Migration.set_forced dirties them)
+        self.cache_path_migs: dict[int, dict["Migration", None]] = {}
 
     @staticmethod
     def of(sim: "Sim") -> "RunIndex":
@@ -131,23 +135,19 @@ class RunIndex:
         return hit
 
     def workloads_on(self, sim: "Sim", groups) -> list[str]:
-        """The ids of the running workloads with a LUN on any of the groups, in workload order."""
+        """The ids of the running workloads with a LUN on any of the groups, in workload order.
+        (Nearly every start asks about other groups than the starts since the last move did: no
+        per-group cache, one column or two of a small matrix.)"""
         mat, active = sim.workload_group_matrix()
-        if mat is not self.wg_mat:  # LUNs moved: a new matrix
-            self.wg_mat, self.wg_cols = mat, {}
-        self.follow_workloads(active)
-        cols = self.wg_cols
-        hit: list[int] | set[int] | None = None
+        if mat is not self.wg_mat or active is not self.wg_active:  # LUNs moved or workloads changed
+            self.wg_mat, self.wg_active = mat, active
+            self.wg_running = mat & active[:, None]
+        running = self.wg_running
+        sel = None
         for g in groups:  # one or two groups
-            if 0 <= g < mat.shape[1]:
-                col = cols.get(g)
-                if col is None:
-                    col = cols[g] = mat[:, g].nonzero()[0].tolist()
-                hit = col if hit is None else sorted(set(hit).union(col))
-        if not hit:
-            return []
-        act, wl = self.active, sim.workloads
-        return [wl[i]["id"] for i in hit if act[i]]
+            if 0 <= g < running.shape[1]:
+                sel = running[:, g] if sel is None else sel | running[:, g]
+        return [] if sel is None else list(compress(self.ids, sel.tolist()))
 
     def idle_rebuild_rate(self, sim: "Sim", gi: int) -> float:
         """MB/s of a rebuild of group gi without host load at the platform's default priority
@@ -166,23 +166,25 @@ class RunIndex:
         self.idle_rate = rate
         return rate
 
-    def follow_workloads(self, active: np.ndarray) -> None:
-        """Take Sim.w_running (which workloads offer I/O) as a list, when it changed."""
-        if active is not self.active_src:
-            self.active_src, self.active = active, active.tolist()
-            self.any_active = any(self.active)
-
     def host_busy(self, sim: "Sim") -> bool:
         """Any workload offers I/O."""
-        self.follow_workloads(sim.workload_group_matrix()[1])
-        return self.any_active
+        active = sim.w_running
+        if active is not self.busy_src:
+            self.busy_src, self.any_busy = active, bool(active.any())
+        return self.any_busy
 
 
 class Op:
     asap_class = 0  # economical/fixed phases are placed first, ASAP-class after
+    # MB/s it puts into its SP's write cache beyond what the destination drains (only a Migration
+    # on the write-cache path sets it): time_left/advance/at_rest follow the cache then. A hook
+    # here, not an override, because the loop calls them for every busy op at every step.
+    fill_rate = 0.0
 
     def __init__(self, sim: "Sim", ev):
         self.sim = sim
+        self.R = sim.R  # the run's rate reader and Layout (fixed for the run; read at every step)
+        self.lay = sim.lay
         self.event = ev
         self.priority = str(getattr(ev, "priority", "") or "")
         if self.priority.lower() in ("low", "medium", "high"):  # tables use Low/Medium/High
@@ -213,14 +215,6 @@ class Op:
         self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
         self.on_sp: dict | None = None  # sim.lun_ops' dict it is in (concurrent_advice)
 
-    @property
-    def R(self):
-        return self.sim.R
-
-    @property
-    def lay(self):
-        return self.sim.lay
-
     # ---- life cycle
     def start(self, t: float) -> bool:
         raise NotImplementedError
@@ -243,7 +237,7 @@ class Op:
 
     def at_rest(self) -> bool:
         """No rate and nothing due: advancing it changes nothing (the loop skips it)."""
-        return self.rate == 0.0 and self.time_left() == INF
+        return self.rate == 0.0 and self.fill_rate == 0.0 and self.time_left() == INF
 
     def time_left(self) -> float:
         """Hours until the first of its streams ends at the current rates: a transfer when its MB
@@ -268,7 +262,13 @@ class Op:
                 continue  # wait: ends on an event
             if v < best:
                 best = v
+        if self.fill_rate > 1e-9:
+            return self.cache_full_in(best)
         return best
+
+    def cache_full_in(self, tl: float) -> float:
+        """time_left of an op filling the write cache (fill_rate): at most until it is full."""
+        return tl
 
     def advance(self, dt_h: float, t: float) -> None:
         moved = self.moved_mb
@@ -280,6 +280,11 @@ class Op:
                 moved += step
         self.moved_mb = moved
         self.now = t + dt_h
+        if self.fill_rate > 0:
+            self.fill_cache(dt_h)
+
+    def fill_cache(self, dt_h: float) -> None:
+        """advance() of an op filling the write cache (fill_rate)."""
 
     def maybe_finish_phase(self, t: float) -> None:
         self.now = t
@@ -496,6 +501,8 @@ class Migration(Op):
                             f"{ev.id}: {dep} migration (the source or destination RAID group "
                             f"{'carries' if dep == 'dependent' else 'does not carry'} host load)", ev.id,
                             "emc 'Cumulative effects on performance'")
+        if self.cache_path:  # (last: a start that raises is not running; finish() takes it out)
+            RunIndex.of(sim).cache_path_migs.setdefault(self.ctrl, {})[self] = None
         return True
 
     def resources(self) -> list[tuple[str, int]]:
@@ -577,31 +584,25 @@ class Migration(Op):
                 p.add("core", core, self.cpu_exp * p.rate)
         return f
 
-    def at_rest(self) -> bool:
-        return super().at_rest() and self.fill_rate == 0.0  # else advance() fills the cache
-
-    def time_left(self) -> float:
-        tl = Op.time_left(self)
-        if self.fill_rate > 1e-9 and not self.sim.forced[self.ctrl]:
+    def cache_full_in(self, tl: float) -> float:
+        if not self.sim.forced[self.ctrl]:
             at = self.R.v("cache.forced_flush_at_pct") / 100.0 * self.sim.write_cache_mb
             left = max(at - float(self.sim.cache_fill[self.ctrl]), 0.0)  # a float: the clock follows it
             tl = min(tl, left / (self.fill_rate * 3600.0))
         return tl
 
-    def advance(self, dt_h: float, t: float) -> None:
-        Op.advance(self, dt_h, t)
-        if self.fill_rate > 0 and not self.sim.forced[self.ctrl]:
+    def fill_cache(self, dt_h: float) -> None:
+        if not self.sim.forced[self.ctrl]:
             self.sim.cache_fill[self.ctrl] += self.fill_rate * dt_h * 3600.0
 
     def set_forced(self, on: bool) -> None:
-        """Forced flushes on this op's SP start or stop; demand() reads the flag, so every
-        migration on that SP is placed again."""
+        """Forced flushes on this op's SP start or stop; demand() reads the flag on the
+        write-cache path, so every running migration on that path on that SP is placed again."""
         sim = self.sim
         if bool(sim.forced[self.ctrl]) is not on:  # (a numpy bool compared with != costs ~1 us)
             sim.forced = sim.forced.copy()  # a new array: recorded steps keep theirs
             sim.forced[self.ctrl] = on
-            sim.dirty_ops.update(o for o in sim.active
-                                 if isinstance(o, Migration) and o.cache_path and o.ctrl == self.ctrl)
+            sim.dirty_ops.update(RunIndex.of(sim).cache_path_migs.get(self.ctrl, ()))
 
     def maybe_finish_phase(self, t: float) -> None:
         wc = self.sim.write_cache_mb
@@ -634,6 +635,8 @@ class Migration(Op):
         lay.l_cap[self.src] = lay.l_cap[self.dst]
         lay.l_live[self.dst] = False
         self.sim.invalidate(luns={self.src, self.dst})
+        if self.cache_path:
+            del RunIndex.of(self.sim).cache_path_migs[self.ctrl][self]
         super().finish(t)
 
 
