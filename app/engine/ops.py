@@ -33,6 +33,10 @@ PRIORITY_ORDER = ["Low", "Medium", "High", "ASAP"]
 class Stream:
     """One running phase: moves `mb` at `rate` (transfer) or lasts until `end_h` (timed/wait)."""
 
+    # slots: the loop reads rate/mb/done of every busy stream at every step; plan and bus_cap
+    # are Rebuild.plan's (set once per stream)
+    __slots__ = ("name", "start_h", "mb", "done", "kind", "end_h", "rate", "tag", "plan", "bus_cap")
+
     def __init__(self, name: str, start_h: float, mb: float = 0.0, kind: str = "transfer",
                  end_h: float | None = None, tag: object = None):
         self.name = name
@@ -69,10 +73,16 @@ class Part:
         self.check_d: list[int] = []
         self.adds: list[tuple[tuple[str, int], float]] = []
         for kind, i, cost in uses:
-            (self.g if kind == "g" else self.d).append((i, cost * rate))
-            self.adds.append(((kind, i), cost * rate))
-            if cost > 0:
-                (self.check_g if kind == "g" else self.check_d).append(i)
+            v = cost * rate
+            if kind == "g":
+                self.g.append((i, v))
+                if cost > 0:
+                    self.check_g.append(i)
+            else:
+                self.d.append((i, v))
+                if cost > 0:
+                    self.check_d.append(i)
+            self.adds.append(((kind, i), v))
 
     def add(self, kind: str, i: int, value: float) -> None:
         """A CPU or bus addition ("core", "bus_g", "bus_x"; see Ctx.add)."""
@@ -477,6 +487,7 @@ class Migration(Op):
         # what demand() and build_fixed() read at every placement, as plain Python values
         self.core = int(lay.core_off[self.ctrl])
         self.copy_uses = [("g", self.gs, self.c_src), ("g", self.gd, self.c_dst)]
+        self.src_uses = self.copy_uses[:1]  # the write-cache path takes only the source's drive time
         self.exp_uses = [("g", self.gd, self.exp_cost_u)]
         self.dst_width, self.dst_data = float(lay.g_width[self.gd]), float(lay.g_data[self.gd])
         src_gb = float(lay.l_cap[self.src])
@@ -524,7 +535,7 @@ class Migration(Op):
     def demand(self, ctx) -> None:
         total = 0.0
         gs, gd = self.gs, self.gd
-        c_src, c_dst = self.c_src, self.c_dst
+        c_dst = self.c_dst
         cache_path = self.cache_path
         forced = cache_path and self.sim.forced[self.ctrl]
         core = self.core
@@ -537,15 +548,18 @@ class Migration(Op):
                         ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
                         rate = self.take(ctx, min(self.copy_cap, drain), self.copy_uses, True)
                     else:
-                        rate = self.take(ctx, self.copy_cap, [("g", gs, c_src)], True)
+                        rate = self.take(ctx, self.copy_cap, self.src_uses, True)
                         ctx.add("g", gd, c_dst * min(rate, drain))
                         self.fill_rate += max(rate - drain, 0.0)
                 else:
                     rate = self.take(ctx, self.copy_cap, self.copy_uses, self.asap)
                 s.rate = rate
                 ctx.add("core", core, self.cpu_copy * rate)
-                self.bus_g(ctx, gs, rate)
-                self.bus_g(ctx, gd, rate * self.dst_width / self.dst_data)
+                if rate > 0:  # the back-end traffic (as bus_g adds it)
+                    ctx.add("bus_g", gs, rate)
+                mb = rate * self.dst_width / self.dst_data
+                if mb > 0:
+                    ctx.add("bus_g", gd, mb)
                 total += rate
             elif s.tag == "exp":
                 cost = self.exp_cost_u
@@ -718,7 +732,7 @@ class Rebuild(Op):
                        f"than the {math_.failures_tolerated} it tolerates: its LUNs' data is lost", f"RG {g.id}",
                        "hp 'Overview of the RAID 5 rebuild process'")
         self.asap_class = 1 if self.asap else 0
-        first = int(np.argmax(lay.l_group == gi))  # the group's first LUN owns the rebuild (0 when none)
+        first = int((lay.l_group == gi).argmax())  # the group's first LUN owns the rebuild (0 when none)
         self.ctrl = int(lay.l_owner[first]) if lay.l_group[first] == gi else 0
         self.core0 = int(lay.core_off[self.ctrl])
         # a Python float: its phases' times follow from it, and a numpy scalar there would make the
