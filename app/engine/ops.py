@@ -193,8 +193,9 @@ class Op:
 
     def __init__(self, sim: "Sim", ev):
         self.sim = sim
-        self.R = sim.R  # the run's rate reader and Layout (fixed for the run; read at every step)
+        self.R = sim.R  # the run's rate reader, Layout and RunIndex (fixed for the run)
         self.lay = sim.lay
+        self.ix = RunIndex.of(sim)
         self.event = ev
         self.priority = str(getattr(ev, "priority", "") or "")
         if self.priority.lower() in ("low", "medium", "high"):  # tables use Low/Medium/High
@@ -328,7 +329,8 @@ class Op:
     def resources(self) -> list[tuple[str, int]]:
         """The drive time its rate reads: ("g", group) and ("d", drive) keys (Ctx). Sim.place
         places it again when the host load, the failures, the ASAP counts or an earlier
-        operation's additions change there."""
+        operation's additions change there. The same list object while they do not change:
+        Ctx.footprint compares it with the last one at every placement."""
         return []
 
     def count_asap(self, ctx: "Ctx") -> None:
@@ -403,10 +405,10 @@ class Op:
         return self.asap
 
     def workloads_on_groups(self, groups: set[int]) -> list[str]:
-        return RunIndex.of(self.sim).workloads_on(self.sim, groups)
+        return self.ix.workloads_on(self.sim, groups)
 
     def host_busy(self) -> bool:
-        return RunIndex.of(self.sim).host_busy(self.sim)
+        return self.ix.host_busy(self.sim)
 
     def asap_advice(self, what: str) -> None:
         if self.is_asap() and self.host_busy():
@@ -456,7 +458,7 @@ class Migration(Op):
             self.copy_cap, note = R.keyed("migration.economical", self.priority, PRIORITY_ORDER[:3])
             if note:
                 sim.advise("info", "nearest-rate", f"{ev.id}: {note} (no migration rate for {self.priority!r})", ev.id)
-        dest = RunIndex.of(sim).default_lun_settings | lay.luns[self.dst].settings
+        dest = self.ix.default_lun_settings | lay.luns[self.dst].settings
         wa = dest.get("write_aside_blocks")
         # write-aside 511 or less sends the copy's large writes around the cache (emc 'Best
         # practices for migrations'); so does a disabled write cache, or an array without one
@@ -489,6 +491,7 @@ class Migration(Op):
         self.copy_uses = [("g", self.gs, self.c_src), ("g", self.gd, self.c_dst)]
         self.src_uses = self.copy_uses[:1]  # the write-cache path takes only the source's drive time
         self.exp_uses = [("g", self.gd, self.exp_cost_u)]
+        self.res = [("g", self.gs), ("g", self.gd)]  # resources()
         self.dst_width, self.dst_data = float(lay.g_width[self.gd]), float(lay.g_data[self.gd])
         src_gb = float(lay.l_cap[self.src])
         dst_gb = float(lay.l_cap[self.dst])
@@ -513,11 +516,11 @@ class Migration(Op):
                             f"{'carries' if dep == 'dependent' else 'does not carry'} host load)", ev.id,
                             "emc 'Cumulative effects on performance'")
         if self.cache_path:  # (last: a start that raises is not running; finish() takes it out)
-            RunIndex.of(sim).cache_path_migs.setdefault(self.ctrl, {})[self] = None
+            self.ix.cache_path_migs.setdefault(self.ctrl, {})[self] = None
         return True
 
     def resources(self) -> list[tuple[str, int]]:
-        return [("g", self.gs), ("g", self.gd)]
+        return self.res
 
     def count_asap(self, ctx) -> None:
         if self.is_asap():
@@ -616,7 +619,7 @@ class Migration(Op):
         if bool(sim.forced[self.ctrl]) is not on:  # (a numpy bool compared with != costs ~1 us)
             sim.forced = sim.forced.copy()  # a new array: recorded steps keep theirs
             sim.forced[self.ctrl] = on
-            sim.dirty_ops.update(RunIndex.of(sim).cache_path_migs.get(self.ctrl, ()))
+            sim.dirty_ops.update(self.ix.cache_path_migs.get(self.ctrl, ()))
 
     def maybe_finish_phase(self, t: float) -> None:
         wc = self.sim.write_cache_mb
@@ -650,7 +653,7 @@ class Migration(Op):
         lay.l_live[self.dst] = False
         self.sim.invalidate(luns={self.src, self.dst})
         if self.cache_path:
-            del RunIndex.of(self.sim).cache_path_migs[self.ctrl][self]
+            del self.ix.cache_path_migs[self.ctrl][self]
         super().finish(t)
 
 
@@ -709,6 +712,7 @@ def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
 
 
 class Rebuild(Op):
+    res = None  # (target, resources()) of the current target
     def start(self, t: float) -> bool:
         ev, lay, sim = self.event, self.lay, self.sim
         d = lay.didx.get(ev.drive)
@@ -738,7 +742,7 @@ class Rebuild(Op):
         # a Python float: its phases' times follow from it, and a numpy scalar there would make the
         # clock (and every op's arithmetic after it) numpy scalars
         self.mb = float(lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi))
-        self.model = RunIndex.of(sim).model
+        self.model = self.ix.model
         self.replaced = False
         self.target = None
         self.spare = self.pick_spare(d)
@@ -768,8 +772,8 @@ class Rebuild(Op):
         capacity, on the drive's bus if there is one."""
         lay, sim = self.lay, self.sim
         # the spares that fit are fixed per run; only which are free changes
-        cands, by_bus = RunIndex.of(sim).spares_for(lay.drive_types[d].interface.value,
-                                                      float(lay.g_member_cap[self.gi]))
+        cands, by_bus = self.ix.spares_for(lay.drive_types[d].interface.value,
+                                           float(lay.g_member_cap[self.gi]))
         failed, busy = sim.failed, sim.spare_busy
         for group in (by_bus.get(int(lay.d_bus[d]), ()), cands):
             for s in group:
@@ -845,8 +849,11 @@ class Rebuild(Op):
         self.sim.failed[new] = False
 
     def resources(self) -> list[tuple[str, int]]:
-        drives = {self.d, self.spare, self.target, self.partner() if self.lay.g_mirror[self.gi] else None}
-        return [("g", self.gi)] + [("d", d) for d in drives if d is not None]
+        res = self.res
+        if res is None or res[0] != self.target:  # the target changes once, on the replacement
+            drives = {self.d, self.spare, self.target, self.partner() if self.lay.g_mirror[self.gi] else None}
+            res = self.res = (self.target, [("g", self.gi)] + [("d", d) for d in drives if d is not None])
+        return res[1]
 
     def count_asap(self, ctx) -> None:
         if self.is_asap():
@@ -970,6 +977,7 @@ class BindOp(Op):
         self.core = int(lay.core_off[self.ctrl])
         # back-end MB/s per MB/s bound: full stripes (data + parity), as Python floats
         self.stripe_w, self.stripe_d = float(lay.g_width[self.gi]), float(max(lay.g_data[self.gi], 1))
+        self.res = [("g", self.gi)]  # resources()
         self.label = f"Bind LUN {ev.lun} (verify {self.priority}{', no initial verify' if ev.no_initial_verify else ''})"
         iface = lay.drive_types[int(lay.g_members[self.gi][0])].interface
         key = "SATA" if iface is Interface.SATA else "FC"
@@ -997,7 +1005,7 @@ class BindOp(Op):
             self.begin("verify", t, self.mb, tag="verify")
 
     def resources(self) -> list[tuple[str, int]]:
-        return [("g", self.gi)]
+        return self.res
 
     def count_asap(self, ctx) -> None:
         if self.is_asap():
