@@ -401,9 +401,6 @@ class Op:
                                self.end_h, phases, sorted(self.touches))
 
     # ---- helpers
-    def is_asap(self) -> bool:
-        return self.asap
-
     def workloads_on_groups(self, groups: set[int]) -> list[str]:
         return self.ix.workloads_on(self.sim, groups)
 
@@ -411,7 +408,7 @@ class Op:
         return self.ix.host_busy(self.sim)
 
     def asap_advice(self, what: str) -> None:
-        if self.is_asap() and self.host_busy():
+        if self.asap and self.host_busy():
             self.sim.advise("warning", "asap-under-load",
                             f"{self.event.id}: {what} at ASAP while host workloads run; ASAP takes the free drive "
                             "and SP time and raises host response time (the 'ASAP effect'). Use Low/Medium/High "
@@ -523,7 +520,7 @@ class Migration(Op):
         return self.res
 
     def count_asap(self, ctx) -> None:
-        if self.is_asap():
+        if self.asap:
             for s in self.streams:
                 if s.kind == "transfer":
                     ctx.count("g", self.gd)
@@ -636,7 +633,7 @@ class Migration(Op):
 
     def on_stream_end(self, s: Stream, t: float) -> None:
         if s.tag == "copy":
-            if not (self.exp_pending and self.is_asap() and self.cached):
+            if not (self.exp_pending and self.asap and self.cached):
                 self.set_forced(False)
                 self.sim.cache_fill[self.ctrl] = 0.0
             self.fill_rate = 0.0
@@ -856,7 +853,7 @@ class Rebuild(Op):
         return res[1]
 
     def count_asap(self, ctx) -> None:
-        if self.is_asap():
+        if self.asap:
             for s in self.streams:
                 if s.kind == "transfer":
                     if s.tag == "rebuild":
@@ -906,7 +903,7 @@ class Rebuild(Op):
 
     def demand(self, ctx) -> None:
         self.rate = 0.0
-        asap = self.is_asap()
+        asap = self.asap
         for s in self.streams:
             if s.kind != "transfer":
                 continue
@@ -1008,7 +1005,7 @@ class BindOp(Op):
         return self.res
 
     def count_asap(self, ctx) -> None:
-        if self.is_asap():
+        if self.asap:
             ctx.count("g", self.gi)
 
     def demand(self, ctx) -> None:
@@ -1022,7 +1019,7 @@ class BindOp(Op):
                 self.cpu(ctx, self.ctrl, R.v("bind.cpu.zeroing_pct") * (rate / self.zero_rate))
             else:
                 cost = R.v("bind.disk.verify_util_at_asap") / self.verify_asap
-                rate = self.take(ctx, self.verify_rate, [("g", gi, cost)], self.is_asap())
+                rate = self.take(ctx, self.verify_rate, [("g", gi, cost)], self.asap)
                 self.cpu(ctx, self.ctrl, R.v("bind.cpu.verify_pct_at_asap") * rate / self.verify_asap)
             s.rate = rate
             self.bus_g(ctx, gi, rate * self.stripe_w / self.stripe_d)
