@@ -1017,7 +1017,7 @@ class Sim:
         lay = self.lay
         self.ctx = Ctx(self)
         self.dirty_ops: set[Op] = set()  # ops whose phases changed since they were placed (Op.changed)
-        self.lun_ops: dict[int, dict[Op, str]] = {}  # per SP: the LUN operations running, their event ids (Op.concurrent_advice)
+        self.lun_ops: dict[int, dict[Op, str]] = {}  # per SP: the LUN operations running -> event id (Op.concurrent_advice)
         self.rebuild_of: dict[str, list[Op]] = {}  # per drive: the rebuilds of its failures (Rebuild.start)
         self.idle_now = 0.0
         self._loads = None  # (inputs, rows) of the previous pass (Sim.loads)
