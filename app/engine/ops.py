@@ -11,6 +11,7 @@ Policies (docs/model.md):
 from __future__ import annotations
 
 import math
+from itertools import compress
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -31,6 +32,10 @@ PRIORITY_ORDER = ["Low", "Medium", "High", "ASAP"]
 
 class Stream:
     """One running phase: moves `mb` at `rate` (transfer) or lasts until `end_h` (timed/wait)."""
+
+    # slots: the loop reads rate/mb/done of every busy stream at every step; plan and bus_cap
+    # are Rebuild.plan's (set once per stream)
+    __slots__ = ("name", "start_h", "mb", "done", "kind", "end_h", "rate", "tag", "plan", "bus_cap")
 
     def __init__(self, name: str, start_h: float, mb: float = 0.0, kind: str = "transfer",
                  end_h: float | None = None, tag: object = None):
@@ -68,10 +73,16 @@ class Part:
         self.check_d: list[int] = []
         self.adds: list[tuple[tuple[str, int], float]] = []
         for kind, i, cost in uses:
-            (self.g if kind == "g" else self.d).append((i, cost * rate))
-            self.adds.append(((kind, i), cost * rate))
-            if cost > 0:
-                (self.check_g if kind == "g" else self.check_d).append(i)
+            v = cost * rate
+            if kind == "g":
+                self.g.append((i, v))
+                if cost > 0:
+                    self.check_g.append(i)
+            else:
+                self.d.append((i, v))
+                if cost > 0:
+                    self.check_d.append(i)
+            self.adds.append(((kind, i), v))
 
     def add(self, kind: str, i: int, value: float) -> None:
         """A CPU or bus addition ("core", "bus_g", "bus_x"; see Ctx.add)."""
@@ -94,7 +105,8 @@ class Fixed:
 
 class RunIndex:
     """What operation starts look up, indexed once per run (Sim) instead of scanned per start:
-    the hot spares by interface and capacity, the workloads on each group (per LUN placement)."""
+    the hot spares by interface and capacity, which running workloads have LUNs on which groups
+    (per LUN placement and workload change), the write-cache-path migrations per SP."""
 
     def __init__(self, sim: "Sim"):
         lay = sim.lay
@@ -104,12 +116,14 @@ class RunIndex:
         self.spare_facts = list(zip(spares, [lay.drive_types[d].interface.value for d in spares],
                                     lay.d_cap[lay.spares].tolist(), lay.d_bus[lay.spares].tolist()))
         self.spare_cands: dict[tuple, tuple[list[int], dict[int, list[int]]]] = {}
-        self.wg_mat = None  # Sim.workload_group_matrix's matrix the columns below are of
-        self.wg_cols: dict[int, list[int]] = {}
-        self.active_src = None  # Sim.w_running the list below is of (a new array per workload change)
-        self.active: list[bool] = []
-        self.any_active = False
+        self.ids = [w["id"] for w in sim.workloads]  # the workload ids, in workload order
+        self.wg_mat = self.wg_active = None  # Sim.workload_group_matrix's pair the one below is of
+        self.wg_running: np.ndarray | None = None  # W x G: a running workload has a LUN on the group
+        self.busy_src = None  # Sim.w_running the flag below is of (a new array per workload change)
+        self.any_busy = False
         self.idle_rate: float | None = None  # idle_rebuild_rate when the same for every group
+        # per SP: the running migrations on the write-cache path (Migration.set_forced dirties them)
+        self.cache_path_migs: dict[int, dict["Migration", None]] = {}
 
     @staticmethod
     def of(sim: "Sim") -> "RunIndex":
@@ -131,23 +145,19 @@ class RunIndex:
         return hit
 
     def workloads_on(self, sim: "Sim", groups) -> list[str]:
-        """The ids of the running workloads with a LUN on any of the groups, in workload order."""
+        """The ids of the running workloads with a LUN on any of the groups, in workload order.
+        (Nearly every start asks about other groups than the starts since the last move did: no
+        per-group cache, one column or two of a small matrix.)"""
         mat, active = sim.workload_group_matrix()
-        if mat is not self.wg_mat:  # LUNs moved: a new matrix
-            self.wg_mat, self.wg_cols = mat, {}
-        self.follow_workloads(active)
-        cols = self.wg_cols
-        hit: list[int] | set[int] | None = None
+        if mat is not self.wg_mat or active is not self.wg_active:  # LUNs moved or workloads changed
+            self.wg_mat, self.wg_active = mat, active
+            self.wg_running = mat & active[:, None]
+        running = self.wg_running
+        sel = None
         for g in groups:  # one or two groups
-            if 0 <= g < mat.shape[1]:
-                col = cols.get(g)
-                if col is None:
-                    col = cols[g] = mat[:, g].nonzero()[0].tolist()
-                hit = col if hit is None else sorted(set(hit).union(col))
-        if not hit:
-            return []
-        act, wl = self.active, sim.workloads
-        return [wl[i]["id"] for i in hit if act[i]]
+            if 0 <= g < running.shape[1]:
+                sel = running[:, g] if sel is None else sel | running[:, g]
+        return [] if sel is None else list(compress(self.ids, sel.tolist()))
 
     def idle_rebuild_rate(self, sim: "Sim", gi: int) -> float:
         """MB/s of a rebuild of group gi without host load at the platform's default priority
@@ -166,23 +176,26 @@ class RunIndex:
         self.idle_rate = rate
         return rate
 
-    def follow_workloads(self, active: np.ndarray) -> None:
-        """Take Sim.w_running (which workloads offer I/O) as a list, when it changed."""
-        if active is not self.active_src:
-            self.active_src, self.active = active, active.tolist()
-            self.any_active = any(self.active)
-
     def host_busy(self, sim: "Sim") -> bool:
         """Any workload offers I/O."""
-        self.follow_workloads(sim.workload_group_matrix()[1])
-        return self.any_active
+        active = sim.w_running
+        if active is not self.busy_src:
+            self.busy_src, self.any_busy = active, bool(active.any())
+        return self.any_busy
 
 
 class Op:
     asap_class = 0  # economical/fixed phases are placed first, ASAP-class after
+    # MB/s it puts into its SP's write cache beyond what the destination drains (only a Migration
+    # on the write-cache path sets it): time_left/advance/at_rest follow the cache then. A hook
+    # here, not an override, because the loop calls them for every busy op at every step.
+    fill_rate = 0.0
 
     def __init__(self, sim: "Sim", ev):
         self.sim = sim
+        self.R = sim.R  # the run's rate reader, Layout and RunIndex (fixed for the run)
+        self.lay = sim.lay
+        self.ix = RunIndex.of(sim)
         self.event = ev
         self.priority = str(getattr(ev, "priority", "") or "")
         if self.priority.lower() in ("low", "medium", "high"):  # tables use Low/Medium/High
@@ -211,15 +224,7 @@ class Op:
         self.counted: dict[tuple, int] = {}
         self.idle = False
         self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
-        self.on_sp: list | None = None  # sim.lun_ops' list it is in (concurrent_advice)
-
-    @property
-    def R(self):
-        return self.sim.R
-
-    @property
-    def lay(self):
-        return self.sim.lay
+        self.on_sp: dict | None = None  # sim.lun_ops' dict it is in (concurrent_advice)
 
     # ---- life cycle
     def start(self, t: float) -> bool:
@@ -243,7 +248,7 @@ class Op:
 
     def at_rest(self) -> bool:
         """No rate and nothing due: advancing it changes nothing (the loop skips it)."""
-        return self.rate == 0.0 and self.time_left() == INF
+        return self.rate == 0.0 and self.fill_rate == 0.0 and self.time_left() == INF
 
     def time_left(self) -> float:
         """Hours until the first of its streams ends at the current rates: a transfer when its MB
@@ -268,7 +273,13 @@ class Op:
                 continue  # wait: ends on an event
             if v < best:
                 best = v
+        if self.fill_rate > 1e-9:
+            return self.cache_full_in(best)
         return best
+
+    def cache_full_in(self, tl: float) -> float:
+        """time_left of an op filling the write cache (fill_rate): at most until it is full."""
+        return tl
 
     def advance(self, dt_h: float, t: float) -> None:
         moved = self.moved_mb
@@ -280,6 +291,11 @@ class Op:
                 moved += step
         self.moved_mb = moved
         self.now = t + dt_h
+        if self.fill_rate > 0:
+            self.fill_cache(dt_h)
+
+    def fill_cache(self, dt_h: float) -> None:
+        """advance() of an op filling the write cache (fill_rate)."""
 
     def maybe_finish_phase(self, t: float) -> None:
         self.now = t
@@ -305,7 +321,7 @@ class Op:
             self.running = False
             self.sim.active.remove(self)
             if self.on_sp is not None:  # it no longer runs with the LUN operations on its SP
-                self.on_sp.remove(self)
+                del self.on_sp[self]
             self.rec_end = self.sim.rec_n
             self.sim.dirty_ops.add(self)  # its additions go
 
@@ -313,7 +329,8 @@ class Op:
     def resources(self) -> list[tuple[str, int]]:
         """The drive time its rate reads: ("g", group) and ("d", drive) keys (Ctx). Sim.place
         places it again when the host load, the failures, the ASAP counts or an earlier
-        operation's additions change there."""
+        operation's additions change there. The same list object while they do not change:
+        Ctx.footprint compares it with the last one at every placement."""
         return []
 
     def count_asap(self, ctx: "Ctx") -> None:
@@ -384,17 +401,14 @@ class Op:
                                self.end_h, phases, sorted(self.touches))
 
     # ---- helpers
-    def is_asap(self) -> bool:
-        return self.asap
-
     def workloads_on_groups(self, groups: set[int]) -> list[str]:
-        return RunIndex.of(self.sim).workloads_on(self.sim, groups)
+        return self.ix.workloads_on(self.sim, groups)
 
     def host_busy(self) -> bool:
-        return RunIndex.of(self.sim).host_busy(self.sim)
+        return self.ix.host_busy(self.sim)
 
     def asap_advice(self, what: str) -> None:
-        if self.is_asap() and self.host_busy():
+        if self.asap and self.host_busy():
             self.sim.advise("warning", "asap-under-load",
                             f"{self.event.id}: {what} at ASAP while host workloads run; ASAP takes the free drive "
                             "and SP time and raises host response time (the 'ASAP effect'). Use Low/Medium/High "
@@ -404,11 +418,13 @@ class Op:
     def concurrent_advice(self, ctrl: int) -> None:
         """A LUN operation (migration, rebuild, bind) starts on SP `ctrl`: warn when others run
         there. Each one calls this once from start(); sim.lun_ops keeps the running ones per SP in
-        start order (finish() takes one out), so no scan of every running operation."""
-        on_sp = self.sim.lun_ops.setdefault(ctrl, [])
-        same = [o.event.id for o in on_sp if o.running]  # (one whose start failed stays, not running)
-        on_sp.append(self)
-        self.on_sp = on_sp  # finish() takes it out
+        start order, with their event ids (finish() takes one out), so no scan of any list."""
+        on_sp = self.sim.lun_ops.get(ctrl)
+        if on_sp is None:
+            on_sp = self.sim.lun_ops[ctrl] = {}
+        same = list(on_sp.values())
+        on_sp[self] = self.event.id
+        self.on_sp = on_sp  # finish() takes it out (Sim.fire when its start fails)
         if same:
             name = self.lay.ctrl_names[ctrl]
             self.sim.advise("warning", "concurrent-lun-ops",
@@ -439,7 +455,7 @@ class Migration(Op):
             self.copy_cap, note = R.keyed("migration.economical", self.priority, PRIORITY_ORDER[:3])
             if note:
                 sim.advise("info", "nearest-rate", f"{ev.id}: {note} (no migration rate for {self.priority!r})", ev.id)
-        dest = RunIndex.of(sim).default_lun_settings | lay.luns[self.dst].settings
+        dest = self.ix.default_lun_settings | lay.luns[self.dst].settings
         wa = dest.get("write_aside_blocks")
         # write-aside 511 or less sends the copy's large writes around the cache (emc 'Best
         # practices for migrations'); so does a disabled write cache, or an array without one
@@ -470,7 +486,9 @@ class Migration(Op):
         # what demand() and build_fixed() read at every placement, as plain Python values
         self.core = int(lay.core_off[self.ctrl])
         self.copy_uses = [("g", self.gs, self.c_src), ("g", self.gd, self.c_dst)]
+        self.src_uses = self.copy_uses[:1]  # the write-cache path takes only the source's drive time
         self.exp_uses = [("g", self.gd, self.exp_cost_u)]
+        self.res = [("g", self.gs), ("g", self.gd)]  # resources()
         self.dst_width, self.dst_data = float(lay.g_width[self.gd]), float(lay.g_data[self.gd])
         src_gb = float(lay.l_cap[self.src])
         dst_gb = float(lay.l_cap[self.dst])
@@ -494,13 +512,15 @@ class Migration(Op):
                             f"{ev.id}: {dep} migration (the source or destination RAID group "
                             f"{'carries' if dep == 'dependent' else 'does not carry'} host load)", ev.id,
                             "emc 'Cumulative effects on performance'")
+        if self.cache_path:  # (last: a start that raises is not running; finish() takes it out)
+            self.ix.cache_path_migs.setdefault(self.ctrl, {})[self] = None
         return True
 
     def resources(self) -> list[tuple[str, int]]:
-        return [("g", self.gs), ("g", self.gd)]
+        return self.res
 
     def count_asap(self, ctx) -> None:
-        if self.is_asap():
+        if self.asap:
             for s in self.streams:
                 if s.kind == "transfer":
                     ctx.count("g", self.gd)
@@ -515,7 +535,7 @@ class Migration(Op):
     def demand(self, ctx) -> None:
         total = 0.0
         gs, gd = self.gs, self.gd
-        c_src, c_dst = self.c_src, self.c_dst
+        c_dst = self.c_dst
         cache_path = self.cache_path
         forced = cache_path and self.sim.forced[self.ctrl]
         core = self.core
@@ -528,15 +548,18 @@ class Migration(Op):
                         ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
                         rate = self.take(ctx, min(self.copy_cap, drain), self.copy_uses, True)
                     else:
-                        rate = self.take(ctx, self.copy_cap, [("g", gs, c_src)], True)
+                        rate = self.take(ctx, self.copy_cap, self.src_uses, True)
                         ctx.add("g", gd, c_dst * min(rate, drain))
                         self.fill_rate += max(rate - drain, 0.0)
                 else:
                     rate = self.take(ctx, self.copy_cap, self.copy_uses, self.asap)
                 s.rate = rate
                 ctx.add("core", core, self.cpu_copy * rate)
-                self.bus_g(ctx, gs, rate)
-                self.bus_g(ctx, gd, rate * self.dst_width / self.dst_data)
+                if rate > 0:  # the back-end traffic (as bus_g adds it)
+                    ctx.add("bus_g", gs, rate)
+                mb = rate * self.dst_width / self.dst_data
+                if mb > 0:
+                    ctx.add("bus_g", gd, mb)
                 total += rate
             elif s.tag == "exp":
                 cost = self.exp_cost_u
@@ -575,31 +598,25 @@ class Migration(Op):
                 p.add("core", core, self.cpu_exp * p.rate)
         return f
 
-    def at_rest(self) -> bool:
-        return super().at_rest() and self.fill_rate == 0.0  # else advance() fills the cache
-
-    def time_left(self) -> float:
-        tl = Op.time_left(self)
-        if self.fill_rate > 1e-9 and not self.sim.forced[self.ctrl]:
+    def cache_full_in(self, tl: float) -> float:
+        if not self.sim.forced[self.ctrl]:
             at = self.R.v("cache.forced_flush_at_pct") / 100.0 * self.sim.write_cache_mb
             left = max(at - float(self.sim.cache_fill[self.ctrl]), 0.0)  # a float: the clock follows it
             tl = min(tl, left / (self.fill_rate * 3600.0))
         return tl
 
-    def advance(self, dt_h: float, t: float) -> None:
-        Op.advance(self, dt_h, t)
-        if self.fill_rate > 0 and not self.sim.forced[self.ctrl]:
+    def fill_cache(self, dt_h: float) -> None:
+        if not self.sim.forced[self.ctrl]:
             self.sim.cache_fill[self.ctrl] += self.fill_rate * dt_h * 3600.0
 
     def set_forced(self, on: bool) -> None:
-        """Forced flushes on this op's SP start or stop; demand() reads the flag, so every
-        migration on that SP is placed again."""
+        """Forced flushes on this op's SP start or stop; demand() reads the flag on the
+        write-cache path, so every running migration on that path on that SP is placed again."""
         sim = self.sim
-        if sim.forced[self.ctrl] != on:
+        if bool(sim.forced[self.ctrl]) is not on:  # (a numpy bool compared with != costs ~1 us)
             sim.forced = sim.forced.copy()  # a new array: recorded steps keep theirs
             sim.forced[self.ctrl] = on
-            sim.dirty_ops.update(o for o in sim.active
-                                 if isinstance(o, Migration) and o.cache_path and o.ctrl == self.ctrl)
+            sim.dirty_ops.update(self.ix.cache_path_migs.get(self.ctrl, ()))
 
     def maybe_finish_phase(self, t: float) -> None:
         wc = self.sim.write_cache_mb
@@ -616,7 +633,7 @@ class Migration(Op):
 
     def on_stream_end(self, s: Stream, t: float) -> None:
         if s.tag == "copy":
-            if not (self.exp_pending and self.is_asap() and self.cached):
+            if not (self.exp_pending and self.asap and self.cached):
                 self.set_forced(False)
                 self.sim.cache_fill[self.ctrl] = 0.0
             self.fill_rate = 0.0
@@ -632,6 +649,8 @@ class Migration(Op):
         lay.l_cap[self.src] = lay.l_cap[self.dst]
         lay.l_live[self.dst] = False
         self.sim.invalidate(luns={self.src, self.dst})
+        if self.cache_path:
+            del self.ix.cache_path_migs[self.ctrl][self]
         super().finish(t)
 
 
@@ -690,6 +709,7 @@ def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
 
 
 class Rebuild(Op):
+    res = None  # (target, resources()) of the current target
     def start(self, t: float) -> bool:
         ev, lay, sim = self.event, self.lay, self.sim
         d = lay.didx.get(ev.drive)
@@ -713,13 +733,13 @@ class Rebuild(Op):
                        f"than the {math_.failures_tolerated} it tolerates: its LUNs' data is lost", f"RG {g.id}",
                        "hp 'Overview of the RAID 5 rebuild process'")
         self.asap_class = 1 if self.asap else 0
-        first = int(np.argmax(lay.l_group == gi))  # the group's first LUN owns the rebuild (0 when none)
+        first = int((lay.l_group == gi).argmax())  # the group's first LUN owns the rebuild (0 when none)
         self.ctrl = int(lay.l_owner[first]) if lay.l_group[first] == gi else 0
         self.core0 = int(lay.core_off[self.ctrl])
         # a Python float: its phases' times follow from it, and a numpy scalar there would make the
         # clock (and every op's arithmetic after it) numpy scalars
         self.mb = float(lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi))
-        self.model = RunIndex.of(sim).model
+        self.model = self.ix.model
         self.replaced = False
         self.target = None
         self.spare = self.pick_spare(d)
@@ -749,8 +769,8 @@ class Rebuild(Op):
         capacity, on the drive's bus if there is one."""
         lay, sim = self.lay, self.sim
         # the spares that fit are fixed per run; only which are free changes
-        cands, by_bus = RunIndex.of(sim).spares_for(lay.drive_types[d].interface.value,
-                                                      float(lay.g_member_cap[self.gi]))
+        cands, by_bus = self.ix.spares_for(lay.drive_types[d].interface.value,
+                                           float(lay.g_member_cap[self.gi]))
         failed, busy = sim.failed, sim.spare_busy
         for group in (by_bus.get(int(lay.d_bus[d]), ()), cands):
             for s in group:
@@ -826,11 +846,14 @@ class Rebuild(Op):
         self.sim.failed[new] = False
 
     def resources(self) -> list[tuple[str, int]]:
-        drives = {self.d, self.spare, self.target, self.partner() if self.lay.g_mirror[self.gi] else None}
-        return [("g", self.gi)] + [("d", d) for d in drives if d is not None]
+        res = self.res
+        if res is None or res[0] != self.target:  # the target changes once, on the replacement
+            drives = {self.d, self.spare, self.target, self.partner() if self.lay.g_mirror[self.gi] else None}
+            res = self.res = (self.target, [("g", self.gi)] + [("d", d) for d in drives if d is not None])
+        return res[1]
 
     def count_asap(self, ctx) -> None:
-        if self.is_asap():
+        if self.asap:
             for s in self.streams:
                 if s.kind == "transfer":
                     if s.tag == "rebuild":
@@ -880,7 +903,7 @@ class Rebuild(Op):
 
     def demand(self, ctx) -> None:
         self.rate = 0.0
-        asap = self.is_asap()
+        asap = self.asap
         for s in self.streams:
             if s.kind != "transfer":
                 continue
@@ -951,6 +974,7 @@ class BindOp(Op):
         self.core = int(lay.core_off[self.ctrl])
         # back-end MB/s per MB/s bound: full stripes (data + parity), as Python floats
         self.stripe_w, self.stripe_d = float(lay.g_width[self.gi]), float(max(lay.g_data[self.gi], 1))
+        self.res = [("g", self.gi)]  # resources()
         self.label = f"Bind LUN {ev.lun} (verify {self.priority}{', no initial verify' if ev.no_initial_verify else ''})"
         iface = lay.drive_types[int(lay.g_members[self.gi][0])].interface
         key = "SATA" if iface is Interface.SATA else "FC"
@@ -978,10 +1002,10 @@ class BindOp(Op):
             self.begin("verify", t, self.mb, tag="verify")
 
     def resources(self) -> list[tuple[str, int]]:
-        return [("g", self.gi)]
+        return self.res
 
     def count_asap(self, ctx) -> None:
-        if self.is_asap():
+        if self.asap:
             ctx.count("g", self.gi)
 
     def demand(self, ctx) -> None:
@@ -995,7 +1019,7 @@ class BindOp(Op):
                 self.cpu(ctx, self.ctrl, R.v("bind.cpu.zeroing_pct") * (rate / self.zero_rate))
             else:
                 cost = R.v("bind.disk.verify_util_at_asap") / self.verify_asap
-                rate = self.take(ctx, self.verify_rate, [("g", gi, cost)], self.is_asap())
+                rate = self.take(ctx, self.verify_rate, [("g", gi, cost)], self.asap)
                 self.cpu(ctx, self.ctrl, R.v("bind.cpu.verify_pct_at_asap") * rate / self.verify_asap)
             s.rate = rate
             self.bus_g(ctx, gi, rate * self.stripe_w / self.stripe_d)

@@ -12,6 +12,10 @@ from typing import Any
 from app.domain.hardware import Param, Tables
 
 
+_ABSENT = object()  # RateReader._node: nothing at the path
+_MISS = object()  # not looked up yet
+
+
 class MissingRate(KeyError):
     """The preset has no value the engine needs for this case."""
 
@@ -22,6 +26,7 @@ class RateReader:
         self.name = rates_name
         self.used: dict[str, Param] = {}
         self._memo: dict[str, float] = {}
+        self._nodes: dict[str, Any] = {}  # path -> its node or _ABSENT (the tables do not change during a run)
         self._keyed: dict[tuple[str, str], tuple[float, str | None]] = {}
 
     @property
@@ -29,8 +34,17 @@ class RateReader:
         m = self.tables.get_path("model", "")
         return m if isinstance(m, str) else ""
 
+    def _node(self, path: str) -> Any:
+        """What is at path (_ABSENT when nothing), looked up once: operation starts and phase
+        plans ask the same paths again and again, and Tables.get_path splits the path each time."""
+        node = self._nodes.get(path, _MISS)
+        if node is _MISS:
+            node = self._nodes[path] = self.tables.get_path(path, _ABSENT)
+        return node
+
     def has(self, path: str) -> bool:
-        return self.tables.has(path)
+        node = self._node(path)
+        return node is not _ABSENT and node is not None
 
     def param(self, path: str) -> Param:
         try:
@@ -44,17 +58,18 @@ class RateReader:
         hit = self._memo.get(path)
         if hit is not None:
             return hit
-        if default is not None and not self.tables.has(path):
+        if default is not None and not self.has(path):
             return default
         val = float(self.param(path).value)
         self._memo[path] = val
         return val
 
     def opt(self, path: str) -> float | None:
-        return self.v(path) if self.tables.has(path) else None
+        return self.v(path) if self.has(path) else None
 
     def raw(self, path: str, default: Any = None) -> Any:
-        return self.tables.get_path(path, default)
+        node = self._node(path)
+        return default if node is _ABSENT else node
 
     def keyed(self, path: str, key: str, order: list[str] | None = None) -> tuple[float, str | None]:
         """Value at path.key; when the key is missing, the nearest key in `order` (or the first
@@ -83,7 +98,7 @@ class RateReader:
 
     def nearest_row(self, path: str, key: str, target: float) -> tuple[Tables, bool]:
         """The row of a list table whose `key` is nearest to target; True when it is exact."""
-        rows = self.tables.get_path(path, None)
+        rows = self._node(path)
         if not isinstance(rows, list) or not rows:
             raise MissingRate(f"rates {self.name!r} have no rows at {path!r}")
         best = min(rows, key=lambda r: abs(float(r[key]) - target))

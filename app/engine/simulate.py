@@ -1096,7 +1096,7 @@ class Sim:
         self.ctx = Ctx(self)
         self.dirty_ops: set[Op] = set()  # ops whose phases changed since they were placed (Op.changed)
         self.busy: list[Op] = []  # see set_busy
-        self.lun_ops: dict[int, list[Op]] = {}  # per SP: the LUN operations started (Op.concurrent_advice)
+        self.lun_ops: dict[int, dict[Op, str]] = {}  # per SP: the LUN operations running -> event id (Op.concurrent_advice)
         self.rebuild_of: dict[str, list[Op]] = {}  # per drive: the rebuilds of its failures (Rebuild.start)
         self.idle_now = 0.0
         self._loads = None  # (inputs, rows) of the previous pass (Sim.loads)
@@ -1197,6 +1197,8 @@ class Sim:
             op.rec_first, op.rec_end = self.rec_n, INF  # recorded from the next row until it finishes
             self.active.append(op)
             self.dirty_ops.add(op)
+        elif op.on_sp is not None:  # it failed after Op.concurrent_advice: it does not run on that SP
+            del op.on_sp[op]
 
     def add_timer(self, when: float, cb) -> None:
         self.timers.append((when, cb))
