@@ -32,6 +32,44 @@ REC_CHUNK = 256  # recorded steps per matrix (Sim.record)
 STALL_STEPS = 1_000  # steps in a row without the clock moving
 
 
+_SCALAR_PAIRS = 16  # Sim._pair_terms: up to this many pairs, Python floats are faster than numpy
+
+
+def _pick(cond, a, b):
+    """np.where for arrays, a conditional for floats (_pair_arith's one-pair path)."""
+    return np.where(cond, a, b) if isinstance(cond, np.ndarray) else (a if cond else b)
+
+
+def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -> tuple:
+    """The host path's per-pair terms (Sim.PAIR_TERMS, in order), written once for numpy rows
+    (many pairs) and Python floats (one pair; the same IEEE operations, so the same values):
+    wt: the workload's factors (Sim._workload_terms), gt: the group's (Sim._group_terms),
+    hit_scale and opt: the LUN's cache re-warm scale and optimization, on: the pair has an I/O
+    path; seq64: sequential reads are timed per 64 KB; frag_k: fragmentation slows them."""
+    (r, omr, rnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_open, n_raw, n_out, kb64) = wt
+    seq, rand_s, pen, fullstripe, data1, rd_mult, seq_deg, rrf_mult = gt
+    hit = hit_w * hit_scale
+    r_omh = r * (1 - hit)
+    s_seqr = kbm / seq
+    s_rand = rand_s + s_seqr
+    seq_read = r_omrnd * s_seqr * seq_deg
+    t_seq = kb64 if seq64 else s_seqr * 1000.0 / data1
+    if frag_k is not None:  # fragmentation (WAFL) slows sequential reads
+        over = opt - 1.0
+        frag = 1.0 + frag_k * _pick(over > 0.0, over, 0.0)
+        seq_read = seq_read * frag
+        t_seq = t_seq * frag
+    t_seq = t_seq * seq_deg
+    busy_per_io = (r_omh * rnd * s_rand * rd_mult
+                   + omr_rnd * pen * s_rand
+                   + seq_read
+                   + omr_omrnd * s_seqr * fullstripe)
+    be_mb_per_io = kbm * (r_omh + omr * _pick(rnd > 0.5, pen, fullstripe))
+    r_rand_fixed = s_rand * 1000.0 * rrf_mult
+    X_raw = x_open * on  # 0 without an I/O path
+    return X_raw, r, hit, rnd, t_seq, r_rand_fixed, kb, busy_per_io, be_mb_per_io, n_raw, n_out
+
+
 class EngineStall(RuntimeError):
     """The event loop stopped advancing time (a bug in an operation's bookkeeping)."""
 
@@ -441,7 +479,7 @@ class Sim:
         self.w_running = (self.w_iops > 0) | (self.w_closed & (self.w_out > 0))  # offering I/O
         # the open workloads' host MB/s together: a bound of any controller's (port_scale)
         self.open_mb = float(np.where(self.w_closed, 0.0, self.w_iops * self.w_kb / 1024.0).sum())
-        self._wl_terms = None  # rebuilt by _workload_terms()
+        self._wl_terms = self._wl_rows = None  # rebuilt by _workload_terms()
 
     def _workload_terms(self) -> np.ndarray:
         """The per-workload factors of _pair_terms() (one row each, in the order it unpacks
@@ -458,6 +496,12 @@ class Sim:
                 kb / 64.0 * self.seq64 if self.seq64 is not None else np.zeros(len(kb)),
             ])
         return self._wl_terms
+
+    def _workload_rows(self) -> list[list[float]]:
+        """_workload_terms() per workload, as Python floats (_pair_terms' one-pair path)."""
+        if self._wl_rows is None:
+            self._wl_rows = self._workload_terms().T.tolist()
+        return self._wl_rows
 
     def _controller_limits(self) -> dict[str, np.ndarray] | None:
         """MD32xx: base controller limits from the Dell drive counts, raised by HPT."""
@@ -535,6 +579,7 @@ class Sim:
         alive_n, alive_g = self._alive
         if st is None or dirty is None:
             idx = None
+            self._p_w_list, self._p_l_list = self.p_w.tolist(), self.p_l.tolist()  # (_pair_terms)
             self._pair_f, self._pair_i, self._pair_b = self._pair_terms(np.arange(self.P))
             st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
@@ -601,6 +646,7 @@ class Sim:
             changed = (set(range(lay.G)) if before is None
                        else set(np.flatnonzero((terms != self._grp_terms).any(axis=0)).tolist()))
             self._grp_terms, self._degraded = terms, deg.tolist()
+            self._grp_rows = None
         else:
             counted = {}
             for g in named:  # (a group's members are its drives in lay.d_group)
@@ -619,6 +665,8 @@ class Sim:
                     column = (degraded if deg else whole)[:, g]
                     if column.tobytes() != self._grp_terms[:, g].tobytes():  # (cheaper than (a != b).any())
                         self._grp_terms[:, g] = column
+                        if self._grp_rows is not None:
+                            self._grp_rows[g] = column.tolist()
                         changed.add(g)
         # the drives a group's host I/O is spread over: a dedicated-parity group's data drives
         self._alive = alive_n, (np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
@@ -643,44 +691,43 @@ class Sim:
                 ]))
         return self._grp_factors
 
+    def _group_rows(self) -> list[list[float]]:
+        """_group_terms()'s factors per group, as Python floats (_pair_terms' one-pair path)."""
+        if self._grp_rows is None:
+            self._grp_rows = self._grp_terms.T.tolist()
+        return self._grp_rows
+
     def _pair_terms(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The host path of pairs idx: what each I/O costs the drives, its response-time inputs
         (the first rows: recorded.INPUTS) and its offered IOPS (before the host ports' limit).
         Returns (floats: PAIR_TERMS x n, ints: group and controller x n, bools: on and closed x n).
-        Per-workload and per-group factors are gathered once (the same values per pair)."""
+        Per-workload and per-group factors are gathered once (the same values per pair). A few
+        pairs (a failure's group, a migrated LUN) are computed one by one on Python floats: a
+        numpy call on a handful of values costs more than the arithmetic."""
         lay = self.lay
+        seq64, frag_k = self.seq64 is not None, self.frag_k
+        if len(idx) <= _SCALAR_PAIRS:
+            wt, gt, p_w, p_l = self._workload_rows(), self._group_rows(), self._p_w_list, self._p_l_list
+            l_group, l_owner, l_live, offline = lay.l_group, lay.l_owner, lay.l_live, self.offline
+            l_hit_scale, l_opt, w_closed = lay.l_hit_scale, lay.l_opt, self.w_closed
+            f, i, b = [], [], []
+            for k in idx.tolist():
+                w, l = p_w[k], p_l[k]
+                g, ctrl = l_group.item(l), l_owner.item(l)
+                gi = max(g, 0)  # a LUN outside any group (-1) reads group 0's factors (and is off)
+                on = l_live.item(l) and g >= 0 and not offline.item(ctrl)
+                f.append(_pair_arith(wt[w], gt[gi], l_hit_scale.item(l), l_opt.item(l), on, seq64, frag_k))
+                i.append((gi, ctrl))
+                b.append((on, w_closed.item(w)))
+            return np.array(f).T, np.array(i).T, np.array(b).T
         pw, pl = self.p_w[idx], self.p_l[idx]
         g = lay.l_group[pl]
-        gi = np.maximum(g, 0)  # a LUN outside any group (-1) reads group 0's factors (and is off)
+        gi = np.maximum(g, 0)
         ctrl = lay.l_owner[pl]
-        closed = self.w_closed[pw]
         on = lay.l_live[pl] & (g >= 0) & ~self.offline[ctrl]
-        (r, omr, rnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_open, n_raw, n_out,
-         kb64) = self._workload_terms()[:, pw]
-        seq, rand_s, pen, fullstripe, data1, rd_mult, seq_deg, rrf_mult = self._grp_terms[:, gi]
-        hit = hit_w * lay.l_hit_scale[pl]
-        r_omh = r * (1 - hit)
-        s_seqr = kbm / seq
-        s_rand = rand_s + s_seqr
-        seq_read = r_omrnd * s_seqr * seq_deg
-        if self.seq64 is not None:
-            t_seq = kb64
-        else:
-            t_seq = s_seqr * 1000.0 / data1
-        if self.frag_k is not None:  # fragmentation (WAFL) slows sequential reads
-            frag = 1.0 + self.frag_k * np.maximum(lay.l_opt[pl] - 1.0, 0.0)
-            seq_read = seq_read * frag
-            t_seq = t_seq * frag
-        t_seq = t_seq * seq_deg
-        busy_per_io = (r_omh * rnd * s_rand * rd_mult
-                       + omr_rnd * pen * s_rand
-                       + seq_read
-                       + omr_omrnd * s_seqr * fullstripe)
-        be_mb_per_io = kbm * (r_omh + omr * np.where(rnd > 0.5, pen, fullstripe))
-        r_rand_fixed = s_rand * 1000.0 * rrf_mult
-        X_raw = x_open * on  # 0 without an I/O path
-        return (np.array([X_raw, r, hit, rnd, t_seq, r_rand_fixed, kb, busy_per_io, be_mb_per_io, n_raw, n_out]),
-                np.array([gi, ctrl]), np.array([on, closed]))
+        f = _pair_arith(self._workload_terms()[:, pw], self._grp_terms[:, gi], lay.l_hit_scale[pl],
+                        lay.l_opt[pl] if frag_k is not None else None, on, seq64, frag_k)
+        return np.array(f), np.array([gi, ctrl]), np.array([on, self.w_closed[pw]])
 
     def _host_load(self, st, X, core_host: np.ndarray | None = None) -> tuple:
         """The host I/O's load of pair IOPS X (0 on pairs without an I/O path: the LUN unbound,
