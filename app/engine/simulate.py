@@ -8,6 +8,7 @@ LUNs and workload pairs), records one row per metric, and advances every running
 """
 from __future__ import annotations
 
+import bisect
 import gc
 import heapq
 import math
@@ -33,11 +34,18 @@ STALL_STEPS = 1_000  # steps in a row without the clock moving
 
 
 _SCALAR_PAIRS = 16  # Sim._pair_terms: up to this many pairs, Python floats are faster than numpy
+_SCALAR_SUMS = 32  # Sim._host_load: up to this many pairs on the changed groups, their sums on floats
 
 
 def _pick(cond, a, b):
     """np.where for arrays, a conditional for floats (_pair_arith's one-pair path)."""
     return np.where(cond, a, b) if isinstance(cond, np.ndarray) else (a if cond else b)
+
+
+def _random_share(rb, hb):
+    """The random fraction of a group's host busy time hb (rb: its random part; 1 when idle),
+    for arrays of groups or one group's floats."""
+    return _pick(hb > 0, rb / _pick(hb > 1e-12, hb, 1e-12), 1.0)
 
 
 def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -> tuple:
@@ -586,6 +594,10 @@ class Sim:
                       pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
             terms, where = self._pair_f[:len(INPUTS)].copy(), self._pair_i.copy()
             same_x = False
+            self._group_pairs = [[] for _ in range(lay.G)]  # each group's pairs, ascending (_host_load)
+            for k, g in enumerate(self._pair_i[0].tolist()):
+                self._group_pairs[g].append(k)
+            touched = None
         else:
             idx = np.fromiter(dirty, int, len(dirty))
             same_x = True
@@ -598,10 +610,19 @@ class Sim:
                 # faster than (a == b).all() on a few pairs, and equal bytes are equal values
                 same_x = (f[0].tobytes() == pf[0, idx].tobytes() and f[6].tobytes() == pf[6, idx].tobytes()
                           and i[1].tobytes() == pi[1, idx].tobytes())
+                g_old, g_new = pi[0, idx], i[0]
+                for j in (g_old != g_new).nonzero()[0].tolist():  # a migrated LUN's pairs
+                    k = idx.item(j)
+                    self._group_pairs[g_old.item(j)].remove(k)
+                    bisect.insort(self._group_pairs[g_new.item(j)], k)
+                # the groups whose host load the pairs leave, join or change (a few: _host_load
+                # sums them again; many: it sums every group)
+                touched = set(g_old.tolist() + g_new.tolist()) if len(idx) <= _SCALAR_PAIRS else None
                 pf[:, idx], pi[:, idx], self._pair_b[:, idx] = f, i, b
                 terms, where = f[:len(INPUTS)], i
             else:
                 terms, where = self._pair_f[:len(INPUTS), :0], self._pair_i[:, :0]
+                touched = set()
             if not same_x:
                 st.pop("agg", None)  # solve()'s per-version sums
         st["alive_g"], st["alive_n"] = alive_g, alive_n
@@ -612,7 +633,7 @@ class Sim:
             st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
             scaled = isinstance(scale, np.ndarray)
         if scaled or getattr(self, "_scaled", False):  # every pair's IOPS changed
-            idx = None
+            idx = touched = None
             terms, where = np.vstack([st["X_open"], self._pair_f[1:len(INPUTS)]]), self._pair_i.copy()
         self._scaled = scaled
         self.pair_history.add(idx, terms, where)
@@ -622,7 +643,9 @@ class Sim:
         if st["any_closed"]:
             st["host"] = None
         else:
-            st["host"] = self._host_load(st, st["X_open"], st["host"][2] if same_x and st.get("host") else None)
+            host = st.get("host")
+            st["host"] = self._host_load(st, st["X_open"], host[2] if same_x and host else None,
+                                         touched if host else None)
         return st
 
     def _group_terms(self) -> set[int] | None:
@@ -729,22 +752,57 @@ class Sim:
                         lay.l_opt[pl] if frag_k is not None else None, on, seq64, frag_k)
         return np.array(f), np.array([gi, ctrl]), np.array([on, self.w_closed[pw]])
 
-    def _host_load(self, st, X, core_host: np.ndarray | None = None) -> tuple:
+    def _host_load(self, st, X, core_host: np.ndarray | None = None, groups: set[int] | None = None) -> tuple:
         """The host I/O's load of pair IOPS X (0 on pairs without an I/O path: the LUN unbound,
         its controller offline): (group utilization, random fraction of each group's host busy
         time, SP-core utilization, back-end MB/s per group). core_host: the SP-core utilization
-        if it is known unchanged (the same IOPS per controller)."""
+        if it is known unchanged (the same IOPS per controller). groups: only the pairs on these
+        groups changed since st["host"] (and the alive members): the other groups' sums stay,
+        and an unchanged random fraction or back-end array stays the same object (loads()
+        compares by identity). Sets st["host_busy"]: each group's host busy time (read by the
+        next update with groups; solve()'s closed loop sets it too, but st["host"] is None then)."""
         lay = self.lay
-        gi = st["gi"]
-        busy = X * st["busy_per_io"]
-        host_busy_g = np.bincount(gi, weights=busy, minlength=lay.G)
+        if groups is not None and sum(len(self._group_pairs[g]) for g in groups) > _SCALAR_SUMS:
+            groups = None
+        if groups is None:
+            gi = st["gi"]
+            busy = X * st["busy_per_io"]
+            host_busy_g = np.bincount(gi, weights=busy, minlength=lay.G)
+            rb = np.bincount(gi, weights=busy * st["rnd"], minlength=lay.G)
+            host_random_g = _random_share(rb, host_busy_g)
+            be_g = np.bincount(gi, weights=X * st["be_mb_per_io"], minlength=lay.G)
+        else:
+            # those groups' sums again on Python floats, added pair by pair in pair order as
+            # bincount adds them (the same values): a failure or a migration touches one or two
+            _, host_random_g, _, be_g = st["host"]
+            host_busy_g = st["host_busy"].copy()
+            bpi, rnd, bem = st["busy_per_io"], st["rnd"], st["be_mb_per_io"]
+            new_random, new_be = {}, {}
+            for g in groups:
+                hb = rb = be = 0.0
+                for k in self._group_pairs[g]:
+                    x = X.item(k)
+                    busy = x * bpi.item(k)
+                    hb += busy
+                    rb += busy * rnd.item(k)
+                    be += x * bem.item(k)
+                host_busy_g[g] = hb
+                share = _random_share(rb, hb)
+                if share != host_random_g.item(g):
+                    new_random[g] = share
+                if be != be_g.item(g):
+                    new_be[g] = be
+            if new_random:
+                host_random_g = host_random_g.copy()
+                host_random_g[list(new_random)] = list(new_random.values())
+            if new_be:
+                be_g = be_g.copy()
+                be_g[list(new_be)] = list(new_be.values())
+        st["host_busy"] = host_busy_g
         U_host_g = host_busy_g / st["alive_g"]
-        rb = np.bincount(gi, weights=busy * st["rnd"], minlength=lay.G)
-        host_random_g = np.where(host_busy_g > 0, rb / np.maximum(host_busy_g, 1e-12), 1.0)
         if core_host is None:
             host_cpu_ctrl = np.bincount(st["ctrl"], weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
             core_host = host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl]
-        be_g = np.bincount(gi, weights=X * st["be_mb_per_io"], minlength=lay.G)
         return U_host_g, host_random_g, core_host, be_g
 
     def solve(self) -> dict[str, Any]:
