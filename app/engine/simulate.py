@@ -33,7 +33,7 @@ REC_CHUNK = 256  # recorded steps per matrix (Sim.record)
 STALL_STEPS = 1_000  # steps in a row without the clock moving
 
 
-_SCALAR_PAIRS = 16  # Sim._pair_terms: up to this many pairs, Python floats are faster than numpy
+_SCALAR_PAIRS = 16  # Sim._host_static: up to this many dirty pairs, Python floats are faster than numpy
 _SCALAR_SUMS = 32  # Sim._host_load: up to this many pairs on the changed groups, their sums on floats
 
 
@@ -506,7 +506,7 @@ class Sim:
         return self._wl_terms
 
     def _workload_rows(self) -> list[list[float]]:
-        """_workload_terms() per workload, as Python floats (_pair_terms' one-pair path)."""
+        """_workload_terms() per workload, as Python floats (_update_few)."""
         if self._wl_rows is None:
             self._wl_rows = self._workload_terms().T.tolist()
         return self._wl_rows
@@ -600,29 +600,24 @@ class Sim:
             touched = None
         else:
             idx = np.fromiter(dirty, int, len(dirty))
-            same_x = True
-            if len(idx):
+            # same_x: the pairs' offered IOPS, I/O size and controller are as they were (a
+            # failure, a LUN moving between groups): the open IOPS and the per-workload and
+            # per-controller sums stay (only the per-group ones change)
+            if len(idx) <= _SCALAR_PAIRS:
+                same_x, touched = self._update_few(idx.tolist())
+                terms, where = self._pair_f[:len(INPUTS), idx], self._pair_i[:, idx]
+            else:
                 f, i, b = self._pair_terms(idx)
                 pf, pi = self._pair_f, self._pair_i
-                # the pairs' offered IOPS, I/O size and controller as they were (a failure, a LUN
-                # moving between groups): the open IOPS and the per-workload and per-controller
-                # sums stay (only the per-group ones change). Compared as bytes: a few times
-                # faster than (a == b).all() on a few pairs, and equal bytes are equal values
+                # (compared as bytes: a few times faster than (a == b).all(); equal bytes are equal values)
                 same_x = (f[0].tobytes() == pf[0, idx].tobytes() and f[6].tobytes() == pf[6, idx].tobytes()
                           and i[1].tobytes() == pi[1, idx].tobytes())
                 g_old, g_new = pi[0, idx], i[0]
                 for j in (g_old != g_new).nonzero()[0].tolist():  # a migrated LUN's pairs
-                    k = idx.item(j)
-                    self._group_pairs[g_old.item(j)].remove(k)
-                    bisect.insort(self._group_pairs[g_new.item(j)], k)
-                # the groups whose host load the pairs leave, join or change (a few: _host_load
-                # sums them again; many: it sums every group)
-                touched = set(g_old.tolist() + g_new.tolist()) if len(idx) <= _SCALAR_PAIRS else None
+                    self._move_pair(idx.item(j), g_old.item(j), g_new.item(j))
+                touched = None  # (a workload change: its pairs on some 40 groups) every group's sums
                 pf[:, idx], pi[:, idx], self._pair_b[:, idx] = f, i, b
                 terms, where = f[:len(INPUTS)], i
-            else:
-                terms, where = self._pair_f[:len(INPUTS), :0], self._pair_i[:, :0]
-                touched = set()
             if not same_x:
                 st.pop("agg", None)  # solve()'s per-version sums
         st["alive_g"], st["alive_n"] = alive_g, alive_n
@@ -715,7 +710,7 @@ class Sim:
         return self._grp_factors
 
     def _group_rows(self) -> list[list[float]]:
-        """_group_terms()'s factors per group, as Python floats (_pair_terms' one-pair path)."""
+        """_group_terms()'s factors per group, as Python floats (_update_few)."""
         if self._grp_rows is None:
             self._grp_rows = self._grp_terms.T.tolist()
         return self._grp_rows
@@ -724,33 +719,48 @@ class Sim:
         """The host path of pairs idx: what each I/O costs the drives, its response-time inputs
         (the first rows: recorded.INPUTS) and its offered IOPS (before the host ports' limit).
         Returns (floats: PAIR_TERMS x n, ints: group and controller x n, bools: on and closed x n).
-        Per-workload and per-group factors are gathered once (the same values per pair). A few
-        pairs (a failure's group, a migrated LUN) are computed one by one on Python floats: a
-        numpy call on a handful of values costs more than the arithmetic."""
+        Per-workload and per-group factors are gathered once (the same values per pair)."""
         lay = self.lay
-        seq64, frag_k = self.seq64 is not None, self.frag_k
-        if len(idx) <= _SCALAR_PAIRS:
-            wt, gt, p_w, p_l = self._workload_rows(), self._group_rows(), self._p_w_list, self._p_l_list
-            l_group, l_owner, l_live, offline = lay.l_group, lay.l_owner, lay.l_live, self.offline
-            l_hit_scale, l_opt, w_closed = lay.l_hit_scale, lay.l_opt, self.w_closed
-            f, i, b = [], [], []
-            for k in idx.tolist():
-                w, l = p_w[k], p_l[k]
-                g, ctrl = l_group.item(l), l_owner.item(l)
-                gi = max(g, 0)  # a LUN outside any group (-1) reads group 0's factors (and is off)
-                on = l_live.item(l) and g >= 0 and not offline.item(ctrl)
-                f.append(_pair_arith(wt[w], gt[gi], l_hit_scale.item(l), l_opt.item(l), on, seq64, frag_k))
-                i.append((gi, ctrl))
-                b.append((on, w_closed.item(w)))
-            return np.array(f).T, np.array(i).T, np.array(b).T
         pw, pl = self.p_w[idx], self.p_l[idx]
         g = lay.l_group[pl]
-        gi = np.maximum(g, 0)
+        gi = np.maximum(g, 0)  # a LUN outside any group (-1) reads group 0's factors (and is off)
         ctrl = lay.l_owner[pl]
         on = lay.l_live[pl] & (g >= 0) & ~self.offline[ctrl]
         f = _pair_arith(self._workload_terms()[:, pw], self._grp_terms[:, gi], lay.l_hit_scale[pl],
-                        lay.l_opt[pl] if frag_k is not None else None, on, seq64, frag_k)
+                        lay.l_opt[pl] if self.frag_k is not None else None, on, self.seq64 is not None, self.frag_k)
         return np.array(f), np.array([gi, ctrl]), np.array([on, self.w_closed[pw]])
+
+    def _update_few(self, pairs: list[int]) -> tuple[bool, set[int]]:
+        """_pair_terms() of a few pairs (a failure's group, a migrated LUN), one by one on
+        Python floats, stored in place: a numpy call on a handful of values costs more than the
+        arithmetic. Returns (the pairs' offered IOPS, I/O size and controller are as they were,
+        the groups they leave, join or stay on)."""
+        lay = self.lay
+        pf, pi, pb = self._pair_f, self._pair_i, self._pair_b
+        wt, gt, p_w, p_l = self._workload_rows(), self._group_rows(), self._p_w_list, self._p_l_list
+        l_group, l_owner, l_live, offline = lay.l_group, lay.l_owner, lay.l_live, self.offline
+        seq64, frag_k = self.seq64 is not None, self.frag_k
+        same_x, touched = True, set()
+        for k in pairs:
+            w, l = p_w[k], p_l[k]
+            g, ctrl = l_group.item(l), l_owner.item(l)
+            gi = max(g, 0)  # as in _pair_terms
+            on = l_live.item(l) and g >= 0 and not offline.item(ctrl)
+            f = _pair_arith(wt[w], gt[gi], lay.l_hit_scale.item(l), lay.l_opt.item(l), on, seq64, frag_k)
+            # X_raw and kb (PAIR_TERMS 0 and 6) compared as values (a NaN: not the same)
+            if same_x and (f[0] != pf.item(0, k) or f[6] != pf.item(6, k) or ctrl != pi.item(1, k)):
+                same_x = False
+            g_old = pi.item(0, k)
+            if gi != g_old:
+                self._move_pair(k, g_old, gi)
+            touched.update((g_old, gi))
+            pf[:, k], pi[:, k], pb[:, k] = f, (gi, ctrl), (on, self.w_closed.item(w))
+        return same_x, touched
+
+    def _move_pair(self, k: int, g_old: int, g: int) -> None:
+        """Pair k's LUN moved from group g_old to g (_group_pairs, in pair order)."""
+        self._group_pairs[g_old].remove(k)
+        bisect.insort(self._group_pairs[g], k)
 
     def _host_load(self, st, X, core_host: np.ndarray | None = None, groups: set[int] | None = None) -> tuple:
         """The host I/O's load of pair IOPS X (0 on pairs without an I/O path: the LUN unbound,
