@@ -666,25 +666,25 @@ class Sim:
             self._grp_terms, self._degraded = terms, deg.tolist()
             self._grp_rows = None
         else:
+            # (one or two groups: Python numbers)
             counted = {}
             for g in named:  # (a group's members are its drives in lay.d_group)
-                n = max(lay.g_width[g] - np.count_nonzero(self.failed[lay.g_members[g]]), 1.0)
-                if n != before[0][g]:
+                n = max(lay.g_width.item(g) - np.count_nonzero(self.failed[lay.g_members[g]]), 1.0)
+                if n != before[0].item(g):
                     counted[g] = n
             if not counted:
                 return None
             alive_n = before[0].copy()  # new arrays: solve() compares them by identity
-            alive_n[list(counted)] = list(counted.values())
+            rows, factor_rows = self._group_rows(), self._grp_factor_rows
             changed = set()
             for g, n in counted.items():
-                deg = bool(n < lay.g_width[g] and lay.g_parity[g])
+                alive_n[g] = n
+                deg = bool(n < lay.g_width.item(g) and lay.g_parity.item(g))
                 if deg != self._degraded[g]:
                     self._degraded[g] = deg
-                    column = (degraded if deg else whole)[:, g]
-                    if column.tobytes() != self._grp_terms[:, g].tobytes():  # (cheaper than (a != b).any())
-                        self._grp_terms[:, g] = column
-                        if self._grp_rows is not None:
-                            self._grp_rows[g] = column.tolist()
+                    column = factor_rows[deg][g]
+                    if column != rows[g]:
+                        self._grp_terms[:, g] = rows[g] = column
                         changed.add(g)
         # the drives a group's host I/O is spread over: a dedicated-parity group's data drives
         self._alive = alive_n, (np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
@@ -707,6 +707,8 @@ class Sim:
                     ones / self.degr_seq if self.degr_seq else wider,  # sequential read
                     1.0 + (self.degr_fac - 1.0) / width,  # fixed random response
                 ]))
+            # per group as Python floats, [whole, degraded] (_group_terms' one-group path)
+            self._grp_factor_rows = [f.T.tolist() for f in self._grp_factors]
         return self._grp_factors
 
     def _group_rows(self) -> list[list[float]]:
@@ -746,15 +748,22 @@ class Sim:
             g, ctrl = l_group.item(l), l_owner.item(l)
             gi = max(g, 0)  # as in _pair_terms
             on = l_live.item(l) and g >= 0 and not offline.item(ctrl)
-            f = _pair_arith(wt[w], gt[gi], lay.l_hit_scale.item(l), lay.l_opt.item(l), on, seq64, frag_k)
+            f = _pair_arith(wt[w], gt[gi], lay.l_hit_scale.item(l), lay.l_opt.item(l) if frag_k is not None else None,
+                            on, seq64, frag_k)
             # X_raw and kb (PAIR_TERMS 0 and 6) compared as values (a NaN: not the same)
             if same_x and (f[0] != pf.item(0, k) or f[6] != pf.item(6, k) or ctrl != pi.item(1, k)):
                 same_x = False
+            pf[:, k] = f
             g_old = pi.item(0, k)
+            touched.update((g_old, gi))
+            # the group, controller, I/O path and mode mostly stay (a failure): written if not
             if gi != g_old:
                 self._move_pair(k, g_old, gi)
-            touched.update((g_old, gi))
-            pf[:, k], pi[:, k], pb[:, k] = f, (gi, ctrl), (on, self.w_closed.item(w))
+            if gi != g_old or ctrl != pi.item(1, k):
+                pi[:, k] = gi, ctrl
+            closed = self.w_closed.item(w)
+            if on != pb.item(0, k) or closed != pb.item(1, k):
+                pb[:, k] = on, closed
         return same_x, touched
 
     def _move_pair(self, k: int, g_old: int, g: int) -> None:
