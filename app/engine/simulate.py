@@ -476,8 +476,11 @@ class Sim:
             self._dirty_groups: dict[int, set[int]] = {}  # pairs to recompute if their group's terms changed
             self._topo_groups: set[int] | None = None  # groups whose drives changed (None: any)
         elif self._dirty is not None:
-            self._dirty.update(np.nonzero(self.p_w == wi)[0].tolist())
+            self._dirty.update(self._pairs_of_w[wi])
         if wi is None:
+            self._pairs_of_w: list[list[int]] = [[] for _ in self.workloads]  # (fixed per run)
+            for k, w in enumerate(self.p_w.tolist()):
+                self._pairs_of_w[w].append(k)
             for name, dtype, value in _WL_ARRAYS:
                 setattr(self, name, np.array([value(w) for w in self.workloads], dtype))
         else:
@@ -487,22 +490,35 @@ class Sim:
         self.w_running = (self.w_iops > 0) | (self.w_closed & (self.w_out > 0))  # offering I/O
         # the open workloads' host MB/s together: a bound of any controller's (port_scale)
         self.open_mb = float(np.where(self.w_closed, 0.0, self.w_iops * self.w_kb / 1024.0).sum())
-        self._wl_terms = self._wl_rows = None  # rebuilt by _workload_terms()
+        if wi is None or self._wl_terms is None:
+            self._wl_terms = self._wl_rows = None  # rebuilt by _workload_terms()
+        else:  # that workload's column only (on Python floats)
+            column = self._workload_factors(wi)
+            self._wl_terms[:, wi] = column
+            if self._wl_rows is not None:
+                self._wl_rows[wi] = column
+
+    def _workload_factors(self, wi: int | None = None) -> list:
+        """The rows of _workload_terms(): every workload's (arrays), or workload wi's (floats)."""
+        pick = (lambda a: a) if wi is None else (lambda a: a.item(wi))
+        r, rnd, kb, hit = pick(self.w_r), pick(self.w_rand), pick(self.w_kb), pick(self.w_hit)
+        n_luns = pick(self.w_nluns)
+        per_lun = _pick(n_luns > 1.0, n_luns, 1.0)
+        n_raw = pick(self.w_out) / per_lun
+        return [
+            r, 1 - r, rnd, kb, kb / 1024.0, (1 - r) * rnd, r * (1 - rnd), (1 - r) * (1 - rnd),
+            _pick(hit != hit, self.hit_default, hit),  # (a NaN: the platform's default)
+            _pick(pick(self.w_closed), 0.0, pick(self.w_iops) / per_lun),  # open workloads' IOPS per LUN
+            n_raw, _pick(n_raw > 1.0, n_raw, 1.0),
+            kb / 64.0 * self.seq64 if self.seq64 is not None else kb * 0.0,
+        ]
 
     def _workload_terms(self) -> np.ndarray:
         """The per-workload factors of _pair_terms() (one row each, in the order it unpacks
-        them), computed once per workload change: the values the pair formulas would compute."""
+        them), computed once per run and then per workload change: the values the pair
+        formulas would compute."""
         if self._wl_terms is None:
-            r, rnd, kb = self.w_r, self.w_rand, self.w_kb
-            per_lun = np.maximum(self.w_nluns, 1)
-            n_raw = self.w_out / per_lun
-            self._wl_terms = np.array([
-                r, 1 - r, rnd, kb, kb / 1024.0, (1 - r) * rnd, r * (1 - rnd), (1 - r) * (1 - rnd),
-                np.where(np.isnan(self.w_hit), self.hit_default, self.w_hit),
-                np.where(self.w_closed, 0.0, self.w_iops / per_lun),  # open workloads' IOPS per LUN
-                n_raw, np.maximum(n_raw, 1.0),
-                kb / 64.0 * self.seq64 if self.seq64 is not None else np.zeros(len(kb)),
-            ])
+            self._wl_terms = np.array(self._workload_factors())
         return self._wl_terms
 
     def _workload_rows(self) -> list[list[float]]:
