@@ -766,16 +766,16 @@ class Sim:
             on = l_live.item(l) and g >= 0 and not offline.item(ctrl)
             f = _pair_arith(wt[w], gt[gi], lay.l_hit_scale.item(l), lay.l_opt.item(l) if frag_k is not None else None,
                             on, seq64, frag_k)
+            g_old, ctrl_old = pi.item(0, k), pi.item(1, k)
             # X_raw and kb (PAIR_TERMS 0 and 6) compared as values (a NaN: not the same)
-            if same_x and (f[0] != pf.item(0, k) or f[6] != pf.item(6, k) or ctrl != pi.item(1, k)):
+            if same_x and (f[0] != pf.item(0, k) or f[6] != pf.item(6, k) or ctrl != ctrl_old):
                 same_x = False
             pf[:, k] = f
-            g_old = pi.item(0, k)
             touched.update((g_old, gi))
             # the group, controller, I/O path and mode mostly stay (a failure): written if not
             if gi != g_old:
                 self._move_pair(k, g_old, gi)
-            if gi != g_old or ctrl != pi.item(1, k):
+            if gi != g_old or ctrl != ctrl_old:
                 pi[:, k] = gi, ctrl
             closed = self.w_closed.item(w)
             if on != pb.item(0, k) or closed != pb.item(1, k):
@@ -810,7 +810,7 @@ class Sim:
             # those groups' sums again on Python floats, added pair by pair in pair order as
             # bincount adds them (the same values): a failure or a migration touches one or two
             _, host_random_g, _, be_g = st["host"]
-            host_busy_g = st["host_busy"].copy()
+            host_busy_g = st["host_busy"]  # (only this method reads it: updated in place)
             bpi, rnd, bem = st["busy_per_io"], st["rnd"], st["be_mb_per_io"]
             new_random, new_be = {}, {}
             for g in groups:
