@@ -38,7 +38,8 @@ _SCALAR_SUMS = 32  # Sim._host_load: up to this many pairs on the changed groups
 
 
 def _pick(cond, a, b):
-    """np.where for arrays, a conditional for floats (_pair_arith's one-pair path)."""
+    """np.where for arrays, a conditional for floats (the one-pair, one-group and one-workload
+    paths of the host load compute with the same functions as the array ones)."""
     return np.where(cond, a, b) if isinstance(cond, np.ndarray) else (a if cond else b)
 
 
@@ -603,7 +604,7 @@ class Sim:
         alive_n, alive_g = self._alive
         if st is None or dirty is None:
             idx = None
-            self._p_w_list, self._p_l_list = self.p_w.tolist(), self.p_l.tolist()  # (_pair_terms)
+            self._p_w_list, self._p_l_list = self.p_w.tolist(), self.p_l.tolist()  # (_update_few)
             self._pair_f, self._pair_i, self._pair_b = self._pair_terms(np.arange(self.P))
             st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
@@ -631,7 +632,7 @@ class Sim:
                 g_old, g_new = pi[0, idx], i[0]
                 for j in (g_old != g_new).nonzero()[0].tolist():  # a migrated LUN's pairs
                     self._move_pair(idx.item(j), g_old.item(j), g_new.item(j))
-                touched = None  # (a workload change: its pairs on some 40 groups) every group's sums
+                touched = None  # many pairs (a workload change: on some 40 groups): every group's sums
                 pf[:, idx], pi[:, idx], self._pair_b[:, idx] = f, i, b
                 terms, where = f[:len(INPUTS)], i
             if not same_x:
