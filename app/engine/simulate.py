@@ -33,6 +33,52 @@ REC_CHUNK = 256  # recorded steps per matrix (Sim.record)
 STALL_STEPS = 1_000  # steps in a row without the clock moving
 
 
+_SCALAR_PAIRS = 16  # Sim._host_static: up to this many dirty pairs, Python floats are faster than numpy
+_SCALAR_SUMS = 32  # Sim._host_load: up to this many pairs on the changed groups, their sums on floats
+
+
+def _pick(cond, a, b):
+    """np.where for arrays, a conditional for floats (the one-pair, one-group and one-workload
+    paths of the host load compute with the same functions as the array ones)."""
+    return np.where(cond, a, b) if isinstance(cond, np.ndarray) else (a if cond else b)
+
+
+def _random_share(rb, hb):
+    """The random fraction of a group's host busy time hb (rb: its random part; 1 when idle),
+    for arrays of groups or one group's floats."""
+    return _pick(hb > 0, rb / _pick(hb > 1e-12, hb, 1e-12), 1.0)
+
+
+def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -> tuple:
+    """The host path's per-pair terms (Sim.PAIR_TERMS, in order), written once for numpy rows
+    (many pairs) and Python floats (one pair; the same IEEE operations, so the same values):
+    wt: the workload's factors (Sim._workload_terms), gt: the group's (Sim._group_terms),
+    hit_scale and opt: the LUN's cache re-warm scale and optimization, on: the pair has an I/O
+    path; seq64: sequential reads are timed per 64 KB; frag_k: fragmentation slows them."""
+    (r, omr, rnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_open, n_raw, n_out, kb64) = wt
+    seq, rand_s, pen, fullstripe, data1, rd_mult, seq_deg, rrf_mult = gt
+    hit = hit_w * hit_scale
+    r_omh = r * (1 - hit)
+    s_seqr = kbm / seq
+    s_rand = rand_s + s_seqr
+    seq_read = r_omrnd * s_seqr * seq_deg
+    t_seq = kb64 if seq64 else s_seqr * 1000.0 / data1
+    if frag_k is not None:  # fragmentation (WAFL) slows sequential reads
+        over = opt - 1.0
+        frag = 1.0 + frag_k * _pick(over > 0.0, over, 0.0)
+        seq_read = seq_read * frag
+        t_seq = t_seq * frag
+    t_seq = t_seq * seq_deg
+    busy_per_io = (r_omh * rnd * s_rand * rd_mult
+                   + omr_rnd * pen * s_rand
+                   + seq_read
+                   + omr_omrnd * s_seqr * fullstripe)
+    be_mb_per_io = kbm * (r_omh + omr * _pick(rnd > 0.5, pen, fullstripe))
+    r_rand_fixed = s_rand * 1000.0 * rrf_mult
+    X_raw = x_open * on  # 0 without an I/O path
+    return X_raw, r, hit, rnd, t_seq, r_rand_fixed, kb, busy_per_io, be_mb_per_io, n_raw, n_out
+
+
 class EngineStall(RuntimeError):
     """The event loop stopped advancing time (a bug in an operation's bookkeeping)."""
 
@@ -446,8 +492,11 @@ class Sim:
             self._dirty_groups: dict[int, set[int]] = {}  # pairs to recompute if their group's terms changed
             self._topo_groups: set[int] | None = None  # groups whose drives changed (None: any)
         elif self._dirty is not None:
-            self._dirty.update(np.nonzero(self.p_w == wi)[0].tolist())
+            self._dirty.update(self._pairs_of_w[wi])
         if wi is None:
+            self._pairs_of_w: list[list[int]] = [[] for _ in self.workloads]  # (fixed per run)
+            for k, w in enumerate(self.p_w.tolist()):
+                self._pairs_of_w[w].append(k)
             for name, dtype, value in _WL_ARRAYS:
                 setattr(self, name, np.array([value(w) for w in self.workloads], dtype))
         else:
@@ -457,23 +506,42 @@ class Sim:
         self.w_running = (self.w_iops > 0) | (self.w_closed & (self.w_out > 0))  # offering I/O
         # the open workloads' host MB/s together: a bound of any controller's (port_scale)
         self.open_mb = float(np.where(self.w_closed, 0.0, self.w_iops * self.w_kb / 1024.0).sum())
-        self._wl_terms = None  # rebuilt by _workload_terms()
+        if wi is None or self._wl_terms is None:
+            self._wl_terms = self._wl_rows = None  # rebuilt by _workload_terms()
+        else:  # that workload's column only (on Python floats)
+            column = self._workload_factors(wi)
+            self._wl_terms[:, wi] = column
+            if self._wl_rows is not None:
+                self._wl_rows[wi] = column
+
+    def _workload_factors(self, wi: int | None = None) -> list:
+        """The rows of _workload_terms(): every workload's (arrays), or workload wi's (floats)."""
+        pick = (lambda a: a) if wi is None else (lambda a: a.item(wi))
+        r, rnd, kb, hit = pick(self.w_r), pick(self.w_rand), pick(self.w_kb), pick(self.w_hit)
+        n_luns = pick(self.w_nluns)
+        per_lun = _pick(n_luns > 1.0, n_luns, 1.0)
+        n_raw = pick(self.w_out) / per_lun
+        return [
+            r, 1 - r, rnd, kb, kb / 1024.0, (1 - r) * rnd, r * (1 - rnd), (1 - r) * (1 - rnd),
+            _pick(hit != hit, self.hit_default, hit),  # (a NaN: the platform's default)
+            _pick(pick(self.w_closed), 0.0, pick(self.w_iops) / per_lun),  # open workloads' IOPS per LUN
+            n_raw, _pick(n_raw > 1.0, n_raw, 1.0),
+            kb / 64.0 * self.seq64 if self.seq64 is not None else kb * 0.0,
+        ]
 
     def _workload_terms(self) -> np.ndarray:
         """The per-workload factors of _pair_terms() (one row each, in the order it unpacks
-        them), computed once per workload change: the values the pair formulas would compute."""
+        them), computed once per run and then per workload change: the values the pair
+        formulas would compute."""
         if self._wl_terms is None:
-            r, rnd, kb = self.w_r, self.w_rand, self.w_kb
-            per_lun = np.maximum(self.w_nluns, 1)
-            n_raw = self.w_out / per_lun
-            self._wl_terms = np.array([
-                r, 1 - r, rnd, kb, kb / 1024.0, (1 - r) * rnd, r * (1 - rnd), (1 - r) * (1 - rnd),
-                np.where(np.isnan(self.w_hit), self.hit_default, self.w_hit),
-                np.where(self.w_closed, 0.0, self.w_iops / per_lun),  # open workloads' IOPS per LUN
-                n_raw, np.maximum(n_raw, 1.0),
-                kb / 64.0 * self.seq64 if self.seq64 is not None else np.zeros(len(kb)),
-            ])
+            self._wl_terms = np.array(self._workload_factors())
         return self._wl_terms
+
+    def _workload_rows(self) -> list[list[float]]:
+        """_workload_terms() per workload, as Python floats (_update_few)."""
+        if self._wl_rows is None:
+            self._wl_rows = self._workload_terms().T.tolist()
+        return self._wl_rows
 
     def _controller_limits(self) -> dict[str, np.ndarray] | None:
         """MD32xx: base controller limits from the Dell drive counts, raised by HPT."""
@@ -551,28 +619,37 @@ class Sim:
         alive_n, alive_g = self._alive
         if st is None or dirty is None:
             idx = None
+            self._p_w_list, self._p_l_list = self.p_w.tolist(), self.p_l.tolist()  # (_update_few)
             self._pair_f, self._pair_i, self._pair_b = self._pair_terms(np.arange(self.P))
             st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
                       pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
             terms, where = self._pair_f[:len(INPUTS)].copy(), self._pair_i.copy()
             same_x = False
+            self._group_pairs = [[] for _ in range(lay.G)]  # each group's pairs, ascending (_host_load)
+            for k, g in enumerate(self._pair_i[0].tolist()):
+                self._group_pairs[g].append(k)
+            touched = None
         else:
             idx = np.fromiter(dirty, int, len(dirty))
-            same_x = True
-            if len(idx):
+            # same_x: the pairs' offered IOPS, I/O size and controller are as they were (a
+            # failure, a LUN moving between groups): the open IOPS and the per-workload and
+            # per-controller sums stay (only the per-group ones change)
+            if len(idx) <= _SCALAR_PAIRS:
+                same_x, touched = self._update_few(idx.tolist())
+                terms, where = self._pair_f[:len(INPUTS), idx], self._pair_i[:, idx]
+            else:
                 f, i, b = self._pair_terms(idx)
                 pf, pi = self._pair_f, self._pair_i
-                # the pairs' offered IOPS, I/O size and controller as they were (a failure, a LUN
-                # moving between groups): the open IOPS and the per-workload and per-controller
-                # sums stay (only the per-group ones change). Compared as bytes: a few times
-                # faster than (a == b).all() on a few pairs, and equal bytes are equal values
+                # (compared as bytes: a few times faster than (a == b).all(); equal bytes are equal values)
                 same_x = (f[0].tobytes() == pf[0, idx].tobytes() and f[6].tobytes() == pf[6, idx].tobytes()
                           and i[1].tobytes() == pi[1, idx].tobytes())
+                g_old, g_new = pi[0, idx], i[0]
+                for j in (g_old != g_new).nonzero()[0].tolist():  # a migrated LUN's pairs
+                    self._move_pair(idx.item(j), g_old.item(j), g_new.item(j))
+                touched = None  # many pairs (a workload change: on some 40 groups): every group's sums
                 pf[:, idx], pi[:, idx], self._pair_b[:, idx] = f, i, b
                 terms, where = f[:len(INPUTS)], i
-            else:
-                terms, where = self._pair_f[:len(INPUTS), :0], self._pair_i[:, :0]
             if not same_x:
                 st.pop("agg", None)  # solve()'s per-version sums
         st["alive_g"], st["alive_n"] = alive_g, alive_n
@@ -583,7 +660,7 @@ class Sim:
             st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
             scaled = isinstance(scale, np.ndarray)
         if scaled or getattr(self, "_scaled", False):  # every pair's IOPS changed
-            idx = None
+            idx = touched = None
             terms, where = np.vstack([st["X_open"], self._pair_f[1:len(INPUTS)]]), self._pair_i.copy()
         self._scaled = scaled
         self.pair_history.add(idx, terms, where)
@@ -593,7 +670,9 @@ class Sim:
         if st["any_closed"]:
             st["host"] = None
         else:
-            st["host"] = self._host_load(st, st["X_open"], st["host"][2] if same_x and st.get("host") else None)
+            host = st.get("host")
+            st["host"] = self._host_load(st, st["X_open"], host[2] if same_x and host else None,
+                                         touched if host else None)
         return st
 
     def _group_terms(self) -> set[int] | None:
@@ -617,24 +696,27 @@ class Sim:
             changed = (set(range(lay.G)) if before is None
                        else set(np.flatnonzero((terms != self._grp_terms).any(axis=0)).tolist()))
             self._grp_terms, self._degraded = terms, deg.tolist()
+            self._grp_rows = None
         else:
+            # (one or two groups: Python numbers)
             counted = {}
             for g in named:  # (a group's members are its drives in lay.d_group)
-                n = max(lay.g_width[g] - np.count_nonzero(self.failed[lay.g_members[g]]), 1.0)
-                if n != before[0][g]:
+                n = max(lay.g_width.item(g) - np.count_nonzero(self.failed[lay.g_members[g]]), 1.0)
+                if n != before[0].item(g):
                     counted[g] = n
             if not counted:
                 return None
             alive_n = before[0].copy()  # new arrays: solve() compares them by identity
-            alive_n[list(counted)] = list(counted.values())
+            rows, factor_rows = self._group_rows(), self._grp_factor_rows
             changed = set()
             for g, n in counted.items():
-                deg = bool(n < lay.g_width[g] and lay.g_parity[g])
+                alive_n[g] = n
+                deg = bool(n < lay.g_width.item(g) and lay.g_parity.item(g))
                 if deg != self._degraded[g]:
                     self._degraded[g] = deg
-                    column = (degraded if deg else whole)[:, g]
-                    if column.tobytes() != self._grp_terms[:, g].tobytes():  # (cheaper than (a != b).any())
-                        self._grp_terms[:, g] = column
+                    column = factor_rows[deg][g]
+                    if column != rows[g]:
+                        self._grp_terms[:, g] = rows[g] = column
                         changed.add(g)
         # the drives a group's host I/O is spread over: a dedicated-parity group's data drives
         self._alive = alive_n, (np.where(lay.g_dedicated_parity, np.minimum(alive_n, lay.g_data), alive_n)
@@ -657,7 +739,15 @@ class Sim:
                     ones / self.degr_seq if self.degr_seq else wider,  # sequential read
                     1.0 + (self.degr_fac - 1.0) / width,  # fixed random response
                 ]))
+            # per group as Python floats, [whole, degraded] (_group_terms' one-group path)
+            self._grp_factor_rows = [f.T.tolist() for f in self._grp_factors]
         return self._grp_factors
+
+    def _group_rows(self) -> list[list[float]]:
+        """_group_terms()'s factors per group, as Python floats (_update_few)."""
+        if self._grp_rows is None:
+            self._grp_rows = self._grp_terms.T.tolist()
+        return self._grp_rows
 
     def _pair_terms(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The host path of pairs idx: what each I/O costs the drives, its response-time inputs
@@ -669,51 +759,101 @@ class Sim:
         g = lay.l_group[pl]
         gi = np.maximum(g, 0)  # a LUN outside any group (-1) reads group 0's factors (and is off)
         ctrl = lay.l_owner[pl]
-        closed = self.w_closed[pw]
         on = lay.l_live[pl] & (g >= 0) & ~self.offline[ctrl]
-        (r, omr, rnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_open, n_raw, n_out,
-         kb64) = self._workload_terms()[:, pw]
-        seq, rand_s, pen, fullstripe, data1, rd_mult, seq_deg, rrf_mult = self._grp_terms[:, gi]
-        hit = hit_w * lay.l_hit_scale[pl]
-        r_omh = r * (1 - hit)
-        s_seqr = kbm / seq
-        s_rand = rand_s + s_seqr
-        seq_read = r_omrnd * s_seqr * seq_deg
-        if self.seq64 is not None:
-            t_seq = kb64
-        else:
-            t_seq = s_seqr * 1000.0 / data1
-        if self.frag_k is not None:  # fragmentation (WAFL) slows sequential reads
-            frag = 1.0 + self.frag_k * np.maximum(lay.l_opt[pl] - 1.0, 0.0)
-            seq_read = seq_read * frag
-            t_seq = t_seq * frag
-        t_seq = t_seq * seq_deg
-        busy_per_io = (r_omh * rnd * s_rand * rd_mult
-                       + omr_rnd * pen * s_rand
-                       + seq_read
-                       + omr_omrnd * s_seqr * fullstripe)
-        be_mb_per_io = kbm * (r_omh + omr * np.where(rnd > 0.5, pen, fullstripe))
-        r_rand_fixed = s_rand * 1000.0 * rrf_mult
-        X_raw = x_open * on  # 0 without an I/O path
-        return (np.array([X_raw, r, hit, rnd, t_seq, r_rand_fixed, kb, busy_per_io, be_mb_per_io, n_raw, n_out]),
-                np.array([gi, ctrl]), np.array([on, closed]))
+        f = _pair_arith(self._workload_terms()[:, pw], self._grp_terms[:, gi], lay.l_hit_scale[pl],
+                        lay.l_opt[pl] if self.frag_k is not None else None, on, self.seq64 is not None, self.frag_k)
+        return np.array(f), np.array([gi, ctrl]), np.array([on, self.w_closed[pw]])
 
-    def _host_load(self, st, X, core_host: np.ndarray | None = None) -> tuple:
+    def _update_few(self, pairs: list[int]) -> tuple[bool, set[int]]:
+        """_pair_terms() of a few pairs (a failure's group, a migrated LUN), one by one on
+        Python floats, stored in place: a numpy call on a handful of values costs more than the
+        arithmetic. Returns (the pairs' offered IOPS, I/O size and controller are as they were,
+        the groups they leave, join or stay on)."""
+        lay = self.lay
+        pf, pi, pb = self._pair_f, self._pair_i, self._pair_b
+        wt, gt, p_w, p_l = self._workload_rows(), self._group_rows(), self._p_w_list, self._p_l_list
+        l_group, l_owner, l_live, offline = lay.l_group, lay.l_owner, lay.l_live, self.offline
+        seq64, frag_k = self.seq64 is not None, self.frag_k
+        same_x, touched = True, set()
+        for k in pairs:
+            w, l = p_w[k], p_l[k]
+            g, ctrl = l_group.item(l), l_owner.item(l)
+            gi = max(g, 0)  # as in _pair_terms
+            on = l_live.item(l) and g >= 0 and not offline.item(ctrl)
+            f = _pair_arith(wt[w], gt[gi], lay.l_hit_scale.item(l), lay.l_opt.item(l) if frag_k is not None else None,
+                            on, seq64, frag_k)
+            g_old, ctrl_old = pi.item(0, k), pi.item(1, k)
+            # X_raw and kb (PAIR_TERMS 0 and 6) compared as values (a NaN: not the same)
+            if same_x and (f[0] != pf.item(0, k) or f[6] != pf.item(6, k) or ctrl != ctrl_old):
+                same_x = False
+            pf[:, k] = f
+            touched.update((g_old, gi))
+            # the group, controller, I/O path and mode mostly stay (a failure): written if not
+            if gi != g_old:
+                self._move_pair(k, g_old, gi)
+            if gi != g_old or ctrl != ctrl_old:
+                pi[:, k] = gi, ctrl
+            closed = self.w_closed.item(w)
+            if on != pb.item(0, k) or closed != pb.item(1, k):
+                pb[:, k] = on, closed
+        return same_x, touched
+
+    def _move_pair(self, k: int, g_old: int, g: int) -> None:
+        """Pair k's LUN moved from group g_old to g (_group_pairs, in pair order)."""
+        self._group_pairs[g_old].remove(k)
+        bisect.insort(self._group_pairs[g], k)
+
+    def _host_load(self, st, X, core_host: np.ndarray | None = None, groups: set[int] | None = None) -> tuple:
         """The host I/O's load of pair IOPS X (0 on pairs without an I/O path: the LUN unbound,
         its controller offline): (group utilization, random fraction of each group's host busy
         time, SP-core utilization, back-end MB/s per group). core_host: the SP-core utilization
-        if it is known unchanged (the same IOPS per controller)."""
+        if it is known unchanged (the same IOPS per controller). groups: only the pairs on these
+        groups changed since st["host"] (and the alive members): the other groups' sums stay,
+        and an unchanged random fraction or back-end array stays the same object (loads()
+        compares by identity). Sets st["host_busy"]: each group's host busy time (read by the
+        next update with groups; solve()'s closed loop sets it too, but st["host"] is None then)."""
         lay = self.lay
-        gi = st["gi"]
-        busy = X * st["busy_per_io"]
-        host_busy_g = np.bincount(gi, weights=busy, minlength=lay.G)
+        if groups is not None and sum(len(self._group_pairs[g]) for g in groups) > _SCALAR_SUMS:
+            groups = None
+        if groups is None:
+            gi = st["gi"]
+            busy = X * st["busy_per_io"]
+            host_busy_g = np.bincount(gi, weights=busy, minlength=lay.G)
+            rb = np.bincount(gi, weights=busy * st["rnd"], minlength=lay.G)
+            host_random_g = _random_share(rb, host_busy_g)
+            be_g = np.bincount(gi, weights=X * st["be_mb_per_io"], minlength=lay.G)
+        else:
+            # those groups' sums again on Python floats, added pair by pair in pair order as
+            # bincount adds them (the same values): a failure or a migration touches one or two
+            _, host_random_g, _, be_g = st["host"]
+            host_busy_g = st["host_busy"]  # (only this method reads it: updated in place)
+            bpi, rnd, bem = st["busy_per_io"], st["rnd"], st["be_mb_per_io"]
+            new_random, new_be = {}, {}
+            for g in groups:
+                hb = rb = be = 0.0
+                for k in self._group_pairs[g]:
+                    x = X.item(k)
+                    busy = x * bpi.item(k)
+                    hb += busy
+                    rb += busy * rnd.item(k)
+                    be += x * bem.item(k)
+                host_busy_g[g] = hb
+                share = _random_share(rb, hb)
+                if share != host_random_g.item(g):
+                    new_random[g] = share
+                if be != be_g.item(g):
+                    new_be[g] = be
+            if new_random:
+                host_random_g = host_random_g.copy()
+                host_random_g[list(new_random)] = list(new_random.values())
+            if new_be:
+                be_g = be_g.copy()
+                be_g[list(new_be)] = list(new_be.values())
+        st["host_busy"] = host_busy_g
         U_host_g = host_busy_g / st["alive_g"]
-        rb = np.bincount(gi, weights=busy * st["rnd"], minlength=lay.G)
-        host_random_g = np.where(host_busy_g > 0, rb / np.maximum(host_busy_g, 1e-12), 1.0)
         if core_host is None:
             host_cpu_ctrl = np.bincount(st["ctrl"], weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
             core_host = host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl]
-        be_g = np.bincount(gi, weights=X * st["be_mb_per_io"], minlength=lay.G)
         return U_host_g, host_random_g, core_host, be_g
 
     def solve(self) -> None:
