@@ -148,38 +148,60 @@ class OpenResponses:
     def mean_by_workload(self) -> np.ndarray:
         """(steps x W): the IOPS-weighted mean over each workload's pairs. A sum of per-pair
         responses is linear in the per-group and per-controller terms, so it is one small matrix
-        product per version: (steps x J) by (J x W), J = G + 3 controllers + 1. The matrix is one
-        bincount of the pairs' weighted terms; their bins and weights are computed for every
-        history entry at once, then updated in place version by version."""
+        product per version: (steps x J) by (J x W), J = G + 3 controllers + 1. The matrix (with
+        each workload's IOPS in an extra column) is a bincount of the pairs' weighted terms; their
+        bins and weights are computed for every history entry at once, then updated in place
+        version by version, and a version counts again only the rows of the workloads whose
+        pairs it changed (most change one to five of them)."""
         G, n_ctrl = self.stretch.shape[1], self.spwait.shape[1]
         J = G + 3 * n_ctrl + 1
-        WJ = self.W * J
+        W, J1 = self.W, J + 1  # a workload's row: its J matrix entries, then its IOPS
         fo = self.forced.astype(float)
         Z = np.concatenate([self.stretch, self.spwait, fo, 1.0 - fo, np.ones((len(fo), 1))], axis=1)
-        out = np.empty((len(Z), self.W))
-        xw = np.zeros((len(self.history), self.W))
+        out = np.empty((len(Z), W))
+        xw = np.zeros((len(self.history), W))
         pairs, terms, (g, c), sizes = self.history.flat()
         pw = self.p_w[pairs]
-        row = pw * J
+        row = pw * J1
         # each entry's bin of each weighted term in TERMS order (X -> SP wait, A -> 1, B -> stretch,
-        # WH -> not forced, WF -> forced) in its workload's row of the (W x J) matrix, then X in
-        # the workload's IOPS bin after the matrix
+        # WH -> not forced, WF -> forced, then X itself -> IOPS) in its workload's row; one entry
+        # per line (entry x term), so a version's entries are a block of lines
         bins = np.array([row + G + c, row + G + 3 * n_ctrl, row + g, row + G + 2 * n_ctrl + c, row + G + n_ctrl + c,
-                         WJ + pw])
+                         row + J]).T.copy()
         weights = np.concatenate([terms * terms[X], terms[X:X + 1]])
         weights[X] = terms[X]
-        bin_blocks, weight_blocks = _column_blocks(bins, sizes), _column_blocks(weights, sizes)
-        cur_bins, cur_weights = bin_blocks[0].copy(), weight_blocks[0].copy()  # the first version: every pair
-        starts, ends = self.spans()
-        for v, (a, b) in enumerate(zip(starts, ends)):
-            if v:
-                idx = self.history.changes[v - 1][0]
-                cur_bins[:, slice(None) if idx is None else idx] = bin_blocks[v]
-                cur_weights[:, slice(None) if idx is None else idx] = weight_blocks[v]
+        weights = weights.T.copy()
+        # the current version's lines, its pairs grouped by workload (in pair order within one):
+        # the lines of a range of workloads are one slice. A bin gets one term of one workload's
+        # pairs, added in pair order, as a bincount of every pair in pair order adds them
+        order = np.argsort(self.p_w, kind="stable")
+        line = np.empty_like(order)
+        line[order] = np.arange(len(order))
+        first_line = np.searchsorted(self.p_w[order], np.arange(W + 1)).tolist()  # of each workload
+        at = line[pairs]
+        ends = np.cumsum(sizes).tolist()
+        # each version's lowest and highest workload (of the versions that have entries)
+        some = [n > 0 for n in sizes]
+        firsts = [e - n for e, n, x in zip(ends, sizes, some) if x]
+        lows = iter(np.minimum.reduceat(pw, firsts).tolist() if firsts else ())
+        highs = iter(np.maximum.reduceat(pw, firsts).tolist() if firsts else ())
+        cur_bins, cur_weights = np.empty((len(order), 6), bins.dtype), np.empty((len(order), 6))
+        M = np.zeros((W, J1))
+        starts, stops = self.spans()
+        lo, hi = W, -1  # the workloads changed since M was last counted
+        for v, (a, b) in enumerate(zip(starts, stops)):
+            if some[v]:
+                block = slice(ends[v] - sizes[v], ends[v])
+                cur_bins[at[block]], cur_weights[at[block]] = bins[block], weights[block]
+                lo, hi = min(lo, next(lows)), max(hi, next(highs))
             if b > a:
-                M = np.bincount(cur_bins.ravel(), cur_weights.ravel(), minlength=WJ + self.W)
-                np.matmul(Z[a:b], M[:WJ].reshape(self.W, J).T, out=out[a:b])
-                xw[v] = M[WJ:]
+                if lo <= hi:
+                    s, t = first_line[lo], first_line[hi + 1]
+                    M[lo:hi + 1] = np.bincount(cur_bins[s:t].ravel(), cur_weights[s:t].ravel(),
+                                               minlength=(hi + 1) * J1)[lo * J1:].reshape(-1, J1)
+                    lo, hi = W, -1
+                np.matmul(Z[a:b], M[:, :J].T, out=out[a:b])
+                xw[v] = M[:, J]
         xw = xw[self.versions]
         # no I/O completed (no IOPS on any of its pairs): no response time (NaN), not 0 ms
         return np.where(xw > 0, out / np.maximum(xw, 1e-12), np.nan)
