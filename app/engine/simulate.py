@@ -419,8 +419,8 @@ class Sim:
         # changed (record(); an operation runs in rows Op.rec_first to Op.rec_end, set by fire and
         # Op.finish); expanded to every running op's step by progress_cells() at the end of run()
         self.rec_progress: list[tuple[int, int, float, float]] = []
-        self.rec_moved: list[float] = []
-        self.rec_rate: list[float] = []
+        # (the cells where an op ran, flat in a steps x ops matrix, and its moved MB and rate there)
+        self.rec_cells, self.rec_moved, self.rec_rate = np.zeros(0, int), np.zeros(0), np.zeros(0)
         self.pair_history = PairHistory()  # the host path's response-time inputs per version
         self.rec_open: list[int] = []  # open-load steps: finish() computes their response times
         self.rec_open_version: list[int] = []  # and the pair_history version each used
@@ -1389,9 +1389,9 @@ class Sim:
                    out=c[:, cols["bus_pct"]])
 
     def progress_cells(self) -> None:
-        """rec_moved and rec_rate as finish() reads them, from rec_progress: the moved MB and
-        rate of every running op at every step, in row-major (step, op) order (a step's entries
-        follow self.active, which is in op order)."""
+        """rec_cells, rec_moved and rec_rate as finish() reads them, from rec_progress: the
+        moved MB and rate of every running op at every step, in row-major (step, op) order (a
+        step's entries follow self.active, which is in op order)."""
         ops = self.ops
         n_rows, n_ops = self.rec_n, len(ops)
         if not self.rec_progress and not n_ops:
@@ -1406,9 +1406,10 @@ class Sim:
         first = np.array([op.rec_first for op in ops], float)
         end = np.array([op.rec_end for op in ops], float)
         row = np.arange(n_rows, dtype=float)[:, None]
-        src = latest[(row >= first) & (row < end)]  # (row-major)
-        self.rec_moved = np.append(moved, 0.0)[src].tolist()
-        self.rec_rate = np.append(rate, 0.0)[src].tolist()
+        self.rec_cells = np.flatnonzero((row >= first) & (row < end))  # (flat, row-major; finish)
+        src = latest.ravel()[self.rec_cells]
+        self.rec_moved = np.append(moved, 0.0)[src]
+        self.rec_rate = np.append(rate, 0.0)[src]
 
     def drive_snapshot(self) -> np.ndarray:
         """The drive layout for this topology version (failures, spares and replacements change
@@ -1514,17 +1515,8 @@ class Sim:
             # (Progress: the matrix is built when read)
             ops = self.ops
             ends = np.array([INF if op.end_h is None else op.end_h for op in ops])
-            cells, moved, rate = np.zeros(0, int), np.zeros(0), np.zeros(0)
-            if self.rec_moved:
-                # the recorded entries fill the (step, op) cells where the op ran in row-major order:
-                # a step's entries follow self.active, which is in op order
-                first = np.array([op.rec_first for op in ops], float)
-                end = np.array([op.rec_end for op in ops], float)
-                row = np.arange(n_rows, dtype=float)[:, None]
-                cells = np.flatnonzero((row >= first) & (row < end))  # (flat, row-major)
-                n = len(self.rec_moved)
-                rate = np.fromiter(self.rec_rate, float, n)
-                moved = np.fromiter(self.rec_moved, float, n)
+            # the (step, op) cells where an op ran and its moved MB and rate there (progress_cells)
+            cells, moved, rate = self.rec_cells, self.rec_moved, self.rec_rate
             totals = np.array([op.total_mb for op in ops], float)
             ids = [op.event.id for op in self.ops]
             res.add_block(SeriesBlock("progress_pct", "%", ids, t, compute=Progress(t, ends, cells, moved, totals)))
