@@ -1418,7 +1418,13 @@ class Sim:
         if getattr(self, "_ds_key", None) != self.topo:
             G = self.lay.G
             dg = self.lay.d_group
-            self._ds = np.where(self.failed & ~self.writing, G + 1, np.where(dg >= 0, dg, G)).astype(np.int32)
+            # each drive's group column changes only when drives move between groups (a swap, rare;
+            # compared as bytes), the idle ones with every failure, rebuild and replacement
+            if dg.tobytes() != getattr(self, "_ds_dg", None):
+                self._ds_dg = dg.tobytes()
+                self._ds_group = np.where(dg >= 0, dg, G).astype(np.int32)
+            self._ds = self._ds_group.copy()
+            self._ds[self.failed & ~self.writing] = G + 1
             self._ds_key = self.topo
         return self._ds
 
