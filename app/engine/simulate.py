@@ -341,7 +341,6 @@ class Sim:
         self.topo = 0
         self._host_key = None
         self.forced = np.zeros(len(lay.ctrl_names), bool)
-        self.cache_fill = np.zeros(len(lay.ctrl_names))  # MB of operation data in the write cache
         self.offline = np.zeros(len(lay.ctrl_names), bool)  # controller rebooting
         self.features = {k: bool(v) for k, v in project.features.items()}
         # effective settings: a key the project does not set has the platform's default, as the
@@ -410,6 +409,9 @@ class Sim:
         # entries that changed), record() the controller columns, then copies the row
         self.row = np.zeros(ends[-1])
         self.rv = {m: self.row[c] for m, c in self.rec_cols.items()}  # each metric's columns (views)
+        # MB of operation data in each controller's write cache: the row's own columns, which
+        # operations fill in place (Op.fill_cache), so record() copies it with the row
+        self.cache_fill = self.rv["write_cache_pct"]
         self._rec_forced = self._rec_wp = None  # the arrays in the row (record)
         self._loads_src = (None,) * 5  # loads()'s inputs at its last call
         self._row_agg = None  # the per-version host sums in the row (solve_open)
@@ -1353,9 +1355,9 @@ class Sim:
         if k % REC_CHUNK == 0:
             self.rec_chunks.append(np.empty((REC_CHUNK, len(self.row))))
         # raw values; finish() scales whole columns (the same arithmetic per element). Operations
-        # fill the write cache in place; forced and wp_pct are replaced when they change (Op)
+        # fill the write cache in place (self.cache_fill is in the row); forced and wp_pct are
+        # replaced when they change (Op)
         rv = self.rv
-        np.copyto(rv["write_cache_pct"], self.cache_fill)
         if self.forced is not self._rec_forced:
             rv["forced"][:] = self._rec_forced = self.forced
         if self.wp_pct is not self._rec_wp:
