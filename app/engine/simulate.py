@@ -121,8 +121,8 @@ class Ctx:
         self.max_util = sim.max_util
         self.U_src = None  # the host-load arrays the placement was made with
         self.random_src = None
-        self.U_host_g: list[float] = [0.0] * lay.G
-        self.host_active_g = np.zeros(lay.G, bool)
+        self.U_host_g: list[float] = [0.0] * lay.G  # (follow_host)
+        self.host_active_g: list[bool] = [False] * lay.G
         self.host_random_g = np.ones(lay.G)
         self.topo = None  # topology version of d_group / failed below
         self.dg_arr = lay.d_group.copy()
@@ -204,13 +204,17 @@ class Ctx:
         """Take a new host-load solution; the groups where it changed that operations read."""
         if U_host_g is self.U_src:
             return []
+        # lists: ops read a few entries each, cheaper than numpy; a new version changes one or
+        # two groups as a rule, so only their entries are copied
         if self.U_src is None:
             idx = range(len(U_host_g))
         else:
             idx = np.flatnonzero((U_host_g != self.U_src) | (host_random_g != self.random_src)).tolist()
+        U, active = self.U_host_g, self.host_active_g
+        for g in idx:
+            u = U[g] = U_host_g.item(g)
+            active[g] = u > 1e-9
         self.U_src, self.random_src = U_host_g, host_random_g
-        self.U_host_g = U_host_g.tolist()  # lists: ops read a few entries each, cheaper than numpy
-        self.host_active_g = U_host_g > 1e-9
         self.host_random_g = host_random_g
         readers = self.readers
         return [key for key in (("g", g) for g in idx) if readers.get(key)]
