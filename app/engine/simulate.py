@@ -421,10 +421,11 @@ class Sim:
         self._row_agg = None  # the per-version host sums in the row (solve_open)
         self._drive_rec = None  # (drive extras, drive layout) of the row (loads)
         self.step_resp = None  # solve(): (resp_w, rmax_w, lun_r) of the step; None: open load
-        # per-operation progress and rate: (step, Op.index, moved MB, rate) whenever they may have
+        # per-operation progress and rate: step, Op.index, moved MB, rate whenever they may have
         # changed (record(); an operation runs in rows Op.rec_first to Op.rec_end, set by fire and
-        # Op.finish); expanded to every running op's step by progress_cells() at the end of run()
-        self.rec_progress: list[tuple[int, int, float, float]] = []
+        # Op.finish), four numbers an entry in one flat list (one fromiter reads it); expanded to
+        # every running op's step by progress_cells() at the end of run()
+        self.rec_progress: list[float] = []
         self.rec_moved: list[float] = []
         self.rec_rate: list[float] = []
         self.pair_history = PairHistory()  # the host path's response-time inputs per version
@@ -1376,7 +1377,7 @@ class Sim:
         # progress and rate: an idle op is not advanced and has no rate until it is placed again
         # (and then it is busy, or idle at a rate of 0), so only busy ops and those that stopped
         # since the previous step change (a new op before its first entry: 0 MB at 0 MB/s)
-        log = self.rec_progress.append
+        log = self.rec_progress.extend
         for op in busy:
             log((k, op.index, op.moved_mb, op.rate))
         for op in was_busy:
@@ -1402,16 +1403,18 @@ class Sim:
         n_rows, n_ops = self.rec_n, len(ops)
         if not self.rec_progress and not n_ops:
             return
+        # the log as rows of (step, op index, moved MB, rate); small ints are exact as floats
+        log = np.fromiter(self.rec_progress, float, len(self.rec_progress)).reshape(-1, 4)
+        k, j, moved, rate = log[:, 0].astype(int), log[:, 1].astype(int), log[:, 2], log[:, 3]
         # per (step, op) the latest entry at or before the step (-1: none, the new op's zeros);
         # an op's entries all lie in its rows, so the fill never crosses from another run
-        k, j, moved, rate = (np.array(c) for c in zip(*self.rec_progress)) if self.rec_progress else (
-            np.zeros(0, int), np.zeros(0, int), np.zeros(0), np.zeros(0))
-        latest = np.full((n_rows, n_ops), -1)
+        # (int32: half the memory of the (steps x ops) matrices to fill and scan)
+        latest = np.full((n_rows, n_ops), -1, np.int32)
         latest[k, j] = np.arange(len(k))
         np.maximum.accumulate(latest, axis=0, out=latest)
-        first = np.array([op.rec_first for op in ops], float)
-        end = np.array([op.rec_end for op in ops], float)
-        row = np.arange(n_rows, dtype=float)[:, None]
+        first = np.array([op.rec_first for op in ops], np.int32)
+        end = np.array([min(op.rec_end, n_rows) for op in ops], np.int32)
+        row = np.arange(n_rows, dtype=np.int32)[:, None]
         src = latest[(row >= first) & (row < end)]  # (row-major)
         self.rec_moved = np.append(moved, 0.0)[src].tolist()
         self.rec_rate = np.append(rate, 0.0)[src].tolist()
