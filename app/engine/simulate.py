@@ -280,7 +280,9 @@ class Ctx:
             v = own.get(key)
             if old.get(key) == v:
                 continue
-            by = self.by.setdefault(key, {})
+            by = self.by.get(key)
+            if by is None:
+                by = self.by[key] = {}
             if v is None:
                 del by[op]
             else:
@@ -1016,9 +1018,11 @@ class Sim:
                 changed += ctx.recount(op, counts)
         # placed in any case: these, and below the later readers of changed additions; the
         # readers of a changed host load only if it no longer starves them
-        must = set(dirty)
+        must = dirty  # (a set of its own: self.dirty_ops is a new one)
         for key in changed:
             must.update(ctx.readers.get(key, ()))
+        if not must and not host:
+            return  # nothing to place (a step of one in ten): no additions changed either
         queue = [(op.pos, op) for op in must]
         for key in host:
             queue.extend([(op.pos, op) for op in ctx.readers[key]])
