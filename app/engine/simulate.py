@@ -121,8 +121,8 @@ class Ctx:
         self.max_util = sim.max_util
         self.U_src = None  # the host-load arrays the placement was made with
         self.random_src = None
-        self.U_host_g: list[float] = [0.0] * lay.G
-        self.host_active_g = np.zeros(lay.G, bool)
+        self.U_host_g: list[float] = [0.0] * lay.G  # (follow_host)
+        self.host_active_g: list[bool] = [False] * lay.G
         self.host_random_g = np.ones(lay.G)
         self.topo = None  # topology version of d_group / failed below
         self.dg_arr = lay.d_group.copy()
@@ -204,13 +204,17 @@ class Ctx:
         """Take a new host-load solution; the groups where it changed that operations read."""
         if U_host_g is self.U_src:
             return []
+        # lists: ops read a few entries each, cheaper than numpy; a new version changes one or
+        # two groups as a rule, so only their entries are copied
         if self.U_src is None:
             idx = range(len(U_host_g))
         else:
             idx = np.flatnonzero((U_host_g != self.U_src) | (host_random_g != self.random_src)).tolist()
+        U, active = self.U_host_g, self.host_active_g
+        for g in idx:
+            u = U[g] = U_host_g.item(g)
+            active[g] = u > 1e-9
         self.U_src, self.random_src = U_host_g, host_random_g
-        self.U_host_g = U_host_g.tolist()  # lists: ops read a few entries each, cheaper than numpy
-        self.host_active_g = U_host_g > 1e-9
         self.host_random_g = host_random_g
         readers = self.readers
         return [key for key in (("g", g) for g in idx) if readers.get(key)]
@@ -276,7 +280,9 @@ class Ctx:
             v = own.get(key)
             if old.get(key) == v:
                 continue
-            by = self.by.setdefault(key, {})
+            by = self.by.get(key)
+            if by is None:
+                by = self.by[key] = {}
             if v is None:
                 del by[op]
             else:
@@ -341,7 +347,6 @@ class Sim:
         self.topo = 0
         self._host_key = None
         self.forced = np.zeros(len(lay.ctrl_names), bool)
-        self.cache_fill = np.zeros(len(lay.ctrl_names))  # MB of operation data in the write cache
         self.offline = np.zeros(len(lay.ctrl_names), bool)  # controller rebooting
         self.features = {k: bool(v) for k, v in project.features.items()}
         # effective settings: a key the project does not set has the platform's default, as the
@@ -410,15 +415,19 @@ class Sim:
         # entries that changed), record() the controller columns, then copies the row
         self.row = np.zeros(ends[-1])
         self.rv = {m: self.row[c] for m, c in self.rec_cols.items()}  # each metric's columns (views)
+        # MB of operation data in each controller's write cache: the row's own columns, which
+        # operations fill in place (Op.fill_cache), so record() copies it with the row
+        self.cache_fill = self.rv["write_cache_pct"]
         self._rec_forced = self._rec_wp = None  # the arrays in the row (record)
         self._loads_src = (None,) * 5  # loads()'s inputs at its last call
         self._row_agg = None  # the per-version host sums in the row (solve_open)
         self._drive_rec = None  # (drive extras, drive layout) of the row (loads)
         self.step_resp = None  # solve(): (resp_w, rmax_w, lun_r) of the step; None: open load
-        # per-operation progress and rate: (step, Op.index, moved MB, rate) whenever they may have
+        # per-operation progress and rate: step, Op.index, moved MB, rate whenever they may have
         # changed (record(); an operation runs in rows Op.rec_first to Op.rec_end, set by fire and
-        # Op.finish); expanded to every running op's step by progress_cells() at the end of run()
-        self.rec_progress: list[tuple[int, int, float, float]] = []
+        # Op.finish), four numbers an entry in one flat list (one fromiter reads it); expanded to
+        # every running op's step by progress_cells() at the end of run()
+        self.rec_progress: list[float] = []
         # (the cells where an op ran, flat in a steps x ops matrix, and its moved MB and rate there)
         self.rec_cells, self.rec_moved, self.rec_rate = np.zeros(0, int), np.zeros(0), np.zeros(0)
         self.pair_history = PairHistory()  # the host path's response-time inputs per version
@@ -1009,9 +1018,11 @@ class Sim:
                 changed += ctx.recount(op, counts)
         # placed in any case: these, and below the later readers of changed additions; the
         # readers of a changed host load only if it no longer starves them
-        must = set(dirty)
+        must = dirty  # (a set of its own: self.dirty_ops is a new one)
         for key in changed:
             must.update(ctx.readers.get(key, ()))
+        if not must and not host:
+            return  # nothing to place (a step of one in ten): no additions changed either
         queue = [(op.pos, op) for op in must]
         for key in host:
             queue.extend([(op.pos, op) for op in ctx.readers[key]])
@@ -1353,9 +1364,9 @@ class Sim:
         if k % REC_CHUNK == 0:
             self.rec_chunks.append(np.empty((REC_CHUNK, len(self.row))))
         # raw values; finish() scales whole columns (the same arithmetic per element). Operations
-        # fill the write cache in place; forced and wp_pct are replaced when they change (Op)
+        # fill the write cache in place (self.cache_fill is in the row); forced and wp_pct are
+        # replaced when they change (Op)
         rv = self.rv
-        np.copyto(rv["write_cache_pct"], self.cache_fill)
         if self.forced is not self._rec_forced:
             rv["forced"][:] = self._rec_forced = self.forced
         if self.wp_pct is not self._rec_wp:
@@ -1370,7 +1381,7 @@ class Sim:
         # progress and rate: an idle op is not advanced and has no rate until it is placed again
         # (and then it is busy, or idle at a rate of 0), so only busy ops and those that stopped
         # since the previous step change (a new op before its first entry: 0 MB at 0 MB/s)
-        log = self.rec_progress.append
+        log = self.rec_progress.extend
         for op in busy:
             log((k, op.index, op.moved_mb, op.rate))
         for op in was_busy:
@@ -1396,16 +1407,18 @@ class Sim:
         n_rows, n_ops = self.rec_n, len(ops)
         if not self.rec_progress and not n_ops:
             return
+        # the log as rows of (step, op index, moved MB, rate); small ints are exact as floats
+        log = np.fromiter(self.rec_progress, float, len(self.rec_progress)).reshape(-1, 4)
+        k, j, moved, rate = log[:, 0].astype(int), log[:, 1].astype(int), log[:, 2], log[:, 3]
         # per (step, op) the latest entry at or before the step (-1: none, the new op's zeros);
         # an op's entries all lie in its rows, so the fill never crosses from another run
-        k, j, moved, rate = (np.array(c) for c in zip(*self.rec_progress)) if self.rec_progress else (
-            np.zeros(0, int), np.zeros(0, int), np.zeros(0), np.zeros(0))
-        latest = np.full((n_rows, n_ops), -1)
+        # (int32: half the memory of the (steps x ops) matrices to fill and scan)
+        latest = np.full((n_rows, n_ops), -1, np.int32)
         latest[k, j] = np.arange(len(k))
         np.maximum.accumulate(latest, axis=0, out=latest)
-        first = np.array([op.rec_first for op in ops], float)
-        end = np.array([op.rec_end for op in ops], float)
-        row = np.arange(n_rows, dtype=float)[:, None]
+        first = np.array([op.rec_first for op in ops], np.int32)
+        end = np.array([min(op.rec_end, n_rows) for op in ops], np.int32)
+        row = np.arange(n_rows, dtype=np.int32)[:, None]
         self.rec_cells = np.flatnonzero((row >= first) & (row < end))  # (flat, row-major; finish)
         src = latest.ravel()[self.rec_cells]
         self.rec_moved = np.append(moved, 0.0)[src]

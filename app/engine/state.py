@@ -12,7 +12,7 @@ import functools
 import numpy as np
 
 from app.domain.hardware import Catalog, Interface, Platform
-from app.domain.project import Project
+from app.domain.project import Project, parse_slot_id
 from app.domain.raid import RaidType
 
 
@@ -40,21 +40,23 @@ class Layout:
         self.platform = platform
         locs = list(project.drives)
         drives = list(project.drives.values())
+        D = len(locs)
+        self.D = D
         self.drive_locs = locs
         self.didx = {loc: i for i, loc in enumerate(locs)}
         # per drive type once, then gathered by each drive's type number
         tnum = {tid: k for k, tid in enumerate(dict.fromkeys(d.type_id for d in drives))}
         by_num = [catalog.drive(tid) for tid in tnum]
-        d_type = np.array([tnum[d.type_id] for d in drives], int)
+        d_type = np.fromiter([tnum[d.type_id] for d in drives], int, D)
         types = [by_num[k] for k in d_type.tolist()]
         self.drive_types = types
-        D = len(locs)
-        self.D = D
         self.d_seq = np.array([t.seq_mb_s for t in by_num], float)[d_type] if D else np.zeros(0)
         self.d_rand = np.array([t.random_ms for t in by_num], float)[d_type] if D else np.zeros(0)
         self.d_cap = np.array([t.capacity_gb for t in by_num], float)[d_type] if D else np.zeros(0)
-        self.d_bus = np.array([d.bus for d in drives], int) if D else np.zeros(0, int)
-        self.d_spare = np.array([d.hot_spare for d in drives], bool) if D else np.zeros(0, bool)
+        # (fromiter: lists of a thousand scalars convert faster than with np.array; the slot
+        # parser straight, not through Drive.bus)
+        self.d_bus = np.fromiter([parse_slot_id(loc)[0] for loc in locs], int, D)
+        self.d_spare = np.fromiter([d.hot_spare for d in drives], bool, D)
         self.spares = np.flatnonzero(self.d_spare)
         self.B = max(platform.buses, int(self.d_bus.max()) + 1 if D else 1)
         # controllers and cores
@@ -73,7 +75,7 @@ class Layout:
         self.G = G
         # every group's members in one array (group order, member order), each group's a view of it
         didx = self.didx
-        listed = np.array([didx.get(l, -1) for g in groups for l in g.drives], int)
+        listed = np.fromiter([didx.get(l, -1) for g in groups for l in g.drives], int)
         in_project = listed >= 0  # a member location without a drive is left out
         flat = listed[in_project]
         flat_group = np.repeat(np.arange(G), [len(g.drives) for g in groups])[in_project]
@@ -120,15 +122,16 @@ class Layout:
         self.luns = project.luns
         self.lidx = {l.id: i for i, l in enumerate(project.luns)}
         self.L = len(project.luns)
-        self.l_group = np.array([self.gidx.get(l.group_id, -1) for l in project.luns], int)
-        self.l_cap = np.array([l.capacity_gb for l in project.luns], float)
-        self.l_owner = np.array([self.cidx.get(l.owner, 0) for l in project.luns], int)
-        self.l_opt = np.array([float(l.optimization or 1.0) for l in project.luns], float)
+        luns, L, gidx, cidx = project.luns, self.L, self.gidx, self.cidx
+        self.l_group = np.fromiter([gidx.get(l.group_id, -1) for l in luns], int, L)
+        self.l_cap = np.fromiter([l.capacity_gb for l in luns], float, L)
+        self.l_owner = np.fromiter([cidx.get(l.owner, 0) for l in luns], int, L)
+        self.l_opt = np.fromiter([float(l.optimization or 1.0) for l in luns], float, L)
         self.l_hit_scale = np.ones(self.L)  # cache re-warm after a pointer swap
         self.l_live = np.ones(self.L, bool)  # False: unbound (a migration's former source)
         lun_defaults = platform.default_lun_settings()
         wcache = lun_defaults.get("write_cache", True)
-        self.l_wcache = np.array([bool(l.settings.get("write_cache", wcache)) for l in project.luns], bool)
+        self.l_wcache = np.fromiter([bool(l.settings.get("write_cache", wcache)) for l in luns], bool, L)
 
     def per_group(self, values: np.ndarray, ufunc: np.ufunc, empty: float) -> np.ndarray:
         """ufunc (minimum) reduced over each group's members' values, all groups in one call;
