@@ -11,7 +11,6 @@ Policies (docs/model.md):
 from __future__ import annotations
 
 import math
-from itertools import compress
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -117,8 +116,14 @@ class RunIndex:
                                     lay.d_cap[lay.spares].tolist(), lay.d_bus[lay.spares].tolist()))
         self.spare_cands: dict[tuple, tuple[list[int], dict[int, list[int]]]] = {}
         self.ids = [w["id"] for w in sim.workloads]  # the workload ids, in workload order
-        self.wg_mat = self.wg_active = None  # Sim.workload_group_matrix's pair the one below is of
-        self.wg_running: np.ndarray | None = None  # W x G: a running workload has a LUN on the group
+        # per group, per workload: its LUNs on the group (workloads_on); built at the first
+        # start, then updated for the LUNs that moved (a W x G matrix rebuilt after every move
+        # cost ~30k instructions per start)
+        self.on_g: list[list[int]] | None = None
+        self.lg_seen: np.ndarray | None = None  # Layout.l_group as on_g has it
+        self.lg_version = -1  # Sim._placement_version of lg_seen
+        self.running_src = None  # Sim.w_running the list below is of
+        self.running: list[bool] = []
         self.busy_src = None  # Sim.w_running the flag below is of (a new array per workload change)
         self.any_busy = False
         self.idle_rate: float | None = None  # idle_rebuild_rate when the same for every group
@@ -145,19 +150,42 @@ class RunIndex:
         return hit
 
     def workloads_on(self, sim: "Sim", groups) -> list[str]:
-        """The ids of the running workloads with a LUN on any of the groups, in workload order.
-        (Nearly every start asks about other groups than the starts since the last move did: no
-        per-group cache, one column or two of a small matrix.)"""
-        mat, active = sim.workload_group_matrix()
-        if mat is not self.wg_mat or active is not self.wg_active:  # LUNs moved or workloads changed
-            self.wg_mat, self.wg_active = mat, active
-            self.wg_running = mat & active[:, None]
-        running = self.wg_running
-        sel = None
-        for g in groups:  # one or two groups
-            if 0 <= g < running.shape[1]:
-                sel = running[:, g] if sel is None else sel | running[:, g]
-        return [] if sel is None else list(compress(self.ids, sel.tolist()))
+        """The ids of the running workloads with a LUN on any of the groups, in workload order."""
+        on_g = self.luns_on_groups(sim)
+        rows = [on_g[g] for g in groups if 0 <= g < len(on_g)]  # one group or two
+        if not rows:
+            return []
+        active = sim.w_running
+        if active is not self.running_src:  # (a new array per workload change)
+            self.running_src, self.running = active, active.tolist()
+        on = rows[0] if len(rows) == 1 else [any(c) for c in zip(*rows)]
+        return [w for w, c, r in zip(self.ids, on, self.running) if c and r]
+
+    def luns_on_groups(self, sim: "Sim") -> list[list[int]]:
+        """Per group, per workload: how many of its LUNs are on the group (a LUN outside any
+        group counts nowhere). LUNs move only with a new Sim._placement_version: then only the
+        LUNs whose group changed are moved here."""
+        if self.lg_version == sim._placement_version:
+            return self.on_g
+        self.lg_version = sim._placement_version
+        lg = sim.lay.l_group
+        G, W = sim.lay.G, len(self.ids)
+        if self.on_g is None:
+            g_of = np.where(lg[sim.p_l] >= 0, lg[sim.p_l], G)  # (the row past the last: no group)
+            counts = np.bincount(g_of * W + sim.p_w, minlength=(G + 1) * W)
+            self.on_g = counts.reshape(G + 1, W)[:G].tolist()
+            self.p_w = sim.p_w.tolist()
+        else:
+            on_g, p_w, pairs_of = self.on_g, self.p_w, sim._pairs_of_l
+            for l in np.flatnonzero(lg != self.lg_seen).tolist():
+                old, new = int(self.lg_seen[l]), int(lg[l])
+                for k in pairs_of.get(l, ()):
+                    if old >= 0:
+                        on_g[old][p_w[k]] -= 1
+                    if new >= 0:
+                        on_g[new][p_w[k]] += 1
+        self.lg_seen = lg.copy()
+        return self.on_g
 
     def idle_rebuild_rate(self, sim: "Sim", gi: int) -> float:
         """MB/s of a rebuild of group gi without host load at the platform's default priority
