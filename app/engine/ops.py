@@ -212,12 +212,36 @@ class RunIndex:
         return self.any_busy
 
 
+# an event's priority as the tables name it (Low/Medium/High, ASAP, ...) and whether it is ASAP,
+# per raw value (Op.__init__)
+_PRIORITIES: dict = {}
+
+
 class Op:
     asap_class = 0  # economical/fixed phases are placed first, ASAP-class after
     # MB/s it puts into its SP's write cache beyond what the destination drains (only a Migration
     # on the write-cache path sets it): time_left/advance/at_rest follow the cache then. A hook
     # here, not an override, because the loop calls them for every busy op at every step.
     fill_rate = 0.0
+    # the starting values that are not containers, as class attributes: an instance gets its
+    # own when it first sets one (an op sets ~60 attributes; __init__ storing each costs
+    # instructions at every start)
+    end_h: float | None = None
+    rate = 0.0
+    total_mb = 0.0
+    moved_mb = 0.0
+    touches: "set[str] | frozenset[str]" = frozenset()  # the starts set theirs
+    sver = 0  # bumped when a stream begins or ends (keys Op.fixed's cache)
+    _fixed_sver = None
+    _fixed = None
+    # placement (Sim.place, Ctx): order, running, key of the resources read (Ctx.footprint);
+    # idle: no rate and nothing due, the loop skips it
+    pos = 0
+    running = False
+    reads_key = None
+    idle = False
+    rec_first = rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
+    on_sp: dict | None = None  # sim.lun_ops' dict it is in (concurrent_advice)
 
     def __init__(self, sim: "Sim", ev):
         self.sim = sim
@@ -225,34 +249,22 @@ class Op:
         self.lay = sim.lay
         self.ix = RunIndex.of(sim)
         self.event = ev
-        self.priority = str(getattr(ev, "priority", "") or "")
-        if self.priority.lower() in ("low", "medium", "high"):  # tables use Low/Medium/High
-            self.priority = self.priority.capitalize()
+        raw = getattr(ev, "priority", "")
+        hit = _PRIORITIES.get(raw)
+        if hit is None:
+            p = str(raw or "")
+            if p.lower() in ("low", "medium", "high"):  # tables use Low/Medium/High
+                p = p.capitalize()
+            hit = _PRIORITIES[raw] = (p, p.upper() == "ASAP")
+        self.priority, self.asap = hit
         self.streams: list[Stream] = []
         self.phases: list[Phase] = []
-        self.start_h = ev.start_h
-        self.end_h: float | None = None
-        self.now = ev.start_h
-        self.rate = 0.0
-        self.total_mb = 0.0
-        self.moved_mb = 0.0
+        self.start_h = self.now = ev.start_h
         self.label = ev.id
-        self.touches: set[str] = set()
-        self.asap = self.priority.upper() == "ASAP"
-        self.sver = 0  # bumped when a stream begins or ends (keys Op.fixed's cache)
-        self._fixed_sver = None
-        self._fixed = None
-        # placement (Sim.place, Ctx): order, running, additions per resource, resources read,
-        # ASAP counts; idle: no rate and nothing due, the loop skips it
-        self.pos = 0
-        self.running = False
+        # additions per resource, resources read, ASAP counts (Ctx; replaced, never changed in place)
         self.placed: dict[tuple, float] = {}
         self.reads: set[tuple] = set()
-        self.reads_key = None
         self.counted: dict[tuple, int] = {}
-        self.idle = False
-        self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
-        self.on_sp: dict | None = None  # sim.lun_ops' dict it is in (concurrent_advice)
 
     # ---- life cycle
     def start(self, t: float) -> bool:
