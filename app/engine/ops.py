@@ -212,6 +212,11 @@ class RunIndex:
         return self.any_busy
 
 
+def _phase_order(p: Phase) -> tuple:
+    """Op.result lists the phases by start, then end."""
+    return p.start_h, p.end_h or INF
+
+
 # an event's priority as the tables name it (Low/Medium/High, ASAP, ...) and whether it is ASAP,
 # per raw value (Op.__init__)
 _PRIORITIES: dict = {}
@@ -434,7 +439,7 @@ class Op:
         return min(self.moved_mb / self.total_mb * 100.0, 100.0)
 
     def result(self) -> OperationResult:
-        phases = sorted(self.phases, key=lambda p: (p.start_h, p.end_h or INF))
+        phases = sorted(self.phases, key=_phase_order) if len(self.phases) > 1 else self.phases.copy()
         for s in self.streams:  # still running at the horizon
             phases.append(Phase(s.name, s.start_h, None, s.mb if s.kind == "transfer" else 0.0, 0.0))
         return OperationResult(self.event.id, self.event.kind, self.label, self.priority, self.start_h,
