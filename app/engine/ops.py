@@ -228,25 +228,14 @@ class Op:
     # on the write-cache path sets it): time_left/advance/at_rest follow the cache then. A hook
     # here, not an override, because the loop calls them for every busy op at every step.
     fill_rate = 0.0
-    # the starting values that are not containers, as class attributes: an instance gets its
-    # own when it first sets one (an op sets ~60 attributes; __init__ storing each costs
-    # instructions at every start)
-    end_h: float | None = None
-    rate = 0.0
-    total_mb = 0.0
-    moved_mb = 0.0
-    touches: "set[str] | frozenset[str]" = frozenset()  # the starts set theirs
-    sver = 0  # bumped when a stream begins or ends (keys Op.fixed's cache)
-    _fixed_sver = None
-    _fixed = None
-    # placement (Sim.place, Ctx): order, running, key of the resources read (Ctx.footprint);
-    # idle: no rate and nothing due, the loop skips it
-    pos = 0
-    running = False
-    reads_key = None
-    idle = False
-    rec_first = rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
-    on_sp: dict | None = None  # sim.lun_ops' dict it is in (concurrent_advice)
+    # slots (and the subclasses' own): the loop, the placement and the starts read and set
+    # these on every op; in an instance dict (an op has 40-60 attributes, past CPython's
+    # shared-key limit of 30) each store costs a dict insert. Attributes not listed (asap_class
+    # or fill_rate set on an instance, the other subclasses') go to the __dict__.
+    __slots__ = ("sim", "R", "lay", "ix", "event", "priority", "asap", "streams", "phases", "start_h", "now",
+                 "label", "placed", "reads", "counted", "end_h", "rate", "total_mb", "moved_mb", "touches",
+                 "sver", "_fixed_sver", "_fixed", "pos", "running", "reads_key", "idle", "rec_first", "rec_end",
+                 "on_sp", "index", "__dict__")
 
     def __init__(self, sim: "Sim", ev):
         self.sim = sim
@@ -265,11 +254,23 @@ class Op:
         self.streams: list[Stream] = []
         self.phases: list[Phase] = []
         self.start_h = self.now = ev.start_h
+        self.end_h: float | None = None
+        self.rate = self.total_mb = self.moved_mb = 0.0
         self.label = ev.id
-        # additions per resource, resources read, ASAP counts (Ctx; replaced, never changed in place)
+        self.touches: set[str] | frozenset[str] = frozenset()  # the starts set theirs
+        self.sver = 0  # bumped when a stream begins or ends (keys Op.fixed's cache)
+        self._fixed_sver = self._fixed = None
+        # placement (Sim.place, Ctx): order, running, additions per resource, resources read and
+        # their key (Ctx.footprint), ASAP counts; idle: no rate and nothing due, the loop skips it
+        self.pos = 0
+        self.running = False
         self.placed: dict[tuple, float] = {}
         self.reads: set[tuple] = set()
+        self.reads_key = None
         self.counted: dict[tuple, int] = {}
+        self.idle = False
+        self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
+        self.on_sp: dict | None = None  # sim.lun_ops' dict it is in (concurrent_advice)
 
     # ---- life cycle
     def start(self, t: float) -> bool:
@@ -484,6 +485,10 @@ class Op:
 
 # ====================================================================== LUN migration (EMC)
 class Migration(Op):
+    __slots__ = ("src", "dst", "gs", "gd", "ctrl", "core", "copy_cap", "exp_cap", "cached", "cache_path", "cpu_copy",
+                 "cpu_exp", "exp_cost_u", "c_src", "c_dst", "copy_uses", "src_uses", "exp_uses", "res", "dst_width",
+                 "dst_data", "copy_mb", "exp_mb", "exp_pending")
+
     def start(self, t: float) -> bool:
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
         self.src = lay.lidx[ev.source_lun]
@@ -754,9 +759,11 @@ def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
 
 
 class Rebuild(Op):
-    res = None  # (target, resources()) of the current target
+    __slots__ = ("d", "gi", "ctrl", "core0", "mb", "model", "replaced", "target", "spare", "res")
+
     def start(self, t: float) -> bool:
         ev, lay, sim = self.event, self.lay, self.sim
+        self.res = None  # (target, resources()) of the current target
         d = lay.didx.get(ev.drive)
         if d is None:
             return False
@@ -1009,6 +1016,8 @@ class Rebuild(Op):
 
 # ====================================================================== bind
 class BindOp(Op):
+    __slots__ = ("l", "gi", "ctrl", "core", "stripe_w", "stripe_d", "res", "zero_rate", "verify_rate", "verify_asap", "mb")
+
     def start(self, t: float) -> bool:
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
         l = lay.lidx[ev.lun]
