@@ -116,10 +116,10 @@ class RunIndex:
                                     lay.d_cap[lay.spares].tolist(), lay.d_bus[lay.spares].tolist()))
         self.spare_cands: dict[tuple, tuple[list[int], dict[int, list[int]]]] = {}
         self.ids = [w["id"] for w in sim.workloads]  # the workload ids, in workload order
-        # per group, per workload: its LUNs on the group (workloads_on); built at the first
-        # start, then updated for the LUNs that moved (a W x G matrix rebuilt after every move
-        # cost ~30k instructions per start)
-        self.on_g: list[list[int]] | None = None
+        # per group: the workloads with LUNs on it (workloads_on); built at the first start, then
+        # updated for the LUNs that moved (Sim.workload_group_matrix's W x G matrix, rebuilt
+        # after every move, cost ~30k instructions per start)
+        self.on_g: list[dict[int, int]] | None = None
         self.lg_seen: np.ndarray | None = None  # Layout.l_group as on_g has it
         self.lg_version = -1  # Sim._placement_version of lg_seen
         self.running_src = None  # Sim.w_running the list below is of
@@ -152,38 +152,49 @@ class RunIndex:
     def workloads_on(self, sim: "Sim", groups) -> list[str]:
         """The ids of the running workloads with a LUN on any of the groups, in workload order."""
         on_g = self.luns_on_groups(sim)
-        rows = [on_g[g] for g in groups if 0 <= g < len(on_g)]  # one group or two
-        if not rows:
+        ws: set[int] = set()
+        for g in groups:  # one group or two, each with a few workloads
+            if 0 <= g < len(on_g):
+                ws.update(on_g[g])
+        if not ws:
             return []
         active = sim.w_running
         if active is not self.running_src:  # (a new array per workload change)
             self.running_src, self.running = active, active.tolist()
-        on = rows[0] if len(rows) == 1 else [any(c) for c in zip(*rows)]
-        return [w for w, c, r in zip(self.ids, on, self.running) if c and r]
+        ids, running = self.ids, self.running
+        return [ids[w] for w in sorted(ws) if running[w]]
 
-    def luns_on_groups(self, sim: "Sim") -> list[list[int]]:
-        """Per group, per workload: how many of its LUNs are on the group (a LUN outside any
-        group counts nowhere). LUNs move only with a new Sim._placement_version: then only the
-        LUNs whose group changed are moved here."""
+    def luns_on_groups(self, sim: "Sim") -> list[dict[int, int]]:
+        """Per group: {workload: how many of its LUNs are on the group} (none: not there; a LUN
+        outside any group counts nowhere). LUNs move only with a new Sim._placement_version:
+        then only the LUNs whose group changed are moved here."""
         if self.lg_version == sim._placement_version:
             return self.on_g
         self.lg_version = sim._placement_version
         lg = sim.lay.l_group
-        G, W = sim.lay.G, len(self.ids)
         if self.on_g is None:
+            G, W = sim.lay.G, len(self.ids)
             g_of = np.where(lg[sim.p_l] >= 0, lg[sim.p_l], G)  # (the row past the last: no group)
-            counts = np.bincount(g_of * W + sim.p_w, minlength=(G + 1) * W)
-            self.on_g = counts.reshape(G + 1, W)[:G].tolist()
+            counts = np.bincount(g_of * W + sim.p_w, minlength=(G + 1) * W).reshape(G + 1, W)[:G]
+            self.on_g = on_g = [{} for _ in range(G)]
+            gs, ws = counts.nonzero()
+            for g, w, n in zip(gs.tolist(), ws.tolist(), counts[gs, ws].tolist()):
+                on_g[g][w] = n
             self.p_w = sim.p_w.tolist()
         else:
             on_g, p_w, pairs_of = self.on_g, self.p_w, sim._pairs_of_l
             for l in np.flatnonzero(lg != self.lg_seen).tolist():
                 old, new = int(self.lg_seen[l]), int(lg[l])
                 for k in pairs_of.get(l, ()):
+                    w = p_w[k]
                     if old >= 0:
-                        on_g[old][p_w[k]] -= 1
+                        n = on_g[old][w] - 1
+                        if n:
+                            on_g[old][w] = n
+                        else:
+                            del on_g[old][w]
                     if new >= 0:
-                        on_g[new][p_w[k]] += 1
+                        on_g[new][w] = on_g[new].get(w, 0) + 1
         self.lg_seen = lg.copy()
         return self.on_g
 
