@@ -11,7 +11,6 @@ Policies (docs/model.md):
 from __future__ import annotations
 
 import math
-from itertools import compress
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -117,8 +116,14 @@ class RunIndex:
                                     lay.d_cap[lay.spares].tolist(), lay.d_bus[lay.spares].tolist()))
         self.spare_cands: dict[tuple, tuple[list[int], dict[int, list[int]]]] = {}
         self.ids = [w["id"] for w in sim.workloads]  # the workload ids, in workload order
-        self.wg_mat = self.wg_active = None  # Sim.workload_group_matrix's pair the one below is of
-        self.wg_running: np.ndarray | None = None  # W x G: a running workload has a LUN on the group
+        # per group: the workloads with LUNs on it (workloads_on); built at the first start, then
+        # updated for the LUNs that moved (Sim.workload_group_matrix's W x G matrix, rebuilt
+        # after every move, cost ~30k instructions per start)
+        self.on_g: list[dict[int, int]] | None = None
+        self.lg_seen: np.ndarray | None = None  # Layout.l_group as on_g has it
+        self.lg_version = -1  # Sim._placement_version of lg_seen
+        self.running_src = None  # Sim.w_running the list below is of
+        self.running: list[bool] = []
         self.busy_src = None  # Sim.w_running the flag below is of (a new array per workload change)
         self.any_busy = False
         self.idle_rate: float | None = None  # idle_rebuild_rate when the same for every group
@@ -145,19 +150,53 @@ class RunIndex:
         return hit
 
     def workloads_on(self, sim: "Sim", groups) -> list[str]:
-        """The ids of the running workloads with a LUN on any of the groups, in workload order.
-        (Nearly every start asks about other groups than the starts since the last move did: no
-        per-group cache, one column or two of a small matrix.)"""
-        mat, active = sim.workload_group_matrix()
-        if mat is not self.wg_mat or active is not self.wg_active:  # LUNs moved or workloads changed
-            self.wg_mat, self.wg_active = mat, active
-            self.wg_running = mat & active[:, None]
-        running = self.wg_running
-        sel = None
-        for g in groups:  # one or two groups
-            if 0 <= g < running.shape[1]:
-                sel = running[:, g] if sel is None else sel | running[:, g]
-        return [] if sel is None else list(compress(self.ids, sel.tolist()))
+        """The ids of the running workloads with a LUN on any of the groups, in workload order."""
+        on_g = self.luns_on_groups(sim)
+        ws: set[int] = set()
+        for g in groups:  # one group or two, each with a few workloads
+            if 0 <= g < len(on_g):
+                ws.update(on_g[g])
+        if not ws:
+            return []
+        active = sim.w_running
+        if active is not self.running_src:  # (a new array per workload change)
+            self.running_src, self.running = active, active.tolist()
+        ids, running = self.ids, self.running
+        return [ids[w] for w in sorted(ws) if running[w]]
+
+    def luns_on_groups(self, sim: "Sim") -> list[dict[int, int]]:
+        """Per group: {workload: how many of its LUNs are on the group} (none: not there; a LUN
+        outside any group counts nowhere). LUNs move only with a new Sim._placement_version:
+        then only the LUNs whose group changed are moved here."""
+        if self.lg_version == sim._placement_version:
+            return self.on_g
+        self.lg_version = sim._placement_version
+        lg = sim.lay.l_group
+        if self.on_g is None:
+            G, W = sim.lay.G, len(self.ids)
+            g_of = np.where(lg[sim.p_l] >= 0, lg[sim.p_l], G)  # (the row past the last: no group)
+            counts = np.bincount(g_of * W + sim.p_w, minlength=(G + 1) * W).reshape(G + 1, W)[:G]
+            self.on_g = on_g = [{} for _ in range(G)]
+            gs, ws = counts.nonzero()
+            for g, w, n in zip(gs.tolist(), ws.tolist(), counts[gs, ws].tolist()):
+                on_g[g][w] = n
+            self.p_w = sim.p_w.tolist()
+        else:
+            on_g, p_w, pairs_of = self.on_g, self.p_w, sim._pairs_of_l
+            for l in np.flatnonzero(lg != self.lg_seen).tolist():
+                old, new = int(self.lg_seen[l]), int(lg[l])
+                for k in pairs_of.get(l, ()):
+                    w = p_w[k]
+                    if old >= 0:
+                        n = on_g[old][w] - 1
+                        if n:
+                            on_g[old][w] = n
+                        else:
+                            del on_g[old][w]
+                    if new >= 0:
+                        on_g[new][w] = on_g[new].get(w, 0) + 1
+        self.lg_seen = lg.copy()
+        return self.on_g
 
     def idle_rebuild_rate(self, sim: "Sim", gi: int) -> float:
         """MB/s of a rebuild of group gi without host load at the platform's default priority
@@ -184,12 +223,30 @@ class RunIndex:
         return self.any_busy
 
 
+def _phase_order(p: Phase) -> tuple:
+    """Op.result lists the phases by start, then end."""
+    return p.start_h, p.end_h or INF
+
+
+# an event's priority as the tables name it (Low/Medium/High, ASAP, ...) and whether it is ASAP,
+# per raw value (Op.__init__)
+_PRIORITIES: dict = {}
+
+
 class Op:
     asap_class = 0  # economical/fixed phases are placed first, ASAP-class after
     # MB/s it puts into its SP's write cache beyond what the destination drains (only a Migration
     # on the write-cache path sets it): time_left/advance/at_rest follow the cache then. A hook
     # here, not an override, because the loop calls them for every busy op at every step.
     fill_rate = 0.0
+    # slots (and the subclasses' own): the loop, the placement and the starts read and set
+    # these on every op; in an instance dict (an op has 40-60 attributes, past CPython's
+    # shared-key limit of 30) each store costs a dict insert. Attributes not listed (asap_class
+    # or fill_rate set on an instance, the other subclasses') go to the __dict__.
+    __slots__ = ("sim", "R", "lay", "ix", "event", "priority", "asap", "streams", "phases", "start_h", "now",
+                 "label", "placed", "reads", "counted", "end_h", "rate", "total_mb", "moved_mb", "touches",
+                 "sver", "_fixed_sver", "_fixed", "pos", "running", "reads_key", "idle", "rec_first", "rec_end",
+                 "on_sp", "index", "__dict__")
 
     def __init__(self, sim: "Sim", ev):
         self.sim = sim
@@ -197,25 +254,25 @@ class Op:
         self.lay = sim.lay
         self.ix = RunIndex.of(sim)
         self.event = ev
-        self.priority = str(getattr(ev, "priority", "") or "")
-        if self.priority.lower() in ("low", "medium", "high"):  # tables use Low/Medium/High
-            self.priority = self.priority.capitalize()
+        raw = getattr(ev, "priority", "")
+        hit = _PRIORITIES.get(raw)
+        if hit is None:
+            p = str(raw or "")
+            if p.lower() in ("low", "medium", "high"):  # tables use Low/Medium/High
+                p = p.capitalize()
+            hit = _PRIORITIES[raw] = (p, p.upper() == "ASAP")
+        self.priority, self.asap = hit
         self.streams: list[Stream] = []
         self.phases: list[Phase] = []
-        self.start_h = ev.start_h
+        self.start_h = self.now = ev.start_h
         self.end_h: float | None = None
-        self.now = ev.start_h
-        self.rate = 0.0
-        self.total_mb = 0.0
-        self.moved_mb = 0.0
+        self.rate = self.total_mb = self.moved_mb = 0.0
         self.label = ev.id
-        self.touches: set[str] = set()
-        self.asap = self.priority.upper() == "ASAP"
+        self.touches: set[str] | frozenset[str] = frozenset()  # the starts set theirs
         self.sver = 0  # bumped when a stream begins or ends (keys Op.fixed's cache)
-        self._fixed_sver = None
-        self._fixed = None
-        # placement (Sim.place, Ctx): order, running, additions per resource, resources read,
-        # ASAP counts; idle: no rate and nothing due, the loop skips it
+        self._fixed_sver = self._fixed = None
+        # placement (Sim.place, Ctx): order, running, additions per resource, resources read and
+        # their key (Ctx.footprint), ASAP counts; idle: no rate and nothing due, the loop skips it
         self.pos = 0
         self.running = False
         self.placed: dict[tuple, float] = {}
@@ -394,7 +451,7 @@ class Op:
         return min(self.moved_mb / self.total_mb * 100.0, 100.0)
 
     def result(self) -> OperationResult:
-        phases = sorted(self.phases, key=lambda p: (p.start_h, p.end_h or INF))
+        phases = sorted(self.phases, key=_phase_order) if len(self.phases) > 1 else self.phases.copy()
         for s in self.streams:  # still running at the horizon
             phases.append(Phase(s.name, s.start_h, None, s.mb if s.kind == "transfer" else 0.0, 0.0))
         return OperationResult(self.event.id, self.event.kind, self.label, self.priority, self.start_h,
@@ -439,6 +496,10 @@ class Op:
 
 # ====================================================================== LUN migration (EMC)
 class Migration(Op):
+    __slots__ = ("src", "dst", "gs", "gd", "ctrl", "core", "copy_cap", "exp_cap", "cached", "cache_path", "cpu_copy",
+                 "cpu_exp", "exp_cost_u", "c_src", "c_dst", "copy_uses", "src_uses", "exp_uses", "res", "dst_width",
+                 "dst_data", "copy_mb", "exp_mb", "exp_pending")
+
     def start(self, t: float) -> bool:
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
         self.src = lay.lidx[ev.source_lun]
@@ -709,9 +770,11 @@ def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
 
 
 class Rebuild(Op):
-    res = None  # (target, resources()) of the current target
+    __slots__ = ("d", "gi", "ctrl", "core0", "mb", "model", "replaced", "target", "spare", "res")
+
     def start(self, t: float) -> bool:
         ev, lay, sim = self.event, self.lay, self.sim
+        self.res = None  # (target, resources()) of the current target
         d = lay.didx.get(ev.drive)
         if d is None:
             return False
@@ -964,6 +1027,8 @@ class Rebuild(Op):
 
 # ====================================================================== bind
 class BindOp(Op):
+    __slots__ = ("l", "gi", "ctrl", "core", "stripe_w", "stripe_d", "res", "zero_rate", "verify_rate", "verify_asap", "mb")
+
     def start(self, t: float) -> bool:
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
         l = lay.lidx[ev.lun]
