@@ -117,8 +117,8 @@ class RunIndex:
         self.spare_cands: dict[tuple, tuple[list[int], dict[int, list[int]]]] = {}
         self.ids = [w["id"] for w in sim.workloads]  # the workload ids, in workload order
         # per group: the workloads with LUNs on it (workloads_on); built at the first start, then
-        # updated for the LUNs that moved (Sim.workload_group_matrix's W x G matrix, rebuilt
-        # after every move, cost ~30k instructions per start)
+        # updated for the LUNs that moved (a W x G matrix rebuilt after every move cost ~30k
+        # instructions per start)
         self.on_g: list[dict[int, int]] | None = None
         self.lg_seen: np.ndarray | None = None  # Layout.l_group as on_g has it
         self.lg_version = -1  # Sim._placement_version of lg_seen

@@ -442,18 +442,6 @@ class Sim:
         if key not in self.advisories:
             self.advisories[key] = Advisory(severity, code, text, where, source)
 
-    def workload_group_matrix(self) -> tuple[np.ndarray, np.ndarray]:
-        """(W x G bool: workload w has a LUN on group g, W bool: workload running); the matrix
-        is cached until LUNs move (the pairs are fixed: a workload change, a failure, a swap or
-        a migration's destination going offline leaves it)."""
-        if getattr(self, "_wg_key", None) != self._placement_version:
-            G = self.lay.G
-            mat = np.zeros((len(self.workloads), G + 1), bool)
-            mat[self.p_w, self.lay.l_group[self.p_l]] = True  # a LUN outside any group (-1): the last column
-            self._wg = mat[:, :G]
-            self._wg_key = self._placement_version
-        return self._wg, self.w_running
-
     def invalidate(self, topology: bool = False, groups=None, luns=None, moved: bool = True) -> None:
         """The host load's inputs changed (workloads, LUN placement, failures, cache, reboot);
         topology: drives failed, were replaced or swapped (operations re-plan their drives).
