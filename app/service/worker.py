@@ -37,6 +37,7 @@ import app.engine.simulate  # noqa: F401
 
 from . import wire
 from .advice import evaluate_priorities
+from .heap import keep_freed_memory
 from .predict import default_simulate, failure_message, predict
 from .replica import apply_parts
 from .result_cache import ResultCache
@@ -111,6 +112,7 @@ def _exit_with_parent() -> None:
 def serve(conn) -> None:
     """The worker process's main (the multiprocessing target)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C in a terminal is for the GUI, which stops us
+    keep_freed_memory()  # a run reuses the pages earlier runs freed (app/service/heap.py)
     _exit_with_parent()
     conn.send(("ready", os.getpid()))
     try:
