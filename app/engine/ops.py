@@ -91,15 +91,28 @@ class Part:
 class Fixed:
     """An operation's transfers as Parts (Op.fixed); no parts: it puts nothing on the array."""
 
-    __slots__ = ("parts",)
+    __slots__ = ("parts", "_adds")
 
     def __init__(self):
         self.parts: list[Part] = []
+        self._adds: dict[tuple, float] | None = None
 
     def take(self, s: Stream, cap: float, uses) -> Part:
         p = Part(s, cap, uses)
         self.parts.append(p)
         return p
+
+    def adds(self) -> dict[tuple, float]:
+        """Every part's additions summed per resource (Ctx.add_all of all parts in order, from
+        none): an op placed at its capped rates with no part starved puts exactly this. Built
+        once; Sim.place_economical hands it to the placement, which only reads it."""
+        if self._adds is None:
+            own: dict[tuple, float] = {}
+            for p in self.parts:
+                for key, value in p.adds:
+                    own[key] = own.get(key, 0.0) + value
+            self._adds = own
+        return self._adds
 
 
 class RunIndex:

@@ -209,7 +209,12 @@ class Ctx:
         if self.U_src is None:
             idx = range(len(U_host_g))
         else:
-            idx = np.flatnonzero((U_host_g != self.U_src) | (host_random_g != self.random_src)).tolist()
+            # (ndarray.nonzero, not np.flatnonzero's Python wrapper; the random shares are the
+            # same array in four versions of five)
+            diff = U_host_g != self.U_src
+            if host_random_g is not self.random_src:
+                diff |= host_random_g != self.random_src
+            idx = diff.nonzero()[0].tolist()
         U, active = self.U_host_g, self.host_active_g
         for g in idx:
             u = U[g] = U_host_g.item(g)
@@ -1165,9 +1170,11 @@ class Sim:
         pend_g: dict[int, float] = {}
         pend_d: dict[int, float] = {}
         fits = True
+        starved = False
         for p in f.parts:
             if ctx.starves(p):
                 rates.append(0.0)  # a zero rate adds nothing anywhere
+                starved = True
                 continue
             for i, v in p.g:
                 pend_g[i] = pend_g.get(i, 0.0) + v
@@ -1191,10 +1198,14 @@ class Sim:
         for p, r in zip(f.parts, rates):
             p.stream.rate = r
             total += r
+        op.rate = total
+        if not starved:  # (most placements) the op's additions are a constant: share it
+            ctx.own = f.adds()  # (ctx.own was empty: place() starts each op with none)
+            return
+        for p, r in zip(f.parts, rates):
             if r == 0.0 and p.rate != 0.0:
                 continue  # starved
             ctx.add_all(p.adds)
-        op.rate = total
 
     def starved(self, op: Op, ctx: Ctx) -> bool:
         """An ASAP-class op whose every transfer is on a drive the host alone fills gets 0 MB/s
