@@ -286,13 +286,14 @@ class Op:
         self._fixed_sver = self._fixed = None
         # placement (Sim.place, Ctx): order, running, additions per resource, resources read and
         # their key (Ctx.footprint), ASAP counts; idle: no rate and nothing due, the loop skips it
+        # (None until first placed: Sim.place then puts it in Sim.busy or not)
         self.pos = 0
         self.running = False
         self.placed: dict[tuple, float] = {}
         self.reads: set[tuple] = set()
         self.reads_key = None
         self.counted: dict[tuple, int] = {}
-        self.idle = False
+        self.idle: bool | None = None
         self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
         self.on_sp: dict | None = None  # sim.lun_ops' dict it is in (concurrent_advice)
 

@@ -254,20 +254,23 @@ class Ctx:
     def footprint(self, op) -> set[tuple]:
         """The drive-time resources op's rate reads: its own, and the group of a single drive
         that is an alive member (free_d reads the group's load). The same set while neither op's
-        resources nor the topology change (commit() then has no readers to move)."""
+        resources nor, if it reads a single drive, the topology change (commit() then has no
+        readers to move)."""
         resources = op.resources()
-        cache_key = (resources, self.topo)
-        if op.reads_key == cache_key:
+        key = op.reads_key  # (resources, the topology version, or None when it reads no drive)
+        if key is not None and key[0] == resources and (key[1] is None or key[1] == self.topo):
             return op.reads
         keys = set()
+        single = False
         for kind, i in resources:
             keys.add((kind, i))
             if kind == "d":
+                single = True
                 g = self.d_group[i]
                 if g >= 0 and not self.failed[i]:
                     keys.add(("g", g))
-        op.reads_key = cache_key
-        return keys
+        op.reads_key = (resources, self.topo if single else None)
+        return op.reads if keys == op.reads else keys  # (the same set: commit() moves no readers)
 
     def commit(self, op, own: dict[tuple, float], reads: set[tuple]) -> list[tuple]:
         """Replace op's additions and read set; the drive-time resources whose additions changed."""
@@ -1034,9 +1037,11 @@ class Sim:
                 ctx.pos, ctx.own = pos, {}
                 self.place_op(op, ctx)
                 moved = ctx.commit(op, ctx.own, ctx.footprint(op))
-                # no rate and nothing due: the loop skips it (advance would add 0 MB) until placed again
-                op.idle = op.at_rest()
-                self.set_busy(op, not op.idle)
+                # no rate and nothing due: the loop skips it (advance would add 0 MB) until placed again;
+                # self.busy holds the placed ops that are not idle, so only a change moves it
+                was, op.idle = op.idle, op.at_rest()
+                if was is None or was != op.idle:
+                    self.set_busy(op, not op.idle)
             else:  # finished: its additions go
                 moved = ctx.commit(op, {}, set())
                 self.set_busy(op, False)
