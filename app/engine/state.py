@@ -35,6 +35,14 @@ def documented_class(interface: Interface, rpm: int) -> bool:
 
 
 class Layout:
+    """A configuration's static arrays. A run changes a few of them (RUN_STATE) and works on
+    `for_run`'s copy, which has its own of those: one Layout can serve many runs (LayoutCache)."""
+
+    # what a run changes: LUN migrations (l_group, l_cap, l_live), drive swaps (d_group,
+    # g_members' entries), cache re-warm (l_hit_scale), reallocation (l_opt). The other arrays
+    # are shared by the runs and read-only (end of __init__): a run writing one raises
+    RUN_STATE = ("l_group", "l_cap", "l_live", "l_opt", "l_hit_scale", "d_group", "g_members")
+
     def __init__(self, project: Project, catalog: Catalog, platform: Platform):
         self.project = project
         self.platform = platform
@@ -78,6 +86,7 @@ class Layout:
         listed = np.fromiter([didx.get(l, -1) for g in groups for l in g.drives], int)
         in_project = listed >= 0  # a member location without a drive is left out
         flat = listed[in_project]
+        flat.flags.writeable = False  # g_members' arrays are its views: a drive swap replaces one
         flat_group = np.repeat(np.arange(G), [len(g.drives) for g in groups])[in_project]
         width = np.bincount(flat_group, minlength=G)
         ends = np.cumsum(width).tolist()
@@ -132,6 +141,22 @@ class Layout:
         lun_defaults = platform.default_lun_settings()
         wcache = lun_defaults.get("write_cache", True)
         self.l_wcache = np.fromiter([bool(l.settings.get("write_cache", wcache)) for l in luns], bool, L)
+        for name, v in self.__dict__.items():  # shared by the runs (see RUN_STATE)
+            if isinstance(v, np.ndarray) and name not in self.RUN_STATE:
+                v.flags.writeable = False
+
+    def for_run(self, project: Project) -> "Layout":
+        """A Layout for one run of `project` (whose drives, groups and LUNs this one was built
+        from): the shared arrays, and copies of those the run changes."""
+        new = object.__new__(Layout)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d.pop("_alloc_g", None)  # derived lazily from the run's own l_group / l_cap
+        for name in self.RUN_STATE:
+            v = d[name]
+            d[name] = v.copy()  # arrays; g_members a new list of the (read-only) arrays
+        new.project = project
+        return new
 
     def per_group(self, values: np.ndarray, ufunc: np.ufunc, empty: float) -> np.ndarray:
         """ufunc (minimum) reduced over each group's members' values, all groups in one call;
@@ -164,3 +189,35 @@ class Layout:
 
     def group_raid(self, gi: int) -> RaidType:
         return self.groups[gi].raid
+
+
+class LayoutCache:
+    """The Layout of the last run, reused while its inputs are the same objects.
+
+    For a caller whose project containers are replaced, never modified in place (the engine
+    worker's replica, app.service.replica): the key is the identity of what Layout reads, the
+    catalog and the project's drives, groups and LUNs (kept, so an id cannot be reused by a new
+    object), plus the platform id by value. Not for a project edited in place (the GUI's own):
+    a changed LUN in the same list would not be seen. Enclosures, cache settings, features and
+    workloads are not read by Layout (Sim reads them every run)."""
+
+    READS = ("drives", "groups", "luns")  # the project containers Layout reads
+
+    def __init__(self) -> None:
+        self._objects: tuple = ()
+        self._platform_id = None
+        self._base: Layout | None = None
+        self.hits = self.misses = 0
+
+    def layout(self, project: Project, catalog: Catalog, platform: Platform) -> Layout:
+        """A Layout for one run of `project` (see Layout.for_run)."""
+        objects = (catalog, *(getattr(project, a) for a in self.READS))
+        if (self._base is None or project.platform_id != self._platform_id
+                or not all(a is b for a, b in zip(self._objects, objects))):
+            self.misses += 1
+            self._base = None  # the old one's memory is free before the new one is built
+            self._base = Layout(project, catalog, platform)
+            self._objects, self._platform_id = objects, project.platform_id
+        else:
+            self.hits += 1
+        return self._base.for_run(project)

@@ -1,0 +1,155 @@
+"""app/engine/state.py's LayoutCache: the engine worker's runs share one Layout while the replica's
+drives, groups and LUNs are the same objects, and never see a stale one.
+
+The replica is played as the worker gets it: the containers an edit touched (app.service.replica's
+ChangeLog), pickled and put into the previous replica. Every run with the cache must give what a
+fresh run of a full copy gives, and use the Layout a fresh build gives."""
+from __future__ import annotations
+
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+from app.domain import ops
+from app.domain.project import Project
+from app.domain.raid import RaidType
+from app.engine.simulate import Sim, simulate
+from app.engine.state import Layout, LayoutCache
+from app.service.replica import ChangeLog, apply_parts, project_parts, snapshot_project
+
+
+def as_json(result) -> str:
+    return json.dumps(result.to_json(), sort_keys=True)
+
+
+def same_value(a, b) -> bool:
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+    if isinstance(a, list) and a and isinstance(a[0], np.ndarray):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def assert_fresh(lay: Layout, project: Project, catalog) -> None:
+    """lay holds what a Layout built now from `project` holds (attribute by attribute)."""
+    fresh = Layout(project, catalog, catalog.platform(project.platform_id))
+    names = set(fresh.__dict__) | set(lay.__dict__)
+    stale = [n for n in sorted(names) if n != "project" and not same_value(lay.__dict__.get(n), fresh.__dict__.get(n))]
+    assert not stale, stale
+    assert lay.project is project
+
+
+class Replica:
+    """The worker's copy of a project edited in place (app.service.worker, app.ui.engine_process)."""
+
+    def __init__(self, project: Project) -> None:
+        self.project, self.log, self.copy = project, ChangeLog(), None
+
+    def edit(self, op: ops.Op) -> None:
+        self.log.note(op.do(self.project))
+
+    def update(self) -> Project:
+        changed = self.log.take("worker")
+        parts = pickle.loads(pickle.dumps(project_parts(self.project, changed), pickle.HIGHEST_PROTOCOL))
+        self.copy = apply_parts(None if changed is None else self.copy, parts)
+        return self.copy
+
+
+def test_an_edit_of_the_hardware_builds_the_layout_again_and_nothing_else_does(catalog, load_example):
+    project = load_example("emc-cx4-960-oltp")
+    replica, layouts = Replica(project), LayoutCache()
+    name = project.current_scenario
+    platform = catalog.platform(project.platform_id)
+    free = sorted(set(project.drives) - {loc for g in project.groups for loc in g.drives})
+    assert free
+    enclosure = project.enclosures[-1]
+    new_slots = [f"{enclosure.bus}_{enclosure.position + 1}_{k}" for k in range(5)]
+    drive_type = next(iter(project.drives.values())).type_id
+    lun = project.luns[0]
+    other_owner = next(c for c in platform.controller_names() if c != lun.owner)
+    ev = next(e for e in project.scenario().events if e.kind == "lun_migration")
+    edits = [  # (the edit, whether the Layout may be reused after it)
+        (None, False),  # the first run
+        (ops.SetCacheSetting("write_cache_mb", 123), True),
+        (ops.MoveEvent(ev.id, ev.start_h + 0.5), True),
+        (ops.SetHotSpare(free[0], not project.drives[free[0]].hot_spare), False),
+        (ops.AddEnclosure(enclosure.bus, enclosure.position + 1, enclosure.type_id), False),
+        (ops.Batch([ops.PlaceDrive(loc, drive_type) for loc in new_slots]), False),
+        (ops.CreateRaidGroup(RaidType.R5, new_slots), False),
+        (ops.SetGroupFields(project.groups[0].id, raid=RaidType.R6), False),
+        (ops.SetLunFields(lun.id, owner=other_owner), False),
+        (ops.SetLunFields(lun.id, capacity_gb=lun.capacity_gb / 2), False),
+        (ops.SetLunFields(lun.id, settings={"write_cache": False}), False),
+        (ops.RemoveDrive(free[-1]), False),
+        (ops.SetFeature(next(iter(project.features), "x"), True), True),
+    ]
+    for op, reused in edits:
+        if op is not None:
+            replica.edit(op)
+        copy = replica.update()
+        hits = layouts.hits
+        sim = Sim(copy, catalog, name, layouts)
+        assert (layouts.hits == hits + 1) is reused, op
+        assert_fresh(sim.lay, copy, catalog)
+        ran = as_json(simulate(copy, catalog, name, layouts=layouts))
+        assert ran == as_json(simulate(snapshot_project(project), catalog, name)), op
+
+
+@pytest.mark.parametrize("example", ["emc-cx4-960-oltp", "emc-cx4-960-worked-examples",
+                                     "hitachi-usp600-tiers", "netapp-fas-wafl"])
+def test_a_run_that_moves_luns_or_swaps_drives_leaves_the_shared_layout_as_it_was(catalog, load_example, example):
+    # these examples' scenarios migrate LUNs (l_group, l_cap, l_live), rebuild onto a spare
+    # (g_members) and reallocate (l_opt): the next run on the same hardware starts from the plan
+    project = load_example(example)
+    layouts = LayoutCache()
+    for sc in [*project.scenarios, *project.scenarios]:
+        got = as_json(simulate(project, catalog, sc.name, layouts=layouts))
+        assert got == as_json(simulate(project, catalog, sc.name)), sc.name
+    assert layouts.misses == 1
+    assert_fresh(layouts.layout(project, catalog, catalog.platform(project.platform_id)), project, catalog)
+
+
+def test_the_shared_arrays_are_read_only_and_each_run_has_its_own_run_state(catalog, load_example):
+    project = load_example("emc-cx4-960-worked-examples")
+    layouts = LayoutCache()
+    platform = catalog.platform(project.platform_id)
+    a, b = layouts.layout(project, catalog, platform), layouts.layout(project, catalog, platform)
+    with pytest.raises(ValueError):
+        a.g_width[0] = 3.0  # shared: a run writing into it would change the next runs
+    with pytest.raises(ValueError):
+        a.g_members[0][0] = 1  # a drive swap replaces a group's array, never writes into it
+    for n in Layout.RUN_STATE:
+        assert getattr(a, n) is not getattr(b, n)
+    a.l_group[0] = -1
+    a.g_members[0] = a.g_members[0][:1]
+    assert b.l_group[0] != -1 and len(b.g_members[0]) > 1
+
+
+def test_the_key_holds_every_project_container_layout_reads(catalog, load_example):
+    # Layout must read no container of the project but LayoutCache.READS (and the platform id)
+    project = load_example("emc-cx4-960-oltp")
+    read = set()
+
+    class Recording:
+        def __getattr__(self, name):
+            read.add(name)
+            return getattr(project, name)
+
+    Layout(Recording(), catalog, catalog.platform(project.platform_id))
+    assert read <= set(LayoutCache.READS) | {"platform_id"}, read
+
+
+def test_another_catalog_or_platform_builds_the_layout_again(catalog, load_example):
+    project = load_example("emc-cx4-960-oltp")
+    layouts = LayoutCache()
+    platform = catalog.platform(project.platform_id)
+    layouts.layout(project, catalog, platform)
+    layouts.layout(project, catalog, platform)
+    assert (layouts.hits, layouts.misses) == (1, 1)
+    layouts.layout(project, pickle.loads(pickle.dumps(catalog)), platform)  # the worker's new catalog
+    assert layouts.misses == 2
+    project.platform_id = project.platform_id + "-other"  # a plain attribute: compared by value
+    layouts.layout(project, catalog, platform)
+    assert layouts.misses == 3
