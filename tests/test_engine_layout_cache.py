@@ -153,3 +153,27 @@ def test_another_catalog_or_platform_builds_the_layout_again(catalog, load_examp
     project.platform_id = project.platform_id + "-other"  # a plain attribute: compared by value
     layouts.layout(project, catalog, platform)
     assert layouts.misses == 3
+
+
+def test_the_worker_s_predictions_share_the_layout_of_its_replica(catalog, load_example):
+    """app.service.worker passes its LayoutCache through predict(): a timeline edit reuses the
+    Layout, a hardware edit does not, and the prediction is the one without the cache."""
+    from app.service.predict import predict
+    from app.service.worker import _Server
+
+    project = load_example("emc-cx4-960-oltp")
+    replica, server = Replica(project), _Server(conn=None)
+    server.catalog = catalog
+    ev = next(e for e in project.scenario().events if e.kind == "lun_migration")
+    other = "SP B" if project.luns[0].owner != "SP B" else "SP A"
+    # (the edit, how many Layouts the worker has built by then; a pinned baseline's run reuses one)
+    for op, built in ((None, 1), (ops.MoveEvent(ev.id, ev.start_h + 0.5), 1),
+                      (ops.SetLunFields(project.luns[0].id, owner=other), 2)):
+        if op is not None:
+            replica.edit(op)
+        server.project = replica.update()
+        server.conn = type("Pipe", (), {"poll": staticmethod(lambda: False)})()
+        pred = server.job_live()
+        assert pred.error is None
+        assert server.layouts.misses == built, op
+        assert as_json(pred.current) == as_json(predict(snapshot_project(project), catalog).current)

@@ -82,7 +82,7 @@ class Prediction:
 
 def predict(project, catalog, simulate: SimulateFn | None = None,
             layout_cache: dict | None = None, results=None,
-            should_stop: Callable[[], bool] | None = None) -> Prediction:
+            should_stop: Callable[[], bool] | None = None, layouts=None) -> Prediction:
     """Validate every scenario, then simulate the current one and the pinned baseline.
     `simulate` stands in for the engine (tests); errors of the layout and of those two scenarios
     stop the prediction, errors of other scenarios are only listed in `issues`.
@@ -90,7 +90,10 @@ def predict(project, catalog, simulate: SimulateFn | None = None,
     `results`: an app.service.result_cache.ResultCache kept between calls (the worker's): a run
     whose inputs were simulated before is not run again (undo/redo, the pinned baseline).
     `should_stop`: for the engine (app.engine.simulate.simulate): the run ends early, with
-    `Prediction.error` set, once it returns True (a newer edit makes this one stale)."""
+    `Prediction.error` set, once it returns True (a newer edit makes this one stale).
+    `layouts`: an app.engine.state.LayoutCache kept between calls, only for a replica whose
+    containers are replaced, never modified (the worker's): runs on the same hardware share
+    the engine's static arrays."""
     from app.domain.validation import validate
 
     validating = time.perf_counter()
@@ -104,8 +107,8 @@ def predict(project, catalog, simulate: SimulateFn | None = None,
         return out
     if simulate is None:
         from app.engine.simulate import simulate
-        if should_stop is not None:
-            simulate = functools.partial(simulate, should_stop=should_stop)
+        if should_stop is not None or layouts is not None:
+            simulate = functools.partial(simulate, should_stop=should_stop, layouts=layouts)
     run = simulate if results is None else functools.partial(results.run, simulate)
     try:
         out.current = run(project, catalog, scenario_name=out.scenario)

@@ -34,6 +34,7 @@ import time
 
 import app.domain.validation  # noqa: F401 - imported before "ready", not at the first request
 import app.engine.simulate  # noqa: F401
+from app.engine.state import LayoutCache
 
 from . import wire
 from .advice import evaluate_priorities
@@ -52,6 +53,7 @@ class _Server:
         # hold until a layout container or the catalog comes again
         self.layout_cache: dict = {}
         self.results = ResultCache()  # the live job's recent engine results (undo/redo, baseline)
+        self.layouts = LayoutCache()  # the engine's static arrays of the replica's hardware
 
     def loop(self) -> None:
         while True:
@@ -89,7 +91,7 @@ class _Server:
         # a message waiting (the GUI's "stop": the user edited again) ends the run early; the
         # GUI drops its answer as stale and sends the newest project
         return predict(self.project, self.catalog, layout_cache=self.layout_cache, results=self.results,
-                       should_stop=self.conn.poll)
+                       should_stop=self.conn.poll, layouts=self.layouts)
 
     def job_advise(self, event_id: str, target_ms: float | None, scenario: str | None):
         # any message waiting (a stop, a newer request) makes the answer stale
