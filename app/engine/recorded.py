@@ -148,66 +148,59 @@ class OpenResponses:
     def mean_by_workload(self) -> np.ndarray:
         """(steps x W): the IOPS-weighted mean over each workload's pairs. A sum of per-pair
         responses is linear in the per-group and per-controller terms, so it is one small matrix
-        product per version: (steps x J) by (J x W), J = G + 3 controllers + 1. Each workload's
-        row of that matrix (with its IOPS in an extra column) is a bincount of its pairs' weighted
-        terms. A version changes the rows of the workloads whose pairs it recomputed (most change
-        one to five of them): those rows of every version are counted first, in one bincount
-        (each from its pairs' latest entries at that version), then the versions replace them in
-        order."""
+        product per version: (steps x J) by (J x W), J = G + 3 controllers + 1. The matrix (with
+        each workload's IOPS in an extra column) is a bincount of the pairs' weighted terms; their
+        bins and weights are computed for every history entry at once, then updated in place
+        version by version, and a version counts again only the rows of the workloads whose
+        pairs it changed (most change one to five of them)."""
         G, n_ctrl = self.stretch.shape[1], self.spwait.shape[1]
         J = G + 3 * n_ctrl + 1
         W, J1 = self.W, J + 1  # a workload's row: its J matrix entries, then its IOPS
         fo = self.forced.astype(float)
         Z = np.concatenate([self.stretch, self.spwait, fo, 1.0 - fo, np.ones((len(fo), 1))], axis=1)
         out = np.empty((len(Z), W))
-        n_ver = len(self.history)
-        xw = np.zeros((n_ver, W))
+        xw = np.zeros((len(self.history), W))
         pairs, terms, (g, c), sizes = self.history.flat()
-        # each entry's column of each weighted term in TERMS order (X -> SP wait, A -> 1,
-        # B -> stretch, WH -> not forced, WF -> forced, then X itself -> IOPS) in its workload's
-        # row, and the weighted term: one row per entry
-        cols = np.stack([G + c, np.full_like(c, G + 3 * n_ctrl), g, G + 2 * n_ctrl + c, G + n_ctrl + c,
-                         np.full_like(c, J)], axis=1)
-        weights = np.empty((len(pairs), len(TERMS) + 1))
-        np.multiply(terms.T, terms[X][:, None], out=weights[:, :len(TERMS)])
-        weights[:, X] = terms[X]
-        weights[:, len(TERMS)] = terms[X]
-        ver = np.repeat(np.arange(n_ver), sizes)
-        # the rows to count: (version, workload) for each workload with an entry in the version
-        rows = np.unique(ver * W + self.p_w[pairs])
-        row_v, row_w = np.divmod(rows, W)
-        # a row's lines: its workload's pairs in pair order (a bin adds them in that order, as a
-        # bincount of the whole version would)
+        pw = self.p_w[pairs]
+        row = pw * J1
+        # each entry's bin of each weighted term in TERMS order (X -> SP wait, A -> 1, B -> stretch,
+        # WH -> not forced, WF -> forced, then X itself -> IOPS) in its workload's row; one entry
+        # per line (entry x term), so a version's entries are a block of lines
+        bins = np.array([row + G + c, row + G + 3 * n_ctrl, row + g, row + G + 2 * n_ctrl + c, row + G + n_ctrl + c,
+                         row + J]).T.copy()
+        weights = np.concatenate([terms * terms[X], terms[X:X + 1]])
+        weights[X] = terms[X]
+        weights = weights.T.copy()
+        # the current version's lines, its pairs grouped by workload (in pair order within one):
+        # the lines of a range of workloads are one slice. A bin gets one term of one workload's
+        # pairs, added in pair order, as a bincount of every pair in pair order adds them
         order = np.argsort(self.p_w, kind="stable")
-        first_line = np.searchsorted(self.p_w[order], np.arange(W + 1))
-        n_lines = first_line[row_w + 1] - first_line[row_w]
-        line_row = np.repeat(np.arange(len(rows)), n_lines)
-        line_pair = order[np.arange(len(line_row))
-                          - np.repeat(np.cumsum(n_lines) - n_lines - first_line[row_w], n_lines)]
-        # each line's entry: its pair's latest at or before the row's version (entries sorted by
-        # (pair, version), stably: in a version, the last entry of a pair wins)
-        key = pairs * n_ver + ver
-        by_key = np.argsort(key, kind="stable")
-        entry = by_key.take(np.searchsorted(key.take(by_key), line_pair * n_ver + row_v.take(line_row),
-                                            side="right") - 1)
-        # (take, not fancy indexing: it copies whole rows)
-        bins = cols.take(entry, axis=0)
-        bins += (line_row * J1)[:, None]
-        R = np.bincount(bins.ravel(), weights.take(entry, axis=0).ravel(),
-                        minlength=len(rows) * J1).reshape(len(rows), J1)
-        # per version its rows (consecutive: rows are sorted by version)
-        row_end = np.searchsorted(row_v, np.arange(n_ver), side="right").tolist()
-        row_w = row_w.tolist()
+        line = np.empty_like(order)
+        line[order] = np.arange(len(order))
+        first_line = np.searchsorted(self.p_w[order], np.arange(W + 1)).tolist()  # of each workload
+        at = line[pairs]
+        ends = np.cumsum(sizes).tolist()
+        # each version's lowest and highest workload (of the versions that have entries)
+        some = [n > 0 for n in sizes]
+        firsts = [e - n for e, n, x in zip(ends, sizes, some) if x]
+        lows = iter(np.minimum.reduceat(pw, firsts).tolist() if firsts else ())
+        highs = iter(np.maximum.reduceat(pw, firsts).tolist() if firsts else ())
+        cur_bins, cur_weights = np.empty((len(order), 6), bins.dtype), np.empty((len(order), 6))
         M = np.zeros((W, J1))
-        MT = M[:, :J].T  # (a view: follows M's updates)
         starts, stops = self.spans()
-        r = 0
+        lo, hi = W, -1  # the workloads changed since M was last counted
         for v, (a, b) in enumerate(zip(starts, stops)):
-            if row_end[v] > r:
-                M[row_w[r:row_end[v]]] = R[r:row_end[v]]
-                r = row_end[v]
+            if some[v]:
+                block = slice(ends[v] - sizes[v], ends[v])
+                cur_bins[at[block]], cur_weights[at[block]] = bins[block], weights[block]
+                lo, hi = min(lo, next(lows)), max(hi, next(highs))
             if b > a:
-                np.matmul(Z[a:b], MT, out=out[a:b])
+                if lo <= hi:
+                    s, t = first_line[lo], first_line[hi + 1]
+                    M[lo:hi + 1] = np.bincount(cur_bins[s:t].ravel(), cur_weights[s:t].ravel(),
+                                               minlength=(hi + 1) * J1)[lo * J1:].reshape(-1, J1)
+                    lo, hi = W, -1
+                np.matmul(Z[a:b], M[:, :J].T, out=out[a:b])
                 xw[v] = M[:, J]
         xw = xw[self.versions]
         # no I/O completed (no IOPS on any of its pairs): no response time (NaN), not 0 ms
