@@ -405,6 +405,18 @@ def report_trace(traces: list[list[tuple[str, float]]]) -> None:
               f"{total:8.1f}")
 
 
+def timeline_edit(i: int, op_events: list, platform, rnd: random.Random):
+    """Edit i of the benchmark, as the timeline makes it: even edits move a random operation by
+    half an hour, odd ones give it another priority (a move when it has no other)."""
+    from app.domain import ops
+
+    ev = rnd.choice(op_events)
+    prios = [p for p in platform.priorities(ev.kind) if p != getattr(ev, "priority", None)]
+    if i % 2 == 0 or not prios:
+        return ops.MoveEvent(ev.id, max(0.0, ev.start_h + rnd.choice((-0.5, 0.5))))
+    return ops.SetEventPriority(ev.id, rnd.choice(prios))
+
+
 def minor_faults(pid: int | None = None) -> int:
     """Minor page faults of a process so far (this one by default); 0 where /proc is not there.
     A fault is the kernel mapping a fresh page: memory freed to the kernel and taken again."""
@@ -457,12 +469,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
     worker_pid = engine_process("live").pid
     faults = []  # per edit: (worker, GUI process)
     for i in range(edits):
-        ev = rnd.choice(op_events)
-        prios = [p for p in doc.platform.priorities(ev.kind) if p != getattr(ev, "priority", None)]
-        if i % 2 == 0 or not prios:
-            op = ops.MoveEvent(ev.id, max(0.0, ev.start_h + rnd.choice((-0.5, 0.5))))
-        else:
-            op = ops.SetEventPriority(ev.id, rnd.choice(prios))
+        op = timeline_edit(i, op_events, doc.platform, rnd)
         beat.phase = "apply"
         f_worker, f_gui = (minor_faults(worker_pid) if worker_pid else 0), minor_faults()
         start = time.perf_counter()

@@ -27,13 +27,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from app.domain import ops  # noqa: E402
 from app.engine.state import LayoutCache  # noqa: E402
 from app.service.heap import keep_freed_memory  # noqa: E402
 from app.service.predict import predict  # noqa: E402
 from app.service.result_cache import ResultCache  # noqa: E402
 from app.store.presets import load_catalog  # noqa: E402
 from engine import large_project  # noqa: E402
+from gui_latency import timeline_edit  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -49,10 +49,7 @@ def main(argv=None) -> int:
     rnd = random.Random(1)
     times = []
     for i in range(args.edits):
-        ev = rnd.choice(op_events)
-        prios = [p for p in platform.priorities(ev.kind) if p != getattr(ev, "priority", None)]
-        op = (ops.MoveEvent(ev.id, max(0.0, ev.start_h + rnd.choice((-0.5, 0.5)))) if i % 2 == 0 or not prios
-              else ops.SetEventPriority(ev.id, rnd.choice(prios)))
+        op = timeline_edit(i, op_events, platform, rnd)
         project.scenarios = copy.deepcopy(project.scenarios)  # the replica gets the edited container anew
         op.do(project)
         t0 = time.process_time()

@@ -162,7 +162,8 @@ def test_the_worker_s_predictions_share_the_layout_of_its_replica(catalog, load_
     from app.service.worker import _Server
 
     project = load_example("emc-cx4-960-oltp")
-    replica, server = Replica(project), _Server(conn=None)
+    no_stop = type("Pipe", (), {"poll": staticmethod(lambda: False)})()  # the worker's pipe: nothing waiting
+    replica, server = Replica(project), _Server(no_stop)
     server.catalog = catalog
     ev = next(e for e in project.scenario().events if e.kind == "lun_migration")
     other = "SP B" if project.luns[0].owner != "SP B" else "SP A"
@@ -172,7 +173,6 @@ def test_the_worker_s_predictions_share_the_layout_of_its_replica(catalog, load_
         if op is not None:
             replica.edit(op)
         server.project = replica.update()
-        server.conn = type("Pipe", (), {"poll": staticmethod(lambda: False)})()
         pred = server.job_live()
         assert pred.error is None
         assert server.layouts.misses == built, op

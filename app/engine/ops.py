@@ -135,6 +135,7 @@ class RunIndex:
         self.on_g: list[dict[int, int]] | None = None
         self.lg_seen: np.ndarray | None = None  # Layout.l_group as on_g has it
         self.lg_version = -1  # Sim._placement_version of lg_seen
+        self.p_w: list[int] = []  # Sim.p_w (each pair's workload) as a list, with on_g
         self.running_src = None  # Sim.w_running the list below is of
         self.running: list[bool] = []
         self.busy_src = None  # Sim.w_running the flag below is of (a new array per workload change)
@@ -630,11 +631,8 @@ class Migration(Op):
                     rate = self.take(ctx, self.copy_cap, self.copy_uses, self.asap)
                 s.rate = rate
                 ctx.add("core", core, self.cpu_copy * rate)
-                if rate > 0:  # the back-end traffic (as bus_g adds it)
-                    ctx.add("bus_g", gs, rate)
-                mb = rate * self.dst_width / self.dst_data
-                if mb > 0:
-                    ctx.add("bus_g", gd, mb)
+                self.bus_g(ctx, gs, rate)
+                self.bus_g(ctx, gd, rate * self.dst_width / self.dst_data)
                 total += rate
             elif s.tag == "exp":
                 cost = self.exp_cost_u

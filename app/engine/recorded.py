@@ -313,6 +313,7 @@ class Cells:
         V.ravel()[self.cells] = self.values
         return V
 
+
 class Progress:
     """SeriesBlock.compute of progress_pct: each operation (column) at 100% from its end and, in
     the cells where it ran (flat indices, row-major), at its moved MB over its total (at most

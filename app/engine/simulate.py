@@ -1258,7 +1258,6 @@ class Sim:
         self.lun_ops: dict[int, dict[Op, str]] = {}  # per SP: the LUN operations running -> event id (Op.concurrent_advice)
         self.rebuild_of: dict[str, list[Op]] = {}  # per drive: the rebuilds of its failures (Rebuild.start)
         self.idle_now = 0.0
-        self._loads = None  # (inputs, rows) of the previous pass (Sim.loads)
         self.no_host = (np.zeros(lay.G), np.ones(lay.G), np.zeros(lay.C), np.zeros(lay.G))  # no workloads
         while ei < len(events) and events[ei].start_h <= 0.0:
             self.fire(events[ei], 0.0)
