@@ -17,6 +17,7 @@ The panel never computes a prediction: it reads `Result.series` and `Result.hori
 from __future__ import annotations
 
 import csv
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -181,8 +182,8 @@ class _SeriesIndex:
 
     def rank(self, metric: str, ent: str) -> float:
         """The peak to rank by: a series without any value (no I/O at all) last."""
-        p = self.peak(metric, ent)
-        return -np.inf if np.isnan(p) else p
+        p = self.peak(metric, ent)  # a Python float: math.isnan is ~20x faster than np.isnan on it
+        return -math.inf if math.isnan(p) else p
 
     def values_at(self, metric: str, t: float) -> dict[str, float]:
         out: dict[str, float] = {}

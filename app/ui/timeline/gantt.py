@@ -72,12 +72,20 @@ def is_waiting(name: str) -> bool:
     return phase_key(name) in ("wait", "degraded")
 
 
+_BRUSHES: dict[tuple[str, bool], QBrush] = {}  # (phase key, stale) -> brush, made once each
+
+
 def phase_brush(name: str, stale: bool = False) -> QBrush:
     """How a phase is filled: its colour, hatched while it waits (pale while stale)."""
-    color = phase_color(name)
-    if stale:
-        color.setAlpha(120)
-    return QBrush(color, Qt.BDiagPattern) if is_waiting(name) else QBrush(color)
+    key = (phase_key(name), stale)
+    brush = _BRUSHES.get(key)
+    if brush is None:
+        color = phase_color(name)
+        if stale:
+            color.setAlpha(120)
+        brush = _BRUSHES[key] = (QBrush(color, Qt.BrushStyle.BDiagPattern) if is_waiting(name)
+                                 else QBrush(color))
+    return brush
 
 
 def phase_lanes(phases) -> tuple[list[int], int]:
@@ -103,6 +111,16 @@ class Row:
     label: str
     kind: str  # "operation", "workload", "event"
     items: list = field(default_factory=list)
+
+
+def _outline(color: QColor, width: float) -> QPen:
+    pen = QPen(color)
+    pen.setCosmetic(True)
+    pen.setWidthF(width)
+    return pen
+
+
+_OUTLINES = {False: _outline(QColor(60, 60, 60, 140), 0.8), True: _outline(QColor("#202020"), 2.2)}  # by selected
 
 
 class EventItem(pg.GraphicsObject):
@@ -186,9 +204,7 @@ class EventItem(pg.GraphicsObject):
     def paint(self, p, *args) -> None:
         pw, ph = self._px()
         h = ROW_H
-        outline = QPen(QColor("#202020") if self.selected else QColor(60, 60, 60, 140))
-        outline.setCosmetic(True)
-        outline.setWidthF(2.2 if self.selected else 0.8)
+        outline = _OUTLINES[self.selected]
         lanes, n = phase_lanes(self.phases)
         lane_h = h / n
         for (name, s, e), lane in zip(self.phases, lanes):
