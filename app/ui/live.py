@@ -31,6 +31,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 from app.service.predict import Prediction, SimulateFn, default_simulate, failure_message, predict
 from app.service.replica import ChangeLog, snapshot_project
 from app.ui.document import follow_document
+from app.ui.gc_policy import collect_while_waiting
 from app.ui.engine_process import WORKERS, engine_process, wait_until
 
 # The worker process starts this long after the first prediction has been shown, so that its
@@ -292,6 +293,7 @@ class LiveSimulator(QObject):
         if self.uses_process:
             changed = self._changes.take(self.process)
             self._ticket = self.process.submit("live", doc.project, doc.catalog, changed, ())
+            collect_while_waiting()  # the GUI thread is idle until the reply (see gc_policy)
             return
         project, catalog = self._snapshot()
         simulate = None if self.simulate is default_simulate else self.simulate

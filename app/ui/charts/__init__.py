@@ -89,9 +89,12 @@ def step_xy(series, horizon_h: float) -> tuple[np.ndarray, np.ndarray]:
     v = np.asarray(series.v, dtype=float)
     if not len(t):
         return t, v
-    if horizon_h > t[-1]:
-        t = np.append(t, horizon_h)
-        v = np.append(v, v[-1])
+    if horizon_h > t[-1]:  # (two slice copies: np.append is ~3x slower on these short arrays)
+        n = len(t)
+        t2, v2 = np.empty(n + 1), np.empty(n + 1)
+        t2[:n], t2[n] = t, horizon_h
+        v2[:n], v2[n] = v, v[-1]
+        return t2, v2
     return t, v
 
 
@@ -810,7 +813,9 @@ class ChartsPanel(QWidget):
                     item.setData(x, y, stepMode=_step_mode(s))
                 if (item.opts["pen"].widthF() > 1.0) != selected:  # selected, or no longer
                     item.setPen(self._pen(metric, ent, is_base, selected))
-            item.setZValue((5 if is_base else 10) + (1 if selected else 0))  # the selected on top
+            z = (5 if is_base else 10) + (1 if selected else 0)  # the selected on top
+            if item.zValue() != z:  # (setZValue goes through pyqtgraph's Python itemChange)
+                item.setZValue(z)
             item.opts["name"] = series_label(metric, ent, self.project, res)
         self._sync_legend(key, [existing[(m, e, False)] for m, e in pairs])
         self._sync_empty_note(key, bool(wanted))
