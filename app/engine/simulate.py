@@ -475,10 +475,14 @@ class Sim:
                 pairs.update(self._pairs_of_l.get(l, ()))
             on_groups: dict[int, list[int]] = {}
             if groups and self.P:
-                lg = self.lay.l_group[self.p_l]  # read now: migrations move LUNs between groups
+                # the pairs on the groups now: those _host_static last put there that are still
+                # there (a LUN that moved since is dirty already: every move invalidates its LUNs)
+                group_pairs, l_group = getattr(self, "_group_pairs", None), self.lay.l_group
+                lg = l_group[self.p_l] if group_pairs is None else None
                 for g in groups:
                     if 0 <= g < self.lay.G:
-                        on_groups[g] = (lg == g).nonzero()[0].tolist()
+                        on_groups[g] = ((lg == g).nonzero()[0].tolist() if group_pairs is None else
+                                        [k for k in group_pairs[g] if l_group.item(self._p_l_list[k]) == g])
             if not pairs and not any(on_groups.values()):
                 return  # no host I/O on them
             if self._dirty is not None:
