@@ -650,14 +650,15 @@ class Sim:
             # per-controller sums stay (only the per-group ones change)
             if len(idx) <= _SCALAR_PAIRS:
                 same_x, touched = self._update_few(idx.tolist())
-                terms, where = self._pair_f[:len(INPUTS), idx], self._pair_i[:, idx]
+                # (take: a few times faster than fancy indexing [:, idx] on a few columns)
+                terms, where = self._pair_f[:len(INPUTS)].take(idx, axis=1), self._pair_i.take(idx, axis=1)
             else:
                 f, i, b = self._pair_terms(idx)
                 pf, pi = self._pair_f, self._pair_i
                 # (compared as bytes: a few times faster than (a == b).all(); equal bytes are equal values)
-                same_x = (f[0].tobytes() == pf[0, idx].tobytes() and f[6].tobytes() == pf[6, idx].tobytes()
-                          and i[1].tobytes() == pi[1, idx].tobytes())
-                g_old, g_new = pi[0, idx], i[0]
+                same_x = (f[0].tobytes() == pf[0].take(idx).tobytes() and f[6].tobytes() == pf[6].take(idx).tobytes()
+                          and i[1].tobytes() == pi[1].take(idx).tobytes())
+                g_old, g_new = pi[0].take(idx), i[0]
                 for j in (g_old != g_new).nonzero()[0].tolist():  # a migrated LUN's pairs
                     self._move_pair(idx.item(j), g_old.item(j), g_new.item(j))
                 touched = None  # many pairs (a workload change: on some 40 groups): every group's sums
@@ -773,7 +774,8 @@ class Sim:
         gi = np.maximum(g, 0)  # a LUN outside any group (-1) reads group 0's factors (and is off)
         ctrl = lay.l_owner[pl]
         on = lay.l_live[pl] & (g >= 0) & ~self.offline[ctrl]
-        f = _pair_arith(self._workload_terms()[:, pw], self._grp_terms[:, gi], lay.l_hit_scale[pl],
+        # (take: a gather of columns, a few times faster than fancy indexing [:, pw])
+        f = _pair_arith(self._workload_terms().take(pw, axis=1), self._grp_terms.take(gi, axis=1), lay.l_hit_scale[pl],
                         lay.l_opt[pl] if self.frag_k is not None else None, on, self.seq64 is not None, self.frag_k)
         return np.array(f), np.array([gi, ctrl]), np.array([on, self.w_closed[pw]])
 
@@ -872,9 +874,7 @@ class Sim:
     def solve(self) -> None:
         """The step's host load and operation rates: its row in self.row (see loads), its
         response times in self.step_resp."""
-        lay = self.lay
         P = self.P
-        n_ctrl = len(lay.ctrl_names)
         if P and self._host_key != self.version:
             self._st = self._host_static()
             self._host_key = self.version
@@ -883,6 +883,8 @@ class Sim:
         if P and caps is None and not st["any_closed"]:
             self.solve_open(st)
             return
+        lay = self.lay
+        n_ctrl = len(lay.ctrl_names)
         closed_loop = bool(P and st["any_closed"])
         X = st["X_open"] if P else np.zeros(0)
         if closed_loop:
