@@ -35,6 +35,7 @@ STALL_STEPS = 1_000  # steps in a row without the clock moving
 
 _SCALAR_PAIRS = 16  # Sim._host_static: up to this many dirty pairs, Python floats are faster than numpy
 _SCALAR_SUMS = 32  # Sim._host_load: up to this many pairs on the changed groups, their sums on floats
+_WT_X_OPEN = 9  # the open IOPS per LUN's row in Sim._workload_terms() (x_open in _pair_arith)
 
 
 def _pick(cond, a, b):
@@ -47,6 +48,16 @@ def _random_share(rb, hb):
     """The random fraction of a group's host busy time hb (rb: its random part; 1 when idle),
     for arrays of groups or one group's floats."""
     return _pick(hb > 0, rb / _pick(hb > 1e-12, hb, 1e-12), 1.0)
+
+
+def _same(a, b) -> bool:
+    """Two numbers are equal or both NaN."""
+    return a == b or (a != a and b != b)
+
+
+def _offered(x_open, on):
+    """A pair's offered IOPS (X_raw): its workload's open IOPS per LUN, 0 without an I/O path."""
+    return x_open * on
 
 
 def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -> tuple:
@@ -75,7 +86,7 @@ def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -
                    + omr_omrnd * s_seqr * fullstripe)
     be_mb_per_io = kbm * (r_omh + omr * _pick(rnd > 0.5, pen, fullstripe))
     r_rand_fixed = s_rand * 1000.0 * rrf_mult
-    X_raw = x_open * on  # 0 without an I/O path
+    X_raw = _offered(x_open, on)
     return X_raw, r, hit, rnd, t_seq, r_rand_fixed, kb, busy_per_io, be_mb_per_io, n_raw, n_out
 
 
@@ -499,13 +510,19 @@ class Sim:
     # ------------------------------------------------------------------ workloads
     def _wl_arrays(self, wi: int | None = None) -> None:
         """Workload parameters as arrays; wi: only that workload changed (its pairs are dirty)."""
+        if wi is not None:
+            changed = [name for name, _, value in _WL_ARRAYS  # (NaN: the platform's default in both)
+                       if not _same(getattr(self, name).item(wi), value(self.workloads[wi]))]
+            if not changed:
+                return  # a change to the values it has: the same host load (no new version to solve)
         self.version = getattr(self, "version", 0) + 1
         if wi is None:
             self._dirty = None  # every pair
             self._dirty_groups: dict[int, set[int]] = {}  # pairs to recompute if their group's terms changed
+            self._dirty_x: set[int] = set()  # pairs whose offered IOPS alone changed (_host_static)
             self._topo_groups: set[int] | None = None  # groups whose drives changed (None: any)
-        elif self._dirty is not None:
-            self._dirty.update(self._pairs_of_w[wi])
+        elif self._dirty is not None:  # (an open workload's IOPS change alters its pairs' X_raw only)
+            (self._dirty_x if changed == ["w_iops"] else self._dirty).update(self._pairs_of_w[wi])
         if wi is None:
             self._pairs_of_w: list[list[int]] = [[] for _ in self.workloads]  # (fixed per run)
             for k, w in enumerate(self.p_w.tolist()):
@@ -616,6 +633,7 @@ class Sim:
         lay = self.lay
         dirty, self._dirty = self._dirty, set()
         on_groups, self._dirty_groups = self._dirty_groups, {}
+        x_only, self._dirty_x = self._dirty_x, set()
         st = getattr(self, "_st", None)
         alive_changed = False
         if getattr(self, "_group_key", None) != self.topo:  # failures and swaps bump self.topo
@@ -625,6 +643,9 @@ class Sim:
                 for g, pairs in on_groups.items():
                     if g in changed:
                         dirty |= pairs
+        if dirty is not None and x_only:
+            x_only -= dirty
+            dirty |= x_only
         if st is not None and dirty is not None and not dirty and not alive_changed:
             # nothing the host load depends on changed: the same arrays (so the same host load
             # object: solve() keeps operations starved by it idle) and the same history version
@@ -653,7 +674,7 @@ class Sim:
                 # (take: a few times faster than fancy indexing [:, idx] on a few columns)
                 terms, where = self._pair_f[:len(INPUTS)].take(idx, axis=1), self._pair_i.take(idx, axis=1)
             else:
-                f, i, b = self._pair_terms(idx)
+                f, i, b = self._pair_x(idx) if len(x_only) == len(idx) else self._pair_terms(idx)
                 pf, pi = self._pair_f, self._pair_i
                 # (compared as bytes: a few times faster than (a == b).all(); equal bytes are equal values)
                 same_x = (f[0].tobytes() == pf[0].take(idx).tobytes() and f[6].tobytes() == pf[6].take(idx).tobytes()
@@ -778,6 +799,13 @@ class Sim:
         f = _pair_arith(self._workload_terms().take(pw, axis=1), self._grp_terms.take(gi, axis=1), lay.l_hit_scale[pl],
                         lay.l_opt[pl] if self.frag_k is not None else None, on, self.seq64 is not None, self.frag_k)
         return np.array(f), np.array([gi, ctrl]), np.array([on, self.w_closed[pw]])
+
+    def _pair_x(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """_pair_terms() of pairs whose workloads changed their IOPS and nothing else: the stored
+        terms with a new X_raw (what _pair_terms would compute, without its ~50 array operations)."""
+        f, i, b = (a.take(idx, axis=1) for a in (self._pair_f, self._pair_i, self._pair_b))
+        f[0] = _offered(self._workload_terms()[_WT_X_OPEN].take(self.p_w[idx]), b[0])
+        return f, i, b
 
     def _update_few(self, pairs: list[int]) -> tuple[bool, set[int]]:
         """_pair_terms() of a few pairs (a failure's group, a migrated LUN), one by one on
