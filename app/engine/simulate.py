@@ -673,8 +673,17 @@ class Sim:
                 same_x, touched = self._update_few(idx.tolist())
                 # (take: a few times faster than fancy indexing [:, idx] on a few columns)
                 terms, where = self._pair_f[:len(INPUTS)].take(idx, axis=1), self._pair_i.take(idx, axis=1)
+            elif len(x_only) == len(idx):
+                # their workloads changed only their IOPS: only X_raw changes (what _pair_terms
+                # would compute, without its ~50 array operations)
+                pf = self._pair_f
+                x = _offered(self._workload_terms()[_WT_X_OPEN].take(self.p_w[idx]), self._pair_b[0].take(idx))
+                same_x = x.tobytes() == pf[0].take(idx).tobytes()
+                pf[0, idx] = x
+                touched = None
+                terms, where = pf[:len(INPUTS)].take(idx, axis=1), self._pair_i.take(idx, axis=1)
             else:
-                f, i, b = self._pair_x(idx) if len(x_only) == len(idx) else self._pair_terms(idx)
+                f, i, b = self._pair_terms(idx)
                 pf, pi = self._pair_f, self._pair_i
                 # (compared as bytes: a few times faster than (a == b).all(); equal bytes are equal values)
                 same_x = (f[0].tobytes() == pf[0].take(idx).tobytes() and f[6].tobytes() == pf[6].take(idx).tobytes()
@@ -799,13 +808,6 @@ class Sim:
         f = _pair_arith(self._workload_terms().take(pw, axis=1), self._grp_terms.take(gi, axis=1), lay.l_hit_scale[pl],
                         lay.l_opt[pl] if self.frag_k is not None else None, on, self.seq64 is not None, self.frag_k)
         return np.array(f), np.array([gi, ctrl]), np.array([on, self.w_closed[pw]])
-
-    def _pair_x(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """_pair_terms() of pairs whose workloads changed their IOPS and nothing else: the stored
-        terms with a new X_raw (what _pair_terms would compute, without its ~50 array operations)."""
-        f, i, b = (a.take(idx, axis=1) for a in (self._pair_f, self._pair_i, self._pair_b))
-        f[0] = _offered(self._workload_terms()[_WT_X_OPEN].take(self.p_w[idx]), b[0])
-        return f, i, b
 
     def _update_few(self, pairs: list[int]) -> tuple[bool, set[int]]:
         """_pair_terms() of a few pairs (a failure's group, a migrated LUN), one by one on
