@@ -509,7 +509,8 @@ class Sim:
 
     # ------------------------------------------------------------------ workloads
     def _wl_arrays(self, wi: int | None = None) -> None:
-        """Workload parameters as arrays; wi: only that workload changed (its pairs are dirty)."""
+        """Workload parameters as arrays; wi: only that workload changed (its pairs are dirty, or
+        only their offered IOPS if only its IOPS changed; nothing if no value changed)."""
         if wi is not None:
             changed = [name for name, _, value in _WL_ARRAYS  # (NaN: the platform's default in both)
                        if not _same(getattr(self, name).item(wi), value(self.workloads[wi]))]
