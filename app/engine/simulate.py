@@ -35,6 +35,7 @@ STALL_STEPS = 1_000  # steps in a row without the clock moving
 
 _SCALAR_PAIRS = 16  # Sim._host_static: up to this many dirty pairs, Python floats are faster than numpy
 _SCALAR_SUMS = 32  # Sim._host_load: up to this many pairs on the changed groups, their sums on floats
+_WT_X_OPEN = 9  # the open IOPS per LUN's row in Sim._workload_terms() (x_open in _pair_arith)
 
 
 def _pick(cond, a, b):
@@ -47,6 +48,16 @@ def _random_share(rb, hb):
     """The random fraction of a group's host busy time hb (rb: its random part; 1 when idle),
     for arrays of groups or one group's floats."""
     return _pick(hb > 0, rb / _pick(hb > 1e-12, hb, 1e-12), 1.0)
+
+
+def _same(a, b) -> bool:
+    """Two numbers are equal or both NaN."""
+    return a == b or (a != a and b != b)
+
+
+def _offered(x_open, on):
+    """A pair's offered IOPS (X_raw): its workload's open IOPS per LUN, 0 without an I/O path."""
+    return x_open * on
 
 
 def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -> tuple:
@@ -75,7 +86,7 @@ def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -
                    + omr_omrnd * s_seqr * fullstripe)
     be_mb_per_io = kbm * (r_omh + omr * _pick(rnd > 0.5, pen, fullstripe))
     r_rand_fixed = s_rand * 1000.0 * rrf_mult
-    X_raw = x_open * on  # 0 without an I/O path
+    X_raw = _offered(x_open, on)
     return X_raw, r, hit, rnd, t_seq, r_rand_fixed, kb, busy_per_io, be_mb_per_io, n_raw, n_out
 
 
@@ -475,10 +486,14 @@ class Sim:
                 pairs.update(self._pairs_of_l.get(l, ()))
             on_groups: dict[int, list[int]] = {}
             if groups and self.P:
-                lg = self.lay.l_group[self.p_l]  # read now: migrations move LUNs between groups
+                # the pairs on the groups now: those _host_static last put there that are still
+                # there (a LUN that moved since is dirty already: every move invalidates its LUNs)
+                group_pairs, l_group = getattr(self, "_group_pairs", None), self.lay.l_group
+                lg = l_group[self.p_l] if group_pairs is None else None
                 for g in groups:
                     if 0 <= g < self.lay.G:
-                        on_groups[g] = (lg == g).nonzero()[0].tolist()
+                        on_groups[g] = ((lg == g).nonzero()[0].tolist() if group_pairs is None else
+                                        [k for k in group_pairs[g] if l_group.item(self._p_l_list[k]) == g])
             if not pairs and not any(on_groups.values()):
                 return  # no host I/O on them
             if self._dirty is not None:
@@ -494,14 +509,21 @@ class Sim:
 
     # ------------------------------------------------------------------ workloads
     def _wl_arrays(self, wi: int | None = None) -> None:
-        """Workload parameters as arrays; wi: only that workload changed (its pairs are dirty)."""
+        """Workload parameters as arrays; wi: only that workload changed (its pairs are dirty, or
+        only their offered IOPS if only its IOPS changed; nothing if no value changed)."""
+        if wi is not None:
+            changed = [name for name, _, value in _WL_ARRAYS  # (NaN: the platform's default in both)
+                       if not _same(getattr(self, name).item(wi), value(self.workloads[wi]))]
+            if not changed:
+                return  # a change to the values it has: the same host load (no new version to solve)
         self.version = getattr(self, "version", 0) + 1
         if wi is None:
             self._dirty = None  # every pair
             self._dirty_groups: dict[int, set[int]] = {}  # pairs to recompute if their group's terms changed
+            self._dirty_x: set[int] = set()  # pairs whose offered IOPS alone changed (_host_static)
             self._topo_groups: set[int] | None = None  # groups whose drives changed (None: any)
-        elif self._dirty is not None:
-            self._dirty.update(self._pairs_of_w[wi])
+        elif self._dirty is not None:  # (an open workload's IOPS change alters its pairs' X_raw only)
+            (self._dirty_x if changed == ["w_iops"] else self._dirty).update(self._pairs_of_w[wi])
         if wi is None:
             self._pairs_of_w: list[list[int]] = [[] for _ in self.workloads]  # (fixed per run)
             for k, w in enumerate(self.p_w.tolist()):
@@ -612,6 +634,7 @@ class Sim:
         lay = self.lay
         dirty, self._dirty = self._dirty, set()
         on_groups, self._dirty_groups = self._dirty_groups, {}
+        x_only, self._dirty_x = self._dirty_x, set()
         st = getattr(self, "_st", None)
         alive_changed = False
         if getattr(self, "_group_key", None) != self.topo:  # failures and swaps bump self.topo
@@ -621,6 +644,9 @@ class Sim:
                 for g, pairs in on_groups.items():
                     if g in changed:
                         dirty |= pairs
+        if dirty is not None and x_only:
+            x_only -= dirty
+            dirty |= x_only
         if st is not None and dirty is not None and not dirty and not alive_changed:
             # nothing the host load depends on changed: the same arrays (so the same host load
             # object: solve() keeps operations starved by it idle) and the same history version
@@ -646,14 +672,24 @@ class Sim:
             # per-controller sums stay (only the per-group ones change)
             if len(idx) <= _SCALAR_PAIRS:
                 same_x, touched = self._update_few(idx.tolist())
-                terms, where = self._pair_f[:len(INPUTS), idx], self._pair_i[:, idx]
+                # (take: a few times faster than fancy indexing [:, idx] on a few columns)
+                terms, where = self._pair_f[:len(INPUTS)].take(idx, axis=1), self._pair_i.take(idx, axis=1)
+            elif len(x_only) == len(idx):
+                # their workloads changed only their IOPS: only X_raw changes (what _pair_terms
+                # would compute, without its ~50 array operations)
+                pf = self._pair_f
+                x = _offered(self._workload_terms()[_WT_X_OPEN].take(self.p_w[idx]), self._pair_b[0].take(idx))
+                same_x = x.tobytes() == pf[0].take(idx).tobytes()
+                pf[0, idx] = x
+                touched = None
+                terms, where = pf[:len(INPUTS)].take(idx, axis=1), self._pair_i.take(idx, axis=1)
             else:
                 f, i, b = self._pair_terms(idx)
                 pf, pi = self._pair_f, self._pair_i
                 # (compared as bytes: a few times faster than (a == b).all(); equal bytes are equal values)
-                same_x = (f[0].tobytes() == pf[0, idx].tobytes() and f[6].tobytes() == pf[6, idx].tobytes()
-                          and i[1].tobytes() == pi[1, idx].tobytes())
-                g_old, g_new = pi[0, idx], i[0]
+                same_x = (f[0].tobytes() == pf[0].take(idx).tobytes() and f[6].tobytes() == pf[6].take(idx).tobytes()
+                          and i[1].tobytes() == pi[1].take(idx).tobytes())
+                g_old, g_new = pi[0].take(idx), i[0]
                 for j in (g_old != g_new).nonzero()[0].tolist():  # a migrated LUN's pairs
                     self._move_pair(idx.item(j), g_old.item(j), g_new.item(j))
                 touched = None  # many pairs (a workload change: on some 40 groups): every group's sums
@@ -769,7 +805,8 @@ class Sim:
         gi = np.maximum(g, 0)  # a LUN outside any group (-1) reads group 0's factors (and is off)
         ctrl = lay.l_owner[pl]
         on = lay.l_live[pl] & (g >= 0) & ~self.offline[ctrl]
-        f = _pair_arith(self._workload_terms()[:, pw], self._grp_terms[:, gi], lay.l_hit_scale[pl],
+        # (take: a gather of columns, a few times faster than fancy indexing [:, pw])
+        f = _pair_arith(self._workload_terms().take(pw, axis=1), self._grp_terms.take(gi, axis=1), lay.l_hit_scale[pl],
                         lay.l_opt[pl] if self.frag_k is not None else None, on, self.seq64 is not None, self.frag_k)
         return np.array(f), np.array([gi, ctrl]), np.array([on, self.w_closed[pw]])
 
@@ -868,9 +905,7 @@ class Sim:
     def solve(self) -> None:
         """The step's host load and operation rates: its row in self.row (see loads), its
         response times in self.step_resp."""
-        lay = self.lay
         P = self.P
-        n_ctrl = len(lay.ctrl_names)
         if P and self._host_key != self.version:
             self._st = self._host_static()
             self._host_key = self.version
@@ -879,6 +914,8 @@ class Sim:
         if P and caps is None and not st["any_closed"]:
             self.solve_open(st)
             return
+        lay = self.lay
+        n_ctrl = len(lay.ctrl_names)
         closed_loop = bool(P and st["any_closed"])
         X = st["X_open"] if P else np.zeros(0)
         if closed_loop:

@@ -1,0 +1,64 @@
+"""The engine's incremental host load (Sim._host_static) against one computed from scratch.
+
+Each host-load version recomputes only the pairs an invalidation named (a failure's group, a
+migrated LUN, a workload's change; an IOPS-only change only their offered IOPS). A change to a
+pair's input that no invalidation names would leave stale terms. Here, after every version of
+every example scenario and of a generated plan, every pair's terms and each group's sums must be
+the ones a computation of all pairs gives.
+"""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from app.engine.simulate import Sim
+from app.store.project_file import load_project
+
+from conftest import EXAMPLE_PATHS, ROOT
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from engine import large_project  # noqa: E402
+
+
+def check_from_scratch(sim, st):
+    f, i, b = sim._pair_terms(np.arange(sim.P))
+    assert np.array_equal(sim._pair_f, f, equal_nan=True), "pair terms"
+    assert np.array_equal(sim._pair_i, i), "pair groups and controllers"
+    assert np.array_equal(sim._pair_b, b), "pair I/O paths and modes"
+    assert sim._group_pairs == [np.flatnonzero(i[0] == g).tolist() for g in range(sim.lay.G)], "each group's pairs"
+    if st["host"] is not None:
+        scratch = sim._host_load(dict(st), st["X_open"])
+        for a, s, what in zip(st["host"], scratch, ("group load", "random share", "SP-core load", "back-end MB/s")):
+            assert np.array_equal(a, s), what
+    sim.checked += 1
+
+
+@pytest.fixture
+def checked_sim(monkeypatch):
+    host_static = Sim._host_static
+
+    def host_static_and_check(self):
+        st = host_static(self)
+        check_from_scratch(self, st)
+        return st
+
+    monkeypatch.setattr(Sim, "_host_static", host_static_and_check)
+    monkeypatch.setattr(Sim, "checked", 0, raising=False)
+
+
+def plans():
+    for path in EXAMPLE_PATHS:
+        project = load_project(path)
+        for sc in project.scenarios:
+            yield pytest.param(project, sc.name, id=f"{path.stem}/{sc.name}")
+    yield pytest.param(large_project(30.0), None, id="generated")
+
+
+@pytest.mark.parametrize("project,scenario", list(plans()))
+def test_incremental_host_load_matches_host_load_from_scratch(checked_sim, catalog, project, scenario):
+    sim = Sim(project, catalog, scenario)
+    sim.run()
+    if sim.P:
+        assert sim.checked > 0
