@@ -24,6 +24,7 @@ import numpy as np
 TERMS = ("X", "A", "B", "WH", "WF")
 X, A, B, WH, WF = range(len(TERMS))
 INPUTS = ("X", "r", "hit", "rnd", "t_seq", "RRF")
+_STEP_BLOCK = 32  # OpenResponses.mean_by_workload: steps per matrix product
 
 
 class PairHistory:
@@ -147,62 +148,71 @@ class OpenResponses:
 
     def mean_by_workload(self) -> np.ndarray:
         """(steps x W): the IOPS-weighted mean over each workload's pairs. A sum of per-pair
-        responses is linear in the per-group and per-controller terms, so it is one small matrix
-        product per version: (steps x J) by (J x W), J = G + 3 controllers + 1. The matrix (with
-        each workload's IOPS in an extra column) is a bincount of the pairs' weighted terms; their
-        bins and weights are computed for every history entry at once, then updated in place
-        version by version, and a version counts again only the rows of the workloads whose
-        pairs it changed (most change one to five of them)."""
+        responses is linear in the per-group and per-controller terms, so a step's row is a
+        small matrix product: Z (its J = G + 3 controllers + 1 factors) by M (W x J). A row of M
+        (with the workload's IOPS in an extra column) changes only at the versions that changed
+        that workload's pairs, so every such row ("unit": a workload at a version) is counted
+        in one bincount of all units at once, each a bincount of the workload's pairs in pair
+        order as a whole-matrix count adds them; then blocks of steps multiply Z by the units
+        they use."""
         G, n_ctrl = self.stretch.shape[1], self.spwait.shape[1]
         J = G + 3 * n_ctrl + 1
-        W, J1 = self.W, J + 1  # a workload's row: its J matrix entries, then its IOPS
+        W, J1 = self.W, J + 1  # a unit's row: its J matrix entries, then its IOPS
         fo = self.forced.astype(float)
         Z = np.concatenate([self.stretch, self.spwait, fo, 1.0 - fo, np.ones((len(fo), 1))], axis=1)
-        out = np.empty((len(Z), W))
-        xw = np.zeros((len(self.history), W))
         pairs, terms, (g, c), sizes = self.history.flat()
-        pw = self.p_w[pairs]
-        row = pw * J1
-        # each entry's bin of each weighted term in TERMS order (X -> SP wait, A -> 1, B -> stretch,
-        # WH -> not forced, WF -> forced, then X itself -> IOPS) in its workload's row; one entry
-        # per line (entry x term), so a version's entries are a block of lines
-        bins = np.array([row + G + c, row + G + 3 * n_ctrl, row + g, row + G + 2 * n_ctrl + c, row + G + n_ctrl + c,
-                         row + J]).T.copy()
+        V = len(sizes)
+        ver = np.repeat(np.arange(V), sizes)  # each entry's version
+        # each entry's column of each weighted term in TERMS order (X -> SP wait, A -> 1, B ->
+        # stretch, WH -> not forced, WF -> forced, then X itself -> IOPS) and its weight; a column
+        # gets one kind of term only, so a bincount of these term by term adds each column's
+        # terms in the order of the entries given, as one of whole lines would
+        cols = np.array([G + c, np.full_like(c, G + 3 * n_ctrl), g, G + 2 * n_ctrl + c, G + n_ctrl + c,
+                         np.full_like(c, J)]).T.copy()
         weights = np.concatenate([terms * terms[X], terms[X:X + 1]])
         weights[X] = terms[X]
         weights = weights.T.copy()
-        # the current version's lines, its pairs grouped by workload (in pair order within one):
-        # the lines of a range of workloads are one slice. A bin gets one term of one workload's
-        # pairs, added in pair order, as a bincount of every pair in pair order adds them
+        # the units (sorted by version, then workload) and their lines: the workload's pairs in
+        # pair order, each with the pair's latest entry at or before the unit's version
+        # (version 0 has every pair)
+        units = np.zeros(V * W, bool)
+        units[ver * W + self.p_w[pairs]] = True
+        units = np.flatnonzero(units)
+        u_ver, u_w = units // W, units % W
         order = np.argsort(self.p_w, kind="stable")
-        line = np.empty_like(order)
-        line[order] = np.arange(len(order))
-        first_line = np.searchsorted(self.p_w[order], np.arange(W + 1)).tolist()  # of each workload
-        at = line[pairs]
-        ends = np.cumsum(sizes).tolist()
-        # each version's lowest and highest workload (of the versions that have entries)
-        some = [n > 0 for n in sizes]
-        firsts = [e - n for e, n, x in zip(ends, sizes, some) if x]
-        lows = iter(np.minimum.reduceat(pw, firsts).tolist() if firsts else ())
-        highs = iter(np.maximum.reduceat(pw, firsts).tolist() if firsts else ())
-        cur_bins, cur_weights = np.empty((len(order), 6), bins.dtype), np.empty((len(order), 6))
-        M = np.zeros((W, J1))
-        starts, stops = self.spans()
-        lo, hi = W, -1  # the workloads changed since M was last counted
-        for v, (a, b) in enumerate(zip(starts, stops)):
-            if some[v]:
-                block = slice(ends[v] - sizes[v], ends[v])
-                cur_bins[at[block]], cur_weights[at[block]] = bins[block], weights[block]
-                lo, hi = min(lo, next(lows)), max(hi, next(highs))
-            if b > a:
-                if lo <= hi:
-                    s, t = first_line[lo], first_line[hi + 1]
-                    M[lo:hi + 1] = np.bincount(cur_bins[s:t].ravel(), cur_weights[s:t].ravel(),
-                                               minlength=(hi + 1) * J1)[lo * J1:].reshape(-1, J1)
-                    lo, hi = W, -1
-                np.matmul(Z[a:b], M[:, :J].T, out=out[a:b])
-                xw[v] = M[:, J]
-        xw = xw[self.versions]
+        first_line = np.searchsorted(self.p_w[order], np.arange(W + 1))  # of each workload in order
+        n_lines = np.diff(first_line)[u_w]
+        line_unit = np.repeat(np.arange(len(units)), n_lines)
+        skip = np.repeat(first_line[u_w] - (np.cumsum(n_lines) - n_lines), n_lines)
+        line_pair = order[np.arange(len(line_unit)) + skip]
+        key = pairs * V + ver  # (entries are in version order: a pair's later entries come later)
+        by_key = np.argsort(key, kind="stable")
+        entry = by_key[np.searchsorted(key[by_key], line_pair * V + u_ver[line_unit], side="right") - 1]
+        # one more, zero row: the unit of a workload without pairs (index -1 below)
+        bins = cols.take(entry, axis=0).ravel()
+        bins += np.repeat(line_unit * J1, cols.shape[1])
+        U = np.bincount(bins, weights.take(entry, axis=0).ravel(),
+                        minlength=(len(units) + 1) * J1).reshape(-1, J1)
+        # per step, each workload's unit: the latest at or before the step's version
+        at = np.full((V, W), -1)
+        at[u_ver, u_w] = np.arange(len(units))
+        np.maximum.accumulate(at, axis=0, out=at)
+        at = at[self.versions]
+        # a block of steps uses the units of its first step and those counted at its later
+        # versions, a range of unit numbers (numbered in version order): its matrix product
+        # has a column per unit, and each step takes its workloads' columns
+        counted = np.searchsorted(u_ver, self.versions, side="right").tolist()  # units up to each step's version
+        out = np.empty((len(Z), W))
+        wl = np.arange(W)
+        for a in range(0, len(Z), _STEP_BLOCK):
+            b = min(a + _STEP_BLOCK, len(Z))
+            now, first = at[a:b], at[a]
+            lo = counted[a]
+            used = np.concatenate([first, np.arange(lo, counted[b - 1])])
+            col = now + (W - lo)
+            np.copyto(col, wl, where=now == first)  # (np.where would broadcast wl element by element)
+            out[a:b] = np.take_along_axis(Z[a:b] @ U[used, :J].T, col, axis=1)
+        xw = U[at, J]
         # no I/O completed (no IOPS on any of its pairs): no response time (NaN), not 0 ms
         return np.where(xw > 0, out / np.maximum(xw, 1e-12), np.nan)
 
