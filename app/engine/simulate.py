@@ -149,6 +149,7 @@ class Ctx:
         self.totals = {"g": np.zeros(lay.G), "core": np.zeros(lay.C), "bus_g": np.zeros(lay.G),
                        "bus_x": np.zeros(lay.B)}
         self.extra: dict[int, float] = {}
+        self._extra_g: dict[int, float] | None = None  # extra per group (extra_by_group)
         self.stale: list[tuple] = []  # resources whose totals changed since Sim.loads read them
         # the operation being placed: its position and additions so far
         self.pos = -1
@@ -226,14 +227,17 @@ class Ctx:
             if host_random_g is not self.random_src:
                 diff |= host_random_g != self.random_src
             idx = diff.nonzero()[0].tolist()
-        U, active = self.U_host_g, self.host_active_g
+        U, active, readers = self.U_host_g, self.host_active_g, self.readers
+        read = []
         for g in idx:
             u = U[g] = U_host_g.item(g)
             active[g] = u > 1e-9
+            key = ("g", g)
+            if readers.get(key):
+                read.append(key)
         self.U_src, self.random_src = U_host_g, host_random_g
         self.host_random_g = host_random_g
-        readers = self.readers
-        return [key for key in (("g", g) for g in idx) if readers.get(key)]
+        return read
 
     def follow_topology(self, sim: "Sim") -> list[tuple]:
         """Take the drives' current groups and failures (a new topology version); the drives
@@ -245,6 +249,8 @@ class Ctx:
         for d in moved:
             self.dg_arr[d] = self.d_group[d] = int(d_group[d])
             self.failed_arr[d] = self.failed[d] = bool(sim.failed[d])
+        if moved:
+            self._extra_g = None
         self.topo = sim.topo
         return [("d", d) for d in moved]
 
@@ -295,20 +301,23 @@ class Ctx:
         if own == old:  # (placed again to the same additions: a fifth of the placements)
             return []
         moved = []
-        for key in old.keys() | own.keys():
-            v = own.get(key)
+        by_of, pending = self.by, self.pending
+        for key, v in own.items():  # new or changed additions
             if old.get(key) == v:
                 continue
-            by = self.by.get(key)
+            by = by_of.get(key)
             if by is None:
-                by = self.by[key] = {}
-            if v is None:
-                del by[op]
-            else:
-                by[op] = v
-            self.pending.add(key)
+                by = by_of[key] = {}
+            by[op] = v
+            pending.add(key)
             if key[0] in ("g", "d"):
                 moved.append(key)
+        for key in old:  # additions that go
+            if key not in own:
+                del by_of[key][op]
+                pending.add(key)
+                if key[0] in ("g", "d"):
+                    moved.append(key)
         op.placed = own
         return moved
 
@@ -333,19 +342,34 @@ class Ctx:
 
     def settle(self) -> None:
         """Bring the totals of the changed resources up to date (they go stale for Sim.loads)."""
+        by_of, totals, extra = self.by, self.totals, self.extra
         for key in self.pending:
             kind, i = key
-            by = self.by.get(key)
+            by = by_of.get(key)
             total = sum(by.values()) if by else 0.0
             if kind == "d":
+                self._extra_g = None
                 if by:
-                    self.extra[i] = total
+                    extra[i] = total
                 else:
-                    self.extra.pop(i, None)
+                    extra.pop(i, None)
             else:
-                self.totals[kind][i] = total
+                totals[kind][i] = total
         self.stale.extend(self.pending)
         self.pending.clear()
+
+    def extra_by_group(self) -> dict[int, float]:
+        """The single-drive extras of each group's alive members, summed in self.extra's order
+        (Sim.loads); kept until an extra or the topology changes."""
+        eg = self._extra_g
+        if eg is None:
+            eg = self._extra_g = {}
+            dg, failed = self.d_group, self.failed
+            for d, b in self.extra.items():
+                g = dg[d]
+                if g >= 0 and not failed[d]:
+                    eg[g] = eg.get(g, 0.0) + b
+        return eg
 
 
 class Sim:
@@ -1147,26 +1171,23 @@ class Sim:
         # (the load of each alive member, for drive_pct) = host + ops
         if new_g:
             np.add(U_host_g, T["g"], out=busy_g)
-            if ctx.extra:
-                extra_g = np.zeros(lay.G)
-                dg, failed = ctx.d_group, ctx.failed
-                for d, b in ctx.extra.items():
-                    g = dg[d]
-                    if g >= 0 and not failed[d]:
-                        extra_g[g] += b
-                np.minimum(busy_g + extra_g / alive_n, 1.0, out=U_g)  # (alive_n >= 1)
+            extra_g = ctx.extra_by_group()
+            if extra_g:
+                extra = np.zeros(lay.G)
+                for g, b in extra_g.items():
+                    extra[g] = b
+                np.minimum(busy_g + extra / alive_n, 1.0, out=U_g)  # (alive_n >= 1)
             else:
                 np.minimum(busy_g, 1.0, out=U_g)
         elif groups:
+            # (Python floats per entry: .item() rather than numpy scalars; the same doubles)
             host, T_g = ctx.U_host_g, T["g"]
+            extra_g = ctx.extra_by_group()
             for g in groups:
-                busy = host[g] + T_g[g]
+                busy = host[g] + T_g.item(g)
                 busy_g[g] = busy
-                extra = 0.0  # summed in the order of the whole-column loop above
-                for d, b in ctx.extra.items():
-                    if ctx.d_group[d] == g and not ctx.failed[d]:
-                        extra += b
-                U_g[g] = min(busy + extra / alive_n[g], 1.0) if extra else min(busy, 1.0)
+                extra = extra_g.get(g)
+                U_g[g] = min(busy + extra / alive_n.item(g), 1.0) if extra else min(busy, 1.0)
         # per drive (for charts): group load on alive members + per-drive extras, built for all
         # steps at once in drive_load(); the extras are copied only when they changed
         if drives or new_topo:
@@ -1177,7 +1198,7 @@ class Sim:
         elif cores:
             T_c = T["core"]
             for c in cores:
-                core_u[c] = min(core_host[c] + T_c[c], 100.0)
+                core_u[c] = min(core_host.item(c) + T_c.item(c), 100.0)
         # the bus terms (bus_columns() sums them per bus at the end of the run)
         by_group, by_bus = rv["bus_by_group"], rv["bus_by_bus"]
         if new_bus:
@@ -1186,9 +1207,9 @@ class Sim:
         else:
             T_bg, T_bx = T["bus_g"], T["bus_x"]
             for g in bus_g:
-                by_group[g] = be_g[g] + T_bg[g]
+                by_group[g] = be_g.item(g) + T_bg.item(g)
             for b in bus_x:
-                by_bus[b] = T_bx[b]
+                by_bus[b] = T_bx.item(b)
         return U_g, core_u
 
     def place_op(self, op: Op, ctx: Ctx) -> None:
