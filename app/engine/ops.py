@@ -130,11 +130,9 @@ class RunIndex:
         self.spare_cands: dict[tuple, tuple[list[int], dict[int, list[int]]]] = {}
         self.ids = [w["id"] for w in sim.workloads]  # the workload ids, in workload order
         # per group: the workloads with LUNs on it (workloads_on); built at the first start, then
-        # updated for the LUNs that moved (a W x G matrix rebuilt after every move cost ~30k
-        # instructions per start)
+        # updated by move_lun for each LUN that moves (a W x G matrix rebuilt after every move
+        # cost ~30k instructions per start; comparing all of l_group per move, ~1% of a run)
         self.on_g: list[dict[int, int]] | None = None
-        self.lg_seen: np.ndarray | None = None  # Layout.l_group as on_g has it
-        self.lg_version = -1  # Sim._placement_version of lg_seen
         self.p_w: list[int] = []  # Sim.p_w (each pair's workload) as a list, with on_g
         self.running_src = None  # Sim.w_running the list below is of
         self.running: list[bool] = []
@@ -180,37 +178,40 @@ class RunIndex:
 
     def luns_on_groups(self, sim: "Sim") -> list[dict[int, int]]:
         """Per group: {workload: how many of its LUNs are on the group} (none: not there; a LUN
-        outside any group counts nowhere). LUNs move only with a new Sim._placement_version:
-        then only the LUNs whose group changed are moved here."""
-        if self.lg_version == sim._placement_version:
-            return self.on_g
-        self.lg_version = sim._placement_version
-        lg = sim.lay.l_group
+        outside any group counts nowhere). Built from Layout.l_group once; move_lun keeps it."""
         if self.on_g is None:
-            G, W = sim.lay.G, len(self.ids)
-            g_of = np.where(lg[sim.p_l] >= 0, lg[sim.p_l], G)  # (the row past the last: no group)
+            lay = sim.lay
+            lg = lay.l_group[sim.p_l]
+            G, W = lay.G, len(self.ids)
+            g_of = np.where(lg >= 0, lg, G)  # (the row past the last: no group)
             counts = np.bincount(g_of * W + sim.p_w, minlength=(G + 1) * W).reshape(G + 1, W)[:G]
             self.on_g = on_g = [{} for _ in range(G)]
             gs, ws = counts.nonzero()
             for g, w, n in zip(gs.tolist(), ws.tolist(), counts[gs, ws].tolist()):
                 on_g[g][w] = n
             self.p_w = sim.p_w.tolist()
-        else:
-            on_g, p_w, pairs_of = self.on_g, self.p_w, sim._pairs_of_l
-            for l in np.flatnonzero(lg != self.lg_seen).tolist():
-                old, new = int(self.lg_seen[l]), int(lg[l])
-                for k in pairs_of.get(l, ()):
-                    w = p_w[k]
-                    if old >= 0:
-                        n = on_g[old][w] - 1
-                        if n:
-                            on_g[old][w] = n
-                        else:
-                            del on_g[old][w]
-                    if new >= 0:
-                        on_g[new][w] = on_g[new].get(w, 0) + 1
-        self.lg_seen = lg.copy()
         return self.on_g
+
+    def move_lun(self, sim: "Sim", l: int, new: int) -> None:
+        """LUN l moves to group `new`: Layout.l_group and on_g. During a run LUNs move only
+        here (Migration.finish, VolumeMig's pointer swap), so on_g never rescans l_group."""
+        lg = sim.lay.l_group
+        old = int(lg[l])
+        lg[l] = new
+        on_g = self.on_g
+        if on_g is None or old == new:
+            return
+        p_w = self.p_w
+        for k in sim._pairs_of_l.get(l, ()):
+            w = p_w[k]
+            if old >= 0:
+                n = on_g[old][w] - 1
+                if n:
+                    on_g[old][w] = n
+                else:
+                    del on_g[old][w]
+            if new >= 0:
+                on_g[new][w] = on_g[new].get(w, 0) + 1
 
     def idle_rebuild_rate(self, sim: "Sim", gi: int) -> float:
         """MB/s of a rebuild of group gi without host load at the platform's default priority
@@ -718,7 +719,7 @@ class Migration(Op):
         lay = self.lay
         self.set_forced(False)
         self.sim.cache_fill[self.ctrl] = 0.0
-        lay.l_group[self.src] = self.gd
+        self.ix.move_lun(self.sim, self.src, self.gd)
         lay.l_cap[self.src] = lay.l_cap[self.dst]
         lay.l_live[self.dst] = False
         self.sim.invalidate(luns={self.src, self.dst})
@@ -1250,7 +1251,7 @@ class VolumeMig(Op):
             self.begin(f"copy LUN {mv[0]} -> LUN {mv[1]}", t, float(self.lay.l_cap[mv[2]]) * 1024.0, tag=("copy", k))
         else:
             lay = self.lay
-            lay.l_group[mv[2]] = mv[5]
+            self.ix.move_lun(self.sim, mv[2], mv[5])
             lay.l_live[mv[3]] = False
             self.sim.invalidate()
             self.rewarm(mv[2], t)
