@@ -657,10 +657,17 @@ def test_layout_cache_checks_the_layout_again_only_when_a_container_is_replaced(
     n = len(checked)
     p.scenarios = [Scenario("Baseline")]  # an event edit: the layout's issues are reused
     assert same() != first and len(checked) == n + 1  # the uncached call only
+    # the events' rules look up the layout (LUNs, workloads) in lookups cached with it
+    p.scenarios = [Scenario("Baseline", events=[Bind("b9", 1.0, lun=9),
+                                                WorkloadChange("w9", 2.0, workload="w9", changes={"iops": 5.0})])]
+    assert any("LUN 9 does not exist" in i.text for i in same())
     p.luns = p.luns + [Lun(9, 7, 50, "SP A")]  # a layout container replaced: checked again
-    assert any("9" in i.where for i in same())
+    p.workloads = p.workloads + [Workload("w9", "new", [9])]
+    got = same()
+    assert any("9" in i.where for i in got)
+    assert not any(i.scenario and "does not exist" in i.text for i in got)  # LUN 9 and w9 are found
     p.horizon_h = -1.0  # a value the layout reads
     assert any("horizon" in i.text for i in same())
     p.enclosures = [None]  # a rule trips: reported, and the scenarios are not checked, cached or not
     assert any("could not be fully checked" in i.text for i in same())
-    assert len(checked) == n + 1 + 2 * 3
+    assert len(checked) == n + 2 + 2 * 3  # the two event edits' uncached calls, three replacements

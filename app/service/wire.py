@@ -50,13 +50,14 @@ def _by_fields(cls):
     """Pickle a dataclass instance as cls(*fields): no state dict is built and applied to each
     object (loading 200 operations, 350 phases and 280 advisories takes ~40% less)."""
     names = tuple(f.name for f in dataclasses.fields(cls))
-    keys = frozenset(names)
 
     def reduce(obj):
         state = obj.__dict__
-        if state.keys() != keys:  # an attribute beside the fields: the default way keeps it
+        # __init__ set the fields in their order: the values are the arguments (a quarter
+        # faster than looking each up by name)
+        if tuple(state) != names:  # an attribute beside the fields: the default way keeps it
             return obj.__reduce_ex__(5)
-        return cls, tuple(map(state.__getitem__, names))
+        return cls, tuple(state.values())
 
     return reduce
 
