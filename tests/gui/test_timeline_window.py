@@ -39,9 +39,25 @@ def test_docks_and_menus(win):
     assert parts.timeline.gantt.items["op1"].phases  # drawn from the prediction
 
 
-def test_a_result_is_drawn_in_steps_charts_first(win, qtbot):
+def test_a_result_is_drawn_in_one_turn_within_the_budget(win, qtbot):
     window, doc, parts = win
     seen = []  # connected after the plug-in: what its handler left for later
+    parts.live.resultReady.connect(lambda live: seen.append(
+        (parts.charts.result is live.current, parts.timeline.result is live.current, parts.redrawing)))
+    with qtbot.waitSignal(parts.live.resultReady, timeout=10000):
+        doc.apply(ops.SetEventPriority("op1", "Low"))
+    assert seen == [(True, True, False)]  # a small plan: every step in the result's own turn
+    assert [name for name, _ in parts.step_ms] == [
+        "_show_charts", "_show_timeline", "_show_comparison", "_show_colours", "_show_advisories"]
+    assert "Low" in parts.timeline.gantt.items["op1"].note
+
+
+def test_steps_past_the_turn_budget_wait_for_the_next_turn_charts_first(win, qtbot, monkeypatch):
+    import app.ui.timeline as plugin
+
+    window, doc, parts = win
+    monkeypatch.setattr(plugin, "TURN_BUDGET_S", 0.0)  # every step over budget: one a turn
+    seen = []
     parts.live.resultReady.connect(lambda live: seen.append(
         (parts.charts.result is live.current, parts.timeline.result is live.current, parts.redrawing)))
     with qtbot.waitSignal(parts.live.resultReady, timeout=10000) as sig:
