@@ -177,3 +177,44 @@ def test_the_worker_s_predictions_share_the_layout_of_its_replica(catalog, load_
         assert pred.error is None
         assert server.layouts.misses == built, op
         assert as_json(pred.current) == as_json(predict(snapshot_project(project), catalog).current)
+
+
+def test_a_primed_worker_meets_the_first_edit_warm(catalog, load_example):
+    """The "prime" job (sent by the GUI when the worker starts, app.ui.live) simulates the project
+    on screen and sends nothing big back; the user's first edit then reuses its Layout and
+    validation, and undoing that edit is a result-cache hit."""
+    from app.service.worker import _Server
+
+    class Pipe:  # the worker's end: nothing waiting; what it sends is kept
+        def __init__(self):
+            self.sent = []
+
+        def poll(self):
+            return False
+
+        def send(self, obj):
+            self.sent.append(obj)
+
+        def send_bytes(self, data):
+            self.sent.append(bytes(data))
+
+    project = load_example("emc-cx4-960-oltp")
+    replica, pipe = Replica(project), Pipe()
+    server = _Server(pipe)
+    parts = pickle.loads(pickle.dumps(project_parts(project, None), pickle.HIGHEST_PROTOCOL))
+    server.run(1, "prime", True, parts, catalog, (), read=0.0)
+    assert pipe.sent[0][:3] == ("reply", 1, True)
+    sizes = pipe.sent[1][0]  # wire.send's first piece: the payload None, no arrays
+    assert len(sizes) == 1 and sizes[0] < 100
+    runs = 2 if project.baseline_scenario else 1  # (this example pins a baseline)
+    assert (server.results.misses, server.layouts.misses) == (runs, 1) and server.layout_cache
+    ev = next(e for e in project.scenario().events if e.kind == "lun_migration")
+    replica.log.take("worker")  # the prime had the whole project
+    replica.copy = server.project
+    # moved: only the current scenario is simulated anew; moved back: nothing is
+    for op, new_runs in ((ops.MoveEvent(ev.id, ev.start_h + 0.5), 1), (ops.MoveEvent(ev.id, ev.start_h), 0)):
+        replica.edit(op)
+        server.project = replica.update()
+        misses = server.results.misses
+        assert server.job_live().error is None
+        assert (server.results.misses - misses, server.layouts.misses) == (new_runs, 1)

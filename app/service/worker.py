@@ -8,7 +8,8 @@ edited since the previous one (all of them after open/new, a restart, or another
 Messages (pickled tuples), GUI -> worker:
     ("run", ticket, kind, full, parts, catalog, args)  bring the replica up to date (`parts` from
         app.service.replica.project_parts; `full`: start a new replica; `catalog`: None when it
-        did not change), then run job `kind` ("live" or "advise") and reply
+        did not change), then run job `kind` ("live", "prime": the live job with no payload
+        back, or "advise") and reply
     ("stop",)   the GUI wants something newer: the live job's engine run ends within a few steps
         (it polls the pipe), a job of several engine runs (advise) at the next one
     ("quit",)
@@ -92,6 +93,12 @@ class _Server:
         # GUI drops its answer as stale and sends the newest project
         return predict(self.project, self.catalog, layout_cache=self.layout_cache, results=self.results,
                        should_stop=self.conn.poll, layouts=self.layouts)
+
+    def job_prime(self):
+        """The live job for the project the GUI shows, once, when the process starts: the replica,
+        the layout's validation, the LayoutCache, the result cache and the interpreter are warm
+        for the first edit. Nothing to send back (the GUI has this prediction already)."""
+        self.job_live()
 
     def job_advise(self, event_id: str, target_ms: float | None, scenario: str | None):
         # any message waiting (a stop, a newer request) makes the answer stale

@@ -342,3 +342,27 @@ def test_an_edit_during_a_run_stops_it_and_the_newest_project_is_predicted(qtbot
     assert stops == [1]
     assert live.error is None and live.result.operation("op1").start_h == 5.0
     same_as_here(live, doc)
+
+
+def test_a_started_worker_is_primed_and_its_answer_ignored(qtbot, proc, doc):
+    """LiveSimulator._start_process (run once a first prediction is shown) sends the project on
+    screen to the worker as a "prime" job; its empty reply is no prediction, and the next edit's
+    prediction from the primed worker is right."""
+    live = LiveSimulator(doc)
+    with qtbot.waitSignal(live.resultReady, timeout=30000):
+        pass
+    shown = live.live
+    sent, replies = [], []
+    submit = proc.submit
+    proc.submit = lambda kind, *a: (sent.append(kind), submit(kind, *a))[1]
+    proc.replied.connect(lambda ticket, ok, payload, _t: replies.append((ok, payload)))
+    try:
+        live._start_process()
+        qtbot.waitUntil(lambda: bool(replies), timeout=30000)
+    finally:
+        del proc.submit
+    assert sent == ["prime"] and replies == [(True, None)]
+    assert live.live is shown and not live.busy  # not a prediction
+    with qtbot.waitSignal(live.resultReady, timeout=30000):
+        doc.apply(ops.MoveEvent(doc.project.scenario().events[0].id, 1.0))
+    same_as_here(live, doc)
