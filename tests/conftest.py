@@ -26,6 +26,23 @@ EXAMPLE_PATHS = _example_paths()
 EXAMPLE_IDS = [p.stem for p in EXAMPLE_PATHS]
 
 
+def every_plan():
+    """pytest params (project, scenario name) for each scenario of each example project, then
+    benchmarks/engine.py's generated 960-drive plan (its one scenario: None): the engine's
+    incremental bookkeeping is checked against a computation from scratch over all of them."""
+    from app.store.project_file import load_project
+
+    for path in EXAMPLE_PATHS:
+        project = load_project(path)
+        for sc in project.scenarios:
+            yield pytest.param(project, sc.name, id=f"{path.stem}/{sc.name}")
+    if str(ROOT / "benchmarks") not in sys.path:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+    from engine import large_project
+
+    yield pytest.param(large_project(30.0), None, id="generated")
+
+
 @pytest.fixture(scope="session")
 def qapp(qapp):
     """pytest-qt's QApplication, with garbage collection on the GUI thread as the app has it

@@ -8,18 +8,12 @@ the ones a computation of all pairs gives.
 """
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pytest
 
 from app.engine.simulate import Sim
-from app.store.project_file import load_project
 
-from conftest import EXAMPLE_PATHS, ROOT
-
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from engine import large_project  # noqa: E402
+from conftest import every_plan
 
 
 def check_from_scratch(sim, st):
@@ -48,15 +42,7 @@ def checked_sim(monkeypatch):
     monkeypatch.setattr(Sim, "checked", 0, raising=False)
 
 
-def plans():
-    for path in EXAMPLE_PATHS:
-        project = load_project(path)
-        for sc in project.scenarios:
-            yield pytest.param(project, sc.name, id=f"{path.stem}/{sc.name}")
-    yield pytest.param(large_project(30.0), None, id="generated")
-
-
-@pytest.mark.parametrize("project,scenario", list(plans()))
+@pytest.mark.parametrize("project,scenario", list(every_plan()))
 def test_incremental_host_load_matches_host_load_from_scratch(checked_sim, catalog, project, scenario):
     sim = Sim(project, catalog, scenario)
     sim.run()
