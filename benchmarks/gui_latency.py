@@ -485,10 +485,12 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
 
         lat.append((end_t - start) * 1000)
         faults.append(((minor_faults(worker_pid) if worker_pid else 0) - f_worker, minor_faults() - f_gui))
-        # the first redraw step runs before wait_for_result returns, the others during repaint()
+        # the steps that fit the result's turn run before wait_for_result returns, the others
+        # during repaint(): the paint is what repaint() took beside the steps it ran
         steps = [ms for _, ms in parts.step_ms]
         step_ms.append(list(parts.step_ms))
-        parts_ms.append(((applied - start) * 1000, sum(steps), (end_t - got) * 1000 - sum(steps[1:])))
+        late = sum(end - max(t0, got) for _, t0, end in parts.step_marks if end > got) * 1000
+        parts_ms.append(((applied - start) * 1000, sum(steps), (end_t - got) * 1000 - late))
         engine.append(parts.live.live.engine_s * 1000)
         request.append((parts.live.live.requested_at - start) * 1000)
         if trace:
@@ -570,7 +572,7 @@ def report(r: dict) -> None:
     if n_steps > 1:
         medians = ", ".join(f"{r['steps'][0][i][0].lstrip('_')} {statistics.median(st[i][1] for st in r['steps']):.1f}"
                             for i in range(n_steps))
-        print(f"  redraw steps, one a turn of the event loop (medians, ms): {medians}")
+        print(f"  redraw steps (medians, ms; they share turns of the event loop within a budget): {medians}")
     if r["undo"]:
         print(f"  undo/redo of the last {len(r['undo']) // 2} edits -> curves (the worker remembers its last runs): "
               f"median {statistics.median(r['undo']):.1f} ms, max {max(r['undo']):.1f} ms")

@@ -188,6 +188,13 @@ class _SeriesIndex:
         p = self.peak(metric, ent)  # a Python float: math.isnan is ~20x faster than np.isnan on it
         return -math.inf if math.isnan(p) else p
 
+    def unit(self, metric: str, ent: str) -> str:
+        """The series' unit, from its matrix when it has one (without building the Series)."""
+        for block in reversed(getattr(self.result.series, "blocks", ())):
+            if block.metric == metric and block.column(ent) is not None:
+                return block.unit
+        return self.result.series[(metric, ent)].unit
+
     def values_at(self, metric: str, t: float) -> dict[str, float]:
         out: dict[str, float] = {}
         for block in self._blocks(metric):  # one row of the matrix: every entity at t
@@ -619,11 +626,22 @@ class ChartsPanel(QWidget):
         out = []
         if self.result is None:
             return out
+        # one row of each metric's matrix (as Series.at gives it), not a Series per curve: the
+        # curves of plots scrolled out of view are not built until they come into view
+        index = _index(self.result)
+        base_index = _SeriesIndex(self.baseline) if self.baseline is not None else None
+        rows: dict[str, dict[str, float]] = {}
+        base_rows: dict[str, dict[str, float]] = {}
         for spec in PLOTS:
             for metric, ent in self.shown[spec.key]:
-                s = self.result.series[(metric, ent)]
-                b = self.baseline.get(metric, ent) if self.baseline is not None else None
-                out.append((spec.key, metric, ent, s.at(t), b.at(t) if b is not None else None))
+                if metric not in rows:
+                    rows[metric] = index.values_at(metric, t)
+                b = None
+                if base_index is not None:
+                    if metric not in base_rows:
+                        base_rows[metric] = base_index.values_at(metric, t)
+                    b = base_rows[metric].get(ent)
+                out.append((spec.key, metric, ent, rows[metric][ent], b))
         return out
 
     def curve(self, metric: str, entity: str, baseline: bool = False) -> pg.PlotDataItem | None:
@@ -889,7 +907,7 @@ class ChartsPanel(QWidget):
             for key, metric, ent, v, b in self.values_at(t):
                 if key in self.hidden_plots:
                     continue
-                unit = self.result.series[(metric, ent)].unit or next(sp.unit for sp in PLOTS if sp.key == key)
+                unit = _index(self.result).unit(metric, ent) or next(sp.unit for sp in PLOTS if sp.key == key)
                 rows.append((key, metric, ent, series_label(metric, ent, self.project, self.result),
                              _fmt(v, unit), _fmt(b, unit) if b is not None else ""))
         layout = [(key, metric, ent) for key, metric, ent, *_ in rows]
