@@ -117,3 +117,24 @@ def test_an_unreadable_reply_is_an_error_and_the_next_one_arrives():
         wire.receive(here)
     assert np.array_equal(wire.receive(here)[0].big[0], big)
     sender.join()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a Windows Pipe is a named pipe, not a socket")
+def test_the_pipe_s_socket_buffers_are_widened_and_a_reply_still_arrives_whole(catalog):
+    import os
+    import socket
+
+    here, there = multiprocessing.Pipe(duplex=True)
+    with socket.socket(fileno=os.dup(there.fileno())) as sock:
+        before = sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+    granted = wire.widen_socket_buffers(there)
+    assert granted > before  # as much as the kernel allows (Linux doubles the request, up to its cap)
+    assert wire.widen_socket_buffers(Messages(here)) == 0  # not a socket: left alone
+    want = simulate(load_project(EXAMPLE_PATHS[0]), catalog)
+    sender = threading.Thread(target=wire.send, args=(there, want))
+    sender.start()
+    try:
+        got, _ = wire.receive(here)
+    finally:
+        sender.join()
+    same_result(got, want)

@@ -139,6 +139,33 @@ def receive(conn) -> tuple[Any, dict[str, float]]:
     return payload, {**figures, "dumps_s": dumps_s, "pickled_at": pickled_at, "received_at": received_at}
 
 
+# What a reply may queue in the socket before the writer waits for the reader: the large plan's
+# reply is ~5 MB, and with Linux's default 208 KB (macOS: 8 KB) it crossed in ~25 round trips of
+# the two processes waking each other. The kernel caps the request (Linux: net.core.wmem_max).
+SOCKET_BUFFER = 8 << 20
+
+
+def widen_socket_buffers(conn, size: int = SOCKET_BUFFER) -> int:
+    """Ask for `size`-byte send and receive buffers on the connection's socket (a duplex
+    multiprocessing.Pipe is a socket pair on POSIX); the send buffer granted, 0 where the
+    connection is not a socket (Windows' named pipes). Best effort: a refusal changes nothing."""
+    if not _RAW or not isinstance(conn, Connection):
+        return 0
+    import socket
+
+    try:
+        sock = socket.socket(fileno=os.dup(conn.fileno()))
+    except OSError:
+        return 0
+    with sock:
+        for option in (socket.SO_SNDBUF, socket.SO_RCVBUF):
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, option, size)
+            except OSError:
+                pass
+        return sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+
+
 def _write(conn, views: list[memoryview]) -> None:
     if _RAW and isinstance(conn, Connection):
         _move(os.writev, conn.fileno(), views)

@@ -122,6 +122,7 @@ def serve(conn) -> None:
     """The worker process's main (the multiprocessing target)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C in a terminal is for the GUI, which stops us
     keep_freed_memory()  # a run reuses the pages earlier runs freed (app/service/heap.py)
+    wire.widen_socket_buffers(conn)  # a reply's megabytes in a few writes (app/service/wire.py)
     _exit_with_parent()
     conn.send(("ready", os.getpid()))
     try:

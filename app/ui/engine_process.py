@@ -184,6 +184,7 @@ class EngineProcess(QObject):
 
         ctx = multiprocessing.get_context("spawn")
         here, there = ctx.Pipe(duplex=True)
+        wire.widen_socket_buffers(here)  # the worker widens its end too (app/service/wire.py)
         process = ctx.Process(target=serve, args=(there,), name=f"arrayplanner-engine-{self.name}", daemon=True)
         process.start()
         there.close()
