@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 import sys
 
 # mallopt parameters (glibc's malloc.h)
@@ -37,3 +38,16 @@ def keep_freed_memory() -> bool:
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
     mallopt.restype = ctypes.c_int
     return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+
+
+def collect_due(threshold: tuple[int, int, int] | None = None) -> int | None:
+    """Collect now the generations Python's collector would collect at its next allocation (by
+    `threshold`, default gc.get_threshold()); the generation collected, or None. For a process
+    that knows it is idle: the collection then does not land on work someone waits for."""
+    t0, t1, t2 = threshold or gc.get_threshold()
+    c0, c1, c2 = gc.get_count()
+    if c0 <= t0:
+        return None
+    generation = 2 if c1 > t1 and c2 > t2 else 1 if c1 > t1 else 0
+    gc.collect(generation)
+    return generation

@@ -39,7 +39,7 @@ from app.engine.state import LayoutCache
 
 from . import wire
 from .advice import evaluate_priorities
-from .heap import keep_freed_memory
+from .heap import collect_due, keep_freed_memory
 from .predict import default_simulate, failure_message, predict
 from .replica import apply_parts
 from .result_cache import ResultCache
@@ -77,7 +77,10 @@ class _Server:
         except Exception as exc:  # noqa: BLE001 - every failure goes back to the GUI as a message
             ok, payload = False, failure_message(exc)
         # the engine runs with the collector paused (app.engine.simulate): collecting its tens of
-        # thousands of new objects, 6-10 ms, waits until the reply has left
+        # thousands of new objects waits until the reply has left, and then runs at once while
+        # the GUI draws the reply, unless a request is waiting. Left to the collector, it came at
+        # the next request's first allocations, on that edit's time (a young generation ~0.1 ms,
+        # an older one ~2 ms every ~5 edits, all of them ~14 ms every ~40 on the large plan).
         paused = gc.isenabled()
         gc.disable()
         try:
@@ -87,6 +90,8 @@ class _Server:
         finally:
             if paused:
                 gc.enable()
+                if not self.conn.poll():
+                    collect_due()
 
     def job_live(self):
         # a message waiting (the GUI's "stop": the user edited again) ends the run early; the

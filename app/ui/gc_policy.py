@@ -21,6 +21,8 @@ import gc
 
 from PySide6.QtCore import QObject, QTimer
 
+from app.service.heap import collect_due
+
 CHECK_MS = 500
 
 
@@ -36,14 +38,7 @@ class GuiThreadCollector(QObject):
 
     def check(self) -> None:
         """Collect the generations Python itself would have collected by now."""
-        c0, c1, c2 = gc.get_count()
-        if c0 > self.threshold[0]:
-            generation = 0
-            if c1 > self.threshold[1]:
-                generation = 1
-                if c2 > self.threshold[2]:
-                    generation = 2
-            gc.collect(generation)
+        collect_due(self.threshold)
 
 
 def collect_while_waiting() -> None:
