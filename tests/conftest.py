@@ -26,6 +26,21 @@ EXAMPLE_PATHS = _example_paths()
 EXAMPLE_IDS = [p.stem for p in EXAMPLE_PATHS]
 
 
+def check_after_each_call(monkeypatch, cls, name: str, check) -> None:
+    """Make cls.<name> call check(obj, what it returned) after each call (the method itself stays
+    reachable as its __wrapped__); cls.checked starts at 0 for the checks to count themselves."""
+    method = getattr(cls, name)
+
+    def checked(self, *args):
+        out = method(self, *args)
+        check(self, out)
+        return out
+
+    checked.__wrapped__ = method
+    monkeypatch.setattr(cls, name, checked)
+    monkeypatch.setattr(cls, "checked", 0, raising=False)
+
+
 def every_plan():
     """pytest params (project, scenario name) for each scenario of each example project, then
     benchmarks/engine.py's generated 960-drive plan (its one scenario: None): the engine's

@@ -13,7 +13,7 @@ import pytest
 
 from app.engine.simulate import Sim
 
-from conftest import every_plan
+from conftest import check_after_each_call, every_plan
 
 
 def check_from_scratch(sim, st):
@@ -31,15 +31,7 @@ def check_from_scratch(sim, st):
 
 @pytest.fixture
 def checked_sim(monkeypatch):
-    host_static = Sim._host_static
-
-    def host_static_and_check(self):
-        st = host_static(self)
-        check_from_scratch(self, st)
-        return st
-
-    monkeypatch.setattr(Sim, "_host_static", host_static_and_check)
-    monkeypatch.setattr(Sim, "checked", 0, raising=False)
+    check_after_each_call(monkeypatch, Sim, "_host_static", check_from_scratch)
 
 
 @pytest.mark.parametrize("project,scenario", list(every_plan()))

@@ -12,7 +12,7 @@ import pytest
 
 from app.engine.simulate import Ctx, Sim
 
-from conftest import every_plan
+from conftest import check_after_each_call, every_plan
 
 
 def op_rates(sim):
@@ -58,15 +58,7 @@ def check_from_scratch(sim):
 
 @pytest.fixture
 def checked_sim(monkeypatch):
-    place = Sim.place
-
-    def place_and_check(self, U_host_g, host_random_g):
-        place(self, U_host_g, host_random_g)
-        check_from_scratch(self)
-
-    place_and_check.__wrapped__ = place
-    monkeypatch.setattr(Sim, "place", place_and_check)
-    monkeypatch.setattr(Sim, "checked", 0, raising=False)
+    check_after_each_call(monkeypatch, Sim, "place", lambda sim, _none: check_from_scratch(sim))
 
 
 @pytest.mark.parametrize("project,scenario", list(every_plan()))

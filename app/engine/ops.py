@@ -578,7 +578,7 @@ class Migration(Op):
             self.begin("expansion", t, self.exp_mb, tag="exp")
         self.exp_pending = self.exp_mb > 0 and not overlap
         lay.l_live[self.dst] = False  # the destination is not available during the migration
-        sim.invalidate(luns={self.dst}, moved=False)
+        sim.invalidate(luns={self.dst})
         self.touches = set(self.workloads_on_groups({self.gs, self.gd}))
         self.asap_advice("LUN migration")
         self.concurrent_advice(self.ctrl)

@@ -390,7 +390,6 @@ class Sim:
         self.spare_busy = np.zeros(lay.D, bool)  # a hot spare standing in for a failed drive
         self.writing = np.zeros(lay.D, bool)  # a replacement drive being rebuilt
         self.version = 0  # bumped when the host load's inputs change (see invalidate)
-        self._placement_version = 0  # bumped when LUNs may have moved between groups
         self.topo = 0
         self._host_key = None
         self.forced = np.zeros(len(lay.ctrl_names), bool)
@@ -489,21 +488,18 @@ class Sim:
         if key not in self.advisories:
             self.advisories[key] = Advisory(severity, code, text, where, source)
 
-    def invalidate(self, topology: bool = False, groups=None, luns=None, moved: bool = True) -> None:
+    def invalidate(self, topology: bool = False, groups=None, luns=None) -> None:
         """The host load's inputs changed (workloads, LUN placement, failures, cache, reboot);
         topology: drives failed, were replaced or swapped (operations re-plan their drives).
         With `groups`/`luns`, the host load is recomputed only if host I/O touches them, and
         only for the pairs on them (for a topology change, on a group whose per-group terms
-        changed: the groups' drives are all that changed). moved=False: `luns` stay in their
-        groups."""
+        changed: the groups' drives are all that changed)."""
         if topology:
             self.topo += 1
             if groups is None:
                 self._topo_groups = None  # every group's alive count (_group_terms)
             elif self._topo_groups is not None:
                 self._topo_groups.update(g for g in groups if 0 <= g < self.lay.G)
-        if moved and (groups is None or luns is not None):  # LUNs may have moved
-            self._placement_version += 1
         if groups is not None or luns is not None:
             pairs: set[int] = set()
             for l in luns or ():

@@ -27,6 +27,7 @@ import dataclasses
 import io
 import os
 import pickle
+import socket
 import time
 from multiprocessing.connection import Connection
 from typing import Any
@@ -151,8 +152,6 @@ def widen_socket_buffers(conn, size: int = SOCKET_BUFFER) -> int:
     connection is not a socket (Windows' named pipes). Best effort: a refusal changes nothing."""
     if not _RAW or not isinstance(conn, Connection):
         return 0
-    import socket
-
     try:
         sock = socket.socket(fileno=os.dup(conn.fileno()))
     except OSError:

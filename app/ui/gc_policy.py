@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import gc
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer
 
 from app.service.heap import collect_due
 
@@ -41,18 +41,23 @@ class GuiThreadCollector(QObject):
         collect_due(self.threshold)
 
 
+def _installed(app) -> GuiThreadCollector | None:
+    """The collector collect_on_gui_thread made (a direct child of the application)."""
+    return app.findChild(GuiThreadCollector, options=Qt.FindChildOption.FindDirectChildrenOnly)
+
+
 def collect_while_waiting() -> None:
     """Soon (once the current event's handlers have returned), collect what is due: the caller
     knows the GUI thread is idle for a while (the engine worker is computing)."""
     from PySide6.QtCore import QCoreApplication
 
     app = QCoreApplication.instance()
-    collector = app.findChild(GuiThreadCollector) if app is not None else None
+    collector = _installed(app) if app is not None else None
     if collector is not None:
         QTimer.singleShot(0, collector.check)
 
 
 def collect_on_gui_thread(app) -> GuiThreadCollector:
     """Install the collector on `app` (the QApplication; call on the GUI thread), once."""
-    existing = app.findChild(GuiThreadCollector)
+    existing = _installed(app)
     return existing if existing is not None else GuiThreadCollector(app)

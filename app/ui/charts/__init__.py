@@ -205,12 +205,17 @@ class _SeriesIndex:
         return out
 
 
-_last_index: list[_SeriesIndex] = []  # the newest Result's index: every plot ranks the same Result
+# the indexes of the newest Results: the current scenario's (every plot ranks it) and the pinned
+# baseline's (the read-out asks both at every cursor move)
+_last_index: list[_SeriesIndex] = []
 
 
 def _index(result) -> _SeriesIndex:
-    if not _last_index or _last_index[0].result is not result:
-        _last_index[:] = [_SeriesIndex(result)]
+    for index in _last_index:
+        if index.result is result:
+            return index
+    _last_index.insert(0, _SeriesIndex(result))
+    del _last_index[2:]
     return _last_index[0]
 
 
@@ -629,7 +634,7 @@ class ChartsPanel(QWidget):
         # one row of each metric's matrix (as Series.at gives it), not a Series per curve: the
         # curves of plots scrolled out of view are not built until they come into view
         index = _index(self.result)
-        base_index = _SeriesIndex(self.baseline) if self.baseline is not None else None
+        base_index = _index(self.baseline) if self.baseline is not None else None
         rows: dict[str, dict[str, float]] = {}
         base_rows: dict[str, dict[str, float]] = {}
         for spec in PLOTS:
