@@ -1067,12 +1067,13 @@ class Sim:
         changed = ctx.follow_topology(self)
         dirty, self.dirty_ops = self.dirty_ops, set()
         for op in dirty:  # ASAP counts are totals over all running ops: update them first
-            counts: dict[tuple, int] = {}
             if op.running and op.asap:
-                ctx.own = counts
+                ctx.own = counts = {}
                 op.count_asap(ctx)
-            if counts or op.counted:
-                changed += ctx.recount(op, counts)
+                if counts or op.counted:
+                    changed += ctx.recount(op, counts)
+            elif op.counted:  # (no dict per op that counts nothing: most dirty ops)
+                changed += ctx.recount(op, {})
         # placed in any case: these, and below the later readers of changed additions; the
         # readers of a changed host load only if it no longer starves them
         must = dirty  # (a set of its own: self.dirty_ops is a new one)
@@ -1147,8 +1148,13 @@ class Sim:
         new_topo = self.topo != src[2]
         new_g = U_host_g is not src[0] or alive_n is not src[1] or new_topo
         new_core, new_bus = core_host is not src[3], be_g is not src[4]
-        self._loads_src = (U_host_g, alive_n, self.topo, core_host, be_g)
-        U_g, busy_g, core_u = rv["group_pct"], rv["drive_group"], rv["cpu_pct"]
+        U_g, core_u = rv["group_pct"], rv["cpu_pct"]
+        if not (new_g or new_core or new_bus):
+            if not stale:
+                return U_g, core_u  # nothing changed since the last step
+        else:
+            self._loads_src = (U_host_g, alive_n, self.topo, core_host, be_g)
+        busy_g = rv["drive_group"]
         groups, cores, drives, bus_g, bus_x = [], [], False, [], []
         for kind, i in stale:
             if kind == "g":
