@@ -143,6 +143,7 @@ class RunIndex:
         # per SP: the running migrations on the write-cache path (Migration.set_forced dirties them)
         self.cache_path_migs: dict[int, dict["Migration", None]] = {}
         self.maths: dict[int, object] = {}  # group_math
+        self.migration_rates: dict[tuple, tuple] = {}  # Migration.rates per (ASAP, mirror, cached, copy_cap)
 
     def group_math(self, gi: int):
         """RaidGroup.math of group gi (a new RaidMath per read, ~1.5 us; a group's RAID type and
@@ -553,25 +554,14 @@ class Migration(Op):
         # an ASAP copy through the write cache: it fills the cache when the destination cannot
         # keep up, and forced flushes (sim.forced) change its rate
         self.cache_path = self.asap and self.cached and sim.ff_ms is not None
-        if self.asap:
-            if not mirror and not self.cached and R.has("migration.expansion.parity_write_aside_511"):
-                self.exp_cap = R.v("migration.expansion.parity_write_aside_511")
-            else:
-                self.exp_cap = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
-        else:
-            self.exp_cap = self.copy_cap
-        self.cpu_copy = R.v("migration.cpu.copy")
-        self.cpu_exp = R.v("migration.cpu.expansion")
-        asap_exp = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
-        self.exp_cost_u = R.v("migration.disk.expansion_util_at_asap") / asap_exp
-        if not self.asap or not self.cached:
-            # throttled (or write-aside) expansion writes do not pile up in the write cache: they
-            # cost what the uncached best-case expansion costs (12 vs 40 MB/s at the same busy)
-            self.exp_cost_u *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
-            self.cpu_exp *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
+        key = (self.asap, mirror, self.cached, self.copy_cap)
+        rates = self.ix.migration_rates.get(key)
+        if rates is None:
+            rates = self.ix.migration_rates[key] = self.rates(mirror)
+        self.exp_cap, self.cpu_copy, self.cpu_exp, self.exp_cost_u, copy_read, copy_write, overlap = rates
         # busy per MB/s copied on each source / destination member
-        self.c_src = R.v("migration.disk.copy_read") / (self.gseq(self.gs) * float(lay.g_data.item(self.gs)))
-        self.c_dst = R.v("migration.disk.copy_write") / (self.gseq(self.gd) * float(lay.g_data.item(self.gd)))
+        self.c_src = copy_read / (self.gseq(self.gs) * float(lay.g_data.item(self.gs)))
+        self.c_dst = copy_write / (self.gseq(self.gd) * float(lay.g_data.item(self.gd)))
         # what demand() and build_fixed() read at every placement, as plain Python values
         self.core = lay.core_off.item(self.ctrl)
         self.copy_uses = [("g", self.gs, self.c_src), ("g", self.gd, self.c_dst)]
@@ -584,7 +574,6 @@ class Migration(Op):
         self.copy_mb = src_gb * 1024.0
         self.exp_mb = max(dst_gb - src_gb, 0.0) * 1024.0
         self.total_mb = self.copy_mb + self.exp_mb
-        overlap = bool(R.raw("migration.expansion.economical_overlaps_copy", False)) and not self.asap
         self.begin("copy", t, self.copy_mb, tag="copy")
         if self.exp_mb > 0 and overlap:
             self.begin("expansion", t, self.exp_mb, tag="exp")
@@ -604,6 +593,31 @@ class Migration(Op):
         if self.cache_path:  # (last: a start that raises is not running; finish() takes it out)
             self.ix.cache_path_migs.setdefault(self.ctrl, {})[self] = None
         return True
+
+    def rates(self, mirror: bool) -> tuple:
+        """What start() reads of the rate tables after copy_cap: the same for every migration with
+        that copy_cap, ASAP or not, to a destination of one kind (mirror, cached), so
+        RunIndex.migration_rates keeps it per run (~10 reads a start)."""
+        R = self.R
+        if self.asap:
+            if not mirror and not self.cached and R.has("migration.expansion.parity_write_aside_511"):
+                exp_cap = R.v("migration.expansion.parity_write_aside_511")
+            else:
+                exp_cap = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
+        else:
+            exp_cap = self.copy_cap
+        cpu_copy = R.v("migration.cpu.copy")
+        cpu_exp = R.v("migration.cpu.expansion")
+        asap_exp = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
+        exp_cost_u = R.v("migration.disk.expansion_util_at_asap") / asap_exp
+        if not self.asap or not self.cached:
+            # throttled (or write-aside) expansion writes do not pile up in the write cache: they
+            # cost what the uncached best-case expansion costs (12 vs 40 MB/s at the same busy)
+            exp_cost_u *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
+            cpu_exp *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
+        overlap = bool(R.raw("migration.expansion.economical_overlaps_copy", False)) and not self.asap
+        return (exp_cap, cpu_copy, cpu_exp, exp_cost_u,
+                R.v("migration.disk.copy_read"), R.v("migration.disk.copy_write"), overlap)
 
     def resources(self) -> list[tuple[str, int]]:
         return self.res
