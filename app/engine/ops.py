@@ -123,6 +123,7 @@ class RunIndex:
     def __init__(self, sim: "Sim"):
         lay = sim.lay
         self.model = sim.R.model
+        self.groups = lay.groups
         self.default_lun_settings = sim.platform.default_lun_settings()
         spares = lay.spares.tolist()  # the few spares only (not Layout.d_iface of every drive)
         self.spare_facts = list(zip(spares, [lay.drive_types[d].interface.value for d in spares],
@@ -141,6 +142,16 @@ class RunIndex:
         self.idle_rate: float | None = None  # idle_rebuild_rate when the same for every group
         # per SP: the running migrations on the write-cache path (Migration.set_forced dirties them)
         self.cache_path_migs: dict[int, dict["Migration", None]] = {}
+        self.maths: dict[int, object] = {}  # group_math
+        self.migration_rates: dict[tuple, tuple] = {}  # Migration.rates per (ASAP, mirror, cached, copy_cap)
+
+    def group_math(self, gi: int):
+        """RaidGroup.math of group gi (a new RaidMath per read, ~1.5 us; a group's RAID type and
+        width do not change during a run)."""
+        m = self.maths.get(gi)
+        if m is None:
+            m = self.maths[gi] = self.groups[gi].math
+        return m
 
     @staticmethod
     def of(sim: "Sim") -> "RunIndex":
@@ -520,12 +531,14 @@ class Migration(Op):
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
         self.src = lay.lidx[ev.source_lun]
         self.dst = lay.lidx[ev.dest_lun]
-        self.gs = int(lay.l_group[self.src])
-        self.gd = int(lay.l_group[self.dst])
-        self.ctrl = int(lay.l_owner[self.src])
+        # Layout reads as Python scalars (.item(): no numpy scalar made and converted; ~100 ns each
+        # on the ~20 reads of an operation start)
+        self.gs = lay.l_group.item(self.src)
+        self.gd = lay.l_group.item(self.dst)
+        self.ctrl = lay.l_owner.item(self.src)
         self.asap_class = 1 if self.asap else 0
         self.label = f"Migrate LUN {ev.source_lun} -> LUN {ev.dest_lun} ({self.priority})"
-        mirror = bool(lay.g_mirror[self.gd])
+        mirror = lay.g_mirror.item(self.gd)
         if self.asap:
             self.copy_cap = R.v("migration.asap.mirror" if mirror else "migration.asap.parity")
         else:
@@ -541,38 +554,26 @@ class Migration(Op):
         # an ASAP copy through the write cache: it fills the cache when the destination cannot
         # keep up, and forced flushes (sim.forced) change its rate
         self.cache_path = self.asap and self.cached and sim.ff_ms is not None
-        if self.asap:
-            if not mirror and not self.cached and R.has("migration.expansion.parity_write_aside_511"):
-                self.exp_cap = R.v("migration.expansion.parity_write_aside_511")
-            else:
-                self.exp_cap = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
-        else:
-            self.exp_cap = self.copy_cap
-        self.cpu_copy = R.v("migration.cpu.copy")
-        self.cpu_exp = R.v("migration.cpu.expansion")
-        asap_exp = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
-        self.exp_cost_u = R.v("migration.disk.expansion_util_at_asap") / asap_exp
-        if not self.asap or not self.cached:
-            # throttled (or write-aside) expansion writes do not pile up in the write cache: they
-            # cost what the uncached best-case expansion costs (12 vs 40 MB/s at the same busy)
-            self.exp_cost_u *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
-            self.cpu_exp *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
+        key = (self.asap, mirror, self.cached, self.copy_cap)
+        rates = self.ix.migration_rates.get(key)
+        if rates is None:
+            rates = self.ix.migration_rates[key] = self.rates(mirror)
+        self.exp_cap, self.cpu_copy, self.cpu_exp, self.exp_cost_u, copy_read, copy_write, overlap = rates
         # busy per MB/s copied on each source / destination member
-        self.c_src = R.v("migration.disk.copy_read") / (self.gseq(self.gs) * float(lay.g_data[self.gs]))
-        self.c_dst = R.v("migration.disk.copy_write") / (self.gseq(self.gd) * float(lay.g_data[self.gd]))
+        self.c_src = copy_read / (self.gseq(self.gs) * float(lay.g_data.item(self.gs)))
+        self.c_dst = copy_write / (self.gseq(self.gd) * float(lay.g_data.item(self.gd)))
         # what demand() and build_fixed() read at every placement, as plain Python values
-        self.core = int(lay.core_off[self.ctrl])
+        self.core = lay.core_off.item(self.ctrl)
         self.copy_uses = [("g", self.gs, self.c_src), ("g", self.gd, self.c_dst)]
         self.src_uses = self.copy_uses[:1]  # the write-cache path takes only the source's drive time
         self.exp_uses = [("g", self.gd, self.exp_cost_u)]
         self.res = [("g", self.gs), ("g", self.gd)]  # resources()
-        self.dst_width, self.dst_data = float(lay.g_width[self.gd]), float(lay.g_data[self.gd])
-        src_gb = float(lay.l_cap[self.src])
-        dst_gb = float(lay.l_cap[self.dst])
+        self.dst_width, self.dst_data = float(lay.g_width.item(self.gd)), float(lay.g_data.item(self.gd))
+        src_gb = float(lay.l_cap.item(self.src))
+        dst_gb = float(lay.l_cap.item(self.dst))
         self.copy_mb = src_gb * 1024.0
         self.exp_mb = max(dst_gb - src_gb, 0.0) * 1024.0
         self.total_mb = self.copy_mb + self.exp_mb
-        overlap = bool(R.raw("migration.expansion.economical_overlaps_copy", False)) and not self.asap
         self.begin("copy", t, self.copy_mb, tag="copy")
         if self.exp_mb > 0 and overlap:
             self.begin("expansion", t, self.exp_mb, tag="exp")
@@ -592,6 +593,31 @@ class Migration(Op):
         if self.cache_path:  # (last: a start that raises is not running; finish() takes it out)
             self.ix.cache_path_migs.setdefault(self.ctrl, {})[self] = None
         return True
+
+    def rates(self, mirror: bool) -> tuple:
+        """What start() reads of the rate tables after copy_cap: the same for every migration with
+        that copy_cap, ASAP or not, to a destination of one kind (mirror, cached), so
+        RunIndex.migration_rates keeps it per run (~10 reads a start)."""
+        R = self.R
+        if self.asap:
+            if not mirror and not self.cached and R.has("migration.expansion.parity_write_aside_511"):
+                exp_cap = R.v("migration.expansion.parity_write_aside_511")
+            else:
+                exp_cap = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
+        else:
+            exp_cap = self.copy_cap
+        cpu_copy = R.v("migration.cpu.copy")
+        cpu_exp = R.v("migration.cpu.expansion")
+        asap_exp = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
+        exp_cost_u = R.v("migration.disk.expansion_util_at_asap") / asap_exp
+        if not self.asap or not self.cached:
+            # throttled (or write-aside) expansion writes do not pile up in the write cache: they
+            # cost what the uncached best-case expansion costs (12 vs 40 MB/s at the same busy)
+            exp_cost_u *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
+            cpu_exp *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
+        overlap = bool(R.raw("migration.expansion.economical_overlaps_copy", False)) and not self.asap
+        return (exp_cap, cpu_copy, cpu_exp, exp_cost_u,
+                R.v("migration.disk.copy_read"), R.v("migration.disk.copy_write"), overlap)
 
     def resources(self) -> list[tuple[str, int]]:
         return self.res
@@ -792,9 +818,9 @@ class Rebuild(Op):
         if d is None:
             return False
         sim.failed[d] = True
-        sim.invalidate(topology=True, groups={int(lay.d_group[d])})
+        gi = lay.d_group.item(d)  # (.item(): see Migration.start)
+        sim.invalidate(topology=True, groups={gi})
         self.d = d
-        gi = int(lay.d_group[d])
         if gi < 0:
             sim.advise("info", "spare-failed", f"{ev.id}: drive {ev.drive} is not in a RAID group", ev.id)
             return False
@@ -802,7 +828,7 @@ class Rebuild(Op):
         g = lay.groups[gi]
         self.label = f"Rebuild drive {ev.drive} of {g.label} ({self.priority})"
         n_failed = int(np.count_nonzero(sim.failed[lay.g_members[gi]]))
-        math_ = g.math
+        math_ = self.ix.group_math(gi)
         if n_failed > math_.failures_tolerated:
             sim.advise("warning", "data-loss",
                        f"{ev.id}: {g.label} ({math_.label}) has {n_failed} failed drives, more "
@@ -810,8 +836,8 @@ class Rebuild(Op):
                        "hp 'Overview of the RAID 5 rebuild process'")
         self.asap_class = 1 if self.asap else 0
         first = int((lay.l_group == gi).argmax())  # the group's first LUN owns the rebuild (0 when none)
-        self.ctrl = int(lay.l_owner[first]) if lay.l_group[first] == gi else 0
-        self.core0 = int(lay.core_off[self.ctrl])
+        self.ctrl = lay.l_owner.item(first) if lay.l_group.item(first) == gi else 0
+        self.core0 = lay.core_off.item(self.ctrl)
         # a Python float: its phases' times follow from it, and a numpy scalar there would make the
         # clock (and every op's arithmetic after it) numpy scalars
         self.mb = float(lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi))
@@ -1046,15 +1072,15 @@ class BindOp(Op):
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
         l = lay.lidx[ev.lun]
         self.l = l
-        self.gi = int(lay.l_group[l])
-        self.ctrl = int(lay.l_owner[l])
+        self.gi = lay.l_group.item(l)  # (.item(): see Migration.start)
+        self.ctrl = lay.l_owner.item(l)
         self.asap_class = 1 if self.asap else 0
-        self.core = int(lay.core_off[self.ctrl])
+        self.core = lay.core_off.item(self.ctrl)
         # back-end MB/s per MB/s bound: full stripes (data + parity), as Python floats
-        self.stripe_w, self.stripe_d = float(lay.g_width[self.gi]), float(max(lay.g_data[self.gi], 1))
+        self.stripe_w, self.stripe_d = float(lay.g_width.item(self.gi)), float(max(lay.g_data.item(self.gi), 1))
         self.res = [("g", self.gi)]  # resources()
         self.label = f"Bind LUN {ev.lun} (verify {self.priority}{', no initial verify' if ev.no_initial_verify else ''})"
-        iface = lay.drive_types[int(lay.g_members[self.gi][0])].interface
+        iface = lay.drive_types[lay.g_members[self.gi].item(0)].interface
         key = "SATA" if iface is Interface.SATA else "FC"
         if iface not in (Interface.SATA, Interface.FC):
             sim.advise("info", "nearest-rate", f"{ev.id}: EMC Table 8 has no {iface.value} row; used the FC row",
@@ -1066,7 +1092,7 @@ class BindOp(Op):
             sim.advise("info", "nearest-rate", f"{ev.id}: {note}", ev.id)
         self.verify_rate = 1.0 / max(1.0 / bind_rate - 1.0 / self.zero_rate, 1e-9)
         self.verify_asap = 1.0 / max(1.0 / asap_bind - 1.0 / self.zero_rate, 1e-9)
-        mb = float(lay.l_cap[l]) * 1024.0
+        mb = float(lay.l_cap.item(l)) * 1024.0
         self.mb = mb
         self.total_mb = mb if ev.no_initial_verify else 2 * mb
         self.begin("zeroing", t, mb, tag="zero")
