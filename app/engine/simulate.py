@@ -1516,14 +1516,21 @@ class Sim:
         np.concatenate(group_load, out=group_rows[:, :self.lay.G])
         layouts, starts = [], []
         ks, ds, bs = [], [], []
-        for k, (extras, layout) in enumerate(self.rec_drive):
+        # loads() replaces its record only when the extras or the layout change (~100 times in
+        # 550 steps on the large plan): each run of steps sharing one record is expanded at once
+        rec = self.rec_drive
+        firsts = [k for k in range(len(rec)) if not k or rec[k] is not rec[k - 1]]
+        for k0, k1 in zip(firsts, firsts[1:] + [len(rec)]):
+            extras, layout = rec[k0]
             if not layouts or layout is not layouts[-1]:
                 layouts.append(layout)
-                starts.append(k)
-            for d, b in extras.items():
-                ks.append(k)
-                ds.append(d)
-                bs.append(b)
+                starts.append(k0)
+            if extras:
+                n = len(extras)
+                for k in range(k0, k1):
+                    ks += [k] * n
+                ds += list(extras) * (k1 - k0)
+                bs += list(extras.values()) * (k1 - k0)
         return DriveLoad(group_rows, np.array(layouts, np.int32).reshape(len(layouts), self.lay.D),
                          np.array(starts, int), np.array(ks, int), np.array(ds, int), np.array(bs, float))
 
@@ -1638,13 +1645,15 @@ class Sim:
             if not mttr or mttr <= 0:
                 continue
             key = (g.raid, len(members), min(map(mttf_of.__getitem__, members.tolist())), mttr)
-            if key not in known:
+            v = known.get(key, known)  # (one look-up: the key's hash includes an Enum's, a Python call)
+            if v is known:
                 try:
-                    known[key] = float(mttdl_hours(key[0], key[1], 1, key[2], mttr))
+                    v = float(mttdl_hours(key[0], key[1], 1, key[2], mttr))
                 except ValueError:
-                    known[key] = None
-            if known[key] is not None:
-                out[g.id] = known[key]
+                    v = None
+                known[key] = v
+            if v is not None:
+                out[g.id] = v
         return out
 
     def unfinished_advisories(self, horizon_h: float) -> None:
@@ -1653,17 +1662,20 @@ class Sim:
         from app.domain.formatting import format_time
 
         ctx, lay, mu = self.ctx, self.lay, self.max_util
+        U = ctx.U_host_g  # (a list)
+        dg = None  # each drive's group as a list (at the first starved op; numpy indexing per drive is slow)
         for op in self.ops:
             if not op.running or op.end_h is not None:
                 continue
             ev = op.event
             f = op.fixed() if op.streams else None
             if op.rate == 0.0 and f is not None and f.parts and all(ctx.starves(p) for p in f.parts):
-                full = sorted({g for p in f.parts for g in p.check_g if ctx.U_host_g[g] >= mu}
-                              | {lay.d_group[d] for p in f.parts for d in p.check_d
-                                 if lay.d_group[d] >= 0 and ctx.U_host_g[lay.d_group[d]] >= mu})
+                if dg is None:
+                    dg = lay.d_group.tolist()
+                full = sorted({g for p in f.parts for g in p.check_g if U[g] >= mu}
+                              | {dg[d] for p in f.parts for d in p.check_d if dg[d] >= 0 and U[dg[d]] >= mu})
                 groups = ", ".join(
-                    f"{lay.groups[g].label} {ctx.U_host_g[g] * 100:.0f}%"
+                    f"{lay.groups[g].label} {U[g] * 100:.0f}%"
                     + (" (degraded)" if self.failed[lay.g_members[g]].any() else "") for g in full)
                 self.advise("warning", "starved-by-host",
                             f"{ev.id}: does not finish within the plan: at its end the host I/O alone needs "
@@ -1681,7 +1693,8 @@ class Sim:
         # SATA RAID 5 (Hitachi: RAID 6 recommended for SATA; EMC: SATA rebuilds slowest)
         from app.domain.hardware import Interface
         from app.domain.raid import RaidType
-        sata = [t.interface is Interface.SATA for t in lay.drive_types]
+        SATA = Interface.SATA
+        sata = [t.interface is SATA for t in lay.drive_types]
         for gi, g in enumerate(lay.groups):
             if g.raid is RaidType.R5 and any(map(sata.__getitem__, lay.g_members[gi].tolist())):
                 self.advise("warning", "sata-raid5",
