@@ -542,6 +542,10 @@ class Sim:
             self._dirty_groups: dict[int, set[int]] = {}  # pairs to recompute if their group's terms changed
             self._dirty_x: set[int] = set()  # pairs whose offered IOPS alone changed (_host_static)
             self._topo_groups: set[int] | None = None  # groups whose drives changed (None: any)
+            self._row_ids: dict[tuple, int] = {}  # (_value_id)
+            # _update_few: a pair's terms by (workload value id, group value id, the LUN's re-warm
+            # scale, optimization, I/O path): _pair_arith of the same floats, once per run
+            self._arith_memo: dict[tuple, tuple] = {}
         elif self._dirty is not None:  # (an open workload's IOPS change alters its pairs' X_raw only)
             (self._dirty_x if changed == ["w_iops"] else self._dirty).update(self._pairs_of_w[wi])
         if wi is None:
@@ -564,6 +568,7 @@ class Sim:
             self._wl_terms[:, wi] = column
             if self._wl_rows is not None:
                 self._wl_rows[wi] = column
+                self._wl_ids[wi] = self._value_id(column)
 
     def _workload_factors(self, wi: int | None = None) -> list:
         """The rows of _workload_terms(): every workload's (arrays), or workload wi's (floats)."""
@@ -589,10 +594,17 @@ class Sim:
         return self._wl_terms
 
     def _workload_rows(self) -> list[list[float]]:
-        """_workload_terms() per workload, as Python floats (_update_few)."""
+        """_workload_terms() per workload, as Python floats (_update_few), and their value ids
+        in self._wl_ids."""
         if self._wl_rows is None:
             self._wl_rows = self._workload_terms().T.tolist()
+            self._wl_ids = [self._value_id(row) for row in self._wl_rows]
         return self._wl_rows
+
+    def _value_id(self, row: list[float]) -> int:
+        """A small int per distinct row of factors (workload or group) in this run: the keys of
+        _update_few's memo (equal rows, equal id; NaN rows: always a new id)."""
+        return self._row_ids.setdefault(tuple(row), len(self._row_ids))
 
     def _controller_limits(self) -> dict[str, np.ndarray] | None:
         """MD32xx: base controller limits from the Dell drive counts, raised by HPT."""
@@ -804,8 +816,10 @@ class Sim:
                     ones / self.degr_seq if self.degr_seq else wider,  # sequential read
                     1.0 + (self.degr_fac - 1.0) / width,  # fixed random response
                 ]))
-            # per group as Python floats, [whole, degraded] (_group_terms' one-group path)
+            # per group as Python floats, [whole, degraded] (_group_terms' one-group path), and
+            # the value id of each (_update_few's memo: many groups have the same factors)
             self._grp_factor_rows = [f.T.tolist() for f in self._grp_factors]
+            self._grp_factor_ids = [[self._value_id(row) for row in rows] for rows in self._grp_factor_rows]
         return self._grp_factors
 
     def _group_rows(self) -> list[list[float]]:
@@ -838,6 +852,8 @@ class Sim:
         lay = self.lay
         pf, pi, pb = self._pair_f, self._pair_i, self._pair_b
         wt, gt, p_w, p_l = self._workload_rows(), self._group_rows(), self._p_w_list, self._p_l_list
+        # (a group's factors are its whole or degraded ones: _group_terms)
+        w_ids, g_ids, degraded, memo = self._wl_ids, self._grp_factor_ids, self._degraded, self._arith_memo
         l_group, l_owner, l_live, offline = lay.l_group, lay.l_owner, lay.l_live, self.offline
         seq64, frag_k = self.seq64 is not None, self.frag_k
         same_x, touched = True, set()
@@ -846,8 +862,11 @@ class Sim:
             g, ctrl = l_group.item(l), l_owner.item(l)
             gi = max(g, 0)  # as in _pair_terms
             on = l_live.item(l) and g >= 0 and not offline.item(ctrl)
-            f = _pair_arith(wt[w], gt[gi], lay.l_hit_scale.item(l), lay.l_opt.item(l) if frag_k is not None else None,
-                            on, seq64, frag_k)
+            hit_scale, opt = lay.l_hit_scale.item(l), lay.l_opt.item(l) if frag_k is not None else None
+            key = (w_ids[w], g_ids[degraded[gi]][gi], hit_scale, opt, on)
+            f = memo.get(key)
+            if f is None:
+                f = memo[key] = _pair_arith(wt[w], gt[gi], hit_scale, opt, on, seq64, frag_k)
             g_old, ctrl_old = pi.item(0, k), pi.item(1, k)
             # X_raw and kb (PAIR_TERMS 0 and 6) compared as values (a NaN: not the same)
             if same_x and (f[0] != pf.item(0, k) or f[6] != pf.item(6, k) or ctrl != ctrl_old):
