@@ -688,6 +688,8 @@ class Sim:
             idx = None
             self._p_w_list, self._p_l_list = self.p_w.tolist(), self.p_l.tolist()  # (_update_few)
             self._pair_f, self._pair_i, self._pair_b = self._pair_terms(np.arange(self.P))
+            # _pair_i and _pair_b as lists too: _update_few reads them pair by pair (.item costs ~10x)
+            self._pair_i_rows, self._pair_b_rows = self._pair_i.tolist(), self._pair_b.tolist()
             st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
                       pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
@@ -726,6 +728,7 @@ class Sim:
                     self._move_pair(idx.item(j), g_old.item(j), g_new.item(j))
                 touched = None  # many pairs (a workload change: on some 40 groups): every group's sums
                 pf[:, idx], pi[:, idx], self._pair_b[:, idx] = f, i, b
+                self._pair_i_rows, self._pair_b_rows = pi.tolist(), self._pair_b.tolist()
                 terms, where = f[:len(INPUTS)], i
             if not same_x:
                 st.pop("agg", None)  # solve()'s per-version sums
@@ -851,6 +854,7 @@ class Sim:
         the groups they leave, join or stay on)."""
         lay = self.lay
         pf, pi, pb = self._pair_f, self._pair_i, self._pair_b
+        (p_g, p_ctrl), (p_on, p_closed) = self._pair_i_rows, self._pair_b_rows  # (their values, as lists)
         wt, gt, p_w, p_l = self._workload_rows(), self._group_rows(), self._p_w_list, self._p_l_list
         # (a group's factors are its whole or degraded ones: _group_terms)
         w_ids, g_ids, degraded, memo = self._wl_ids, self._grp_factor_ids, self._degraded, self._arith_memo
@@ -864,23 +868,25 @@ class Sim:
             on = l_live.item(l) and g >= 0 and not offline.item(ctrl)
             hit_scale, opt = lay.l_hit_scale.item(l), lay.l_opt.item(l) if frag_k is not None else None
             key = (w_ids[w], g_ids[degraded[gi]][gi], hit_scale, opt, on)
-            f = memo.get(key)
-            if f is None:
-                f = memo[key] = _pair_arith(wt[w], gt[gi], hit_scale, opt, on, seq64, frag_k)
-            g_old, ctrl_old = pi.item(0, k), pi.item(1, k)
+            terms = memo.get(key)
+            if terms is None:  # (the floats, and as an array: writing a tuple into pf's column costs 1.6x)
+                f = _pair_arith(wt[w], gt[gi], hit_scale, opt, on, seq64, frag_k)
+                terms = memo[key] = f, np.array(f)
+            f, column = terms
+            g_old, ctrl_old = p_g[k], p_ctrl[k]
             # X_raw and kb (PAIR_TERMS 0 and 6) compared as values (a NaN: not the same)
-            if same_x and (f[0] != pf.item(0, k) or f[6] != pf.item(6, k) or ctrl != ctrl_old):
+            if same_x and (ctrl != ctrl_old or f[0] != pf.item(0, k) or f[6] != pf.item(6, k)):
                 same_x = False
-            pf[:, k] = f
+            pf[:, k] = column
             touched.update((g_old, gi))
             # the group, controller, I/O path and mode mostly stay (a failure): written if not
             if gi != g_old:
                 self._move_pair(k, g_old, gi)
             if gi != g_old or ctrl != ctrl_old:
-                pi[:, k] = gi, ctrl
+                pi[:, k] = p_g[k], p_ctrl[k] = gi, ctrl
             closed = self.w_closed.item(w)
-            if on != pb.item(0, k) or closed != pb.item(1, k):
-                pb[:, k] = on, closed
+            if on != p_on[k] or closed != p_closed[k]:
+                pb[:, k] = p_on[k], p_closed[k] = on, closed
         return same_x, touched
 
     def _move_pair(self, k: int, g_old: int, g: int) -> None:
