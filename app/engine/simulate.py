@@ -36,6 +36,7 @@ STALL_STEPS = 1_000  # steps in a row without the clock moving
 _SCALAR_PAIRS = 16  # Sim._host_static: up to this many dirty pairs, Python floats are faster than numpy
 _SCALAR_SUMS = 32  # Sim._host_load: up to this many pairs on the changed groups, their sums on floats
 _WT_X_OPEN = 9  # the open IOPS per LUN's row in Sim._workload_terms() (x_open in _pair_arith)
+_SUM_TERMS = [7, 3, 8]  # busy_per_io, rnd, be_mb_per_io in Sim.PAIR_TERMS (Sim._sum_rows)
 
 
 def _pick(cond, a, b):
@@ -690,6 +691,7 @@ class Sim:
             self._pair_f, self._pair_i, self._pair_b = self._pair_terms(np.arange(self.P))
             # _pair_i and _pair_b as lists too: _update_few reads them pair by pair (.item costs ~10x)
             self._pair_i_rows, self._pair_b_rows = self._pair_i.tolist(), self._pair_b.tolist()
+            self._sum_rows = self._pair_f[_SUM_TERMS].tolist()  # (_host_load's per-group sums)
             st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
                       pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
@@ -729,6 +731,7 @@ class Sim:
                 touched = None  # many pairs (a workload change: on some 40 groups): every group's sums
                 pf[:, idx], pi[:, idx], self._pair_b[:, idx] = f, i, b
                 self._pair_i_rows, self._pair_b_rows = pi.tolist(), self._pair_b.tolist()
+                self._sum_rows = pf[_SUM_TERMS].tolist()
                 terms, where = f[:len(INPUTS)], i
             if not same_x:
                 st.pop("agg", None)  # solve()'s per-version sums
@@ -855,6 +858,7 @@ class Sim:
         lay = self.lay
         pf, pi, pb = self._pair_f, self._pair_i, self._pair_b
         (p_g, p_ctrl), (p_on, p_closed) = self._pair_i_rows, self._pair_b_rows  # (their values, as lists)
+        s_busy, s_rnd, s_be = self._sum_rows
         wt, gt, p_w, p_l = self._workload_rows(), self._group_rows(), self._p_w_list, self._p_l_list
         # (a group's factors are its whole or degraded ones: _group_terms)
         w_ids, g_ids, degraded, memo = self._wl_ids, self._grp_factor_ids, self._degraded, self._arith_memo
@@ -878,6 +882,7 @@ class Sim:
             if same_x and (ctrl != ctrl_old or f[0] != pf.item(0, k) or f[6] != pf.item(6, k)):
                 same_x = False
             pf[:, k] = column
+            s_busy[k], s_rnd[k], s_be[k] = f[7], f[3], f[8]  # (_SUM_TERMS)
             touched.update((g_old, gi))
             # the group, controller, I/O path and mode mostly stay (a failure): written if not
             if gi != g_old:
@@ -918,16 +923,16 @@ class Sim:
             # bincount adds them (the same values): a failure or a migration touches one or two
             _, host_random_g, _, be_g = st["host"]
             host_busy_g = st["host_busy"]  # (only this method reads it: updated in place)
-            bpi, rnd, bem = st["busy_per_io"], st["rnd"], st["be_mb_per_io"]
+            bpi, rnd, bem = self._sum_rows  # st's rows as lists (.item costs ~10x a list's index)
             new_random, new_be = {}, {}
             for g in groups:
                 hb = rb = be = 0.0
                 for k in self._group_pairs[g]:
                     x = X.item(k)
-                    busy = x * bpi.item(k)
+                    busy = x * bpi[k]
                     hb += busy
-                    rb += busy * rnd.item(k)
-                    be += x * bem.item(k)
+                    rb += busy * rnd[k]
+                    be += x * bem[k]
                 host_busy_g[g] = hb
                 share = _random_share(rb, hb)
                 if share != host_random_g.item(g):
