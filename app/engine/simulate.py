@@ -36,7 +36,7 @@ STALL_STEPS = 1_000  # steps in a row without the clock moving
 _SCALAR_PAIRS = 16  # Sim._host_static: up to this many dirty pairs, Python floats are faster than numpy
 _SCALAR_SUMS = 32  # Sim._host_load: up to this many pairs on the changed groups, their sums on floats
 _WT_X_OPEN = 9  # the open IOPS per LUN's row in Sim._workload_terms() (x_open in _pair_arith)
-_SUM_TERMS = [7, 3, 8]  # busy_per_io, rnd, be_mb_per_io in Sim.PAIR_TERMS (Sim._sum_rows)
+_SUM_TERMS = [7, 3, 8]  # busy_per_io, rnd, be_mb_per_io in Sim.PAIR_TERMS (Sim._sum_rows; tests check them)
 
 
 def _pick(cond, a, b):
@@ -906,7 +906,8 @@ class Sim:
         if it is known unchanged (the same IOPS per controller). groups: only the pairs on these
         groups changed since st["host"] (and the alive members): the other groups' sums stay,
         and an unchanged random fraction or back-end array stays the same object (loads()
-        compares by identity). Sets st["host_busy"]: each group's host busy time (read by the
+        compares by identity; their pairs' terms are read from self._sum_rows, the lists of st's
+        rows that _host_static keeps). Sets st["host_busy"]: each group's host busy time (read by the
         next update with groups; solve()'s closed loop sets it too, but st["host"] is None then)."""
         lay = self.lay
         if groups is not None and sum(len(self._group_pairs[g]) for g in groups) > _SCALAR_SUMS:
