@@ -21,6 +21,9 @@ def check_from_scratch(sim, st):
     assert np.array_equal(sim._pair_f, f, equal_nan=True), "pair terms"
     assert np.array_equal(sim._pair_i, i), "pair groups and controllers"
     assert np.array_equal(sim._pair_b, b), "pair I/O paths and modes"
+    assert sim._pair_i_rows == i.tolist() and sim._pair_b_rows == b.tolist(), "their lists (_update_few)"
+    assert np.array_equal(sim._sum_rows, f[[Sim.PAIR_TERMS.index(t) for t in ("busy_per_io", "rnd", "be_mb_per_io")]],
+                          equal_nan=True), "the per-group sums' terms (_host_load)"
     assert sim._group_pairs == [np.flatnonzero(i[0] == g).tolist() for g in range(sim.lay.G)], "each group's pairs"
     if st["host"] is not None:
         scratch = sim._host_load(dict(st), st["X_open"])

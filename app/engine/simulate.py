@@ -36,6 +36,7 @@ STALL_STEPS = 1_000  # steps in a row without the clock moving
 _SCALAR_PAIRS = 16  # Sim._host_static: up to this many dirty pairs, Python floats are faster than numpy
 _SCALAR_SUMS = 32  # Sim._host_load: up to this many pairs on the changed groups, their sums on floats
 _WT_X_OPEN = 9  # the open IOPS per LUN's row in Sim._workload_terms() (x_open in _pair_arith)
+_SUM_TERMS = [7, 3, 8]  # busy_per_io, rnd, be_mb_per_io in Sim.PAIR_TERMS (Sim._sum_rows; tests check them)
 
 
 def _pick(cond, a, b):
@@ -542,6 +543,10 @@ class Sim:
             self._dirty_groups: dict[int, set[int]] = {}  # pairs to recompute if their group's terms changed
             self._dirty_x: set[int] = set()  # pairs whose offered IOPS alone changed (_host_static)
             self._topo_groups: set[int] | None = None  # groups whose drives changed (None: any)
+            self._row_ids: dict[tuple, int] = {}  # (_value_id)
+            # _update_few: a pair's terms by (workload value id, group value id, the LUN's re-warm
+            # scale, optimization, I/O path): _pair_arith of the same floats, once per run
+            self._arith_memo: dict[tuple, tuple] = {}
         elif self._dirty is not None:  # (an open workload's IOPS change alters its pairs' X_raw only)
             (self._dirty_x if changed == ["w_iops"] else self._dirty).update(self._pairs_of_w[wi])
         if wi is None:
@@ -564,6 +569,7 @@ class Sim:
             self._wl_terms[:, wi] = column
             if self._wl_rows is not None:
                 self._wl_rows[wi] = column
+                self._wl_ids[wi] = self._value_id(column)
 
     def _workload_factors(self, wi: int | None = None) -> list:
         """The rows of _workload_terms(): every workload's (arrays), or workload wi's (floats)."""
@@ -589,10 +595,17 @@ class Sim:
         return self._wl_terms
 
     def _workload_rows(self) -> list[list[float]]:
-        """_workload_terms() per workload, as Python floats (_update_few)."""
+        """_workload_terms() per workload, as Python floats (_update_few), and their value ids
+        in self._wl_ids."""
         if self._wl_rows is None:
             self._wl_rows = self._workload_terms().T.tolist()
+            self._wl_ids = [self._value_id(row) for row in self._wl_rows]
         return self._wl_rows
+
+    def _value_id(self, row: list[float]) -> int:
+        """A small int per distinct row of factors (workload or group) in this run: the keys of
+        _update_few's memo (equal rows, equal id; NaN rows: always a new id)."""
+        return self._row_ids.setdefault(tuple(row), len(self._row_ids))
 
     def _controller_limits(self) -> dict[str, np.ndarray] | None:
         """MD32xx: base controller limits from the Dell drive counts, raised by HPT."""
@@ -676,6 +689,9 @@ class Sim:
             idx = None
             self._p_w_list, self._p_l_list = self.p_w.tolist(), self.p_l.tolist()  # (_update_few)
             self._pair_f, self._pair_i, self._pair_b = self._pair_terms(np.arange(self.P))
+            # _pair_i and _pair_b as lists too: _update_few reads them pair by pair (.item costs ~10x)
+            self._pair_i_rows, self._pair_b_rows = self._pair_i.tolist(), self._pair_b.tolist()
+            self._sum_rows = self._pair_f[_SUM_TERMS].tolist()  # (_host_load's per-group sums)
             st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
                       pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
@@ -714,6 +730,8 @@ class Sim:
                     self._move_pair(idx.item(j), g_old.item(j), g_new.item(j))
                 touched = None  # many pairs (a workload change: on some 40 groups): every group's sums
                 pf[:, idx], pi[:, idx], self._pair_b[:, idx] = f, i, b
+                self._pair_i_rows, self._pair_b_rows = pi.tolist(), self._pair_b.tolist()
+                self._sum_rows = pf[_SUM_TERMS].tolist()
                 terms, where = f[:len(INPUTS)], i
             if not same_x:
                 st.pop("agg", None)  # solve()'s per-version sums
@@ -804,8 +822,10 @@ class Sim:
                     ones / self.degr_seq if self.degr_seq else wider,  # sequential read
                     1.0 + (self.degr_fac - 1.0) / width,  # fixed random response
                 ]))
-            # per group as Python floats, [whole, degraded] (_group_terms' one-group path)
+            # per group as Python floats, [whole, degraded] (_group_terms' one-group path), and
+            # the value id of each (_update_few's memo: many groups have the same factors)
             self._grp_factor_rows = [f.T.tolist() for f in self._grp_factors]
+            self._grp_factor_ids = [[self._value_id(row) for row in rows] for rows in self._grp_factor_rows]
         return self._grp_factors
 
     def _group_rows(self) -> list[list[float]]:
@@ -837,7 +857,11 @@ class Sim:
         the groups they leave, join or stay on)."""
         lay = self.lay
         pf, pi, pb = self._pair_f, self._pair_i, self._pair_b
+        (p_g, p_ctrl), (p_on, p_closed) = self._pair_i_rows, self._pair_b_rows  # (their values, as lists)
+        s_busy, s_rnd, s_be = self._sum_rows
         wt, gt, p_w, p_l = self._workload_rows(), self._group_rows(), self._p_w_list, self._p_l_list
+        # (a group's factors are its whole or degraded ones: _group_terms)
+        w_ids, g_ids, degraded, memo = self._wl_ids, self._grp_factor_ids, self._degraded, self._arith_memo
         l_group, l_owner, l_live, offline = lay.l_group, lay.l_owner, lay.l_live, self.offline
         seq64, frag_k = self.seq64 is not None, self.frag_k
         same_x, touched = True, set()
@@ -846,22 +870,28 @@ class Sim:
             g, ctrl = l_group.item(l), l_owner.item(l)
             gi = max(g, 0)  # as in _pair_terms
             on = l_live.item(l) and g >= 0 and not offline.item(ctrl)
-            f = _pair_arith(wt[w], gt[gi], lay.l_hit_scale.item(l), lay.l_opt.item(l) if frag_k is not None else None,
-                            on, seq64, frag_k)
-            g_old, ctrl_old = pi.item(0, k), pi.item(1, k)
+            hit_scale, opt = lay.l_hit_scale.item(l), lay.l_opt.item(l) if frag_k is not None else None
+            key = (w_ids[w], g_ids[degraded[gi]][gi], hit_scale, opt, on)
+            terms = memo.get(key)
+            if terms is None:  # (the floats, and as an array: writing a tuple into pf's column costs 1.6x)
+                f = _pair_arith(wt[w], gt[gi], hit_scale, opt, on, seq64, frag_k)
+                terms = memo[key] = f, np.array(f)
+            f, column = terms
+            g_old, ctrl_old = p_g[k], p_ctrl[k]
             # X_raw and kb (PAIR_TERMS 0 and 6) compared as values (a NaN: not the same)
-            if same_x and (f[0] != pf.item(0, k) or f[6] != pf.item(6, k) or ctrl != ctrl_old):
+            if same_x and (ctrl != ctrl_old or f[0] != pf.item(0, k) or f[6] != pf.item(6, k)):
                 same_x = False
-            pf[:, k] = f
+            pf[:, k] = column
+            s_busy[k], s_rnd[k], s_be[k] = f[7], f[3], f[8]  # (_SUM_TERMS)
             touched.update((g_old, gi))
             # the group, controller, I/O path and mode mostly stay (a failure): written if not
             if gi != g_old:
                 self._move_pair(k, g_old, gi)
             if gi != g_old or ctrl != ctrl_old:
-                pi[:, k] = gi, ctrl
+                pi[:, k] = p_g[k], p_ctrl[k] = gi, ctrl
             closed = self.w_closed.item(w)
-            if on != pb.item(0, k) or closed != pb.item(1, k):
-                pb[:, k] = on, closed
+            if on != p_on[k] or closed != p_closed[k]:
+                pb[:, k] = p_on[k], p_closed[k] = on, closed
         return same_x, touched
 
     def _move_pair(self, k: int, g_old: int, g: int) -> None:
@@ -876,7 +906,8 @@ class Sim:
         if it is known unchanged (the same IOPS per controller). groups: only the pairs on these
         groups changed since st["host"] (and the alive members): the other groups' sums stay,
         and an unchanged random fraction or back-end array stays the same object (loads()
-        compares by identity). Sets st["host_busy"]: each group's host busy time (read by the
+        compares by identity; their pairs' terms are read from self._sum_rows, the lists of st's
+        rows that _host_static keeps). Sets st["host_busy"]: each group's host busy time (read by the
         next update with groups; solve()'s closed loop sets it too, but st["host"] is None then)."""
         lay = self.lay
         if groups is not None and sum(len(self._group_pairs[g]) for g in groups) > _SCALAR_SUMS:
@@ -893,16 +924,16 @@ class Sim:
             # bincount adds them (the same values): a failure or a migration touches one or two
             _, host_random_g, _, be_g = st["host"]
             host_busy_g = st["host_busy"]  # (only this method reads it: updated in place)
-            bpi, rnd, bem = st["busy_per_io"], st["rnd"], st["be_mb_per_io"]
+            bpi, rnd, bem = self._sum_rows  # st's rows as lists (.item costs ~10x a list's index)
             new_random, new_be = {}, {}
             for g in groups:
                 hb = rb = be = 0.0
                 for k in self._group_pairs[g]:
                     x = X.item(k)
-                    busy = x * bpi.item(k)
+                    busy = x * bpi[k]
                     hb += busy
-                    rb += busy * rnd.item(k)
-                    be += x * bem.item(k)
+                    rb += busy * rnd[k]
+                    be += x * bem[k]
                 host_busy_g[g] = hb
                 share = _random_share(rb, hb)
                 if share != host_random_g.item(g):
