@@ -1,6 +1,7 @@
 """Start the GUI: `launch(path, example=False) -> exit code` (called by `arrayplanner [FILE]`)."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -14,6 +15,12 @@ def make_app(argv: list[str] | None = None):
     """The QApplication with the names QSettings and QStandardPaths use."""
     from PySide6.QtWidgets import QApplication
 
+    # Qt's raster engine splits fills taller than ~96 rows over a pool of threads and waits for
+    # them on a latch: with the engine worker on another core, that wait cost ~2 ms of each
+    # result's ~20 ms redraw on a 2-core machine (docs/performance.md, "Eighth session"), and
+    # our redraws touch strips of plots, not whole screens. Read when Qt makes the pool (at the
+    # first such fill); set in the environment beforehand, any value keeps it off.
+    os.environ.setdefault("QT_NO_GUI_THREADPOOL", "1")
     app = QApplication.instance()
     if app is None:
         app = QApplication(argv if argv is not None else sys.argv[:1])
@@ -63,7 +70,6 @@ def build_window(path: str | Path | None = None, example: bool = False, offer_re
     window = MainWindow(document)
     if catalog.problems:
         window.status("Some user presets could not be read: " + "; ".join(catalog.problems))
-    import os
     if os.environ.get("ARRAYPLANNER_EXIT_AFTER_SHOWN") == "1":
         offer_recovery = False  # benchmarks and the bundle smoke test never wait for a question
     # work left by a crash comes first; the file asked for opens when the user declines it
@@ -81,7 +87,6 @@ def exit_after_first_show(app, window) -> None:
     processed, print `ARRAYPLANNER_SHOWN <time.time()> <seconds since process start>`, then close
     the window and quit a second later (ARRAYPLANNER_EXIT_DELAY_MS overrides the delay; 0 closes
     while the first prediction may still be running, tests/gui/test_quit_at_once.py)."""
-    import os
     import time
 
     from PySide6.QtCore import QEvent, QObject, QTimer
@@ -137,8 +142,6 @@ def open_files_from_the_system(app, window) -> None:
 
 
 def launch(path: str | None = None, example: bool = False) -> int:
-    import os
-
     app = make_app()
     window = build_window(path, example)
     open_files_from_the_system(app, window)
