@@ -34,6 +34,10 @@ unpickled by the reader thread, delivered on the GUI thread, each redraw step, t
 prints the median and p95 of each interval (the timestamps ride in the messages a run sends
 anyway).
 
+Before and after a configuration's edits, the engine alone runs its plan three times in this
+process (`engine_reference`, CPU ms): the machine's speed in those minutes, so that a run in one
+of the VM's slow spells (all work ~1.5x slower) is told apart from slower code.
+
 Prints median and p95 per configuration. Targets: p95 latency <= 100 ms, longest stall <= 50 ms.
 """
 from __future__ import annotations
@@ -164,6 +168,24 @@ def largest_example():
 
 
 # ---------------------------------------------------------------- measuring
+
+def engine_reference(project, catalog, runs: int = 3) -> float:
+    """The machine's speed in these minutes: median CPU ms of the engine on `project` in this
+    process (no GUI, no worker, no pipe). This VM has slow spells in which all work takes ~1.5x
+    as long; the reference, taken before and after a configuration's edits, tells a slow minute
+    from slow code (docs/performance.md)."""
+    import copy
+
+    from app.engine.simulate import simulate
+
+    times = []
+    for _ in range(runs):
+        proj = copy.deepcopy(project)
+        t0 = time.process_time()
+        simulate(proj, catalog)
+        times.append((time.process_time() - t0) * 1000)
+    return statistics.median(times)
+
 
 def pct(values, q):
     v = sorted(values)
@@ -436,6 +458,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
     from app.ui.document import Document
     from app.ui.main_window import MainWindow
 
+    reference = [engine_reference(project, catalog)]
     doc = Document(project, catalog)
     window = MainWindow(doc)
     window.resize(1600, 1000)
@@ -546,6 +569,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
         "paint": [p for _, _, p in parts_ms], "stalls": beat.stalls, "steps": step_ms,
         "request": request, "traces": traces, "faults": faults,
     }
+    out["reference"] = reference + [engine_reference(project, catalog)]
     window.document.undo_stack.setClean()
     window.close()
     window.deleteLater()
@@ -582,6 +606,9 @@ def report(r: dict) -> None:
     print(f"  longest GUI-thread stall (5 ms heartbeat): {r['stall_ms']:.1f} ms "
           f"(GUI thread on CPU for {r['stall_cpu_ms']:.1f} ms of it; longest on-CPU gap {r['busy_ms']:.1f} ms); "
           f"gaps over 50 ms: {sum(1 for g in gaps if g > 50)} of {len(gaps)}, p99 gap {pct(gaps, 0.99):.1f} ms")
+    before, after = r["reference"]
+    print(f"  machine speed in these minutes: the engine alone on this plan in this process, {before:.1f} ms CPU "
+          f"before the edits, {after:.1f} ms after (median of 3)")
     ok = pct(r["lat"], 0.95) <= 100 and r["stall_ms"] <= 50
     print(f"  targets (p95 <= 100 ms, stall <= 50 ms): {'met' if ok else 'NOT met'}")
     if r["traces"]:
