@@ -171,20 +171,14 @@ def largest_example():
 
 def engine_reference(project, catalog, runs: int = 3) -> float:
     """The machine's speed in these minutes: median CPU ms of the engine on `project` in this
-    process (no GUI, no worker, no pipe). This VM has slow spells in which all work takes ~1.5x
-    as long; the reference, taken before and after a configuration's edits, tells a slow minute
-    from slow code (docs/performance.md)."""
-    import copy
+    process (no GUI, no worker, no pipe; the engine does not change the project). This VM has
+    slow spells in which all work takes ~1.5x as long; the reference, taken before and after a
+    configuration's edits, tells a slow minute from slow code (docs/performance.md)."""
+    from engine import median_ms  # benchmarks/engine.py, beside this script
 
     from app.engine.simulate import simulate
 
-    times = []
-    for _ in range(runs):
-        proj = copy.deepcopy(project)
-        t0 = time.process_time()
-        simulate(proj, catalog)
-        times.append((time.process_time() - t0) * 1000)
-    return statistics.median(times)
+    return median_ms(lambda: simulate(project, catalog), runs)
 
 
 def pct(values, q):

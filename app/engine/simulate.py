@@ -36,7 +36,6 @@ STALL_STEPS = 1_000  # steps in a row without the clock moving
 _SCALAR_PAIRS = 16  # Sim._host_static: up to this many dirty pairs, Python floats are faster than numpy
 _SCALAR_SUMS = 32  # Sim._host_load: up to this many pairs on the changed groups, their sums on floats
 _WT_X_OPEN = 9  # the open IOPS per LUN's row in Sim._workload_terms() (x_open in _pair_arith)
-_SUM_TERMS = [7, 3, 8]  # busy_per_io, rnd, be_mb_per_io in Sim.PAIR_TERMS (Sim._sum_rows; tests check them)
 
 
 def _pick(cond, a, b):
@@ -657,6 +656,8 @@ class Sim:
     # per-pair float terms (one row each of Sim._pair_f); the first ones are recorded.INPUTS
     PAIR_TERMS = ("X_raw", "r", "hit", "rnd", "t_seq", "r_rand_fixed", "kb", "busy_per_io", "be_mb_per_io",
                   "n_raw", "n_out")
+    # the rows _host_load sums per group, kept as lists beside _pair_f (Sim._sum_rows)
+    SUM_TERMS = [PAIR_TERMS.index("busy_per_io"), PAIR_TERMS.index("rnd"), PAIR_TERMS.index("be_mb_per_io")]
 
     def _host_static(self) -> dict[str, Any]:
         """Per workload-pair arrays that change only when invalidate() was called, updated in
@@ -691,7 +692,7 @@ class Sim:
             self._pair_f, self._pair_i, self._pair_b = self._pair_terms(np.arange(self.P))
             # _pair_i and _pair_b as lists too: _update_few reads them pair by pair (.item costs ~10x)
             self._pair_i_rows, self._pair_b_rows = self._pair_i.tolist(), self._pair_b.tolist()
-            self._sum_rows = self._pair_f[_SUM_TERMS].tolist()  # (_host_load's per-group sums)
+            self._sum_rows = self._pair_f[self.SUM_TERMS].tolist()  # (_host_load's per-group sums)
             st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
                       pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
@@ -731,7 +732,7 @@ class Sim:
                 touched = None  # many pairs (a workload change: on some 40 groups): every group's sums
                 pf[:, idx], pi[:, idx], self._pair_b[:, idx] = f, i, b
                 self._pair_i_rows, self._pair_b_rows = pi.tolist(), self._pair_b.tolist()
-                self._sum_rows = pf[_SUM_TERMS].tolist()
+                self._sum_rows = pf[self.SUM_TERMS].tolist()
                 terms, where = f[:len(INPUTS)], i
             if not same_x:
                 st.pop("agg", None)  # solve()'s per-version sums
@@ -859,6 +860,7 @@ class Sim:
         pf, pi, pb = self._pair_f, self._pair_i, self._pair_b
         (p_g, p_ctrl), (p_on, p_closed) = self._pair_i_rows, self._pair_b_rows  # (their values, as lists)
         s_busy, s_rnd, s_be = self._sum_rows
+        i_busy, i_rnd, i_be = self.SUM_TERMS
         wt, gt, p_w, p_l = self._workload_rows(), self._group_rows(), self._p_w_list, self._p_l_list
         # (a group's factors are its whole or degraded ones: _group_terms)
         w_ids, g_ids, degraded, memo = self._wl_ids, self._grp_factor_ids, self._degraded, self._arith_memo
@@ -882,7 +884,7 @@ class Sim:
             if same_x and (ctrl != ctrl_old or f[0] != pf.item(0, k) or f[6] != pf.item(6, k)):
                 same_x = False
             pf[:, k] = column
-            s_busy[k], s_rnd[k], s_be[k] = f[7], f[3], f[8]  # (_SUM_TERMS)
+            s_busy[k], s_rnd[k], s_be[k] = f[i_busy], f[i_rnd], f[i_be]
             touched.update((g_old, gi))
             # the group, controller, I/O path and mode mostly stay (a failure): written if not
             if gi != g_old:
@@ -1180,11 +1182,10 @@ class Sim:
         new_g = U_host_g is not src[0] or alive_n is not src[1] or new_topo
         new_core, new_bus = core_host is not src[3], be_g is not src[4]
         U_g, core_u = rv["group_pct"], rv["cpu_pct"]
-        if not (new_g or new_core or new_bus):
-            if not stale:
-                return U_g, core_u  # nothing changed since the last step
-        else:
+        if new_g or new_core or new_bus:
             self._loads_src = (U_host_g, alive_n, self.topo, core_host, be_g)
+        elif not stale:
+            return U_g, core_u  # nothing changed since the last step
         busy_g = rv["drive_group"]
         groups, cores, drives, bus_g, bus_x = [], [], False, [], []
         for kind, i in stale:
