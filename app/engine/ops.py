@@ -11,7 +11,8 @@ Policies (docs/model.md):
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
 
 import numpy as np
 
@@ -32,12 +33,21 @@ PRIORITY_ORDER = ["Low", "Medium", "High", "ASAP"]
 class Stream:
     """One running phase: moves `mb` at `rate` (transfer) or lasts until `end_h` (timed/wait)."""
 
-    # slots: the loop reads rate/mb/done of every busy stream at every step; plan and bus_cap
-    # are Rebuild.plan's (set once per stream)
-    __slots__ = ("name", "start_h", "mb", "done", "kind", "end_h", "rate", "tag", "plan", "bus_cap")
+    # the loop reads rate/mb/done of every busy stream at every step: typed attributes are
+    # struct fields in the compiled engine (plan and bus_cap: Rebuild.plan's, set once per stream)
+    name: str
+    start_h: float
+    mb: float
+    done: float
+    kind: str
+    end_h: float | None
+    rate: float
+    tag: Any
+    plan: Any
+    bus_cap: float
 
     def __init__(self, name: str, start_h: float, mb: float = 0.0, kind: str = "transfer",
-                 end_h: float | None = None, tag: object = None):
+                 end_h: float | None = None, tag: Any = None) -> None:
         self.name = name
         self.start_h = start_h
         self.mb = mb
@@ -46,12 +56,15 @@ class Stream:
         self.end_h = end_h
         self.rate = 0.0
         self.tag = tag
+        self.plan = None
+        self.bus_cap = INF
 
     def finished(self, now: float) -> bool:
         if self.kind == "transfer":
             return self.mb - self.done <= max(EPS_MB, self.mb * 1e-9)
         if self.kind == "timed":
-            return now >= self.end_h - 1e-9
+            end_h = self.end_h
+            return end_h is not None and now >= end_h - 1e-9
         return False
 
 
@@ -93,7 +106,7 @@ class Fixed:
 
     __slots__ = ("parts", "_adds")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.parts: list[Part] = []
         self._adds: dict[tuple, float] | None = None
 
@@ -135,9 +148,9 @@ class RunIndex:
         # cost ~30k instructions per start; comparing all of l_group per move, ~1% of a run)
         self.on_g: list[dict[int, int]] | None = None
         self.p_w: list[int] = []  # Sim.p_w (each pair's workload) as a list, with on_g
-        self.running_src = None  # Sim.w_running the list below is of
+        self.running_src: Any = None  # Sim.w_running the list below is of
         self.running: list[bool] = []
-        self.busy_src = None  # Sim.w_running the flag below is of (a new array per workload change)
+        self.busy_src: Any = None  # Sim.w_running the flag below is of (a new array per workload change)
         self.any_busy = False
         self.idle_rate: float | None = None  # idle_rebuild_rate when the same for every group
         # per SP: the running migrations on the write-cache path (Migration.set_forced dirties them)
@@ -190,18 +203,20 @@ class RunIndex:
     def luns_on_groups(self, sim: "Sim") -> list[dict[int, int]]:
         """Per group: {workload: how many of its LUNs are on the group} (none: not there; a LUN
         outside any group counts nowhere). Built from Layout.l_group once; move_lun keeps it."""
-        if self.on_g is None:
+        on_g = self.on_g
+        if on_g is None:
             lay = sim.lay
             lg = lay.l_group[sim.p_l]
             G, W = lay.G, len(self.ids)
             g_of = np.where(lg >= 0, lg, G)  # (the row past the last: no group)
             counts = np.bincount(g_of * W + sim.p_w, minlength=(G + 1) * W).reshape(G + 1, W)[:G]
-            self.on_g = on_g = [{} for _ in range(G)]
+            new: list[dict[int, int]] = [{} for _ in range(G)]
             gs, ws = counts.nonzero()
             for g, w, n in zip(gs.tolist(), ws.tolist(), counts[gs, ws].tolist()):
-                on_g[g][w] = n
+                new[g][w] = n
+            self.on_g = on_g = new
             self.p_w = sim.p_w.tolist()
-        return self.on_g
+        return on_g
 
     def move_lun(self, sim: "Sim", l: int, new: int) -> None:
         """LUN l moves to group `new`: Layout.l_group and on_g. During a run LUNs move only
@@ -256,10 +271,15 @@ def _phase_order(p: Phase) -> tuple:
 
 # an event's priority as the tables name it (Low/Medium/High, ASAP, ...) and whether it is ASAP,
 # per raw value (Op.__init__)
-_PRIORITIES: dict = {}
+_PRIORITIES: dict[Any, tuple[str, bool]] = {}
 
 
 class Op:
+    index: Any
+    pos: Any
+    rec_first: Any
+    rec_end: Any
+    on_sp: Any
     asap_class = 0  # economical/fixed phases are placed first, ASAP-class after
     # MB/s it puts into its SP's write cache beyond what the destination drains (only a Migration
     # on the write-cache path sets it): time_left/advance/at_rest follow the cache then. A hook
@@ -273,6 +293,7 @@ class Op:
                  "label", "placed", "reads", "counted", "end_h", "rate", "total_mb", "moved_mb", "touches",
                  "sver", "_fixed_sver", "_fixed", "pos", "running", "reads_key", "idle", "rec_first", "rec_end",
                  "on_sp", "index", "__dict__")
+    __deletable__ = ("sim",)  # simulate() drops each op's reference to its Sim after the run
 
     def __init__(self, sim: "Sim", ev):
         self.sim = sim
@@ -296,7 +317,8 @@ class Op:
         self.label = ev.id
         self.touches: set[str] | frozenset[str] = frozenset()  # the starts set theirs
         self.sver = 0  # bumped when a stream begins or ends (keys Op.fixed's cache)
-        self._fixed_sver = self._fixed = None
+        self._fixed_sver: Any = None
+        self._fixed: Any = None
         # placement (Sim.place, Ctx): order, running, additions per resource, resources read and
         # their key (Ctx.footprint), ASAP counts; idle: no rate and nothing due, the loop skips it
         # (None until first placed: Sim.place then puts it in Sim.busy or not)
@@ -304,7 +326,7 @@ class Op:
         self.running = False
         self.placed: dict[tuple, float] = {}
         self.reads: set[tuple] = set()
-        self.reads_key = None
+        self.reads_key: Any = None
         self.counted: dict[tuple, int] = {}
         self.idle: bool | None = None
         self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
@@ -450,7 +472,7 @@ class Op:
                 continue
             free = ctx.free_g(i) if kind == "g" else ctx.free_d(i)
             if asap:
-                n = ctx.asap_g[i] if kind == "g" else ctx.asap_of_d(i)
+                n: Any = ctx.asap_g[i] if kind == "g" else ctx.asap_of_d(i)
                 if n > 1:
                     free /= n
             lim = free / cost
@@ -813,7 +835,7 @@ class Rebuild(Op):
 
     def start(self, t: float) -> bool:
         ev, lay, sim = self.event, self.lay, self.sim
-        self.res = None  # (target, resources()) of the current target
+        self.res: Any = None  # (target, resources()) of the current target
         d = lay.didx.get(ev.drive)
         if d is None:
             return False
@@ -843,7 +865,7 @@ class Rebuild(Op):
         self.mb = float(lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi))
         self.model = self.ix.model
         self.replaced = False
-        self.target = None
+        self.target: Any = None
         self.spare = self.pick_spare(d)
         sim.rebuild_of.setdefault(ev.drive, []).append(self)  # for its replacement (Sim.fire)
         self.total_mb = self.mb * (2 if self.spare is not None else 1)
@@ -932,8 +954,10 @@ class Rebuild(Op):
                 sim.writing[self.d] = False
                 sim.invalidate(topology=True, groups={self.gi})
         elif s.tag == "eq":  # the replacement takes the spare's place, the spare is free again
-            sim.spare_busy[self.spare] = False
-            self.swap_in(self.d, self.spare)
+            spare = self.spare
+            assert spare is not None  # (equalization follows a rebuild onto a spare)
+            sim.spare_busy[spare] = False
+            self.swap_in(self.d, spare)
             # the group was whole with the spare and is with the replacement: the host load stays
             sim.invalidate(topology=True, groups=())
 
@@ -948,7 +972,7 @@ class Rebuild(Op):
         self.sim.failed[new] = False
 
     def resources(self) -> list[tuple[str, int]]:
-        res = self.res
+        res: Any = self.res
         if res is None or res[0] != self.target:  # the target changes once, on the replacement
             drives = {self.d, self.spare, self.target, self.partner() if self.lay.g_mirror[self.gi] else None}
             res = self.res = (self.target, [("g", self.gi)] + [("d", d) for d in drives if d is not None])
@@ -970,7 +994,7 @@ class Rebuild(Op):
         """What a rebuild/equalization stream uses: fixed for the stream's life (its source and
         target drives are chosen before it begins; which of them are alive members, the
         placement reads at each step)."""
-        if hasattr(s, "plan"):
+        if s.plan is not None:
             return s.plan
         lay, R, sim = self.lay, self.R, self.sim
         rd, wr = R.v("rebuild.disk.survivor_read"), R.v("rebuild.disk.spare_write")
@@ -980,7 +1004,9 @@ class Rebuild(Op):
             dst = self.target
             cpu_key = "rebuild.cpu.mirror" if lay.g_mirror[self.gi] else "rebuild.cpu.parity"
         else:  # equalization: spare -> replacement
-            src = [("d", self.spare, rd / float(lay.d_seq[self.spare]))]
+            spare = self.spare
+            assert spare is not None
+            src = [("d", spare, rd / float(lay.d_seq[spare]))]
             dst = self.d
             cpu_key = "rebuild.cpu.equalization"
         # Python floats throughout: the placement adds them up at every step
@@ -1011,7 +1037,7 @@ class Rebuild(Op):
                 continue
             uses, cap, cpu_coef, bus = self.plan(s)
             if self.model == "smartarray":
-                rate = min(self.share_rate(ctx, uses), getattr(s, "bus_cap", math.inf))
+                rate = min(self.share_rate(ctx, uses), s.bus_cap)
             else:
                 rate = self.take(ctx, cap, uses, asap)
             s.rate = rate

@@ -13,7 +13,7 @@ import gc
 import heapq
 import math
 from operator import attrgetter
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 import numpy as np
 
@@ -21,7 +21,8 @@ from app.domain.hardware import Catalog
 from app.domain.project import DriveReplacement, FeatureEnable, Project, WorkloadChange
 from app.domain.raid import mttdl_hours
 
-from .ops import OPS, Op
+from .errors import EngineStall
+from .ops import OPS, Op, Rebuild
 from .rates import MissingRate, RateReader
 from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, Progress, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
@@ -61,7 +62,7 @@ def _offered(x_open, on):
 
 
 def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -> tuple:
-    """The host path's per-pair terms (Sim.PAIR_TERMS, in order), written once for numpy rows
+    """The host path's per-pair terms (PAIR_TERMS, in order), written once for numpy rows
     (many pairs) and Python floats (one pair; the same IEEE operations, so the same values):
     wt: the workload's factors (Sim._workload_terms), gt: the group's (Sim._group_terms),
     hit_scale and opt: the LUN's cache re-warm scale and optimization, on: the pair has an I/O
@@ -90,8 +91,17 @@ def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -
     return X_raw, r, hit, rnd, t_seq, r_rand_fixed, kb, busy_per_io, be_mb_per_io, n_raw, n_out
 
 
-class EngineStall(RuntimeError):
-    """The event loop stopped advancing time (a bug in an operation's bookkeeping)."""
+# Checks called after each call of a Sim method, by its name, with (sim, what it returned):
+# tests/test_engine_placement.py and test_engine_host_load.py compare the incremental
+# bookkeeping with a computation from scratch through them (tests/conftest.py
+# check_after_each_call). A registry, not wrapping: the compiled engine's methods cannot be replaced.
+CHECKS: Final[dict[str, Callable[[Sim, Any], None]]] = {}
+
+
+def _after_call(name: str, sim: Sim, out: Any) -> None:
+    check = CHECKS.get(name)
+    if check is not None:
+        check(sim, out)
 
 
 class RunCancelled(Exception):
@@ -130,18 +140,18 @@ class Ctx:
     def __init__(self, sim: "Sim"):
         lay = sim.lay
         self.max_util = sim.max_util
-        self.U_src = None  # the host-load arrays the placement was made with
-        self.random_src = None
+        self.U_src: Any = None  # the host-load arrays the placement was made with
+        self.random_src: Any = None
         self.U_host_g: list[float] = [0.0] * lay.G  # (follow_host)
         self.host_active_g: list[bool] = [False] * lay.G
         self.host_random_g = np.ones(lay.G)
-        self.topo = None  # topology version of d_group / failed below
+        self.topo: Any = None  # topology version of d_group / failed below
         self.dg_arr = lay.d_group.copy()
         self.failed_arr = sim.failed.copy()
         self.d_group: list[int] = self.dg_arr.tolist()
         self.failed: list[bool] = self.failed_arr.tolist()
-        self.asap_g = [0] * lay.G  # ASAP-priority phases per group / per single drive (totals)
-        self.asap_x: dict[int, int] = {}
+        self.asap_g: Any = [0] * lay.G  # ASAP-priority phases per group / per single drive (totals)
+        self.asap_x: Any = {}
         self.by: dict[tuple, dict] = {}  # resource -> {op: its addition}
         self.readers: dict[tuple, set] = {}  # drive-time resource -> ops whose rate reads it
         self.pending: set[tuple] = set()  # resources whose total is out of date
@@ -186,9 +196,9 @@ class Ctx:
         f = self.max_util - self.used_d(d)
         return f if f > 0.0 else 0.0
 
-    def asap_of_d(self, d: int) -> int:
+    def asap_of_d(self, d: int) -> Any:
         g = self.d_group[d]
-        n = self.asap_x.get(d, 0)
+        n: Any = self.asap_x.get(d, 0)
         if g >= 0 and not self.failed[d]:
             n += self.asap_g[g]
         return n
@@ -219,7 +229,7 @@ class Ctx:
         # lists: ops read a few entries each, cheaper than numpy; a new version changes one or
         # two groups as a rule, so only their entries are copied
         if self.U_src is None:
-            idx = range(len(U_host_g))
+            idx: Any = range(len(U_host_g))
         else:
             # (ndarray.nonzero, not np.flatnonzero's Python wrapper; the random shares are the
             # same array in four versions of five)
@@ -321,12 +331,12 @@ class Ctx:
         op.placed = own
         return moved
 
-    def recount(self, op, counts: dict[tuple, int]) -> list[tuple]:
+    def recount(self, op, counts: dict[tuple, Any]) -> list[tuple]:
         """Replace op's ASAP counts; the resources whose count changed."""
         old = op.counted
         moved = []
         for key in old.keys() | counts.keys():
-            n = counts.get(key, 0) - old.get(key, 0)
+            n: Any = counts.get(key, 0) - old.get(key, 0)
             if not n:
                 continue
             kind, i = key
@@ -372,7 +382,31 @@ class Ctx:
         return eg
 
 
+# per-pair float terms (one row each of Sim._pair_f); the first ones are recorded.INPUTS
+PAIR_TERMS: Final = ("X_raw", "r", "hit", "rnd", "t_seq", "r_rand_fixed", "kb", "busy_per_io", "be_mb_per_io",
+                     "n_raw", "n_out")
+# the rows _host_load sums per group, kept as lists beside _pair_f (Sim._sum_rows)
+SUM_TERMS: Final = [PAIR_TERMS.index("busy_per_io"), PAIR_TERMS.index("rnd"), PAIR_TERMS.index("be_mb_per_io")]
+
 class Sim:
+    # attributes set outside __init__ (lazily, or by another object): declared for the compiled
+    # engine, whose classes have a fixed set of typed attributes (docs/performance.md, mypyc)
+    _run_index: Any
+    _p_w_list: list[int]
+    _p_l_list: list[int]
+    _alive: tuple[Any, Any]
+    _scaled: bool
+    _grp_terms: Any
+    no_host: tuple[Any, Any, Any, Any]
+    dirty_ops: set[Op]
+    _topo_groups: set[int] | None
+    w_closed: Any
+    w_iops: Any
+    w_out: Any
+    w_r: Any
+    w_kb: Any
+    w_rand: Any
+    w_hit: Any
     def __init__(self, project: Project, catalog: Catalog, scenario_name: str | None = None,
                  layouts: LayoutCache | None = None):
         self.project = project
@@ -391,7 +425,7 @@ class Sim:
         self.writing = np.zeros(lay.D, bool)  # a replacement drive being rebuilt
         self.version = 0  # bumped when the host load's inputs change (see invalidate)
         self.topo = 0
-        self._host_key = None
+        self._host_key: Any = None
         self.forced = np.zeros(len(lay.ctrl_names), bool)
         self.offline = np.zeros(len(lay.ctrl_names), bool)  # controller rebooting
         self.features = {k: bool(v) for k, v in project.features.items()}
@@ -464,11 +498,12 @@ class Sim:
         # MB of operation data in each controller's write cache: the row's own columns, which
         # operations fill in place (Op.fill_cache), so record() copies it with the row
         self.cache_fill = self.rv["write_cache_pct"]
-        self._rec_forced = self._rec_wp = None  # the arrays in the row (record)
-        self._loads_src = (None,) * 5  # loads()'s inputs at its last call
-        self._row_agg = None  # the per-version host sums in the row (solve_open)
-        self._drive_rec = None  # (drive extras, drive layout) of the row (loads)
-        self.step_resp = None  # solve(): (resp_w, rmax_w, lun_r) of the step; None: open load
+        self._rec_forced: Any = None
+        self._rec_wp: Any = None  # the arrays in the row (record)
+        self._loads_src: Any = (None,) * 5  # loads()'s inputs at its last call
+        self._row_agg: Any = None  # the per-version host sums in the row (solve_open)
+        self._drive_rec: Any = None  # (drive extras, drive layout) of the row (loads)
+        self.step_resp: Any = None  # solve(): (resp_w, rmax_w, lun_r) of the step; None: open load
         # per-operation progress and rate: step, Op.index, moved MB, rate whenever they may have
         # changed (record(); an operation runs in rows Op.rec_first to Op.rec_end, set by fire and
         # Op.finish), four numbers an entry in one flat list (one fromiter reads it); expanded to
@@ -524,7 +559,7 @@ class Sim:
                     else:
                         self._dirty.update(on_g)
         else:
-            self._dirty = None  # anything may have changed: every pair
+            self._dirty: Any = None  # anything may have changed: every pair
         self.version += 1
 
     # ------------------------------------------------------------------ workloads
@@ -541,7 +576,7 @@ class Sim:
             self._dirty = None  # every pair
             self._dirty_groups: dict[int, set[int]] = {}  # pairs to recompute if their group's terms changed
             self._dirty_x: set[int] = set()  # pairs whose offered IOPS alone changed (_host_static)
-            self._topo_groups: set[int] | None = None  # groups whose drives changed (None: any)
+            self._topo_groups = None  # groups whose drives changed (None: any)
             self._row_ids: dict[tuple, int] = {}  # (_value_id)
             # _update_few: a pair's terms by (workload value id, group value id, the LUN's re-warm
             # scale, optimization, I/O path): _pair_arith of the same floats, once per run
@@ -562,7 +597,8 @@ class Sim:
         # the open workloads' host MB/s together: a bound of any controller's (port_scale)
         self.open_mb = float(np.where(self.w_closed, 0.0, self.w_iops * self.w_kb / 1024.0).sum())
         if wi is None or self._wl_terms is None:
-            self._wl_terms = self._wl_rows = None  # rebuilt by _workload_terms()
+            self._wl_terms: Any = None
+            self._wl_rows: Any = None  # rebuilt by _workload_terms()
         else:  # that workload's column only (on Python floats)
             column = self._workload_factors(wi)
             self._wl_terms[:, wi] = column
@@ -653,11 +689,6 @@ class Sim:
         return mb, self.limits["base_iops"] * io
 
     # ------------------------------------------------------------------ the host load
-    # per-pair float terms (one row each of Sim._pair_f); the first ones are recorded.INPUTS
-    PAIR_TERMS = ("X_raw", "r", "hit", "rnd", "t_seq", "r_rand_fixed", "kb", "busy_per_io", "be_mb_per_io",
-                  "n_raw", "n_out")
-    # the rows _host_load sums per group, kept as lists beside _pair_f (Sim._sum_rows)
-    SUM_TERMS = [PAIR_TERMS.index("busy_per_io"), PAIR_TERMS.index("rnd"), PAIR_TERMS.index("be_mb_per_io")]
 
     def _host_static(self) -> dict[str, Any]:
         """Per workload-pair arrays that change only when invalidate() was called, updated in
@@ -666,7 +697,7 @@ class Sim:
         per-group terms changed. Each version's response-time inputs go to self.pair_history (only
         the recomputed pairs) for finish()."""
         lay = self.lay
-        dirty, self._dirty = self._dirty, set()
+        dirty: Any = self._dirty; self._dirty = set()
         on_groups, self._dirty_groups = self._dirty_groups, {}
         x_only, self._dirty_x = self._dirty_x, set()
         st = getattr(self, "_st", None)
@@ -687,21 +718,21 @@ class Sim:
             return st
         alive_n, alive_g = self._alive
         if st is None or dirty is None:
-            idx = None
+            idx: Any = None
             self._p_w_list, self._p_l_list = self.p_w.tolist(), self.p_l.tolist()  # (_update_few)
             self._pair_f, self._pair_i, self._pair_b = self._pair_terms(np.arange(self.P))
             # _pair_i and _pair_b as lists too: _update_few reads them pair by pair (.item costs ~10x)
             self._pair_i_rows, self._pair_b_rows = self._pair_i.tolist(), self._pair_b.tolist()
-            self._sum_rows = self._pair_f[self.SUM_TERMS].tolist()  # (_host_load's per-group sums)
-            st = {name: self._pair_f[k] for k, name in enumerate(self.PAIR_TERMS)}
+            self._sum_rows = self._pair_f[SUM_TERMS].tolist()  # (_host_load's per-group sums)
+            st = {name: self._pair_f[k] for k, name in enumerate(PAIR_TERMS)}
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
                       pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
             terms, where = self._pair_f[:len(INPUTS)].copy(), self._pair_i.copy()
             same_x = False
-            self._group_pairs = [[] for _ in range(lay.G)]  # each group's pairs, ascending (_host_load)
+            self._group_pairs: list[list[int]] = [[] for _ in range(lay.G)]  # each group's pairs, ascending (_host_load)
             for k, g in enumerate(self._pair_i[0].tolist()):
                 self._group_pairs[g].append(k)
-            touched = None
+            touched: Any = None
         else:
             idx = np.fromiter(dirty, int, len(dirty))
             # same_x: the pairs' offered IOPS, I/O size and controller are as they were (a
@@ -732,7 +763,7 @@ class Sim:
                 touched = None  # many pairs (a workload change: on some 40 groups): every group's sums
                 pf[:, idx], pi[:, idx], self._pair_b[:, idx] = f, i, b
                 self._pair_i_rows, self._pair_b_rows = pi.tolist(), self._pair_b.tolist()
-                self._sum_rows = pf[self.SUM_TERMS].tolist()
+                self._sum_rows = pf[SUM_TERMS].tolist()
                 terms, where = f[:len(INPUTS)], i
             if not same_x:
                 st.pop("agg", None)  # solve()'s per-version sums
@@ -767,7 +798,7 @@ class Sim:
         whose factors changed."""
         lay = self.lay
         self._group_key = self.topo
-        named, self._topo_groups = self._topo_groups, set()
+        named: Any = self._topo_groups; self._topo_groups = set()
         before = getattr(self, "_alive", None)
         whole, degraded = self._group_factors()
         if before is None or named is None:
@@ -780,7 +811,7 @@ class Sim:
             changed = (set(range(lay.G)) if before is None
                        else set(np.flatnonzero((terms != self._grp_terms).any(axis=0)).tolist()))
             self._grp_terms, self._degraded = terms, deg.tolist()
-            self._grp_rows = None
+            self._grp_rows: Any = None
         else:
             # (one or two groups: Python numbers)
             counted = {}
@@ -860,13 +891,14 @@ class Sim:
         pf, pi, pb = self._pair_f, self._pair_i, self._pair_b
         (p_g, p_ctrl), (p_on, p_closed) = self._pair_i_rows, self._pair_b_rows  # (their values, as lists)
         s_busy, s_rnd, s_be = self._sum_rows
-        i_busy, i_rnd, i_be = self.SUM_TERMS
+        i_busy, i_rnd, i_be = SUM_TERMS
         wt, gt, p_w, p_l = self._workload_rows(), self._group_rows(), self._p_w_list, self._p_l_list
         # (a group's factors are its whole or degraded ones: _group_terms)
         w_ids, g_ids, degraded, memo = self._wl_ids, self._grp_factor_ids, self._degraded, self._arith_memo
         l_group, l_owner, l_live, offline = lay.l_group, lay.l_owner, lay.l_live, self.offline
         seq64, frag_k = self.seq64 is not None, self.frag_k
-        same_x, touched = True, set()
+        same_x = True
+        touched: set[int] = set()
         for k in pairs:
             w, l = p_w[k], p_l[k]
             g, ctrl = l_group.item(l), l_owner.item(l)
@@ -962,7 +994,9 @@ class Sim:
         if P and self._host_key != self.version:
             self._st = self._host_static()
             self._host_key = self.version
-        st = self._st if P else None
+            if CHECKS:
+                _after_call("_host_static", self, self._st)
+        st: Any = self._st if P else None
         caps = self.ctrl_caps()
         if P and caps is None and not st["any_closed"]:
             self.solve_open(st)
@@ -992,6 +1026,8 @@ class Sim:
             else:
                 U_host_g, host_random_g, core_host, be_g = st["host"]
             self.place(U_host_g, host_random_g)
+            if CHECKS:
+                _after_call("place", self, None)
             U_g, core_u = self.loads(U_host_g, core_host, be_g, alive_n)
             if not P:
                 break
@@ -1070,6 +1106,8 @@ class Sim:
         times are computed for all steps at once in finish()."""
         U_host_g, host_random_g, core_host, be_g = st["host"]
         self.place(U_host_g, host_random_g)
+        if CHECKS:
+            _after_call("place", self, None)
         self.loads(U_host_g, core_host, be_g, st["alive_n"])
         self.X = X = st["X_open"]
         agg = st.get("agg")
@@ -1101,7 +1139,8 @@ class Sim:
         dirty, self.dirty_ops = self.dirty_ops, set()
         for op in dirty:  # ASAP counts are totals over all running ops: update them first
             if op.running and op.asap:
-                ctx.own = counts = {}
+                counts: dict[tuple, float] = {}
+                ctx.own = counts
                 op.count_asap(ctx)
                 if counts or op.counted:
                     changed += ctx.recount(op, counts)
@@ -1242,8 +1281,8 @@ class Sim:
             T_bg, T_bx = T["bus_g"], T["bus_x"]
             for g in bus_g:
                 by_group[g] = be_g.item(g) + T_bg.item(g)
-            for b in bus_x:
-                by_bus[b] = T_bx.item(b)
+            for bx in bus_x:
+                by_bus[bx] = T_bx.item(bx)
         return U_g, core_u
 
     def place_op(self, op: Op, ctx: Ctx) -> None:
@@ -1337,18 +1376,18 @@ class Sim:
     def run(self, should_stop: Callable[[], bool] | None = None) -> Result:
         """Simulate the scenario; `should_stop()`, asked every STOP_CHECK_STEPS steps, ends
         the run with RunCancelled when it returns True."""
-        events = sorted(enumerate(self.scenario.events), key=lambda ie: (ie[1].start_h, ie[0]))
-        events = [e for _, e in events]
+        ordered = sorted(enumerate(self.scenario.events), key=lambda ie: (ie[1].start_h, ie[0]))
+        events: list[Any] = [e for _, e in ordered]
         ei = 0
         t = 0.0
         steps = 0
         stalled = 0
         lay = self.lay
         self.ctx = Ctx(self)
-        self.dirty_ops: set[Op] = set()  # ops whose phases changed since they were placed (Op.changed)
+        self.dirty_ops = set()  # ops whose phases changed since they were placed (Op.changed)
         self.busy: list[Op] = []  # see set_busy
         self.lun_ops: dict[int, dict[Op, str]] = {}  # per SP: the LUN operations running -> event id (Op.concurrent_advice)
-        self.rebuild_of: dict[str, list[Op]] = {}  # per drive: the rebuilds of its failures (Rebuild.start)
+        self.rebuild_of: dict[str, list[Rebuild]] = {}  # per drive: the rebuilds of its failures (Rebuild.start)
         self.idle_now = 0.0
         self.no_host = (np.zeros(lay.G), np.ones(lay.G), np.zeros(lay.C), np.zeros(lay.G))  # no workloads
         while ei < len(events) and events[ei].start_h <= 0.0:
@@ -1417,8 +1456,8 @@ class Sim:
             self._wl_arrays(wi)
             return
         if isinstance(ev, DriveReplacement):
-            for op in self.rebuild_of.get(ev.drive, ()):  # the running rebuild of that drive
-                if op.running and op.on_replacement(ev, t):
+            for rb in self.rebuild_of.get(ev.drive, ()):  # the running rebuild of that drive
+                if rb.running and rb.on_replacement(ev, t):
                     return
             # replacement of a drive with no running operation: the drive is back
             d = self.lay.didx.get(ev.drive)
@@ -1546,8 +1585,11 @@ class Sim:
         the distinct layouts, the extras."""
         group_rows = np.zeros((sum(map(len, group_load)), self.lay.G + 2))  # two zero columns (DriveLoad)
         np.concatenate(group_load, out=group_rows[:, :self.lay.G])
-        layouts, starts = [], []
-        ks, ds, bs = [], [], []
+        layouts: list[Any] = []
+        starts: list[int] = []
+        ks: list[int] = []
+        ds: list[int] = []
+        bs: list[float] = []
         # loads() replaces its record only when the extras or the layout change (~100 times in
         # 550 steps on the large plan): each run of steps sharing one record is expanded at once
         rec = self.rec_drive
@@ -1677,7 +1719,7 @@ class Sim:
             if not mttr or mttr <= 0:
                 continue
             key = (g.raid, len(members), min(map(mttf_of.__getitem__, members.tolist())), mttr)
-            v = known.get(key, known)  # (one look-up: the key's hash includes an Enum's, a Python call)
+            v: Any = known.get(key, known)  # (one look-up: the key's hash includes an Enum's, a Python call)
             if v is known:
                 try:
                     v = float(mttdl_hours(key[0], key[1], 1, key[2], mttr))
@@ -1773,7 +1815,7 @@ def simulate(project: Project, catalog: Catalog, scenario_name: str | None = Non
     # large), so the collector waits until the result is built
     paused = gc.isenabled()
     gc.disable()
-    sim = None
+    sim: Sim | None = None
     try:
         sim = Sim(project, catalog, scenario_name, layouts)
         return sim.run(should_stop)
@@ -1783,6 +1825,7 @@ def simulate(project: Project, catalog: Catalog, scenario_name: str | None = Non
         # runs; freed now, the next run reuses that memory instead of faulting in new pages
         # (docs/performance.md, "Optimisation pass 3")
         if sim is not None:
-            sim.__dict__.clear()
+            for _op in sim.ops:
+                del _op.sim
         if paused:
             gc.enable()
