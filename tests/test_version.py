@@ -31,7 +31,9 @@ def test_cli_prints_the_version(capsys):
     with pytest.raises(SystemExit) as info:
         main(["--version"])
     assert info.value.code == 0
-    assert capsys.readouterr().out.strip() == f"ArrayPlanner {pyproject_version()}"
+    from app.engine import ENGINE_BUILD
+
+    assert capsys.readouterr().out.splitlines() == [f"ArrayPlanner {pyproject_version()}", f"engine: {ENGINE_BUILD}"]
 
 
 # ---------------------------------------------------------------- set-up commands
