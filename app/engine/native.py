@@ -9,6 +9,7 @@ and then, so that a broken build falls back at once instead of failing later.
 
     ARRAYPLANNER_ENGINE=python   always the Python sources
     ARRAYPLANNER_ENGINE=mypyc    the compiled modules; a missing or unusable build is an error
+    ARRAYPLANNER_NATIVE_DIR=DIR  another build directory than build/native (tests)
 
 ENGINE_BUILD says which: "mypyc", or "python" plus the reason ("python (no native build)").
 A stale or broken build falls back with one warning saying how to rebuild.
@@ -34,6 +35,7 @@ MODULES = ("simulate", "ops")
 # app.engine._native__mypyc, found on the package's __path__ like the shims, not a top-level name.
 GROUP = "app.engine._native"
 ENV = "ARRAYPLANNER_ENGINE"
+DIR_ENV = "ARRAYPLANNER_NATIVE_DIR"
 REBUILD = "./scripts/dev setup"
 
 ENGINE_DIR = Path(__file__).resolve().parent
@@ -44,7 +46,9 @@ STAMP_FORMAT = 1
 
 def default_build_dir() -> Path:
     """build/native of the checkout; in a PyInstaller bundle, the copy packaging/spec_common.py
-    puts at <bundle>/_internal/native (sys._MEIPASS)."""
+    puts at <bundle>/_internal/native (sys._MEIPASS); $ARRAYPLANNER_NATIVE_DIR when set."""
+    if os.environ.get(DIR_ENV):
+        return Path(os.environ[DIR_ENV]).resolve()
     if getattr(sys, "frozen", False):
         return Path(getattr(sys, "_MEIPASS", Path(sys.executable).parent)) / "native"
     return ROOT / "build" / "native"
