@@ -85,6 +85,11 @@ def app_imports(path: Path) -> set[Path]:
     return found
 
 
+def c_compiler() -> str:
+    """The compiler setuptools will call (Unix: $CC, else the one Python was built with)."""
+    return (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+
+
 def check_prerequisites() -> str:
     """The mypy version, or CannotBuild."""
     try:
@@ -99,7 +104,7 @@ def check_prerequisites() -> str:
     if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
         raise CannotBuild(f"no Python headers (Python.h) for {sys.executable} (Debian: python3-dev)")
     if os.name != "nt":  # MSVC is found by setuptools itself, and fails the build below if absent
-        cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+        cc = c_compiler()
         if not shutil.which(cc):
             raise CannotBuild(f"no C compiler ({cc} not found; Debian: apt-get install gcc)")
     return mypy.version.__version__
@@ -163,13 +168,24 @@ def installed_mypy() -> str | None:
 def problem(out: Path) -> str | None:
     """Why build/native needs a rebuild: the loader's checks, plus another mypy than the one
     installed (a new pin in pyproject.toml)."""
+    if not out.is_dir():
+        return "no native build"
     found = native.stamp_problem(out)
     if found is None:
         built_with = json.loads((out / native.STAMP_NAME).read_text(encoding="utf-8")).get("mypy")
         mypy = installed_mypy()
         if mypy is not None and built_with != mypy:
             found = f"built with mypy {built_with}, {mypy} is installed"
-    return found if out.is_dir() else "no native build"
+    return found
+
+
+def inputs() -> dict:
+    """What a build depends on. A failed build is remembered with it, so that the set-up does not
+    try again (for a minute) until one of these changes: a source, mypy, the compiler found."""
+    files = sorted(set(sources()).union(*(app_imports(p) for p in sources())))
+    cc = None if os.name == "nt" else shutil.which(c_compiler())
+    return {"files": {str(p.relative_to(ROOT).as_posix()): native.sha256(p) for p in files},
+            "interpreter": native.interpreter_tag(), "mypy": installed_mypy(), "cc": cc}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -177,17 +193,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "build" / "native", help="default build/native")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="exit 0 when the build is fresh, else 1")
-    mode.add_argument("--if-stale", action="store_true", help="build only when the build is not fresh")
+    mode.add_argument("--if-stale", action="store_true",
+                      help="build only when the build is not fresh and the last failure (if any) was for other inputs")
+    ap.add_argument("--quiet", action="store_true", help="print nothing when the build is up to date")
     args = ap.parse_args(argv)
     out = args.out.resolve()
+    failed = out.with_name(out.name + "-failed.json")  # the last failure: its inputs and reason
 
     if args.check or args.if_stale:
         why = problem(out)
         if why is None:
-            print(f"native engine: up to date ({out})")
+            if not args.quiet:
+                print(f"native engine: up to date ({out})")
             return 0
         if args.check:
             print(f"native engine: needs a build: {why}")
+            return 1
+        try:
+            last = json.loads(failed.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            last = None
+        if last is not None and last.get("inputs") == inputs():
+            print(f"native engine: not built: {last.get('reason')} (as the last time: nothing changed since; "
+                  f"{Path(__file__).name} without options tries again)", file=sys.stderr)
             return 1
     t0 = time.perf_counter()
     try:
@@ -195,8 +223,11 @@ def main(argv: list[str] | None = None) -> int:
     except CannotBuild as exc:
         if out.is_dir() and native.stamp_problem(out) is not None:
             shutil.rmtree(out)  # stale and not rebuilt: unused anyway, and it would warn every run
+        failed.parent.mkdir(parents=True, exist_ok=True)
+        failed.write_text(json.dumps({"inputs": inputs(), "reason": str(exc)}, indent=1) + "\n", encoding="utf-8")
         print(f"native engine: not built: {exc}", file=sys.stderr)
         return 1
+    failed.unlink(missing_ok=True)
     print(f"native engine: built {', '.join(stamp['sources'])} with mypyc {stamp['mypy']} "
           f"in {time.perf_counter() - t0:.0f} s -> {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
     return 0
