@@ -15,6 +15,8 @@ from app.engine.simulate import Sim
 
 from conftest import check_after_each_call, every_plan
 
+pytestmark = pytest.mark.python_engine  # wraps Sim methods (conftest.py)
+
 
 def check_from_scratch(sim, st):
     f, i, b = sim._pair_terms(np.arange(sim.P))

@@ -14,6 +14,8 @@ from app.engine.simulate import Ctx, Sim
 
 from conftest import check_after_each_call, every_plan
 
+pytestmark = pytest.mark.python_engine  # wraps Sim methods (conftest.py)
+
 
 def op_rates(sim):
     return {op.index: (op.rate, [s.rate for s in op.streams], getattr(op, "fill_rate", 0.0)) for op in sim.active}

@@ -36,6 +36,7 @@ def test_no_write_cache_still_finishes(load_example, catalog):
     assert not any(a.code == "forced-flush" for a in result.advisories)  # nothing to fill
 
 
+@pytest.mark.python_engine  # monkeypatches ops.Migration (conftest.py)
 def test_a_stalled_clock_is_an_error_not_a_silent_loop(load_example, catalog, monkeypatch):
     project = _dependent_asap(load_example)
     ops = __import__("sys").modules["app.engine.ops"]

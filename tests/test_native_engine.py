@@ -158,10 +158,10 @@ def test_build_script_check_names_what_is_missing(tmp_path):
     assert proc.returncode == 1 and "needs a build: no native build" in proc.stdout, proc.stdout + proc.stderr
 
 
-@pytest.mark.slow
 def test_compiled_and_python_engines_predict_the_same(tmp_path):
     """Every plan of benchmarks/engine_fingerprint.py (the examples' scenarios and the large
-    generated plans) at rtol 1e-9: saved by the Python engine, compared by the compiled one."""
+    generated plans) at rtol 1e-9: saved by the Python engine, compared by the compiled one.
+    A few seconds: not `slow`, so that CI's quick jobs on every OS run it too."""
     fresh_build_or_skip()
     script = str(ROOT / "benchmarks" / "engine_fingerprint.py")
     saved = tmp_path / "python.pkl"
