@@ -100,9 +100,10 @@ def _fall_back(package_path: list[str], where: str, reason: str, warn: bool) -> 
     for name in (*MODULES, GROUP.rpartition(".")[2] + "__mypyc"):
         sys.modules.pop(f"app.engine.{name}", None)
     if warn:
+        fix = ("the installation is damaged: reinstall ArrayPlanner" if getattr(sys, "frozen", False)
+               else f"rebuild it with `{REBUILD}` (or force Python with {ENV}=python)")
         warnings.warn(f"ArrayPlanner: the compiled engine is not used ({reason}); the engine runs as "
-                      f"pure Python, slower. Rebuild it with `{REBUILD}` (or force Python with "
-                      f"{ENV}=python).", RuntimeWarning, stacklevel=4)
+                      f"pure Python, slower: {fix}.", RuntimeWarning, stacklevel=4)
     return f"python ({reason})"
 
 
