@@ -30,7 +30,7 @@ from app.domain.project import (  # noqa: E402
 )
 from app.domain.raid import RaidType  # noqa: E402
 from app.domain.validation import ERROR, validate  # noqa: E402
-from app.engine import simulate  # noqa: E402
+from app.engine import native, simulate  # noqa: E402
 from app.store.examples import example_paths  # noqa: E402
 from app.store.presets import load_catalog  # noqa: E402
 from app.store.project_file import load_project  # noqa: E402
@@ -117,6 +117,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=15)
     args = ap.parse_args()
+    print(native.describe())
     cat = load_catalog()
     print("Examples (median ms per scenario, target <= 5 ms)")
     worst = 0.0

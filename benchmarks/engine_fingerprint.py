@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from app.engine import simulate  # noqa: E402
+from app.engine import native, simulate  # noqa: E402
 from app.store.examples import example_paths  # noqa: E402
 from app.store.presets import load_catalog  # noqa: E402
 from app.store.project_file import load_project  # noqa: E402
@@ -158,6 +158,7 @@ def main() -> int:
     ap.add_argument("--nan-as-zero", action="store_true",
                     help="read NaN response times (no I/O) as 0 and count them (see the module docstring)")
     args = ap.parse_args()
+    print(native.describe())
     cat = load_catalog()
     prints = {name: fingerprint(simulate(p, cat, sc)) for name, p, sc in plans()}
     if args.save:

@@ -484,6 +484,8 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
     from app.ui.engine_process import engine_process
 
     worker_pid = engine_process("live").pid
+    print(f"engine worker (pid {worker_pid}): {engine_process('live').engine_build or 'none (a thread runs the engine)'}",
+          flush=True)
     faults = []  # per edit: (worker, GUI process)
     for i in range(edits):
         op = timeline_edit(i, op_events, doc.platform, rnd)
@@ -652,6 +654,9 @@ def main(argv=None) -> int:
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     os.environ.setdefault("XDG_CONFIG_HOME", str(Path("/tmp") / "arrayplanner-bench-config"))  # no saved layout
+    from app.engine import native
+
+    print(f"{native.describe()} (this process; the engine worker's: below)", flush=True)
     from app.store.presets import default_catalog
     from app.ui.launch import make_app
 

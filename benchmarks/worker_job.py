@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from app.engine import native  # noqa: E402
 from app.engine.state import LayoutCache  # noqa: E402
 from app.service.heap import keep_freed_memory  # noqa: E402
 from app.service.predict import predict  # noqa: E402
@@ -40,6 +41,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--edits", type=int, default=40)
     args = ap.parse_args(argv)
+    print(native.describe())
     keep_freed_memory()  # as the worker process does (app/service/worker.py)
     catalog, project = load_catalog(), large_project()
     platform = catalog.platform(project.platform_id)

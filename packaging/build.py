@@ -8,6 +8,11 @@ Output (default --dist dist):
     Windows  dist/ArrayPlanner/            ArrayPlanner.exe (windowed), arrayplanner.com (console)
     macOS    dist/ArrayPlanner.app         Contents/MacOS/ArrayPlanner, .../arrayplanner-cli
 
+The compiled engine (mypyc, scripts/build_native.py) is built first when build/native is stale
+and bundled; when it cannot be (no C compiler: MSVC on Windows, clang on macOS, gcc on Linux),
+a warning is printed and the bundle runs the pure-Python engine (--require-native makes that an
+error). --smoke then checks that the bundle runs the engine it was given.
+
 Options: --archive also packs dist/ArrayPlanner-<version>-<os>-<arch>.tar.gz (Linux) or .zip
 (Windows; the macOS disk image is packaging/macos/make_dmg.sh); --smoke runs
 packaging/smoke_test.py on the result. PyInstaller is installed into the running interpreter's
@@ -66,6 +71,19 @@ def ensure_pyinstaller() -> None:
             continue
     raise SystemExit("could not install PyInstaller: install it with "
                      f"`uv pip install --python {sys.executable} pyinstaller`")
+
+
+def build_native_engine(required: bool) -> str:
+    """Build the compiled engine when build/native is stale (best effort); returns the engine the
+    bundle will run, "mypyc" or "python"."""
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "build_native.py"), "--if-stale"], cwd=ROOT)
+    problem = common.native_problem()
+    if problem is None:
+        return "mypyc"
+    if required:
+        raise SystemExit(f"--require-native: the compiled engine cannot be bundled: {problem}")
+    print(f"WARNING: no compiled engine ({problem}): the bundle runs the engine as pure Python, slower")
+    return "python"
 
 
 def bundle_path(dist: Path) -> Path:
@@ -133,9 +151,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clean", action="store_true", help="empty PyInstaller's cache first")
     ap.add_argument("--archive", action="store_true", help="also write a .tar.gz/.zip of the bundle")
     ap.add_argument("--smoke", action="store_true", help="run packaging/smoke_test.py afterwards")
+    ap.add_argument("--require-native", action="store_true",
+                    help="fail instead of bundling the pure-Python engine when the compiled one cannot be built")
     args = ap.parse_args(argv)
 
     ensure_pyinstaller()
+    engine = build_native_engine(args.require_native)
     spec = HERE / os_key() / "arrayplanner.spec"
     version = common.read_version()
     print(f"building {common.APP_NAME} {version} for {os_key()} with {spec.relative_to(ROOT)}")
@@ -149,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
 
     bundle = bundle_path(args.dist)
     size, files = tree_size(bundle)
-    print(f"bundle: {bundle}")
+    print(f"bundle: {bundle} (engine: {engine})")
     print(f"bundle size: {size / 1e6:.1f} MB in {files} files; build time {seconds:.0f} s")
     if os_key() == "linux":
         errors, warnings = verify_linux(bundle)
@@ -167,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         if out:
             print(f"archive: {out} ({out.stat().st_size / 1e6:.1f} MB)")
     if args.smoke:
-        return subprocess.run([sys.executable, str(HERE / "smoke_test.py"), str(bundle)]).returncode
+        return subprocess.run([sys.executable, str(HERE / "smoke_test.py"), str(bundle), "--engine", engine]).returncode
     return 0
 
 

@@ -4,7 +4,9 @@
     python packaging/smoke_test.py dist/ArrayPlanner.app      # macOS
 
 Checks, each printed as PASS/FAIL:
-  1. `arrayplanner --version` prints "ArrayPlanner <version from pyproject.toml>"
+  1. `arrayplanner --version` prints "ArrayPlanner <version from pyproject.toml>", then the
+     engine the bundle runs ("engine: mypyc" or "engine: python (<why>)"); with --engine mypyc,
+     the compiled engine must be the one that runs (build.py asks for it when it bundled one)
   2. the built-in presets are inside the bundle
   3. `arrayplanner check EXAMPLE` succeeds on each example project (presets/examples/)
   4. `arrayplanner simulate EXAMPLE` succeeds
@@ -121,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gui", action="store_true", help="also start the GUI once (first window, then quit)")
     ap.add_argument("--skip-missing", default="", help="commands allowed to be absent, comma-separated")
     ap.add_argument("--timeout", type=float, default=180.0)
+    ap.add_argument("--engine", choices=("mypyc", "python"),
+                    help="the engine --version must report (default: either)")
     args = ap.parse_args(argv)
 
     cli, gui, data_dir = executables(args.bundle)
@@ -132,8 +136,13 @@ def main(argv: list[str] | None = None) -> int:
     version = common.read_version()
 
     proc = smoke.run("--version")
-    smoke.result(proc.returncode == 0 and proc.stdout.strip() == f"{common.APP_NAME} {version}",
+    lines = proc.stdout.splitlines()
+    smoke.result(proc.returncode == 0 and lines[:1] == [f"{common.APP_NAME} {version}"],
                  f"--version prints '{common.APP_NAME} {version}'", proc.stdout + proc.stderr)
+    engine = lines[1] if len(lines) > 1 else ""
+    smoke.result(engine.startswith(f"engine: {args.engine or ''}") and "Warning" not in proc.stderr,
+                 f"--version names the engine{' ' + args.engine if args.engine else ''}: {engine!r}",
+                 proc.stdout + proc.stderr)
     presets = data_dir / "presets"
     smoke.result((presets / "drives.toml").is_file() and any((presets / "platforms").glob("*.toml")),
                  f"built-in presets are in the bundle ({presets})")

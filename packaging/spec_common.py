@@ -113,12 +113,51 @@ def hidden_imports() -> list[str]:
     return mods
 
 
+NATIVE_DIR = ROOT / "build" / "native"
+
+
+def _native_module():
+    """app/engine/native.py by path (stdlib only; importing app.engine would load the engine)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_arrayplanner_native", ROOT / "app" / "engine" / "native.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def native_problem(build_dir: Path = NATIVE_DIR) -> str | None:
+    """Why the compiled engine in build/native cannot go into the bundle (None when it can: it
+    exists and matches the sources and this interpreter). packaging/build.py builds it first."""
+    if not build_dir.is_dir():
+        return "no native build"
+    return _native_module().stamp_problem(build_dir)
+
+
+def native_files(build_dir: Path = NATIVE_DIR) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(binaries, datas) of the compiled engine, or two empty lists (with a printed warning) when
+    build/native is not fresh: the bundle then runs the Python engine. The files land in
+    _internal/native/ (sys._MEIPASS/native), where app/engine/native.py looks when frozen; the
+    extension modules go as binaries, so that they are signed and placed like any other on macOS.
+    A frozen app has no sources to hash: the stamp is checked here, when the bundle is made."""
+    problem = native_problem(build_dir)
+    if problem is not None:
+        print(f"WARNING: the bundle gets the pure-Python engine: {problem} "
+              "(scripts/build_native.py builds the compiled one)")
+        return [], []
+    binaries = [(str(p), str(Path("native", p.parent.relative_to(build_dir))))
+                for p in sorted(build_dir.rglob("*")) if p.is_file() and p.name != "stamp.json"]
+    return binaries, [(str(build_dir / "stamp.json"), "native")]
+
+
 def analysis_kwargs() -> dict:
     """Arguments of Analysis(...), the same on every OS."""
+    native_binaries, native_datas = native_files()
     return dict(
         scripts=[str(ENTRY_SCRIPT)],
         pathex=[str(ROOT)],
-        datas=datas() + app_data_files(),
+        binaries=native_binaries,
+        datas=datas() + app_data_files() + native_datas,
         hiddenimports=hidden_imports(),
         excludes=excludes(),
         # Modules as plain .pyc files in _internal/ instead of a zlib-compressed archive inside
@@ -269,7 +308,7 @@ def trim(analysis, report: list[str] | None = None) -> None:
     # that can be checked here.
     def prunable(dest: str, kind: str) -> bool:
         d = dest.replace("\\", "/")
-        if kind != "BINARY" or "/plugins/" in d:
+        if kind != "BINARY" or "/plugins/" in d or d.startswith("native/"):  # (the compiled engine: loaded at run time)
             return False
         if os_key == "linux":
             return not PurePosixPath(d).name.startswith("libpython")

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # Set up a development environment in .venv at the repository root (idempotent).
 #
-#   1. system libraries Qt needs (apt-get, only when running as root and only what is missing)
+#   1. system libraries Qt needs, and a C compiler for step 4 (apt-get, only when running as root
+#      and only what is missing)
 #   2. uv (installed with pip when it is not on PATH)
-#   3. .venv with Python >= 3.11 and `uv pip install --compile-bytecode -e '.[test]'`
+#   3. .venv with Python >= 3.11 and `uv pip install --compile-bytecode -e '.[test,native]'`
+#   4. the native engine: scripts/build_native.py compiles the engine's hot modules with mypyc into
+#      build/native when its stamp is missing or stale (about a minute); when it cannot (no
+#      compiler, mypyc refuses the sources), the engine runs as pure Python, and the same failure
+#      is not tried again until a source, mypy or the compiler changes
 #
-# A stamp in .venv records the hash of pyproject.toml; when it matches, steps 2-3 are skipped.
-# Environment: ARRAYPLANNER_SKIP_APT=1 skips step 1; PYTHON=/path/to/python3.11 picks the interpreter.
+# A stamp in .venv records the hash of pyproject.toml; when it matches, steps 2-3 are skipped;
+# step 4 checks build/native's own stamp (a few ms when nothing changed).
+# Environment: ARRAYPLANNER_SKIP_APT=1 skips step 1; ARRAYPLANNER_SKIP_NATIVE=1 skips step 4;
+# PYTHON=/path/to/python3.11 picks the interpreter.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,12 +26,15 @@ say() { printf 'setup: %s\n' "$*" >&2; }
 QT_LIBS="libglib2.0-0 libegl1 libgl1 libx11-6 libdbus-1-3 libfontconfig1 libfreetype6 libxkbcommon0 fonts-dejavu-core"
 X_LIBS="xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-render-util0 libxcb-shape0 libxkbcommon-x11-0"
 REPORT_TOOLS="poppler-utils"
+# the native engine's C compiler, only when there is none (a clang or a cc of another package will do)
+BUILD_TOOLS=""
+command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || BUILD_TOOLS="gcc"
 
 install_system_packages() {
     [ "${ARRAYPLANNER_SKIP_APT:-0}" = "1" ] && return 0
     command -v dpkg-query >/dev/null 2>&1 || { say "not a Debian-like system: skipping system libraries"; return 0; }
     local missing=()
-    for pkg in $QT_LIBS $X_LIBS $REPORT_TOOLS; do
+    for pkg in $QT_LIBS $X_LIBS $REPORT_TOOLS $BUILD_TOOLS; do
         if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
             missing+=("$pkg")
         fi
@@ -46,7 +56,7 @@ install_system_packages() {
         done
         if [ "${#available[@]}" -gt 0 ]; then
             apt-get install -y -qq --no-install-recommends "${available[@]}" >/dev/null \
-                || say "could not install: ${available[*]} (the GUI or report tests may fail)"
+                || say "could not install: ${available[*]} (the GUI or report tests may fail, the engine may run as pure Python)"
         fi
     fi
 }
@@ -92,9 +102,7 @@ install_uv() {
 }
 
 # ---------------------------------------------------------------- 3. the virtual environment
-main() {
-    install_system_packages
-    PY="$(find_python)" || { say "Python 3.11 or newer is required (set PYTHON=/path/to/python3.11)"; exit 1; }
+install_venv() {
     local want
     want="$(cat pyproject.toml | "$PY" -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')"
     if [ -x "$VENV/bin/python" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] \
@@ -106,9 +114,28 @@ main() {
         say "creating .venv with $PY"
         "${UV[@]}" venv --quiet --python "$PY" "$VENV"
     fi
-    say "installing ArrayPlanner and its test dependencies into .venv"
-    "${UV[@]}" pip install --quiet --python "$VENV/bin/python" --compile-bytecode -e '.[test]'
+    say "installing ArrayPlanner and its test and build dependencies into .venv"
+    "${UV[@]}" pip install --quiet --python "$VENV/bin/python" --compile-bytecode -e '.[test,native]'
     printf '%s\n' "$want" > "$STAMP"
+}
+
+# ---------------------------------------------------------------- 4. the native engine
+build_native_engine() {
+    [ "${ARRAYPLANNER_SKIP_NATIVE:-0}" = "1" ] && return 0
+    local out
+    # quiet when up to date; a build prints one line (what, how long), a failure its reason last
+    if out="$("$VENV/bin/python" scripts/build_native.py --if-stale --quiet 2>&1)"; then
+        [ -z "$out" ] || say "${out##*$'\n'}"
+    else
+        say "${out##*$'\n'}; the engine runs as pure Python"
+    fi
+}
+
+main() {
+    install_system_packages
+    PY="$(find_python)" || { say "Python 3.11 or newer is required (set PYTHON=/path/to/python3.11)"; exit 1; }
+    install_venv
+    build_native_engine
 }
 
 main "$@"

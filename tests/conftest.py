@@ -110,3 +110,44 @@ def panel(qtbot):
     p.show()
     qtbot.waitExposed(p)
     return p
+
+
+# ---------------------------------------------------------------- tests that need the Python engine
+# A test marked `python_engine` changes the engine's internals (monkeypatches Sim or ops methods,
+# wraps them to check each call). Compiled by mypyc (app/engine/native.py), those classes take no
+# monkeypatching and call each other directly, so in a session that runs the compiled engine such
+# tests run in one pytest subprocess with ARRAYPLANNER_ENGINE=python instead, and each reports
+# what it did there. The same tests, the same assertions: only the engine build differs.
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "python_engine: runs against the pure-Python engine (in a subprocess "
+                                       "when this session runs the compiled one)")
+
+
+_python_engine_runs: dict = {}
+
+
+def _python_engine_outcome(item) -> tuple[bool, str]:
+    """(passed, output) of `item` in the one subprocess that runs every python_engine test."""
+    if not _python_engine_runs:
+        import subprocess
+
+        ids = [i.nodeid for i in item.session.items if i.get_closest_marker("python_engine")]
+        env = {**os.environ, "ARRAYPLANNER_ENGINE": "python"}
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", *ids],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
+        _python_engine_runs["lines"] = set(proc.stdout.splitlines())
+        _python_engine_runs["output"] = proc.stdout[-8000:] + proc.stderr[-2000:]
+    return f"PASSED {item.nodeid}" in _python_engine_runs["lines"], _python_engine_runs["output"]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem):
+    from app.engine import ENGINE_BUILD
+
+    if pyfuncitem.get_closest_marker("python_engine") is None or ENGINE_BUILD != "mypyc":
+        return None  # run here, as usual
+    passed, output = _python_engine_outcome(pyfuncitem)
+    if not passed:
+        pytest.fail(f"failed with ARRAYPLANNER_ENGINE=python (in a subprocess):\n{output}", pytrace=False)
+    return True

@@ -68,3 +68,14 @@ def test_frozen_smoke_test_passes(bundle, tmp_path):
                            "--out", str(tmp_path)], capture_output=True, text=True, timeout=1800)
     print(proc.stdout)
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
+
+
+def test_frozen_app_runs_the_compiled_engine_when_one_was_built(bundle):
+    """packaging/build.py builds the native engine and bundles it when it can; the frozen app
+    loads it from sys._MEIPASS/native (app/engine/native.py)."""
+    proc = subprocess.run([str(_cli(bundle)), "--version"], capture_output=True, text=True, timeout=120)
+    engine = proc.stdout.splitlines()[1]
+    if spec_common.native_problem() is None:
+        assert engine == "engine: mypyc" and "Warning" not in proc.stderr, proc.stdout + proc.stderr
+    else:
+        assert engine.startswith("engine: python ("), proc.stdout + proc.stderr

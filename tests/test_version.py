@@ -31,7 +31,9 @@ def test_cli_prints_the_version(capsys):
     with pytest.raises(SystemExit) as info:
         main(["--version"])
     assert info.value.code == 0
-    assert capsys.readouterr().out.strip() == f"ArrayPlanner {pyproject_version()}"
+    from app.engine import ENGINE_BUILD
+
+    assert capsys.readouterr().out.splitlines() == [f"ArrayPlanner {pyproject_version()}", f"engine: {ENGINE_BUILD}"]
 
 
 # ---------------------------------------------------------------- set-up commands
@@ -70,7 +72,8 @@ def test_setup_installs_the_documented_libraries():
                 "libxcb-image0", "libxcb-keysyms1", "libxcb-render-util0", "libxcb-shape0", "libxkbcommon-x11-0",
                 "poppler-utils"):
         assert pkg in text, pkg
-    assert "dpkg-query" in text and "--compile-bytecode -e '.[test]'" in text
+    assert "dpkg-query" in text and "--compile-bytecode -e '.[test,native]'" in text
+    assert "scripts/build_native.py --if-stale" in text and "gcc" in text  # the native engine
     dev = (ROOT / "scripts" / "dev").read_text()
     assert "QT_QPA_PLATFORM=offscreen" in dev and " -m " not in dev.split("test)")[1].split(";;")[0].replace(
         "-m pytest", ""), "the test command must not deselect slow tests"

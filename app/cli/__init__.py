@@ -19,6 +19,21 @@ COMMAND_MODULES = (
 )
 
 
+class _Version(argparse.Action):
+    """--version: the version, then which engine runs (app.engine.ENGINE_BUILD). The engine is
+    imported only here, not for every command line parsed."""
+
+    def __init__(self, option_strings, dest, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and the engine build, and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from app import __version__
+        from app.engine import native
+
+        print(f"ArrayPlanner {__version__}\n{native.describe()}")
+        parser.exit()
+
+
 class CliError(Exception):
     def __init__(self, message: str, code: int = 2):
         super().__init__(message)
@@ -26,14 +41,12 @@ class CliError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from app import __version__
-
     parser = argparse.ArgumentParser(
         prog="arrayplanner",
         description="What-if planner for storage array operations. Without a command, opens FILE "
                     "(or the built-in example) in the GUI.",
     )
-    parser.add_argument("--version", action="version", version=f"ArrayPlanner {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     gui = sub.add_parser("gui", help="open the GUI (the default)")
     gui.add_argument("file", nargs="?", help="project file (.arrayplan or .json)")

@@ -205,7 +205,7 @@ class LayoutCache:
 
     def __init__(self) -> None:
         self._objects: tuple = ()
-        self._platform_id = None
+        self._platform_id: str | None = None
         self._base: Layout | None = None
         self.hits = self.misses = 0
 

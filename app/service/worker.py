@@ -14,7 +14,8 @@ Messages (pickled tuples), GUI -> worker:
         (it polls the pipe), a job of several engine runs (advise) at the next one
     ("quit",)
 worker -> GUI:
-    ("ready", pid)                          once imported
+    ("ready", pid, engine)                  once imported; engine: app.engine.ENGINE_BUILD, which
+        engine this process runs ("mypyc" or "python (<why>)")
     ("reply", ticket, ok, marks)  then the payload (a Prediction or an Advice; a failure
         message when not ok) as app.service.wire sends it. marks: time.perf_counter() (the same
         clock in both processes on Linux) when the request was read ("read"), the replica
@@ -35,6 +36,7 @@ import time
 
 import app.domain.validation  # noqa: F401 - imported before "ready", not at the first request
 import app.engine.simulate  # noqa: F401
+from app.engine import ENGINE_BUILD
 from app.engine.state import LayoutCache
 
 from . import wire
@@ -129,7 +131,7 @@ def serve(conn) -> None:
     keep_freed_memory()  # a run reuses the pages earlier runs freed (app/service/heap.py)
     wire.widen_socket_buffers(conn)  # a reply's megabytes in a few writes (app/service/wire.py)
     _exit_with_parent()
-    conn.send(("ready", os.getpid()))
+    conn.send(("ready", os.getpid(), ENGINE_BUILD))
     try:
         _Server(conn).loop()
     except (EOFError, OSError):  # the GUI closed the pipe or is gone

@@ -112,6 +112,7 @@ class _Channel:
         self.lock = threading.Lock()
         self.closing = False
         self.ready = False
+        self.engine_build: str | None = None  # the worker's app.engine.ENGINE_BUILD, from "ready"
         self.started_at = time.perf_counter()
         self.reader: threading.Thread | None = None
         self.writer: threading.Thread | None = None
@@ -164,6 +165,11 @@ class EngineProcess(QObject):
     @property
     def ready(self) -> bool:
         return self.usable and self._channel.ready
+
+    @property
+    def engine_build(self) -> str | None:
+        """Which engine the worker runs ("mypyc", "python (<why>)"), once it has said "ready"."""
+        return self._channel.engine_build if self._channel is not None else None
 
     @property
     def pid(self) -> int | None:
@@ -299,6 +305,7 @@ class EngineProcess(QObject):
             while True:
                 head = ch.conn.recv()
                 if head[0] == "ready":
+                    ch.engine_build = head[2]
                     self._got_ready.emit(ch.incarnation, head[1])
                     continue
                 _, ticket, ok, marks = head
