@@ -6,6 +6,7 @@ runs it. Installs PyInstaller into the test environment when missing (packaging/
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -73,7 +74,8 @@ def test_frozen_smoke_test_passes(bundle, tmp_path):
 def test_frozen_app_runs_the_compiled_engine_when_one_was_built(bundle):
     """packaging/build.py builds the native engine and bundles it when it can; the frozen app
     loads it from sys._MEIPASS/native (app/engine/native.py)."""
-    proc = subprocess.run([str(_cli(bundle)), "--version"], capture_output=True, text=True, timeout=120)
+    env = {k: v for k, v in os.environ.items() if k != "ARRAYPLANNER_ENGINE"}  # (the session's own choice)
+    proc = subprocess.run([str(_cli(bundle)), "--version"], capture_output=True, text=True, timeout=120, env=env)
     engine = proc.stdout.splitlines()[1]
     if spec_common.native_problem() is None:
         assert engine == "engine: mypyc" and "Warning" not in proc.stderr, proc.stdout + proc.stderr
