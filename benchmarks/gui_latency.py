@@ -481,11 +481,13 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
     app.processEvents()
     beat.start()
     lat, engine, parts_ms, step_ms, request, traces = [], [], [], [], [], []
-    from app.ui.engine_process import engine_process
+    from app.ui.engine_process import engine_process, wait_until
 
-    worker_pid = engine_process("live").pid
-    print(f"engine worker (pid {worker_pid}): {engine_process('live').engine_build or 'none (a thread runs the engine)'}",
-          flush=True)
+    worker = engine_process("live")
+    worker_pid = worker.pid
+    # (the worker names its engine in its "ready" message; without a worker a thread runs it)
+    wait_until(lambda: worker.ready or not worker.usable, 30_000)
+    print(f"engine worker (pid {worker_pid}): {worker.engine_build or 'none (a thread runs the engine)'}", flush=True)
     faults = []  # per edit: (worker, GUI process)
     for i in range(edits):
         op = timeline_edit(i, op_events, doc.platform, rnd)
