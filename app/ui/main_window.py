@@ -15,6 +15,7 @@ the window is built. What they can use:
 """
 from __future__ import annotations
 
+import html
 import importlib
 import logging
 from pathlib import Path
@@ -476,10 +477,12 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- help
     def about(self) -> None:
         from app import __version__
+        from app.engine import ENGINE_BUILD
         QMessageBox.about(self, "About ArrayPlanner",
                           f"<b>ArrayPlanner {__version__}</b><p>A what-if planner for storage arrays: "
                           "predict how long a rebuild, migration or bind takes at each priority and "
-                          "what it does to host response time.</p>")
+                          "what it does to host response time.</p>"
+                          f"<p>Prediction engine: {html.escape(ENGINE_BUILD)}</p>")
 
     def help_keys(self) -> None:
         QMessageBox.information(self, "Keyboard and mouse", (

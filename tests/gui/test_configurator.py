@@ -591,3 +591,15 @@ def test_a_long_enclosure_type_name_ends_in_an_ellipsis_not_mid_word():
 
     assert _wrap("MSA30, single-bus (14 slots on one channel)", 13) == "MSA30,\nsingle-bus\n(14 slots on\u2026"
     assert _wrap("DAE 4 Gb FC, 15 slots", 13) == "DAE 4 Gb FC,\n15 slots"
+
+
+def test_about_names_the_engine_build(qtbot, isolated, monkeypatch):
+    """Help > About says which prediction engine runs (compiled or pure Python, and why)."""
+    import app.engine
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "about", lambda parent, title, text: shown.append(text))
+    monkeypatch.setattr(app.engine, "ENGINE_BUILD", "python (no native build)")
+    w = make_window(qtbot)
+    w.about()
+    assert shown and "Prediction engine: python (no native build)" in shown[0]
