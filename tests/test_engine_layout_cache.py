@@ -35,8 +35,9 @@ def same_value(a, b) -> bool:
 def assert_fresh(lay: Layout, project: Project, catalog) -> None:
     """lay holds what a Layout built now from `project` holds (attribute by attribute)."""
     fresh = Layout(project, catalog, catalog.platform(project.platform_id))
-    names = set(fresh.__dict__) | set(lay.__dict__)
-    stale = [n for n in sorted(names) if n != "project" and not same_value(lay.__dict__.get(n), fresh.__dict__.get(n))]
+    # (the attributes by dir(): the compiled Layout has no __dict__)
+    names = {n for n in dir(fresh) if not n.startswith("__") and not callable(getattr(fresh, n))}
+    stale = [n for n in sorted(names) if n != "project" and not same_value(getattr(lay, n), getattr(fresh, n))]
     assert not stale, stale
     assert lay.project is project
 

@@ -7,17 +7,15 @@ can say so in an advisory instead of extrapolating silently.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from app.domain.hardware import Param, Tables
 
+# (defined in errors.py: a compiled module cannot define a KeyError; imported from here too)
+from .errors import MissingRate as MissingRate
 
-_ABSENT = object()  # RateReader._node: nothing at the path
-_MISS = object()  # not looked up yet
-
-
-class MissingRate(KeyError):
-    """The preset has no value the engine needs for this case."""
+_ABSENT: Final = object()  # RateReader._node: nothing at the path
+_MISS: Final = object()  # not looked up yet
 
 
 class RateReader:

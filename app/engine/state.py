@@ -7,12 +7,12 @@ LUN operations use on CLARiiON). Workload-on-LUN pairs 0..P-1 carry the host loa
 """
 from __future__ import annotations
 
-import functools
+from typing import Any, ClassVar
 
 import numpy as np
 
-from app.domain.hardware import Catalog, Interface, Platform
-from app.domain.project import Project, parse_slot_id
+from app.domain.hardware import Catalog, DriveType, Interface, Platform
+from app.domain.project import Lun, Project, RaidGroup, parse_slot_id
 from app.domain.raid import RaidType
 
 
@@ -36,14 +36,83 @@ def documented_class(interface: Interface, rpm: int) -> bool:
 
 class Layout:
     """A configuration's static arrays. A run changes a few of them (RUN_STATE) and works on
-    `for_run`'s copy, which has its own of those: one Layout can serve many runs (LayoutCache)."""
+    `for_run`'s copy, which has its own of those: one Layout can serve many runs (LayoutCache).
+
+    Compiled with the engine (app/engine/native.py's MODULES): a native class whose attributes are
+    declared here with their types, so that the compiled engine reads them as struct fields.
+    numpy arrays are Any (pyproject.toml makes numpy opaque to mypy)."""
 
     # what a run changes: LUN migrations (l_group, l_cap, l_live), drive swaps (d_group,
     # g_members' entries), cache re-warm (l_hit_scale), reallocation (l_opt). The other arrays
     # are shared by the runs and read-only (end of __init__): a run writing one raises
-    RUN_STATE = ("l_group", "l_cap", "l_live", "l_opt", "l_hit_scale", "d_group", "g_members")
+    RUN_STATE: ClassVar[tuple[str, ...]] = ("l_group", "l_cap", "l_live", "l_opt", "l_hit_scale", "d_group", "g_members")
 
-    def __init__(self, project: Project, catalog: Catalog, platform: Platform):
+    project: Any  # a Project (Any: a stand-in that records what Layout reads is fine)
+    platform: Platform
+    # drives
+    D: int
+    drive_locs: list[str]
+    didx: dict[str, int]
+    drive_types: list[DriveType]
+    d_seq: Any
+    d_rand: Any
+    d_cap: Any
+    d_bus: Any
+    d_spare: Any
+    spares: Any
+    B: int
+    # controllers and cores
+    ctrl_names: list[str]
+    cidx: dict[str, int]
+    cores: Any
+    core_off: Any
+    C: int
+    core_ctrl: Any
+    core_names: list[str]
+    # RAID groups
+    groups: list[RaidGroup]
+    gidx: dict[int, int]
+    G: int
+    g_members: list[Any]
+    g_width: Any
+    g_data: Any
+    g_pen: Any
+    g_mirror: Any
+    g_parity: Any
+    g_dedicated_parity: Any
+    g_seq: Any
+    g_rand: Any
+    g_member_cap: Any
+    d_group: Any
+    GB: Any
+    g_buses: list[list[int]]
+    # LUNs
+    luns: list[Lun]
+    lidx: dict[int, int]
+    L: int
+    l_group: Any
+    l_cap: Any
+    l_owner: Any
+    l_opt: Any
+    l_hit_scale: Any
+    l_live: Any
+    l_wcache: Any
+    # bound capacity per group at the start of the plan: derived lazily from a run's own
+    # l_group / l_cap (group_allocated_frac), None until then
+    _alloc_g: Any = None
+    # the names of the attributes above (data_names), kept by a built Layout for for_run
+    _names: tuple[str, ...] = ()
+
+    def __init__(self, project: Any, catalog: Catalog | None, platform: Platform,
+                 copy_of: Layout | None = None):
+        """Build the arrays of `project`'s drives, groups and LUNs; or, with copy_of (for_run),
+        take copy_of's attributes (a compiled class cannot be made without its __init__)."""
+        if copy_of is not None:
+            for name in copy_of._names:
+                setattr(self, name, getattr(copy_of, name))
+            self._names = copy_of._names
+            return
+        assert catalog is not None
         self.project = project
         self.platform = platform
         locs = list(project.drives)
@@ -141,20 +210,26 @@ class Layout:
         lun_defaults = platform.default_lun_settings()
         wcache = lun_defaults.get("write_cache", True)
         self.l_wcache = np.fromiter([bool(l.settings.get("write_cache", wcache)) for l in luns], bool, L)
-        for name, v in self.__dict__.items():  # shared by the runs (see RUN_STATE)
+        self._names = self.data_names()
+        for name in self._names:  # shared by the runs (see RUN_STATE)
+            v = getattr(self, name)
             if isinstance(v, np.ndarray) and name not in self.RUN_STATE:
                 v.flags.writeable = False
 
-    def for_run(self, project: Project) -> "Layout":
+    def data_names(self) -> tuple[str, ...]:
+        """The names of the instance's attributes: its __dict__'s keys as Python; compiled, the
+        class's own list of its fields (mypyc keeps no __dict__)."""
+        names = getattr(type(self), "__mypyc_attrs__", None)
+        return tuple(names) if names is not None else tuple(vars(self))
+
+    def for_run(self, project: Project) -> Layout:
         """A Layout for one run of `project` (whose drives, groups and LUNs this one was built
         from): the shared arrays, and copies of those the run changes."""
-        new = object.__new__(Layout)
-        d = new.__dict__
-        d.update(self.__dict__)
-        d.pop("_alloc_g", None)  # derived lazily from the run's own l_group / l_cap
+        new = Layout(project, None, self.platform, copy_of=self)
+        new._alloc_g = None  # derived lazily from the run's own l_group / l_cap
         for name in self.RUN_STATE:
-            v = d[name]
-            d[name] = v.copy()  # arrays; g_members a new list of the (read-only) arrays
+            # arrays; g_members a new list of the (read-only) arrays
+            setattr(new, name, getattr(self, name).copy())
         new.project = project
         return new
 
@@ -172,15 +247,16 @@ class Layout:
     # group of a drive location, and utilised capacity of a group
     def group_allocated_frac(self, gi: int) -> float:
         usable = self.g_data[gi] * self.g_member_cap[gi]
-        if not hasattr(self, "_alloc_g"):  # bound capacity per group at the start of the plan
+        if self._alloc_g is None:  # bound capacity per group at the start of the plan
             ok = self.l_group >= 0
             self._alloc_g = np.bincount(self.l_group[ok], weights=self.l_cap[ok], minlength=self.G)
         alloc = float(self._alloc_g[gi])
         return min(alloc / usable, 1.0) if usable > 0 else 1.0
 
-    @functools.cached_property
+    @property
     def d_iface(self) -> np.ndarray:
-        """Interface of each drive ("FC", "SATA", ...): for choosing a hot spare."""
+        """Interface of each drive ("FC", "SATA", ...), made on each call (the engine does not
+        use it: a hot spare is chosen from the few spares' own types)."""
         return np.array([t.interface.value for t in self.drive_types], dtype=str)
 
     def speed_key_of(self, d: int) -> str:
@@ -201,10 +277,10 @@ class LayoutCache:
     a changed LUN in the same list would not be seen. Enclosures, cache settings, features and
     workloads are not read by Layout (Sim reads them every run)."""
 
-    READS = ("drives", "groups", "luns")  # the project containers Layout reads
+    READS: ClassVar[tuple[str, ...]] = ("drives", "groups", "luns")  # the project containers Layout reads
 
     def __init__(self) -> None:
-        self._objects: tuple = ()
+        self._objects: tuple[Any, ...] = ()
         self._platform_id: str | None = None
         self._base: Layout | None = None
         self.hits = self.misses = 0
