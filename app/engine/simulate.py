@@ -22,7 +22,7 @@ from app.domain.project import DriveReplacement, FeatureEnable, Project, Workloa
 from app.domain.raid import mttdl_hours
 
 from .errors import EngineStall
-from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, res_key
+from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, res_key
 from .rates import MissingRate, RateReader
 from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, Progress, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
@@ -163,9 +163,11 @@ class Ctx:
         # totals for the step's rows (Sim.loads): per group, core and bus; per single drive
         self.totals = {"g": np.zeros(lay.G), "core": np.zeros(lay.C), "bus_g": np.zeros(lay.G),
                        "bus_x": np.zeros(lay.B)}
-        # the same arrays by kind code (RK_G .. RK_BUS_X; single drives are in self.extra)
+        # the same arrays by kind code (RK_G .. RK_BUS_X; single drives are in self.extra), and
+        # their values as lists (Sim.loads reads single entries: a list item, not ndarray.item())
         self._totals_by_code: list[Any] = [self.totals["g"], None, self.totals["core"], self.totals["bus_g"],
                                            self.totals["bus_x"]]
+        self.total_lists: list[list[float]] = [[0.0] * lay.G, [], [0.0] * lay.C, [0.0] * lay.G, [0.0] * lay.B]
         self.extra: dict[int, float] = {}
         self._extra_g: dict[int, float] | None = None  # extra per group (extra_by_group)
         self.stale: list[int] = []  # resource keys whose totals changed since Sim.loads read them
@@ -246,9 +248,11 @@ class Ctx:
                 diff |= host_random_g != self.random_src
             idx = diff.nonzero()[0].tolist()
         U, active, readers = self.U_host_g, self.host_active_g, self.readers
+        # (ndarray.item per entry for a few; one tolist for many: the first version, a workload change)
+        vals: list[float] | None = U_host_g.tolist() if len(idx) > 8 else None
         read = []
         for g in idx:
-            u = U[g] = U_host_g.item(g)
+            u = U[g] = U_host_g.item(g) if vals is None else vals[g]
             active[g] = u > 1e-9
             key = g << RK_BITS  # (RK_G)
             if readers.get(key):
@@ -321,7 +325,8 @@ class Ctx:
         moved = []
         by_of, pending = self.by, self.pending
         for key, v in own.items():  # new or changed additions
-            if old.get(key) == v:
+            ov = old.get(key)
+            if ov is not None and ov == v:
                 continue
             by = by_of.get(key)
             if by is None:
@@ -360,11 +365,14 @@ class Ctx:
 
     def settle(self) -> None:
         """Bring the totals of the changed resources up to date (they go stale for Sim.loads)."""
-        by_of, totals, extra = self.by, self._totals_by_code, self.extra
+        by_of, totals, lists, extra = self.by, self._totals_by_code, self.total_lists, self.extra
         for key in self.pending:
             kind, i = key & RK_MASK, key >> RK_BITS
             by = by_of.get(key)
-            total = sum(by.values()) if by else 0.0
+            total = 0.0  # (sum() in the values' order, a loop: no call of the builtin)
+            if by:
+                for v in by.values():
+                    total += v
             if kind == RK_D:
                 self._extra_g = None
                 if by:
@@ -373,6 +381,7 @@ class Ctx:
                     extra.pop(i, None)
             else:
                 totals[kind][i] = total
+                lists[kind][i] = total
         self.stale.extend(self.pending)
         self.pending.clear()
 
@@ -1262,11 +1271,11 @@ class Sim:
             else:
                 np.minimum(busy_g, 1.0, out=U_g)
         elif groups:
-            # (Python floats per entry: .item() rather than numpy scalars; the same doubles)
-            host, T_g = ctx.U_host_g, T["g"]
+            # (Python floats per entry: lists and .item() rather than numpy scalars; the same doubles)
+            host, T_g = ctx.U_host_g, ctx.total_lists[RK_G]
             extra_g = ctx.extra_by_group()
             for g in groups:
-                busy = host[g] + T_g.item(g)
+                busy = host[g] + T_g[g]
                 busy_g[g] = busy
                 extra = extra_g.get(g)
                 U_g[g] = min(busy + extra / alive_n.item(g), 1.0) if extra else min(busy, 1.0)
@@ -1278,20 +1287,20 @@ class Sim:
         if new_core:
             np.minimum(np.add(core_host, T["core"], out=core_u), 100.0, out=core_u)
         elif cores:
-            T_c = T["core"]
+            T_c = ctx.total_lists[RK_CORE]
             for c in cores:
-                core_u[c] = min(core_host.item(c) + T_c.item(c), 100.0)
+                core_u[c] = min(core_host.item(c) + T_c[c], 100.0)
         # the bus terms (bus_columns() sums them per bus at the end of the run)
         by_group, by_bus = rv["bus_by_group"], rv["bus_by_bus"]
         if new_bus:
             np.add(be_g, T["bus_g"], out=by_group)
             by_bus[:] = T["bus_x"]
         else:
-            T_bg, T_bx = T["bus_g"], T["bus_x"]
+            T_bg, T_bx = ctx.total_lists[RK_BUS_G], ctx.total_lists[RK_BUS_X]
             for g in bus_g:
-                by_group[g] = be_g.item(g) + T_bg.item(g)
+                by_group[g] = be_g.item(g) + T_bg[g]
             for bx in bus_x:
-                by_bus[bx] = T_bx.item(bx)
+                by_bus[bx] = T_bx[bx]
         return U_g, core_u
 
     def place_op(self, op: Op, ctx: Ctx) -> None:
