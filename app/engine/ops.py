@@ -11,7 +11,7 @@ Policies (docs/model.md):
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 
 import numpy as np
@@ -28,6 +28,30 @@ if TYPE_CHECKING:  # pragma: no cover
 INF = math.inf
 EPS_MB = 1e-6
 PRIORITY_ORDER = ["Low", "Medium", "High", "ASAP"]
+
+# Ctx's resource keys: one int per (kind, index), index << RK_BITS | kind code; cheaper to build,
+# hash and compare at every placement than ("g", i) tuples. The kinds are Ctx.add's.
+RK_G: Final = 0  # "g": busy of each alive member of a group
+RK_D: Final = 1  # "d": busy of a single drive
+RK_CORE: Final = 2  # "core": CPU %
+RK_BUS_G: Final = 3  # "bus_g": MB/s on a group's buses
+RK_BUS_X: Final = 4  # "bus_x": MB/s on one bus
+RK_BITS: Final = 3
+RK_MASK: Final = 7
+
+
+def res_key(kind: str, i: int) -> int:
+    """Ctx's resource key of (kind, i): kind "g", "d", "core", "bus_g" or "bus_x"."""
+    if kind == "g":
+        return i << RK_BITS
+    if kind == "d":
+        return i << RK_BITS | RK_D
+    if kind == "core":
+        return i << RK_BITS | RK_CORE
+    if kind == "bus_g":
+        return i << RK_BITS | RK_BUS_G
+    assert kind == "bus_x", kind
+    return i << RK_BITS | RK_BUS_X
 
 
 class Stream:
@@ -72,7 +96,7 @@ class Part:
     """One transfer's resource use at its capped rate: the additions demand() makes through
     take(), cpu() and bus_g() when nothing limits the rate. g/d: drive time per group / single
     drive; check_g/check_d: the ones whose free time must cover it; adds: every addition as
-    (Ctx resource key, value), drive time first."""
+    (Ctx resource key (res_key), value), drive time first."""
 
     __slots__ = ("stream", "rate", "g", "d", "check_g", "check_d", "adds")
 
@@ -83,7 +107,7 @@ class Part:
         self.d: list[tuple[int, float]] = []
         self.check_g: list[int] = []
         self.check_d: list[int] = []
-        self.adds: list[tuple[tuple[str, int], float]] = []
+        self.adds: list[tuple[int, float]] = []
         for kind, i, cost in uses:
             v = cost * rate
             if kind == "g":
@@ -94,11 +118,11 @@ class Part:
                 self.d.append((i, v))
                 if cost > 0:
                     self.check_d.append(i)
-            self.adds.append(((kind, i), v))
+            self.adds.append((res_key(kind, i), v))
 
     def add(self, kind: str, i: int, value: float) -> None:
         """A CPU or bus addition ("core", "bus_g", "bus_x"; see Ctx.add)."""
-        self.adds.append(((kind, i), value))
+        self.adds.append((res_key(kind, i), value))
 
 
 class Fixed:
@@ -108,19 +132,19 @@ class Fixed:
 
     def __init__(self) -> None:
         self.parts: list[Part] = []
-        self._adds: dict[tuple, float] | None = None
+        self._adds: dict[int, float] | None = None
 
     def take(self, s: Stream, cap: float, uses) -> Part:
         p = Part(s, cap, uses)
         self.parts.append(p)
         return p
 
-    def adds(self) -> dict[tuple, float]:
+    def adds(self) -> dict[int, float]:
         """Every part's additions summed per resource (Ctx.add_all of all parts in order, from
         none): an op placed at its capped rates with no part starved puts exactly this. Built
         once; Sim.place_economical hands it to the placement, which only reads it."""
         if self._adds is None:
-            own: dict[tuple, float] = {}
+            own: dict[int, float] = {}
             for p in self.parts:
                 for key, value in p.adds:
                     own[key] = own.get(key, 0.0) + value
@@ -276,7 +300,7 @@ _PRIORITIES: dict[Any, tuple[str, bool]] = {}
 
 class Op:
     index: Any
-    pos: Any
+    pos: int  # placement order (Sim.fire sets it; Ctx compares it at every placement)
     rec_first: Any
     rec_end: Any
     on_sp: Any
@@ -324,10 +348,10 @@ class Op:
         # (None until first placed: Sim.place then puts it in Sim.busy or not)
         self.pos = 0
         self.running = False
-        self.placed: dict[tuple, float] = {}
-        self.reads: set[tuple] = set()
+        self.placed: dict[int, float] = {}  # (Ctx resource keys)
+        self.reads: set[int] = set()
         self.reads_key: Any = None
-        self.counted: dict[tuple, int] = {}
+        self.counted: dict[int, float] = {}  # (Ctx.count: what Ctx.own holds)
         self.idle: bool | None = None
         self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
         self.on_sp: dict | None = None  # sim.lun_ops' dict it is in (concurrent_advice)

@@ -22,7 +22,7 @@ from app.domain.project import DriveReplacement, FeatureEnable, Project, Workloa
 from app.domain.raid import mttdl_hours
 
 from .errors import EngineStall
-from .ops import OPS, Op, Rebuild
+from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, res_key
 from .rates import MissingRate, RateReader
 from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, Progress, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
@@ -111,6 +111,10 @@ class RunCancelled(Exception):
 STOP_CHECK_STEPS = 16  # how often a run asks should_stop() (a pipe poll: ~2 us)
 
 _INDEX = attrgetter("index")
+# (module attributes are a generic getattr per call in the compiled engine: Sim.place's queue)
+_heapify: Final = heapq.heapify
+_heappop: Final = heapq.heappop
+_heappush: Final = heapq.heappush
 
 
 _WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", "read_hit_pct")
@@ -133,9 +137,10 @@ class Ctx:
     placed before it left free on its drives. Each operation's additions are kept per resource,
     so a step places again only the operations whose inputs changed: their own phases, the host
     load, failures or ASAP counts on their drives, or an earlier operation's additions there.
-    Resources are keys (kind, index): ("g", group) busy of each alive member, ("d", drive) busy of
+    Resources are (kind, index): ("g", group) busy of each alive member, ("d", drive) busy of
     a single drive (a spare, a replacement, a mirror partner), ("core", core) CPU %, ("bus_g",
-    group) and ("bus_x", bus) MB/s. That keeps a step's cost independent of the drive count."""
+    group) and ("bus_x", bus) MB/s, keyed by one int each (ops.res_key: index << RK_BITS | kind
+    code). That keeps a step's cost independent of the drive count."""
 
     def __init__(self, sim: "Sim"):
         lay = sim.lay
@@ -152,21 +157,26 @@ class Ctx:
         self.failed: list[bool] = self.failed_arr.tolist()
         self.asap_g: Any = [0] * lay.G  # ASAP-priority phases per group / per single drive (totals)
         self.asap_x: Any = {}
-        self.by: dict[tuple, dict] = {}  # resource -> {op: its addition}
-        self.readers: dict[tuple, set] = {}  # drive-time resource -> ops whose rate reads it
-        self.pending: set[tuple] = set()  # resources whose total is out of date
+        self.by: dict[int, dict[Op, float]] = {}  # resource key -> {op: its addition}
+        self.readers: dict[int, set[Op]] = {}  # drive-time resource key -> ops whose rate reads it
+        self.pending: set[int] = set()  # resource keys whose total is out of date
         # totals for the step's rows (Sim.loads): per group, core and bus; per single drive
         self.totals = {"g": np.zeros(lay.G), "core": np.zeros(lay.C), "bus_g": np.zeros(lay.G),
                        "bus_x": np.zeros(lay.B)}
+        # the same arrays by kind code (RK_G .. RK_BUS_X; single drives are in self.extra), and
+        # their values as lists (Sim.loads reads single entries: a list item, not ndarray.item())
+        self._totals_by_code: list[Any] = [self.totals["g"], None, self.totals["core"], self.totals["bus_g"],
+                                           self.totals["bus_x"]]
+        self.total_lists: list[list[float]] = [[0.0] * lay.G, [], [0.0] * lay.C, [0.0] * lay.G, [0.0] * lay.B]
         self.extra: dict[int, float] = {}
         self._extra_g: dict[int, float] | None = None  # extra per group (extra_by_group)
-        self.stale: list[tuple] = []  # resources whose totals changed since Sim.loads read them
+        self.stale: list[int] = []  # resource keys whose totals changed since Sim.loads read them
         # the operation being placed: its position and additions so far
         self.pos = -1
-        self.own: dict[tuple, float] = {}
+        self.own: dict[int, float] = {}
 
     # ---- what an operation reads while it is placed
-    def partial(self, key: tuple) -> float:
+    def partial(self, key: int) -> float:
         """What the operations placed before the current one put on resource `key` (the host
         load aside), plus the current one's additions so far."""
         s = self.own.get(key, 0.0)
@@ -179,17 +189,17 @@ class Ctx:
         return s
 
     def used_g(self, g: int) -> float:
-        return self.U_host_g[g] + self.partial(("g", g))
+        return self.U_host_g[g] + self.partial(g << RK_BITS)  # (RK_G)
 
     def used_d(self, d: int) -> float:
-        used = self.partial(("d", d))
+        used = self.partial(d << RK_BITS | RK_D)
         g = self.d_group[d]
         if g >= 0 and not self.failed[d]:
             used += self.used_g(g)
         return used
 
     def free_g(self, g: int) -> float:
-        f = self.max_util - self.U_host_g[g] - self.partial(("g", g))
+        f = self.max_util - self.U_host_g[g] - self.partial(g << RK_BITS)
         return f if f > 0.0 else 0.0
 
     def free_d(self, d: int) -> float:
@@ -207,10 +217,10 @@ class Ctx:
     def add(self, kind: str, i: int, value: float) -> None:
         """Add to resource (kind, i): "g" busy of each alive member of group i, "d" busy of drive i,
         "core" CPU % of core i, "bus_g" MB/s on group i's buses, "bus_x" MB/s on bus i."""
-        key = (kind, i)
+        key = res_key(kind, i)
         self.own[key] = self.own.get(key, 0.0) + value
 
-    def add_all(self, adds: list[tuple[tuple[str, int], float]]) -> None:
+    def add_all(self, adds: list[tuple[int, float]]) -> None:
         """Several additions as (resource key, value) (an Op.fixed part)."""
         own = self.own
         for key, value in adds:
@@ -218,11 +228,11 @@ class Ctx:
 
     def count(self, kind: str, i: int) -> None:
         """One more ASAP-priority phase on group ("g") or single drive ("d") i (Op.count_asap)."""
-        key = (kind, i)
+        key = res_key(kind, i)
         self.own[key] = self.own.get(key, 0) + 1
 
     # ---- bookkeeping (Sim.place)
-    def follow_host(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> list[tuple]:
+    def follow_host(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> list[int]:
         """Take a new host-load solution; the groups where it changed that operations read."""
         if U_host_g is self.U_src:
             return []
@@ -238,18 +248,20 @@ class Ctx:
                 diff |= host_random_g != self.random_src
             idx = diff.nonzero()[0].tolist()
         U, active, readers = self.U_host_g, self.host_active_g, self.readers
+        # (ndarray.item per entry for a few; one tolist for many: the first version, a workload change)
+        vals: list[float] | None = U_host_g.tolist() if len(idx) > 8 else None
         read = []
         for g in idx:
-            u = U[g] = U_host_g.item(g)
+            u = U[g] = U_host_g.item(g) if vals is None else vals[g]
             active[g] = u > 1e-9
-            key = ("g", g)
+            key = g << RK_BITS  # (RK_G)
             if readers.get(key):
                 read.append(key)
         self.U_src, self.random_src = U_host_g, host_random_g
         self.host_random_g = host_random_g
         return read
 
-    def follow_topology(self, sim: "Sim") -> list[tuple]:
+    def follow_topology(self, sim: "Sim") -> list[int]:
         """Take the drives' current groups and failures (a new topology version); the drives
         whose membership changed (free_d and asap_of_d read it)."""
         if self.topo == sim.topo:
@@ -262,9 +274,9 @@ class Ctx:
         if moved:
             self._extra_g = None
         self.topo = sim.topo
-        return [("d", d) for d in moved]
+        return [d << RK_BITS | RK_D for d in moved]
 
-    def starves(self, part) -> bool:
+    def starves(self, part: Part) -> bool:
         """The host alone fills a drive this transfer (an Op.fixed part) needs: take() gives it
         0 MB/s whatever the others do."""
         U, mu = self.U_host_g, self.max_util
@@ -278,7 +290,7 @@ class Ctx:
                 return True
         return False
 
-    def footprint(self, op) -> set[tuple]:
+    def footprint(self, op: Op) -> set[int]:
         """The drive-time resources op's rate reads: its own, and the group of a single drive
         that is an alive member (free_d reads the group's load). The same set while neither op's
         resources nor, if it reads a single drive, the topology change (commit() then has no
@@ -287,19 +299,19 @@ class Ctx:
         key = op.reads_key  # (resources, the topology version, or None when it reads no drive)
         if key is not None and key[0] == resources and (key[1] is None or key[1] == self.topo):
             return op.reads
-        keys = set()
+        keys: set[int] = set()
         single = False
         for kind, i in resources:
-            keys.add((kind, i))
+            keys.add(res_key(kind, i))
             if kind == "d":
                 single = True
                 g = self.d_group[i]
                 if g >= 0 and not self.failed[i]:
-                    keys.add(("g", g))
+                    keys.add(g << RK_BITS)  # (RK_G)
         op.reads_key = (resources, self.topo if single else None)
         return op.reads if keys == op.reads else keys  # (the same set: commit() moves no readers)
 
-    def commit(self, op, own: dict[tuple, float], reads: set[tuple]) -> list[tuple]:
+    def commit(self, op: Op, own: dict[int, float], reads: set[int]) -> list[int]:
         """Replace op's additions and read set; the drive-time resources whose additions changed."""
         if reads is not op.reads:
             for key in op.reads - reads:
@@ -313,25 +325,26 @@ class Ctx:
         moved = []
         by_of, pending = self.by, self.pending
         for key, v in own.items():  # new or changed additions
-            if old.get(key) == v:
+            ov = old.get(key)
+            if ov is not None and ov == v:
                 continue
             by = by_of.get(key)
             if by is None:
                 by = by_of[key] = {}
             by[op] = v
             pending.add(key)
-            if key[0] in ("g", "d"):
+            if key & RK_MASK <= RK_D:  # drive time ("g" or "d")
                 moved.append(key)
         for key in old:  # additions that go
             if key not in own:
                 del by_of[key][op]
                 pending.add(key)
-                if key[0] in ("g", "d"):
+                if key & RK_MASK <= RK_D:
                     moved.append(key)
         op.placed = own
         return moved
 
-    def recount(self, op, counts: dict[tuple, Any]) -> list[tuple]:
+    def recount(self, op: Op, counts: dict[int, Any]) -> list[int]:
         """Replace op's ASAP counts; the resources whose count changed."""
         old = op.counted
         moved = []
@@ -339,8 +352,8 @@ class Ctx:
             n: Any = counts.get(key, 0) - old.get(key, 0)
             if not n:
                 continue
-            kind, i = key
-            if kind == "g":
+            i = key >> RK_BITS
+            if key & RK_MASK == RK_G:
                 self.asap_g[i] += n
             else:
                 n += self.asap_x.pop(i, 0)
@@ -352,12 +365,15 @@ class Ctx:
 
     def settle(self) -> None:
         """Bring the totals of the changed resources up to date (they go stale for Sim.loads)."""
-        by_of, totals, extra = self.by, self.totals, self.extra
+        by_of, totals, lists, extra = self.by, self._totals_by_code, self.total_lists, self.extra
         for key in self.pending:
-            kind, i = key
+            kind, i = key & RK_MASK, key >> RK_BITS
             by = by_of.get(key)
-            total = sum(by.values()) if by else 0.0
-            if kind == "d":
+            total = 0.0  # (sum() in the values' order, a loop: no call of the builtin)
+            if by:
+                for v in by.values():
+                    total += v
+            if kind == RK_D:
                 self._extra_g = None
                 if by:
                     extra[i] = total
@@ -365,6 +381,7 @@ class Ctx:
                     extra.pop(i, None)
             else:
                 totals[kind][i] = total
+                lists[kind][i] = total
         self.stale.extend(self.pending)
         self.pending.clear()
 
@@ -1139,7 +1156,7 @@ class Sim:
         dirty, self.dirty_ops = self.dirty_ops, set()
         for op in dirty:  # ASAP counts are totals over all running ops: update them first
             if op.running and op.asap:
-                counts: dict[tuple, float] = {}
+                counts: dict[int, float] = {}
                 ctx.own = counts
                 op.count_asap(ctx)
                 if counts or op.counted:
@@ -1156,10 +1173,10 @@ class Sim:
         queue = [(op.pos, op) for op in must]
         for key in host:
             queue.extend([(op.pos, op) for op in ctx.readers[key]])
-        heapq.heapify(queue)
+        _heapify(queue)
         done = set()
         while queue:
-            pos, op = heapq.heappop(queue)
+            pos, op = _heappop(queue)
             if op in done:
                 continue
             done.add(op)
@@ -1183,7 +1200,7 @@ class Sim:
                 for o in ctx.readers.get(key, ()):
                     if o.pos > pos and o not in done:
                         must.add(o)
-                        heapq.heappush(queue, (o.pos, o))
+                        _heappush(queue, (o.pos, o))
         ctx.settle()
 
     def set_busy(self, op: Op, busy: bool) -> None:
@@ -1227,16 +1244,17 @@ class Sim:
             return U_g, core_u  # nothing changed since the last step
         busy_g = rv["drive_group"]
         groups, cores, drives, bus_g, bus_x = [], [], False, [], []
-        for kind, i in stale:
-            if kind == "g":
+        for key in stale:  # (Ctx's resource keys)
+            kind, i = key & RK_MASK, key >> RK_BITS
+            if kind == RK_G:
                 groups.append(i)
-            elif kind == "core":
+            elif kind == RK_CORE:
                 cores.append(i)
-            elif kind == "d":
+            elif kind == RK_D:
                 drives = True
                 if ctx.d_group[i] >= 0 and not ctx.failed[i]:
                     groups.append(ctx.d_group[i])  # its group's load per alive member
-            elif kind == "bus_g":
+            elif kind == RK_BUS_G:
                 bus_g.append(i)
             else:
                 bus_x.append(i)
@@ -1253,11 +1271,11 @@ class Sim:
             else:
                 np.minimum(busy_g, 1.0, out=U_g)
         elif groups:
-            # (Python floats per entry: .item() rather than numpy scalars; the same doubles)
-            host, T_g = ctx.U_host_g, T["g"]
+            # (Python floats per entry: lists and .item() rather than numpy scalars; the same doubles)
+            host, T_g = ctx.U_host_g, ctx.total_lists[RK_G]
             extra_g = ctx.extra_by_group()
             for g in groups:
-                busy = host[g] + T_g.item(g)
+                busy = host[g] + T_g[g]
                 busy_g[g] = busy
                 extra = extra_g.get(g)
                 U_g[g] = min(busy + extra / alive_n.item(g), 1.0) if extra else min(busy, 1.0)
@@ -1269,20 +1287,20 @@ class Sim:
         if new_core:
             np.minimum(np.add(core_host, T["core"], out=core_u), 100.0, out=core_u)
         elif cores:
-            T_c = T["core"]
+            T_c = ctx.total_lists[RK_CORE]
             for c in cores:
-                core_u[c] = min(core_host.item(c) + T_c.item(c), 100.0)
+                core_u[c] = min(core_host.item(c) + T_c[c], 100.0)
         # the bus terms (bus_columns() sums them per bus at the end of the run)
         by_group, by_bus = rv["bus_by_group"], rv["bus_by_bus"]
         if new_bus:
             np.add(be_g, T["bus_g"], out=by_group)
             by_bus[:] = T["bus_x"]
         else:
-            T_bg, T_bx = T["bus_g"], T["bus_x"]
+            T_bg, T_bx = ctx.total_lists[RK_BUS_G], ctx.total_lists[RK_BUS_X]
             for g in bus_g:
-                by_group[g] = be_g.item(g) + T_bg.item(g)
+                by_group[g] = be_g.item(g) + T_bg[g]
             for bx in bus_x:
-                by_bus[bx] = T_bx.item(bx)
+                by_bus[bx] = T_bx[bx]
         return U_g, core_u
 
     def place_op(self, op: Op, ctx: Ctx) -> None:
