@@ -38,12 +38,14 @@ class PairHistory:
     def __len__(self) -> int:
         return 0 if self.first is None else 1 + len(self.changes)
 
-    def add(self, idx: np.ndarray | None, terms: np.ndarray, where: np.ndarray) -> None:
-        """terms (len(INPUTS) or len(TERMS), n) and where (2, n) of pairs idx (None: all pairs)."""
+    def add(self, idx: np.ndarray | None, terms: np.ndarray, where: np.ndarray) -> int:
+        """terms (len(INPUTS) or len(TERMS), n) and where (2, n) of pairs idx (None: all pairs).
+        Returns the new version's index (len(self) - 1, without a second call)."""
         if self.first is None:
             self.first = (terms, where)
         else:
             self.changes.append((idx, terms, where))
+        return len(self.changes)
 
     def __getstate__(self) -> dict:
         # one array per kind instead of three small ones per version: a few hundred small

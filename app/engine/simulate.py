@@ -795,8 +795,7 @@ class Sim:
             idx = touched = None
             terms, where = np.vstack([st["X_open"], self._pair_f[1:len(INPUTS)]]), self._pair_i.copy()
         self._scaled = scaled
-        self.pair_history.add(idx, terms, where)
-        self._history_version = len(self.pair_history) - 1  # (record)
+        self._history_version = self.pair_history.add(idx, terms, where)  # (record)
         st["any_closed"] = self.any_closed_w and bool((st["closed"] & st["on"]).any())
         # open workloads: the host load on every resource is fixed until the next invalidate()
         if st["any_closed"]:
@@ -833,7 +832,8 @@ class Sim:
             # (one or two groups: Python numbers)
             counted = {}
             for g in named:  # (a group's members are its drives in lay.d_group)
-                n = max(lay.g_width.item(g) - np.count_nonzero(self.failed[lay.g_members[g]]), 1.0)
+                # (int(): a float minus a numpy int goes through numpy's scalar math, ~9k instructions)
+                n = max(lay.g_width.item(g) - int(np.count_nonzero(self.failed[lay.g_members[g]])), 1.0)
                 if n != before[0].item(g):
                     counted[g] = n
             if not counted:
@@ -906,21 +906,29 @@ class Sim:
         the groups they leave, join or stay on)."""
         lay = self.lay
         pf, pi, pb = self._pair_f, self._pair_i, self._pair_b
-        (p_g, p_ctrl), (p_on, p_closed) = self._pair_i_rows, self._pair_b_rows  # (their values, as lists)
-        s_busy, s_rnd, s_be = self._sum_rows
+        # (their values, as lists; typed: the compiled engine reads and compares them unboxed)
+        p_g: list[int] = self._pair_i_rows[0]
+        p_ctrl: list[int] = self._pair_i_rows[1]
+        p_on: list[bool] = self._pair_b_rows[0]
+        p_closed: list[bool] = self._pair_b_rows[1]
+        s_busy: list[float] = self._sum_rows[0]
+        s_rnd: list[float] = self._sum_rows[1]
+        s_be: list[float] = self._sum_rows[2]
         i_busy, i_rnd, i_be = SUM_TERMS
         wt, gt, p_w, p_l = self._workload_rows(), self._group_rows(), self._p_w_list, self._p_l_list
         # (a group's factors are its whole or degraded ones: _group_terms)
-        w_ids, g_ids, degraded, memo = self._wl_ids, self._grp_factor_ids, self._degraded, self._arith_memo
+        w_ids, g_ids, memo = self._wl_ids, self._grp_factor_ids, self._arith_memo
+        degraded: list[bool] = self._degraded
         l_group, l_owner, l_live, offline = lay.l_group, lay.l_owner, lay.l_live, self.offline
         seq64, frag_k = self.seq64 is not None, self.frag_k
         same_x = True
         touched: set[int] = set()
         for k in pairs:
             w, l = p_w[k], p_l[k]
-            g, ctrl = l_group.item(l), l_owner.item(l)
+            g: int = l_group.item(l)
+            ctrl: int = l_owner.item(l)
             gi = max(g, 0)  # as in _pair_terms
-            on = l_live.item(l) and g >= 0 and not offline.item(ctrl)
+            on: bool = l_live.item(l) and g >= 0 and not offline.item(ctrl)
             hit_scale, opt = lay.l_hit_scale.item(l), lay.l_opt.item(l) if frag_k is not None else None
             key = (w_ids[w], g_ids[degraded[gi]][gi], hit_scale, opt, on)
             terms = memo.get(key)
@@ -940,7 +948,7 @@ class Sim:
                 self._move_pair(k, g_old, gi)
             if gi != g_old or ctrl != ctrl_old:
                 pi[:, k] = p_g[k], p_ctrl[k] = gi, ctrl
-            closed = self.w_closed.item(w)
+            closed: bool = self.w_closed.item(w)
             if on != p_on[k] or closed != p_closed[k]:
                 pb[:, k] = p_on[k], p_closed[k] = on, closed
         return same_x, touched
@@ -965,22 +973,28 @@ class Sim:
             groups = None
         if groups is None:
             gi = st["gi"]
-            busy = X * st["busy_per_io"]
-            host_busy_g = np.bincount(gi, weights=busy, minlength=lay.G)
-            rb = np.bincount(gi, weights=busy * st["rnd"], minlength=lay.G)
-            host_random_g = _random_share(rb, host_busy_g)
+            busy_p = X * st["busy_per_io"]  # (names apart from the float path's: one type each, compiled)
+            host_busy_g = np.bincount(gi, weights=busy_p, minlength=lay.G)
+            rb_g = np.bincount(gi, weights=busy_p * st["rnd"], minlength=lay.G)
+            host_random_g = _random_share(rb_g, host_busy_g)
             be_g = np.bincount(gi, weights=X * st["be_mb_per_io"], minlength=lay.G)
         else:
             # those groups' sums again on Python floats, added pair by pair in pair order as
             # bincount adds them (the same values): a failure or a migration touches one or two
             _, host_random_g, _, be_g = st["host"]
             host_busy_g = st["host_busy"]  # (only this method reads it: updated in place)
-            bpi, rnd, bem = self._sum_rows  # st's rows as lists (.item costs ~10x a list's index)
+            # st's rows as lists (.item costs ~10x a list's index); typed floats: the compiled
+            # engine adds them unboxed
+            bpi: list[float] = self._sum_rows[0]
+            rnd: list[float] = self._sum_rows[1]
+            bem: list[float] = self._sum_rows[2]
             new_random, new_be = {}, {}
             for g in groups:
-                hb = rb = be = 0.0
+                hb: float = 0.0
+                rb: float = 0.0
+                be: float = 0.0
                 for k in self._group_pairs[g]:
-                    x = X.item(k)
+                    x: float = X.item(k)
                     busy = x * bpi[k]
                     hb += busy
                     rb += busy * rnd[k]
