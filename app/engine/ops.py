@@ -11,7 +11,7 @@ Policies (docs/model.md):
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 
 import numpy as np
@@ -25,8 +25,9 @@ from .result import OperationResult, Phase
 if TYPE_CHECKING:  # pragma: no cover
     from .simulate import Ctx, Sim
 
-INF = math.inf
-EPS_MB = 1e-6
+# Final: constants in the compiled engine, not a dict look-up in the module's globals at each use
+INF: Final = math.inf
+EPS_MB: Final = 1e-6
 PRIORITY_ORDER = ["Low", "Medium", "High", "ASAP"]
 
 
@@ -275,6 +276,7 @@ _PRIORITIES: dict[Any, tuple[str, bool]] = {}
 
 
 class Op:
+    now: float  # its clock: a float field (advance() sets it for every busy op at every step)
     index: Any
     pos: Any
     rec_first: Any
@@ -372,7 +374,10 @@ class Op:
                 else:
                     continue
             elif kind == "timed":
-                v = s.end_h - self.now
+                end_h = s.end_h  # (a timed stream has one: begin(dur_h=...))
+                if end_h is None:
+                    continue
+                v = end_h - self.now
                 if v < 0.0:
                     v = 0.0
             else:
