@@ -25,8 +25,9 @@ from .result import OperationResult, Phase
 if TYPE_CHECKING:  # pragma: no cover
     from .simulate import Ctx, Sim
 
-INF = math.inf
-EPS_MB = 1e-6
+# Final: constants in the compiled engine, not a dict look-up in the module's globals at each use
+INF: Final = math.inf
+EPS_MB: Final = 1e-6
 PRIORITY_ORDER = ["Low", "Medium", "High", "ASAP"]
 
 # Ctx's resource keys: one int per (kind, index), index << RK_BITS | kind code; cheaper to build,
@@ -299,6 +300,7 @@ _PRIORITIES: dict[Any, tuple[str, bool]] = {}
 
 
 class Op:
+    now: float  # its clock: a float field (advance() sets it for every busy op at every step)
     index: Any
     pos: int  # placement order (Sim.fire sets it; Ctx compares it at every placement)
     rec_first: Any
@@ -396,7 +398,10 @@ class Op:
                 else:
                     continue
             elif kind == "timed":
-                v = s.end_h - self.now
+                end_h = s.end_h  # (a timed stream has one: begin(dur_h=...))
+                if end_h is None:
+                    continue
+                v = end_h - self.now
                 if v < 0.0:
                     v = 0.0
             else:
@@ -989,8 +994,13 @@ class Rebuild(Op):
         """Drive `new` (alive) replaces `old` in the group."""
         lay = self.lay
         gi = self.gi
-        m = lay.g_members[gi]
-        lay.g_members[gi] = np.where(m == old, new, m)
+        # a new array (Layout's are read-only views, recorded state keeps them), changed at old's
+        # place: a copy and a scan of the few members, not np.where(m == old) (~14k instructions)
+        m = lay.g_members[gi].copy()
+        for k, x in enumerate(m.tolist()):
+            if x == old:
+                m[k] = new
+        lay.g_members[gi] = m
         lay.d_group[old] = -1
         lay.d_group[new] = gi
         self.sim.failed[new] = False

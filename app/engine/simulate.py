@@ -28,10 +28,10 @@ from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, Prog
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout, LayoutCache
 
-INF = math.inf
-MAX_STEPS = 200_000
+INF: Final = math.inf
+MAX_STEPS: Final = 200_000
 REC_CHUNK = 256  # recorded steps per matrix (Sim.record)
-STALL_STEPS = 1_000  # steps in a row without the clock moving
+STALL_STEPS: Final = 1_000  # steps in a row without the clock moving
 
 
 _SCALAR_PAIRS = 16  # Sim._host_static: up to this many dirty pairs, Python floats are faster than numpy
@@ -108,7 +108,7 @@ class RunCancelled(Exception):
     """The caller's should_stop() said the run is no longer wanted (a newer edit came)."""
 
 
-STOP_CHECK_STEPS = 16  # how often a run asks should_stop() (a pipe poll: ~2 us)
+STOP_CHECK_STEPS: Final = 16  # how often a run asks should_stop() (a pipe poll: ~2 us)
 
 _INDEX = attrgetter("index")
 # (module attributes are a generic getattr per call in the compiled engine: Sim.place's queue)
@@ -1410,6 +1410,8 @@ class Sim:
         the run with RunCancelled when it returns True."""
         ordered = sorted(enumerate(self.scenario.events), key=lambda ie: (ie[1].start_h, ie[0]))
         events: list[Any] = [e for _, e in ordered]
+        starts: list[float] = [e.start_h for e in events]  # their times, as floats once (the loop reads them per step)
+        n_events = len(events)
         ei = 0
         t = 0.0
         steps = 0
@@ -1422,7 +1424,7 @@ class Sim:
         self.rebuild_of: dict[str, list[Rebuild]] = {}  # per drive: the rebuilds of its failures (Rebuild.start)
         self.idle_now = 0.0
         self.no_host = (np.zeros(lay.G), np.ones(lay.G), np.zeros(lay.C), np.zeros(lay.G))  # no workloads
-        while ei < len(events) and events[ei].start_h <= 0.0:
+        while ei < n_events and starts[ei] <= 0.0:
             self.fire(events[ei], 0.0)
             ei += 1
         busy: list[Op] = []
@@ -1434,10 +1436,13 @@ class Sim:
             steps += 1
             if should_stop is not None and steps % STOP_CHECK_STEPS == 0 and should_stop():
                 raise RunCancelled(f"stopped at {t:.3f} h: a newer request came")
-            t_next = events[ei].start_h if ei < len(events) else INF
-            ends = [t + op.time_left() for op in busy]
-            if ends:
-                t_next = min(t_next, min(ends))
+            t_next = starts[ei] if ei < n_events else INF
+            ends: list[float] = []  # when each busy op's next phase ends; t_next: the first of all
+            for op in busy:
+                te = t + op.time_left()
+                ends.append(te)
+                if te < t_next:
+                    t_next = te
             if self.timers:
                 t_next = min(t_next, min(tt for tt, _ in self.timers))
             if t_next == INF:
@@ -1467,7 +1472,7 @@ class Sim:
             for op, te in zip(busy, ends):  # only operations with a phase (or the cache) due now
                 if te <= due_by:
                     op.maybe_finish_phase(t)
-            while ei < len(events) and events[ei].start_h <= t + 1e-12:
+            while ei < n_events and starts[ei] <= t + 1e-12:
                 self.fire(events[ei], t)
                 ei += 1
         self.progress_cells()
