@@ -388,6 +388,12 @@ PAIR_TERMS: Final = ("X_raw", "r", "hit", "rnd", "t_seq", "r_rand_fixed", "kb", 
 # the rows _host_load sums per group, kept as lists beside _pair_f (Sim._sum_rows)
 SUM_TERMS: Final = [PAIR_TERMS.index("busy_per_io"), PAIR_TERMS.index("rnd"), PAIR_TERMS.index("be_mb_per_io")]
 
+# mttdl_hours per (RAID type, width, MTTF, MTTR), None where it raises: a pure function whose
+# arguments recur in every run of the same hardware (each group's idle MTTR differs, so a per-run
+# cache would miss); Sim.mttdl clears it past a few thousand entries
+_MTTDL_KNOWN: dict[tuple, float | None] = {}
+
+
 class Sim:
     # attributes set outside __init__ (lazily, or by another object): declared for the compiled
     # engine, whose classes have a fixed set of typed attributes (docs/performance.md, mypyc)
@@ -1576,7 +1582,7 @@ class Sim:
                 self._ds_dg = dg.tobytes()
                 self._ds_group = np.where(dg >= 0, dg, G).astype(np.int32)
             self._ds = self._ds_group.copy()
-            self._ds[self.failed & ~self.writing] = G + 1
+            self._ds[self.failed > self.writing] = G + 1  # (bools: failed and not writing, one call)
             self._ds_key = self.topo
         return self._ds
 
@@ -1705,7 +1711,9 @@ class Sim:
         lay = self.lay
         from .ops import idle_rebuild_hours
         mttf_of = [t.mttf_h for t in lay.drive_types]
-        known: dict[tuple, float | None] = {}  # mttdl_hours per (RAID type, width, MTTF, MTTR): groups share them
+        known = _MTTDL_KNOWN
+        if len(known) > 4096:
+            known.clear()
         for gi, g in enumerate(lay.groups):
             members = lay.g_members[gi]
             if not len(members):
