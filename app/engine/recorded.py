@@ -24,7 +24,7 @@ import numpy as np
 TERMS = ("X", "A", "B", "WH", "WF")
 X, A, B, WH, WF = range(len(TERMS))
 INPUTS = ("X", "r", "hit", "rnd", "t_seq", "RRF")
-_STEP_BLOCK = 32  # OpenResponses.mean_by_workload: steps per matrix product
+_STEP_BLOCK = 24  # OpenResponses.mean_by_workload: steps per matrix product
 
 
 class PairHistory:
@@ -187,13 +187,20 @@ class OpenResponses:
         line_unit = np.repeat(np.arange(len(units)), n_lines)
         skip = np.repeat(first_line[u_w] - (np.cumsum(n_lines) - n_lines), n_lines)
         line_pair = order[np.arange(len(line_unit)) + skip]
-        key = pairs * V + ver  # (entries are in version order: a pair's later entries come later)
-        by_key = np.argsort(key, kind="stable")
-        entry = by_key[np.searchsorted(key[by_key], line_pair * V + u_ver[line_unit], side="right") - 1]
+        # each pair's latest entry at or before each version: entries are numbered in version
+        # order, so a running maximum down the versions (version 0 has every pair; no larger than
+        # the lines' own arrays: lines <= V x pairs; a table lookup, not a search per line)
+        n_pairs = self.history.first[0].shape[1]
+        latest = np.zeros((V, n_pairs), np.int32)
+        latest[ver, pairs] = np.arange(len(pairs), dtype=np.int32)
+        np.maximum.accumulate(latest, axis=0, out=latest)
+        entry = latest.ravel().take(u_ver[line_unit] * n_pairs + line_pair)
         # one more, zero row: the unit of a workload without pairs (index -1 below)
-        bins = cols.take(entry, axis=0).ravel()
-        bins += np.repeat(line_unit * J1, cols.shape[1])
-        U = np.bincount(bins, weights.take(entry, axis=0).ravel(),
+        # (a line's terms side by side: take copies whole rows; the unit's offset is added
+        # term by term, along the lines)
+        bins = cols.take(entry, axis=0)
+        np.add(bins.T, line_unit * J1, out=bins.T)
+        U = np.bincount(bins.ravel(), weights.take(entry, axis=0).ravel(),
                         minlength=(len(units) + 1) * J1).reshape(-1, J1)
         # per step, each workload's unit: the latest at or before the step's version
         at = np.full((V, W), -1)

@@ -405,6 +405,12 @@ PAIR_TERMS: Final = ("X_raw", "r", "hit", "rnd", "t_seq", "r_rand_fixed", "kb", 
 # the rows _host_load sums per group, kept as lists beside _pair_f (Sim._sum_rows)
 SUM_TERMS: Final = [PAIR_TERMS.index("busy_per_io"), PAIR_TERMS.index("rnd"), PAIR_TERMS.index("be_mb_per_io")]
 
+# mttdl_hours per (RAID type, width, MTTF, MTTR), None where it raises: a pure function whose
+# arguments recur in every run of the same hardware (each group's idle MTTR differs, so a per-run
+# cache would miss); Sim.mttdl clears it past a few thousand entries
+_MTTDL_KNOWN: dict[tuple, float | None] = {}
+
+
 class Sim:
     # attributes set outside __init__ (lazily, or by another object): declared for the compiled
     # engine, whose classes have a fixed set of typed attributes (docs/performance.md, mypyc)
@@ -1556,12 +1562,19 @@ class Sim:
         # progress and rate: an idle op is not advanced and has no rate until it is placed again
         # (and then it is busy, or idle at a rate of 0), so only busy ops and those that stopped
         # since the previous step change (a new op before its first entry: 0 MB at 0 MB/s)
-        log = self.rec_progress.extend
+        # (four appends: compiled, cheaper than a tuple built for extend)
+        log = self.rec_progress
         for op in busy:
-            log((k, op.index, op.moved_mb, op.rate))
+            log.append(k)
+            log.append(op.index)
+            log.append(op.moved_mb)
+            log.append(op.rate)
         for op in was_busy:
             if op.idle and op.running:
-                log((k, op.index, op.moved_mb, op.rate))
+                log.append(k)
+                log.append(op.index)
+                log.append(op.moved_mb)
+                log.append(op.rate)
 
     def bus_columns(self) -> None:
         """bus_pct's recorded MB/s (finish() scales them) from its terms: single buses plus each
@@ -1613,7 +1626,7 @@ class Sim:
                 self._ds_dg = dg.tobytes()
                 self._ds_group = np.where(dg >= 0, dg, G).astype(np.int32)
             self._ds = self._ds_group.copy()
-            self._ds[self.failed & ~self.writing] = G + 1
+            self._ds[self.failed > self.writing] = G + 1  # (bools: failed and not writing, one call)
             self._ds_key = self.topo
         return self._ds
 
@@ -1742,7 +1755,9 @@ class Sim:
         lay = self.lay
         from .ops import idle_rebuild_hours
         mttf_of = [t.mttf_h for t in lay.drive_types]
-        known: dict[tuple, float | None] = {}  # mttdl_hours per (RAID type, width, MTTF, MTTR): groups share them
+        known = _MTTDL_KNOWN
+        if len(known) > 4096:
+            known.clear()
         for gi, g in enumerate(lay.groups):
             members = lay.g_members[gi]
             if not len(members):
