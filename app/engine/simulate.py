@@ -313,19 +313,35 @@ class Ctx:
 
     def commit(self, op: Op, own: dict[int, float], reads: set[int]) -> list[int]:
         """Replace op's additions and read set; the drive-time resources whose additions changed."""
+        # (keys typed Any in these loops: the compiled code then passes the key objects through
+        # instead of unboxing each int and boxing it again for every look-up, an allocation above 256)
+        readers: dict[Any, set[Op]] = self.readers
         if reads is not op.reads:
-            for key in op.reads - reads:
-                self.readers[key].discard(op)
-            for key in reads - op.reads:
-                self.readers.setdefault(key, set()).add(op)
+            # (membership tests rather than set differences, and no set() made per setdefault:
+            # no temporary sets; each reader set gets or loses op once, as before)
+            was: set[Any] = op.reads
+            now: set[Any] = reads
+            for key in was:
+                if key not in now:
+                    readers[key].discard(op)
+            for key in now:
+                if key not in was:
+                    rs = readers.get(key)
+                    if rs is None:
+                        readers[key] = {op}
+                    else:
+                        rs.add(op)
             op.reads = reads
         old = op.placed
         if own == old:  # (placed again to the same additions: a fifth of the placements)
             return []
-        moved = []
-        by_of, pending = self.by, self.pending
-        for key, v in own.items():  # new or changed additions
-            ov = old.get(key)
+        moved: list[Any] = []
+        by_of: dict[Any, dict[Op, float]] = self.by
+        pending: set[Any] = self.pending
+        own_k: dict[Any, float] = own
+        old_k: dict[Any, float] = old
+        for key, v in own_k.items():  # new or changed additions
+            ov = old_k.get(key)
             if ov is not None and ov == v:
                 continue
             by = by_of.get(key)
@@ -335,8 +351,8 @@ class Ctx:
             pending.add(key)
             if key & RK_MASK <= RK_D:  # drive time ("g" or "d")
                 moved.append(key)
-        for key in old:  # additions that go
-            if key not in own:
+        for key in old_k:  # additions that go
+            if key not in own_k:
                 del by_of[key][op]
                 pending.add(key)
                 if key & RK_MASK <= RK_D:
@@ -415,6 +431,9 @@ class Sim:
     # attributes set outside __init__ (lazily, or by another object): declared for the compiled
     # engine, whose classes have a fixed set of typed attributes (docs/performance.md, mypyc)
     _run_index: Any
+    # loads(): the entries of the last core_host array it read one by one, as a list
+    _core_src: Any = None
+    _core_vals: list[float] = []
     _p_w_list: list[int]
     _p_l_list: list[int]
     _alive: tuple[Any, Any]
@@ -1308,8 +1327,13 @@ class Sim:
             np.minimum(np.add(core_host, T["core"], out=core_u), 100.0, out=core_u)
         elif cores:
             T_c = ctx.total_lists[RK_CORE]
+            # (one tolist of the C entries per host-load version rather than an ndarray.item() per
+            # read: a version is read here ~18 times; be_g below is not: G entries, ~8 reads)
+            if core_host is not self._core_src:
+                self._core_src, self._core_vals = core_host, core_host.tolist()
+            ch = self._core_vals
             for c in cores:
-                core_u[c] = min(core_host.item(c) + T_c[c], 100.0)
+                core_u[c] = min(ch[c] + T_c[c], 100.0)
         # the bus terms (bus_columns() sums them per bus at the end of the run)
         by_group, by_bus = rv["bus_by_group"], rv["bus_by_bus"]
         if new_bus:
