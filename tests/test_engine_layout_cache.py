@@ -37,8 +37,17 @@ def assert_fresh(lay: Layout, project: Project, catalog) -> None:
     fresh = Layout(project, catalog, catalog.platform(project.platform_id))
     # (the attributes by dir(): the compiled Layout has no __dict__)
     names = {n for n in dir(fresh) if not n.startswith("__") and not callable(getattr(fresh, n))}
-    stale = [n for n in sorted(names) if n != "project" and not same_value(getattr(lay, n), getattr(fresh, n))]
+    stale = [n for n in sorted(names) if n not in ("project", "group_factors")
+             and not same_value(getattr(lay, n), getattr(fresh, n))]
     assert not stale, stale
+    # the group factors the runs cached on it (Sim._group_factors): those a run on a fresh Layout computes
+    if lay.group_factors:
+        sim = Sim(project, catalog)
+        sim._group_factors()
+        (factors, rows, ids, any_dp), = lay.group_factors.values()
+        assert list(lay.group_factors) == [(sim.degr_seq, sim.degr_fac)]
+        assert all(same_value(a, b) for a, b in zip(factors, sim._grp_factors))
+        assert (rows, ids, any_dp) == (sim._grp_factor_rows, sim._grp_factor_ids, sim._any_dedicated_parity)
     assert lay.project is project
 
 

@@ -439,6 +439,10 @@ class Sim:
     _alive: tuple[Any, Any]
     _scaled: bool
     _grp_terms: Any
+    _grp_factors: tuple[Any, Any]  # (_group_factors: a shared Layout's)
+    _grp_factor_rows: list[list[list[float]]]
+    _grp_factor_ids: list[list[int]]
+    _any_dedicated_parity: bool
     no_host: tuple[Any, Any, Any, Any]
     dirty_ops: set[Op]
     _topo_groups: set[int] | None
@@ -881,25 +885,36 @@ class Sim:
         return changed
 
     def _group_factors(self) -> tuple[np.ndarray, np.ndarray]:
-        """_group_terms()'s factors of every group, whole and degraded (fixed for the run)."""
+        """_group_terms()'s factors of every group, whole and degraded (fixed for the run; they
+        read only the Layout's static group arrays and two rates, so the runs of a shared
+        Layout (LayoutCache) take the first one's: lay.group_factors)."""
         if getattr(self, "_grp_factors", None) is None:
             lay = self.lay
-            self._any_dedicated_parity = bool(lay.g_dedicated_parity.any())
-            width = lay.g_width
-            wider = 1.0 + (width - 2.0) / width
-            fixed = [lay.g_seq, lay.g_rand / 1000.0, lay.g_pen, width / lay.g_data, np.maximum(lay.g_data, 1.0)]
-            ones = np.ones(lay.G)
-            self._grp_factors = (
-                np.array(fixed + [ones, ones, ones]),
-                np.array(fixed + [
-                    wider,  # random read multiplier
-                    ones / self.degr_seq if self.degr_seq else wider,  # sequential read
-                    1.0 + (self.degr_fac - 1.0) / width,  # fixed random response
-                ]))
-            # per group as Python floats, [whole, degraded] (_group_terms' one-group path), and
-            # the value id of each (_update_few's memo: many groups have the same factors)
-            self._grp_factor_rows = [f.T.tolist() for f in self._grp_factors]
-            self._grp_factor_ids = [[self._value_id(row) for row in rows] for rows in self._grp_factor_rows]
+            key = (self.degr_seq, self.degr_fac)
+            cached = lay.group_factors.get(key)
+            if cached is None:
+                width = lay.g_width
+                wider = 1.0 + (width - 2.0) / width
+                fixed = [lay.g_seq, lay.g_rand / 1000.0, lay.g_pen, width / lay.g_data, np.maximum(lay.g_data, 1.0)]
+                ones = np.ones(lay.G)
+                factors = (
+                    np.array(fixed + [ones, ones, ones]),
+                    np.array(fixed + [
+                        wider,  # random read multiplier
+                        ones / self.degr_seq if self.degr_seq else wider,  # sequential read
+                        1.0 + (self.degr_fac - 1.0) / width,  # fixed random response
+                    ]))
+                for f in factors:
+                    f.flags.writeable = False  # shared by the runs
+                # per group as Python floats, [whole, degraded] (_group_terms' one-group path), and
+                # a small int per distinct row (_update_few's memo: many groups have the same
+                # factors; equal rows, equal id, as _value_id; their own ids: the memo's keys
+                # never compare a group's id with a workload's)
+                rows = [f.T.tolist() for f in factors]
+                ids: dict[tuple, int] = {}
+                row_ids = [[ids.setdefault(tuple(row), len(ids)) for row in rs] for rs in rows]
+                cached = lay.group_factors[key] = (factors, rows, row_ids, bool(lay.g_dedicated_parity.any()))
+            self._grp_factors, self._grp_factor_rows, self._grp_factor_ids, self._any_dedicated_parity = cached
         return self._grp_factors
 
     def _group_rows(self) -> list[list[float]]:

@@ -100,6 +100,9 @@ class Layout:
     # bound capacity per group at the start of the plan: derived lazily from a run's own
     # l_group / l_cap (group_allocated_frac), None until then
     _alloc_g: Any = None
+    # Sim._group_factors' per-group factors by the platform rates they read, computed by the
+    # first run and shared by the runs of this Layout (they read only the static group arrays)
+    group_factors: dict[Any, Any]
     # the names of the attributes above (data_names), kept by a built Layout for for_run
     _names: tuple[str, ...] = ()
 
@@ -210,6 +213,7 @@ class Layout:
         lun_defaults = platform.default_lun_settings()
         wcache = lun_defaults.get("write_cache", True)
         self.l_wcache = np.fromiter([bool(l.settings.get("write_cache", wcache)) for l in luns], bool, L)
+        self.group_factors = {}
         self._names = self.data_names()
         for name in self._names:  # shared by the runs (see RUN_STATE)
             v = getattr(self, name)
