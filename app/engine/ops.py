@@ -251,16 +251,17 @@ class RunIndex:
         on_g = self.on_g
         if on_g is None:
             lay = sim.lay
-            lg = lay.l_group[sim.p_l]
-            G, W = lay.G, len(self.ids)
-            g_of = np.where(lg >= 0, lg, G)  # (the row past the last: no group)
-            counts = np.bincount(g_of * W + sim.p_w, minlength=(G + 1) * W).reshape(G + 1, W)[:G]
-            new: list[dict[int, int]] = [{} for _ in range(G)]
-            gs, ws = counts.nonzero()
-            for g, w, n in zip(gs.tolist(), ws.tolist(), counts[gs, ws].tolist()):
-                new[g][w] = n
+            # one pass over the pairs (~900): a (G+1) x W bincount, its nonzero() and the dicts
+            # filled from it cost ~1M instructions a run
+            p_w: list[int] = sim.p_w.tolist()
+            lg: list[int] = lay.l_group[sim.p_l].tolist()
+            new: list[dict[int, int]] = [{} for _ in range(lay.G)]
+            for g, w in zip(lg, p_w):
+                if g >= 0:
+                    on = new[g]
+                    on[w] = on.get(w, 0) + 1
             self.on_g = on_g = new
-            self.p_w = sim.p_w.tolist()
+            self.p_w = p_w
         return on_g
 
     def move_lun(self, sim: "Sim", l: int, new: int) -> None:
