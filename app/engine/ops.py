@@ -24,6 +24,7 @@ from .result import OperationResult, Phase
 
 if TYPE_CHECKING:  # pragma: no cover
     from .simulate import Ctx, Sim
+    from .state import Layout
 
 # Final: constants in the compiled engine, not a dict look-up in the module's globals at each use
 INF: Final = math.inf
@@ -180,16 +181,35 @@ class RunIndex:
         self.idle_rate: float | None = None  # idle_rebuild_rate when the same for every group
         # per SP: the running migrations on the write-cache path (Migration.set_forced dirties them)
         self.cache_path_migs: dict[int, dict["Migration", None]] = {}
-        self.maths: dict[int, object] = {}  # group_math
+        self.first_l: list[int] | None = None  # first_lun per group (-2: to be found again)
         self.migration_rates: dict[tuple, tuple] = {}  # Migration.rates per (ASAP, mirror, cached, copy_cap)
 
-    def group_math(self, gi: int):
-        """RaidGroup.math of group gi (a new RaidMath per read, ~1.5 us; a group's RAID type and
-        width do not change during a run)."""
-        m = self.maths.get(gi)
-        if m is None:
-            m = self.maths[gi] = self.groups[gi].math
-        return m
+    def failures_tolerated(self, gi: int) -> int:
+        """RaidMath.failures_tolerated of group gi, kept per RAID type and width for the process
+        (a new RaidMath and its Python property cost ~10k instructions a Rebuild.start)."""
+        g = self.groups[gi]
+        raid, key = g.raid, (id(g.raid), len(g.drives))
+        hit = _TOLERATED.get(key)
+        if hit is None or hit[0] is not raid:  # (the object kept: its id is not reused)
+            hit = _TOLERATED[key] = (raid, g.math.failures_tolerated)
+        return hit[1]
+
+    def first_lun(self, lay: "Layout", gi: int) -> int:
+        """The group's first LUN (-1 when none), which owns its rebuild: from l_group once per run,
+        then per group again only after move_lun changed it (a compare of all of l_group and an
+        argmax per Rebuild.start cost ~10k instructions)."""
+        first = self.first_l
+        if first is None:
+            groups, at = np.unique(lay.l_group, return_index=True)
+            first = self.first_l = [-1] * lay.G
+            for g, l in zip(groups.tolist(), at.tolist()):
+                if g >= 0:
+                    first[g] = l
+        l = first[gi]
+        if l == -2:  # a LUN moved in or out
+            hit = lay.l_group == gi
+            l = first[gi] = int(hit.argmax()) if hit.any() else -1
+        return l
 
     @staticmethod
     def of(sim: "Sim") -> "RunIndex":
@@ -231,16 +251,17 @@ class RunIndex:
         on_g = self.on_g
         if on_g is None:
             lay = sim.lay
-            lg = lay.l_group[sim.p_l]
-            G, W = lay.G, len(self.ids)
-            g_of = np.where(lg >= 0, lg, G)  # (the row past the last: no group)
-            counts = np.bincount(g_of * W + sim.p_w, minlength=(G + 1) * W).reshape(G + 1, W)[:G]
-            new: list[dict[int, int]] = [{} for _ in range(G)]
-            gs, ws = counts.nonzero()
-            for g, w, n in zip(gs.tolist(), ws.tolist(), counts[gs, ws].tolist()):
-                new[g][w] = n
+            # one pass over the pairs (~900): a (G+1) x W bincount, its nonzero() and the dicts
+            # filled from it cost ~1M instructions a run
+            p_w: list[int] = sim.p_w.tolist()
+            lg: list[int] = lay.l_group[sim.p_l].tolist()
+            new: list[dict[int, int]] = [{} for _ in range(lay.G)]
+            for g, w in zip(lg, p_w):
+                if g >= 0:
+                    on = new[g]
+                    on[w] = on.get(w, 0) + 1
             self.on_g = on_g = new
-            self.p_w = sim.p_w.tolist()
+            self.p_w = p_w
         return on_g
 
     def move_lun(self, sim: "Sim", l: int, new: int) -> None:
@@ -249,8 +270,15 @@ class RunIndex:
         lg = sim.lay.l_group
         old = int(lg[l])
         lg[l] = new
+        if old == new:
+            return
+        first = self.first_l
+        if first is not None:
+            for g in (old, new):
+                if g >= 0:
+                    first[g] = -2
         on_g = self.on_g
-        if on_g is None or old == new:
+        if on_g is None:
             return
         p_w = self.p_w
         for k in sim._pairs_of_l.get(l, ()):
@@ -297,6 +325,9 @@ def _phase_order(p: Phase) -> tuple:
 # an event's priority as the tables name it (Low/Medium/High, ASAP, ...) and whether it is ASAP,
 # per raw value (Op.__init__)
 _PRIORITIES: dict[Any, tuple[str, bool]] = {}
+
+# RunIndex.failures_tolerated: per (id of a RAID type, width), the type and its figure
+_TOLERATED: dict[tuple[int, int], tuple[object, int]] = {}
 
 
 class Op:
@@ -852,11 +883,16 @@ def rebuild_rate(sim: "Sim", gi: int, priority: str, phase: str, d: int, where: 
     return rate
 
 
+def rebuild_mb(lay: "Layout", gi: int) -> float:
+    """MB a rebuild of group gi writes: a member's capacity times the group's allocated fraction.
+    A Python float (from Python floats): the rebuild's phase times follow from it, and a numpy
+    scalar there would make the clock (and every op's arithmetic after it) numpy scalars."""
+    return lay.g_member_cap.item(gi) * 1024.0 * lay.group_allocated_frac(gi)
+
+
 def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
     """Rebuild time (no host load) at the platform's default priority, for MTTDL."""
-    lay = sim.lay
-    mb = float(lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi))
-    return mb / RunIndex.of(sim).idle_rebuild_rate(sim, gi) / 3600.0
+    return rebuild_mb(sim.lay, gi) / RunIndex.of(sim).idle_rebuild_rate(sim, gi) / 3600.0
 
 
 class Rebuild(Op):
@@ -869,7 +905,7 @@ class Rebuild(Op):
         if d is None:
             return False
         sim.failed[d] = True
-        gi = lay.d_group.item(d)  # (.item(): see Migration.start)
+        gi: int = lay.d_group.item(d)  # (.item(): see Migration.start)
         sim.invalidate(topology=True, groups={gi})
         self.d = d
         if gi < 0:
@@ -879,19 +915,17 @@ class Rebuild(Op):
         g = lay.groups[gi]
         self.label = f"Rebuild drive {ev.drive} of {g.label} ({self.priority})"
         n_failed = int(np.count_nonzero(sim.failed[lay.g_members[gi]]))
-        math_ = self.ix.group_math(gi)
-        if n_failed > math_.failures_tolerated:
+        tolerated = self.ix.failures_tolerated(gi)
+        if n_failed > tolerated:
             sim.advise("warning", "data-loss",
-                       f"{ev.id}: {g.label} ({math_.label}) has {n_failed} failed drives, more "
-                       f"than the {math_.failures_tolerated} it tolerates: its LUNs' data is lost", f"RG {g.id}",
+                       f"{ev.id}: {g.label} ({g.math.label}) has {n_failed} failed drives, more "
+                       f"than the {tolerated} it tolerates: its LUNs' data is lost", f"RG {g.id}",
                        "hp 'Overview of the RAID 5 rebuild process'")
         self.asap_class = 1 if self.asap else 0
-        first = int((lay.l_group == gi).argmax())  # the group's first LUN owns the rebuild (0 when none)
-        self.ctrl = lay.l_owner.item(first) if lay.l_group.item(first) == gi else 0
+        first = self.ix.first_lun(lay, gi)  # the group's first LUN owns the rebuild (SP 0 when none)
+        self.ctrl = lay.l_owner.item(first) if first >= 0 else 0
         self.core0 = lay.core_off.item(self.ctrl)
-        # a Python float: its phases' times follow from it, and a numpy scalar there would make the
-        # clock (and every op's arithmetic after it) numpy scalars
-        self.mb = float(lay.g_member_cap[gi] * 1024.0 * lay.group_allocated_frac(gi))
+        self.mb = rebuild_mb(lay, gi)
         self.model = self.ix.model
         self.replaced = False
         self.target: Any = None

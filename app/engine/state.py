@@ -99,7 +99,7 @@ class Layout:
     l_wcache: Any
     # bound capacity per group at the start of the plan: derived lazily from a run's own
     # l_group / l_cap (group_allocated_frac), None until then
-    _alloc_g: Any = None
+    _alloc_g: list[float] | None = None
     # Sim._group_factors' per-group factors by the platform rates they read, computed by the
     # first run and shared by the runs of this Layout (they read only the static group arrays)
     group_factors: dict[Any, Any]
@@ -250,11 +250,13 @@ class Layout:
 
     # group of a drive location, and utilised capacity of a group
     def group_allocated_frac(self, gi: int) -> float:
-        usable = self.g_data[gi] * self.g_member_cap[gi]
-        if self._alloc_g is None:  # bound capacity per group at the start of the plan
+        # Python scalars (.item(), a list): numpy-scalar arithmetic cost ~8k instructions a call
+        usable: float = self.g_data.item(gi) * self.g_member_cap.item(gi)
+        alloc_g = self._alloc_g
+        if alloc_g is None:  # bound capacity per group at the start of the plan
             ok = self.l_group >= 0
-            self._alloc_g = np.bincount(self.l_group[ok], weights=self.l_cap[ok], minlength=self.G)
-        alloc = float(self._alloc_g[gi])
+            alloc_g = self._alloc_g = np.bincount(self.l_group[ok], weights=self.l_cap[ok], minlength=self.G).tolist()
+        alloc = alloc_g[gi]
         return min(alloc / usable, 1.0) if usable > 0 else 1.0
 
     @property
