@@ -12,6 +12,7 @@ the helpers that need PyInstaller import it inside the function.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 import sys
@@ -116,6 +117,7 @@ def hidden_imports() -> list[str]:
 NATIVE_DIR = ROOT / "build" / "native"
 
 
+@functools.cache
 def _native_module():
     """app/engine/native.py by path (stdlib only; importing app.engine would load the engine)."""
     import importlib.util
@@ -145,9 +147,10 @@ def native_files(build_dir: Path = NATIVE_DIR) -> tuple[list[tuple[str, str]], l
         print(f"WARNING: the bundle gets the pure-Python engine: {problem} "
               "(scripts/build_native.py builds the compiled one)")
         return [], []
+    stamp = _native_module().STAMP_NAME
     binaries = [(str(p), str(Path("native", p.parent.relative_to(build_dir))))
-                for p in sorted(build_dir.rglob("*")) if p.is_file() and p.name != "stamp.json"]
-    return binaries, [(str(build_dir / "stamp.json"), "native")]
+                for p in sorted(build_dir.rglob("*")) if p.is_file() and p.name != stamp]
+    return binaries, [(str(build_dir / stamp), "native")]
 
 
 def analysis_kwargs() -> dict:

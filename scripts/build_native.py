@@ -85,6 +85,11 @@ def app_imports(path: Path) -> set[Path]:
     return found
 
 
+def dependencies() -> list[Path]:
+    """The app modules the compiled sources import (not themselves), sorted: the stamp's deps."""
+    return sorted(set().union(*(app_imports(p) for p in sources())) - set(sources()))
+
+
 def c_compiler() -> str:
     """The compiler setuptools will call (Unix: $CC, else the one Python was built with)."""
     return (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
@@ -139,13 +144,12 @@ def build(out: Path, work: Path) -> dict:
     finally:
         os.chdir(cwd)
 
-    deps = set().union(*(app_imports(p) for p in sources())) - set(sources())
     stamp = {
         "format": native.STAMP_FORMAT,
         "modules": list(native.MODULES),
         "group": native.GROUP,
         "sources": {str(p.relative_to(ROOT).as_posix()): native.sha256(p) for p in sources()},
-        "deps": {str(p.relative_to(ROOT).as_posix()): native.sha256(p) for p in sorted(deps)},
+        "deps": {str(p.relative_to(ROOT).as_posix()): native.sha256(p) for p in dependencies()},
         "interpreter": native.interpreter_tag(),
         "python": sys.version.split()[0],
         "mypy": mypy_version,
@@ -182,7 +186,7 @@ def problem(out: Path) -> str | None:
 def inputs() -> dict:
     """What a build depends on. A failed build is remembered with it, so that the set-up does not
     try again (for a minute) until one of these changes: a source, mypy, the compiler found."""
-    files = sorted(set(sources()).union(*(app_imports(p) for p in sources())))
+    files = sorted(sources() + dependencies())
     cc = None if os.name == "nt" else shutil.which(c_compiler())
     return {"files": {str(p.relative_to(ROOT).as_posix()): native.sha256(p) for p in files},
             "interpreter": native.interpreter_tag(), "mypy": installed_mypy(), "cc": cc}

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Final
 
-
 import numpy as np
 
 from app.domain.hardware import Interface

@@ -24,7 +24,7 @@ import numpy as np
 TERMS = ("X", "A", "B", "WH", "WF")
 X, A, B, WH, WF = range(len(TERMS))
 INPUTS = ("X", "r", "hit", "rnd", "t_seq", "RRF")
-_STEP_BLOCK = 24  # OpenResponses.mean_by_workload: steps per matrix product
+_STEP_BLOCK = 32  # OpenResponses.mean_by_workload: steps per matrix product
 
 
 class PairHistory:
@@ -196,11 +196,9 @@ class OpenResponses:
         np.maximum.accumulate(latest, axis=0, out=latest)
         entry = latest.ravel().take(u_ver[line_unit] * n_pairs + line_pair)
         # one more, zero row: the unit of a workload without pairs (index -1 below)
-        # (a line's terms side by side: take copies whole rows; the unit's offset is added
-        # term by term, along the lines)
-        bins = cols.take(entry, axis=0)
-        np.add(bins.T, line_unit * J1, out=bins.T)
-        U = np.bincount(bins.ravel(), weights.take(entry, axis=0).ravel(),
+        bins = cols.take(entry, axis=0).ravel()
+        bins += np.repeat(line_unit * J1, cols.shape[1])
+        U = np.bincount(bins, weights.take(entry, axis=0).ravel(),
                         minlength=(len(units) + 1) * J1).reshape(-1, J1)
         # per step, each workload's unit: the latest at or before the step's version
         at = np.full((V, W), -1)

@@ -743,7 +743,8 @@ class Sim:
         per-group terms changed. Each version's response-time inputs go to self.pair_history (only
         the recomputed pairs) for finish()."""
         lay = self.lay
-        dirty: Any = self._dirty; self._dirty = set()
+        dirty: Any = self._dirty
+        self._dirty = set()
         on_groups, self._dirty_groups = self._dirty_groups, {}
         x_only, self._dirty_x = self._dirty_x, set()
         st = getattr(self, "_st", None)
@@ -843,7 +844,8 @@ class Sim:
         whose factors changed."""
         lay = self.lay
         self._group_key = self.topo
-        named: Any = self._topo_groups; self._topo_groups = set()
+        named: Any = self._topo_groups
+        self._topo_groups = set()
         before = getattr(self, "_alive", None)
         whole, degraded = self._group_factors()
         if before is None or named is None:
