@@ -15,6 +15,8 @@ Record the figures in docs/performance.md, section "## Engine".
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import random
 import statistics
 import sys
@@ -34,6 +36,20 @@ from app.engine import native, simulate  # noqa: E402
 from app.store.examples import example_paths  # noqa: E402
 from app.store.presets import load_catalog  # noqa: E402
 from app.store.project_file import load_project  # noqa: E402
+
+
+def machine() -> str:
+    """The processor and its count: figures from different machines are not comparable, and
+    sessions have run on different machines (a figure is quoted with the machine it came from)."""
+    model = platform.processor()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model or platform.machine()}, {os.cpu_count()} CPUs"
 
 
 def median_ms(fn, repeat: int) -> float:
@@ -118,6 +134,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=15)
     args = ap.parse_args()
     print(native.describe())
+    print(f"Python {sys.version.split()[0]}, {machine()}")
     cat = load_catalog()
     print("Examples (median ms per scenario, target <= 5 ms)")
     worst = 0.0

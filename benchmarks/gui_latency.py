@@ -684,7 +684,9 @@ def main(argv=None) -> int:
         pin(proj)
         results.append(measure(proj, catalog, f"large generated configuration ({source})", args.edits, app,
                                not args.no_sampler, args.trace))
-    print(f"Python {sys.version.split()[0]}, Qt platform {app.platformName()}, {os.cpu_count()} CPUs"
+    from engine import machine  # benchmarks/engine.py, beside this script
+
+    print(f"Python {sys.version.split()[0]}, Qt platform {app.platformName()}, {machine()}"
           + (", a copy of the scenario edited with the original pinned as the baseline" if args.baseline else ""))
     for r in results:
         report(r)
