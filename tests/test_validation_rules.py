@@ -671,3 +671,19 @@ def test_layout_cache_checks_the_layout_again_only_when_a_container_is_replaced(
     p.enclosures = [None]  # a rule trips: reported, and the scenarios are not checked, cached or not
     assert any("could not be fully checked" in i.text for i in same())
     assert len(checked) == n + 2 + 2 * 3  # the two event edits' uncached calls, three replacements
+
+
+def test_start_time_beyond_ten_years(catalog, load_example):
+    """A start past MAX_START_H is refused with a sentence; the latest allowed start still runs."""
+    from app.domain.validation import MAX_START_H
+    from app.engine.simulate import simulate
+
+    p = base()
+    ops(p).events = [LunMigration("op1", 1e6, source_lun=0, dest_lun=1, priority="High")]
+    expect(p, catalog, "op1", ERROR, "start time 1,000,000 h", "ten years")
+    p = load_example("emc-cx4-960-oltp")  # the engine reaches the limit (it stalled at 700,000 h)
+    for e in p.scenario().events:
+        e.start_h = MAX_START_H
+    assert not [i for i in validate(p, catalog) if i.severity == ERROR and i.where.startswith("op")]
+    result = simulate(p, catalog)
+    assert all(op.start_h == MAX_START_H and op.end_h > op.start_h for op in result.operations)

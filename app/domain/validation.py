@@ -50,6 +50,10 @@ WARNING = "warning"
 MAX_IO_KB = 16384  # 16 MB per I/O
 MAX_IOPS = 10_000_000
 MAX_OUTSTANDING = 65536
+# The latest start a timeline event may have: ten years of 8,766 h. A plan for an array's service
+# life; a later start is a typo (a date typed as hours). The engine's clock also loses the
+# precision it needs to step past ~500,000 h (a run at 700,000 h stalls).
+MAX_START_H = 87_660.0
 # Numbers of timeline events: (least, most) a form should offer; the rules below use the same.
 # WAFL's optimization scale runs from 1 (optimal) to 10 (very unoptimized).
 REALLOCATE_THRESHOLD = (1.0, 10.0)
@@ -532,6 +536,9 @@ class _Checker:
         for e in ordered:
             if not _num(e.start_h) or e.start_h < 0:
                 bad(f"start time {e.start_h!r} h must be zero or a positive number of hours")
+            elif e.start_h > MAX_START_H:
+                bad(f"start time {e.start_h:,.0f} h is more than ten years ahead "
+                    f"(the latest start is {MAX_START_H:,.0f} h)")
             if e.is_operation:
                 spec = pf.operations.get(e.kind)
                 prio = getattr(e, "priority")

@@ -22,6 +22,7 @@ from app.domain.formatting import (
     EVENT_FIELD_LABELS, format_capacity, format_duration, format_event_field, plural,
 )
 from app.domain.hardware import SettingSpec
+from app.domain.validation import MAX_START_H
 from app.domain.ops import parse_ref, ref_group, ref_lun, ref_workload
 from app.domain.project import Workload
 from app.domain.raid import RaidType
@@ -465,7 +466,7 @@ class Inspector(QTabWidget):
         (as on the timeline); its other fields are shown (the timeline's Edit... changes them)."""
         ev = self._current_event(event_id)
         lay.addWidget(_title(f"{ev.label_text or type(ev).__name__} {ev.id}"))
-        specs = [(SettingSpec("start_h", "Start", "time", 0.0, minimum=0, maximum=1e6,
+        specs = [(SettingSpec("start_h", "Start", "time", 0.0, minimum=0, maximum=MAX_START_H,
                               help="From the start of the plan: h:mm, d hh:mm or decimal hours"), ev.start_h)]
         priorities = self.document.platform.priorities(ev.kind)
         if priorities and hasattr(ev, "priority"):

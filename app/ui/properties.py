@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.domain.formatting import format_time, parse_time
 from app.domain.hardware import SettingSpec
+from app.domain.validation import MAX_START_H
 
 Commit = Callable[[Any], None]
 EditorFactory = Callable[[SettingSpec, Any, Commit], QWidget]
@@ -109,7 +110,7 @@ class TimeSpinBox(QDoubleSpinBox):
     """A time on the plan (hours from its start) shown as the timeline writes it ('2:32',
     '1 d 02:32'); typed as that or as decimal hours ('2.5'). The arrows step 15 minutes."""
 
-    def __init__(self, maximum_h: float = 1e6, parent=None):
+    def __init__(self, maximum_h: float = MAX_START_H, parent=None):
         super().__init__(parent)
         self.setRange(0.0, maximum_h)
         self.setDecimals(6)  # the value keeps the minutes exactly; the text shows h:mm
@@ -134,7 +135,7 @@ class TimeSpinBox(QDoubleSpinBox):
 
 
 def _time_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
-    w = TimeSpinBox(spec.maximum if spec.maximum is not None else 1e6)
+    w = TimeSpinBox(spec.maximum if spec.maximum is not None else MAX_START_H)
     w.setValue(float(value or 0.0))
     _commit_spin_changes(w, commit, float)
     return w

@@ -25,7 +25,7 @@ from app.domain.formatting import EVENT_FIELD_LABELS, format_changes, format_mov
 from app.domain.hardware import Catalog
 from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEnable, LunMigration, VolumeMigration
 from app.domain.validation import (
-    ERROR, REALLOCATE_THRESHOLD, event_issues, migration_targets, unused_luns,
+    ERROR, MAX_START_H, REALLOCATE_THRESHOLD, event_issues, migration_targets, unused_luns,
 )
 from app.ui.properties import TimeSpinBox
 
@@ -39,7 +39,6 @@ ADD_KINDS = ("lun_migration", "drive_failure", "drive_replacement", "bind", "vol
 # (least, most) of the number fields, from the domain's rules; others: 0 to MAX_NUMBER
 NUMBER_RANGES = {"threshold": REALLOCATE_THRESHOLD}
 MAX_NUMBER = 1e6
-MAX_START_H = 1e6
 
 
 def available_kinds(project, platform) -> list[str]:
