@@ -94,6 +94,20 @@ def test_dell_reboot_and_netapp(catalog):
     assert dur(n) * 3600 == pytest.approx(1.0)
 
 
+def test_reallocate_after_reallocate_only_measures(catalog):
+    """The first reallocate leaves the LUN optimized: a second one within its threshold measures
+    (one second) and says so, citing the same source as the advice to reallocate."""
+    from app.domain.project import Reallocate
+
+    p = load("netapp-fas-wafl")
+    sc = p.scenario("Reallocate")
+    sc.events.append(Reallocate("op2", 0.5, 0, threshold=1.0))
+    r = simulate(p, catalog, sc.name)
+    assert (r.operation("op2").end_h - 0.5) * 3600 == pytest.approx(1.0)
+    [note] = [a for a in r.advisories if a.code == "reallocate-not-needed"]
+    assert note.where == "op2" and "only measures" in note.text and note.source.startswith("netapp")
+
+
 # ---------------------------------------------------------------- curve shapes
 
 def test_asap_migration_cpu0_shape(catalog):

@@ -1472,7 +1472,9 @@ class ReallocateOp(Op):
                 self.begin("reallocate", t, self.mb, tag="realloc")
             elif level <= ev.threshold:
                 self.sim.advise("info", "reallocate-not-needed",
-                                f"{ev.id}: optimization {level:g} is within the threshold {ev.threshold:g}", ev.id)
+                                f"{ev.id}: optimization {level:g} is within the threshold {ev.threshold:g}; "
+                                "reallocate only measures the LUN (nothing is rewritten)", ev.id,
+                                "netapp post ('consider running reallocate')")
         elif s.tag == "realloc":
             lay.l_opt[self.l] = self.R.v("reallocate.optimized_level")
             self.sim.invalidate()
