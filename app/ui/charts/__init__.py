@@ -25,10 +25,10 @@ from typing import Iterable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QFont, QPen
+from PySide6.QtGui import QAction, QColor, QFont, QFontMetricsF, QPen
 from PySide6.QtWidgets import (
-    QFileDialog, QGraphicsItem, QGraphicsOpacityEffect, QHBoxLayout, QHeaderView, QLabel, QMenu, QScrollArea,
-    QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QFileDialog, QGraphicsItem, QGraphicsLinearLayout, QGraphicsOpacityEffect, QHBoxLayout, QHeaderView, QLabel,
+    QMenu, QScrollArea, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
 from app.domain.formatting import OUTAGE_TEXT, format_response, format_time, format_value, series_label
@@ -36,7 +36,12 @@ from app.domain.formatting import OUTAGE_TEXT, format_response, format_time, for
 from .statustext import StatusText
 from .timeaxis import TimeAxisItem
 
-PLOT_MIN_H = 125  # pixels per plot before the charts scroll
+# pixels of each plot's data area (inside its axes) before the charts scroll: room for three
+# readable value ticks (0, 50, 100 %) and the shape of a step; below that the plots are too flat
+# to read and the panel scrolls instead
+PLOT_DATA_MIN_H = 100
+TITLE_H = 16  # a plot's header row: its title (and its legend, when one line of it fits beside)
+TICK_LABEL_LINES = 1.6  # value tick labels this many text lines apart at least (closer, they run together)
 LEGEND_MAX = 5  # more curves than this: no legend (the read-out lists them)
 MAX_CURVES = 12  # per plot; the busiest entities (by peak) plus the selected ones are shown
 FOLLOW_SPARE = 0.1  # a plan that outgrows the time axis is shown with 10% of its length to spare
@@ -111,16 +116,54 @@ def dim_view(view, dim: bool) -> None:
 
 
 def _set_title(plot: pg.PlotItem, text: str) -> None:
-    """A plot's title in a row just as tall as its text (pyqtgraph gives it 30 pixels)."""
+    """A plot's title in a row just as tall as its text (pyqtgraph gives it 30 pixels; the
+    header row grows with a legend of more lines: ChartsPanel._fit_header)."""
+    height = max(TITLE_H, plot.layout.rowMinimumHeight(0))  # (before setTitle makes it 30)
     plot.setTitle(text, size="9pt")
-    plot.layout.setRowFixedHeight(0, 16)
-    plot.titleLabel.setMaximumHeight(16)
+    plot.layout.setRowFixedHeight(0, height)
+    plot.titleLabel.setMaximumHeight(TITLE_H)
+
+
+class _ValueAxis(pg.AxisItem):
+    """A value axis whose labelled ticks keep TICK_LABEL_LINES text lines apart however short
+    the plot: pyqtgraph asks for at least 2.25 intervals at any size, so a 0-100 % axis is
+    labelled every 20 even 50 pixels tall (five labels stacked on each other). The major
+    spacing is the smallest 1, 2 or 5 x 10^n that keeps the labels apart; the minor ticks (grid
+    lines only, no text) split it in 2 or 5."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.style["maxTextLevel"] = 0  # text on the major ticks only: the minor ones would crowd
+        self._line: float | None = None
+
+    def _line_height(self) -> float:
+        if self._line is None:  # the font is known once the axis is in a scene
+            self._line = QFontMetricsF(self.style["tickFont"] or self.font()).height()
+        return self._line
+
+    def boundingRect(self):  # noqa: N802
+        """Half a text line more above and below: the labels at the ends of the range (0 and
+        100 %) sit on the data area's edges, half outside it, and pyqtgraph drops a label that
+        is not wholly inside the axis' rectangle."""
+        half = math.ceil(self._line_height() / 2)
+        return super().boundingRect().adjusted(0, -half, 0, half)
+
+    def tickSpacing(self, minVal, maxVal, size):  # noqa: N802,N803 (pyqtgraph API)
+        dif = abs(maxVal - minVal)
+        if dif == 0 or size <= 0:
+            return []
+        # the smallest spacing that keeps the labels apart
+        widest = dif / max(size / (TICK_LABEL_LINES * self._line_height()), 1.0)
+        p10 = 10.0 ** math.floor(math.log10(widest))
+        factor = next(f for f in (1, 2, 5, 10) if f * p10 >= widest * (1 - 1e-9))
+        major = factor * p10
+        return [(major, 0), (major / (2 if factor == 5 else 5), 0)]
 
 
 class _RowLegend(pg.LegendItem):
-    """A legend in its own row of the plot, between the title and the curves (a legend inside
-    the view box hides the curves under it). Sized by the plot's layout: updateSize asks for
-    the height the entries need instead of placing itself."""
+    """A legend laid out outside the curves (a legend inside the view box hides the curves under
+    it): in the panel beside the plot's title, in an exported PNG in a row under it. Sized by
+    the plot's layout: updateSize asks for the height the entries need instead of placing itself."""
 
     def updateSize(self):  # noqa: N802 (pyqtgraph API)
         height = 0.0
@@ -351,6 +394,7 @@ class ChartsPanel(QWidget):
         self.cursor_lines: dict[str, pg.InfiniteLine] = {}
         self.hover_text: dict[str, pg.TextItem] = {}
         self.empty_notes: dict[str, pg.LabelItem] = {}
+        self._headers: dict[str, QGraphicsLinearLayout] = {}
         self._view_actions: dict[str, QAction] = {}
         self._png_actions: dict[str, QAction] = {}
         self._base_titles: dict[str, str] = {s.key: s.title for s in PLOTS}
@@ -358,7 +402,7 @@ class ChartsPanel(QWidget):
         first = None
         for row, spec in enumerate(PLOTS):
             axis = TimeAxisItem("bottom")
-            p = self.glw.addPlot(row=row, col=0, axisItems={"bottom": axis})
+            p = self.glw.addPlot(row=row, col=0, axisItems={"bottom": axis, "left": _ValueAxis("left")})
             _set_title(p, spec.title)
             p.titleLabel.opts["justify"] = "left"
             # a long title ("... (12 of 20: busiest and selected)") must not make the plot wider
@@ -377,13 +421,25 @@ class ChartsPanel(QWidget):
                 p.getAxis(name).setCacheMode(QGraphicsItem.DeviceCoordinateCache)
             if spec.percent:
                 p.setYRange(0, 100, padding=0.02)
+            p.getViewBox().setMinimumHeight(PLOT_DATA_MIN_H)  # _update_min_height sums these
             if first is None:
                 first = p
             else:
                 p.setXLink(first)
             leg = _RowLegend(labelTextSize="8pt", verSpacing=-6, horSpacing=12)
-            p.layout.removeItem(p.getAxis("top"))  # never shown: its row holds the legend
-            p.layout.addItem(leg, 1, 1)
+            p.layout.removeItem(p.getAxis("top"))  # never shown: its row stays empty
+            # the header row over the data area: the title, then the legend right-aligned beside
+            # it, clear of the curves (_fit_legend keeps it clear of the title's text too)
+            header = QGraphicsLinearLayout(Qt.Horizontal)
+            header.setContentsMargins(0, 0, 0, 0)
+            header.setSpacing(0)
+            p.layout.removeItem(p.titleLabel)
+            header.addItem(p.titleLabel)
+            header.setStretchFactor(p.titleLabel, 1)
+            header.addItem(leg)
+            header.setAlignment(leg, Qt.AlignRight | Qt.AlignVCenter)
+            p.layout.addItem(header, 0, 1)
+            self._headers[spec.key] = header
             note = pg.LabelItem("", size="9pt", color="#808080")
             note.setParentItem(p.getViewBox())
             note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
@@ -540,14 +596,25 @@ class ChartsPanel(QWidget):
         if not legend.items:
             return
         # the width the charts have on screen (the view box can be wider than that: a legend
-        # asked for more room than there is)
-        room = self.glw.width() - LEFT_AXIS_W - 20
-        widths = sorted((s.boundingRect().width() + l.boundingRect().width() + 12 for s, l in legend.items),
+        # asked for more room than there is), less the title's text it sits beside
+        room = self.glw.width() - LEFT_AXIS_W - 40
+        title = self.plots[key].titleLabel.item.boundingRect().width()
+        # each entry: its sample, its text (not its label's cell: as wide as the column's widest)
+        # and the spacing between entries
+        widths = sorted((s.boundingRect().width() + l.item.boundingRect().width() + 12 for s, l in legend.items),
                         reverse=True)
+        # beside the title while its widest entry fits there, else under it (a narrow dock)
+        stacked = widths[0] > room - title
+        header = self._headers[key]
+        if stacked != (header.orientation() == Qt.Vertical):
+            header.setOrientation(Qt.Vertical if stacked else Qt.Horizontal)
+        if not stacked:
+            room -= title
         cols = len(widths)
         while cols > 1 and sum(widths[:cols]) > room:
             cols -= 1
         legend.setColumnCount(cols)
+        self._fit_header(key)  # one line more or less: the header row follows
 
     def set_focus(self, pairs: Iterable[tuple[str, str]]) -> None:
         focus = set(pairs)
@@ -593,6 +660,8 @@ class ChartsPanel(QWidget):
         else:
             self.hidden_plots.add(key)
         p.setVisible(visible)
+        # a hidden plot asks for no data area: its row would keep that height (empty)
+        p.getViewBox().setMinimumHeight(PLOT_DATA_MIN_H if visible else 0)
         # collapse the row so the visible plots share the height
         row = [s.key for s in PLOTS].index(key)
         self.glw.ci.layout.setRowMaximumHeight(row, 1e6 if visible else 0)
@@ -622,9 +691,17 @@ class ChartsPanel(QWidget):
         self._axis_plot = lowest
 
     def _update_min_height(self) -> None:
-        """Each visible plot gets at least PLOT_MIN_H pixels; below that the panel scrolls."""
-        shown = len(PLOTS) - len(self.hidden_plots)
-        self.glw.setMinimumHeight(max(shown, 1) * PLOT_MIN_H)
+        """Each visible plot's data area gets at least PLOT_DATA_MIN_H pixels; below that the
+        panel scrolls. A plot's minimum is its header, data area and time axis (full height
+        under the lowest plot only): summed here, since the grid layout's own minimum counts
+        the hidden plots too."""
+        shown = [p for key, p in self.plots.items() if key not in self.hidden_plots]
+        height = sum(p.effectiveSizeHint(Qt.MinimumSize).height() for p in shown)
+        height += self.glw.ci.layout.verticalSpacing() * max(len(shown) - 1, 0)
+        height += sum(self.glw.ci.layout.getContentsMargins()[1::2])  # top and bottom
+        height = math.ceil(height)
+        if self.glw.minimumHeight() != height:
+            self.glw.setMinimumHeight(height)
 
     def values_at(self, t: float) -> list[tuple[str, str, str, float, float | None]]:
         """(plot key, metric, entity, value, baseline value) for every shown curve at time t."""
@@ -885,6 +962,21 @@ class ChartsPanel(QWidget):
         else:
             self._fit_legend(key)
             legend.updateSize()
+        self._fit_header(key)
+
+    def _fit_header(self, key: str) -> None:
+        """The header row as tall as the title or the legend's lines (both, the legend under the
+        title, in a dock too narrow for it beside the title); the panel's minimum height
+        follows (each plot keeps PLOT_DATA_MIN_H for its curves). Only on change: setting a row
+        height re-lays out the plot."""
+        legend = self.legends[key]
+        lines = math.ceil(legend.maximumHeight()) if legend.isVisible() else 0
+        stacked = self._headers[key].orientation() == Qt.Vertical
+        height = TITLE_H + lines if stacked else max(TITLE_H, lines)
+        layout = self.plots[key].layout
+        if layout.rowMinimumHeight(0) != height or layout.rowMaximumHeight(0) != height:
+            layout.setRowFixedHeight(0, height)
+            self._update_min_height()
 
     def _line_moved(self, line: pg.InfiniteLine) -> None:
         t = max(0.0, float(line.value()))
