@@ -199,7 +199,9 @@ class TimelineParts:
             elif kind == "workload":
                 focus.add(("response_ms", key))
         self.charts.set_focus(focus)
-        if event_id and event_id != self.timeline.selected:
+        # the timeline shows the window's event selection, none included (a selection with no
+        # operation, e.g. after the selected one was deleted or its add undone)
+        if event_id != self.timeline.selected:
             self.timeline.selected = event_id
             self.timeline.gantt.select(event_id)
             self.timeline._update_controls()

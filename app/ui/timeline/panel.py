@@ -154,13 +154,17 @@ class TimelinePanel(QWidget):
             if not change.affects(ops.EVENTS, ops.SCENARIOS, ops.WORKLOADS):
                 self.gantt.set_stale(True)  # the rows stand; the prediction is being redone
                 return
+        vanished = False
         if self.selected and self.project is not None:
             try:
                 self.project.scenario().event(self.selected)
-            except KeyError:
+            except KeyError:  # deleted, an add undone, another scenario: tell the window too
                 self.selected = None
+                vanished = True
         self.gantt.set_stale(True)
         self.refresh()
+        if vanished:
+            self.selectionRequested.emit("")
 
     def refresh(self) -> None:
         project = self.project
@@ -239,8 +243,11 @@ class TimelinePanel(QWidget):
         return self._apply(ops.SetEventPriority(event_id, priority))
 
     def delete_event(self, event_id: str) -> bool:
+        # asked before the edit: the document's change (in _apply) already drops the vanished
+        # event from self.selected
+        was_selected = self.selected == event_id
         ok = self._apply(ops.RemoveEvent(event_id))
-        if ok and self.selected == event_id:
+        if ok and was_selected:
             self.select("")
         return ok
 
