@@ -140,7 +140,7 @@ class TimelineParts:
         self.charts.set_stale(first)
         self.compare.set_stale(first)
         self.charts.set_status("No prediction")
-        self.timeline.set_stale(True)
+        self.timeline.set_stale(True, dim=True)
         self.window.status(f"No prediction: {first}")
         messages = getattr(self.window, "messages", None)
         if messages is not None and hasattr(messages, "set_extra") and not messages.prediction_blocked():

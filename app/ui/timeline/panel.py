@@ -146,8 +146,9 @@ class TimelinePanel(QWidget):
         self.gantt.set_stale(False)
         self.refresh()
 
-    def set_stale(self, stale: bool) -> None:
-        self.gantt.set_stale(stale)
+    def set_stale(self, stale: bool, dim: bool = False) -> None:
+        """A prediction is running (`stale`), or failed (`dim` too: the bars are dimmed now)."""
+        self.gantt.set_stale(stale, dim)
 
     def _doc_changed(self, change=None) -> None:
         if change is not None and getattr(change, "aspects", None) is not None and not change.replaced:
