@@ -294,6 +294,7 @@ class EventItem(pg.GraphicsObject):
         if ev.isFinish():
             self._drag_x0 = None
             self.setPos(0, 0)
+            self.gantt.dragFinished.emit(self.event_id)  # before the move: its own message stands
             if abs(new_start - self.start_h) > 1e-9:
                 self.gantt.moveRequested.emit(self.event_id, new_start)
 
@@ -377,7 +378,8 @@ class GanttView(QWidget):
     editRequested = Signal(str)
     contextRequested = Signal(str, object)  # event id, QPoint (global)
     moveRequested = Signal(str, float)  # event id, new start (hours)
-    dragging = Signal(str, float)
+    dragging = Signal(str, float)  # event id, the start it would get if dropped now
+    dragFinished = Signal(str)  # event id: dropped (moved or not), or its item went mid-drag
     cursorMoved = Signal(float)
     backgroundContext = Signal(float, object)  # time under the mouse, QPoint
 
@@ -492,7 +494,11 @@ class GanttView(QWidget):
             else:
                 lane.set(y, horizon, text)
         for eid in [e for e in self.items if e not in specs]:
-            self.plot.removeItem(self.items.pop(eid))
+            item = self.items.pop(eid)
+            self.plot.removeItem(item)
+            if item._drag_x0 is not None:  # removed while dragged (an undo): the drag is over
+                item._drag_x0 = None
+                self.dragFinished.emit(eid)
         for eid, (ev, idx, op, marker) in specs.items():
             y = -idx
             tip = (lambda ev=ev, op=op: self._tooltip(ev, op, describe_event(ev, self.platform)))

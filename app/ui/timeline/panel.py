@@ -104,6 +104,7 @@ class TimelinePanel(QWidget):
         self.gantt.contextRequested.connect(self._context_menu)
         self.gantt.backgroundContext.connect(self._background_menu)
         self.gantt.dragging.connect(lambda _eid, t: self.message.setText(f"start {format_time(t)}"))
+        self.gantt.dragFinished.connect(lambda _eid: self.message.setText(""))
 
         # no shortcut of its own: in the main window Edit > Delete (Del) deletes the selection,
         # which holds the selected operation ("op3"); a second Del shortcut would be ambiguous
