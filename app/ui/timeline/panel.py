@@ -364,6 +364,7 @@ class TimelinePanel(QWidget):
         if self.cursor is None:
             return
         self.cursor.play() if on else self.cursor.pause()
+        self._playing_changed(self.cursor.playing)  # a plan not predicted yet does not play
 
     def _playing_changed(self, playing: bool) -> None:
         self.play_button.blockSignals(True)
