@@ -138,6 +138,33 @@ def parse_ref(ref: str) -> tuple[str, Any]:
     return "", ref
 
 
+def ref_exists(project: Project, ref: str) -> bool:
+    """Does the object `ref` names exist in `project` as it is now? An event ("op3") exists when
+    the current scenario has it. References to what cannot vanish (the project, a cache setting,
+    a feature, a controller, a bus) or to nothing known count as existing: only objects an edit,
+    an undo or a redo can remove are checked."""
+    kind, key = parse_ref(ref)
+    if kind == "drive":
+        return key in project.drives
+    if kind == "enclosure":
+        return any(e.id == key for e in project.enclosures)
+    if kind == "group":
+        return any(g.id == key for g in project.groups)
+    if kind == "lun":
+        return any(l.id == key for l in project.luns)
+    if kind == "workload":
+        return any(w.id == key for w in project.workloads)
+    if kind == "scenario":
+        return any(s.name == key for s in project.scenarios)
+    if kind == "event":
+        try:
+            project.scenario().event(key)
+        except KeyError:
+            return False
+        return True
+    return True
+
+
 # ---------------------------------------------------------------- rules used by drops
 
 def platform_of(project: Project, catalog: Catalog) -> Platform:

@@ -128,6 +128,16 @@ def line_points(t: np.ndarray, v: np.ndarray, horizon: float) -> tuple[np.ndarra
     return np.r_[t, horizon], np.r_[v, v[-1]]
 
 
+def series_points(s, horizon: float, columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices of one chart line over the chart's [0, horizon]: up to the line's own end when
+    its plan ends sooner (a pinned baseline's curve stops there, as in the GUI, rather than run
+    flat to this plan's end)."""
+    end = horizon if s.end_h is None else max(min(float(s.end_h), horizon), 0.0)
+    if s.linear:
+        return line_points(s.t, s.v, end)
+    return step_points(s.t, s.v, end, max(int(columns * end / max(horizon, 1e-12)), 1))
+
+
 def series_pen(chart: Chart, i: int, width: float) -> QPen:
     """Series i's pen: its palette colour (a baseline line takes its counterpart's), dashed for
     baseline lines and once the palette has been used up."""
@@ -268,10 +278,7 @@ class ChartPainter:
         columns = int(plot.width() / u * 2)  # two vertices' columns per point of width
         p.setClipRect(plot.adjusted(-u, -u, u, u))
         for i, s in enumerate(chart.series):
-            if s.linear:
-                xs, ys = line_points(s.t, s.v, horizon)
-            else:
-                xs, ys = step_points(s.t, s.v, horizon, columns)
+            xs, ys = series_points(s, horizon, columns)
             path = QPainterPath()
             gap = True  # the line breaks at NaN (a response time where nothing completed I/O)
             for a, b in zip(xs.tolist(), ys.tolist()):

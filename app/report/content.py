@@ -82,6 +82,7 @@ class ChartSeries:
     color: int = -1  # palette index; -1: the series' own position
     dashed: bool = False  # the baseline scenario's line for the same entity
     linear: bool = False  # straight lines between the points (Series.linear: progress), not steps
+    end_h: float | None = None  # where its own plan ends (a pinned baseline's); None: the chart's horizon
 
 
 @dataclass
@@ -760,7 +761,9 @@ class ReportBuilder:
             for i, s in enumerate(series):
                 b = base.get(metric, s.entity)
                 if b is not None and len(b.t):
-                    lines.append(ChartSeries(f"{lines[i].label} (baseline)", b.t, b.v, color=i, dashed=True))
+                    # it stops where the baseline plan ends, as in the GUI (not held to this plan's end)
+                    lines.append(ChartSeries(f"{lines[i].label} (baseline)", b.t, b.v, color=i, dashed=True,
+                                             linear=b.linear, end_h=base.horizon_h))
             if len(lines) > len(series):
                 caption = (caption + " " if caption else "") + (
                     f"Dashed: the same workloads in the baseline scenario \u201c{base_name}\u201d.")

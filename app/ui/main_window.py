@@ -454,7 +454,20 @@ class MainWindow(QMainWindow):
         if change.replaced:
             self.selection.clear()
             QTimer.singleShot(0, self.canvas.fit)
+        else:
+            self._drop_vanished_refs()
         self._counts_timer.start()
+
+    def _drop_vanished_refs(self) -> None:
+        """An edit, undo or redo removed selected objects (a deleted operation, an undone RAID
+        group, a drive moved back): drop them from the selection, so that no view (Inspector,
+        timeline, canvas) goes on showing an object that is gone."""
+        refs = self.selection.refs()
+        if refs:
+            project = self.document.project
+            kept = [r for r in refs if ops.ref_exists(project, r)]
+            if kept != refs:
+                self.selection.set(kept)
 
     def _issues_changed(self, _issues: list) -> None:
         self._counts_timer.start()

@@ -714,16 +714,18 @@ class ChartsPanel(QWidget):
         base_index = _index(self.baseline) if self.baseline is not None else None
         rows: dict[str, dict[str, float]] = {}
         base_rows: dict[str, dict[str, float]] = {}
+        # past a plan's end (the cursor goes to the longer of the two): no value, as its curve stops
+        ended, base_ended = _ended(self.result, t), _ended(self.baseline, t)
         for spec in PLOTS:
             for metric, ent in self.shown[spec.key]:
                 if metric not in rows:
                     rows[metric] = index.values_at(metric, t)
                 b = None
-                if base_index is not None:
+                if base_index is not None and not base_ended:
                     if metric not in base_rows:
                         base_rows[metric] = base_index.values_at(metric, t)
                     b = base_rows[metric].get(ent)
-                out.append((spec.key, metric, ent, rows[metric][ent], b))
+                out.append((spec.key, metric, ent, None if ended else rows[metric][ent], b))
         return out
 
     def curve(self, metric: str, entity: str, baseline: bool = False) -> pg.PlotDataItem | None:
@@ -1001,12 +1003,14 @@ class ChartsPanel(QWidget):
             tree.setColumnHidden(2, self.baseline is None)  # its width to the names
         rows: list[tuple] = []
         if self.result is not None:
+            base_ended = _ended(self.baseline, t)
             for key, metric, ent, v, b in self.values_at(t):
                 if key in self.hidden_plots:
                     continue
                 unit = _index(self.result).unit(metric, ent) or next(sp.unit for sp in PLOTS if sp.key == key)
+                base = ENDED if base_ended and (metric, ent) in self.baseline.series else _fmt(b, unit)
                 rows.append((key, metric, ent, series_label(metric, ent, self.project, self.result),
-                             _fmt(v, unit), _fmt(b, unit) if b is not None else ""))
+                             ENDED if v is None else _fmt(v, unit), base))
         layout = [(key, metric, ent) for key, metric, ent, *_ in rows]
         if layout != self._readout_layout:
             self._readout_layout = layout
@@ -1049,9 +1053,11 @@ class ChartsPanel(QWidget):
             pt = vb.mapSceneToView(pos)
             t = pt.x()
             lines = [format_time(max(t, 0.0))]
+            ended = _ended(self.result, t)
             for metric, ent in self.shown[key][:8]:
                 s = self.result.series[(metric, ent)]
-                lines.append(f"{series_label(metric, ent, self.project, self.result)}: {_fmt(s.at(t), s.unit)}")
+                lines.append(f"{series_label(metric, ent, self.project, self.result)}: "
+                             f"{ENDED if ended else _fmt(s.at(t), s.unit)}")
             if len(self.shown[key]) > 8:
                 lines.append(f"... {len(self.shown[key]) - 8} more in the read-out")
             text.setText("\n".join(lines))
@@ -1099,6 +1105,14 @@ def _same(item: pg.PlotDataItem, x: np.ndarray, y: np.ndarray) -> bool:
     ox, oy = item.getOriginalDataset()
     return (ox is not None and oy is not None and len(ox) == len(x) and len(oy) == len(y)
             and np.array_equal(ox, x) and np.array_equal(oy, y, equal_nan=True))
+
+
+ENDED = "ended"  # the read-out past the end of a plan (its curve stops there)
+
+
+def _ended(result, t: float) -> bool:
+    """Is `t` past the end of `result`'s plan (its horizon), where its curves stop?"""
+    return result is not None and t > result.horizon_h * (1 + 1e-9) + 1e-9
 
 
 def _fmt(v: float | None, unit: str) -> str:

@@ -44,6 +44,7 @@ class TimelineParts:
     scenarios: Any
     docks: dict = field(default_factory=dict)
     colour_drives: QAction | None = None
+    play_action: QAction | None = None  # the main toolbar's (and Operations menu's) Play / Pause
     last_latency_ms: float | None = None  # edit -> curves redrawn, for the status bar / benchmark
     # (name, start, end) of each redraw step of the last result, time.perf_counter()
     step_marks: list = field(default_factory=list)
@@ -140,7 +141,7 @@ class TimelineParts:
         self.charts.set_stale(first)
         self.compare.set_stale(first)
         self.charts.set_status("No prediction")
-        self.timeline.set_stale(True)
+        self.timeline.set_stale(True, dim=True)
         self.window.status(f"No prediction: {first}")
         messages = getattr(self.window, "messages", None)
         if messages is not None and hasattr(messages, "set_extra") and not messages.prediction_blocked():
@@ -199,7 +200,9 @@ class TimelineParts:
             elif kind == "workload":
                 focus.add(("response_ms", key))
         self.charts.set_focus(focus)
-        if event_id and event_id != self.timeline.selected:
+        # the timeline shows the window's event selection, none included (a selection with no
+        # operation, e.g. after the selected one was deleted or its add undone)
+        if event_id != self.timeline.selected:
             self.timeline.selected = event_id
             self.timeline.gantt.select(event_id)
             self.timeline._update_controls()
@@ -403,10 +406,26 @@ def install(window) -> TimelineParts:
     else:
         timeline.layout().insertWidget(0, bar)
     play = QAction("Play", window)
+    play.setObjectName("play")
     play.setCheckable(True)
-    play.setToolTip("Move the cursor through the plan; the canvas colours drives by utilization")
-    play.toggled.connect(lambda on: cursor.play() if on else cursor.pause())
-    cursor.playingChanged.connect(lambda on: (play.blockSignals(True), play.setChecked(on), play.blockSignals(False)))
+    parts.play_action = play
+
+    def show_play_state(on: bool) -> None:
+        """As the timeline's own Play button: checked and "Pause" while the cursor plays."""
+        play.blockSignals(True)
+        play.setChecked(on)
+        play.setText("Pause" if on else "Play")
+        play.setToolTip("Stop the cursor where it is" if on else
+                        "Move the cursor through the plan; the canvas colours drives by utilization")
+        play.blockSignals(False)
+
+    def play_toggled(on: bool) -> None:
+        cursor.play() if on else cursor.pause()
+        show_play_state(cursor.playing)  # a plan not predicted yet does not play: unchecked again
+
+    show_play_state(False)
+    play.toggled.connect(play_toggled)
+    cursor.playingChanged.connect(show_play_state)
     if toolbar is not None:
         toolbar.addSeparator()
         toolbar.addAction(play)

@@ -139,6 +139,7 @@ class EventItem(pg.GraphicsObject):
         self.marker = marker
         self.op = None  # the engine's OperationResult it was last drawn from
         self.selected = False
+        self.painted_stale = False  # its cached pixmap was painted pale (GanttView.set_stale)
         self._drag_x0: float | None = None
         self._tip = tooltip  # a str, or a callable made into text when the pointer arrives
         self.note = ""  # "ASAP · 30 min", written after the bar
@@ -207,10 +208,11 @@ class EventItem(pg.GraphicsObject):
         outline = _OUTLINES[self.selected]
         lanes, n = phase_lanes(self.phases)
         lane_h = h / n
+        stale = self.painted_stale = self.gantt.stale
         for (name, s, e), lane in zip(self.phases, lanes):
             rect = QRectF(s, self.y - h / 2 + lane * lane_h, max(e - s, pw), lane_h)
             p.setPen(outline)
-            p.setBrush(phase_brush(name, self.gantt.stale))
+            p.setBrush(phase_brush(name, stale))
             p.drawRect(rect)
         if self.marker or not self.phases:
             self._paint_marker(p, pw, ph)
@@ -292,6 +294,7 @@ class EventItem(pg.GraphicsObject):
         if ev.isFinish():
             self._drag_x0 = None
             self.setPos(0, 0)
+            self.gantt.dragFinished.emit(self.event_id)  # before the move: its own message stands
             if abs(new_start - self.start_h) > 1e-9:
                 self.gantt.moveRequested.emit(self.event_id, new_start)
 
@@ -375,7 +378,8 @@ class GanttView(QWidget):
     editRequested = Signal(str)
     contextRequested = Signal(str, object)  # event id, QPoint (global)
     moveRequested = Signal(str, float)  # event id, new start (hours)
-    dragging = Signal(str, float)
+    dragging = Signal(str, float)  # event id, the start it would get if dropped now
+    dragFinished = Signal(str)  # event id: dropped (moved or not), or its item went mid-drag
     cursorMoved = Signal(float)
     backgroundContext = Signal(float, object)  # time under the mouse, QPoint
 
@@ -490,7 +494,11 @@ class GanttView(QWidget):
             else:
                 lane.set(y, horizon, text)
         for eid in [e for e in self.items if e not in specs]:
-            self.plot.removeItem(self.items.pop(eid))
+            item = self.items.pop(eid)
+            self.plot.removeItem(item)
+            if item._drag_x0 is not None:  # removed while dragged (an undo): the drag is over
+                item._drag_x0 = None
+                self.dragFinished.emit(eid)
         for eid, (ev, idx, op, marker) in specs.items():
             y = -idx
             tip = (lambda ev=ev, op=op: self._tooltip(ev, op, describe_event(ev, self.platform)))
@@ -566,10 +574,15 @@ class GanttView(QWidget):
         self._px_cache = None
 
     # ---------------------------------------------------------------- state
-    def set_stale(self, stale: bool) -> None:
-        """Bars drawn while a new prediction is running are pale (no repaint forced for it:
-        the result follows within moments and redraws what moved)."""
+    def set_stale(self, stale: bool, dim: bool = False) -> None:
+        """Bars painted while a new prediction is running are pale (no repaint forced for it:
+        the result follows within moments and redraws what moved). `dim`: the prediction failed,
+        no result follows: every bar is repainted pale now (the items cache their pixmaps). Not
+        stale: the bars painted pale are repainted in full colour."""
         self.stale = stale
+        for item in self.items.values():
+            if item.painted_stale != stale and (dim or not stale):
+                item.update()  # drops the cached pixmap
 
     def select(self, event_id: str | None) -> None:
         self.selected = event_id

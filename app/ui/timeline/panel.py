@@ -104,6 +104,7 @@ class TimelinePanel(QWidget):
         self.gantt.contextRequested.connect(self._context_menu)
         self.gantt.backgroundContext.connect(self._background_menu)
         self.gantt.dragging.connect(lambda _eid, t: self.message.setText(f"start {format_time(t)}"))
+        self.gantt.dragFinished.connect(lambda _eid: self.message.setText(""))
 
         # no shortcut of its own: in the main window Edit > Delete (Del) deletes the selection,
         # which holds the selected operation ("op3"); a second Del shortcut would be ambiguous
@@ -146,21 +147,26 @@ class TimelinePanel(QWidget):
         self.gantt.set_stale(False)
         self.refresh()
 
-    def set_stale(self, stale: bool) -> None:
-        self.gantt.set_stale(stale)
+    def set_stale(self, stale: bool, dim: bool = False) -> None:
+        """A prediction is running (`stale`), or failed (`dim` too: the bars are dimmed now)."""
+        self.gantt.set_stale(stale, dim)
 
     def _doc_changed(self, change=None) -> None:
         if change is not None and getattr(change, "aspects", None) is not None and not change.replaced:
             if not change.affects(ops.EVENTS, ops.SCENARIOS, ops.WORKLOADS):
                 self.gantt.set_stale(True)  # the rows stand; the prediction is being redone
                 return
+        vanished = False
         if self.selected and self.project is not None:
             try:
                 self.project.scenario().event(self.selected)
-            except KeyError:
+            except KeyError:  # deleted, an add undone, another scenario: tell the window too
                 self.selected = None
+                vanished = True
         self.gantt.set_stale(True)
         self.refresh()
+        if vanished:
+            self.selectionRequested.emit("")
 
     def refresh(self) -> None:
         project = self.project
@@ -239,8 +245,11 @@ class TimelinePanel(QWidget):
         return self._apply(ops.SetEventPriority(event_id, priority))
 
     def delete_event(self, event_id: str) -> bool:
+        # asked before the edit: the document's change (in _apply) already drops the vanished
+        # event from self.selected
+        was_selected = self.selected == event_id
         ok = self._apply(ops.RemoveEvent(event_id))
-        if ok and self.selected == event_id:
+        if ok and was_selected:
             self.select("")
         return ok
 
@@ -355,6 +364,7 @@ class TimelinePanel(QWidget):
         if self.cursor is None:
             return
         self.cursor.play() if on else self.cursor.pause()
+        self._playing_changed(self.cursor.playing)  # a plan not predicted yet does not play
 
     def _playing_changed(self, playing: bool) -> None:
         self.play_button.blockSignals(True)
