@@ -703,8 +703,9 @@ class ChartsPanel(QWidget):
         if self.glw.minimumHeight() != height:
             self.glw.setMinimumHeight(height)
 
-    def values_at(self, t: float) -> list[tuple[str, str, str, float, float | None]]:
-        """(plot key, metric, entity, value, baseline value) for every shown curve at time t."""
+    def values_at(self, t: float) -> list[tuple[str, str, str, float | None, float | None]]:
+        """(plot key, metric, entity, value, baseline value) for every shown curve at time t; a
+        value is None past the end of its plan (its curve stops there)."""
         out = []
         if self.result is None:
             return out
