@@ -112,6 +112,20 @@ def panel(qtbot):
     return p
 
 
+
+@pytest.fixture
+def small_timeline(qtbot):
+    """The main window with the timeline plug-in on the live tests' small project, predicting with
+    their FakeEngine: (window, document, plug-in parts) (tests/gui/test_live_support.py)."""
+    try:
+        from test_live_support import catalog, small_project, timeline_window
+    except ImportError:
+        from tests.gui.test_live_support import catalog, small_project, timeline_window
+
+    window, doc, parts = timeline_window(qtbot, small_project(catalog()))
+    qtbot.wait(20)
+    return window, doc, parts
+
 # ---------------------------------------------------------------- tests that need the Python engine
 # A test marked `python_engine` changes the engine's internals (monkeypatches Sim or ops methods,
 # wraps them to check each call). Compiled by mypyc (app/engine/native.py), those classes take no

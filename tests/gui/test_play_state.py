@@ -9,19 +9,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 from PySide6.QtCore import QStandardPaths, Qt  # noqa: E402
 
-try:
-    from test_live_support import catalog, small_project, timeline_window
-except ImportError:
-    from tests.gui.test_live_support import catalog, small_project, timeline_window
-
 pytestmark = pytest.mark.gui
 QStandardPaths.setTestModeEnabled(True)
 
 
 @pytest.fixture
-def win(qtbot):
-    window, doc, parts = timeline_window(qtbot, small_project(catalog()))
-    qtbot.wait(20)
+def win(small_timeline):
+    window, doc, parts = small_timeline
     # the toolbar's Play (found by its text before anything plays)
     window.play_action = next(a for a in window.toolbar.actions() if a.text() == "Play")
     return window, doc, parts

@@ -9,24 +9,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
-from app.ui.charts import ChartsPanel  # noqa: E402
-
 try:
     from test_live_support import FakeEngine, catalog, small_project
 except ImportError:
     from tests.gui.test_live_support import FakeEngine, catalog, small_project
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture
-def panel(qtbot):
-    p = ChartsPanel()
-    qtbot.addWidget(p)
-    p.resize(1200, 900)
-    p.show()
-    qtbot.waitExposed(p)
-    return p
 
 
 def _result(priority: str):

@@ -13,20 +13,13 @@ from PySide6.QtWidgets import QLabel  # noqa: E402
 from app.domain import ops  # noqa: E402
 from app.domain.project import Bind, Workload  # noqa: E402
 
-try:
-    from test_live_support import catalog, small_project, timeline_window
-except ImportError:
-    from tests.gui.test_live_support import catalog, small_project, timeline_window
-
 pytestmark = pytest.mark.gui
 QStandardPaths.setTestModeEnabled(True)
 
 
 @pytest.fixture
-def win(qtbot):
-    window, doc, parts = timeline_window(qtbot, small_project(catalog()))
-    qtbot.wait(20)
-    return window, doc, parts
+def win(small_timeline):
+    return small_timeline
 
 
 def inspector_title(window) -> str:

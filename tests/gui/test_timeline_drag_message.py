@@ -12,18 +12,13 @@ from PySide6.QtTest import QTest  # noqa: E402
 
 from app.domain.project import Bind  # noqa: E402
 
-try:
-    from test_live_support import catalog, small_project, timeline_window
-except ImportError:
-    from tests.gui.test_live_support import catalog, small_project, timeline_window
-
 pytestmark = pytest.mark.gui
 QStandardPaths.setTestModeEnabled(True)
 
 
 @pytest.fixture
-def win(qtbot):
-    window, doc, parts = timeline_window(qtbot, small_project(catalog()))
+def win(small_timeline, qtbot):
+    window, doc, parts = small_timeline
     parts.timeline.gantt.plot.setXRange(0, 20, padding=0)
     qtbot.wait(50)
     return window, doc, parts
