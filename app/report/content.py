@@ -756,8 +756,14 @@ class ReportBuilder:
                 targets.append((value, f"target {format_ms(value)}"))
         lines = [ChartSeries(self.entity_label(metric, s.entity, r), s.t, s.v, linear=s.linear) for s in series]
         base_name = self.project.baseline_scenario
-        if kind == "response" and base_name and base_name != scenario and base_name in self.results:
-            base = self.results[base_name]  # the GUI's dashed baseline: what the hosts see without the plan
+        base = self.results.get(base_name) if base_name and base_name != scenario else None
+        # with a pinned baseline every chart's time axis runs to the longer plan's end, as the GUI's
+        # (linked) axes do, so the charts line up; this plan's lines still stop at its own end
+        horizon = max(r.horizon_h, base.horizon_h) if base is not None else r.horizon_h
+        if horizon > r.horizon_h:
+            for line in lines:
+                line.end_h = r.horizon_h
+        if kind == "response" and base is not None:  # the GUI's dashed baseline: what the hosts see without the plan
             for i, s in enumerate(series):
                 b = base.get(metric, s.entity)
                 if b is not None and len(b.t):
@@ -770,7 +776,7 @@ class ReportBuilder:
         # host charts: a band over each controller reboot (no host I/O: the response lines break)
         bands = ([(a, b, OUTAGE_TEXT) for a, b in r.host_outages()]
                  if metric in ("response_ms", "iops") else [])
-        return Chart(title, unit, lines, r.horizon_h, y_max, caption, marks, targets, bands)
+        return Chart(title, unit, lines, horizon, y_max, caption, marks, targets, bands)
 
     def section_charts(self, names: list[str]) -> None:
         self.heading("Charts", 1)

@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 PLUGINS = ("app.ui.timeline", "app.ui.report_dialog")
 MENUS = ("File", "Edit", "View", "Scenario", "Operations", "Report", "Help")
 STATE_VERSION = 1
+TOP_MIN_H = 300  # first run: the canvas keeps at least this height over the bottom docks
 
 
 class MainWindow(QMainWindow):
@@ -57,6 +58,8 @@ class MainWindow(QMainWindow):
         self._menus: dict[str, QMenu] = {}
         self._docks: list[QDockWidget] = []
         self._sync = False
+        self._first_show_steps: list = []  # plug-ins' dock arrangements (after_first_show)
+        self._bottom_wish: tuple[list[QDockWidget], list[int]] | None = None  # want_bottom_heights
 
         # centre: the canvas
         self.canvas = LayoutView(document)
@@ -406,41 +409,73 @@ class MainWindow(QMainWindow):
         s = QSettings()
         self._default_state = self.saveState(STATE_VERSION)
         geo, state = s.value("window/geometry", QByteArray()), s.value("window/state", QByteArray())
-        self._geometry_restored = False
+        self._geometry_restored = self._state_restored = False
         if isinstance(geo, QByteArray) and not geo.isEmpty():
             self._geometry_restored = self.restoreGeometry(geo)
         if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state, STATE_VERSION)
+            self._state_restored = self.restoreState(state, STATE_VERSION)
+
+    def after_first_show(self, fn) -> None:
+        """Run fn once the window is first on screen (a plug-in's dock arrangement: tabifying
+        before that leaves stray tab bars drawn over the docks, Qt 6.12)."""
+        self._first_show_steps.append(fn)
+
+    def want_bottom_heights(self, docks: list[QDockWidget], heights: list[int]) -> None:
+        """A plug-in's first-run heights for its bottom docks (stacked, top to bottom); the window
+        fits them to its height (_size_bottom_docks)."""
+        self._bottom_wish = (list(docks), list(heights))
 
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
         if not getattr(self, "_shown_once", False):
             self._shown_once = True
-            if not getattr(self, "_geometry_restored", False):
-                # first run: docks' minimum sizes can push the window past the screen; fit it
-                QTimer.singleShot(0, self._fit_to_screen)
+            QTimer.singleShot(0, self._first_shown)
+
+    def _first_shown(self) -> None:
+        """The first-run layout in one fixed order (it was two timers, and whichever fired last
+        set the bottom docks' heights): the window fitted to the screen, the plug-ins' dock
+        arrangements, then the bottom docks' heights (set here only), then the state that
+        View > Reset Layout goes back to. A layout the user saved is left alone."""
+        if not self._geometry_restored:
+            self._fit_to_screen()
+        for fn in self._first_show_steps:
+            fn()
+        if not self._state_restored:
+            self._size_bottom_docks()
+            self._default_state = self.saveState(STATE_VERSION)
+        QTimer.singleShot(0, self.canvas.fit)
 
     def _fit_to_screen(self) -> None:
+        """First run: docks' minimum sizes can push the window past the screen; fit it."""
         screen = self.screen()
         avail = screen.availableGeometry() if screen else None
         w, h = 1600, 1000
         if avail is not None:
             w, h = min(w, avail.width()), min(h, avail.height())
         self.resize(w, h)
-        # the configurator (canvas, inspector) keeps at least ~55% of the height over the
-        # bottom docks that plug-ins add (timeline, charts)
-        bottom = [d for d in self._docks if self.dockWidgetArea(d) == Qt.BottomDockWidgetArea
-                  and d.isVisible() and not d.isFloating()]
-        budget = int(h * 0.42)
-        total = sum(d.height() for d in bottom)
-        stacked = {}
-        for d in bottom:  # tabbed docks share one slot; count each slot once
-            stacked.setdefault(d.y(), d)
-        slots = list(stacked.values())
-        total = sum(d.height() for d in slots)
-        if slots and total > budget:
-            self.resizeDocks(slots, [max(90, int(d.height() * budget / total)) for d in slots], Qt.Vertical)
-        QTimer.singleShot(0, self.canvas.fit)
+
+    def _size_bottom_docks(self) -> None:
+        """The bottom docks' first-run heights: a plug-in's wish (want_bottom_heights), else their
+        own, scaled down together (proportions kept) when the window has less room for them;
+        the canvas above keeps TOP_MIN_H and the side docks their minimum heights."""
+        if self._bottom_wish is not None:
+            docks, wanted = self._bottom_wish
+        else:
+            docks = [d for d in self._docks if self.dockWidgetArea(d) == Qt.BottomDockWidgetArea]
+            wanted = [d.height() for d in docks]
+        pairs = []
+        for d, h in zip(docks, wanted):  # tabbed docks share one slot; count each slot once
+            if d.isVisible() and not d.isFloating() and not set(self.tabifiedDockWidgets(d)) & {p for p, _ in pairs}:
+                pairs.append((d, h))
+        if not pairs:
+            return
+        slots, wanted = zip(*pairs)
+        self.resizeDocks(list(slots), list(wanted), Qt.Vertical)
+        self.layout().activate()  # the sizes Qt can give, now: the side docks' minimums hold the top
+        room = sum(d.height() for d in slots) - max(0, TOP_MIN_H - self.centralWidget().height())
+        if room < sum(wanted):
+            self.resizeDocks(list(slots), [int(h * room / sum(wanted)) for h in wanted], Qt.Vertical)
+            self.layout().activate()
 
     def reset_layout(self) -> None:
         self.restoreState(self._default_state, STATE_VERSION)

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
@@ -322,21 +322,6 @@ def _add_entries(menu: QMenu, entries: list) -> None:
             menu.addAction(text, what)
 
 
-class _FirstShow(QObject):
-    """Calls `fn` once, just after the window is first shown."""
-
-    def __init__(self, window, fn):
-        super().__init__(window)
-        self._fn = fn
-        window.installEventFilter(self)
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802
-        if event.type() == QEvent.Show:
-            obj.removeEventFilter(self)
-            QTimer.singleShot(0, self._fn)
-        return False
-
-
 def _arrange_docks(window, parts: "TimelineParts") -> None:
     state = QSettings().value("window/state")
     if isinstance(state, QByteArray) and not state.isEmpty():
@@ -356,9 +341,9 @@ def _arrange_docks(window, parts: "TimelineParts") -> None:
     if inspector_dock is not None:
         window.tabifyDockWidget(inspector_dock, parts.docks["advisor"])
         inspector_dock.raise_()
-    window.resizeDocks([parts.docks["timeline"], parts.docks["charts"]], [170, 430], Qt.Vertical)
-    if hasattr(window, "_default_state"):  # View > Reset Layout goes back to this arrangement
-        window._default_state = window.saveState(1)
+    # the window sets the bottom docks' heights (fitted to its own) and then keeps this
+    # arrangement for View > Reset Layout (MainWindow._first_shown)
+    window.want_bottom_heights([parts.docks["timeline"], parts.docks["charts"]], [170, 430])
 
 
 def install(window) -> TimelineParts:
@@ -394,7 +379,7 @@ def install(window) -> TimelineParts:
     # time axis; the advisor tabbed with the inspector; messages and the comparison tabbed under
     # it) is made once the window is on screen: tabifying before that leaves stray tab bars
     # drawn over the docks (Qt 6.12). A layout the user saved (QSettings) is left alone.
-    parts._arranger = _FirstShow(window, lambda: _arrange_docks(window, parts))
+    window.after_first_show(lambda: _arrange_docks(window, parts))
     timeline.gantt.plot.setXLink(charts.master_plot)  # zoom or pan one, the other follows
 
     # the scenario controls next to the window's own scenario combo

@@ -73,6 +73,15 @@ def is_waiting(name: str) -> bool:
 
 
 _BRUSHES: dict[tuple[str, bool], QBrush] = {}  # (phase key, stale) -> brush, made once each
+STALE_ALPHA = 120  # how pale a stale drawing is: bars, markers and workload lanes alike
+
+
+def _pale(color: QColor, stale: bool) -> QColor:
+    """The colour as drawn while the prediction is stale (a failed one: GanttView.set_stale)."""
+    if stale:
+        color = QColor(color)
+        color.setAlpha(color.alpha() * STALE_ALPHA // 255)
+    return color
 
 
 def phase_brush(name: str, stale: bool = False) -> QBrush:
@@ -80,9 +89,7 @@ def phase_brush(name: str, stale: bool = False) -> QBrush:
     key = (phase_key(name), stale)
     brush = _BRUSHES.get(key)
     if brush is None:
-        color = phase_color(name)
-        if stale:
-            color.setAlpha(120)
+        color = _pale(phase_color(name), stale)
         brush = _BRUSHES[key] = (QBrush(color, Qt.BrushStyle.BDiagPattern) if is_waiting(name)
                                  else QBrush(color))
     return brush
@@ -215,7 +222,7 @@ class EventItem(pg.GraphicsObject):
             p.setBrush(phase_brush(name, stale))
             p.drawRect(rect)
         if self.marker or not self.phases:
-            self._paint_marker(p, pw, ph)
+            self._paint_marker(p, pw, ph, stale)
         if self.note_fits():
             # text in device pixels (the item's own coordinates are hours x rows)
             _, x1 = self._extent()
@@ -232,15 +239,15 @@ class EventItem(pg.GraphicsObject):
         be written over the neighbours' notes)."""
         return bool(self.note) and self._px()[1] * NOTE_METRICS.height() <= 1.0
 
-    def _paint_marker(self, p, pw: float, ph: float) -> None:
+    def _paint_marker(self, p, pw: float, ph: float, stale: bool) -> None:
         x, y = self.start_h, self.y
         r_x, r_y = 7 * pw, 7 * ph
         color = QColor(MARKER_COLORS.get(self.kind, "#555555"))
-        pen = QPen(QColor("#000000") if self.selected else color.darker(140))
+        pen = QPen(_pale(QColor("#000000") if self.selected else color.darker(140), stale))
         pen.setCosmetic(True)
         pen.setWidthF(2.0 if self.selected else 1.0)
         p.setPen(pen)
-        p.setBrush(QBrush(color))
+        p.setBrush(QBrush(_pale(color, stale)))
         shape = self.marker or "pending"
         if shape == "x":
             path = QPainterPath()
@@ -302,8 +309,10 @@ class EventItem(pg.GraphicsObject):
 class WorkloadLane(pg.GraphicsObject):
     """A workload's lane: a thin band over the plan with its IOPS written on it."""
 
-    def __init__(self, y: float, horizon: float, text: str):
+    def __init__(self, gantt: "GanttView", y: float, horizon: float, text: str):
         super().__init__()
+        self.gantt = gantt
+        self.painted_stale = False  # it was last painted pale (GanttView.set_stale repaints it)
         self.y, self.horizon = y, max(horizon, 1e-6)
         self.setToolTip(text)
         self.setZValue(1)
@@ -321,10 +330,11 @@ class WorkloadLane(pg.GraphicsObject):
         return QRectF(0, self.y - 0.2, self.horizon, 0.4)
 
     def paint(self, p, *args) -> None:
-        pen = QPen(QColor("#7f8c8d"))
+        stale = self.painted_stale = self.gantt.stale
+        pen = QPen(_pale(QColor("#7f8c8d"), stale))
         pen.setCosmetic(True)
         p.setPen(pen)
-        p.setBrush(QBrush(QColor(200, 214, 229, 160)))
+        p.setBrush(QBrush(_pale(QColor(200, 214, 229, 160), stale)))
         p.drawRect(self.boundingRect())
 
 
@@ -489,7 +499,7 @@ class GanttView(QWidget):
         for wid, (y, horizon, text) in lanes.items():
             lane = self.lanes.get(wid)
             if lane is None:
-                lane = self.lanes[wid] = WorkloadLane(y, horizon, text)
+                lane = self.lanes[wid] = WorkloadLane(self, y, horizon, text)
                 self.plot.addItem(lane)
             else:
                 lane.set(y, horizon, text)
@@ -577,12 +587,12 @@ class GanttView(QWidget):
     def set_stale(self, stale: bool, dim: bool = False) -> None:
         """Bars painted while a new prediction is running are pale (no repaint forced for it:
         the result follows within moments and redraws what moved). `dim`: the prediction failed,
-        no result follows: every bar is repainted pale now (the items cache their pixmaps). Not
-        stale: the bars painted pale are repainted in full colour."""
+        no result follows: every bar, marker and workload lane is repainted pale now (the event
+        items cache their pixmaps). Not stale: only those painted pale are repainted in full colour."""
         self.stale = stale
-        for item in self.items.values():
+        for item in (*self.items.values(), *self.lanes.values()):
             if item.painted_stale != stale and (dim or not stale):
-                item.update()  # drops the cached pixmap
+                item.update()  # drops an event item's cached pixmap
 
     def select(self, event_id: str | None) -> None:
         self.selected = event_id

@@ -211,7 +211,9 @@ class TimelinePanel(QWidget):
             self.advisor_button.setEnabled(has_priority)
             self.start_box.setEnabled(ev is not None)
             if ev is not None:
-                self.start_box.setValue(ev.start_h)
+                self.start_box.setValue(ev.start_h)  # puts the text back, even at the same value
+            else:
+                self.start_box.clear()  # the text only: no operation's start shows while none is selected
             self.delete_button.setEnabled(ev is not None)
             self.edit_button.setEnabled(ev is not None)
             self.delete_action.setEnabled(ev is not None)
