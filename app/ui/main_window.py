@@ -58,7 +58,7 @@ class MainWindow(QMainWindow):
         self._menus: dict[str, QMenu] = {}
         self._docks: list[QDockWidget] = []
         self._sync = False
-        self._first_show_steps: list = []  # plug-ins' dock arrangements (after_first_show)
+        self._layout_steps: list = []  # plug-ins' default dock arrangements (add_default_layout_step)
         self._bottom_wish: tuple[list[QDockWidget], list[int]] | None = None  # want_bottom_heights
 
         # centre: the canvas
@@ -407,7 +407,9 @@ class MainWindow(QMainWindow):
 
     def restore_layout(self) -> None:
         s = QSettings()
-        self._default_state = self.saveState(STATE_VERSION)
+        # the docks as added: View > Reset Layout starts from here and arranges them as on a
+        # first run (a saved layout may have been restored over them since)
+        self._initial_state = self.saveState(STATE_VERSION)
         geo, state = s.value("window/geometry", QByteArray()), s.value("window/state", QByteArray())
         self._geometry_restored = self._state_restored = False
         if isinstance(geo, QByteArray) and not geo.isEmpty():
@@ -415,10 +417,11 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray) and not state.isEmpty():
             self._state_restored = self.restoreState(state, STATE_VERSION)
 
-    def after_first_show(self, fn) -> None:
-        """Run fn once the window is first on screen (a plug-in's dock arrangement: tabifying
-        before that leaves stray tab bars drawn over the docks, Qt 6.12)."""
-        self._first_show_steps.append(fn)
+    def add_default_layout_step(self, fn) -> None:
+        """A plug-in's part of the default dock arrangement: fn() runs once the window is on
+        screen on a first run (tabifying before that leaves stray tab bars drawn over the docks,
+        Qt 6.12), and again on View > Reset Layout."""
+        self._layout_steps.append(fn)
 
     def want_bottom_heights(self, docks: list[QDockWidget], heights: list[int]) -> None:
         """A plug-in's first-run heights for its bottom docks (stacked, top to bottom); the window
@@ -433,17 +436,20 @@ class MainWindow(QMainWindow):
 
     def _first_shown(self) -> None:
         """The first-run layout in one fixed order (it was two timers, and whichever fired last
-        set the bottom docks' heights): the window fitted to the screen, the plug-ins' dock
-        arrangements, then the bottom docks' heights (set here only), then the state that
-        View > Reset Layout goes back to. A layout the user saved is left alone."""
+        set the bottom docks' heights): the window fitted to the screen, then the default dock
+        arrangement. A layout the user saved is left alone."""
         if not self._geometry_restored:
             self._fit_to_screen()
-        for fn in self._first_show_steps:
-            fn()
         if not self._state_restored:
-            self._size_bottom_docks()
-            self._default_state = self.saveState(STATE_VERSION)
+            self._arrange_default()
         QTimer.singleShot(0, self.canvas.fit)
+
+    def _arrange_default(self) -> None:
+        """The default dock arrangement: the plug-ins' steps, then the bottom docks' heights
+        (set here only, fitted to the window)."""
+        for fn in self._layout_steps:
+            fn()
+        self._size_bottom_docks()
 
     def _fit_to_screen(self) -> None:
         """First run: docks' minimum sizes can push the window past the screen; fit it."""
@@ -478,9 +484,12 @@ class MainWindow(QMainWindow):
             self.layout().activate()
 
     def reset_layout(self) -> None:
-        self.restoreState(self._default_state, STATE_VERSION)
+        """The first run's arrangement, whether or not a saved layout was restored at start-up
+        (a state saved at the end of the first run would hold only a first-run user's layout)."""
+        self.restoreState(self._initial_state, STATE_VERSION)
         for d in self._docks:
             d.show()
+        self._arrange_default()
 
     # ---------------------------------------------------------------- refresh
     def _doc_changed(self, change: ops.Change) -> None:

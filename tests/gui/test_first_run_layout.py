@@ -69,3 +69,44 @@ def test_the_first_run_layout_is_made_once_in_a_fixed_order(qtbot, monkeypatch, 
     window.reset_layout()  # View > Reset Layout: the same arrangement
     qtbot.wait(50)
     assert heights(window, parts) == first
+
+
+def arrangement(window, parts) -> dict:
+    """What the default arrangement decides: the bottom heights, the timeline over the charts,
+    the advisor tabbed with the inspector, every dock of the arrangement shown and docked."""
+    docks = [parts.docks["timeline"], parts.docks["charts"], window.inspector_dock, window.messages_dock]
+    return {**heights(window, parts),
+            "timeline over charts": parts.docks["timeline"].y() < parts.docks["charts"].y(),
+            "advisor with inspector": parts.docks["advisor"] in window.tabifiedDockWidgets(window.inspector_dock),
+            "shown and docked": all(d.isVisible() and not d.isFloating() for d in docks)}
+
+
+def test_reset_layout_arranges_as_a_first_run_over_a_saved_layout(qtbot, monkeypatch, isolated):  # noqa: F811
+    """A returning user (a layout saved by an earlier run) gets the first run's arrangement from
+    View > Reset Layout, not the docks as the plug-ins added them."""
+    from app.ui.document import Document
+    from app.ui.main_window import MainWindow
+
+    window, parts = first_run_window(qtbot, monkeypatch, (1600, 1000), [])
+    first = arrangement(window, parts)
+    assert all(v for k, v in first.items() if k not in heights(window, parts))
+    window.messages_dock.hide()
+    parts.docks["charts"].setFloating(True)
+    window.save_layout()
+    window.files.discard_recovery()
+    window.close()
+
+    again = MainWindow(Document(small_project(catalog()), catalog()), plugins=("app.ui.timeline",))
+    again.files.maybe_save = lambda: True
+    qtbot.addWidget(again)
+    parts2 = again.plugins["app.ui.timeline"]
+    parts2.live.simulate = FakeEngine()
+    again.show()
+    qtbot.wait(100)
+    assert parts2.docks["charts"].isFloating()  # the saved layout was restored
+    again.resize(window.size())  # (the offscreen platform does not restore the geometry)
+    qtbot.wait(50)
+    again.reset_layout()
+    qtbot.wait(50)
+    got = arrangement(again, parts2)
+    assert got == first, (got, first)

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
@@ -323,9 +323,8 @@ def _add_entries(menu: QMenu, entries: list) -> None:
 
 
 def _arrange_docks(window, parts: "TimelineParts") -> None:
-    state = QSettings().value("window/state")
-    if isinstance(state, QByteArray) and not state.isEmpty():
-        return  # the user's own layout was restored
+    """The plug-in's docks in the default arrangement (the window runs this on a first run and
+    on View > Reset Layout, not over a layout the user saved)."""
     window.splitDockWidget(parts.docks["timeline"], parts.docks["charts"], Qt.Vertical)
     messages_dock = getattr(window, "messages_dock", None)
     inspector_dock = getattr(window, "inspector_dock", None)
@@ -341,8 +340,7 @@ def _arrange_docks(window, parts: "TimelineParts") -> None:
     if inspector_dock is not None:
         window.tabifyDockWidget(inspector_dock, parts.docks["advisor"])
         inspector_dock.raise_()
-    # the window sets the bottom docks' heights (fitted to its own) and then keeps this
-    # arrangement for View > Reset Layout (MainWindow._first_shown)
+    # the window sets the bottom docks' heights, fitted to its own (MainWindow._arrange_default)
     window.want_bottom_heights([parts.docks["timeline"], parts.docks["charts"]], [170, 430])
 
 
@@ -379,7 +377,7 @@ def install(window) -> TimelineParts:
     # time axis; the advisor tabbed with the inspector; messages and the comparison tabbed under
     # it) is made once the window is on screen: tabifying before that leaves stray tab bars
     # drawn over the docks (Qt 6.12). A layout the user saved (QSettings) is left alone.
-    window.after_first_show(lambda: _arrange_docks(window, parts))
+    window.add_default_layout_step(lambda: _arrange_docks(window, parts))
     timeline.gantt.plot.setXLink(charts.master_plot)  # zoom or pan one, the other follows
 
     # the scenario controls next to the window's own scenario combo
