@@ -300,3 +300,15 @@ def test_a_run_that_cannot_start_leaves_the_collector_on():
     finally:
         if not was:
             gc.disable()
+
+
+def test_volume_migration_says_its_cpu_is_not_predicted(catalog):
+    """The Hitachi brief gives no CPU figure for migrations: the engine charges none and says so
+    (an advisory per migration) instead of leaving a flat 0% to be read as a prediction."""
+    p = load("hitachi-usp600-tiers")
+    for sc in p.scenarios:
+        r = simulate(p, catalog, sc.name)
+        migrations = [op.event_id for op in r.operations if op.kind == "volume_migration"]
+        notes = {a.where for a in r.advisories if a.code == "cpu-not-predicted"}
+        assert migrations and notes == set(migrations), sc.name
+        assert max(r.get("cpu_pct", e).peak() for e in r.entities("cpu_pct")) == 0.0  # no host load here

@@ -1284,6 +1284,11 @@ class VolumeMig(Op):
                        f"{ev.id}: concurrent migrations target the same array group ({names}); they share its drives "
                        f"and take much longer{' (critical on SATA)' if sata else ''}", ev.id,
                        "hitachi 'Volume Configuration and Layout'; 'Important Note'")
+        # said, not drawn as 0%: a reader of the CPU chart would take the flat line for a prediction
+        sim.advise("info", "cpu-not-predicted",
+                   f"{ev.id}: the controller CPU this migration uses is not predicted (the brief gives no CPU "
+                   "figure for volume migration); the CPU chart shows the host load only", ev.id,
+                   "hitachi brief (no CPU figure; docs/model.md 4.4)")
         if any(self.is_sata(m[5]) for m in self.moves):
             sim.advise("info", "sata-target",
                        f"{ev.id}: SATA target: verify-after-write adds a read to every write; allow for longer "
