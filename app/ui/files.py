@@ -158,8 +158,10 @@ class FileController(QObject):
         try:
             save_project(self.document.project, path, self.document.catalog)
         except (ProjectFileError, OSError) as exc:
-            self._error("Cannot save the project",
-                        f"{exc}\n\nYour file was not changed." if path.exists() else str(exc))
+            text = str(exc)
+            if path.exists() and "unchanged" not in text:  # a failed write says so itself
+                text += "\n\nYour file was not changed."
+            self._error("Cannot save the project", text)
             return False
         self.document.mark_saved(path)
         self._add_recent(path)
