@@ -329,6 +329,32 @@ def test_save_into_read_only_folder(tmp_path, load_example):
         ro.chmod(0o700)
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+@pytest.mark.parametrize("umask", [0o002, 0o022, 0o077])
+@pytest.mark.parametrize("name", ["new.arrayplan", "new.json"])
+def test_a_new_file_gets_the_mode_of_a_normally_created_file(tmp_path, load_example, umask, name):
+    """Not mkstemp's 0o600: colleagues could not open a project saved to a shared folder."""
+    old = os.umask(umask)
+    try:
+        save_project(load_example("hp-sa6402-raid5"), tmp_path / name)
+        (tmp_path / "plain").write_text("")
+    finally:
+        os.umask(old)
+    assert (tmp_path / name).stat().st_mode & 0o7777 == 0o666 & ~umask
+    assert (tmp_path / name).stat().st_mode & 0o7777 == (tmp_path / "plain").stat().st_mode & 0o7777
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+def test_overwriting_keeps_the_files_mode(tmp_path, load_example):
+    path = tmp_path / "p.arrayplan"
+    save_project(load_example("hp-sa6402-raid5"), path)
+    for mode in (0o600, 0o664):
+        path.chmod(mode)
+        save_project(load_example("emc-cx4-960-oltp"), path)
+        assert path.stat().st_mode & 0o7777 == mode
+    assert folder_listing(tmp_path) == ["p.arrayplan"]
+
+
 # ---------------------------------------------------------------- embedded platforms
 
 def make_user_platform(folder: Path) -> None:

@@ -37,9 +37,10 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import errno
 import os
+import secrets
 import sqlite3
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -311,6 +312,20 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
+def _new_temp_file(folder: Path, name: str) -> Path:
+    """A new empty file in `folder`, created as any program creates a file: mode 0o666 less the
+    umask (and the folder's default ACL). mkstemp makes it 0o600, which a new project kept, so
+    colleagues could not open it in a shared folder. O_EXCL: never an existing file or a link."""
+    for _ in range(100):
+        tmp = folder / f".{name}.{secrets.token_hex(4)}.tmp"
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            continue
+        return tmp
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name")
+
+
 def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     """Call write(tmp) for a temporary file next to `path`, fsync it, and move it over `path`."""
     path = Path(path)
@@ -318,11 +333,9 @@ def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     if not folder.is_dir():
         raise ProjectFileError(f"{path}: the folder {folder} does not exist")
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        tmp = _new_temp_file(folder, path.name)
     except OSError as exc:
         raise ProjectFileError(f"{path}: cannot write in {folder} ({_one_line(exc.strerror or exc)})") from None
-    os.close(fd)
-    tmp = Path(tmp_name)
     try:
         write(tmp)
         with open(tmp, "rb+") as fh:

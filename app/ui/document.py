@@ -78,6 +78,10 @@ class OpCommand(QUndoCommand):
         return self.op.merge(other.op)
 
 
+class UnknownPlatformError(Exception):
+    """replace_project refused a project whose platform is neither a preset nor embedded in it."""
+
+
 class Document(QObject):
     changed = Signal(object)        # ops.Change
     dirtyChanged = Signal(bool)
@@ -177,9 +181,18 @@ class Document(QObject):
             self._validate_timer.start()
 
     def replace_project(self, project: Project, path: str | Path | None = None, dirty: bool = False) -> None:
-        """Open/new/recover: a different project; the undo history starts again."""
+        """Open/new/recover: a different project; the undo history starts again.
+
+        Refused before anything changes: ProjectFileError (its embedded platform cannot be read),
+        UnknownPlatformError (no such preset and no embedded copy: every panel would raise KeyError
+        and the window would show parts of both projects)."""
+        catalog = self._catalog_for(project, self._catalog_base)
+        if project.platform_id not in catalog.platforms:
+            known = ", ".join(sorted(catalog.platforms)) or "none"
+            raise UnknownPlatformError(f"platform {project.platform_id!r} is not in the preset catalog "
+                                       f"(known: {known}) and the file carries no copy of it")
         self.project = project
-        self.catalog = self._catalog_for(project, self._catalog_base)
+        self.catalog = catalog
         self.path = Path(path) if path else None
         self.undo_stack.clear()
         self.undo_stack.setClean()
@@ -226,4 +239,4 @@ class Document(QObject):
         return self._issues
 
 
-__all__ = ["Document", "OpCommand", "ops"]
+__all__ = ["Document", "OpCommand", "UnknownPlatformError", "ops"]

@@ -22,6 +22,7 @@ from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.domain.project import Project
+from app.ui.document import UnknownPlatformError
 
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
@@ -119,15 +120,21 @@ class FileController(QObject):
         except ProjectFileError as exc:
             self._error("Cannot open the project", str(exc))
             return False
-        except KeyError as exc:  # an unknown platform and no embedded copy
-            self._error("Cannot open the project", f"{path}: {exc.args[0] if exc.args else exc}")
+        except UnknownPlatformError as exc:  # the current project stays as it was
+            self._error("Cannot open the project", f"{path}: {exc}")
             return False
         self._add_recent(path)
         self.window.status(f"Opened {path}")
         return True
 
-    def new(self, project: Project) -> None:
-        self.document.replace_project(project, None)
+    def new(self, project: Project) -> bool:
+        """False (after a message) when the project is refused: its platform is unknown."""
+        try:
+            self.document.replace_project(project, None)
+        except UnknownPlatformError as exc:
+            self._error("Cannot create the project", str(exc))
+            return False
+        return True
 
     # ---------------------------------------------------------------- save
     def save(self) -> bool:
@@ -151,8 +158,10 @@ class FileController(QObject):
         try:
             save_project(self.document.project, path, self.document.catalog)
         except (ProjectFileError, OSError) as exc:
-            self._error("Cannot save the project",
-                        f"{exc}\n\nYour file was not changed." if path.exists() else str(exc))
+            text = str(exc)
+            if path.exists() and "unchanged" not in text:  # a failed write says so itself
+                text += "\n\nYour file was not changed."
+            self._error("Cannot save the project", text)
             return False
         self.document.mark_saved(path)
         self._add_recent(path)
@@ -254,8 +263,11 @@ class FileController(QObject):
                 self.document.replace_project(project, meta.get("original"), dirty=True)
                 self.window.status(f"Recovered unsaved changes from {when}; save them to keep them")
                 recovered = True
-            except (ProjectFileError, KeyError) as exc:
+            except ProjectFileError as exc:
                 self._error("Cannot recover", str(exc))
+                return False
+            except UnknownPlatformError as exc:  # e.g. its user preset was deleted since the crash
+                self._error("Cannot recover", f"{data}: {exc}")
                 return False
         for d, _m in leftovers:  # offered once; the recovered project is dirty and autosaves again
             for p in (d, d.with_suffix(".json")):

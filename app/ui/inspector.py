@@ -22,7 +22,7 @@ from app.domain.formatting import (
     EVENT_FIELD_LABELS, format_capacity, format_duration, format_event_field, plural,
 )
 from app.domain.hardware import SettingSpec
-from app.domain.validation import MAX_START_H
+from app.domain.validation import MAX_OUTSTANDING, MAX_START_H
 from app.domain.ops import parse_ref, ref_group, ref_lun, ref_workload
 from app.domain.project import Workload
 from app.domain.raid import RaidType
@@ -43,7 +43,8 @@ WORKLOAD_SPECS = [
     SettingSpec("mode", "Mode", "choice", "open", choices=("open", "closed"),
                 help="open: a fixed arrival rate (IOPS); closed: a fixed number of outstanding I/Os"),
     SettingSpec("iops", "Arrival rate", "float", 0.0, unit="IOPS", minimum=0, help="For open workloads"),
-    SettingSpec("outstanding", "Outstanding I/Os", "int", 1, minimum=1, maximum=4096, help="For closed workloads"),
+    SettingSpec("outstanding", "Outstanding I/Os", "int", 1, minimum=0, maximum=MAX_OUTSTANDING,
+                help="For closed workloads (0: idle)"),
     SettingSpec("read_pct", "Reads", "float", 67.0, unit="%", minimum=0, maximum=100),
     SettingSpec("io_kb", "I/O size", "float", 8.0, unit="KB", minimum=0.5, maximum=16384),
     SettingSpec("random_pct", "Random", "float", 100.0, unit="%", minimum=0, maximum=100),

@@ -387,8 +387,7 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # ProjectFileError from an example
             QMessageBox.critical(self, "Cannot create the project", str(exc))
             return
-        if project is not None:
-            self.files.new(project)
+        if project is not None and self.files.new(project):
             self.status(f"New project on the {self.document.platform.name}")
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802

@@ -64,8 +64,7 @@ def _commit_spin_changes(w: QSpinBox | QDoubleSpinBox, commit: Commit, convert: 
 
 def _int_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     w = QSpinBox()
-    w.setRange(int(spec.minimum if spec.minimum is not None else -2_000_000_000),
-               int(spec.maximum if spec.maximum is not None else 2_000_000_000))
+    _soft_bounds(w, spec)  # a hard range cut a typed 9000 to 900 and saved that
     w.setValue(int(value if value is not None else spec.default or 0))
     if spec.unit:
         w.setSuffix(f" {spec.unit}")
@@ -75,20 +74,21 @@ def _int_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     return w
 
 
-def _soft_bounds(w: QDoubleSpinBox, spec: SettingSpec) -> None:
+def _soft_bounds(w: QSpinBox | QDoubleSpinBox, spec: SettingSpec) -> None:
     """Let the user type any number, not only those within the spec's bounds: a spin box drops
     the digits that would pass its maximum, so a typed 5000 became 50 without a word. The
     model's op refuses an impossible value with a message that says why (e.g. the free space of
     the RAID group); until then the box is marked and its tooltip says the bound."""
-    low = 0.0 if spec.minimum is not None and spec.minimum >= 0 else -1e12  # no sign to type
-    w.setRange(low, 1e12)
+    big = 2_000_000_000 if isinstance(w, QSpinBox) else 1e12  # a QSpinBox holds a 32-bit int
+    low = 0 if spec.minimum is not None and spec.minimum >= 0 else -big  # no sign to type
+    w.setRange(low, big)
     tip = [None]
 
     def mark(value: float) -> None:
         if tip[0] is None:
             tip[0] = w.toolTip()  # the spec's help, set by editor_for after the factory
-        why = spec.check(float(value))
-        w.setStyleSheet("QDoubleSpinBox { color: #c62828; }" if why else "")  # a border would drop the native arrows
+        why = spec.check(value)  # an int stays an int: the "whole number" rule must not trip
+        w.setStyleSheet("QAbstractSpinBox { color: #c62828; }" if why else "")  # a border would drop the native arrows
         w.setToolTip(f"{why}\n{tip[0]}".strip() if why else tip[0])
 
     w.valueChanged.connect(mark)

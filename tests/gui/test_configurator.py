@@ -352,9 +352,22 @@ def test_failed_save_keeps_the_users_file(qtbot, isolated, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(pf, "write_arrayplan_db", boom)
-    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: None)
+    shown = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: shown.append(a[2]))
     assert not w.files.save_to(path)
     assert path.read_bytes() == good and w.document.dirty
+    # said once: the store's message already ends "the previous file is unchanged"
+    assert len(shown) == 1 and "No space left" in shown[0], shown
+    assert "previous file is unchanged" in shown[0] and "Your file was not changed" not in shown[0], shown
+
+    def no_temp_file(folder, name):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(pf, "_new_temp_file", no_temp_file)
+    shown.clear()
+    assert not w.files.save_to(path)  # the store's message does not say the file is unchanged: the window does
+    assert len(shown) == 1 and shown[0].endswith("Permission denied)\n\nYour file was not changed."), shown
+    assert path.read_bytes() == good
 
 
 @pytest.mark.parametrize("answer, closes, saved", [
