@@ -422,6 +422,7 @@ def test_feature_enable_already_enabled(catalog, load_example):
     ("response_target_ms", -1, ("response-time target",)),
     ("luns", [], ("no LUN",)),
     ("luns", [0, 99], ("LUN 99 does not exist",)),
+    ("luns", [0, 1, 0, 0], ("LUN 0 is listed 3 times",)),  # would triple LUN 0's share of the load
 ])
 def test_absurd_workloads(catalog, field, value, words):
     p = base()

@@ -455,6 +455,10 @@ class _Checker:
         for lid in w.luns:
             if lid not in lun_ids:
                 bad(f"LUN {lid} does not exist")
+        # the engine spreads the load per listed entry: a repeated LUN would get a larger share
+        for lid, n in Counter(w.luns).items():
+            if n > 1:
+                bad(f"LUN {lid} is listed {n} times; list each LUN once")
         if w.mode not in ("open", "closed"):
             bad(f"mode {w.mode!r} must be 'open' (a fixed IOPS rate) or 'closed' (a fixed number of outstanding I/Os)")
         if not _num(w.iops) or w.iops < 0:
