@@ -105,3 +105,23 @@ def test_simulate_json_every_example(capsys, path):
     assert main(["simulate", str(path), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["version"] == RESULT_FORMAT_VERSION and d["series"]
+
+
+def test_a_closed_output_pipe_ends_simulate_quietly():
+    """`arrayplanner simulate FILE | head -1`: the reader closes the pipe before the summary is
+    written (here: before the command even starts). No 'internal error', the shell's SIGPIPE code."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    read, write = os.pipe()
+    os.close(read)  # every write to the pipe now fails with EPIPE
+    try:
+        done = subprocess.run([sys.executable, "-m", "app", "simulate", str(EX["emc-cx4-960-oltp"])],
+                              stdout=write, stderr=subprocess.PIPE, text=True, timeout=120,
+                              cwd=Path(__file__).resolve().parents[1])
+    finally:
+        os.close(write)
+    assert done.stderr == ""
+    assert done.returncode == 141
