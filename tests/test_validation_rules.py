@@ -381,6 +381,29 @@ def test_cache_settings(catalog):
     expect(p, catalog, "cache.flux", WARNING, "'flux'", "does not exist")
 
 
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_a_setting_that_is_not_finite_is_a_field_error(catalog, value):
+    """Not 'the project could not be fully checked' (int(nan) raised inside the rule)."""
+    p = base()
+    p.cache = {"write_cache_mb": value}
+    expect(p, catalog, "cache.write_cache_mb", ERROR, "Write cache", f"expected a finite number, got {value}")
+    p = base()
+    p.luns[0].settings = {"write_aside_blocks": value}
+    expect(p, catalog, "LUN 0", ERROR, "LUN 0", "Write-aside size", "expected a finite number")
+    assert not issues_at(p, catalog, "project", ERROR)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf")])
+def test_a_decimal_setting_that_is_not_finite_is_refused(value):
+    """NaN compares false with both limits, and a setting without a maximum took inf."""
+    from app.domain.hardware import SettingSpec
+
+    for spec in (SettingSpec("x", "Ratio", "float", 1.0, minimum=0.0, maximum=10.0),
+                 SettingSpec("x", "Ratio", "float", 1.0, minimum=0.0)):
+        assert spec.check(value) == f"Ratio: expected a finite number, got {value}"
+    assert SettingSpec("x", "Ratio", "float", 1.0, minimum=0.0).check(2.5) is None
+
+
 def test_dell_cache_block_choices(catalog, load_example):
     p = load_example("dell-md3200-hpt")
     p.cache["cache_block_kb"] = 64
