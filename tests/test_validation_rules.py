@@ -77,6 +77,25 @@ def test_negative_horizon(catalog):
     expect(p, catalog, "project", ERROR, "horizon")
 
 
+@pytest.mark.parametrize("hours,words", [
+    (0, ("horizon 0 h", "must be a positive number")),
+    (float("nan"), ("horizon nan h", "must be a positive number")),
+    (1e9, ("horizon 1,000,000,000 h", "more than ten years", "87,660 h")),
+    (87_660.5, ("more than ten years",)),
+])
+def test_horizon_zero_or_beyond_ten_years(catalog, hours, words):
+    p = base()
+    p.horizon_h = hours
+    expect(p, catalog, "project", ERROR, *words)
+
+
+def test_horizon_up_to_ten_years_is_valid(catalog):
+    p = base()
+    for hours in (None, 0.25, 87_660.0):
+        p.horizon_h = hours
+        assert not issues_at(p, catalog, "project", ERROR), hours
+
+
 # ---------------------------------------------------------------- RAID rules
 
 @pytest.mark.parametrize("raid,width,words", [
