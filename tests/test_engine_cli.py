@@ -125,3 +125,20 @@ def test_a_closed_output_pipe_ends_simulate_quietly():
         os.close(write)
     assert done.stderr == ""
     assert done.returncode == 141
+
+
+def test_a_missing_current_scenario_is_an_invalid_project_for_every_command(tmp_path, load_example, capsys):
+    """The file reads; its current scenario is missing: a validation error, exit 1 (common.py's
+    codes), from simulate as from check and report. A scenario typed with --scenario that the
+    file lacks stays bad usage (2)."""
+    from app.store.project_json import project_to_dict
+
+    d = project_to_dict(load_example("emc-cx4-960-oltp"))
+    d["current_scenario"] = "nope"
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(d))
+    for command in ("check", "simulate", "report"):
+        assert main([command, str(path)]) == 1, command
+        assert "the current scenario 'nope' does not exist" in "".join(capsys.readouterr()), command
+    assert not path.with_suffix(".pdf").exists()
+    assert main(["simulate", str(path), "--scenario", "zz"]) == 2
