@@ -20,3 +20,12 @@ def test_an_already_invalid_workload_can_still_be_edited(catalog, load_example):
     w.io_kb = -1  # invalid already (e.g. from a hand-edited file)
     assert ops.EditWorkload(w.id, read_pct=50).check(project, catalog) is None
     assert ops.EditWorkload(w.id, io_kb=8).check(project, catalog) is None
+
+
+def test_a_lun_listed_twice_is_refused(catalog, load_example):
+    """The Inspector's LUN list '0, 0' reaches EditWorkload as [0, 0]: refused, naming the LUN."""
+    project = load_example("emc-cx4-960-oltp")
+    w = project.workloads[0]
+    lun = w.luns[0]
+    assert ops.EditWorkload(w.id, luns=[lun, lun]).check(project, catalog) == \
+        f"workload {w.id!r}: LUN {lun} is listed 2 times; list each LUN once"

@@ -105,3 +105,40 @@ def test_simulate_json_every_example(capsys, path):
     assert main(["simulate", str(path), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["version"] == RESULT_FORMAT_VERSION and d["series"]
+
+
+def test_a_closed_output_pipe_ends_simulate_quietly():
+    """`arrayplanner simulate FILE | head -1`: the reader closes the pipe before the summary is
+    written (here: before the command even starts). No 'internal error', the shell's SIGPIPE code."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    read, write = os.pipe()
+    os.close(read)  # every write to the pipe now fails with EPIPE
+    try:
+        done = subprocess.run([sys.executable, "-m", "app", "simulate", str(EX["emc-cx4-960-oltp"])],
+                              stdout=write, stderr=subprocess.PIPE, text=True, timeout=120,
+                              cwd=Path(__file__).resolve().parents[1])
+    finally:
+        os.close(write)
+    assert done.stderr == ""
+    assert done.returncode == 141
+
+
+def test_a_missing_current_scenario_is_an_invalid_project_for_every_command(tmp_path, load_example, capsys):
+    """The file reads; its current scenario is missing: a validation error, exit 1 (common.py's
+    codes), from simulate as from check and report. A scenario typed with --scenario that the
+    file lacks stays bad usage (2)."""
+    from app.store.project_json import project_to_dict
+
+    d = project_to_dict(load_example("emc-cx4-960-oltp"))
+    d["current_scenario"] = "nope"
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(d))
+    for command in ("check", "simulate", "report"):
+        assert main([command, str(path)]) == 1, command
+        assert "the current scenario 'nope' does not exist" in "".join(capsys.readouterr()), command
+    assert not path.with_suffix(".pdf").exists()
+    assert main(["simulate", str(path), "--scenario", "zz"]) == 2

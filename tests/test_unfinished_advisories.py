@@ -52,3 +52,19 @@ def test_a_hitachi_volume_migration_loads_the_back_end_buses(catalog, load_examp
     mid = (copy.start_h + copy.end_h) / 2
     busiest = max(res.get("bus_pct", e).at(mid) for e in res.entities("bus_pct"))
     assert busiest > 1.0
+
+
+def test_a_migration_the_host_load_starves_says_so_on_the_write_cache_path_too(catalog, load_example):
+    """The OLTP load on LUNs 0 and 1 only: RG 0 (the source of LUN 18) needs ~7x its drive time.
+    The ASAP copy goes through the write cache (no Op.fixed()); it was reported '0% done', as if
+    only slow. Both priorities: starved-by-host, naming RG 0."""
+    for scenario in ("Dependent ASAP migration", "Dependent High migration"):
+        project = load_example("emc-cx4-960-oltp")
+        project.workload("oltp").luns = [0, 1]
+        project.current_scenario = scenario
+        res = simulate(project, catalog)
+        assert res.operation("op1").end_h is None, scenario
+        starved = [a for a in res.advisories if a.code == "starved-by-host"]
+        assert len(starved) == 1 and starved[0].where == "op1", scenario
+        assert "RG 0" in starved[0].text and "any priority" in starved[0].text
+        assert not [a for a in res.advisories if a.code == "unfinished"], scenario

@@ -77,6 +77,25 @@ def test_negative_horizon(catalog):
     expect(p, catalog, "project", ERROR, "horizon")
 
 
+@pytest.mark.parametrize("hours,words", [
+    (0, ("horizon 0 h", "must be a positive number")),
+    (float("nan"), ("horizon nan h", "must be a positive number")),
+    (1e9, ("horizon 1,000,000,000 h", "more than ten years", "87,660 h")),
+    (87_660.5, ("more than ten years",)),
+])
+def test_horizon_zero_or_beyond_ten_years(catalog, hours, words):
+    p = base()
+    p.horizon_h = hours
+    expect(p, catalog, "project", ERROR, *words)
+
+
+def test_horizon_up_to_ten_years_is_valid(catalog):
+    p = base()
+    for hours in (None, 0.25, 87_660.0):
+        p.horizon_h = hours
+        assert not issues_at(p, catalog, "project", ERROR), hours
+
+
 # ---------------------------------------------------------------- RAID rules
 
 @pytest.mark.parametrize("raid,width,words", [
@@ -381,6 +400,29 @@ def test_cache_settings(catalog):
     expect(p, catalog, "cache.flux", WARNING, "'flux'", "does not exist")
 
 
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_a_setting_that_is_not_finite_is_a_field_error(catalog, value):
+    """Not 'the project could not be fully checked' (int(nan) raised inside the rule)."""
+    p = base()
+    p.cache = {"write_cache_mb": value}
+    expect(p, catalog, "cache.write_cache_mb", ERROR, "Write cache", f"expected a finite number, got {value}")
+    p = base()
+    p.luns[0].settings = {"write_aside_blocks": value}
+    expect(p, catalog, "LUN 0", ERROR, "LUN 0", "Write-aside size", "expected a finite number")
+    assert not issues_at(p, catalog, "project", ERROR)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf")])
+def test_a_decimal_setting_that_is_not_finite_is_refused(value):
+    """NaN compares false with both limits, and a setting without a maximum took inf."""
+    from app.domain.hardware import SettingSpec
+
+    for spec in (SettingSpec("x", "Ratio", "float", 1.0, minimum=0.0, maximum=10.0),
+                 SettingSpec("x", "Ratio", "float", 1.0, minimum=0.0)):
+        assert spec.check(value) == f"Ratio: expected a finite number, got {value}"
+    assert SettingSpec("x", "Ratio", "float", 1.0, minimum=0.0).check(2.5) is None
+
+
 def test_dell_cache_block_choices(catalog, load_example):
     p = load_example("dell-md3200-hpt")
     p.cache["cache_block_kb"] = 64
@@ -422,6 +464,7 @@ def test_feature_enable_already_enabled(catalog, load_example):
     ("response_target_ms", -1, ("response-time target",)),
     ("luns", [], ("no LUN",)),
     ("luns", [0, 99], ("LUN 99 does not exist",)),
+    ("luns", [0, 1, 0, 0], ("LUN 0 is listed 3 times",)),  # would triple LUN 0's share of the load
 ])
 def test_absurd_workloads(catalog, field, value, words):
     p = base()

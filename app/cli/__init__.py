@@ -96,6 +96,22 @@ def _run_gui(args: argparse.Namespace) -> int:
     return launch(args.file, example=getattr(args, "example", False))
 
 
+# As a shell reports a command ended by SIGPIPE (128 + 13); Python ignores the signal and raises.
+EXIT_BROKEN_PIPE = 141
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout's descriptor at devnull, so the flush at exit does not fail again (the Python
+    docs' recipe for SIGPIPE)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's capture)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -112,12 +128,17 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["gui", *argv]
     args = parser.parse_args(argv)
     try:
-        return int(args.handler(args) or 0)
+        code = int(args.handler(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's flush at exit
+        return code
     except CliError as exc:
         print(f"arrayplanner: {exc}", file=sys.stderr)
         return exc.code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `arrayplanner simulate FILE | head -1`: the reader has gone, end quietly
+        _stdout_to_devnull()
+        return EXIT_BROKEN_PIPE
     except Exception as exc:  # a bug: one line for the user, the traceback only on request
         if os.environ.get("ARRAYPLANNER_DEBUG"):
             raise

@@ -6,7 +6,8 @@
     validate_or_fail(project, catalog)              # CliError(code 1) when validation finds errors
 
 Exit codes used by every command: 0 ok, 1 the project has errors (or a check failed), 2 the file
-could not be read (missing, corrupt, foreign, too new) or bad usage.
+could not be read (missing, corrupt, foreign, too new) or bad usage; 141 the output pipe closed
+early (`... | head`: quietly, as a command ended by SIGPIPE).
 """
 from __future__ import annotations
 

@@ -44,10 +44,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from app.engine import simulate
 
     project, catalog = load_or_fail(args.file)
-    try:
-        project.scenario(args.scenario)
-    except KeyError as exc:
-        raise CliError(str(exc).strip("'\""), 2) from None
+    if args.scenario is not None:  # a name typed on the command line: bad usage (2), as check and report
+        try:
+            project.scenario(args.scenario)
+        except KeyError as exc:
+            raise CliError(str(exc).strip("'\""), 2) from None
+    # a file whose current scenario does not exist reads but is invalid: validation's error (1)
     validate_or_fail(project, catalog, args.scenario)
     result = simulate(project, catalog, args.scenario)
     if args.json:

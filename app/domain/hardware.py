@@ -6,6 +6,7 @@ prediction can list its assumptions.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Iterator, Mapping
@@ -162,6 +163,8 @@ class SettingSpec:
                 f"{self.label} must be one of {', '.join(map(str, self.choices))}")
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             return f"{self.label} must be a number"
+        if not math.isfinite(value):  # before int(): NaN/inf would raise; NaN passes < and >
+            return f"{self.label}: expected a finite number, got {value}"
         if self.kind == "int" and int(value) != value:
             return f"{self.label} must be a whole number"
         if self.minimum is not None and value < self.minimum:

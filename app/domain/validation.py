@@ -164,8 +164,12 @@ class _Checker:
             self.err("project", f"platform {self.p.platform_id!r} is not in the preset catalog "
                                 f"(known: {known}) and the file carries no copy of it")
             return False
-        if self.p.horizon_h is not None and (not _num(self.p.horizon_h) or self.p.horizon_h < 0):
-            self.err("project", f"the simulation horizon {self.p.horizon_h!r} h must be a positive number of hours")
+        h = self.p.horizon_h  # None: until the last operation ends
+        if h is not None and (not _num(h) or h <= 0):
+            self.err("project", f"the simulation horizon {h!r} h must be a positive number of hours")
+        elif h is not None and h > MAX_START_H:  # the events' limit: a plan for the array's service life
+            self.err("project", f"the simulation horizon {h:,.0f} h is more than ten years "
+                                f"(the longest is {MAX_START_H:,.0f} h)")
         return True
 
     # ------------------------------------------------------------ enclosures and buses
@@ -455,6 +459,10 @@ class _Checker:
         for lid in w.luns:
             if lid not in lun_ids:
                 bad(f"LUN {lid} does not exist")
+        # the engine spreads the load per listed entry: a repeated LUN would get a larger share
+        for lid, n in Counter(w.luns).items():
+            if n > 1:
+                bad(f"LUN {lid} is listed {n} times; list each LUN once")
         if w.mode not in ("open", "closed"):
             bad(f"mode {w.mode!r} must be 'open' (a fixed IOPS rate) or 'closed' (a fixed number of outstanding I/Os)")
         if not _num(w.iops) or w.iops < 0:

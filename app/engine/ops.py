@@ -521,6 +521,11 @@ class Op:
     def build_fixed(self) -> "Fixed | None":
         return Fixed() if type(self).demand is Op.demand else None
 
+    def take_parts(self) -> "Fixed | None":
+        """The drive time each transfer's take() reads, for Sim.unfinished_advisories to tell an
+        op the host load starves: fixed(), unless an op without one can say it."""
+        return self.fixed()
+
     def take(self, ctx: "Ctx", cap: float, uses: list[tuple[str, int, float]], asap: bool) -> float:
         """Rate for a phase with drive costs `uses` [("g", group, busy per MB/s on each alive
         member) or ("d", drive, busy per MB/s)]: the cap, limited by the free drive time (shared
@@ -777,6 +782,20 @@ class Migration(Op):
             elif s.tag == "exp":
                 p = f.take(s, self.exp_cap, self.exp_uses)
                 p.add("core", core, self.cpu_exp * p.rate)
+        return f
+
+    def take_parts(self) -> Fixed | None:
+        # the write-cache path has no fixed(), but its copy is a take() too (on the source only,
+        # unless forced flushes are on): a source the host fills starves it at any priority
+        if not self.cache_path:
+            return self.fixed()
+        forced = bool(self.sim.forced[self.ctrl])
+        f = Fixed()
+        for s in self.streams:
+            if s.tag == "copy":
+                f.take(s, self.copy_cap, self.copy_uses if forced else self.src_uses)
+            elif s.tag == "exp" and forced:  # unforced, it runs at its cap whatever the drives
+                f.take(s, self.exp_cap, self.exp_uses)
         return f
 
     def cache_full_in(self, tl: float) -> float:

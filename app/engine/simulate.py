@@ -1835,7 +1835,7 @@ class Sim:
             if not op.running or op.end_h is not None:
                 continue
             ev = op.event
-            f = op.fixed() if op.streams else None
+            f = op.take_parts() if op.streams else None
             if op.rate == 0.0 and f is not None and f.parts and all(ctx.starves(p) for p in f.parts):
                 if dg is None:
                     dg = lay.d_group.tolist()
