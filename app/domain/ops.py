@@ -840,9 +840,10 @@ class _SetKey(Op):
 
 
 class SetCacheSetting(_SetKey):
-    def __init__(self, key: str, value: Any):
+    def __init__(self, key: str, value: Any, label: str | None = None):
+        """label: the setting's name as the platform shows it (for Undo and messages)."""
         self.key, self.value = key, value
-        self.text = f"Set {key}"
+        self.text = f"Set {label or key}"
         self._old: Any = _MISSING
 
     def check(self, project: Project, catalog: Catalog) -> str | None:

@@ -498,7 +498,8 @@ class Inspector(QTabWidget):
         v = QVBoxLayout(box)
         form = PropertyForm()
         form.set_properties([(spec, project.cache.get(k, spec.default)) for k, spec in platform.cache_settings.items()])
-        form.committed.connect(lambda k, val: self.apply(ops.SetCacheSetting(k, val)))
+        form.committed.connect(
+            lambda k, val: self.apply(ops.SetCacheSetting(k, val, platform.cache_settings[k].label.lower())))
         self.cache_form = form
         v.addWidget(form)
         if not platform.cache_settings:

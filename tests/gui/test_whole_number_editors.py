@@ -31,6 +31,7 @@ def test_write_cache_typed_over_its_maximum_is_refused_not_cut(qtbot, isolated):
     _type(qtbot, box, "9000")
     assert doc.project.cache.get("write_cache_mb") == before  # nothing saved (was 900)
     assert messages and "Write cache 9000 MB is above the maximum 4500" in messages[-1], messages
+    assert "write_cache_mb" not in messages[-1]  # the setting by its label, not its key
     assert box.value() == 9000  # the typed number stays, marked, until the user changes it
     assert "above the maximum 4500" in box.toolTip()
 
