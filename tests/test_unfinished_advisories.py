@@ -68,3 +68,22 @@ def test_a_migration_the_host_load_starves_says_so_on_the_write_cache_path_too(c
         assert len(starved) == 1 and starved[0].where == "op1", scenario
         assert "RG 0" in starved[0].text and "any priority" in starved[0].text
         assert not [a for a in res.advisories if a.code == "unfinished"], scenario
+
+
+def test_open_load_beyond_the_drives_is_named_host_overload(catalog, load_example):
+    """The OLTP load on two groups asks for ~7x their drive time: each group is named with its
+    peak demand and workloads (the capped response time is not a prediction); the examples as
+    published, and closed loads at saturation (HP sequential), get no such advisory."""
+    from app.engine.simulate import simulate
+
+    p = load_example("emc-cx4-960-oltp")
+    next(w for w in p.workloads if w.id == "oltp").luns = [0, 1]
+    r = simulate(p, catalog, "Baseline")
+    over = {a.where: a.text for a in r.advisories if a.code == "host-overload"}
+    assert set(over) == {"RG 0", "RG 1"}
+    assert "723%" in over["RG 0"] and "(oltp, oltp-src)" in over["RG 0"] and "(oltp)" in over["RG 1"]
+    for name in ("emc-cx4-960-oltp", "emc-cx4-960-worked-examples", "hp-sa6402-raid5", "hitachi-usp600-tiers",
+                 "dell-md3200-hpt", "netapp-fas-wafl"):
+        p = load_example(name)
+        for sc in p.scenarios:
+            assert not [a for a in simulate(p, catalog, sc.name).advisories if a.code == "host-overload"], sc.name

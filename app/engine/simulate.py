@@ -22,7 +22,7 @@ from app.domain.project import DriveReplacement, FeatureEnable, Project, Workloa
 from app.domain.raid import mttdl_hours
 
 from .errors import EngineStall
-from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, res_key
+from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, RunIndex, res_key
 from .rates import MissingRate, RateReader
 from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, Progress, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
@@ -148,6 +148,9 @@ class Ctx:
         self.U_src: Any = None  # the host-load arrays the placement was made with
         self.random_src: Any = None
         self.U_host_g: list[float] = [0.0] * lay.G  # (follow_host)
+        # group -> the highest host utilization seen at or above max_util (follow_host): the host
+        # I/O alone asks for more drive time than the model lets a drive give (host-overload)
+        self.overloaded: dict[int, float] = {}
         self.host_active_g: list[bool] = [False] * lay.G
         self.host_random_g = np.ones(lay.G)
         self.topo: Any = None  # topology version of d_group / failed below
@@ -247,13 +250,15 @@ class Ctx:
             if host_random_g is not self.random_src:
                 diff |= host_random_g != self.random_src
             idx = diff.nonzero()[0].tolist()
-        U, active, readers = self.U_host_g, self.host_active_g, self.readers
+        U, active, readers, mu = self.U_host_g, self.host_active_g, self.readers, self.max_util
         # (ndarray.item per entry for a few; one tolist for many: the first version, a workload change)
         vals: list[float] | None = U_host_g.tolist() if len(idx) > 8 else None
         read = []
         for g in idx:
             u = U[g] = U_host_g.item(g) if vals is None else vals[g]
             active[g] = u > 1e-9
+            if u >= mu and u > self.overloaded.get(g, 0.0):
+                self.overloaded[g] = u
             key = g << RK_BITS  # (RK_G)
             if readers.get(key):
                 read.append(key)
@@ -1854,9 +1859,31 @@ class Sim:
                             f"{ev.id}: {min(op.moved_mb / op.total_mb, 1.0) * 100:.0f}% done when the plan ends at "
                             f"{format_time(horizon_h)}", ev.id)
 
+    def overload_advisories(self) -> None:
+        """A group whose open host loads (fixed arrival rates) alone ask for more drive time than a
+        drive can give: the model holds its drives at max_util busy, so the response times it
+        predicts there are those of drives at that busy, not of a queue that grows without end
+        (docs/model.md section 3). Groups with a closed load are left out: it keeps its I/Os in
+        flight and slows to what the drives give, which is saturation, not overload."""
+        lay, mu = self.lay, self.max_util
+        ix = RunIndex.of(self)
+        index = {w: i for i, w in enumerate(ix.ids)}
+        for g, peak in sorted(self.ctx.overloaded.items()):
+            on = ix.workloads_on(self, {g})
+            if any(self.w_closed[index[w]] for w in on):
+                continue  # a closed load (N I/Os in flight) slows to what the drives give: saturation
+            names = ", ".join(on)
+            self.advise("warning", "host-overload",
+                        f"{lay.groups[g].label}: the host I/O alone needs {peak * 100:.0f}% of its drives' time "
+                        f"(at its peak), more than the {mu * 100:g}% a drive can be busy: the drives cannot serve "
+                        f"this load, and the response times predicted for the workloads on it"
+                        f"{f' ({names})' if names else ''} are those of drives {mu * 100:g}% busy, far below what "
+                        "the array would show; spread the load over more drives", f"RG {lay.groups[g].id}")
+
     def final_advisories(self, res: Result) -> None:
         lay = self.lay
         self.unfinished_advisories(res.horizon_h)
+        self.overload_advisories()
         # SATA RAID 5 (Hitachi: RAID 6 recommended for SATA; EMC: SATA rebuilds slowest)
         from app.domain.hardware import Interface
         from app.domain.raid import RaidType
