@@ -22,7 +22,7 @@ from app.domain.project import DriveReplacement, FeatureEnable, Project, Workloa
 from app.domain.raid import mttdl_hours
 
 from .errors import EngineStall
-from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, RunIndex, res_key
+from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, res_key
 from .rates import MissingRate, RateReader
 from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, Progress, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
@@ -1866,18 +1866,27 @@ class Sim:
         (docs/model.md section 3). Groups with a closed load are left out: it keeps its I/Os in
         flight and slows to what the drives give, which is saturation, not overload."""
         lay, mu = self.lay, self.max_util
-        ix = RunIndex.of(self)
-        index = {w: i for i, w in enumerate(ix.ids)}
+        if not self.ctx.overloaded:
+            return
+        # (the groups' workloads from the pairs here, not RunIndex's per-group table: that costs
+        # ~1M instructions a run to build when no operation has asked for it)
+        on_g: dict[int, set[int]] = {g: set() for g in self.ctx.overloaded}
+        for g, w in zip(lay.l_group[self.p_l].tolist(), self.p_w.tolist()):  # (one pass, ~900 pairs)
+            if g in on_g:
+                on_g[g].add(w)
+        closed: list[bool] = self.w_closed.tolist()
+        running: list[bool] = self.w_running.tolist()
+        cap = f"{mu * 100:g}%"  # (formatted once: the generated plan has ~60 such groups)
         for g, peak in sorted(self.ctx.overloaded.items()):
-            on = ix.workloads_on(self, {g})
-            if any(self.w_closed[index[w]] for w in on):
+            on = sorted(on_g[g])
+            if any(closed[w] for w in on):
                 continue  # a closed load (N I/Os in flight) slows to what the drives give: saturation
-            names = ", ".join(on)
+            names = ", ".join(self.workloads[w]["id"] for w in on if running[w])
             self.advise("warning", "host-overload",
                         f"{lay.groups[g].label}: the host I/O alone needs {peak * 100:.0f}% of its drives' time "
-                        f"(at its peak), more than the {mu * 100:g}% a drive can be busy: the drives cannot serve "
+                        f"(at its peak), more than the {cap} a drive can be busy: the drives cannot serve "
                         f"this load, and the response times predicted for the workloads on it"
-                        f"{f' ({names})' if names else ''} are those of drives {mu * 100:g}% busy, far below what "
+                        f"{f' ({names})' if names else ''} are those of drives {cap} busy, far below what "
                         "the array would show; spread the load over more drives", f"RG {lay.groups[g].id}")
 
     def final_advisories(self, res: Result) -> None:
