@@ -196,6 +196,9 @@ def place_drive_problem(project: Project, catalog: Catalog, location: str, type_
     if etype.interfaces and drive.interface not in etype.interfaces:
         accepted = "/".join(i.value for i in etype.interfaces)
         return f"{etype.name} takes {accepted} drives, not {drive.interface.value}"
+    size = etype.size_problem(drive)
+    if size:
+        return size
     if location in project.drives:
         return f"slot {location} already holds a drive"
     return None

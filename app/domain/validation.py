@@ -255,6 +255,9 @@ class _Checker:
                     accepted = ", ".join(i.value for i in et.interfaces)
                     self.err(where, f"drive {d.location} ({dt.name}) does not fit enclosure {eid}: "
                                     f"{et.name} takes {accepted} drives")
+                elif et is not None and et.size_problem(dt):
+                    self.err(where, f"drive {d.location} ({dt.name}) does not fit enclosure {eid}: "
+                                    f"{et.size_problem(dt)}")
 
     # ------------------------------------------------------------ RAID groups
     def check_groups(self) -> None:
