@@ -111,6 +111,7 @@ class DriveType:
     random_ms: float  # mean service time of one small random I/O (seek + rotation + transfer)
     mttf_h: float
     source: str = ""
+    form_factor: str = ""  # bay size in inches ("2.5", "3.5"); "" = not stated (no check)
 
     @property
     def speed_class(self) -> str:
@@ -128,6 +129,13 @@ class EnclosureType:
     slots: int
     interfaces: tuple[Interface, ...]  # drive interfaces it accepts
     source: str = ""
+    form_factor: str = ""  # size of its slots in inches ("2.5", "3.5"); "" = not stated (no check)
+
+    def size_problem(self, drive: DriveType) -> str | None:
+        """Why `drive` does not fit the slots by size (None: it does, or a size is not stated)."""
+        if self.form_factor and drive.form_factor and drive.form_factor != self.form_factor:
+            return f'{self.name} takes {self.form_factor}" drives, not {drive.form_factor}"'
+        return None
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from .project import (
     slot_id,
 )
 from .raid import RaidType
+from .validation import drives_left
 
 # ---------------------------------------------------------------- what changed
 
@@ -195,8 +196,21 @@ def place_drive_problem(project: Project, catalog: Catalog, location: str, type_
     if etype.interfaces and drive.interface not in etype.interfaces:
         accepted = "/".join(i.value for i in etype.interfaces)
         return f"{etype.name} takes {accepted} drives, not {drive.interface.value}"
+    size = etype.size_problem(drive)
+    if size:
+        return size
     if location in project.drives:
         return f"slot {location} already holds a drive"
+    return None
+
+
+def drive_limit_problem(project: Project, catalog: Catalog) -> str | None:
+    """Why no further drive can be added: the platform addresses no more (None: one more fits)."""
+    platform = platform_of(project, catalog)
+    left = drives_left(project, platform)
+    if left is not None and left <= 0:
+        return (f"the {platform.name} addresses at most {plural(platform.max_drives, 'drive')}; "
+                f"the project has {len(project.drives)}")
     return None
 
 
@@ -266,6 +280,7 @@ class Op:
     """One undoable edit. Subclasses set `text` (for Edit > Undo <text>) and implement do/undo."""
 
     text = "Edit"
+    note = ""  # said after `text` when applied (not in Undo): e.g. a fill that stopped at a limit
 
     def check(self, project: Project, catalog: Catalog) -> str | None:
         """Why this op would be refused (None: it is fine). Default: no rule."""
@@ -450,7 +465,9 @@ class PlaceDrive(Op):
         self.text = f"Place drive {location}"
 
     def check(self, project: Project, catalog: Catalog) -> str | None:
-        return place_drive_problem(project, catalog, self.location, self.type_id)
+        # the limit only here: a move (place_drive_problem too) does not add a drive
+        return (place_drive_problem(project, catalog, self.location, self.type_id)
+                or drive_limit_problem(project, catalog))
 
     def do(self, project: Project) -> Change:
         if self.location in project.drives:
@@ -1360,17 +1377,30 @@ class SetScenarioNotes(Op):
 
 def fill_enclosure(project: Project, catalog: Catalog, enc_id: str, type_id: str) -> Batch:
     """Drives of `type_id` in every empty slot of an enclosure, as one step (a drive type dropped
-    on an enclosure's label). check() says why not (unknown enclosure, full, type refused)."""
+    on an enclosure's label). check() says why not (unknown enclosure, full, type refused, the
+    platform's drive limit reached).
+
+    Near the platform's drive limit it fills the first empty slots up to the limit, and `note`
+    says how many stay empty and why: what fits is what the user asked for, as with a partly
+    filled enclosure (refusing would leave placing them one by one)."""
+    platform = platform_of(project, catalog)
     try:
         enc = project.enclosure(enc_id)
-        etype = platform_of(project, catalog).enclosure_types[enc.type_id]
+        etype = platform.enclosure_types[enc.type_id]
         slots = [slot_id(enc.bus, enc.position, s) for s in range(etype.slots)]
     except KeyError:
         slots = []
-    todo = [PlaceDrive(loc, type_id) for loc in slots if loc not in project.drives]
-    batch = Batch(todo, f"Fill enclosure {enc_id} with {len(todo)} drive{'s' if len(todo) != 1 else ''}")
-    if not todo:
+    empty = [loc for loc in slots if loc not in project.drives]
+    left = drives_left(project, platform)
+    todo = [PlaceDrive(loc, type_id) for loc in (empty if left is None else empty[:max(left, 0)])]
+    batch = Batch(todo, f"Fill enclosure {enc_id} with {plural(len(todo), 'drive')}")
+    if todo and len(todo) < len(empty):
+        batch.note = (f"{plural(len(empty) - len(todo), 'slot')} left empty: the {platform.name} "
+                      f"addresses at most {plural(platform.max_drives, 'drive')}")
+    if not empty:
         batch.check = lambda p, c: f"enclosure {enc_id} has no empty slot"  # type: ignore[method-assign]
+    elif not todo:
+        batch.check = lambda p, c: drive_limit_problem(p, c)  # type: ignore[method-assign]
     else:  # empty slots of one enclosure take one drive type alike: the first slot's answer holds
         batch.check = lambda p, c: todo[0].check(p, c)  # type: ignore[method-assign]
     return batch

@@ -217,7 +217,8 @@ class _Checker:
         pf = self.platform
         assert pf is not None
         encl = {e.id: e for e in self.p.enclosures}
-        if pf.max_drives and len(self.p.drives) > pf.max_drives:
+        left = drives_left(self.p, pf)
+        if left is not None and left < 0:
             self.err("project", f"the project has {len(self.p.drives)} drives; the {pf.name} addresses at most "
                                 f"{pf.max_drives}")
         slot_count = Counter(d.location for d in self.p.drives.values())
@@ -254,6 +255,9 @@ class _Checker:
                     accepted = ", ".join(i.value for i in et.interfaces)
                     self.err(where, f"drive {d.location} ({dt.name}) does not fit enclosure {eid}: "
                                     f"{et.name} takes {accepted} drives")
+                elif et is not None and et.size_problem(dt):
+                    self.err(where, f"drive {d.location} ({dt.name}) does not fit enclosure {eid}: "
+                                    f"{et.size_problem(dt)}")
 
     # ------------------------------------------------------------ RAID groups
     def check_groups(self) -> None:
@@ -770,6 +774,13 @@ def event_issues(project: Project, catalog: Catalog, event: Event, scenario: str
 # (compared by identity), the platform and the horizon (by value)
 _LAYOUT_CONTAINERS = ("enclosures", "drives", "groups", "luns", "cache", "features", "workloads")
 
+
+
+def drives_left(project: Project, platform: Platform) -> int | None:
+    """How many more drives the platform can address (negative: the project is over its
+    max_drives); None: no limit beyond the slots. The one limit rule: validation and the drop
+    checks (ops) both use it."""
+    return platform.max_drives - len(project.drives) if platform.max_drives else None
 
 def validate(project: Project, catalog: Catalog, scenario: str | None = None,
              layout_cache: dict | None = None) -> list[Issue]:

@@ -87,9 +87,8 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
                     progress: Progress | None = None, cancelled: Callable[[], bool] | None = None,
                     scene_picture: "tuple[QPicture, QRectF] | list[tuple[QPicture, QRectF]] | None" = None,
                     warnings: Iterable[str] = ()) -> ReportInfo:
-    """Write the report PDF to `path`. Scenarios without a given Result are simulated first."""
-    from .render import PdfRenderer, ReportCancelled as _RenderCancelled
-
+    """Write the report PDF to `path`. Scenarios without a given Result are simulated first.
+    OSError (naming `path`) when it cannot be written."""
     t0 = time.perf_counter()
     options = options or ReportOptions()
     names = options.scenario_names(project)
@@ -110,9 +109,30 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
     report = build_report(project, catalog, {n: results[n] for n in wanted if n in results}, options, warnings)
 
     target = Path(path)
+    try:
+        pages = _write_pdf(report, target, options.page_size, scene_picture, progress, cancelled, sim_share)
+    except OSError as exc:
+        # named after the user's file, not the temporary .part it was being written as
+        if exc.errno is None:
+            raise OSError(f"cannot write {target}") from exc
+        raise OSError(exc.errno, exc.strerror, str(target)) from exc
+    if progress is not None:
+        progress(1.0, "Done")
+    return ReportInfo(target, pages, time.perf_counter() - t0, t_sim)
+
+
+def _write_pdf(report: Report, target: Path, page_size: str, scene_picture, progress: Progress | None,
+               cancelled: Callable[[], bool] | None, sim_share: float) -> int:
+    """Paint `report` into target.part and rename it over `target` (keeping an existing file's
+    mode); the number of pages. The .part is removed when anything fails."""
+    from app.store.project_file import replace_keeping_mode
+
+    from .render import PdfRenderer, ReportCancelled as _RenderCancelled
+
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_name(target.name + ".part")
-    renderer = PdfRenderer(report, str(part), options.page_size, scene_picture)
+    part.open("wb").close()  # an unwritable folder fails here with its reason (QPdfWriter gives none)
+    renderer = PdfRenderer(report, str(part), page_size, scene_picture)
     ok = False
     try:
         renderer.paginate()
@@ -131,15 +151,14 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
         renderer.close()  # the PDF file is complete (or abandoned) and closed
         if ok:
             try:
-                os.replace(part, target)  # fails e.g. when a viewer holds the old file open (Windows)
+                # fails e.g. when a viewer holds the old file open (Windows)
+                replace_keeping_mode(part, target)
             except OSError:
                 _unlink(part)
                 raise
         else:
             _unlink(part)
-    if progress is not None:
-        progress(1.0, "Done")
-    return ReportInfo(target, pages, time.perf_counter() - t0, t_sim)
+    return pages
 
 
 def _unlink(path: Path) -> None:

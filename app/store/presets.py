@@ -112,6 +112,21 @@ def _interfaces(values: Any, where: str) -> tuple[Interface, ...]:
         raise PresetError(f"{where}: {exc}") from None
 
 
+def _form_factor(d: Mapping[str, Any], where: str) -> str:
+    """A drive's or slot's size in inches as text ("2.5"); "" when the preset does not say."""
+    value = d.get("form_factor")
+    if value is None or value == "":
+        return ""
+    try:
+        inches = float(str(value).rstrip('"')) if isinstance(value, (str, int, float)) else 0.0
+    except ValueError:
+        inches = 0.0
+    if isinstance(value, bool) or not 0 < inches < 10:
+        raise PresetError(f"{where}: {d.get('id', '?')}: form_factor must be a size in inches such as "
+                          f"\"2.5\" or \"3.5\", not {value!r}")
+    return f"{inches:g}"
+
+
 def parse_drive(d: Mapping[str, Any], where: str) -> DriveType:
     try:
         return DriveType(
@@ -119,7 +134,7 @@ def parse_drive(d: Mapping[str, Any], where: str) -> DriveType:
             interface=Interface(_req(d, "interface", where)), rpm=int(d.get("rpm", 0)),
             capacity_gb=float(_req(d, "capacity_gb", where)), seq_mb_s=float(_req(d, "seq_mb_s", where)),
             random_ms=float(_req(d, "random_ms", where)), mttf_h=float(d.get("mttf_h", 1_000_000)),
-            source=_req(d, "source", where),
+            source=_req(d, "source", where), form_factor=_form_factor(d, where),
         )
     except (TypeError, ValueError) as exc:
         raise PresetError(f"{where}: drive {d.get('id', '?')}: {exc}") from None
@@ -160,7 +175,7 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         max_drives=int(back.get("max_drives", 0)),
         enclosure_types={
             e["id"]: EnclosureType(e["id"], e["name"], int(e["slots"]), _interfaces(e.get("interfaces", ()), where),
-                                   e.get("source", ""))
+                                   e.get("source", ""), _form_factor(e, where))
             for e in _req(doc, "enclosure_types", where)
         },
         drive_types=tuple(_req(doc, "drive_types", where)),

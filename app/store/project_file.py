@@ -326,6 +326,15 @@ def _new_temp_file(folder: Path, name: str) -> Path:
     raise FileExistsError(errno.EEXIST, "no unused temporary file name")
 
 
+def replace_keeping_mode(tmp: Path, path: Path) -> None:
+    """os.replace(tmp, path), tmp first given the mode of the file it replaces (a 0600 file
+    stays 0600; a new one keeps tmp's). Also used for report PDFs."""
+    if path.exists():
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+    os.replace(tmp, path)
+
+
 def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     """Call write(tmp) for a temporary file next to `path`, fsync it, and move it over `path`."""
     path = Path(path)
@@ -340,10 +349,7 @@ def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
         write(tmp)
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
-        if path.exists():
-            with contextlib.suppress(OSError):
-                os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
+        replace_keeping_mode(tmp, path)
         _fsync_dir(folder)
     except BaseException as exc:
         with contextlib.suppress(OSError):

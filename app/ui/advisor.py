@@ -85,6 +85,7 @@ class AdvisorPanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table, not cell to cell
         header = self.table.horizontalHeader()
         for c in (0, 1, 3):  # fit their header and cells, empty or not; the peaks take the rest
             header.setSectionResizeMode(c, QHeaderView.ResizeToContents)

@@ -716,7 +716,8 @@ class LayoutView(QGraphicsView):
 
     def _apply(self, op: ops.Op) -> None:
         why = self.document.try_apply(op)
-        self.message.emit(f"Cannot {op.text.lower()}: {why}" if why else op.text)
+        self.message.emit(f"Cannot {op.text.lower()}: {why}" if why else
+                          f"{op.text} ({op.note})" if op.note else op.text)
 
     def _refused(self, why: str, scene_pos: QPointF) -> None:
         self.message.emit(f"Refused: {why}")

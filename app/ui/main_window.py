@@ -11,6 +11,7 @@ the window is built. What they can use:
     window.add_dock(w, title, area)  a dock (also listed in View > Panels); returns the QDockWidget
     window.selection          app.ui.selection.Selection: refs like "RG 3", signal selectionChanged
     window.status(text)       a message in the status bar
+    window.add_selection_view(w)  Delete/Backspace delete the selection while w (or a child) has focus
     window.messages           the Messages dock's view (set_extra(source, items) adds advisories)
 """
 from __future__ import annotations
@@ -104,6 +105,8 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._update_counts()
 
+        self.add_selection_view(self.canvas)
+        self.add_selection_view(self.storage)
         self._install_plugins(PLUGINS if plugins is None else plugins)
         self.restore_layout()
         QTimer.singleShot(0, self.canvas.fit)
@@ -123,6 +126,11 @@ class MainWindow(QMainWindow):
         if hasattr(self, "_panels_menu"):
             self._panels_menu.addAction(dock.toggleViewAction())
         return dock
+
+    def add_selection_view(self, widget: QWidget) -> None:
+        """A view that shows (and selects) the selection: while it or a child has focus, Delete and
+        Backspace delete the selection (Edit > Delete works from anywhere)."""
+        widget.addAction(self.act_delete)
 
     def status(self, text: str, timeout_ms: int = 8000) -> None:
         self.statusBar().showMessage(text, timeout_ms)
@@ -183,6 +191,9 @@ class MainWindow(QMainWindow):
         self.act_delete = self._action("&Delete", self.delete_selection, QKeySequence.Delete,
                                        "Delete the selected drives, enclosures, groups or LUNs")
         self.act_delete.setShortcuts([QKeySequence(QKeySequence.Delete), QKeySequence(Qt.Key_Backspace)])
+        # the keys delete the selection only from its views (add_selection_view): in an Inspector
+        # editor (a combo box takes no Delete) they went on to delete the selected objects
+        self.act_delete.setShortcutContext(Qt.WidgetWithChildrenShortcut)
         self.act_select_all = self._action("Select &All Drives", self.select_all, QKeySequence.SelectAll)
         self.act_create_group = self._action("Create RAID &Group…", self.focus_create_group, "Ctrl+G",
                                              "Make a RAID group of the selected drives")

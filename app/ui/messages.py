@@ -126,6 +126,7 @@ class MessagesView(QTableView):
         self.setAlternatingRowColors(True)
         self.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.setTabKeyNavigation(False)  # Tab leaves the dock (a QTableView's Tab moves between cells)
         self.setHorizontalScrollMode(QAbstractItemView.ScrollPerPixel)
         rows = self.verticalHeader()
         rows.hide()

@@ -57,6 +57,8 @@ class ExportJob(QObject):
                                    warnings=self.warnings)
         except ReportCancelled:
             self.cancelled.emit()
+        except OSError as exc:  # the file that could not be written, and why
+            self.failed.emit(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
         except Exception as exc:  # shown to the user; the GUI stays up
             traceback.print_exc()
             self.failed.emit(f"{type(exc).__name__}: {exc}")
@@ -249,7 +251,6 @@ class ReportDialog(QDialog):
         settings = QSettings()
         settings.setValue("report/page_size", self.page_size.currentText())
         settings.setValue("report/open_after", "true" if self.open_box.isChecked() else "false")
-        settings.setValue("report/last_dir", str(path.parent))
         options = self.options()
         snapshot = self.document.project.clone()
         picture = canvas_picture(snapshot, self.document.catalog) if (self.use_canvas and options.diagram) else None
@@ -294,6 +295,7 @@ class ReportDialog(QDialog):
     def _finished(self, info) -> None:
         self.info = info
         self._done()
+        QSettings().setValue("report/last_dir", str(Path(info.path).parent))  # only a folder written to
         self.progress_label.setText(f"Wrote {info.path} ({info.pages} pages)")
         parent = self.parent()
         if parent is not None and hasattr(parent, "status"):

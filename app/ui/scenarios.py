@@ -246,6 +246,7 @@ class CompareTable(QWidget):
         self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table, not cell to cell
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.ElideMiddle)
         head = self.table.horizontalHeader()

@@ -215,3 +215,78 @@ def test_the_next_export_starts_in_the_last_folder(window, tmp_path, qtbot, monk
     again = report_dialog.ReportDialog(window.document, window)
     assert Path(again.path_edit.text()).parent == folder
     assert Path(again.path_edit.text()).suffix == ".pdf"
+
+
+def _unwritable(tmp_path) -> Path:
+    """A report path that cannot be written, for root too: its temporary r.pdf.part is taken by a
+    folder (as root, a read-only folder is writable)."""
+    folder = tmp_path / "ro"
+    (folder / "r.pdf.part").mkdir(parents=True)
+    return folder / "r.pdf"
+
+
+def test_a_failed_write_names_the_report_and_is_not_remembered(window, tmp_path, qtbot, monkeypatch):
+    from app.ui import report_dialog
+
+    shown = []
+    monkeypatch.setattr(report_dialog.QMessageBox, "critical", lambda parent, title, text: shown.append(text))
+    QSettings().setValue("report/last_dir", str(tmp_path))
+    out = _unwritable(tmp_path)
+    dlg = report_dialog.ReportDialog(window.document, window)
+    dlg.path_edit.setText(str(out))
+    dlg.start()
+    qtbot.waitUntil(lambda: dlg.job is None, timeout=60000)
+    assert dlg.info is None and dlg.error == f"{out}: Is a directory"
+    assert ".part" not in shown[-1] and str(out) in shown[-1]
+    assert QSettings().value("report/last_dir") == str(tmp_path)  # not the folder that failed
+    good = tmp_path / "ok" / "r.pdf"
+    dlg.path_edit.setText(str(good))
+    dlg.open_box.setChecked(False)
+    dlg.start()
+    qtbot.waitUntil(lambda: dlg.job is None, timeout=60000)
+    assert dlg.info is not None and good.exists()
+    assert QSettings().value("report/last_dir") == str(good.parent)
+
+
+def _report(path):
+    from app.report import ReportOptions, generate_report
+
+    doc = example_document()
+    return generate_report(doc.project, doc.catalog, path, ReportOptions(charts=[], diagram=False))
+
+
+def test_generate_report_names_the_target_not_the_part(qapp, tmp_path):
+    out = _unwritable(tmp_path)
+    with pytest.raises(OSError) as err:
+        _report(out)
+    assert err.value.filename == str(out) and ".part" not in str(err.value), err.value
+    assert not out.exists()
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="a read-only folder (root writes anyway)")
+def test_a_read_only_folder(qapp, tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(PermissionError) as err:
+            _report(folder / "r.pdf")
+        assert err.value.filename == str(folder / "r.pdf")
+    finally:
+        folder.chmod(0o755)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+def test_overwriting_a_report_keeps_its_mode(qapp, tmp_path):
+    out = tmp_path / "r.pdf"
+    out.write_bytes(b"old")
+    out.chmod(0o600)
+    _report(out)
+    assert out.read_bytes()[:5] == b"%PDF-" and (out.stat().st_mode & 0o777) == 0o600
+    new = tmp_path / "new.pdf"
+    old_umask = os.umask(0o022)
+    try:
+        _report(new)
+    finally:
+        os.umask(old_umask)
+    assert new.stat().st_mode & 0o777 == 0o644  # a new file: as any program makes one

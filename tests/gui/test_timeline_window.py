@@ -235,3 +235,27 @@ def test_a_failed_prediction_dims_the_charts_and_comparison_and_drops_engine_adv
         parts.live.request()
     qtbot.waitUntil(lambda: parts.charts.stale_reason is None and bool(window.messages._extra.get("prediction")),
                     timeout=5000)
+
+
+def test_the_window_selection_selects_the_op_in_the_started_app(qtbot, tmp_path, monkeypatch):
+    """As the app starts (all plug-ins) on an example: window.selection.set(["op1"]) selects op1 in
+    the timeline panel (a QA report of `selected` staying None came from a window built without
+    the timeline plug-in, where there is no panel)."""
+    from app.store.examples import example_path
+    from app.store.project_file import load_project
+    from app.ui import files
+    from app.ui.document import Document
+    from app.ui.main_window import MainWindow
+    from app.ui.timeline.panel import TimelinePanel
+
+    monkeypatch.setattr(files, "recovery_dir", lambda: tmp_path)
+    window = MainWindow(Document(load_project(example_path("emc-cx4-960-oltp")), catalog()))
+    window.files.maybe_save = lambda: True
+    qtbot.addWidget(window)
+    panel = window.findChild(TimelinePanel)
+    assert panel is window.plugins["app.ui.timeline"].timeline
+    assert "op1" in [e.id for e in window.document.project.scenario().events]
+    window.selection.set(["op1"])
+    assert panel.selected == "op1" and panel.gantt.items["op1"].selected
+    window.selection.set([])
+    assert panel.selected is None

@@ -370,6 +370,8 @@ def install(window) -> TimelineParts:
     parts._turn.timeout.connect(parts._next_step)
 
     parts.docks["timeline"] = window.add_dock(timeline, "Timeline", Qt.BottomDockWidgetArea)
+    if hasattr(window, "add_selection_view"):
+        window.add_selection_view(timeline)  # Delete there deletes the selected operation
     parts.docks["charts"] = window.add_dock(charts, "Charts", Qt.BottomDockWidgetArea)
     parts.docks["advisor"] = window.add_dock(advisor, "Priority advisor", Qt.RightDockWidgetArea)
     parts.docks["compare"] = window.add_dock(compare, "Scenario comparison", Qt.BottomDockWidgetArea)
