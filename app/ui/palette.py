@@ -46,7 +46,9 @@ class Palette(QTreeWidget):
         drives.setFont(0, bold)
         types = [catalog.drives[t] for t in platform.drive_types if t in catalog.drives]
         for dt in sorted(types, key=lambda d: (d.interface.value, -d.rpm, d.capacity_gb)):
-            it = QTreeWidgetItem(drives, [f"{dt.speed_class}  {dt.capacity_gb:g} GB"])
+            # the bay size where the catalog states it: enclosures take one size only
+            size = f'  {dt.form_factor}"' if dt.form_factor else ""
+            it = QTreeWidgetItem(drives, [f"{dt.speed_class}  {dt.capacity_gb:g} GB{size}"])
             it.setData(0, ROLE_KIND, "drive")
             it.setData(0, ROLE_ID, dt.id)
             it.setToolTip(0, f"{dt.name}\n{dt.seq_mb_s:g} MB/s sequential, {dt.random_ms:g} ms random I/O")
@@ -61,7 +63,8 @@ class Palette(QTreeWidget):
             it.setData(0, ROLE_KIND, "enclosure")
             it.setData(0, ROLE_ID, et.id)
             accepts = "/".join(i.value for i in et.interfaces) or "any"
-            it.setToolTip(0, f"{et.name}: {et.slots} slots, takes {accepts} drives")
+            size = f' {et.form_factor}"' if et.form_factor else ""
+            it.setToolTip(0, f"{et.name}: {et.slots} slots, takes{size} {accepts} drives")
             it.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled)
         self.expandAll()
 

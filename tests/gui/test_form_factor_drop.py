@@ -34,3 +34,11 @@ def test_a_drive_of_another_size_is_refused_during_the_drag(qtbot, isolated):
     assert w.statusBar().currentMessage() == f"Refused: {WHY}"
     assert drag_drop(w.canvas, palette_mime(w, "drive", "sas-10k-300"), slot_center(w, "0_0_3"))
     assert list(w.document.project.drives) == ["0_0_3"]
+
+
+def test_the_palette_names_a_drive_s_size_where_the_catalog_states_it(qtbot, isolated):
+    """Two 300 GB SAS drives of the MD3200 differ in size: the palette says which is which."""
+    cat = default_catalog()
+    w = make_window(qtbot, empty_project(cat, "dell-md3200"))
+    text = {w.palette.item_for("drive", t).text(0) for t in ("sas-15k-300", "sas-10k-300")}
+    assert text == {'15k SAS  300 GB  3.5"', '10k SAS  300 GB  2.5"'}
