@@ -22,9 +22,23 @@ except ImportError:
 pytestmark = pytest.mark.gui
 
 
+def shown_window(qtbot):
+    """The main window with the timeline plug-in (FakeEngine) on the small project, shown:
+    (window, plug-in parts)."""
+    from app.ui.document import Document
+    from app.ui.main_window import MainWindow
+
+    window = MainWindow(Document(small_project(catalog()), catalog()), plugins=("app.ui.timeline",))
+    window.files.maybe_save = lambda: True
+    qtbot.addWidget(window)
+    parts = window.plugins["app.ui.timeline"]
+    parts.live.simulate = FakeEngine()
+    window.show()
+    return window, parts
+
+
 def first_run_window(qtbot, monkeypatch, screen: tuple[int, int], calls: list[str]):
     import app.ui.timeline as timeline_plugin
-    from app.ui.document import Document
     from app.ui.main_window import MainWindow
 
     monkeypatch.setattr(QScreen, "availableGeometry", lambda self: QRect(0, 0, *screen))
@@ -34,12 +48,7 @@ def first_run_window(qtbot, monkeypatch, screen: tuple[int, int], calls: list[st
             calls.append(_tag)
             return _f(*args)
         monkeypatch.setattr(owner, name, traced)
-    window = MainWindow(Document(small_project(catalog()), catalog()), plugins=("app.ui.timeline",))
-    window.files.maybe_save = lambda: True
-    qtbot.addWidget(window)
-    parts = window.plugins["app.ui.timeline"]
-    parts.live.simulate = FakeEngine()
-    window.show()
+    window, parts = shown_window(qtbot)
     qtbot.waitUntil(lambda: "size" in calls, timeout=5000)
     qtbot.wait(50)
     return window, parts
@@ -84,9 +93,6 @@ def arrangement(window, parts) -> dict:
 def test_reset_layout_arranges_as_a_first_run_over_a_saved_layout(qtbot, monkeypatch, isolated):  # noqa: F811
     """A returning user (a layout saved by an earlier run) gets the first run's arrangement from
     View > Reset Layout, not the docks as the plug-ins added them."""
-    from app.ui.document import Document
-    from app.ui.main_window import MainWindow
-
     window, parts = first_run_window(qtbot, monkeypatch, (1600, 1000), [])
     first = arrangement(window, parts)
     assert all(v for k, v in first.items() if k not in heights(window, parts))
@@ -96,12 +102,7 @@ def test_reset_layout_arranges_as_a_first_run_over_a_saved_layout(qtbot, monkeyp
     window.files.discard_recovery()
     window.close()
 
-    again = MainWindow(Document(small_project(catalog()), catalog()), plugins=("app.ui.timeline",))
-    again.files.maybe_save = lambda: True
-    qtbot.addWidget(again)
-    parts2 = again.plugins["app.ui.timeline"]
-    parts2.live.simulate = FakeEngine()
-    again.show()
+    again, parts2 = shown_window(qtbot)
     qtbot.wait(100)
     assert parts2.docks["charts"].isFloating()  # the saved layout was restored
     again.resize(window.size())  # (the offscreen platform does not restore the geometry)

@@ -17,6 +17,16 @@ def _kept(w, before, title) -> bool:
             and w.document.platform.id == before["platform_id"] and not w.document.dirty)
 
 
+def _hp_example_with(path, sql: str):
+    """The HP example saved as a project file at `path`, then `sql` run on its project table."""
+    save_project(load_project(EXAMPLES / "hp-sa6402-raid5.json"), path)
+    con = sqlite3.connect(path)
+    con.execute(sql)
+    con.commit()
+    con.close()
+    return path
+
+
 def _refusing(w, monkeypatch) -> list[str]:
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: shown.append(a[2]))
@@ -33,12 +43,7 @@ def test_open_json_and_arrayplan_with_an_unknown_platform_are_refused(qtbot, iso
     d["platform_id"], d["platform_snapshot"] = "nope", None
     bad_json = isolated / "nope.json"
     bad_json.write_text(json.dumps(d))
-    bad_db = isolated / "nope.arrayplan"
-    save_project(load_project(EXAMPLES / "hp-sa6402-raid5.json"), bad_db)
-    con = sqlite3.connect(bad_db)
-    con.execute("UPDATE project SET platform_id = 'nope'")
-    con.commit()
-    con.close()
+    bad_db = _hp_example_with(isolated / "nope.arrayplan", "UPDATE project SET platform_id = 'nope'")
 
     for path in (bad_json, bad_db):
         shown.clear()
@@ -55,12 +60,8 @@ def test_open_with_an_unreadable_embedded_platform_keeps_the_project(qtbot, isol
     w = make_window(qtbot)
     before, title = config_dict(w.document.project), w.windowTitle()
     shown = _refusing(w, monkeypatch)
-    bad = isolated / "garbled.arrayplan"
-    save_project(load_project(EXAMPLES / "hp-sa6402-raid5.json"), bad)
-    con = sqlite3.connect(bad)
-    con.execute("UPDATE project SET platform_id = 'zzz', platform_snapshot = 'garbage = ['")
-    con.commit()
-    con.close()
+    bad = _hp_example_with(isolated / "garbled.arrayplan",
+                           "UPDATE project SET platform_id = 'zzz', platform_snapshot = 'garbage = ['")
     assert not w.files.load(bad)
     settle(qtbot)
     assert shown and "embedded platform" in shown[0]
