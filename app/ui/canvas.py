@@ -14,11 +14,11 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QMimeData, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
-    QBrush, QColor, QDrag, QFont, QPainter, QPainterPath, QPen, QPixmap,
+    QBrush, QColor, QDrag, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPixmap,
 )
 from PySide6.QtWidgets import (
     QApplication, QGraphicsItem, QGraphicsRectItem, QGraphicsScene,
-    QGraphicsSimpleTextItem, QGraphicsView, QStyleOptionGraphicsItem, QToolTip, QWidget,
+    QGraphicsSimpleTextItem, QGraphicsView, QStyleOptionGraphicsItem, QWidget,
 )
 
 from app.domain import ops
@@ -306,6 +306,46 @@ class ControllerItem(QGraphicsRectItem):
         s.setPos(10, 24)
 
 
+class DropNote(QGraphicsItem):
+    """Why a drop here is refused, drawn in the scene beside the pointer during a drag. It is a
+    scene item, not a tooltip window: a window under the pointer would take the drag away from
+    the view (the next slot would never light up and the release would place nothing)."""
+
+    PAD, OFFSET = 4.0, 14.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.ItemIgnoresTransformations)  # readable at any zoom
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setAcceptDrops(False)
+        self.setZValue(1000)
+        self.text = ""
+        self._rect = QRectF()
+
+    def show_at(self, text: str, pos: QPointF, below: bool, left: bool) -> None:
+        """Above and to the right of the pointer (off the target under it), flipped near an edge."""
+        self.prepareGeometryChange()
+        self.text = text
+        fm = QFontMetricsF(FONT)
+        w, h = fm.horizontalAdvance(text) + 2 * self.PAD, fm.height() + 2 * self.PAD
+        x = -self.OFFSET - w if left else self.OFFSET
+        y = self.OFFSET if below else -self.OFFSET - h
+        self._rect = QRectF(x, y, w, h)
+        self.setPos(pos)
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect.adjusted(-1, -1, 1, 1)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setPen(QPen(QColor("#c62828"), 1))
+        painter.setBrush(QColor("#fff4f4"))
+        painter.drawRoundedRect(self._rect, 3, 3)
+        painter.setFont(FONT)
+        painter.setPen(QColor("#8e1b1b"))
+        painter.drawText(self._rect, Qt.AlignCenter, self.text)
+
+
 # ---------------------------------------------------------------- the scene
 
 class LayoutScene(QGraphicsScene):
@@ -317,6 +357,7 @@ class LayoutScene(QGraphicsScene):
     driveMoved = Signal(str, str)              # from location, to location
     enclosureDropped = Signal(int, int, str)   # bus, position, enclosure type id
     dropRefused = Signal(str, QPointF)         # reason, scene position
+    dropRefusalCleared = Signal()              # the pointer is over a valid target, or the drag is over
 
     def __init__(self, document: Any, parent=None):
         super().__init__(parent)
@@ -329,6 +370,8 @@ class LayoutScene(QGraphicsScene):
         self._shown: dict[str, tuple | None] | None = None  # what each slot shows of its value
         self._structure: Any = None
         self._hover: Any = None
+        self._note: DropNote | None = None  # in the scene only while a drag is refused
+        self._last_why: str | None = None
         self.legend_items: list[QGraphicsItem] = []
         self.setBackgroundBrush(QColor("#ffffff"))
         self.rebuild()
@@ -343,6 +386,7 @@ class LayoutScene(QGraphicsScene):
     def rebuild(self) -> None:
         selected = {it.ref for it in self.selectedItems() if hasattr(it, "ref")}
         self.clear()
+        self._note = None  # clear() deleted it
         self.slots.clear()
         self.enclosure_items.clear()
         self.placeholders.clear()
@@ -624,6 +668,31 @@ class LayoutScene(QGraphicsScene):
         except RuntimeError:  # deleted by a rebuild
             pass
 
+    def _show_refusal(self, why: str, pos: QPointF) -> None:
+        if self._note is None:
+            self._note = DropNote()
+            self.addItem(self._note)
+        below = left = False
+        view = self.views()[0] if self.views() else None
+        if view is not None:  # keep it inside the visible part of the view
+            vp = view.mapFromScene(pos)
+            w = QFontMetricsF(FONT).horizontalAdvance(why) + 2 * DropNote.PAD + DropNote.OFFSET
+            below = vp.y() < QFontMetricsF(FONT).height() + 2 * DropNote.PAD + DropNote.OFFSET
+            left = vp.x() + w > view.viewport().width() and vp.x() > w
+        self._note.show_at(why, pos, below, left)
+        if why != self._last_why:
+            self.dropRefused.emit(why, pos)
+        self._last_why = why
+
+    def _clear_refusal(self) -> None:
+        # removed, not hidden: a hidden item still counts in itemsBoundingRect (fit, report)
+        if self._note is not None:
+            self.removeItem(self._note)
+            self._note = None
+        if self._last_why is not None:
+            self._last_why = None
+            self.dropRefusalCleared.emit()
+
     def dragEnterEvent(self, event) -> None:  # noqa: N802
         event.setAccepted(self._ours(event.mimeData()))
 
@@ -637,27 +706,29 @@ class LayoutScene(QGraphicsScene):
         if op is not None and not why:
             event.setDropAction(Qt.MoveAction if mime.hasFormat(MIME_DRIVE_MOVE) else Qt.CopyAction)
             event.accept()
+            self._clear_refusal()
         else:
             # keep receiving moves (so the reason follows the pointer) but show "no drop"
             event.setDropAction(Qt.IgnoreAction)
             event.accept()
-            if why and why != getattr(self, "_last_why", None):
-                self.dropRefused.emit(why, event.scenePos())
-        self._last_why = why
+            if why:
+                self._show_refusal(why, event.scenePos())
+            else:
+                self._clear_refusal()
 
     def dragLeaveEvent(self, event) -> None:  # noqa: N802
         self._set_hover(None, None)
-        self._last_why = None
+        self._clear_refusal()
 
     def dropEvent(self, event) -> None:  # noqa: N802
         self._set_hover(None, None)
-        self._last_why = None
+        self._clear_refusal()
         mime = event.mimeData()
         op, _target, why = self._drop_op(mime, event.scenePos())
         if op is None or why:
             event.setDropAction(Qt.IgnoreAction)
             event.ignore()
-            if why:
+            if why:  # the drag is over: the status bar keeps the reason, the scene does not
                 self.dropRefused.emit(why, event.scenePos())
             return
         event.setDropAction(Qt.MoveAction if mime.hasFormat(MIME_DRIVE_MOVE) else Qt.CopyAction)
@@ -706,6 +777,8 @@ class LayoutView(QGraphicsView):
         s.driveMoved.connect(lambda a, b: self._apply(ops.MoveDrive(a, b)))
         s.enclosureDropped.connect(lambda b, p, t: self._apply(ops.AddEnclosure(b, p, t)))
         s.dropRefused.connect(self._refused)
+        s.dropRefusalCleared.connect(self._refusal_cleared)
+        self._refusal_in_status = False
 
     @property
     def scene_(self) -> LayoutScene:
@@ -715,14 +788,21 @@ class LayoutView(QGraphicsView):
         self.layout_scene.set_drive_values(values)
 
     def _apply(self, op: ops.Op) -> None:
+        self._refusal_in_status = False
         why = self.document.try_apply(op)
         self.message.emit(f"Cannot {op.text.lower()}: {why}" if why else
                           f"{op.text} ({op.note})" if op.note else op.text)
 
     def _refused(self, why: str, scene_pos: QPointF) -> None:
+        # the status bar, not a tooltip: a tooltip window under the pointer swallows the drag
+        # (the scene draws the reason beside the pointer itself)
+        self._refusal_in_status = True
         self.message.emit(f"Refused: {why}")
-        gp = self.viewport().mapToGlobal(self.mapFromScene(scene_pos))
-        QToolTip.showText(gp, why, self.viewport())
+
+    def _refusal_cleared(self) -> None:
+        if self._refusal_in_status:
+            self._refusal_in_status = False
+            self.message.emit("")
 
     # zoom
     def resizeEvent(self, event) -> None:  # noqa: N802
