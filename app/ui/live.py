@@ -397,10 +397,13 @@ class TimeCursor(QObject):
         return self._t
 
     def set_time(self, t: float) -> None:
-        t = max(0.0, float(t))
+        asked = float(t)
+        t = max(0.0, asked)
         if self.horizon_h > 0:
             t = min(t, self.horizon_h)
-        if t != self._t:
+        # a clamped request is sent back even when the time stays: the view that asked (a cursor
+        # line dragged past the plan's end) snaps back to it instead of showing another time
+        if t != self._t or t != asked:
             self._t = t
             self.moved.emit(t)
 
