@@ -480,7 +480,9 @@ class Inspector(QTabWidget):
         form.set_properties(specs, read_only=others)
 
         def commit(k: str, v: Any) -> None:
-            self.apply(ops.MoveEvent(event_id, v) if k == "start_h" else ops.SetEventPriority(event_id, v))
+            op = ops.MoveEvent(event_id, v) if k == "start_h" else ops.SetEventPriority(event_id, v)
+            op.mergeable = bool(getattr(form.editors.get(k), "stepping", False))  # arrow steps only
+            self.apply(op)
 
         form.committed.connect(commit)
         self.event_form = form

@@ -116,6 +116,15 @@ class TimeSpinBox(QDoubleSpinBox):
         self.setDecimals(6)  # the value keeps the minutes exactly; the text shows h:mm
         self.setSingleStep(0.25)
         self.setKeyboardTracking(False)
+        self.stepping = False  # True while an arrow/wheel step changes the value (see stepBy)
+
+    def stepBy(self, steps: int) -> None:  # noqa: N802 - Qt's name
+        # lets a commit in valueChanged flag its op mergeable: arrow steps are one undo step
+        self.stepping = True
+        try:
+            super().stepBy(steps)
+        finally:
+            self.stepping = False
 
     def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt's name
         return format_time(value)
