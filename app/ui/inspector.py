@@ -142,7 +142,10 @@ class Inspector(QTabWidget):
         why = self.document.try_apply(op)
         if why:
             self.message.emit(f"Cannot {op.text[:1].lower()}{op.text[1:]}: {why}")
-            QTimer.singleShot(0, self.refresh)  # put the editors back to the model's values
+            # put the editors back to the model's values, on both pages: a refused cache value
+            # or feature stayed in the Array page's editors (the page is rebuilt on CACHE changes only)
+            QTimer.singleShot(0, self.refresh)
+            QTimer.singleShot(0, self.refresh_array)
             return False
         self.message.emit(op.text)
         return True
