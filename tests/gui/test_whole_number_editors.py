@@ -61,5 +61,6 @@ def test_outstanding_ios_take_the_domains_limits(qtbot, isolated):
     _type(qtbot, box, str(MAX_OUTSTANDING + 1))
     assert doc.project.workload(wid).outstanding == 5000  # refused, and said so
     assert messages and messages[-1].startswith("Cannot edit workload") and "outstanding" in messages[-1], messages
+    assert messages[-1].count(wid) == 1, messages  # named once (was "workload oltp: workload 'oltp': ...")
     spec = next(s for s in WORKLOAD_SPECS if s.key == "outstanding")
     assert (spec.minimum, spec.maximum) == (0, MAX_OUTSTANDING)  # validation's, not the editor's own
