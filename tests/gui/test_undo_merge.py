@@ -87,3 +87,16 @@ def test_inspector_start_steps_merge_typed_starts_do_not(qtbot, isolated):
     assert doc.undo_stack.index() == 3
     doc.undo_stack.undo()
     assert start_of(doc, ev.id) == pytest.approx(start + 2.0)
+
+
+def test_undo_and_redo_say_what_they_did_in_the_status_bar(small_timeline):
+    window, doc, parts = small_timeline
+    start = start_of(doc, "op1")
+    assert parts.timeline.move_event("op1", start + 0.5)
+    assert "now starts at" in window.statusBar().currentMessage()
+    window.act_undo.trigger()  # Ctrl+Z
+    assert start_of(doc, "op1") == pytest.approx(start)
+    assert window.statusBar().currentMessage() == "Undo: Move op1"  # not the stale "op1 now starts at"
+    window.act_redo.trigger()
+    assert start_of(doc, "op1") == pytest.approx(start + 0.5)
+    assert window.statusBar().currentMessage() == "Redo: Move op1"
