@@ -488,6 +488,7 @@ class Inspector(QTabWidget):
             self.apply(op)
 
         form.committed.connect(commit)
+        form.editors["start_h"].refused.connect(lambda why: self.message.emit(f"Cannot move {event_id}: {why}"))
         self.event_form = form
         lay.addWidget(form)
         lay.addWidget(_note("Predicted phases and durations are on the timeline; the Priority advisor "

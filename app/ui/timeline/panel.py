@@ -71,6 +71,7 @@ class TimelinePanel(QWidget):
         self.start_box = TimeSpinBox()
         self.start_box.setToolTip("Start of the selected operation: h:mm, d hh:mm or decimal hours")
         self.start_box.valueChanged.connect(self._start_edited)
+        self.start_box.refused.connect(lambda why: self.notify(f"Start not changed: {why}"))
         bar.addWidget(self.start_box)
         self.advisor_button = QToolButton(text="Advisor")
         self.advisor_button.setToolTip("Compare the priorities of the selected operation")
