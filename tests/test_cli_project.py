@@ -54,9 +54,9 @@ def test_check_broken_file_exits_1_naming_objects(tmp_path, load_example, capsys
     path = broken_project_file(tmp_path, load_example)
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "error: LUN 0: LUN 0 (5,000 GB) does not fit in RG 0" in out
-    assert "error: LUN 1: LUN 1 is owned by 'SP Z', which is not a controller" in out
-    assert "error: RG 2: RG 2 has 5 drives" in out
+    assert "error: LUN 0 (5,000 GB) does not fit in RG 0" in out  # named once (was "LUN 0: LUN 0 ...")
+    assert "error: LUN 1 is owned by 'SP Z', which is not a controller" in out
+    assert "error: RG 2 has 5 drives" in out
     # the 5,000 GB LUN 0 is also the source of the migrations: its 200 GB destination is now too small
     assert "error: Migration Low: op1 (LUN migration): destination LUN 1 (200 GB) is smaller than source LUN 0" in out
     assert "op1: Migration Low" not in out  # the scenario and the event once, in the text

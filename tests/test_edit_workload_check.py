@@ -8,8 +8,9 @@ from app.domain import ops
 def test_an_impossible_value_is_refused_with_the_rule(catalog, load_example):
     project = load_example("emc-cx4-960-oltp")
     w = project.workloads[0]
+    # the rule alone: the refusal reads "Cannot edit workload oltp: read share ..." (op.text names it)
     assert ops.EditWorkload(w.id, read_pct=150).check(project, catalog) == \
-        f"workload {w.id!r}: read share 150% must be between 0 and 100"
+        "read share 150% must be between 0 and 100"
     assert "LUN 999 does not exist" in ops.EditWorkload(w.id, luns=[999]).check(project, catalog)
     assert ops.EditWorkload(w.id, read_pct=50).check(project, catalog) is None
 
@@ -28,4 +29,4 @@ def test_a_lun_listed_twice_is_refused(catalog, load_example):
     w = project.workloads[0]
     lun = w.luns[0]
     assert ops.EditWorkload(w.id, luns=[lun, lun]).check(project, catalog) == \
-        f"workload {w.id!r}: LUN {lun} is listed 2 times; list each LUN once"
+        f"LUN {lun} is listed 2 times; list each LUN once"

@@ -174,4 +174,4 @@ def test_plural():
 def test_scenario_issues_are_named_in_the_cli_check_too(oltp, catalog):
     oltp.scenarios.append(Scenario("Other", [Bind("op1", 0.0, lun=999, priority="Medium")]))
     (issue,) = [i for i in validate(oltp, catalog) if i.scenario == "Other"]
-    assert str(issue) == "error: op1: Other: op1 (bind): LUN 999 does not exist"
+    assert str(issue) == "error: Other: op1 (bind): LUN 999 does not exist"

@@ -50,10 +50,9 @@ def load_or_fail(path: str | Path) -> tuple["Project", "Catalog"]:
 
 
 def format_issue(issue: "Issue") -> str:
-    """One line: 'error: RG 3: RAID 5 takes 3 to 16 drives, it has 2'."""
-    if issue.where and not getattr(issue, "scenario", None):  # a scenario's issue names its scenario and event
-        return f"{issue.severity}: {issue.where}: {issue.text}"
-    return f"{issue.severity}: {issue.text}"
+    """One line: 'error: RG 3: RAID 5 takes 3 to 16 drives, it has 2' (Issue.line names the
+    object once; a scenario's issue names its scenario and event in its text)."""
+    return f"{issue.severity}: {issue.line}"
 
 
 def validate_or_fail(project: "Project", catalog: "Catalog", scenario: str | None = None) -> list["Issue"]:

@@ -292,7 +292,10 @@ class Op:
     def undo(self, project: Project) -> Change:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    # continuous edits (dragging an event, a spin box) merge into one undo step
+    # a burst of small steps (a spin box's arrows) may merge into one undo step; only ops that
+    # their source flags `mergeable` do, so two separate drags stay two steps
+    mergeable: bool = False
+
     def merge_key(self) -> Any:
         return None
 
@@ -1128,7 +1131,8 @@ class RemoveEvent(Op):
 
 class SetEventFields(Op):
     """Change fields of an event (start_h, priority, lun, moves, changes ...). Successive edits of
-    the same fields of the same event merge into one undo step (dragging on the timeline)."""
+    the same fields of the same event merge into one undo step when both are flagged `mergeable`
+    (a spin box's arrow steps); separate actions such as two drags stay separate steps."""
 
     def __init__(self, event_id: str, scenario: str | None = None, **values: Any):
         self.event_id, self.scenario, self.values = event_id, scenario, values
@@ -1184,6 +1188,8 @@ class SetEventFields(Op):
 
     def merge(self, other: Op) -> bool:
         if not isinstance(other, SetEventFields) or other.merge_key() != self.merge_key():
+            return False
+        if not (self.mergeable and other.mergeable):
             return False
         self.values = dict(other.values)  # keep our _old: undo goes back to before the first edit
         return True

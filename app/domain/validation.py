@@ -72,8 +72,19 @@ class Issue:
     def is_error(self) -> bool:
         return self.severity == ERROR
 
+    @property
+    def line(self) -> str:
+        """The message on one line, naming its object once: most texts already start with it
+        ('LUN 0 has ...', "workload 'oltp': ...", a scenario's 'Other: op1 (bind): ...'), and
+        'LUN 0: LUN 0 has ...' read as a stutter in the CLI and the report dialog."""
+        plain = self.text.replace("'", "")
+        named = plain.startswith(self.where) and not plain[len(self.where):len(self.where) + 1].isalnum()
+        if not self.where or named or self.scenario is not None:
+            return self.text
+        return f"{self.where}: {self.text}"
+
     def __str__(self) -> str:
-        return f"{self.severity}: {self.where}: {self.text}"
+        return f"{self.severity}: {self.line}"
 
 
 def errors(issues: Iterable[Issue]) -> list[Issue]:
@@ -88,7 +99,8 @@ def workload_errors(project: Project, catalog: Catalog, workload: Workload) -> l
     """The errors validation would report for `workload` as it stands (e.g. an edit's result
     before it is made): the same rules as the whole-project check, one text each."""
     c = _Checker(project, catalog)
-    c.check_workload(workload, {l.id for l in project.luns}, f"workload {workload.id}", f"workload {workload.id!r}")
+    # no "workload 'x': " prefix: the caller's message names the workload ("Cannot edit workload x: ...")
+    c.check_workload(workload, {l.id for l in project.luns}, f"workload {workload.id}", "")
     return [i.text for i in c.issues if i.severity == ERROR]
 
 
@@ -456,7 +468,7 @@ class _Checker:
     def check_workload(self, w: Workload, lun_ids: set[int], where: str, name: str,
                        scenario: str | None = None) -> None:
         def bad(text: str) -> None:
-            self.err(where, f"{name}: {text}", scenario)
+            self.err(where, f"{name}: {text}" if name else text, scenario)
 
         if not w.luns:
             bad("it runs on no LUN")

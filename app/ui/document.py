@@ -16,6 +16,7 @@ without plug-ins) validates itself, on the GUI thread, once per burst of edits.
 """
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,8 @@ from app.domain.ops import Change, Op, OpError
 from app.domain.project import Project
 
 _MERGE_IDS: dict[Any, int] = {}
+# mergeable ops (arrow steps) merge only within a burst: steps further apart are separate edits
+MERGE_BURST_S = 1.0
 
 
 def _merge_id(key: Any) -> int:
@@ -58,6 +61,7 @@ class OpCommand(QUndoCommand):
         self.document = document
         self.op = op
         self._first_change: Change | None = change  # already applied by Document.apply
+        self._last_t = time.monotonic()  # when the newest op merged in here arrived
 
     def redo(self) -> None:
         if self._first_change is not None:
@@ -75,7 +79,10 @@ class OpCommand(QUndoCommand):
     def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt API
         if not isinstance(other, OpCommand) or other.id() != self.id() or self.id() == -1:
             return False
-        return self.op.merge(other.op)
+        if other._last_t - self._last_t > MERGE_BURST_S or not self.op.merge(other.op):
+            return False
+        self._last_t = other._last_t
+        return True
 
 
 class UnknownPlatformError(Exception):

@@ -115,12 +115,14 @@ class FileController(QObject):
         from app.store.project_file import ProjectFileError, load_project
         path = Path(path)
         try:
-            project = load_project(path)
-            self.document.replace_project(project, path)
+            project = load_project(path)  # its errors name the file
         except ProjectFileError as exc:
             self._error("Cannot open the project", str(exc))
             return False
-        except UnknownPlatformError as exc:  # the current project stays as it was
+        try:
+            self.document.replace_project(project, path)
+        except (ProjectFileError, UnknownPlatformError) as exc:  # the current project stays as it was
+            # e.g. an embedded platform snapshot that cannot be read: name the file too
             self._error("Cannot open the project", f"{path}: {exc}")
             return False
         self._add_recent(path)
@@ -259,16 +261,17 @@ class FileController(QObject):
         if answer == QMessageBox.Yes:
             from app.store.project_file import ProjectFileError, load_project
             try:
-                project = load_project(data)
-                self.document.replace_project(project, meta.get("original"), dirty=True)
-                self.window.status(f"Recovered unsaved changes from {when}; save them to keep them")
-                recovered = True
+                project = load_project(data)  # its errors name the file
             except ProjectFileError as exc:
                 self._error("Cannot recover", str(exc))
                 return False
-            except UnknownPlatformError as exc:  # e.g. its user preset was deleted since the crash
+            try:
+                self.document.replace_project(project, meta.get("original"), dirty=True)
+            except (ProjectFileError, UnknownPlatformError) as exc:  # e.g. its user preset was deleted since the crash
                 self._error("Cannot recover", f"{data}: {exc}")
                 return False
+            self.window.status(f"Recovered unsaved changes from {when}; save them to keep them")
+            recovered = True
         for d, _m in leftovers:  # offered once; the recovered project is dirty and autosaves again
             for p in (d, d.with_suffix(".json")):
                 try:

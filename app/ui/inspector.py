@@ -142,7 +142,10 @@ class Inspector(QTabWidget):
         why = self.document.try_apply(op)
         if why:
             self.message.emit(f"Cannot {op.text[:1].lower()}{op.text[1:]}: {why}")
-            QTimer.singleShot(0, self.refresh)  # put the editors back to the model's values
+            # put the editors back to the model's values, on both pages: a refused cache value
+            # or feature stayed in the Array page's editors (the page is rebuilt on CACHE changes only)
+            QTimer.singleShot(0, self.refresh)
+            QTimer.singleShot(0, self.refresh_array)
             return False
         self.message.emit(op.text)
         return True
@@ -480,9 +483,12 @@ class Inspector(QTabWidget):
         form.set_properties(specs, read_only=others)
 
         def commit(k: str, v: Any) -> None:
-            self.apply(ops.MoveEvent(event_id, v) if k == "start_h" else ops.SetEventPriority(event_id, v))
+            op = ops.MoveEvent(event_id, v) if k == "start_h" else ops.SetEventPriority(event_id, v)
+            op.mergeable = bool(getattr(form.editors.get(k), "stepping", False))  # arrow steps only
+            self.apply(op)
 
         form.committed.connect(commit)
+        form.editors["start_h"].refused.connect(lambda why: self.message.emit(f"Cannot move {event_id}: {why}"))
         self.event_form = form
         lay.addWidget(form)
         lay.addWidget(_note("Predicted phases and durations are on the timeline; the Priority advisor "

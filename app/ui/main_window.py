@@ -135,6 +135,11 @@ class MainWindow(QMainWindow):
     def status(self, text: str, timeout_ms: int = 8000) -> None:
         self.statusBar().showMessage(text, timeout_ms)
 
+    def _said_undo(self, what: str, offset: int) -> None:
+        stack = self.document.undo_stack
+        cmd = stack.command(stack.index() + offset)  # undo: the step above the index; redo: below
+        self.status(f"{what}: {cmd.text()}" if cmd is not None else f"Nothing to {what.lower()}")
+
     def _install_plugins(self, names: tuple[str, ...]) -> None:
         self.plugins: dict[str, Any] = {}
         for name in names:
@@ -188,6 +193,10 @@ class MainWindow(QMainWindow):
         self.act_undo.setShortcut(QKeySequence.Undo)
         self.act_redo = stack.createRedoAction(self, "&Redo")
         self.act_redo.setShortcut(QKeySequence.Redo)
+        # say what was undone/redone: the last edit's message ("op1 now starts at 0:50") stayed.
+        # These run after the stack's own slot (connected first), so the index has moved already.
+        self.act_undo.triggered.connect(lambda: self._said_undo("Undo", 0))
+        self.act_redo.triggered.connect(lambda: self._said_undo("Redo", -1))
         self.act_delete = self._action("&Delete", self.delete_selection, QKeySequence.Delete,
                                        "Delete the selected drives, enclosures, groups or LUNs")
         self.act_delete.setShortcuts([QKeySequence(QKeySequence.Delete), QKeySequence(Qt.Key_Backspace)])

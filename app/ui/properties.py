@@ -110,12 +110,49 @@ class TimeSpinBox(QDoubleSpinBox):
     """A time on the plan (hours from its start) shown as the timeline writes it ('2:32',
     '1 d 02:32'); typed as that or as decimal hours ('2.5'). The arrows step 15 minutes."""
 
+    refused = Signal(str)  # a typed time past the maximum: why it was not taken
+
     def __init__(self, maximum_h: float = MAX_START_H, parent=None):
         super().__init__(parent)
         self.setRange(0.0, maximum_h)
         self.setDecimals(6)  # the value keeps the minutes exactly; the text shows h:mm
         self.setSingleStep(0.25)
         self.setKeyboardTracking(False)
+        self.stepping = False  # True while an arrow/wheel step changes the value (see stepBy)
+        self._tip: str | None = None  # the tooltip without the refusal
+        self.valueChanged.connect(lambda _v: self._mark(""))  # a new value clears the mark
+        self._refused_text: str | None = None  # Qt calls fixup twice for one Enter: say it once
+        self.lineEdit().textEdited.connect(lambda _t: setattr(self, "_refused_text", None))
+
+    def _mark(self, why: str) -> None:
+        if self._tip is None:
+            if not why:
+                return  # not marked
+            self._tip = self.toolTip()  # the owner's tooltip, set after construction
+        self.setStyleSheet("QAbstractSpinBox { color: #c62828; }" if why else "")
+        self.setToolTip(f"{why}\n{self._tip}".strip() if why else self._tip)
+        if not why:
+            self._tip = None
+
+    def fixup(self, text: str) -> str:
+        # Enter or focus-out with a time past the maximum: Qt keeps the previous value without a
+        # word (a typed 1000000 vanished); mark the box and say the latest start
+        value = parse_time(text)
+        if value is not None and value > self.maximum() and text != self._refused_text:
+            self._refused_text = text
+            m = self.maximum()
+            why = f"{value:,.0f} h is too late: the latest start is {m:,.0f} h ({m / 8766:g} years)"
+            self._mark(why)
+            self.refused.emit(why)
+        return text
+
+    def stepBy(self, steps: int) -> None:  # noqa: N802 - Qt's name
+        # lets a commit in valueChanged flag its op mergeable: arrow steps are one undo step
+        self.stepping = True
+        try:
+            super().stepBy(steps)
+        finally:
+            self.stepping = False
 
     def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt's name
         return format_time(value)

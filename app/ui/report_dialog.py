@@ -224,7 +224,7 @@ class ReportDialog(QDialog):
             issues += [i for i in validate(self.document.project, self.document.catalog, name) if i not in issues]
 
         def line(i):
-            return f"{i.where}: {i.text}" if i.where else i.text
+            return i.line  # names the object once
 
         return ([line(i) for i in issues if i.severity == "error"],
                 [line(i) for i in issues if i.severity != "error"])

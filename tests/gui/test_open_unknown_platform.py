@@ -65,6 +65,7 @@ def test_open_with_an_unreadable_embedded_platform_keeps_the_project(qtbot, isol
     assert not w.files.load(bad)
     settle(qtbot)
     assert shown and "embedded platform" in shown[0]
+    assert shown[0].startswith(f"{bad}: "), shown  # which file (the message had no path)
     assert _kept(w, before, title)
 
 

@@ -156,6 +156,8 @@ def test_move_event_merges_into_one_undo_step(proj):
     b = ops.MoveEvent("op1", 4.0)
     b.do(proj)
     assert a.merge_key() == b.merge_key()
+    assert not a.merge(b)  # two separate moves (two drags) stay two undo steps
+    a.mergeable = b.mergeable = True  # their source's arrow steps
     assert a.merge(b)
     a.undo(proj)
     assert proj.scenarios[0].event("op1").start_h == 1.0

@@ -7,6 +7,7 @@ from PySide6.QtGui import QValidator
 
 from app.domain.formatting import parse_time
 from app.ui.properties import TimeSpinBox
+from configurator_support import isolated  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.gui
 
@@ -35,3 +36,43 @@ def test_typing_h_mm_and_decimal_hours(qtbot):
     assert box.validate("later", 5)[0] == QValidator.Invalid
     box.stepUp()
     assert box.value() == pytest.approx(1.0)  # the arrows step 15 minutes
+
+
+def _type_enter(qtbot, box, text: str) -> None:
+    from PySide6.QtCore import Qt
+    box.setFocus()
+    box.lineEdit().selectAll()
+    qtbot.keyClicks(box.lineEdit(), text)
+    qtbot.keyClick(box.lineEdit(), Qt.Key_Return)
+
+
+def test_a_start_past_ten_years_is_refused_with_a_message(small_timeline, qtbot):
+    """Typing 1000000 into the Start box was dropped without a word (its maximum is MAX_START_H)."""
+    window, doc, parts = small_timeline
+    tl = parts.timeline
+    tl.select("op1")
+    start = doc.project.scenario().event("op1").start_h
+    _type_enter(qtbot, tl.start_box, "1000000")
+    assert doc.project.scenario().event("op1").start_h == start
+    msg = window.statusBar().currentMessage()
+    assert "the latest start is 87,660 h (10 years)" in msg, msg
+    assert "87,660 h" in tl.start_box.toolTip()
+    assert "Start of the selected operation" in tl.start_box.toolTip()  # its own tip is kept
+    tl.start_box.stepBy(1)  # a new value clears the mark
+    assert "87,660" not in tl.start_box.toolTip()
+    assert tl.start_box.toolTip().startswith("Start of the selected operation")
+
+
+def test_the_inspectors_start_says_the_latest_start_too(qtbot, isolated):
+    from configurator_support import make_window, settle
+    from app.store.examples import example_path
+    from app.store.project_file import load_project
+    w = make_window(qtbot, load_project(example_path("emc-cx4-960-oltp")))
+    messages: list[str] = []
+    w.inspector.message.connect(messages.append)
+    ev = w.document.project.scenario().events[0]
+    w.selection.set([ev.id])
+    settle(qtbot)
+    _type_enter(qtbot, w.inspector.event_form.editors["start_h"], "1000000")
+    assert w.document.project.scenario().event(ev.id).start_h == ev.start_h
+    assert messages and "the latest start is 87,660 h (10 years)" in messages[-1], messages

@@ -71,6 +71,7 @@ class TimelinePanel(QWidget):
         self.start_box = TimeSpinBox()
         self.start_box.setToolTip("Start of the selected operation: h:mm, d hh:mm or decimal hours")
         self.start_box.valueChanged.connect(self._start_edited)
+        self.start_box.refused.connect(lambda why: self.notify(f"Start not changed: {why}"))
         bar.addWidget(self.start_box)
         self.advisor_button = QToolButton(text="Advisor")
         self.advisor_button.setToolTip("Compare the priorities of the selected operation")
@@ -237,8 +238,10 @@ class TimelinePanel(QWidget):
         self.select(op.event.id)
         return op.event.id
 
-    def move_event(self, event_id: str, start_h: float) -> bool:
-        ok = self._apply(ops.MoveEvent(event_id, max(0.0, float(start_h))))
+    def move_event(self, event_id: str, start_h: float, mergeable: bool = False) -> bool:
+        op = ops.MoveEvent(event_id, max(0.0, float(start_h)))
+        op.mergeable = mergeable  # the Start box's arrow steps; a drag is one edit of its own
+        ok = self._apply(op)
         if ok:
             self.notify(f"{event_id} now starts at {format_time(start_h)}")
         return ok
@@ -314,7 +317,7 @@ class TimelinePanel(QWidget):
             return
         ev = self.selected_event()
         if ev is not None and abs(ev.start_h - value) > 1e-9:
-            self.move_event(self.selected, value)
+            self.move_event(self.selected, value, mergeable=self.start_box.stepping)
 
     # ---------------------------------------------------------------- menus
     def _fill_add_menu(self, menu: QMenu | None = None, start_h: float | None = None) -> None:
