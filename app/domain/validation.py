@@ -87,6 +87,13 @@ class Issue:
         return f"{self.severity}: {self.line}"
 
 
+def unknown_platform_text(platform_id: str, catalog: Catalog) -> str:
+    """Why a project on `platform_id` cannot be used (validation, and the GUI refusing to open it)."""
+    known = ", ".join(sorted(catalog.platforms)) or "none"
+    return (f"platform {platform_id!r} is not in the preset catalog (known: {known}) and the file "
+            "carries no copy of it")
+
+
 def errors(issues: Iterable[Issue]) -> list[Issue]:
     return [i for i in issues if i.severity == ERROR]
 
@@ -172,9 +179,7 @@ class _Checker:
     # ------------------------------------------------------------ project / platform
     def check_project(self) -> bool:
         if self.platform is None:
-            known = ", ".join(sorted(self.catalog.platforms)) or "none"
-            self.err("project", f"platform {self.p.platform_id!r} is not in the preset catalog "
-                                f"(known: {known}) and the file carries no copy of it")
+            self.err("project", unknown_platform_text(self.p.platform_id, self.catalog))
             return False
         h = self.p.horizon_h  # None: until the last operation ends
         if h is not None and (not _num(h) or h <= 0):
@@ -267,9 +272,8 @@ class _Checker:
                     accepted = ", ".join(i.value for i in et.interfaces)
                     self.err(where, f"drive {d.location} ({dt.name}) does not fit enclosure {eid}: "
                                     f"{et.name} takes {accepted} drives")
-                elif et is not None and et.size_problem(dt):
-                    self.err(where, f"drive {d.location} ({dt.name}) does not fit enclosure {eid}: "
-                                    f"{et.size_problem(dt)}")
+                elif et is not None and (size := et.size_problem(dt)):
+                    self.err(where, f"drive {d.location} ({dt.name}) does not fit enclosure {eid}: {size}")
 
     # ------------------------------------------------------------ RAID groups
     def check_groups(self) -> None:
@@ -787,12 +791,12 @@ def event_issues(project: Project, catalog: Catalog, event: Event, scenario: str
 _LAYOUT_CONTAINERS = ("enclosures", "drives", "groups", "luns", "cache", "features", "workloads")
 
 
-
 def drives_left(project: Project, platform: Platform) -> int | None:
     """How many more drives the platform can address (negative: the project is over its
     max_drives); None: no limit beyond the slots. The one limit rule: validation and the drop
     checks (ops) both use it."""
     return platform.max_drives - len(project.drives) if platform.max_drives else None
+
 
 def validate(project: Project, catalog: Catalog, scenario: str | None = None,
              layout_cache: dict | None = None) -> list[Issue]:

@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import errno
+import json
 import os
 import secrets
 import sqlite3

@@ -322,12 +322,17 @@ class DropNote(QGraphicsItem):
         self.text = ""
         self._rect = QRectF()
 
-    def show_at(self, text: str, pos: QPointF, below: bool, left: bool) -> None:
-        """Above and to the right of the pointer (off the target under it), flipped near an edge."""
+    def show_at(self, text: str, pos: QPointF, in_view: QPointF | None = None, view_w: float = 0.0) -> None:
+        """Above and to the right of the pointer (off the target under it), flipped where that
+        would leave the view (in_view: the pointer in the view's pixels, view_w its width)."""
         self.prepareGeometryChange()
         self.text = text
         fm = QFontMetricsF(FONT)
         w, h = fm.horizontalAdvance(text) + 2 * self.PAD, fm.height() + 2 * self.PAD
+        below = left = False
+        if in_view is not None:
+            below = in_view.y() < h + self.OFFSET
+            left = in_view.x() + w + self.OFFSET > view_w and in_view.x() > w + self.OFFSET
         x = -self.OFFSET - w if left else self.OFFSET
         y = self.OFFSET if below else -self.OFFSET - h
         self._rect = QRectF(x, y, w, h)
@@ -672,14 +677,11 @@ class LayoutScene(QGraphicsScene):
         if self._note is None:
             self._note = DropNote()
             self.addItem(self._note)
-        below = left = False
         view = self.views()[0] if self.views() else None
-        if view is not None:  # keep it inside the visible part of the view
-            vp = view.mapFromScene(pos)
-            w = QFontMetricsF(FONT).horizontalAdvance(why) + 2 * DropNote.PAD + DropNote.OFFSET
-            below = vp.y() < QFontMetricsF(FONT).height() + 2 * DropNote.PAD + DropNote.OFFSET
-            left = vp.x() + w > view.viewport().width() and vp.x() > w
-        self._note.show_at(why, pos, below, left)
+        if view is None:
+            self._note.show_at(why, pos)
+        else:  # kept inside the visible part of the view
+            self._note.show_at(why, pos, QPointF(view.mapFromScene(pos)), view.viewport().width())
         if why != self._last_why:
             self.dropRefused.emit(why, pos)
         self._last_why = why

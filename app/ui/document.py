@@ -27,6 +27,7 @@ from app.domain import ops
 from app.domain.hardware import Catalog, Platform
 from app.domain.ops import Change, Op, OpError
 from app.domain.project import Project
+from app.domain.validation import unknown_platform_text
 
 _MERGE_IDS: dict[Any, int] = {}
 # mergeable ops (arrow steps) merge only within a burst: steps further apart are separate edits
@@ -195,9 +196,7 @@ class Document(QObject):
         and the window would show parts of both projects)."""
         catalog = self._catalog_for(project, self._catalog_base)
         if project.platform_id not in catalog.platforms:
-            known = ", ".join(sorted(catalog.platforms)) or "none"
-            raise UnknownPlatformError(f"platform {project.platform_id!r} is not in the preset catalog "
-                                       f"(known: {known}) and the file carries no copy of it")
+            raise UnknownPlatformError(unknown_platform_text(project.platform_id, catalog))
         self.project = project
         self.catalog = catalog
         self.path = Path(path) if path else None

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget,
+    QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget,
 )
 
 from app.domain.formatting import format_time, parse_time
@@ -74,6 +74,13 @@ def _int_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     return w
 
 
+def _mark_refused(w: QAbstractSpinBox, why: str, tip: str | None) -> None:
+    """A spin box holding a value it will not take: red text, and `why` over its own tooltip
+    `tip` (why "": unmarked, the tooltip back to `tip`)."""
+    w.setStyleSheet("QAbstractSpinBox { color: #c62828; }" if why else "")  # a border would drop the native arrows
+    w.setToolTip(f"{why}\n{tip or ''}".strip() if why else (tip or ""))
+
+
 def _soft_bounds(w: QSpinBox | QDoubleSpinBox, spec: SettingSpec) -> None:
     """Let the user type any number, not only those within the spec's bounds: a spin box drops
     the digits that would pass its maximum, so a typed 5000 became 50 without a word. The
@@ -88,8 +95,7 @@ def _soft_bounds(w: QSpinBox | QDoubleSpinBox, spec: SettingSpec) -> None:
         if tip[0] is None:
             tip[0] = w.toolTip()  # the spec's help, set by editor_for after the factory
         why = spec.check(value)  # an int stays an int: the "whole number" rule must not trip
-        w.setStyleSheet("QAbstractSpinBox { color: #c62828; }" if why else "")  # a border would drop the native arrows
-        w.setToolTip(f"{why}\n{tip[0]}".strip() if why else tip[0])
+        _mark_refused(w, why or "", tip[0])
 
     w.valueChanged.connect(mark)
 
@@ -129,8 +135,7 @@ class TimeSpinBox(QDoubleSpinBox):
             if not why:
                 return  # not marked
             self._tip = self.toolTip()  # the owner's tooltip, set after construction
-        self.setStyleSheet("QAbstractSpinBox { color: #c62828; }" if why else "")
-        self.setToolTip(f"{why}\n{self._tip}".strip() if why else self._tip)
+        _mark_refused(self, why, self._tip)
         if not why:
             self._tip = None
 

@@ -350,7 +350,7 @@ def install(window) -> TimelineParts:
     from app.ui.live import LiveSimulator, TimeCursor
     from app.ui.scenarios import CompareTable, ScenarioBar
 
-    from .panel import TimelinePanel
+    from .panel import TimelinePanel, show_play_state
 
     doc = window.document
     cursor = TimeCursor(window)
@@ -395,22 +395,18 @@ def install(window) -> TimelineParts:
     play.setCheckable(True)
     parts.play_action = play
 
-    def show_play_state(on: bool) -> None:
-        """As the timeline's own Play button: checked and "Pause" while the cursor plays."""
-        play.blockSignals(True)
-        play.setChecked(on)
-        play.setText("Pause" if on else "Play")
+    def show_state(on: bool) -> None:  # as the timeline's own Play button, with a tooltip
+        show_play_state(play, on)
         play.setToolTip("Stop the cursor where it is" if on else
                         "Move the cursor through the plan; the canvas colours drives by utilization")
-        play.blockSignals(False)
 
     def play_toggled(on: bool) -> None:
         cursor.play() if on else cursor.pause()
-        show_play_state(cursor.playing)  # a plan not predicted yet does not play: unchecked again
+        show_state(cursor.playing)  # a plan not predicted yet does not play: unchecked again
 
-    show_play_state(False)
+    show_state(False)
     play.toggled.connect(play_toggled)
-    cursor.playingChanged.connect(show_play_state)
+    cursor.playingChanged.connect(show_state)
     if toolbar is not None:
         toolbar.addSeparator()
         toolbar.addAction(play)

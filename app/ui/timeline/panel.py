@@ -28,6 +28,15 @@ from .gantt import GanttView
 from .legend import PhaseLegend, legend_keys
 
 
+def show_play_state(control, playing: bool) -> None:
+    """A Play control (the timeline's button, the main toolbar's action: both checkable, with a
+    text) as the cursor is: checked and "Pause" while it plays, "Play" otherwise."""
+    control.blockSignals(True)
+    control.setChecked(playing)
+    control.setText("Pause" if playing else "Play")
+    control.blockSignals(False)
+
+
 class TimelinePanel(QWidget):
     selectionRequested = Signal(str)  # event id ("" = nothing)
     advisorRequested = Signal(str)  # event id
@@ -157,17 +166,13 @@ class TimelinePanel(QWidget):
             if not change.affects(ops.EVENTS, ops.SCENARIOS, ops.WORKLOADS):
                 self.gantt.set_stale(True)  # the rows stand; the prediction is being redone
                 return
-        vanished = False
         if self.selected and self.project is not None:
             try:
                 self.project.scenario().event(self.selected)
-            except KeyError:  # deleted, an add undone, another scenario: tell the window too
-                self.selected = None
-                vanished = True
+            except KeyError:  # deleted, an add undone, another scenario (the window drops it from
+                self.selected = None  # its selection too: MainWindow._drop_vanished_refs)
         self.gantt.set_stale(True)
         self.refresh()
-        if vanished:
-            self.selectionRequested.emit("")
 
     def refresh(self) -> None:
         project = self.project
@@ -250,13 +255,9 @@ class TimelinePanel(QWidget):
         return self._apply(ops.SetEventPriority(event_id, priority))
 
     def delete_event(self, event_id: str) -> bool:
-        # asked before the edit: the document's change (in _apply) already drops the vanished
-        # event from self.selected
-        was_selected = self.selected == event_id
-        ok = self._apply(ops.RemoveEvent(event_id))
-        if ok and was_selected:
-            self.select("")
-        return ok
+        # a deleted selected event leaves the selection through the document's change
+        # (_doc_changed here, MainWindow._drop_vanished_refs for the window's)
+        return self._apply(ops.RemoveEvent(event_id))
 
     def edit_event(self, event_id: str) -> None:
         try:
@@ -372,7 +373,4 @@ class TimelinePanel(QWidget):
         self._playing_changed(self.cursor.playing)  # a plan not predicted yet does not play
 
     def _playing_changed(self, playing: bool) -> None:
-        self.play_button.blockSignals(True)
-        self.play_button.setChecked(playing)
-        self.play_button.setText("Pause" if playing else "Play")
-        self.play_button.blockSignals(False)
+        show_play_state(self.play_button, playing)
