@@ -181,6 +181,10 @@ class _Checker:
         if self.platform is None:
             self.err("project", unknown_platform_text(self.p.platform_id, self.catalog))
             return False
+        # what checking the platform's preset found (app.store.presets, app.domain.rate_keys): an
+        # error (a rate the engine needs is missing) blocks the simulation
+        for pi in self.platform.preset_issues:
+            (self.err if pi.severity == ERROR else self.warn)("project", f"platform {self.platform.id}: {pi.text}")
         h = self.p.horizon_h  # None: until the last operation ends
         if h is not None and (not _num(h) or h <= 0):
             self.err("project", f"the simulation horizon {h!r} h must be a positive number of hours")
