@@ -540,9 +540,9 @@ def nearest(word: str, known: Iterable[str], n: int = 3) -> list[str]:
     return close
 
 
-def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> list[PresetIssue]:
-    """What a platform's merged rate tables (`doc`: the parsed TOML, overrides applied) lack or
-    hold wrongly, for the platform described by `facts`. `where` names the files for messages."""
+def check_values(doc: Mapping[str, Any], where: str) -> list[PresetIssue]:
+    """The values a rates document holds: a key the engine reads, of the right type, in range
+    (what a rates file is refused for on its own, before any platform uses it)."""
     out: list[PresetIssue] = []
 
     def err(code: str, text: str) -> None:
@@ -551,7 +551,6 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
     def warn(code: str, text: str) -> None:
         out.append(PresetIssue("warning", code, f"{where}: {text}"))
 
-    # 1. values present: known key, right type, in range
     for path, value in leaves(doc):
         if path.split(".")[0] in RESERVED_TABLES:
             continue
@@ -581,6 +580,21 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
         if problem:
             table, _, leaf = path.rpartition(".")
             err("bad-rate", f"[{table}] {leaf} {problem}" if table else f"{leaf} {problem}")
+    return out
+
+
+def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> list[PresetIssue]:
+    """What a platform's merged rate tables (`doc`: the parsed TOML, overrides applied) lack or
+    hold wrongly, for the platform described by `facts`. `where` names the files for messages."""
+    out: list[PresetIssue] = []
+
+    def err(code: str, text: str) -> None:
+        out.append(PresetIssue("error", code, f"{where}: {text}"))
+
+    def warn(code: str, text: str) -> None:
+        out.append(PresetIssue("warning", code, f"{where}: {text}"))
+
+    out += check_values(doc, where)
 
     def present(path: str) -> bool:
         return _get(doc, path) is not None
@@ -617,14 +631,38 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
                 table, _, leaf = path.rpartition(".")
                 err("missing-rate", f"[{table}] has no {leaf!r}; the engine reads it {k.need.text} ({k.doc})"
                     if table else f"no {leaf!r} at the top; the engine reads it {k.need.text}")
-    # 3. text values the engine branches on
+    # 3. members of keyed tables the engine never asks for (a priority spelt another way)
+    for k in RATE_KEYS:
+        if k.kind != "keyed":
+            continue
+        for path in k.concrete():
+            table = _numbers(_get(doc, path)) if "<" not in path else {}
+            if not table:
+                continue
+            valid: list[str] = []
+            for m in k.members:
+                if m == "<priority>":
+                    valid += list(facts.operations.get(k.used_by, ()))
+                elif m == "<raid>":
+                    valid += list(RAID_KEYS)
+                else:
+                    valid.append(m)
+            if "<priority>" in k.members and not facts.offers(k.used_by):
+                continue  # the platform does not offer the operation: its priorities say nothing
+            for name in table:
+                if name not in valid:
+                    close = nearest(name, valid)
+                    warn("unknown-rate-key", f"[{path}] {name!r} is not a member the engine asks for on this "
+                         f"platform (it asks for {', '.join(valid)})"
+                         + (f"; did you mean {', '.join(map(repr, close))}?" if close else "") + "; it is ignored")
+    # 4. text values the engine branches on
     policy = _get(doc, "rebuild.policy")
     if isinstance(policy, dict):
         for prio in policy:
             if prio not in META_KEYS and prio not in facts.operations.get(_RB, ()):
                 warn("unknown-rate-key", f"[rebuild.policy] {prio!r} is not a drive_failure priority of the "
                      f"platform ({', '.join(facts.operations.get(_RB, ())) or 'it offers none'})")
-    # 4. family
+    # 5. family
     if facts.model and facts.family and facts.model != facts.family:
         warn("borrowed-rates", f"the platform's family is {facts.family!r} but its rate tables are "
              f"calibrated for {facts.model!r}: predictions use another array family's figures")
@@ -801,7 +839,7 @@ def markdown_table() -> str:
     for k in RATE_KEYS:
         kind = {"keyed": "table of numbers", "rows": "array of tables"}.get(k.kind, k.kind)
         if k.kind == "keyed" and k.members:
-            kind += " (" + ", ".join(k.members) + ")"
+            kind += " (" + ", ".join(f"`{m}`" for m in k.members) + ")"
         if k.kind == "rows":
             kind += " (" + ", ".join(c for c, _ in k.columns) + ")"
         need = "no" if k.need is OPTIONAL else k.need.text

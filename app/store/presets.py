@@ -30,7 +30,7 @@ from app.domain.hardware import (
 from app.domain.raid import RaidType
 from app.domain.rate_keys import (
     INTERFACES, MIN_SPINNING_RPM, OPERATION_KINDS, RAID_KEYS, RESERVED_TABLES, SETTING_KINDS, PlatformFacts,
-    PresetIssue, check_number, check_rates, field_spec, nearest,
+    PresetIssue, check_number, check_rates, check_values, field_spec, nearest,
 )
 
 
@@ -462,7 +462,7 @@ def _rates_doc(doc: Mapping[str, Any], where: str) -> dict[str, Any]:
         raise PresetError(f"{where}: rates_id must be a name in quotes, not {rates_id!r}")
     body = {k: v for k, v in doc.items() if k != "rates_id"}
     _sourced(body, "", "", "", where)
-    bad = [i.text for i in check_rates(body, PlatformFacts(), where) if i.severity == "error"]
+    bad = [i.text for i in check_values(body, where) if i.severity == "error"]
     if bad:
         raise PresetError("; ".join(bad))
     return body
