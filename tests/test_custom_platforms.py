@@ -86,7 +86,7 @@ def test_rates_without_host_fail_check_and_simulate_says_why(tmp_path, monkeypat
     assert line.startswith("error:") and "my-cx4.toml" in line and "my-rates.toml" in line and "[host]" in line
     code, _, err = run_cli(monkeypatch, tmp_path, users, "simulate", str(project))
     assert code == 1 and "internal error" not in err and "MissingRate" not in err
-    assert "[host] has no 'max_util'" in err
+    assert "[host] is missing; the engine reads max_util" in err
 
 
 def _covered(path: str) -> bool:
@@ -501,3 +501,28 @@ def test_the_worked_example_passes_check(tmp_path, monkeypatch):
     assert code == 0, out + err
     code, out, err = run_cli(monkeypatch, tmp_path, users, "simulate", str(project))
     assert code == 0, err
+
+
+# ---------------------------------------------------------------- check PRESET.toml
+
+def test_check_a_preset_file_directly(tmp_path, monkeypatch):
+    """`arrayplanner check my-platform.toml`: the file need not be in the user folder."""
+    users = tmp_path / "presets"
+    users.mkdir()
+    mine = tmp_path / "elsewhere.toml"
+    mine.write_text(user_platform(**{'"fc-15k-73", ': '"fc-15k-37", '}))
+    code, out, _ = run_cli(monkeypatch, tmp_path, users, "check", str(mine))
+    assert code == 0 and "warning: platform my-cx4:" in out and "fc-15k-37" in out
+    assert out.strip().splitlines()[-1].endswith("valid preset (platform 'my-cx4'): 0 errors, 1 warning")
+    mine.write_text(user_platform(**{"bus_mb_s = 400": "bus_mbs = 400"}))
+    code, out, _ = run_cli(monkeypatch, tmp_path, users, "check", str(mine))
+    assert code == 1 and "missing 'bus_mb_s'" in out and "'bus_mbs': a typo?" in out
+    rates = users / "acme.toml"
+    rates.write_text(FLARE28.replace('rates_id = "clariion-flare28"', 'rates_id = "acme"').replace(
+        "[host]", "[hots]"))
+    (users / "mine.toml").write_text(user_platform(**{'rates = "clariion-flare28"': 'rates = "acme"'}))
+    code, out, _ = run_cli(monkeypatch, tmp_path, users, "check", str(rates))
+    assert code == 1 and "[host] is missing" in out and "platform my-cx4" in out
+    assert "[hots] is not a table the engine reads (did you mean [host]" in out
+    code, _, err = run_cli(monkeypatch, tmp_path, users, "check", str(tmp_path / "nope.toml"))
+    assert code == 2 and "no such file" in err

@@ -95,7 +95,7 @@ class Need:
         return self.fn(facts, path)
 
 
-ALWAYS = Need("always (every simulation reads it)", lambda f, p: True)
+ALWAYS = Need("in every simulation", lambda f, p: True)
 OPTIONAL = Need("optional", lambda f, p: False)
 UNUSED = Need("not read by the engine (kept for reference)", lambda f, p: False)
 
@@ -551,10 +551,21 @@ def check_values(doc: Mapping[str, Any], where: str) -> list[PresetIssue]:
     def warn(code: str, text: str) -> None:
         out.append(PresetIssue("warning", code, f"{where}: {text}"))
 
+    unknown_tables: set[str] = set()
+    _TOPS = sorted({k.path.split(".")[0] for k in RATE_KEYS})
     for path, value in leaves(doc):
         if path.split(".")[0] in RESERVED_TABLES:
             continue
         key = lookup(path)
+        top = path.split(".")[0]
+        if key is None and "." in path and top not in _TOPS:
+            if top not in unknown_tables:
+                unknown_tables.add(top)
+                close = nearest(top, _TOPS)
+                warn("unknown-rate-key", f"[{top}] is not a table the engine reads"
+                     + (f" (did you mean {', '.join('[' + c + ']' for c in close)}?)" if close else "")
+                     + "; it is ignored")
+            continue
         if key is None:
             parent, _, leaf = path.rpartition(".")
             siblings = [k.rsplit(".", 1)[-1] for kk in RATE_KEYS for k in kk.concrete()
@@ -609,6 +620,7 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
             warn("generic-model", f"the platform offers {kind} but its rate tables have no {kind} keys "
                  f"({', '.join('[' + t + '.*]' for t in tables)}): no calibrated model predicts it, only the "
                  "engine's generic model if it has one (otherwise the operation is reported as not predicted)")
+    absent: dict[tuple[str, str], list[str]] = {}
     for k in RATE_KEYS:
         if k.used_by in generic or k.need in (OPTIONAL, UNUSED):
             continue
@@ -629,8 +641,13 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
                             err("missing-rate", f"[[{path}]] row {i + 1} has no {col!r} (needed {need.text})")
             elif not present(path):
                 table, _, leaf = path.rpartition(".")
+                if table and _get(doc, table) is None:
+                    absent.setdefault((table, k.need.text), []).append(leaf)
+                    continue
                 err("missing-rate", f"[{table}] has no {leaf!r}; the engine reads it {k.need.text} ({k.doc})"
                     if table else f"no {leaf!r} at the top; the engine reads it {k.need.text}")
+    for (table, need), keys in absent.items():  # a whole table missing: one message
+        err("missing-rate", f"[{table}] is missing; the engine reads {', '.join(keys)} from it {need}")
     # 3. members of keyed tables the engine never asks for (a priority spelt another way)
     for k in RATE_KEYS:
         if k.kind != "keyed":

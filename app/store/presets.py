@@ -30,7 +30,7 @@ from app.domain.hardware import (
 from app.domain.raid import RaidType
 from app.domain.rate_keys import (
     INTERFACES, MIN_SPINNING_RPM, OPERATION_KINDS, RAID_KEYS, RESERVED_TABLES, SETTING_KINDS, PlatformFacts,
-    PresetIssue, check_number, check_rates, check_values, field_spec, nearest,
+    PresetIssue, check_number, check_rates, check_values, field_spec, known_fields, nearest,
 )
 
 
@@ -144,8 +144,10 @@ def _field(d: Mapping[str, Any], table: str, key: str, where: str, label: str | 
         label = f"[{table}]" if table and not table.startswith("[") else table
     if key not in d or d[key] is None:
         if spec.required:
+            typo = nearest(key, [k for k in d if isinstance(k, str) and k not in known_fields(table)])
             raise PresetError(f"{where}: {label + ' ' if label else ''}missing {key!r}"
-                              + (f" ({spec.doc})" if spec.doc else ""))
+                              + (f" ({spec.doc})" if spec.doc else "")
+                              + (f"; it has {typo[0]!r}: a typo?" if typo else ""))
         return spec.default
     problem = spec.check(d[key])
     if problem:
@@ -468,10 +470,12 @@ def _rates_doc(doc: Mapping[str, Any], where: str) -> dict[str, Any]:
     return body
 
 
-def load_catalog(builtin_dir: Path | None = None, user_dir: Path | None = None) -> Catalog:
+def load_catalog(builtin_dir: Path | None = None, user_dir: Path | None = None,
+                 extra_files: tuple[Path, ...] = ()) -> Catalog:
     """Read built-in presets (errors are fatal: they ship with the app) and user presets
     (errors are collected in Catalog.problems: a user file, or one entry of it, that cannot be
-    used is skipped and never hides or breaks a built-in preset)."""
+    used is skipped and never hides or breaks a built-in preset). extra_files: more user files
+    (read last)."""
     builtin_dir = builtin_dir or builtin_presets_dir()
     user_dir = user_presets_dir() if user_dir is None else user_dir
     problems: list[str] = []
@@ -520,8 +524,10 @@ def load_catalog(builtin_dir: Path | None = None, user_dir: Path | None = None) 
     searched = "presets/rates/"
     if user_dir:
         searched += f" or the user preset folder {user_dir}"
-    if user_dir and user_dir.is_dir():
-        for path in sorted(user_dir.rglob("*.toml")):
+    user_files = sorted(user_dir.rglob("*.toml")) if user_dir and user_dir.is_dir() else []
+    user_files += [p for p in extra_files if p not in user_files]  # `check FILE.toml` on a file elsewhere
+    if user_files:
+        for path in user_files:
             try:
                 take(path, False)
             except PresetError as exc:
