@@ -526,3 +526,13 @@ def test_check_a_preset_file_directly(tmp_path, monkeypatch):
     assert "[hots] is not a table the engine reads (did you mean [host]" in out
     code, _, err = run_cli(monkeypatch, tmp_path, users, "check", str(tmp_path / "nope.toml"))
     assert code == 2 and "no such file" in err
+
+
+def test_rates_against_physics(tmp_path):
+    over = ('\n[rates_override.rebuild.economical]\nHigh = { value = 1.0, source = "lab" }\n'
+            '[rates_override.bind.rate.FC]\nHigh = { value = 200.0, source = "lab" }\n')
+    mine = load(tmp_path, mine=user_platform() + over).platform("my-cx4")
+    order = issues(mine, "warning", "priority-order")
+    assert any("[rebuild.economical] High = 1 is below Medium = 6.1" in t for t in order), order
+    bad = issues(mine, "error", "bad-rate")
+    assert any("[bind.rate.FC] High = 200 MB/s is not below [bind.zeroing] FC = 170.7" in t for t in bad), bad

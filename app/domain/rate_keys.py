@@ -672,14 +672,34 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
                     warn("unknown-rate-key", f"[{path}] {name!r} is not a member the engine asks for on this "
                          f"platform (it asks for {', '.join(valid)})"
                          + (f"; did you mean {', '.join(map(repr, close))}?" if close else "") + "; it is ignored")
-    # 4. text values the engine branches on
+    # 4. physics across keys: a higher priority is never slower; a bind is never faster than its zeroing
+    for k in RATE_KEYS:
+        if k.kind != "keyed" or "<priority>" not in k.members or not facts.offers(k.used_by):
+            continue
+        prios = list(facts.operations[k.used_by])
+        for path in k.concrete():
+            table = _numbers(_get(doc, path)) if "<" not in path else {}
+            ranked = [(p, table[p]) for p in prios if _num(table.get(p))]
+            for (lo_p, lo_v), (hi_p, hi_v) in zip(ranked, ranked[1:]):
+                if hi_v < lo_v:
+                    warn("priority-order", f"[{path}] {hi_p} = {hi_v:g} is below {lo_p} = {lo_v:g}: a higher "
+                         f"priority would run slower (priorities are listed lowest first: {', '.join(prios)})")
+    for key in ("FC", "SATA"):
+        zero, rates = _get(doc, f"bind.zeroing.{key}"), _numbers(_get(doc, f"bind.rate.{key}"))
+        if _num(zero):
+            for prio, v in rates.items():
+                if _num(v) and v >= zero:
+                    err("bad-rate", f"[bind.rate.{key}] {prio} = {v:g} MB/s is not below [bind.zeroing] {key} = "
+                        f"{zero:g} MB/s: the bind rate averages zeroing and verify, so it must be slower than "
+                        "zeroing alone")
+    # 5. text values the engine branches on
     policy = _get(doc, "rebuild.policy")
     if isinstance(policy, dict):
         for prio in policy:
             if prio not in META_KEYS and prio not in facts.operations.get(_RB, ()):
                 warn("unknown-rate-key", f"[rebuild.policy] {prio!r} is not a drive_failure priority of the "
                      f"platform ({', '.join(facts.operations.get(_RB, ())) or 'it offers none'})")
-    # 5. family
+    # 6. family
     if facts.model and facts.family and facts.model != facts.family:
         warn("borrowed-rates", f"the platform's family is {facts.family!r} but its rate tables are "
              f"calibrated for {facts.model!r}: predictions use another array family's figures")
@@ -721,14 +741,20 @@ def _check_keyed(k: RateKey, path: str, doc: Mapping[str, Any], facts: PlatformF
             wanted, order = sorted(facts.raid), _KEYED_ORDER[member]
         else:
             wanted, order = [member], [m for m in k.members if not m.startswith("<")]
+        uses: dict[str, list[str]] = {}
         for m in wanted:
             if m in table:
                 continue
             if m == "ASAP" and path.startswith("bind.rate"):
                 err("missing-rate", f"[{path}] has no 'ASAP' (the bind reads it at every priority)")
                 continue
-            warn("nearest-rate", f"[{path}] has no {m!r}: the engine uses {_fallback(m, list(table), order)!r} "
-                 "instead")
+            uses.setdefault(_fallback(m, list(table), order), []).append(m)
+        for use, ms in uses.items():  # one message per member used instead
+            warn("nearest-rate", f"[{path}] has no {', '.join(map(repr, ms))}: the engine uses {use!r} instead")
+
+
+def _num(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def _fallback(key: str, keys: list[str], order: list[str] | None) -> str:
