@@ -536,3 +536,20 @@ def test_rates_against_physics(tmp_path):
     assert any("[rebuild.economical] High = 1 is below Medium = 6.1" in t for t in order), order
     bad = issues(mine, "error", "bad-rate")
     assert any("[bind.rate.FC] High = 200 MB/s is not below [bind.zeroing] FC = 170.7" in t for t in bad), bad
+
+
+def test_a_project_on_a_refused_preset_is_told_why(tmp_path):
+    from app.store.project_json import project_from_dict
+
+    bad_drive = DRIVE.replace("seq_mb_s = 250", "seq_mb_s = 0")
+    cat = load(tmp_path, drives=bad_drive, mine=user_platform(**{"buses = 8": "buses = 0"}))
+    text = " ".join(i.text for i in validate(project_from_dict(project_on("my-cx4")), cat))
+    assert "'my-cx4' was not loaded from the user presets" in text and "buses 0 is out of range" in text
+    doc = project_on("emc-cx4-960-r28")
+    first = next(iter(doc["drives"])) if isinstance(doc["drives"], dict) else 0
+    if isinstance(doc["drives"], dict):
+        doc["drives"][first]["type_id"] = "my-ssd"
+    else:
+        doc["drives"][0]["type_id"] = "my-ssd"
+    text = " ".join(i.text for i in validate(project_from_dict(doc), cat))
+    assert "'my-ssd'" in text and "not loaded" in text and "seq_mb_s 0 is out of range" in text

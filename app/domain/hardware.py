@@ -282,6 +282,9 @@ class Catalog:
     platforms: Mapping[str, Platform]
     drives: Mapping[str, DriveType]
     problems: tuple[str, ...] = field(default=())  # user preset files that failed to load
+    # why a user preset entry was not loaded, by what it would have defined ("platform <id>",
+    # "drive <id>"): validation names the reason where a project refers to it
+    refused: Mapping[str, str] = field(default_factory=dict)
 
     def platform(self, platform_id: str) -> Platform:
         try:

@@ -479,6 +479,7 @@ def load_catalog(builtin_dir: Path | None = None, user_dir: Path | None = None,
     builtin_dir = builtin_dir or builtin_presets_dir()
     user_dir = user_presets_dir() if user_dir is None else user_dir
     problems: list[str] = []
+    refused: dict[str, str] = {}
     drives: dict[str, DriveType] = {}
     rates: dict[str, dict[str, Any]] = {}
     rates_where: dict[str, str] = {}
@@ -505,6 +506,8 @@ def load_catalog(builtin_dir: Path | None = None, user_dir: Path | None = None,
                 if builtin:
                     raise
                 problems.append(str(exc))
+                if isinstance(d, dict) and isinstance(d.get("id"), str) and d["id"] not in drives:
+                    refused[f"drive {d['id']}"] = str(exc)
                 continue
             drives[drv.id] = drv
         if "rates_id" in doc:
@@ -536,6 +539,12 @@ def load_catalog(builtin_dir: Path | None = None, user_dir: Path | None = None,
                 problems.append(f"{path}: cannot be read ({type(exc).__name__}: {exc})")
 
     platforms: dict[str, Platform] = {}
+
+    def refuse(doc: Mapping[str, Any], text: str) -> None:
+        problems.append(text)
+        if isinstance(doc.get("id"), str):
+            refused[f"platform {doc['id']}"] = text
+
     for doc, where, builtin in platform_docs:
         try:
             p = parse_platform(doc, rates, where, builtin, drives, rates_where, searched)
@@ -549,12 +558,12 @@ def load_catalog(builtin_dir: Path | None = None, user_dir: Path | None = None,
         except PresetError as exc:
             if builtin:
                 raise
-            problems.append(str(exc))
+            refuse(doc, str(exc))
             continue
         except Exception as exc:  # noqa: BLE001 - see above
             if builtin:
                 raise
-            problems.append(f"{where}: cannot be read ({type(exc).__name__}: {exc})")
+            refuse(doc, f"{where}: cannot be read ({type(exc).__name__}: {exc})")
             continue
         old = platforms.get(p.id)
         if old is not None and old.builtin and not builtin and _errors(p):
@@ -563,7 +572,10 @@ def load_catalog(builtin_dir: Path | None = None, user_dir: Path | None = None,
                                                                    if i.severity == "error"))
             continue
         platforms[p.id] = p
-    return Catalog(platforms, drives, tuple(problems))
+    refused = {k: v for k, v in refused.items()
+               if not (k.startswith("platform ") and k[9:] in platforms)
+               and not (k.startswith("drive ") and k[6:] in drives)}
+    return Catalog(platforms, drives, tuple(problems), refused)
 
 
 def _errors(p: Platform) -> bool:
