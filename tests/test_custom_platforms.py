@@ -457,16 +457,6 @@ def test_a_user_platform_with_errors_does_not_replace_the_builtin(tmp_path):
     assert any("built-in one is kept" in p for p in cat.problems), cat.problems
 
 
-def test_the_gui_starts_with_a_malformed_user_preset(tmp_path, monkeypatch, qapp):
-    (tmp_path / "bad.toml").write_text("[[controllers]]\nname = 1\n")
-    monkeypatch.setenv("ARRAYPLANNER_PRESETS", str(tmp_path))
-    monkeypatch.setattr(presets, "_CATALOG", None)
-    from app.store.presets import default_catalog
-
-    cat = default_catalog()
-    assert cat.problems and "bad.toml" in cat.problems[0] and "emc-cx4-960-r28" in cat.platforms
-
-
 # ---------------------------------------------------------------- the guide
 
 def _doc() -> str:
