@@ -543,3 +543,26 @@ def test_a_project_on_a_refused_preset_is_told_why(tmp_path):
         doc["drives"][0]["type_id"] = "my-ssd"
     text = " ".join(i.text for i in validate(project_from_dict(doc), cat))
     assert "'my-ssd'" in text and "not loaded" in text and "seq_mb_s 0 is out of range" in text
+
+
+def test_policy_tables_replace_the_priority_tables(tmp_path):
+    """Rates that declare [policy.<op>] tables (app.domain.policies' layout, checked by its owner)
+    need no migration.economical / rebuild.economical / bind.rate tables, and a [policy] table is
+    never an unknown key."""
+    text = FLARE28.replace('rates_id = "clariion-flare28"', 'rates_id = "policies"')
+    for table in ("migration.economical", "rebuild.economical", "bind.rate.FC", "bind.rate.SATA"):
+        start = text.index(f"[{table}]")
+        end = text.index("\n[", start + 1)
+        text = text[:start] + text[end + 1:]
+    text += ("\n[policy.migration.High]\nkind = \"cap\"\nmb_s = 3.4\nsource = \"emc Table 1\"\n"
+             "[policy.rebuild.High]\nkind = \"cap\"\nmb_s = 12.2\nsource = \"emc Table 4\"\n"
+             "[policy.bind.High]\nkind = \"cap\"\nmb_s = 7.54\nsource = \"emc Table 8\"\n")
+    cat = load(tmp_path, policies=text, mine=user_platform(**{'rates = "clariion-flare28"': 'rates = "policies"'}))
+    mine = cat.platform("my-cx4")
+    assert issues(mine, "error") == [] and issues(mine, code="unknown-rate-key") == [], mine.preset_issues
+    assert issues(mine, code="generic-model") == []
+    # without them the same tables are required
+    bare = text[:text.index("\n[policy.migration.High]")]
+    cat = load(tmp_path, policies=bare)
+    errors = " ".join(issues(cat.platform("my-cx4"), "error"))
+    assert "[migration.economical]" in errors and "[rebuild.economical]" in errors and "[bind.rate.FC]" in errors

@@ -105,6 +105,19 @@ def when_offered(kind: str, extra: str = "", test: Callable[[PlatformFacts, str]
     return Need(text, lambda f, p: f.offers(kind) and (test is None or test(f, p)))
 
 
+# [policy.<op kind>] tables (app.domain.policies, owned by the operations model) name each priority's
+# throttle policy; where a rates preset has them, the older per-priority rate tables are not needed
+POLICY_KIND = {"lun_migration": "migration", "drive_failure": "rebuild", "bind": "bind",
+               "volume_migration": "volume_migration", "reallocate": "reallocate"}
+
+
+def unless_policy(kind: str, need: Need) -> Need:
+    """`need`, unless the rates declare [policy.<kind's policy name>] (which its owner checks)."""
+    table = f"policy.{POLICY_KIND[kind]}"
+    return Need(f"{need.text}, unless [{table}] declares the priorities",
+                lambda f, p: need(f, p) and not f.present(table))
+
+
 def with_key(other: str) -> Need:
     return Need(f"when {other} is given", lambda f, p: f.present(other))
 
@@ -287,14 +300,16 @@ register(
 _MIG = "lun_migration"
 register(
     RateKey("migration.economical", kind="keyed", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
-            members=("<priority>",), need=when_offered(_MIG, "with a priority other than ASAP",
-                                                          lambda f, p: f.economical(_MIG)),
+            members=("<priority>",), need=unless_policy(_MIG, when_offered(_MIG, "with a priority other than ASAP",
+                                                          lambda f, p: f.economical(_MIG))),
             doc="copy rate cap per priority (a missing priority uses the nearest one, with a note)"),
     RateKey("migration.asap.mirror", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
-            need=when_offered(_MIG, "at ASAP with mirrored RAID", lambda f, p: f.asap(_MIG) and f.mirror),
+            need=unless_policy(_MIG, when_offered(_MIG, "at ASAP with mirrored RAID",
+                                                  lambda f, p: f.asap(_MIG) and f.mirror)),
             doc="ASAP copy rate to a mirrored destination"),
     RateKey("migration.asap.parity", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
-            need=when_offered(_MIG, "at ASAP with non-mirrored RAID", lambda f, p: f.asap(_MIG) and f.not_mirror),
+            need=unless_policy(_MIG, when_offered(_MIG, "at ASAP with non-mirrored RAID",
+                                                  lambda f, p: f.asap(_MIG) and f.not_mirror)),
             doc="ASAP copy rate to a parity (or striped) destination"),
     RateKey("migration.expansion.parity", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
             need=when_offered(_MIG), doc="ASAP expansion (initialization) rate of a parity destination"),
@@ -337,7 +352,8 @@ register(
     RateKey("rebuild.disk.spare_write", lo=0.0, hi=100.0, lo_open=True, used_by=_RB, need=when_offered(_RB),
             doc="spare drive time per MB rebuilt, in multiples of the streaming time"),
     RateKey("rebuild.cpu.parity", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_RB,
-            need=when_offered(_RB, "with parity RAID", lambda f, p: f.not_mirror), doc="CPU per MB/s of parity rebuild"),
+            need=when_offered(_RB, "with parity RAID", lambda f, p: f.not_mirror),
+            doc="CPU per MB/s of parity rebuild"),
     RateKey("rebuild.cpu.mirror", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_RB,
             need=when_offered(_RB, "with mirrored RAID", lambda f, p: f.mirror), doc="CPU per MB/s of mirror rebuild"),
     RateKey("rebuild.cpu.equalization", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_RB, need=when_offered(_RB),
@@ -345,12 +361,12 @@ register(
     # rate-cap model (every model but smartarray)
     RateKey("rebuild.economical", kind="keyed", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
             members=("<priority>",),
-            need=when_offered(_RB, "with a priority other than ASAP (model other than smartarray)",
-                              lambda f, p: not _sa(f) and f.economical(_RB)),
+            need=unless_policy(_RB, when_offered(_RB, "with a priority other than ASAP (model other than smartarray)",
+                              lambda f, p: not _sa(f) and f.economical(_RB))),
             doc="rebuild rate cap per priority"),
     RateKey("rebuild.economical_equalization_factor", lo=0.0, hi=100.0, lo_open=True, used_by=_RB,
-            need=when_offered(_RB, "with a priority other than ASAP (model other than smartarray)",
-                              lambda f, p: not _sa(f) and f.economical(_RB)),
+            need=unless_policy(_RB, when_offered(_RB, "with a priority other than ASAP (model other than smartarray)",
+                              lambda f, p: not _sa(f) and f.economical(_RB))),
             doc="equalization time as a fraction of the rebuild time at economical priorities"),
     RateKey("rebuild.asap.equalization", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
             need=when_offered(_RB, "at ASAP", lambda f, p: not _sa(f) and f.asap(_RB)), doc="ASAP equalization rate"),
@@ -373,16 +389,19 @@ register(
             default="1", doc="ASAP equalization rate divisor for slower drive classes"),
     # share / idle-only model (model = "smartarray")
     RateKey("rebuild.idle", kind="keyed", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
-            members=("<priority>",), need=when_offered(_RB, "(model smartarray)", lambda f, p: _sa(f)),
+            members=("<priority>",),
+            need=unless_policy(_RB, when_offered(_RB, "(model smartarray)", lambda f, p: _sa(f))),
             doc="rebuild rate with no host I/O, per priority"),
     RateKey("rebuild.policy.<priority>", kind="text", used_by=_RB, choices=("share", "idle_only"),
             default="share", doc="share: take a share of the busy drives' time; idle_only: rebuild only while idle"),
     RateKey("rebuild.share.<random|sequential>", kind="keyed", lo=0.0, hi=1.0, used_by=_RB,
             members=("<priority>",),
-            need=when_offered(_RB, "with a share policy (model smartarray)", lambda f, p: _shares(f)),
+            need=unless_policy(_RB, when_offered(_RB, "with a share policy (model smartarray)",
+                                                 lambda f, p: _shares(f))),
             doc="share of the drives' time the rebuild takes while the host is busy"),
     RateKey("rebuild.efficiency.<random|sequential>", lo=0.0, hi=1.0, lo_open=True, used_by=_RB,
-            need=when_offered(_RB, "with a share policy (model smartarray)", lambda f, p: _shares(f)),
+            need=unless_policy(_RB, when_offered(_RB, "with a share policy (model smartarray)",
+                                                 lambda f, p: _shares(f))),
             doc="rebuild MB/s per share of the idle rate while interleaved with host I/O"),
 )
 
@@ -395,7 +414,7 @@ register(
             need=Need(_bind_iface.text, lambda f, p: f.offers(_BD) and f.bind_key(_seg(p, 2))),
             doc="zeroing (preparation) rate"),
     RateKey("bind.rate.<FC|SATA>", kind="keyed", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_BD,
-            members=("<priority>", "ASAP"), need=_bind_iface,
+            members=("<priority>", "ASAP"), need=unless_policy(_BD, _bind_iface),
             doc="average bind rate (zeroing + verify) per verify priority; ASAP is read at every priority"),
     RateKey("bind.cpu.verify_pct_at_asap", unit=PCT, lo=0.0, hi=100.0, used_by=_BD, need=when_offered(_BD),
             doc="CPU during the ASAP verify"),
@@ -424,7 +443,8 @@ register(
             doc="capacity loss per extra concurrent copy writing one array group"),
     RateKey("migration.read_interference", lo=0.0, hi=100.0, used_by=_VM, need=when_offered(_VM),
             doc="capacity loss per extra concurrent copy reading one array group"),
-    RateKey("migration.max_group_util", lo=0.0, hi=1.0, lo_open=True, used_by=_VM, need=when_offered(_VM),
+    RateKey("migration.max_group_util", lo=0.0, hi=1.0, lo_open=True, used_by=_VM,
+            need=unless_policy(_VM, when_offered(_VM)),
             doc="busiest a copy keeps an array group"),
     RateKey("migration.rewarm_min", unit="min", lo=0.0, hi=1440.0, used_by=_VM, need=when_offered(_VM),
             doc="time for cache hits to recover after the pointer swap"),
@@ -614,7 +634,11 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
     generic: set[str] = set()
     for kind in facts.operations:
         keys = [k for k in RATE_KEYS if k.used_by == kind and k.need is not UNUSED]
-        if keys and not any(_entry_present(k, doc) for k in keys):
+        # calibrated: a [policy.*] table for it, or a key it requires somewhere (optional keys, such
+        # as a generic model's parameters, do not count)
+        calibrated = present(f"policy.{POLICY_KIND.get(kind, kind)}") or any(
+            _entry_present(k, doc) for k in keys if k.need is not OPTIONAL)
+        if keys and not calibrated:
             generic.add(kind)
             tables = sorted({k.path.split(".")[0] for k in keys if k.need is not OPTIONAL})
             warn("generic-model", f"the platform offers {kind} but its rate tables have no {kind} keys "
