@@ -2,6 +2,8 @@
 
     arrayplanner check FILE                 validation messages; exit 0 valid (warnings allowed),
                                             1 errors, 2 unreadable file
+    arrayplanner check PRESET.toml          check a user preset (platform, drives or rate table) as
+                                            the catalog would load it, same exit codes
     arrayplanner export-json FILE [-o OUT]  write the project as JSON (stdout without -o)
     arrayplanner import-json FILE -o OUT    write a JSON (or .arrayplan) project as OUT.arrayplan
 """
@@ -16,10 +18,11 @@ from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, format_issue,
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("check", help="validate a project file and list its errors and warnings",
-                       description="Validate a project. Exit 0: valid (warnings allowed); 1: errors; "
+    p = sub.add_parser("check", help="validate a project file (or a preset .toml) and list its errors and warnings",
+                       description="Validate a project, or a user preset file (.toml: a platform, drives or a "
+                                   "rate table). Exit 0: valid (warnings allowed); 1: errors; "
                                    "2: the file cannot be read.")
-    p.add_argument("file", help="project file (.arrayplan or .json)")
+    p.add_argument("file", help="project file (.arrayplan or .json), or a preset file (.toml)")
     p.add_argument("--scenario", help="check only this scenario's events (default: all scenarios)")
     p.add_argument("-q", "--quiet", action="store_true", help="print errors only")
     p.set_defaults(handler=cmd_check)
@@ -38,6 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     from app.domain.validation import validate
 
+    if Path(args.file).suffix.lower() == ".toml":
+        return check_preset(args)
     project, catalog = load_or_fail(args.file)
     if args.scenario and args.scenario not in {s.name for s in project.scenarios}:
         raise CliError(f"{args.file}: no scenario {args.scenario!r} "
@@ -55,6 +60,43 @@ def cmd_check(args: argparse.Namespace) -> int:
     verdict = "valid" if not n_err else "NOT valid"
     print(f"{args.file}: {verdict}: {n_err} error{'s' if n_err != 1 else ''}, "
           f"{n_warn} warning{'s' if n_warn != 1 else ''}")
+    return EXIT_INVALID if n_err else EXIT_OK
+
+
+def check_preset(args: argparse.Namespace) -> int:
+    """`check PRESET.toml`: load the catalog with this file as a user preset (it may lie outside
+    the user preset folder) and report what loading and checking it found."""
+    from app.store.presets import PresetError, builtin_presets_dir, load_catalog, user_presets_dir
+
+    path = Path(args.file).resolve()
+    if not path.is_file():
+        raise CliError(f"{args.file}: no such file", EXIT_UNREADABLE)
+    try:
+        catalog = load_catalog(builtin_presets_dir(), user_presets_dir(), extra_files=(path,))
+    except PresetError as exc:
+        raise CliError(f"built-in presets are broken: {exc}", EXIT_UNREADABLE) from None
+    lines: list[tuple[str, str]] = [("error", f"not loaded: {p}") for p in catalog.problems if str(path) in p]
+    mine = [pf for pf in catalog.platforms.values() if pf.origin == str(path)]
+    for pf in mine:
+        lines += [(i.severity, f"platform {pf.id}: {i.text}") for i in pf.preset_issues]
+    import tomllib
+
+    try:
+        rid = tomllib.loads(path.read_text(errors="replace")).get("rates_id")
+    except (tomllib.TOMLDecodeError, OSError):
+        rid = None
+    users = [pf for pf in catalog.platforms.values()
+             if isinstance(rid, str) and pf.document.get("rates") == rid and pf not in mine]
+    for pf in users:  # platforms that use this rate table: what it lacks for them
+        lines += [(i.severity, f"platform {pf.id}: {i.text}") for i in pf.preset_issues if str(path) in i.text]
+    mine += users
+    n_err = sum(1 for sev, _ in lines if sev == "error")
+    for sev, text in lines:
+        if not (args.quiet and sev != "error"):
+            print(f"{sev}: {text}")
+    what = ", ".join(f"platform {pf.id!r}" for pf in mine) or "no platform"
+    print(f"{args.file}: {'valid' if not n_err else 'NOT valid'} preset ({what}): {n_err} "
+          f"error{'s' if n_err != 1 else ''}, {len(lines) - n_err} warning{'s' if len(lines) - n_err != 1 else ''}")
     return EXIT_INVALID if n_err else EXIT_OK
 
 

@@ -255,6 +255,11 @@ class Platform:
     # when the platform is not built in); not part of equality
     document: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     rates_document: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # where the preset came from (file name, for messages) and what checking it found that does not
+    # stop it loading (app.domain.rate_keys.PresetIssue: missing rates, unknown drive ids ...);
+    # validation reports them
+    origin: str = field(default="", compare=False)
+    preset_issues: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     def controller_names(self) -> list[str]:
         return [c.name for c in self.controllers]
@@ -277,6 +282,9 @@ class Catalog:
     platforms: Mapping[str, Platform]
     drives: Mapping[str, DriveType]
     problems: tuple[str, ...] = field(default=())  # user preset files that failed to load
+    # why a user preset entry was not loaded, by what it would have defined ("platform <id>",
+    # "drive <id>"): validation names the reason where a project refers to it
+    refused: Mapping[str, str] = field(default_factory=dict)
 
     def platform(self, platform_id: str) -> Platform:
         try:

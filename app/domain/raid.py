@@ -34,7 +34,7 @@ class RaidType(str, Enum):
             "R3": cls.R3, "R5": cls.R5, "R6": cls.R6, "RDP": cls.RAID_DP,
         }
         if key not in aliases:
-            raise ValueError(f"unknown RAID type {text!r}")
+            raise ValueError(f"unknown RAID type {text!r} (valid: {', '.join(t.value for t in cls)})")
         return aliases[key]
 
 

@@ -90,6 +90,9 @@ class Issue:
 def unknown_platform_text(platform_id: str, catalog: Catalog) -> str:
     """Why a project on `platform_id` cannot be used (validation, and the GUI refusing to open it)."""
     known = ", ".join(sorted(catalog.platforms)) or "none"
+    why = catalog.refused.get(f"platform {platform_id}")
+    if why:  # a user preset defines it but could not be loaded
+        return f"platform {platform_id!r} was not loaded from the user presets: {why}"
     return (f"platform {platform_id!r} is not in the preset catalog (known: {known}) and the file "
             "carries no copy of it")
 
@@ -181,6 +184,10 @@ class _Checker:
         if self.platform is None:
             self.err("project", unknown_platform_text(self.p.platform_id, self.catalog))
             return False
+        # what checking the platform's preset found (app.store.presets, app.domain.rate_keys): an
+        # error (a rate the engine needs is missing) blocks the simulation
+        for pi in self.platform.preset_issues:
+            (self.err if pi.severity == ERROR else self.warn)("project", f"platform {self.platform.id}: {pi.text}")
         h = self.p.horizon_h  # None: until the last operation ends
         if h is not None and (not _num(h) or h <= 0):
             self.err("project", f"the simulation horizon {h!r} h must be a positive number of hours")
@@ -262,7 +269,9 @@ class _Checker:
                                         f"({et.name}) has slots 0 to {et.slots - 1}")
             dt = self.catalog.drives.get(d.type_id)
             if dt is None:
-                self.err(where, f"drive {d.location} has type {d.type_id!r}, which is not in the drive catalog")
+                why = self.catalog.refused.get(f"drive {d.type_id}")
+                self.err(where, f"drive {d.location} has type {d.type_id!r}, which is not in the drive catalog"
+                         + (f" (a user preset defines it but was not loaded: {why})" if why else ""))
                 continue
             if d.type_id not in pf.drive_types:
                 self.err(where, f"drive {d.location} ({dt.name}) is not a drive the {pf.name} accepts")

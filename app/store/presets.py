@@ -28,6 +28,10 @@ from app.domain.hardware import (
     Platform, RaidRule, SettingSpec, Tables,
 )
 from app.domain.raid import RaidType
+from app.domain.rate_keys import (
+    INTERFACES, MIN_SPINNING_RPM, OPERATION_KINDS, RAID_KEYS, RESERVED_TABLES, SETTING_KINDS, PlatformFacts,
+    PresetIssue, check_number, check_rates, check_values, field_spec, known_fields, nearest,
+)
 
 
 class PresetError(ValueError):
@@ -105,11 +109,16 @@ def _req(d: Mapping[str, Any], key: str, where: str) -> Any:
     return d[key]
 
 
+def _choice(value: Any, valid: tuple[str, ...], what: str, where: str) -> str:
+    if not isinstance(value, str) or value not in valid:
+        raise PresetError(f"{where}: {what} {value!r} is not one of {', '.join(valid)}")
+    return value
+
+
 def _interfaces(values: Any, where: str) -> tuple[Interface, ...]:
-    try:
-        return tuple(Interface(v) for v in values)
-    except ValueError as exc:
-        raise PresetError(f"{where}: {exc}") from None
+    if isinstance(values, str) or not isinstance(values, (list, tuple)):
+        raise PresetError(f"{where}: interfaces must be a list such as [\"FC\", \"SATA\"], not {values!r}")
+    return tuple(Interface(_choice(v, INTERFACES, "interface", where)) for v in values)
 
 
 def _form_factor(d: Mapping[str, Any], where: str) -> str:
@@ -127,144 +136,476 @@ def _form_factor(d: Mapping[str, Any], where: str) -> str:
     return f"{inches:g}"
 
 
+def _field(d: Mapping[str, Any], table: str, key: str, where: str, label: str | None = None) -> Any:
+    """d[key] checked against the registry's Field (app.domain.rate_keys.FIELDS): its default when
+    absent, PresetError naming file, table and key when missing or out of range."""
+    spec = field_spec(table, key)
+    if label is None:
+        label = f"[{table}]" if table and not table.startswith("[") else table
+    if key not in d or d[key] is None:
+        if spec.required:
+            typo = nearest(key, [k for k in d if isinstance(k, str) and k not in known_fields(table)])
+            raise PresetError(f"{where}: {label + ' ' if label else ''}missing {key!r}"
+                              + (f" ({spec.doc})" if spec.doc else "")
+                              + (f"; it has {typo[0]!r}: a typo?" if typo else ""))
+        return spec.default
+    problem = spec.check(d[key])
+    if problem:
+        raise PresetError(f"{where}: {label + ' ' if label else ''}{key} {problem}")
+    value = d[key]
+    if spec.kind == "int":
+        return int(value)
+    if spec.kind == "float":
+        return float(value)
+    return value
+
+
+def _table(doc: Mapping[str, Any], key: str, where: str, required: bool = False) -> dict[str, Any]:
+    val = doc.get(key)
+    if val is None:
+        if required:
+            raise PresetError(f"{where}: missing table [{key}]")
+        return {}
+    if not isinstance(val, dict):
+        raise PresetError(f"{where}: {key} must be a table ([{key}] ...), not {val!r}")
+    return val
+
+
+def _tables(doc: Mapping[str, Any], key: str, where: str) -> list[dict[str, Any]]:
+    val = doc.get(key)
+    if val is None:
+        raise PresetError(f"{where}: missing [[{key}]] (one table per entry)")
+    if not isinstance(val, list) or not val or not all(isinstance(v, dict) for v in val):
+        raise PresetError(f"{where}: {key} must be one or more [[{key}]] tables, not {val!r}")
+    return val
+
+
+def _subtables(doc: Mapping[str, Any], key: str, where: str) -> dict[str, dict[str, Any]]:
+    tab = _table(doc, key, where)
+    for name, v in tab.items():
+        if not isinstance(v, dict):
+            raise PresetError(f"{where}: [{key}] {name} must be a table ([{key}.{name}] ...), not {v!r}")
+    return tab
+
+
 def parse_drive(d: Mapping[str, Any], where: str) -> DriveType:
-    try:
-        return DriveType(
-            id=_req(d, "id", where), name=_req(d, "name", where),
-            interface=Interface(_req(d, "interface", where)), rpm=int(d.get("rpm", 0)),
-            capacity_gb=float(_req(d, "capacity_gb", where)), seq_mb_s=float(_req(d, "seq_mb_s", where)),
-            random_ms=float(_req(d, "random_ms", where)), mttf_h=float(d.get("mttf_h", 1_000_000)),
-            source=_req(d, "source", where), form_factor=_form_factor(d, where),
-        )
-    except (TypeError, ValueError) as exc:
-        raise PresetError(f"{where}: drive {d.get('id', '?')}: {exc}") from None
+    if not isinstance(d, dict):
+        raise PresetError(f"{where}: drive must be a [[drive]] table, not {d!r}")
+    label = f"[[drive]] {d['id']!r}:" if isinstance(d.get("id"), str) else "[[drive]]"
+    f = lambda key: _field(d, "[[drive]]", key, where, label)  # noqa: E731
+    drive_id, name, interface = f("id"), f("name"), Interface(f("interface"))
+    rpm = f("rpm")
+    if interface is not Interface.SSD and rpm < MIN_SPINNING_RPM:
+        raise PresetError(f"{where}: {label} rpm {rpm} is out of range for a {interface.value} drive "
+                          f"(valid: {MIN_SPINNING_RPM:,} to 30,000; 0 only for interface = \"SSD\")")
+    return DriveType(
+        id=drive_id, name=name, interface=interface, rpm=rpm,
+        capacity_gb=f("capacity_gb"), seq_mb_s=f("seq_mb_s"), random_ms=f("random_ms"), mttf_h=f("mttf_h"),
+        source=f("source"), form_factor=_form_factor(d, f"{where}: {label}"),
+    )
+
+
+_SETTING_KEYS = ("label", "unit", "kind", "choices", "default", "min", "max", "help", "source", "note")
 
 
 def _setting(key: str, d: Mapping[str, Any], where: str) -> SettingSpec:
-    kind = d.get("kind", "int")
-    if kind not in ("int", "float", "bool", "choice"):
-        raise PresetError(f"{where}: setting {key}: kind must be int, float, bool or choice")
-    return SettingSpec(
-        key=key, label=d.get("label", key), kind=kind, default=_req(d, "default", f"{where}: setting {key}"),
-        unit=d.get("unit", ""), minimum=d.get("min"), maximum=d.get("max"),
-        choices=tuple(d.get("choices", ())), help=d.get("help", ""), source=d.get("source", ""),
+    w = f"{where}: setting {key}"
+    kind = _choice(d.get("kind", "int"), SETTING_KINDS, "kind", w)
+    lo, hi = d.get("min"), d.get("max")
+    for name, v in (("min", lo), ("max", hi)):
+        if v is not None and check_number(v, None, None):
+            raise PresetError(f"{w}: {name} {check_number(v, None, None)}")
+    if lo is not None and hi is not None and lo > hi:
+        raise PresetError(f"{w}: min {lo} is above max {hi}")
+    choices = d.get("choices", ())
+    if not isinstance(choices, (list, tuple)) or (kind == "choice" and not choices):
+        raise PresetError(f"{w}: kind = \"choice\" needs choices = [...]" if kind == "choice"
+                          else f"{w}: choices must be a list, not {choices!r}")
+    spec = SettingSpec(
+        key=key, label=str(d.get("label", key)), kind=kind, default=_req(d, "default", w),
+        unit=str(d.get("unit", "")), minimum=lo, maximum=hi,
+        choices=tuple(choices), help=str(d.get("help", "")), source=str(d.get("source", "")),
     )
+    problem = spec.check(spec.default)
+    if problem:
+        raise PresetError(f"{w}: default {spec.default!r}: {problem}")
+    return spec
+
+
+def _misplaced(doc: Mapping[str, Any], key: str) -> str | None:
+    """The table a top-level key landed in (a key written below a [table] header belongs to it)."""
+    def walk(node: Any, label: str) -> str | None:
+        if isinstance(node, dict):
+            if key in node and label:
+                return label
+            for k, v in node.items():
+                found = walk(v, f"{label}.{k}" if label else k)
+                if found:
+                    return found
+        elif isinstance(node, list):
+            for v in node:
+                found = walk(v, label)
+                if found:
+                    return found
+        return None
+
+    for k, v in doc.items():
+        if isinstance(v, (dict, list)):
+            found = walk(v, k)
+            if found:
+                return f"[[{found}]]" if isinstance(doc.get(found.split('.')[0]), list) else f"[{found}]"
+    return None
+
+
+def _top(doc: Mapping[str, Any], key: str, where: str) -> Any:
+    """A top-level field, with the TOML pitfall named: the key found inside a table."""
+    if key not in doc and field_spec("", key).required:
+        inside = _misplaced(doc, key)
+        if inside:
+            raise PresetError(f"{where}: missing top-level {key!r}: it was found inside table {inside}; "
+                              f"TOML puts every key written below a [table] header into that table, so move "
+                              f"{key} = ... above the first table header")
+    return _field(doc, "", key, where)
 
 
 def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]], where: str,
-                   builtin: bool = True) -> Platform:
-    rates_id = _req(doc, "rates", where)
+                   builtin: bool = True, drives: Mapping[str, DriveType] | None = None,
+                   rates_where: Mapping[str, str] | None = None, searched: str = "presets/rates/") -> Platform:
+    """A platform from its parsed TOML. PresetError (naming file, table and key) when it cannot be
+    used at all; what it can be used with but should say (missing rates, unknown drive ids,
+    unknown keys) goes into Platform.preset_issues, which validation reports."""
+    issues: list[PresetIssue] = []
+    pid = _top(doc, "id", where)
+    rates_id = _top(doc, "rates", where)
     if rates_id not in rates:
-        raise PresetError(f"{where}: rates {rates_id!r} not found in presets/rates/")
-    merged = _deep_merge(rates[rates_id], doc.get("rates_override", {}))
-    back = _req(doc, "back_end", where)
-    hosts = doc.get("host_ports", {})
+        known = ", ".join(sorted(rates)) or "none"
+        raise PresetError(f"{where}: rates {rates_id!r} not found: no file with rates_id = {rates_id!r} in "
+                          f"{searched} (known: {known})")
+    override = _table(doc, "rates_override", where)
+    merged = _deep_merge(rates[rates_id], override)
+    back = _table(doc, "back_end", where, required=True)
+    hosts = _table(doc, "host_ports", where)
     raid_rules: dict[RaidType, RaidRule] = {}
-    for name, r in doc.get("raid", {}).items():
-        rt = RaidType.parse(name)
-        raid_rules[rt] = RaidRule(
-            rt, int(r.get("min", 2)), int(r.get("max", 16)), bool(r.get("even", False)),
-            tuple(r.get("widths", ())), _interfaces(r.get("interfaces", ()), where))
-    return Platform(
-        id=_req(doc, "id", where), name=_req(doc, "name", where), vendor=doc.get("vendor", ""),
-        family=doc.get("family", "custom"), firmware=doc.get("firmware", ""), source=_req(doc, "source", where),
-        description=doc.get("description", ""),
-        controllers=tuple(ControllerSpec(c["name"], int(c.get("cores", 1))) for c in _req(doc, "controllers", where)),
-        buses=int(_req(back, "buses", where)), bus_mb_s=float(_req(back, "bus_mb_s", where)),
-        max_enclosures_per_bus=int(_req(back, "max_enclosures_per_bus", where)),
-        max_drives=int(back.get("max_drives", 0)),
-        enclosure_types={
-            e["id"]: EnclosureType(e["id"], e["name"], int(e["slots"]), _interfaces(e.get("interfaces", ()), where),
-                                   e.get("source", ""), _form_factor(e, where))
-            for e in _req(doc, "enclosure_types", where)
-        },
-        drive_types=tuple(_req(doc, "drive_types", where)),
-        host_ports_per_controller=int(hosts.get("per_controller", 4)),
-        host_port_mb_s=float(hosts.get("mb_s", 400.0)),
-        cache_settings={k: _setting(k, v, where) for k, v in doc.get("cache", {}).items()},
-        lun_settings={k: _setting(k, v, where) for k, v in doc.get("lun_settings", {}).items()},
+    for name, r in _subtables(doc, "raid", where).items():
+        w = f"{where}: [raid.{name}]"
+        try:
+            rt = RaidType.parse(name)
+        except ValueError:
+            raise PresetError(f"{where}: [raid.{name}]: unknown RAID level {name!r} "
+                              f"(valid: {', '.join(RAID_KEYS)})") from None
+        lo, hi = _field(r, "raid.<level>", "min", w, ""), _field(r, "raid.<level>", "max", w, "")
+        if lo > hi:
+            raise PresetError(f"{w}: min {lo} is above max {hi}")
+        widths = _field(r, "raid.<level>", "widths", w, "")
+        for x in widths:
+            if check_number(x, 1, 1000, integer=True):
+                raise PresetError(f"{w}: widths: {check_number(x, 1, 1000, integer=True)}")
+        raid_rules[rt] = RaidRule(rt, lo, hi, _field(r, "raid.<level>", "even", w, ""),
+                                  tuple(int(x) for x in widths), _interfaces(r.get("interfaces", ()), w))
+    controllers = []
+    for i, c in enumerate(_tables(doc, "controllers", where)):
+        w = f"{where}: [[controllers]] #{i + 1}"
+        controllers.append(ControllerSpec(_field(c, "[[controllers]]", "name", w, ""),
+                                          _field(c, "[[controllers]]", "cores", w, "")))
+    names = [c.name for c in controllers]
+    if len(set(names)) != len(names):
+        raise PresetError(f"{where}: [[controllers]] names must be unique: {names}")
+    enclosures: dict[str, EnclosureType] = {}
+    for i, e in enumerate(_tables(doc, "enclosure_types", where)):
+        w = f"{where}: [[enclosure_types]] #{i + 1}"
+        g = lambda key: _field(e, "[[enclosure_types]]", key, w, "")  # noqa: E731
+        enclosures[g("id")] = EnclosureType(g("id"), g("name"), g("slots"), _interfaces(g("interfaces"), w),
+                                            str(e.get("source", "")), _form_factor(e, w))
+    operations: dict[str, OperationSpec] = {}
+    for kind, v in _subtables(doc, "operations", where).items():
+        w = f"{where}: [operations.{kind}]"
+        _choice(kind, OPERATION_KINDS, "operation kind", f"{where}: [operations]")
+        prios = _field(v, "operations.<kind>", "priorities", w, "")
+        if not prios or not all(isinstance(p, str) and p for p in prios) or len(set(prios)) != len(prios):
+            raise PresetError(f"{w}: priorities must be a list of distinct names such as "
+                              f"[\"Low\", \"Medium\", \"High\", \"ASAP\"], not {prios!r}")
+        default = v.get("default", prios[0])
+        if default not in prios:
+            raise PresetError(f"{w}: default {default!r} is not one of its priorities ({', '.join(prios)})")
+        operations[kind] = OperationSpec(kind, tuple(prios), default, str(v.get("source", "")))
+    features = {}
+    for k, v in _subtables(doc, "features", where).items():
+        w = f"{where}: [features.{k}]"
+        features[k] = FeatureSpec(k, str(v.get("name", k)), str(v.get("description", "")),
+                                  _field(v, "features.<id>", "reboot_minutes", w, ""), str(v.get("source", "")))
+    drive_types = _top(doc, "drive_types", where)
+    if not all(isinstance(x, str) for x in drive_types):
+        raise PresetError(f"{where}: drive_types must be a list of drive ids (text), not {drive_types!r}")
+    if drives is not None:
+        for did in drive_types:
+            if did not in drives:
+                close = nearest(did, drives)
+                issues.append(PresetIssue("warning", "unknown-drive", (
+                    f"{where}: drive_types lists {did!r}, which is not in the drive catalog (drives.toml or a "
+                    f"user drive file)" + (f"; nearest known: {', '.join(close)}" if close else "")
+                    + ": that drive cannot be used")))
+    issues += _unknown_keys(doc, where)
+    platform_kw = dict(
+        id=pid, name=_top(doc, "name", where), vendor=str(doc.get("vendor", "")),
+        family=str(doc.get("family", "custom")), firmware=str(doc.get("firmware", "")),
+        source=_top(doc, "source", where), description=str(doc.get("description", "")),
+        controllers=tuple(controllers),
+        buses=_field(back, "back_end", "buses", where), bus_mb_s=_field(back, "back_end", "bus_mb_s", where),
+        max_enclosures_per_bus=_field(back, "back_end", "max_enclosures_per_bus", where),
+        max_drives=_field(back, "back_end", "max_drives", where),
+        enclosure_types=enclosures,
+        drive_types=tuple(drive_types),
+        host_ports_per_controller=_field(hosts, "host_ports", "per_controller", where),
+        host_port_mb_s=_field(hosts, "host_ports", "mb_s", where),
+        cache_settings={k: _setting(k, v, where) for k, v in _subtables(doc, "cache", where).items()},
+        lun_settings={k: _setting(k, v, where) for k, v in _subtables(doc, "lun_settings", where).items()},
         raid_rules=raid_rules,
-        features={
-            k: FeatureSpec(k, v.get("name", k), v.get("description", ""), float(v.get("reboot_minutes", 0)),
-                           v.get("source", ""))
-            for k, v in doc.get("features", {}).items()
-        },
-        operations={
-            k: OperationSpec(k, tuple(v["priorities"]), v.get("default", v["priorities"][0]), v.get("source", ""))
-            for k, v in doc.get("operations", {}).items()
-        },
-        rates=_sourced(merged, "", "", "", f"rates {rates_id}"),
-        builtin=builtin,
+        features=features,
+        operations=operations,
+    )
+    tables = _sourced(merged, "", "", "", f"{where}: rates {rates_id}" + (" with [rates_override]" if override else ""))
+    rfile = (rates_where or {}).get(rates_id, f"rates {rates_id!r}")
+    label = f"{where}: rates {rates_id!r} ({rfile}{' + its [rates_override]' if override else ''})"
+    facts = platform_facts(platform_kw, merged, drives)
+    issues += check_rates(merged, facts, label)
+    return Platform(
+        **platform_kw, rates=tables, builtin=builtin,  # type: ignore[arg-type]
         document=dict(doc), rates_document=dict(rates[rates_id]),
+        origin=where, preset_issues=tuple(issues),
     )
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def platform_facts(kw: Mapping[str, Any], merged: Mapping[str, Any],
+                   drives: Mapping[str, DriveType] | None) -> PlatformFacts:
+    ifaces = {drives[d].interface.value for d in kw["drive_types"] if drives and d in drives}
+    policy = merged.get("rebuild", {}).get("policy", {}) if isinstance(merged.get("rebuild"), dict) else {}
+    model = merged.get("model", "")
+
+    def present(path: str) -> bool:
+        node: Any = merged
+        for part in path.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return False
+            node = node[part]
+        return node is not None
+
+    return PlatformFacts(
+        model=model if isinstance(model, str) else "", family=kw["family"],
+        operations={k: s.priorities for k, s in kw["operations"].items()},
+        raid=frozenset(r.value for r in kw["raid_rules"]), interfaces=frozenset(ifaces),
+        features=frozenset(kw["features"]), present=present,
+        policies={k: v for k, v in policy.items() if isinstance(v, str)} if isinstance(policy, dict) else {},
+    )
+
+
+# the keys each platform table may hold (anything else is a typo or a misplaced key: a warning)
+_KNOWN_KEYS: dict[str, tuple[str, ...]] = {
+    "": ("id", "name", "vendor", "family", "firmware", "rates", "source", "drive_types", "description", "note",
+         "controllers", "back_end", "host_ports", "enclosure_types", "raid", "cache", "lun_settings", "features",
+         "operations", "rates_override", "rates_inline", *RESERVED_TABLES),
+    "controllers": ("name", "cores", "source", "note"),
+    "back_end": ("buses", "bus_mb_s", "max_enclosures_per_bus", "max_drives", "source", "note"),
+    "host_ports": ("per_controller", "mb_s", "source", "note"),
+    "enclosure_types": ("id", "name", "slots", "interfaces", "form_factor", "source", "note"),
+    "raid": ("min", "max", "even", "widths", "interfaces", "source", "note"),
+    "cache": _SETTING_KEYS, "lun_settings": _SETTING_KEYS,
+    "features": ("name", "description", "reboot_minutes", "source", "note"),
+    "operations": ("priorities", "default", "source", "note"),
+}
+_TOP_LEVEL = _KNOWN_KEYS[""]
+
+
+def _unknown_keys(doc: Mapping[str, Any], where: str) -> list[PresetIssue]:
+    out = []
+
+    def check(table: str, label: str, node: Mapping[str, Any]) -> None:
+        known = _KNOWN_KEYS[table]
+        for k in node:
+            if k in known:
+                continue
+            if k in _TOP_LEVEL and table:
+                text = (f"{label} holds {k!r}, a top-level key: TOML puts keys written below a table header "
+                        f"into that table; move it above the first table header")
+            else:
+                close = nearest(k, known)
+                text = f"{label} has {k!r}, which is not a key of this table" + (
+                    f" (did you mean {', '.join(map(repr, close))}?)" if close else "") + "; it is ignored"
+            out.append(PresetIssue("warning", "unknown-key", f"{where}: {text}"))
+
+    check("", "the top level", doc)
+    for table in ("back_end", "host_ports"):
+        if isinstance(doc.get(table), dict):
+            check(table, f"[{table}]", doc[table])
+    for table in ("controllers", "enclosure_types"):
+        for i, item in enumerate(doc.get(table) or ()):
+            if isinstance(item, dict):
+                check(table, f"[[{table}]] #{i + 1}", item)
+    for table in ("raid", "cache", "lun_settings", "features", "operations"):
+        for name, item in (doc.get(table) or {}).items():
+            if isinstance(item, dict):
+                check(table, f"[{table}.{name}]", item)
+    return out
+
+
+def _read_toml(path: Path, name: str | None = None) -> dict[str, Any]:
     try:
         with path.open("rb") as fh:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise PresetError(f"{path.name}: not valid TOML: {exc}") from None
+        raise PresetError(f"{name or path.name}: not valid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PresetError(f"{name or path.name}: cannot be read: {exc}") from None
 
 
-def load_catalog(builtin_dir: Path | None = None, user_dir: Path | None = None) -> Catalog:
+def _rates_doc(doc: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A rates preset's tables; PresetError when a number has no source or a value is refused."""
+    rates_id = doc.get("rates_id")
+    if not isinstance(rates_id, str) or not rates_id:
+        raise PresetError(f"{where}: rates_id must be a name in quotes, not {rates_id!r}")
+    body = {k: v for k, v in doc.items() if k != "rates_id"}
+    _sourced(body, "", "", "", where)
+    bad = [i.text for i in check_values(body, where) if i.severity == "error"]
+    if bad:
+        raise PresetError("; ".join(bad))
+    return body
+
+
+def load_catalog(builtin_dir: Path | None = None, user_dir: Path | None = None,
+                 extra_files: tuple[Path, ...] = ()) -> Catalog:
     """Read built-in presets (errors are fatal: they ship with the app) and user presets
-    (errors are collected in Catalog.problems)."""
+    (errors are collected in Catalog.problems: a user file, or one entry of it, that cannot be
+    used is skipped and never hides or breaks a built-in preset). extra_files: more user files
+    (read last)."""
     builtin_dir = builtin_dir or builtin_presets_dir()
     user_dir = user_presets_dir() if user_dir is None else user_dir
     problems: list[str] = []
+    refused: dict[str, str] = {}
     drives: dict[str, DriveType] = {}
     rates: dict[str, dict[str, Any]] = {}
+    rates_where: dict[str, str] = {}
+    builtin_rates: dict[str, dict[str, Any]] = {}
     platform_docs: list[tuple[dict[str, Any], str, bool]] = []
 
+    def name_of(path: Path, builtin: bool) -> str:
+        try:
+            return (f"presets/{path.relative_to(builtin_dir).as_posix()}" if builtin
+                    else str(path))
+        except ValueError:
+            return str(path)
+
     def take(path: Path, builtin: bool) -> None:
-        doc = _read_toml(path)
-        where = path.name
-        for d in doc.get("drive", []):
-            drv = parse_drive(d, where)
+        where = name_of(path, builtin)
+        doc = _read_toml(path, where)
+        drive_list = doc.get("drive", [])
+        if not isinstance(drive_list, list):
+            raise PresetError(f"{where}: drive must be [[drive]] tables, not {drive_list!r}")
+        for d in drive_list:
+            try:
+                drv = parse_drive(d, where)
+            except PresetError as exc:
+                if builtin:
+                    raise
+                problems.append(str(exc))
+                if isinstance(d, dict) and isinstance(d.get("id"), str) and d["id"] not in drives:
+                    refused[f"drive {d['id']}"] = str(exc)
+                continue
             drives[drv.id] = drv
         if "rates_id" in doc:
-            rates[doc["rates_id"]] = {k: v for k, v in doc.items() if k != "rates_id"}
-        if "controllers" in doc:
+            body = _rates_doc(doc, where)
+            rates[doc["rates_id"]] = body
+            rates_where[doc["rates_id"]] = where
+            if builtin:
+                builtin_rates[doc["rates_id"]] = body
+        if "controllers" in doc or ("id" in doc and "drive" not in doc and "rates_id" not in doc):
             platform_docs.append((doc, where, builtin))
 
-    for sub in ("drives.toml",):
-        take(builtin_dir / sub, True)
+    take(builtin_dir / "drives.toml", True)
     for path in sorted((builtin_dir / "rates").glob("*.toml")):
         take(path, True)
     for path in sorted((builtin_dir / "platforms").glob("*.toml")):
         take(path, True)
-    if user_dir and user_dir.is_dir():
-        for path in sorted(user_dir.rglob("*.toml")):
+    searched = "presets/rates/"
+    if user_dir:
+        searched += f" or the user preset folder {user_dir}"
+    user_files = sorted(user_dir.rglob("*.toml")) if user_dir and user_dir.is_dir() else []
+    user_files += [p for p in extra_files if p not in user_files]  # `check FILE.toml` on a file elsewhere
+    if user_files:
+        for path in user_files:
             try:
                 take(path, False)
             except PresetError as exc:
                 problems.append(str(exc))
+            except Exception as exc:  # noqa: BLE001 - a user file must never stop the program
+                problems.append(f"{path}: cannot be read ({type(exc).__name__}: {exc})")
 
     platforms: dict[str, Platform] = {}
+
+    def refuse(doc: Mapping[str, Any], text: str) -> None:
+        problems.append(text)
+        if isinstance(doc.get("id"), str):
+            refused[f"platform {doc['id']}"] = text
+
     for doc, where, builtin in platform_docs:
         try:
-            p = parse_platform(doc, rates, where, builtin)
+            p = parse_platform(doc, rates, where, builtin, drives, rates_where, searched)
+            if builtin and _errors(p) and p.rates_document is not builtin_rates.get(doc.get("rates", "")):
+                # a user rate table replaced this platform's: keep the built-in one
+                rid = doc["rates"]
+                problems.append(f"{rates_where[rid]}: rates {rid!r} not used for built-in platform {p.id!r}: "
+                                + "; ".join(i.text for i in p.preset_issues if i.severity == "error"))
+                p = parse_platform(doc, {**rates, rid: builtin_rates[rid]}, where, builtin, drives,
+                                   {**rates_where, rid: f"presets/rates/{rid}.toml"}, searched)
         except PresetError as exc:
             if builtin:
                 raise
-            problems.append(str(exc))
+            refuse(doc, str(exc))
+            continue
+        except Exception as exc:  # noqa: BLE001 - see above
+            if builtin:
+                raise
+            refuse(doc, f"{where}: cannot be read ({type(exc).__name__}: {exc})")
+            continue
+        old = platforms.get(p.id)
+        if old is not None and old.builtin and not builtin and _errors(p):
+            problems.append(f"{where}: platform {p.id!r} would replace the built-in one but has errors, so the "
+                            f"built-in one is kept: " + "; ".join(i.text for i in p.preset_issues
+                                                                   if i.severity == "error"))
             continue
         platforms[p.id] = p
-    return Catalog(platforms, drives, tuple(problems))
+    refused = {k: v for k, v in refused.items()
+               if not (k.startswith("platform ") and k[9:] in platforms)
+               and not (k.startswith("drive ") and k[6:] in drives)}
+    return Catalog(platforms, drives, tuple(problems), refused)
+
+
+def _errors(p: Platform) -> bool:
+    return any(i.severity == "error" for i in p.preset_issues)
 
 
 def platform_from_text(text: str, catalog: Catalog, builtin_dir: Path | None = None) -> Platform:
     """Parse a platform snapshot embedded in a project file (a custom platform)."""
-    doc = tomllib.loads(text)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PresetError(f"embedded platform: not valid TOML: {exc}") from None
     builtin_dir = builtin_dir or builtin_presets_dir()
     rates: dict[str, dict[str, Any]] = {}
     for path in sorted((builtin_dir / "rates").glob("*.toml")):
         d = _read_toml(path)
         rates[d["rates_id"]] = {k: v for k, v in d.items() if k != "rates_id"}
-    if "rates_inline" in doc:  # snapshot carries its own rate tables
-        rates[doc["rates"]] = doc["rates_inline"]
-    return parse_platform(doc, rates, "embedded platform", builtin=False)
+    inline = doc.get("rates_inline")
+    if inline is not None:  # snapshot carries its own rate tables
+        if not isinstance(inline, dict) or not isinstance(doc.get("rates"), str):
+            raise PresetError("embedded platform: rates_inline must be a table and rates a name")
+        rates[doc["rates"]] = _rates_doc({"rates_id": doc["rates"], **inline}, "embedded platform (rates_inline)")
+    try:
+        return parse_platform(doc, rates, "embedded platform", builtin=False, drives=catalog.drives,
+                              rates_where={doc.get("rates", ""): "rates_inline"} if inline is not None else None,
+                              searched="presets/rates/ or the project's rates_inline")
+    except PresetError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - malformed data: one message, not a traceback
+        raise PresetError(f"embedded platform: cannot be read ({type(exc).__name__}: {exc})") from None
 
 
 _CATALOG: Catalog | None = None

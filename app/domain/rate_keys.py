@@ -1,0 +1,924 @@
+"""The registry of every preset key the engine reads: rate-table keys and platform/drive fields.
+
+One entry per key (or per family of keys: a path segment written `<A|B>` stands for each of the
+alternatives, `<priority>` for each priority the platform offers). Each entry says what the value
+is (type, unit, valid range), which model or operation reads it, and when it is required; the
+preset loader (app.store.presets) refuses values outside the range, `check_rates` tells a
+platform which required keys its rate tables lack, and docs/presets.md lists every entry
+(tests/test_custom_platforms.py keeps the two in step).
+
+Other parts of the model register their own keys with one call each, e.g.
+
+    register(RateKey("host.write_penalty.<R5|R6|R1/0>", unit="back-end I/Os per write", lo=1, hi=20,
+                     used_by="host", need=ALWAYS, doc="..."))
+
+Top-level tables owned elsewhere (`policy` - app.domain.policies, `envelope`, `fit`) are left to
+their owners: `check_rates` neither requires nor rejects anything in them.
+
+Pure: no I/O, no Qt, no engine import (the engine's reads are listed here by hand; the test
+compares this list with the engine's source).
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+# Top-level tables of a rates preset that other parts of the program own and check.
+RESERVED_TABLES = ("policy", "envelope", "fit")
+# Keys of a table that describe it rather than hold a value (app.store.presets._sourced).
+META_KEYS = ("source", "unit", "note")
+# The operation kinds a platform's [operations.<kind>] may offer (app.domain.project's events).
+OPERATION_KINDS = ("lun_migration", "drive_failure", "bind", "volume_migration", "reallocate")
+# What the engine's priority look-ups fall back on (app.engine.ops.PRIORITY_ORDER).
+PRIORITY_ORDER = ("Low", "Medium", "High", "ASAP")
+# rates `model` values the engine knows; "smartarray" selects the share / idle-only rebuild policy.
+KNOWN_MODELS = ("clariion", "smartarray", "usp", "md32xx", "ontap")
+MIRROR_RAID = ("R1", "R1/0")
+PARITY_REBUILD_RAID = ("R3", "R5", "R6", "RAID-DP")
+R6_CLASS = ("R6", "RAID-DP")
+
+
+# ---------------------------------------------------------------- what a platform needs
+
+@dataclass(frozen=True)
+class PlatformFacts:
+    """What decides which rate keys a platform needs: its operations and priorities, RAID levels,
+    drive interfaces, the rates' `model`, and which optional models the tables switch on."""
+
+    model: str = ""
+    family: str = ""
+    operations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # kind -> priorities
+    raid: frozenset[str] = frozenset()  # RaidType values the platform allows
+    interfaces: frozenset[str] = frozenset()  # of its (known) drive types
+    features: frozenset[str] = frozenset()
+    present: Callable[[str], bool] = lambda path: False  # is there a value at this rates path
+    policies: Mapping[str, str] = field(default_factory=dict)  # rebuild.policy.<priority>
+
+    def offers(self, kind: str) -> bool:
+        return kind in self.operations
+
+    def asap(self, kind: str) -> bool:
+        return any(p.upper() == "ASAP" for p in self.operations.get(kind, ()))
+
+    def economical(self, kind: str) -> bool:
+        return any(p.upper() != "ASAP" for p in self.operations.get(kind, ()))
+
+    @property
+    def mirror(self) -> bool:
+        return any(r in MIRROR_RAID for r in self.raid)
+
+    @property
+    def not_mirror(self) -> bool:
+        return any(r not in MIRROR_RAID for r in self.raid)
+
+    @property
+    def parity(self) -> bool:
+        return any(r in PARITY_REBUILD_RAID for r in self.raid)
+
+    def bind_key(self, key: str) -> bool:
+        """The engine's bind rows: SATA drives read the SATA row, every other interface the FC one."""
+        if key == "SATA":
+            return "SATA" in self.interfaces
+        return any(i != "SATA" for i in self.interfaces)
+
+
+@dataclass(frozen=True)
+class Need:
+    """When a key is required: `text` for the documentation, `fn(facts, concrete_path)`."""
+
+    text: str
+    fn: Callable[[PlatformFacts, str], bool]
+
+    def __call__(self, facts: PlatformFacts, path: str) -> bool:
+        return self.fn(facts, path)
+
+
+ALWAYS = Need("in every simulation", lambda f, p: True)
+OPTIONAL = Need("optional", lambda f, p: False)
+UNUSED = Need("not read by the engine (kept for reference)", lambda f, p: False)
+
+
+def when_offered(kind: str, extra: str = "", test: Callable[[PlatformFacts, str], bool] | None = None) -> Need:
+    text = f"when the platform offers {kind}" + (f" {extra}" if extra else "")
+    return Need(text, lambda f, p: f.offers(kind) and (test is None or test(f, p)))
+
+
+# [policy.<op kind>] tables (app.domain.policies, owned by the operations model) name each priority's
+# throttle policy; where a rates preset has them, the older per-priority rate tables are not needed
+POLICY_KIND = {"lun_migration": "migration", "drive_failure": "rebuild", "bind": "bind",
+               "volume_migration": "volume_migration", "reallocate": "reallocate"}
+
+
+def unless_policy(kind: str, need: Need) -> Need:
+    """`need`, unless the rates declare [policy.<kind's policy name>] (which its owner checks)."""
+    table = f"policy.{POLICY_KIND[kind]}"
+    return Need(f"{need.text}, unless [{table}] declares the priorities",
+                lambda f, p: need(f, p) and not f.present(table))
+
+
+def with_key(other: str) -> Need:
+    return Need(f"when {other} is given", lambda f, p: f.present(other))
+
+
+def _seg(path: str, i: int) -> str:
+    parts = path.split(".")
+    return parts[i] if i < len(parts) else ""
+
+
+# ---------------------------------------------------------------- the registry
+
+@dataclass(frozen=True)
+class RateKey:
+    """One key (or family of keys) of a rate table.
+
+    kind: "number"; "bool"; "text" (with `choices`); "keyed" (a table of numbers by priority or
+    RAID level or tier, read with a fallback to the nearest member: `members` names them, and
+    "<priority>" means the platform's priorities); "rows" (an array of tables: `columns`).
+    lo/hi: the valid range (inclusive; lo_open: lo itself is refused)."""
+
+    path: str
+    kind: str = "number"
+    unit: str = ""
+    lo: float | None = None
+    hi: float | None = None
+    lo_open: bool = False
+    used_by: str = "host"
+    need: Need = OPTIONAL
+    default: str = ""  # what the engine does without it (optional keys)
+    doc: str = ""
+    choices: tuple[str, ...] = ()
+    members: tuple[str, ...] = ()  # keyed: the members the engine asks for
+    columns: tuple[tuple[str, Need], ...] = ()  # rows: each column and when it is needed
+
+    def concrete(self) -> list[str]:
+        """The paths this entry stands for (`<A|B>` expanded; a wildcard segment stays `<...>`)."""
+        out = [""]
+        for part in self.path.split("."):
+            if part.startswith("<") and part.endswith(">") and "|" in part:
+                alts = part[1:-1].split("|")
+                out = [f"{o}.{a}" if o else a for o in out for a in alts]
+            else:
+                out = [f"{o}.{part}" if o else part for o in out]
+        return out
+
+    def matches(self, path: str) -> bool:
+        want, have = self.path.split("."), path.split(".")
+        if len(want) != len(have):
+            return False
+        for w, h in zip(want, have):
+            if w.startswith("<") and w.endswith(">"):
+                alts = w[1:-1].split("|")
+                if "|" in w and h not in alts:
+                    return False
+            elif w != h:
+                return False
+        return True
+
+    def range_text(self) -> str:
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "text":
+            return " | ".join(self.choices) if self.choices else "text"
+        lo, hi = self.lo, self.hi
+        unit = f" {self.unit}" if self.unit else ""
+        if lo is None and hi is None:
+            return "any number"
+        if hi is None:
+            return f"{'>' if self.lo_open else '>='} {_g(lo)}{unit}"
+        if lo is None:
+            return f"<= {_g(hi)}{unit}"
+        left = f"more than {_g(lo)}" if self.lo_open else _g(lo)
+        return f"{left} to {_g(hi)}{unit}"
+
+    def check_value(self, value: Any) -> str | None:
+        """None when `value` is acceptable here, else why not (with the valid range)."""
+        if self.kind == "bool":
+            return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
+        if self.kind == "text":
+            if not isinstance(value, str):
+                return f"must be text, not {value!r}"
+            if self.choices and value not in self.choices:
+                return f"{value!r} is not one of {', '.join(self.choices)}"
+            return None
+        return check_number(value, self.lo, self.hi, self.lo_open, self.unit)
+
+
+def _g(x: float | None) -> str:
+    if x is None:
+        return ""
+    return f"{x:,.0f}" if x == int(x) and abs(x) >= 10000 else f"{x:g}"
+
+
+def check_number(value: Any, lo: float | None, hi: float | None, lo_open: bool = False, unit: str = "",
+                 integer: bool = False) -> str | None:
+    """None when value is a finite number in range, else a sentence with the valid range."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"must be a number, not {value!r}"
+    if not math.isfinite(value):
+        return f"must be a finite number, not {value!r}"
+    if integer and int(value) != value:
+        return f"must be a whole number, not {value!r}"
+    low_bad = lo is not None and (value <= lo if lo_open else value < lo)
+    if low_bad or (hi is not None and value > hi):
+        span = RateKey("", lo=lo, hi=hi, lo_open=lo_open, unit=unit).range_text()
+        return f"{_g(value)} is out of range (valid: {span})"
+    return None
+
+
+RATE_KEYS: list[RateKey] = []
+
+
+def register(*keys: RateKey) -> None:
+    """Add entries (another part of the model registering the keys it reads)."""
+    for k in keys:
+        if any(k.path == old.path for old in RATE_KEYS):
+            raise ValueError(f"rate key {k.path!r} is registered twice")
+        RATE_KEYS.append(k)
+
+
+def lookup(path: str) -> RateKey | None:
+    """The entry a concrete path (e.g. "bind.rate.FC.High", "rebuild.asap_by_group") falls under."""
+    for k in RATE_KEYS:
+        if k.matches(path):
+            return k
+    for k in RATE_KEYS:  # a member of a keyed table
+        if k.kind == "keyed" and k.matches(path.rsplit(".", 1)[0]):
+            return k
+    return None
+
+
+MBS = "MB/s"
+PCT = "%"
+PCT_PER_MBS = "% per MB/s"
+_FAST = 100_000.0  # MB/s: beyond any array of the era by two orders of magnitude (absurd = a typo)
+
+# ---- host I/O path (app/engine/simulate.py, Sim.__init__ and the host model)
+register(
+    RateKey("host.max_util", lo=0.0, hi=1.0, lo_open=True, need=ALWAYS,
+            doc="busiest a drive may get under ASAP-class operations; the queueing stretch is capped there"),
+    RateKey("host.cpu_us_per_io", unit="us", lo=0.0, hi=100_000.0, need=ALWAYS,
+            doc="controller CPU time per host I/O"),
+    RateKey("host.sp_latency_ms", unit="ms", lo=0.0, hi=10_000.0, need=ALWAYS,
+            doc="controller path time, stretched by the owning controller's CPU utilization"),
+    RateKey("host.read_hit_pct", unit=PCT, lo=0.0, hi=100.0, need=ALWAYS,
+            doc="read cache hit ratio for workloads that do not give their own"),
+    RateKey("host.cache_hit_ms", unit="ms", lo=0.0, hi=1000.0, need=ALWAYS,
+            doc="service time of a read hit or a cached write"),
+    RateKey("host.degraded_read_factor", lo=1.0, hi=100.0, need=ALWAYS,
+            doc="a read of a failed drive's data costs this many reads of the survivors"),
+    RateKey("host.random_overhead_ms", unit="ms", lo=0.0, hi=10_000.0, default="0 ms",
+            doc="time per random I/O beyond the drive (controller, bus, host round trip)"),
+    RateKey("host.seq_read_ms_per_64k", unit="ms", lo=0.0, hi=10_000.0,
+            default="sequential reads cost drive streaming time only",
+            doc="controller and bus time per 64 KB sequential read"),
+    RateKey("host.degraded_seq_factor", lo=0.0, hi=1.0, lo_open=True,
+            default="degraded sequential reads are costed like random ones",
+            doc="degraded / normal sequential read throughput"),
+    RateKey("fragmentation.k", lo=0.0, hi=10.0, default="layout does not slow sequential reads",
+            doc="sequential read slow-down per step of the WAFL optimization level above 1"),
+    RateKey("fragmentation.random_sensitivity", lo=0.0, hi=10.0, need=UNUSED,
+            doc="random read slow-down per optimization step (netapp: none)"),
+    RateKey("model", kind="text", used_by="engine", default="no platform-specific policy",
+            doc="which family's policies the engine applies: 'smartarray' rebuilds by share / idle-only "
+                "(HP); any other value uses rate caps (EMC style). Compared with the platform's family"),
+)
+
+# ---- write cache forced flushes (app/engine/ops.py, Migration on the write-cache path)
+register(
+    RateKey("cache.forced_flush_write_ms", unit="ms", lo=0.0, hi=100_000.0, used_by="write cache",
+            default="no forced-flush model",
+            doc="write response time while the controller is in forced flush"),
+    RateKey("cache.forced_flush_at_pct", unit=PCT, lo=0.0, hi=100.0, lo_open=True, used_by="write cache",
+            need=with_key("cache.forced_flush_write_ms"), doc="write cache fill that starts forced flushes"),
+    RateKey("cache.forced_flush_cpu_pct", unit=PCT, lo=0.0, hi=100.0, used_by="write cache",
+            need=with_key("cache.forced_flush_write_ms"), doc="CPU added on the owning core during forced flushes"),
+)
+
+# ---- LUN migration (EMC: app/engine/ops.py Migration)
+_MIG = "lun_migration"
+register(
+    RateKey("migration.economical", kind="keyed", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
+            members=("<priority>",), need=unless_policy(_MIG, when_offered(_MIG, "with a priority other than ASAP",
+                                                          lambda f, p: f.economical(_MIG))),
+            doc="copy rate cap per priority (a missing priority uses the nearest one, with a note)"),
+    RateKey("migration.asap.mirror", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
+            need=unless_policy(_MIG, when_offered(_MIG, "at ASAP with mirrored RAID",
+                                                  lambda f, p: f.asap(_MIG) and f.mirror)),
+            doc="ASAP copy rate to a mirrored destination"),
+    RateKey("migration.asap.parity", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
+            need=unless_policy(_MIG, when_offered(_MIG, "at ASAP with non-mirrored RAID",
+                                                  lambda f, p: f.asap(_MIG) and f.not_mirror)),
+            doc="ASAP copy rate to a parity (or striped) destination"),
+    RateKey("migration.expansion.parity", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
+            need=when_offered(_MIG), doc="ASAP expansion (initialization) rate of a parity destination"),
+    RateKey("migration.expansion.mirror", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
+            need=when_offered(_MIG, "with mirrored RAID", lambda f, p: f.mirror),
+            doc="ASAP expansion rate of a mirrored destination"),
+    RateKey("migration.expansion.parity_write_aside_511", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
+            need=when_offered(_MIG), doc="expansion rate when the writes bypass the write cache"),
+    RateKey("migration.expansion.economical_overlaps_copy", kind="bool", used_by=_MIG,
+            default="false: the expansion follows the copy",
+            doc="at economical priorities the expansion runs alongside the throttled copy"),
+    RateKey("migration.cpu.copy", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_MIG, need=when_offered(_MIG),
+            doc="CPU of the owner's core 0 per MB/s copied"),
+    RateKey("migration.cpu.expansion", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_MIG, need=when_offered(_MIG),
+            doc="CPU per MB/s of expansion"),
+    RateKey("migration.disk.copy_read", lo=0.0, hi=100.0, lo_open=True, used_by=_MIG, need=when_offered(_MIG),
+            doc="source drive time per MB copied, in multiples of the drive's streaming time"),
+    RateKey("migration.disk.copy_write", lo=0.0, hi=100.0, lo_open=True, used_by=_MIG, need=when_offered(_MIG),
+            doc="destination drive time per MB copied, in multiples of the streaming time"),
+    RateKey("migration.disk.expansion_util_at_asap", lo=0.0, hi=1.0, lo_open=True, used_by=_MIG,
+            need=when_offered(_MIG), doc="destination drive utilization during the ASAP expansion"),
+)
+
+# ---- rebuild and equalization (app/engine/ops.py Rebuild, rebuild_rate)
+_RB = "drive_failure"
+_SA = "smartarray"
+
+
+def _sa(f: PlatformFacts) -> bool:
+    return f.model == _SA
+
+
+def _shares(f: PlatformFacts) -> bool:
+    return _sa(f) and any(f.policies.get(p, "share") != "idle_only" for p in f.operations.get(_RB, ()))
+
+
+register(
+    RateKey("rebuild.disk.survivor_read", lo=0.0, hi=100.0, lo_open=True, used_by=_RB, need=when_offered(_RB),
+            doc="survivor drive time per MB rebuilt, in multiples of the streaming time"),
+    RateKey("rebuild.disk.spare_write", lo=0.0, hi=100.0, lo_open=True, used_by=_RB, need=when_offered(_RB),
+            doc="spare drive time per MB rebuilt, in multiples of the streaming time"),
+    RateKey("rebuild.cpu.parity", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_RB,
+            need=when_offered(_RB, "with parity RAID", lambda f, p: f.not_mirror),
+            doc="CPU per MB/s of parity rebuild"),
+    RateKey("rebuild.cpu.mirror", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_RB,
+            need=when_offered(_RB, "with mirrored RAID", lambda f, p: f.mirror), doc="CPU per MB/s of mirror rebuild"),
+    RateKey("rebuild.cpu.equalization", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_RB, need=when_offered(_RB),
+            doc="CPU per MB/s of equalization (spare -> replacement copy)"),
+    # rate-cap model (every model but smartarray)
+    RateKey("rebuild.economical", kind="keyed", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
+            members=("<priority>",),
+            need=unless_policy(_RB, when_offered(_RB, "with a priority other than ASAP (model other than smartarray)",
+                              lambda f, p: not _sa(f) and f.economical(_RB))),
+            doc="rebuild rate cap per priority"),
+    RateKey("rebuild.economical_equalization_factor", lo=0.0, hi=100.0, lo_open=True, used_by=_RB,
+            need=unless_policy(_RB, when_offered(_RB, "with a priority other than ASAP (model other than smartarray)",
+                              lambda f, p: not _sa(f) and f.economical(_RB))),
+            doc="equalization time as a fraction of the rebuild time at economical priorities"),
+    RateKey("rebuild.asap.equalization", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
+            need=when_offered(_RB, "at ASAP", lambda f, p: not _sa(f) and f.asap(_RB)), doc="ASAP equalization rate"),
+    RateKey("rebuild.asap.mirror", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
+            need=when_offered(_RB, "at ASAP with mirrored RAID", lambda f, p: not _sa(f) and f.asap(_RB) and f.mirror),
+            doc="ASAP mirror rebuild rate"),
+    RateKey("rebuild.asap.parity", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB, need=UNUSED,
+            doc="ASAP parity rebuild rate of the smallest group (the engine reads rebuild.asap_by_group)"),
+    RateKey("rebuild.asap_by_group", kind="rows", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
+            need=when_offered(_RB, "at ASAP with parity RAID", lambda f, p: not _sa(f) and f.asap(_RB) and f.parity),
+            columns=(("data_disks", ALWAYS),
+                     ("r5_low", Need("for RAID 3/5", lambda f, p: any(r in ("R3", "R5") for r in f.raid))),
+                     ("r5_high", Need("for RAID 3/5", lambda f, p: any(r in ("R3", "R5") for r in f.raid))),
+                     ("r6_low", Need("for RAID 6 / RAID-DP", lambda f, p: any(r in R6_CLASS for r in f.raid))),
+                     ("r6_high", Need("for RAID 6 / RAID-DP", lambda f, p: any(r in R6_CLASS for r in f.raid)))),
+            doc="ASAP parity rebuild rate by data disks (nearest row; _low: one bus, _high: several)"),
+    RateKey("rebuild.drive_time_factor.<SATA|fc10k|SAS>", lo=0.0, hi=100.0, lo_open=True, used_by=_RB,
+            default="1 (rebuilds like 15k FC)", doc="ASAP rebuild time multiplier for slower drive classes"),
+    RateKey("rebuild.equalization_divisor.<SATA|fc10k|SAS>", lo=0.0, hi=100.0, lo_open=True, used_by=_RB,
+            default="1", doc="ASAP equalization rate divisor for slower drive classes"),
+    # share / idle-only model (model = "smartarray")
+    RateKey("rebuild.idle", kind="keyed", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
+            members=("<priority>",),
+            need=unless_policy(_RB, when_offered(_RB, "(model smartarray)", lambda f, p: _sa(f))),
+            doc="rebuild rate with no host I/O, per priority"),
+    RateKey("rebuild.policy.<priority>", kind="text", used_by=_RB, choices=("share", "idle_only"),
+            default="share", doc="share: take a share of the busy drives' time; idle_only: rebuild only while idle"),
+    RateKey("rebuild.share.<random|sequential>", kind="keyed", lo=0.0, hi=1.0, used_by=_RB,
+            members=("<priority>",),
+            need=unless_policy(_RB, when_offered(_RB, "with a share policy (model smartarray)",
+                                                 lambda f, p: _shares(f))),
+            doc="share of the drives' time the rebuild takes while the host is busy"),
+    RateKey("rebuild.efficiency.<random|sequential>", lo=0.0, hi=1.0, lo_open=True, used_by=_RB,
+            need=unless_policy(_RB, when_offered(_RB, "with a share policy (model smartarray)",
+                                                 lambda f, p: _shares(f))),
+            doc="rebuild MB/s per share of the idle rate while interleaved with host I/O"),
+)
+
+# ---- bind: zeroing + background verify (app/engine/ops.py BindOp)
+_BD = "bind"
+_bind_iface = when_offered(_BD, "with drives that use the row (SATA: SATA drives; FC: every other interface)",
+                           lambda f, p: f.bind_key(_seg(p, 2)))
+register(
+    RateKey("bind.zeroing.<FC|SATA>", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_BD,
+            need=Need(_bind_iface.text, lambda f, p: f.offers(_BD) and f.bind_key(_seg(p, 2))),
+            doc="zeroing (preparation) rate"),
+    RateKey("bind.rate.<FC|SATA>", kind="keyed", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_BD,
+            members=("<priority>", "ASAP"), need=unless_policy(_BD, _bind_iface),
+            doc="average bind rate (zeroing + verify) per verify priority; ASAP is read at every priority"),
+    RateKey("bind.cpu.verify_pct_at_asap", unit=PCT, lo=0.0, hi=100.0, used_by=_BD, need=when_offered(_BD),
+            doc="CPU during the ASAP verify"),
+    RateKey("bind.cpu.zeroing_pct", unit=PCT, lo=0.0, hi=100.0, used_by=_BD, need=when_offered(_BD),
+            doc="CPU during zeroing"),
+    RateKey("bind.disk.zeroing_util", lo=0.0, hi=1.0, lo_open=True, used_by=_BD, need=when_offered(_BD),
+            doc="drive utilization during zeroing"),
+    RateKey("bind.disk.verify_util_at_asap", lo=0.0, hi=1.0, lo_open=True, used_by=_BD, need=when_offered(_BD),
+            doc="drive utilization during the ASAP verify"),
+)
+
+# ---- volume migration (Hitachi: app/engine/ops.py VolumeMig)
+_VM = "volume_migration"
+register(
+    RateKey("migration.setup_s", unit="s", lo=0.0, hi=86_400.0, used_by=_VM, need=when_offered(_VM),
+            doc="fixed set-up time per volume"),
+    RateKey("migration.write_pending_threshold_pct", unit=PCT, lo=0.0, hi=100.0, used_by=_VM,
+            need=when_offered(_VM), doc="write pending above which copies slow down"),
+    RateKey("migration.write_pending_slowdown", lo=1.0, hi=10_000.0, used_by=_VM, need=when_offered(_VM),
+            doc="slow-down factor above the write pending threshold"),
+    RateKey("migration.sata_verify_factor", lo=1.0, hi=10.0, used_by=_VM, need=when_offered(_VM),
+            doc="drive operations per block written to SATA (verify after write)"),
+    RateKey("migration.external.link_mb_s", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_VM,
+            need=when_offered(_VM), doc="path to one external array"),
+    RateKey("migration.write_interference", lo=0.0, hi=100.0, used_by=_VM, need=when_offered(_VM),
+            doc="capacity loss per extra concurrent copy writing one array group"),
+    RateKey("migration.read_interference", lo=0.0, hi=100.0, used_by=_VM, need=when_offered(_VM),
+            doc="capacity loss per extra concurrent copy reading one array group"),
+    RateKey("migration.max_group_util", lo=0.0, hi=1.0, lo_open=True, used_by=_VM,
+            need=unless_policy(_VM, when_offered(_VM)),
+            doc="busiest a copy keeps an array group"),
+    RateKey("migration.rewarm_min", unit="min", lo=0.0, hi=1440.0, used_by=_VM, need=when_offered(_VM),
+            doc="time for cache hits to recover after the pointer swap"),
+    RateKey("migration.<read_eff|write_eff>", kind="keyed", lo=0.0, hi=10.0, lo_open=True, used_by=_VM,
+            members=("<raid>",), need=when_offered(_VM),
+            doc="copy streaming efficiency per member drive by RAID level (R1/0, R5, R6; nearest otherwise)"),
+    RateKey("migration.<tier_read|tier_write>", kind="keyed", lo=0.0, hi=10.0, lo_open=True, used_by=_VM,
+            members=("internal", "ext_FC", "ext_SATA"), need=when_offered(_VM),
+            doc="tier factor: internal groups, external FC, external SATA"),
+    RateKey("migration.mirror_read_sides.<internal|ext_FC|ext_SATA>", lo=1.0, hi=2.0, used_by=_VM,
+            default="2 (both sides of a mirror are read)", doc="sides of a mirrored source a copy reads"),
+)
+
+# ---- WAFL reallocate (NetApp: app/engine/ops.py Reallocate)
+_RA = "reallocate"
+register(
+    RateKey("reallocate.measure_s", unit="s", lo=0.0, hi=86_400.0, used_by=_RA, need=when_offered(_RA),
+            doc="duration of 'reallocate measure'"),
+    RateKey("reallocate.disk_util", lo=0.0, hi=1.0, lo_open=True, used_by=_RA, need=when_offered(_RA),
+            doc="drive utilization the reallocate aims at"),
+    RateKey("reallocate.read_mb_s_at_util", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RA,
+            need=when_offered(_RA), doc="read rate at that utilization"),
+    RateKey("reallocate.cpu_pct", unit=PCT, lo=0.0, hi=100.0, used_by=_RA, need=when_offered(_RA),
+            doc="CPU while reallocating"),
+    RateKey("reallocate.optimized_level", lo=1.0, hi=10.0, used_by=_RA, need=when_offered(_RA),
+            doc="optimization level after a reallocate (1 = optimal)"),
+    RateKey("reallocate.write_fraction", lo=0.0, hi=1.0, used_by=_RA, need=UNUSED,
+            doc="blocks rewritten per block read"),
+)
+
+# ---- Dell High Performance Tier (app/engine/simulate.py controller limits and advisories)
+_HPT = "feature hpt"
+_hpt = with_key("hpt.bandwidth_factor")
+register(
+    RateKey("hpt.bandwidth_factor", lo=1.0, hi=100.0, used_by=_HPT, default="no controller limits modelled",
+            doc="bandwidth limit multiplier with HPT on (switches the controller-limit model on)"),
+    RateKey("hpt.iops_factor", lo=1.0, hi=100.0, used_by=_HPT, need=_hpt, doc="IOPS limit multiplier with HPT on"),
+    RateKey("hpt.base_seq_drives_dual", lo=0.0, hi=10_000.0, lo_open=True, used_by=_HPT, need=_hpt,
+            doc="base bandwidth limit in drives' streaming rates (dual controller)"),
+    RateKey("hpt.base_random_drives_dual", lo=0.0, hi=10_000.0, lo_open=True, used_by=_HPT, need=_hpt,
+            doc="base IOPS limit in drives' random IOPS (dual controller)"),
+    RateKey("hpt.host_mb_s_per_controller_needed", unit=MBS, lo=0.0, hi=_FAST, used_by=_HPT, need=_hpt,
+            doc="host bandwidth per controller below which HPT cannot add bandwidth (advisory)"),
+    RateKey("hpt.ssd_min_sequential", lo=0.0, hi=10_000.0, used_by=_HPT, need=_hpt,
+            doc="fewest SSDs for HPT to help sequential loads (advisory)"),
+    RateKey("hpt.ssd_min_random", lo=0.0, hi=10_000.0, used_by=_HPT, need=_hpt,
+            doc="fewest SSDs for HPT to help random loads (advisory)"),
+    RateKey("hpt.hpt_seq_drives_dual", lo=0.0, hi=10_000.0, used_by=_HPT, need=UNUSED,
+            doc="drives that saturate a dual controller with HPT"),
+    RateKey("hpt.hpt_random_drives_dual", lo=0.0, hi=10_000.0, used_by=_HPT, need=UNUSED,
+            doc="drives HPT can use fully for IOPS"),
+)
+
+# Which tables hold an operation's calibration: none of them present = the engine's generic
+# model only (check_rates warns `generic-model`).
+def op_keys(kind: str) -> list[RateKey]:
+    return [k for k in RATE_KEYS if k.used_by == kind]
+
+
+# ---------------------------------------------------------------- checking a rates document
+
+@dataclass(frozen=True)
+class PresetIssue:
+    severity: str  # "error" | "warning"
+    code: str  # missing-rate, bad-rate, generic-model, borrowed-rates, unknown-rate-key, nearest-rate ...
+    text: str
+
+
+def leaves(node: Mapping[str, Any], path: str = "") -> Iterator[tuple[str, Any]]:
+    """(dotted path, value) of every leaf of a parsed rates document; a `{value = ...}` table is
+    one leaf (its value), a list of tables is one leaf (the rows), meta keys are skipped."""
+    for key, val in node.items():
+        if key in META_KEYS:
+            continue
+        sub = f"{path}.{key}" if path else key
+        if isinstance(val, dict) and "value" in val:
+            yield sub, val["value"]
+        elif isinstance(val, dict):
+            yield from leaves(val, sub)
+        else:
+            yield sub, val
+
+
+def _get(doc: Mapping[str, Any], path: str) -> Any:
+    node: Any = doc
+    for part in path.split("."):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            return None
+    if isinstance(node, dict) and "value" in node:
+        return node["value"]
+    return node
+
+
+def _numbers(table: Any) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        return {}
+    out = {}
+    for k, v in table.items():
+        if k in META_KEYS:
+            continue
+        out[k] = v["value"] if isinstance(v, dict) and "value" in v else v
+    return out
+
+
+def nearest(word: str, known: Iterable[str], n: int = 3) -> list[str]:
+    known = list(known)
+    close = difflib.get_close_matches(word, known, n=n, cutoff=0.5)
+    if not close:
+        low = {k.lower(): k for k in known}
+        close = [low[word.lower()]] if word.lower() in low else []
+    return close
+
+
+def check_values(doc: Mapping[str, Any], where: str) -> list[PresetIssue]:
+    """The values a rates document holds: a key the engine reads, of the right type, in range
+    (what a rates file is refused for on its own, before any platform uses it)."""
+    out: list[PresetIssue] = []
+
+    def err(code: str, text: str) -> None:
+        out.append(PresetIssue("error", code, f"{where}: {text}"))
+
+    def warn(code: str, text: str) -> None:
+        out.append(PresetIssue("warning", code, f"{where}: {text}"))
+
+    unknown_tables: set[str] = set()
+    _TOPS = sorted({k.path.split(".")[0] for k in RATE_KEYS})
+    for path, value in leaves(doc):
+        if path.split(".")[0] in RESERVED_TABLES:
+            continue
+        key = lookup(path)
+        top = path.split(".")[0]
+        if key is None and "." in path and top not in _TOPS:
+            if top not in unknown_tables:
+                unknown_tables.add(top)
+                close = nearest(top, _TOPS)
+                warn("unknown-rate-key", f"[{top}] is not a table the engine reads"
+                     + (f" (did you mean {', '.join('[' + c + ']' for c in close)}?)" if close else "")
+                     + "; it is ignored")
+            continue
+        if key is None:
+            parent, _, leaf = path.rpartition(".")
+            siblings = [k.rsplit(".", 1)[-1] for kk in RATE_KEYS for k in kk.concrete()
+                        if k.rsplit(".", 1)[0] == parent]
+            hint = nearest(leaf, siblings) if siblings else nearest(path, [c for k in RATE_KEYS for c in k.concrete()])
+            table = f"[{parent}] " if parent else ""
+            warn("unknown-rate-key", f"{table}{leaf!r} is not a key the engine reads"
+                 + (f" (did you mean {', '.join(map(repr, hint))}?)" if hint else "")
+                 + "; it is ignored")
+            continue
+        if key.kind == "rows":
+            if not isinstance(value, list) or not all(isinstance(r, dict) for r in value):
+                err("bad-rate", f"{path} must be an array of tables ([[{path}]]), not {value!r}")
+                continue
+            for i, row in enumerate(value):
+                for col, v in _numbers(row).items():
+                    problem = (check_number(v, 1, 1000, unit="data disks") if col == "data_disks"
+                               else check_number(v, key.lo, key.hi, key.lo_open, key.unit))
+                    if problem:
+                        err("bad-rate", f"[[{path}]] row {i + 1}: {col} {problem}")
+            continue
+        problem = key.check_value(value)
+        if problem:
+            table, _, leaf = path.rpartition(".")
+            err("bad-rate", f"[{table}] {leaf} {problem}" if table else f"{leaf} {problem}")
+    return out
+
+
+def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> list[PresetIssue]:
+    """What a platform's merged rate tables (`doc`: the parsed TOML, overrides applied) lack or
+    hold wrongly, for the platform described by `facts`. `where` names the files for messages."""
+    out: list[PresetIssue] = []
+
+    def err(code: str, text: str) -> None:
+        out.append(PresetIssue("error", code, f"{where}: {text}"))
+
+    def warn(code: str, text: str) -> None:
+        out.append(PresetIssue("warning", code, f"{where}: {text}"))
+
+    out += check_values(doc, where)
+
+    def present(path: str) -> bool:
+        return _get(doc, path) is not None
+
+    # 2. required keys, per operation / model
+    generic: set[str] = set()
+    for kind in facts.operations:
+        keys = [k for k in RATE_KEYS if k.used_by == kind and k.need is not UNUSED]
+        # calibrated: a [policy.*] table for it, or a key it requires somewhere (optional keys, such
+        # as a generic model's parameters, do not count)
+        calibrated = present(f"policy.{POLICY_KIND.get(kind, kind)}") or any(
+            _entry_present(k, doc) for k in keys if k.need is not OPTIONAL)
+        if keys and not calibrated:
+            generic.add(kind)
+            tables = sorted({k.path.split(".")[0] for k in keys if k.need is not OPTIONAL})
+            warn("generic-model", f"the platform offers {kind} but its rate tables have no {kind} keys "
+                 f"({', '.join('[' + t + '.*]' for t in tables)}): no calibrated model predicts it, only the "
+                 "engine's generic model if it has one (otherwise the operation is reported as not predicted)")
+    absent: dict[tuple[str, str], list[str]] = {}
+    for k in RATE_KEYS:
+        if k.used_by in generic or k.need in (OPTIONAL, UNUSED):
+            continue
+        for path in k.concrete():
+            if ("<" in path and k.kind != "keyed") or not k.need(facts, path):
+                continue
+            if k.kind == "keyed":
+                _check_keyed(k, path, doc, facts, err, warn)
+            elif k.kind == "rows":
+                rows = _get(doc, path)
+                if not isinstance(rows, list) or not rows:
+                    err("missing-rate", f"[[{path}]] rows are missing; the engine needs them {k.need.text} ({k.doc})")
+                    continue
+                for i, row in enumerate(rows):
+                    cols = _numbers(row)
+                    for col, need in k.columns:
+                        if need(facts, path) and col not in cols:
+                            err("missing-rate", f"[[{path}]] row {i + 1} has no {col!r} (needed {need.text})")
+            elif not present(path):
+                table, _, leaf = path.rpartition(".")
+                if table and _get(doc, table) is None:
+                    absent.setdefault((table, k.need.text), []).append(leaf)
+                    continue
+                err("missing-rate", f"[{table}] has no {leaf!r}; the engine reads it {k.need.text} ({k.doc})"
+                    if table else f"no {leaf!r} at the top; the engine reads it {k.need.text}")
+    for (table, need), keys in absent.items():  # a whole table missing: one message
+        err("missing-rate", f"[{table}] is missing; the engine reads {', '.join(keys)} from it {need}")
+    # 3. members of keyed tables the engine never asks for (a priority spelt another way)
+    for k in RATE_KEYS:
+        if k.kind != "keyed":
+            continue
+        for path in k.concrete():
+            table = _numbers(_get(doc, path)) if "<" not in path else {}
+            if not table:
+                continue
+            valid: list[str] = []
+            for m in k.members:
+                if m == "<priority>":
+                    valid += list(facts.operations.get(k.used_by, ()))
+                elif m == "<raid>":
+                    valid += list(RAID_KEYS)
+                else:
+                    valid.append(m)
+            if "<priority>" in k.members and not facts.offers(k.used_by):
+                continue  # the platform does not offer the operation: its priorities say nothing
+            for name in table:
+                if name not in valid:
+                    close = nearest(name, valid)
+                    warn("unknown-rate-key", f"[{path}] {name!r} is not a member the engine asks for on this "
+                         f"platform (it asks for {', '.join(valid)})"
+                         + (f"; did you mean {', '.join(map(repr, close))}?" if close else "") + "; it is ignored")
+    # 4. physics across keys: a higher priority is never slower; a bind is never faster than its zeroing
+    for k in RATE_KEYS:
+        if k.kind != "keyed" or "<priority>" not in k.members or not facts.offers(k.used_by):
+            continue
+        prios = list(facts.operations[k.used_by])
+        for path in k.concrete():
+            table = _numbers(_get(doc, path)) if "<" not in path else {}
+            ranked = [(p, table[p]) for p in prios if _num(table.get(p))]
+            for (lo_p, lo_v), (hi_p, hi_v) in zip(ranked, ranked[1:]):
+                if hi_v < lo_v:
+                    warn("priority-order", f"[{path}] {hi_p} = {hi_v:g} is below {lo_p} = {lo_v:g}: a higher "
+                         f"priority would run slower (priorities are listed lowest first: {', '.join(prios)})")
+    for key in ("FC", "SATA"):
+        zero, rates = _get(doc, f"bind.zeroing.{key}"), _numbers(_get(doc, f"bind.rate.{key}"))
+        if _num(zero):
+            for prio, v in rates.items():
+                if _num(v) and v >= zero:
+                    err("bad-rate", f"[bind.rate.{key}] {prio} = {v:g} MB/s is not below [bind.zeroing] {key} = "
+                        f"{zero:g} MB/s: the bind rate averages zeroing and verify, so it must be slower than "
+                        "zeroing alone")
+    # 5. text values the engine branches on
+    policy = _get(doc, "rebuild.policy")
+    if isinstance(policy, dict):
+        for prio in policy:
+            if prio not in META_KEYS and prio not in facts.operations.get(_RB, ()):
+                warn("unknown-rate-key", f"[rebuild.policy] {prio!r} is not a drive_failure priority of the "
+                     f"platform ({', '.join(facts.operations.get(_RB, ())) or 'it offers none'})")
+    # 6. family
+    if facts.model and facts.family and facts.model != facts.family:
+        warn("borrowed-rates", f"the platform's family is {facts.family!r} but its rate tables are "
+             f"calibrated for {facts.model!r}: predictions use another array family's figures")
+    if "hpt" in facts.features and not present("hpt.bandwidth_factor"):
+        warn("generic-model", "the platform offers feature 'hpt' but its rate tables have no [hpt]: "
+             "enabling it reboots the controllers and changes no performance limit")
+    return out
+
+
+def _entry_present(k: RateKey, doc: Mapping[str, Any]) -> bool:
+    """Any value of entry k in doc (a wildcard segment: any member of its parent table)."""
+    for path in k.concrete():
+        if "<" in path:
+            if _numbers(_get(doc, path.split(".<")[0])):
+                return True
+        elif _get(doc, path) is not None:
+            return True
+    return False
+
+
+_KEYED_ORDER = {"<priority>": list(PRIORITY_ORDER), "<raid>": ["R1/0", "R5", "R6"]}
+
+
+def _check_keyed(k: RateKey, path: str, doc: Mapping[str, Any], facts: PlatformFacts,
+                 err: Callable[[str, str], None], warn: Callable[[str, str], None]) -> None:
+    """A table read by RateReader.keyed: it must hold a number; a member the engine will ask
+    for and does not find falls back on another (a warning says which)."""
+    table = _numbers(_get(doc, path))
+    if not table:
+        err("missing-rate", f"[{path}] is missing or empty; the engine needs it {k.need.text} ({k.doc})")
+        return
+    prios = [p for p in facts.operations.get(k.used_by, ()) if p.upper() != "ASAP" or "ASAP" in k.members]
+    if path.startswith("rebuild.share."):
+        prios = [p for p in prios if facts.policies.get(p, "share") != "idle_only"]
+    for member in k.members:
+        if member == "<priority>":
+            wanted, order = prios, _KEYED_ORDER[member]
+        elif member == "<raid>":
+            wanted, order = sorted(facts.raid), _KEYED_ORDER[member]
+        else:
+            wanted, order = [member], [m for m in k.members if not m.startswith("<")]
+        uses: dict[str, list[str]] = {}
+        for m in wanted:
+            if m in table:
+                continue
+            if m == "ASAP" and path.startswith("bind.rate"):
+                err("missing-rate", f"[{path}] has no 'ASAP' (the bind reads it at every priority)")
+                continue
+            uses.setdefault(_fallback(m, list(table), order), []).append(m)
+        for use, ms in uses.items():  # one message per member used instead
+            warn("nearest-rate", f"[{path}] has no {', '.join(map(repr, ms))}: the engine uses {use!r} instead")
+
+
+def _num(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _fallback(key: str, keys: list[str], order: list[str] | None) -> str:
+    """The member app.engine.rates.RateReader.keyed uses for a missing key."""
+    if order and key in order:
+        idx = order.index(key)
+        ranked = sorted((k for k in keys if k in order), key=lambda k: abs(order.index(k) - idx))
+        if ranked:
+            return ranked[0]
+    return keys[0]
+
+
+# ---------------------------------------------------------------- platform and drive fields
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a platform or drive preset table: type, unit, range, required or default."""
+
+    table: str  # "" (top level), "back_end", "[[controllers]]", "[[drive]]" ...
+    key: str
+    kind: str  # "int" | "float" | "text" | "bool" | "list" | "table" | "choice"
+    required: bool = False
+    default: Any = None
+    lo: float | None = None
+    hi: float | None = None
+    lo_open: bool = False
+    unit: str = ""
+    choices: tuple[str, ...] = ()
+    doc: str = ""
+
+    def range_text(self) -> str:
+        if self.kind == "choice":
+            return " | ".join(self.choices)
+        if self.kind in ("int", "float"):
+            return RateKey("", lo=self.lo, hi=self.hi, lo_open=self.lo_open, unit=self.unit).range_text()
+        return self.kind
+
+    def check(self, value: Any) -> str | None:
+        if self.kind in ("int", "float"):
+            return check_number(value, self.lo, self.hi, self.lo_open, self.unit, integer=self.kind == "int")
+        if self.kind == "text":
+            return None if isinstance(value, str) else f"must be text (in quotes), not {value!r}"
+        if self.kind == "bool":
+            return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
+        if self.kind == "choice":
+            return None if value in self.choices else f"{value!r} is not one of {', '.join(self.choices)}"
+        if self.kind == "list":
+            return None if isinstance(value, list) else f"must be a list [...], not {value!r}"
+        if self.kind == "table":
+            return None if isinstance(value, dict) else f"must be a table, not {value!r}"
+        return None
+
+
+INTERFACES = ("FC", "SAS", "SATA", "SSD", "SCSI")  # app.domain.hardware.Interface
+RAID_KEYS = ("R0", "R1", "R1/0", "R3", "R5", "R6", "RAID-DP")  # app.domain.raid.RaidType
+SETTING_KINDS = ("int", "float", "bool", "choice")
+
+FIELDS: tuple[Field, ...] = (
+    # platform file, top level (before the first [table] header)
+    Field("", "id", "text", required=True, doc="unique id, used in project files"),
+    Field("", "name", "text", required=True, doc="shown in the GUI and reports"),
+    Field("", "source", "text", required=True, doc="the document the platform describes"),
+    Field("", "rates", "text", required=True, doc="rates_id of the rate tables the engine uses"),
+    Field("", "drive_types", "list", required=True, doc="drive ids from drives.toml or a user drive file"),
+    Field("", "vendor", "text", default=""),
+    Field("", "family", "text", default="custom", doc="compared with the rate tables' model"),
+    Field("", "firmware", "text", default=""),
+    Field("", "description", "text", default=""),
+    Field("[[controllers]]", "name", "text", required=True, doc="LUN owners must be one of these"),
+    Field("[[controllers]]", "cores", "int", default=1, lo=1, hi=256),
+    Field("back_end", "buses", "int", required=True, lo=1, hi=256, doc="back-end buses / loops / channels"),
+    Field("back_end", "bus_mb_s", "float", required=True, lo=0, hi=_FAST, lo_open=True, unit=MBS,
+          doc="usable bandwidth of one bus"),
+    Field("back_end", "max_enclosures_per_bus", "int", required=True, lo=1, hi=1000),
+    Field("back_end", "max_drives", "int", default=0, lo=0, hi=1_000_000, doc="0 = no limit beyond the slots"),
+    Field("host_ports", "per_controller", "int", default=4, lo=0, hi=1024),
+    Field("host_ports", "mb_s", "float", default=400.0, lo=0, hi=_FAST, lo_open=True, unit=MBS, doc="per port"),
+    Field("[[enclosure_types]]", "id", "text", required=True),
+    Field("[[enclosure_types]]", "name", "text", required=True),
+    Field("[[enclosure_types]]", "slots", "int", required=True, lo=1, hi=1000),
+    Field("[[enclosure_types]]", "interfaces", "list", default=[], doc=" | ".join(INTERFACES)),
+    Field("[[enclosure_types]]", "form_factor", "text", default="", doc='slot size in inches ("2.5", "3.5")'),
+    Field("raid.<level>", "min", "int", default=2, lo=1, hi=1000),
+    Field("raid.<level>", "max", "int", default=16, lo=1, hi=1000),
+    Field("raid.<level>", "even", "bool", default=False),
+    Field("raid.<level>", "widths", "list", default=[], doc="exact widths allowed"),
+    Field("raid.<level>", "interfaces", "list", default=[], doc=" | ".join(INTERFACES)),
+    Field("cache.<key> / lun_settings.<key>", "kind", "choice", default="int", choices=SETTING_KINDS),
+    Field("cache.<key> / lun_settings.<key>", "default", "any", required=True),
+    Field("features.<id>", "reboot_minutes", "float", default=0.0, lo=0, hi=1440, unit="min"),
+    Field("operations.<kind>", "priorities", "list", required=True, doc="priority names, e.g. Low, Medium, High, ASAP"),
+    Field("operations.<kind>", "default", "text", doc="one of the priorities (default: the first)"),
+    # drive catalog
+    Field("[[drive]]", "id", "text", required=True),
+    Field("[[drive]]", "name", "text", required=True),
+    Field("[[drive]]", "interface", "choice", required=True, choices=INTERFACES),
+    Field("[[drive]]", "rpm", "int", default=0, lo=0, hi=30_000, doc="0 for SSD only; spinning drives 3,600 to 30,000"),
+    Field("[[drive]]", "capacity_gb", "float", required=True, lo=0, hi=1_000_000, lo_open=True, unit="GB"),
+    Field("[[drive]]", "seq_mb_s", "float", required=True, lo=0, hi=_FAST, lo_open=True, unit=MBS),
+    Field("[[drive]]", "random_ms", "float", required=True, lo=0, hi=1000, lo_open=True, unit="ms"),
+    Field("[[drive]]", "mttf_h", "float", default=1_000_000, lo=0, hi=1e9, lo_open=True, unit="h"),
+    Field("[[drive]]", "form_factor", "text", default="", doc='"2.5" or "3.5"'),
+    Field("[[drive]]", "source", "text", required=True),
+)
+
+MIN_SPINNING_RPM = 3600
+
+
+def field_spec(table: str, key: str) -> Field:
+    for f in FIELDS:
+        if f.table == table and f.key == key:
+            return f
+    raise KeyError(f"no field {table}.{key}")
+
+
+def known_fields(table: str) -> list[str]:
+    return [f.key for f in FIELDS if f.table == table]
+
+
+# ---------------------------------------------------------------- documentation
+
+def markdown_table() -> str:
+    """The rate-key reference of docs/presets.md (between its generated-table markers)."""
+    lines = ["| key | type | valid | used by | required | without it / meaning |", "|---|---|---|---|---|---|"]
+    for k in RATE_KEYS:
+        kind = {"keyed": "table of numbers", "rows": "array of tables"}.get(k.kind, k.kind)
+        if k.kind == "keyed" and k.members:
+            kind += " (" + ", ".join(f"`{m}`" for m in k.members) + ")"
+        if k.kind == "rows":
+            kind += " (" + ", ".join(c for c, _ in k.columns) + ")"
+        need = "no" if k.need is OPTIONAL else k.need.text
+        meaning = k.doc + (f"; default: {k.default}" if k.default else "")
+        lines.append(f"| `{k.path}` | {kind} | {k.range_text()} | {k.used_by} | {need} | {meaning} |")
+    return "\n".join(lines)
+
+
+def markdown_fields() -> str:
+    lines = ["| table | key | type | valid | required / default |", "|---|---|---|---|---|"]
+    for f in FIELDS:
+        req = "required" if f.required else (f"default {f.default!r}" if f.default is not None else "optional")
+        valid = f.range_text() + (f"; {f.doc}" if f.doc else "")
+        lines.append(f"| {f.table or '(top level)'} | `{f.key}` | {f.kind} | {valid} | {req} |")
+    return "\n".join(lines)
