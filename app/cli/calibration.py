@@ -254,7 +254,8 @@ class Bench:
         self.examples = load_examples(self.catalog)
         self.cases = {c["id"]: (c, projects) for c, projects, _ in load_cases()}
         self.order = list(self.cases)
-        self.runs = 0  # engine runs of cases (one case may simulate several scenarios)
+        self.runs = 0  # case evaluations
+        self.sims = 0  # engine runs (a case may simulate several scenarios)
 
     def run(self, ids: Iterable[str], overrides: Mapping[str, Mapping[str, float]] | None = None) -> dict[str, Any]:
         from app.engine.cases import CaseResult, run_case
@@ -270,6 +271,7 @@ class Bench:
             self.runs += 1
             try:
                 out[cid] = run_case(case, cat, self.examples, projects)
+                self.sims += out[cid].sims
             except Exception as exc:  # a broken case is a failing case, named
                 out[cid] = CaseResult(cid, case.get("source", ""), case.get("published"), math.nan,
                                       case.get("unit", ""), None, case.get("tolerance_pct"), False, f"error: {exc}")
@@ -304,11 +306,12 @@ class FitResult:
     params: list[FitParam]
     values: dict[str, float]  # path -> fitted value
     residuals_pct: dict[str, float]  # figure id -> % error at the fit
-    runs: int
+    runs: int  # case evaluations
     seconds: float
     start_cost: float
     cost: float
     left_out: tuple[str, ...] = ()
+    sims: int = 0  # engine runs
 
 
 def _lm(fun: Callable[[np.ndarray], np.ndarray], u0: np.ndarray, max_iter: int = 40,
@@ -353,7 +356,7 @@ def fit_rates(bench: Bench, rates_id: str, params: Sequence[FitParam], leave_out
     """Fit the declared parameters of one rates preset together to the union of their figures
     (less `leave_out`): bounded least squares on the relative errors."""
     t0 = time.perf_counter()
-    runs0 = bench.runs
+    runs0, sims0 = bench.runs, bench.sims
     params = [p for p in params if p.rates_id == rates_id]
     out_set = set(leave_out)
     figs = [f for f in dict.fromkeys(f for p in params for f in p.figures) if f not in out_set]
@@ -380,7 +383,7 @@ def fit_rates(bench: Bench, rates_id: str, params: Sequence[FitParam], leave_out
     resid = {f: round(float(final[f].error_pct), 2) if final[f].error_pct is not None else
              round(100 * residual(bench.cases[f][0], final[f].predicted), 2) for f in figs}
     return FitResult(rates_id, list(params), vals, resid, bench.runs - runs0, time.perf_counter() - t0,
-                     float(r0 @ r0), float(r @ r), tuple(sorted(out_set)))
+                     float(r0 @ r0), float(r @ r), tuple(sorted(out_set)), bench.sims - sims0)
 
 
 # ---------------------------------------------------------------- classification
@@ -480,13 +483,14 @@ def cross_groups(params: Sequence[FitParam], by_table: bool = False) -> list[tup
     return out
 
 
-def _cross_one(job: tuple[str, tuple[str, ...], tuple[str, ...], dict[str, float]]) -> tuple[dict[str, Any], int]:
+def _cross_one(job: tuple[str, tuple[str, ...], tuple[str, ...], dict[str, float]]) -> tuple[dict[str, Any], int, int]:
     rid, left, predict, start = job
     bench = _worker_bench()
+    runs0, sims0 = bench.runs, bench.sims
     params = fit_params(load_rates_docs())
     fr = fit_rates(bench, rid, params, leave_out=left, start=start, max_iter=15)
     res = bench.run(predict, {rid: fr.values})
-    return {f: res[f] for f in predict}, fr.runs + len(predict)
+    return {f: res[f] for f in predict}, bench.runs - runs0, bench.sims - sims0
 
 
 _BENCH: Bench | None = None
@@ -553,8 +557,9 @@ def _same(a: float, b: float) -> bool:
 class Cross:
     predicted: dict[str, Any]  # figure id -> CaseResult predicted by a fit that did not see it
     unidentified: dict[str, list[str]]  # figure id -> the parameters only it (or its table) determines
-    runs: int
+    runs: int  # case evaluations
     seconds: float
+    sims: int = 0  # engine runs
 
 
 def cross_validate(params: Sequence[FitParam], by_table: bool = False, rates: str | None = None,
@@ -563,9 +568,12 @@ def cross_validate(params: Sequence[FitParam], by_table: bool = False, rates: st
     figure that depends on a parameter no remaining figure responds to cannot be predicted
     without itself (the refit would leave that parameter where the full fit put it): it is
     reported as unidentified, not scored."""
+    global _BENCH
     t0 = time.perf_counter()
-    bench = bench or _worker_bench()
-    runs0 = bench.runs
+    if bench is not None:
+        _BENCH = bench  # the refits use it too (in this process, and in forked workers)
+    bench = _worker_bench()
+    runs0, sims0 = bench.runs, bench.sims
     params = [p for p in params if (rates is None or p.rates_id == rates) and not p.follows]
     sens = {rid: sensitivity(bench, rid, params) for rid in dict.fromkeys(p.rates_id for p in params)}
     jobs = []
@@ -577,22 +585,24 @@ def cross_validate(params: Sequence[FitParam], by_table: bool = False, rates: st
         if predict:
             jobs.append((rid, left, predict, {p.path: p.value for p in params if p.rates_id == rid}))
     out: dict[str, Any] = {}
-    runs = bench.runs - runs0
+    runs, sims = bench.runs - runs0, bench.sims - sims0
     if workers > 1 and len(jobs) > 1:
         import multiprocessing as mp
 
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         with ctx.Pool(workers) as pool:
-            for res, n in pool.imap_unordered(_cross_one, jobs):
+            for res, n, m in pool.imap_unordered(_cross_one, jobs):
                 out.update(res)
                 runs += n
+                sims += m
     else:
         for job in jobs:
-            res, n = _cross_one(job)
+            res, n, m = _cross_one(job)
             out.update(res)
             runs += n
+            sims += m
     order = [f for _, left in cross_groups(params, by_table) for f in left]
-    return Cross({f: out[f] for f in order if f in out}, unidentified, runs, time.perf_counter() - t0)
+    return Cross({f: out[f] for f in order if f in out}, unidentified, runs, time.perf_counter() - t0, sims)
 
 
 # ---------------------------------------------------------------- writing a fit into its preset

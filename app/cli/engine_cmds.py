@@ -260,7 +260,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if cross is not None:
             out["cross"] = {"cases": [r.to_json() for r in cross.predicted.values()],
                             "score": score(cross.predicted.values()).__dict__,
-                            "unidentified": cross.unidentified, "case_runs": cross.runs,
+                            "unidentified": cross.unidentified, "case_evaluations": cross.runs,
+                            "engine_runs": cross.sims,
                             "seconds": round(cross.seconds, 1),
                             "mode": "leave-one-table-out" if args.by_table else "leave-one-out"}
         json.dump(out, sys.stdout, indent=1, default=lambda x: None)
@@ -284,11 +285,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 _print_table(list(cross.predicted.values()))
             for f, dep in cross.unidentified.items():
                 why = (dep[0].replace("underdetermined: ", "the other figures do not determine it: ")
-                       if dep[0].startswith("underdetermined") else f"only it determines {', '.join(dep)}")
+                       if dep[0].startswith("underdetermined") else
+                       f"no figure outside those left out moves {', '.join(dep)}")
                 print(f"  {f}: not predictable without itself ({why})")
             print("  " + score(cross.predicted.values()).line("cross"))
             print(f"  {len(cross.unidentified)} fitted figures unidentified without themselves (not scored)")
-            print(f"  {cross.runs} case runs in {cross.seconds:.1f} s ({args.workers} workers)")
+            print(f"  {cross.sims} engine runs ({cross.runs} case evaluations) in {cross.seconds:.1f} s "
+                  f"({args.workers} workers)")
         print(f"\n({time.perf_counter() - t0:.1f} s)")
         if cls.conflicts:
             print("classification conflicts (fitted and plumbing):\n  " + "\n  ".join(cls.conflicts))
@@ -315,7 +318,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
         fr = fit_rates(bench, rid, params)
         fitted[rid] = fr
         print(f"{rid}: {len(fr.params)} parameters, {len(fr.residuals_pct)} figures, "
-              f"{fr.runs} case runs, {fr.seconds:.1f} s; sum of squared relative errors {fr.start_cost:.4g} -> {fr.cost:.4g}")
+              f"{fr.sims} engine runs ({fr.runs} case evaluations), {fr.seconds:.1f} s; sum of squared relative errors {fr.start_cost:.4g} -> {fr.cost:.4g}")
         for p in fr.params:
             print(f"  {p.path:45s} {p.value:10.4g} -> {fr.values[p.path]:10.4g}   [{p.bounds[0]:g}, {p.bounds[1]:g}]")
         for f, r in fr.residuals_pct.items():
@@ -336,6 +339,6 @@ def cmd_fit(args: argparse.Namespace) -> int:
         if args.write:
             write_fit(files[rid], fr)
             print(f"  written: {files[rid]}")
-    print(f"\n{bench.runs} case runs in {time.perf_counter() - t0:.1f} s"
+    print(f"\n{bench.sims} engine runs ({bench.runs} case evaluations) in {time.perf_counter() - t0:.1f} s"
           + ("" if args.write else " (nothing written; --write records the fit in the presets)"))
     return 0

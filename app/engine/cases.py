@@ -176,6 +176,7 @@ class CaseResult:
     platforms: tuple[str, ...] = ()
     used: tuple[tuple[str, float, str], ...] = ()
     cls: str = ""  # calibration | prediction | plumbing (set by the classification)
+    sims: int = 0  # engine runs (simulate calls) behind the prediction
 
     @property
     def is_number(self) -> bool:
@@ -298,4 +299,4 @@ def run_case(case: dict[str, Any], catalog: Catalog, examples: dict[str, Project
     used = tuple(sorted({(a.path, a.value, a.source) for r in cache.values() for a in r.assumptions}))
     return CaseResult(case["id"], case.get("source", ""), case["published"], predicted, case.get("unit", ""),
                       None if err is None else round(err, 2), None if tol is None else float(tol), ok,
-                      case.get("reading", ""), check_text(case), rule_of(case), platforms, used)
+                      case.get("reading", ""), check_text(case), rule_of(case), platforms, used, "", len(cache))
