@@ -73,7 +73,7 @@ def test_known_misses_are_reviewed_cases(bench, classes):
 
 
 def test_classification_is_consistent(bench, classes):
-    assert not classes.conflicts, "cases both fitted and plumbing:\n" + "\n".join(classes.conflicts)
+    assert not classes.conflicts, "classification problems (fitted and plumbing, or a broken [fit]):\n" + "\n".join(classes.conflicts)
     assert set(classes.cls) == set(bench.order)
     assert set(classes.cls.values()) <= {"calibration", "prediction", "plumbing"}
     params = fit_params(load_rates_docs())

@@ -197,6 +197,7 @@ class FitParam:
     value: float = math.nan  # the value the preset holds now
     about: str = ""  # what the parameter means (kept in the value's source when written)
     follows: str = ""  # another rates id whose fit of the same name this one copies (no fit of its own)
+    problem: str = ""  # why this declaration cannot be fitted (its path is gone from the preset)
 
     def clip(self, v: float) -> float:
         return min(max(v, self.bounds[0]), self.bounds[1])
@@ -235,8 +236,12 @@ def fit_params(rates_docs: Mapping[str, Mapping[str, Any]]) -> list[FitParam]:
             figs = tuple(d.get("figures", ()))
             if not figs:
                 raise ValueError(f"rates {rid}: [fit.{name}] names no figures")
-            out.append(FitParam(name, rid, d["path"], (float(b[0]), float(b[1])), figs, _value_at(doc, d["path"]),
-                                str(d.get("about", "")), str(d.get("follows", ""))))
+            try:
+                value, problem = _value_at(doc, d["path"]), ""
+            except (KeyError, TypeError, ValueError):
+                value, problem = math.nan, f"rates {rid}: [fit.{name}] path {d['path']!r} is not a number in the preset"
+            out.append(FitParam(name, rid, d["path"], (float(b[0]), float(b[1])), figs, value,
+                                str(d.get("about", "")), str(d.get("follows", "")), problem))
     return out
 
 
@@ -357,7 +362,7 @@ def fit_rates(bench: Bench, rates_id: str, params: Sequence[FitParam], leave_out
     (less `leave_out`): bounded least squares on the relative errors."""
     t0 = time.perf_counter()
     runs0, sims0 = bench.runs, bench.sims
-    params = [p for p in params if p.rates_id == rates_id]
+    params = [p for p in params if p.rates_id == rates_id and not p.problem]  # (validate reports the others)
     out_set = set(leave_out)
     figs = [f for f in dict.fromkeys(f for p in params for f in p.figures) if f not in out_set]
     for f in figs:
@@ -402,6 +407,9 @@ def classify(bench: Bench, results: Mapping[str, Any], params: Sequence[FitParam
             fitted_by.setdefault(f, []).append(f"{p.rates_id}:{p.path}")
     fitted_paths = {p.path for p in params}
     out = Classified()
+    out.conflicts += [p.problem for p in params if p.problem]
+    out.conflicts += [f"[fit.{p.name}] of {p.rates_id} names {f!r}, which is not a case"
+                      for p in params for f in p.figures if f not in bench.cases]
     for cid in bench.order:
         case = bench.cases[cid][0]
         r = results.get(cid)
@@ -507,8 +515,8 @@ def sensitivity(bench: Bench, rates_id: str, params: Sequence[FitParam],
                 step: float = 0.05) -> tuple[list[str], list[str], np.ndarray]:
     """(figure ids, parameter paths, S): S[i, j] = the relative change of figure i when
     parameter j moves by `step` of its bounds (one run of the figures per parameter)."""
-    params = [p for p in params if p.rates_id == rates_id]
-    figs = list(dict.fromkeys(f for p in params for f in p.figures))
+    params = [p for p in params if p.rates_id == rates_id and not p.problem]
+    figs = list(dict.fromkeys(f for p in params for f in p.figures if f in bench.cases))
     base = bench.run(figs)
     S = np.zeros((len(figs), len(params)))
     for j, p in enumerate(params):
@@ -574,7 +582,7 @@ def cross_validate(params: Sequence[FitParam], by_table: bool = False, rates: st
         _BENCH = bench  # the refits use it too (in this process, and in forked workers)
     bench = _worker_bench()
     runs0, sims0 = bench.runs, bench.sims
-    params = [p for p in params if (rates is None or p.rates_id == rates) and not p.follows]
+    params = [p for p in params if (rates is None or p.rates_id == rates) and not p.follows and not p.problem]
     sens = {rid: sensitivity(bench, rid, params) for rid in dict.fromkeys(p.rates_id for p in params)}
     jobs = []
     unidentified: dict[str, list[str]] = {}

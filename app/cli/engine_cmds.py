@@ -294,7 +294,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                   f"({args.workers} workers)")
         print(f"\n({time.perf_counter() - t0:.1f} s)")
         if cls.conflicts:
-            print("classification conflicts (fitted and plumbing):\n  " + "\n  ".join(cls.conflicts))
+            print("classification problems (a figure fitted and plumbing, or a broken [fit]; "
+                  "arrayplanner fit after fixing it):\n  " + "\n  ".join(cls.conflicts))
     return 1 if unexpected or cls.conflicts else 0
 
 
@@ -310,7 +311,13 @@ def cmd_fit(args: argparse.Namespace) -> int:
     if args.rates and args.rates not in {p.rates_id for p in params}:
         raise CliError(f"rates {args.rates!r} declare no [fit] parameters (known: "
                        f"{', '.join(sorted({p.rates_id for p in params}))})", 2)
+    for p in params:
+        if p.problem and (not args.rates or p.rates_id == args.rates):
+            print(f"skipped: {p.problem}", file=sys.stderr)
     bench = Bench()
+    unknown = [f"[fit.{p.name}] of {p.rates_id}: {f}" for p in params for f in p.figures if f not in bench.cases]
+    if unknown:
+        raise CliError("fit figures that are not validation cases: " + "; ".join(unknown), 1)
     leaders = [rid for rid in dict.fromkeys(p.rates_id for p in params if not p.follows)
                if not args.rates or rid == args.rates]
     fitted: dict[str, FitResult] = {}
