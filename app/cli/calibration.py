@@ -41,21 +41,12 @@ PLUMBING_BY_HAND: dict[str, str] = {
     "emc.migration.table3.Low": "Table 3 economical rows are 100 GB / Table 1 rate (an input), rounded up",
     "emc.rebuild.example.asap": "the example's formula on Table 6 (74 MB/s), the SATA factor 1.33 and the 82/1.3 equalization rate, all preset inputs (1.3 read from this example)",
     "emc.rebuild.example.equalization_share": "the same example's equalization term over its total: inputs only",
-    "emc.rebuild.example.sata_equalization": "63.1 MB/s = 82 / 1.3, and the preset's 1.3 is read from this very example",
     "emc.rebuild.table7.ASAP": "Table 7 ASAP is the rebuild example's formula (Table 6 rate, SATA factors): inputs only",
     "emc.rebuild.release28.High": "the pre-28 rates preset is Table 4 divided by the stated 4x: the ratio is the input",
     "emc.rebuild.release28.Medium": "the pre-28 rates preset is Table 4 divided by the stated 4x: the ratio is the input",
     "emc.rebuild.release28.Low": "the pre-28 rates preset is Table 4 divided by the stated 2x: the ratio is the input",
     "emc.rebuild.release28.ASAP": "both presets carry the same Table 5/6 ASAP rates: the ratio 1 is the input",
     "emc.bind.example": "bind time = 100 GB / Table 8's 83 MB/s by construction (the verify rate is solved from the Table 8 average)",
-    "emc.bind.table8.FC.ASAP": "bind time = capacity / Table 8 rate by construction (verify rate solved from the average)",
-    "emc.bind.table8.FC.High": "bind time = capacity / Table 8 rate by construction (verify rate solved from the average)",
-    "emc.bind.table8.FC.Medium": "bind time = capacity / Table 8 rate by construction (verify rate solved from the average)",
-    "emc.bind.table8.FC.Low": "bind time = capacity / Table 8 rate by construction (verify rate solved from the average)",
-    "emc.bind.table8.SATA.ASAP": "bind time = capacity / Table 8 rate by construction (verify rate solved from the average)",
-    "emc.bind.table8.SATA.High": "bind time = capacity / Table 8 rate by construction (verify rate solved from the average)",
-    "emc.bind.table8.SATA.Medium": "bind time = capacity / Table 8 rate by construction (verify rate solved from the average)",
-    "emc.bind.table8.SATA.Low": "bind time = capacity / Table 8 rate by construction (verify rate solved from the average)",
     "emc.migration.figure1.cpu0_copy": "CPU per MB/s of the copy is 60% / 170 MB/s: the figure divided by an input",
     "emc.migration.figure1.cpu0_expansion": "CPU per MB/s of the expansion is 30% / 12 MB/s: the figure divided by an input",
     "hp.mttf_raid5": "the document's Patterson formula with MTTR = 36.4 GB / the idle rate (an input, hp.idle.High)",
@@ -161,7 +152,9 @@ def plumbing_reason(case: Mapping[str, Any], used: Iterable[tuple[str, float, st
     * verbatim: the value (or value x 100 for a % figure) equals the published number, or lies
       in a published range, and its source cites the case's table;
     * derived from the figure: its source cites the case's table and writes the published
-      number in its derivation ("... ~10 minutes ... (102400 MB / 600 s)")."""
+      number in its derivation ("... ~10 minutes ... (102400 MB / 600 s)");
+    * the figure's input: the case's own source writes the value (a bind time whose source says
+      "7.54 MB/s average bind rate" while the preset carries that rate from the same table)."""
     pub = case.get("published")
     rule = case.get("tolerance", "range" if isinstance(pub, list) else "pct")
     if rule in ("less", "greater") or case.get("measure", {}).get("what") == "advisory":
@@ -182,6 +175,12 @@ def plumbing_reason(case: Mapping[str, Any], used: Iterable[tuple[str, float, st
         for path, value, psrc in cited:
             if any(_close(t, float(pub), 1e-9) for t in _number_tokens(psrc)):
                 return f"preset {path} = {value:g} is derived from this figure ({psrc})"
+    # the case's own source writes the input it is computed from ("Table 8 (... 7.54 MB/s average
+    # bind rate ...)" for a bind time): the figure is that input in other units
+    written = _number_tokens(_REF.sub("", src))
+    for path, value, psrc in cited:
+        if any(_close(value, t, 1e-9) for t in written):
+            return f"preset {path} = {value:g} is the input this figure is computed from ({src})"
     return None
 
 
