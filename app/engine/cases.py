@@ -171,6 +171,12 @@ class CaseResult:
     note: str = ""
     check: str = ""  # the condition checked, e.g. "2.53 ±5%", "> 4", "range 12-40", "flag set"
     rule: str = ""  # pct | range | ceil | round | less | greater | flag
+    # what the runs behind the prediction read: the platforms and every preset value (path,
+    # value, source) the engine used; the classification (app/cli/calibration.py) scans them
+    platforms: tuple[str, ...] = ()
+    used: tuple[tuple[str, float, str], ...] = ()
+    cls: str = ""  # calibration | prediction | plumbing (set by the classification)
+    sims: int = 0  # engine runs (simulate calls) behind the prediction
 
     @property
     def is_number(self) -> bool:
@@ -181,7 +187,7 @@ class CaseResult:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "source": self.source, "published": self.published, "predicted": self.predicted,
                 "unit": self.unit, "error_pct": self.error_pct, "tolerance_pct": self.tolerance_pct,
-                "pass": self.passed, "check": self.check}
+                "pass": self.passed, "check": self.check, "class": self.cls or None}
 
 
 def rule_of(case: dict[str, Any]) -> str:
@@ -289,6 +295,8 @@ def run_case(case: dict[str, Any], catalog: Catalog, examples: dict[str, Project
     predicted = float(measure(case["measure"], run))
     err, ok = judge(case, predicted)
     tol = case.get("tolerance_pct")
+    platforms = tuple(sorted({r.platform_id for r in cache.values()}))
+    used = tuple(sorted({(a.path, a.value, a.source) for r in cache.values() for a in r.assumptions}))
     return CaseResult(case["id"], case.get("source", ""), case["published"], predicted, case.get("unit", ""),
                       None if err is None else round(err, 2), None if tol is None else float(tol), ok,
-                      case.get("reading", ""), check_text(case), rule_of(case))
+                      case.get("reading", ""), check_text(case), rule_of(case), platforms, used, "", len(cache))

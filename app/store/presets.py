@@ -283,6 +283,9 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
                           f"{searched} (known: {known})")
     override = _table(doc, "rates_override", where)
     merged = _deep_merge(rates[rates_id], override)
+    # [fit.*] declares which values a fit may move and to which figures (docs/model.md §7,
+    # app/cli/calibration.py); it is metadata for the fit, not a table the engine reads
+    merged.pop("fit", None)
     back = _table(doc, "back_end", where, required=True)
     hosts = _table(doc, "host_ports", where)
     raid_rules: dict[RaidType, RaidRule] = {}
@@ -606,6 +609,56 @@ def platform_from_text(text: str, catalog: Catalog, builtin_dir: Path | None = N
         raise
     except Exception as exc:  # noqa: BLE001 - malformed data: one message, not a traceback
         raise PresetError(f"embedded platform: cannot be read ({type(exc).__name__}: {exc})") from None
+
+
+def set_rates_value(doc: dict[str, Any], path: str, value: float) -> dict[str, Any]:
+    """A copy of a parsed rates document with the number at `path` ("a.b.c", "a.rows[2].c")
+    replaced, keeping its source and unit; only the tables on the path are copied."""
+    def parts(p: str) -> list[str | int]:
+        out: list[str | int] = []
+        for part in p.split("."):
+            if part.endswith("]") and "[" in part:
+                name, idx = part[:-1].split("[")
+                out += [name, int(idx)]
+            else:
+                out.append(part)
+        return out
+
+    def put(node: Any, keys: list[str | int]) -> Any:
+        key = keys[0]
+        if isinstance(node, list):
+            copy_l = list(node)
+            copy_l[key] = put(node[key], keys[1:]) if len(keys) > 1 else value  # type: ignore[index]
+            return copy_l
+        if not isinstance(node, dict) or key not in node:
+            raise KeyError(f"rates have no value at {path!r}")
+        copy_d = dict(node)
+        if len(keys) > 1:
+            copy_d[key] = put(node[key], keys[1:])
+        elif isinstance(node[key], dict) and "value" in node[key]:
+            copy_d[key] = dict(node[key]) | {"value": value}
+        elif isinstance(node[key], (int, float)) and not isinstance(node[key], bool):
+            copy_d[key] = value
+        else:
+            raise KeyError(f"rates value at {path!r} is not a number")
+        return copy_d
+
+    return put(doc, parts(path))
+
+
+def with_rates_values(catalog: Catalog, rates_id: str, values: Mapping[str, float]) -> Catalog:
+    """The catalog with some numbers of one rates preset replaced, for one run of the model (the
+    fit, app/cli/calibration.py): every platform built on those rates is parsed again from its
+    documents, in memory; nothing is written."""
+    platforms = dict(catalog.platforms)
+    for pid, pf in catalog.platforms.items():
+        if pf.document.get("rates") != rates_id:
+            continue
+        doc: dict[str, Any] = dict(pf.rates_document)
+        for path, v in values.items():
+            doc = set_rates_value(doc, path, float(v))
+        platforms[pid] = parse_platform(pf.document, {rates_id: doc}, f"{pid} (fit)", pf.builtin)
+    return Catalog(platforms, catalog.drives, catalog.problems)
 
 
 _CATALOG: Catalog | None = None
