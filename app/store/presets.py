@@ -466,8 +466,10 @@ def _rates_doc(doc: Mapping[str, Any], where: str) -> dict[str, Any]:
     if not isinstance(rates_id, str) or not rates_id:
         raise PresetError(f"{where}: rates_id must be a name in quotes, not {rates_id!r}")
     body = {k: v for k, v in doc.items() if k != "rates_id"}
-    _sourced(body, "", "", "", where)
-    bad = [i.text for i in check_values(body, where) if i.severity == "error"]
+    # [fit.*] is the fit's metadata (app/cli/calibration.py checks it), not a table of sourced values
+    values = {k: v for k, v in body.items() if k != "fit"}
+    _sourced(values, "", "", "", where)
+    bad = [i.text for i in check_values(values, where) if i.severity == "error"]
     if bad:
         raise PresetError("; ".join(bad))
     return body
