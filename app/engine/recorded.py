@@ -23,7 +23,7 @@ import numpy as np
 # per host-load version.
 TERMS = ("X", "A", "B", "WH", "WF")
 X, A, B, WH, WF = range(len(TERMS))
-INPUTS = ("X", "r", "hit", "rnd", "t_seq", "RRF")
+INPUTS = ("X", "r", "hit", "rnd", "t_seq", "RRF", "WU")
 _STEP_BLOCK = 32  # OpenResponses.mean_by_workload: steps per matrix product
 
 
@@ -81,16 +81,16 @@ class PairHistory:
         """This history of INPUTS in TERMS form, every version's entries in one pass; wcache:
         per pair, its LUN has a write cache; flush_ms: a write's time in forced flush. The
         arithmetic is _pair_terms' before it moved here, element by element."""
-        pairs, (x, r, hit, rnd, t_seq, rrf), where, sizes = self.flat()
+        pairs, (x, r, hit, rnd, t_seq, rrf, wu), where, sizes = self.flat()
         wc = wcache[pairs]
         # reads: hits at cache speed, misses random or sequential (B: stretched by the group's
         # queue); writes: to the write cache at cache speed (forced flush: its penalty) or, without
-        # it, random at twice the drive time
+        # it, the back end's write time (wu: the RAID level's service times, full stripes)
         omr = 1 - r
         terms = np.array([
             x,
             r * hit * hit_ms + rnd * rand_over,
-            r * (1 - hit) * (rnd * rrf + (1 - rnd) * t_seq) + omr * np.where(wc, 0.0, 2.0 * rrf),
+            r * (1 - hit) * (rnd * rrf + (1 - rnd) * t_seq) + omr * np.where(wc, 0.0, wu),
             np.where(wc, omr * hit_ms, 0.0),
             np.where(wc, omr * flush_ms, 0.0),
         ])
