@@ -24,7 +24,7 @@ from app.domain.raid import mttdl_hours
 from .errors import EngineStall
 from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, res_key
 from .rates import MissingRate, RateReader
-from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, Progress, RecordedRows
+from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, PartResponses, Progress, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout, LayoutCache
 
@@ -1262,7 +1262,8 @@ class Sim:
                 r_write = np.where(self.forced[ctrl] & wc, self.ff_ms, r_write)
             uc = np.clip(core_max[ctrl] / 100.0, 0.0, self.max_util)
             r = st["r"]
-            R_p = r * r_read + (1 - r) * r_write + self.sp_lat * uc / (1.0 - uc) + rnd * self.rand_over
+            common = self.sp_lat * uc / (1.0 - uc) + rnd * self.rand_over
+            R_p = R_f = r * r_read + (1 - r) * r_write + common
             if closed_loop:
                 n_raw = st["n_raw"]
                 Xc = n_raw / (R_p / 1000.0)
@@ -1303,18 +1304,27 @@ class Sim:
             lun_x = np.bincount(pl, weights=X, minlength=lay.L)
             lun_r = np.bincount(pl, weights=X * R_p, minlength=lay.L) / np.maximum(lun_x, 1e-12)
             lun_r = np.where(lun_x > 0, lun_r, np.nan)
+            # reads and writes apart, each weighted by its own IOPS; a closed loop's measured
+            # response (N / X) splits in the formula's proportions
+            fit = R_p / np.where(R_f > 0, R_f, 1.0)
+            xr, xw = X * st["r"], X * (1 - st["r"])
+            read_w, write_w = (np.bincount(pw, weights=xk * (part + common) * fit, minlength=W) /
+                               np.maximum(np.bincount(pw, weights=xk, minlength=W), 1e-12)
+                               for xk, part in ((xr, r_read), (xw, r_write)))
+            read_w = np.where(np.bincount(pw, weights=xr, minlength=W) > 0, read_w, np.nan)
+            write_w = np.where(np.bincount(pw, weights=xw, minlength=W) > 0, write_w, np.nan)
             host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl)
             offered_w = np.bincount(pw, weights=np.where(st["closed"], X, st["X_raw"]), minlength=W)
         else:
             iops_w = mbs_w = offered_w = np.zeros(W)
-            resp_w = rmax = np.full(W, np.nan)  # no workload on a LUN: no I/O, no response time
+            resp_w = rmax = read_w = write_w = np.full(W, np.nan)  # no workload on a LUN: no I/O, no response time
             lun_r = np.full(lay.L, np.nan)
             host_mb_c = np.zeros(n_ctrl)
         rv = self.rv
         rv["iops"][:], rv["mb_s"][:], rv["offered_iops"][:] = iops_w, mbs_w, offered_w
         np.multiply(host_mb_c / max(port_cap, 1e-9), 100.0, out=rv["port_pct"])
         self._row_agg = None
-        self.step_resp = (resp_w, rmax, lun_r)
+        self.step_resp = (resp_w, rmax, lun_r, read_w, write_w)
 
     def solve_open(self, st: dict[str, Any]) -> None:
         """solve() for open workloads and no controller limits: the host load is fixed until
@@ -1920,9 +1930,12 @@ class Sim:
         open_steps = np.array(self.rec_open, int)
         resp_steps = np.array([r[0] for r in self.rec_resp], int)
 
-        def responses(which: int, width: int, method: str) -> RecordedRows:
+        def responses(which: int, width: int, method: str, part: str = "all") -> RecordedRows:
             values = np.array([r[which] for r in self.rec_resp], float).reshape(len(resp_steps), width)
-            return RecordedRows(n_rows, resp_steps, values, open_resp, open_steps, method)
+            opened = open_resp if part == "all" or open_resp is None else PartResponses(
+                open_resp, self.pair_history, self.pair_wcache(), self.hit_ms, self.rand_over,
+                self.ff_ms if self.ff_ms is not None else self.hit_ms, part)
+            return RecordedRows(n_rows, resp_steps, values, opened, open_steps, method)
 
         W = len(self.workloads)
         wl_ids = [w["id"] for w in self.workloads]
@@ -1937,6 +1950,8 @@ class Sim:
             ("bus_pct", "%", [str(b) for b in range(lay.B)], bus_pct),
             ("response_ms", "ms", wl_ids, responses(1, W, "mean_by_workload")()),
             ("response_max_ms", "ms", wl_ids, responses(2, W, "max_by_workload")),
+            ("response_read_ms", "ms", wl_ids, responses(4, W, "mean_by_workload", "read")),
+            ("response_write_ms", "ms", wl_ids, responses(5, W, "mean_by_workload", "write")),
             ("iops", "IOPS", wl_ids, iops),
             ("offered_iops", "IOPS", wl_ids, offered),
             ("unserved_iops", "IOPS", wl_ids, np.maximum(offered - iops, 0.0)),
