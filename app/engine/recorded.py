@@ -77,14 +77,16 @@ class PairHistory:
         return (np.concatenate(idx), np.concatenate([self.first[0]] + [t for _, t, _ in self.changes], axis=1),
                 np.concatenate([self.first[1]] + [w for _, _, w in self.changes], axis=1), [len(i) for i in idx])
 
-    def response_terms(self, wcache: np.ndarray, hit_ms: float, rand_over: float, flush_ms: float,
-                       part: str = "all") -> PairHistory:
+    def response_terms(self, wcache: np.ndarray, hit_ms: float, rand_over: float, flush_ms: float | None,
+                       max_util: float, part: str = "all") -> PairHistory:
         """This history of INPUTS in TERMS form, every version's entries in one pass; wcache:
-        per pair, its LUN has a write cache; flush_ms: a write's time in forced flush. The
+        per pair, its LUN has a write cache; flush_ms: a write's time in forced flush (None: the
+        back end's write time on drives at max_util, where forced flushes happen). The
         arithmetic is _pair_terms' before it moved here, element by element. part: "all" (the
         mix of reads and writes), "read" or "write" (that kind alone, X its IOPS)."""
         pairs, (x, r, hit, rnd, t_seq, rrf, wu), where, sizes = self.flat()
         wc = wcache[pairs]
+        flush = wu / (1.0 - max_util) if flush_ms is None else flush_ms
         # reads: hits at cache speed, misses random or sequential (B: stretched by the group's
         # queue); writes: to the write cache at cache speed (forced flush: its penalty) or, without
         # it, the back end's write time (wu: the RAID level's service times, full stripes)
@@ -95,7 +97,7 @@ class PairHistory:
                 r * hit * hit_ms + rnd * rand_over,
                 r * (1 - hit) * (rnd * rrf + (1 - rnd) * t_seq) + omr * np.where(wc, 0.0, wu),
                 np.where(wc, omr * hit_ms, 0.0),
-                np.where(wc, omr * flush_ms, 0.0),
+                np.where(wc, omr * flush, 0.0),
             ])
         elif part == "read":
             zero = np.zeros_like(x)
@@ -103,7 +105,7 @@ class PairHistory:
                               zero, zero])
         else:
             terms = np.array([x * (1 - r), rnd * rand_over, np.where(wc, 0.0, wu), np.where(wc, hit_ms, 0.0),
-                              np.where(wc, flush_ms, 0.0)])
+                              np.where(wc, flush, 0.0)])
         blocks = _column_blocks(terms, sizes)
         out = PairHistory()
         out.first = (blocks[0], self.first[1])
@@ -294,15 +296,14 @@ class PartResponses:
     derived when first read: the same steps, the pair terms of that part (response_terms)."""
 
     def __init__(self, responses: OpenResponses, inputs: PairHistory, wcache: np.ndarray, hit_ms: float,
-                 rand_over: float, flush_ms: float, part: str):
-        self.responses, self.inputs, self.args = responses, inputs, (wcache, hit_ms, rand_over, flush_ms, part)
+                 rand_over: float, flush_ms: float | None, max_util: float, part: str):
+        self.responses, self.inputs = responses, inputs
+        self.args = (wcache, hit_ms, rand_over, flush_ms, max_util, part)
 
     def mean_by_workload(self) -> np.ndarray:
-        wcache, hit_ms, rand_over, flush_ms, part = self.args
-        inputs = PairHistory()
-        inputs.first, inputs.changes = self.inputs.first, self.inputs.changes  # (not its cached flat)
-        return self.responses.with_history(inputs.response_terms(wcache, hit_ms, rand_over, flush_ms, part)
-                                           ).mean_by_workload()
+        wcache, hit_ms, rand_over, flush_ms, max_util, part = self.args
+        terms = self.inputs.response_terms(wcache, hit_ms, rand_over, flush_ms, max_util, part)
+        return self.responses.with_history(terms).mean_by_workload()
 
 
 class RecordedRows:

@@ -91,8 +91,9 @@ def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -
     # take the RAID level's service times in a row (app/domain/raid.py write_service_times),
     # sequential ones a full-stripe transfer over the data disks
     w_unc = rnd * wpass * r_rand_fixed + (1 - rnd) * (s_seqr * 1000.0 / data1)
+    busy_w = omr_rnd * pen * s_rand + omr_omrnd * s_seqr * fullstripe  # the writes' part of busy_per_io
     X_raw = _offered(x_open, on)
-    return X_raw, r, hit, rnd, t_seq, r_rand_fixed, w_unc, kb, busy_per_io, be_mb_per_io, n_raw, n_out
+    return X_raw, r, hit, rnd, t_seq, r_rand_fixed, w_unc, kb, busy_per_io, be_mb_per_io, n_raw, n_out, busy_w
 
 
 # Checks called after each call of a Sim method, by its name, with (sim, what it returned):
@@ -426,7 +427,7 @@ class Ctx:
 
 # per-pair float terms (one row each of Sim._pair_f); the first ones are recorded.INPUTS
 PAIR_TERMS: Final = ("X_raw", "r", "hit", "rnd", "t_seq", "r_rand_fixed", "w_unc", "kb", "busy_per_io",
-                     "be_mb_per_io", "n_raw", "n_out")
+                     "be_mb_per_io", "n_raw", "n_out", "busy_w")
 _KB: Final = PAIR_TERMS.index("kb")
 # the rows _host_load sums per group, kept as lists beside _pair_f (Sim._sum_rows)
 SUM_TERMS: Final = [PAIR_TERMS.index("busy_per_io"), PAIR_TERMS.index("rnd"), PAIR_TERMS.index("be_mb_per_io")]
@@ -536,6 +537,14 @@ class Sim:
         # of the centre's time; _centre_scale), and the workloads not fully served
         self.saturated: dict[tuple[str, int], Any] = {}
         self.unserved_w: set[int] = set()
+        # host writes into each controller's write cache beyond what its drives destage (MB/s;
+        # None: none), and the controllers the host load put in forced flush (_centre_scale)
+        self.host_fill: Any = None
+        self.host_forced: set[int] = set()
+        at = self.R.opt("cache.forced_flush_at_pct")
+        if at is None:
+            at = float(self.cache.get("high_watermark_pct") or 100.0)
+        self.host_flush_at = at / 100.0
         # recording
         # one row per step of every metric side by side (record() copies it with one call), in
         # matrices of REC_CHUNK rows (no growing matrix to copy); series that need the whole run
@@ -885,12 +894,14 @@ class Sim:
             st["host"] = None
             st["X_open"] = st["X_port"]
             st["full_g"] = None
+            self.host_fill = None
         else:
             host = st.get("host")
             if was_capped:  # the last version's sums are of capped IOPS: every group again
                 host = None
             X_port = st["X_port"]
             st["full_g"] = None
+            self.host_fill = None
             host = self._host_load(st, X_port, host[2] if same_x and host else None, touched if host else None)
             cap = self._centre_scale(st, X_port, host)
             if cap is not None:
@@ -903,6 +914,7 @@ class Sim:
             else:
                 st["X_open"] = X_port
             st["host"] = host
+        self.host_cache_follow()
         if capped or was_capped:
             st.pop("agg", None)  # solve()'s per-version sums (the served IOPS changed)
         self._capped = capped
@@ -912,6 +924,68 @@ class Sim:
         self._scaled = scaled
         self._history_version = self.pair_history.add(idx, terms, where)  # (record)
         return st
+
+    def host_cache_follow(self) -> None:
+        """A controller the host put in forced flush leaves it when its host writes no longer
+        outrun the destage (a new host load): its cache is taken as drained at once (as at the
+        end of a migration; the drain time is not modelled)."""
+        if not self.host_forced:
+            return
+        fill = self.host_fill
+        for c in sorted(self.host_forced):
+            if fill is None or fill[c] <= 1e-12:
+                self.host_forced.discard(c)
+                self.set_forced(c, False)
+                self.cache_fill[c] = 0.0
+                self._dirty = None  # (the pairs on it are served as cached again: every pair)
+                self.version += 1
+
+    def set_forced(self, c: int, on: bool) -> None:
+        """Forced flush on controller c on or off (the flag Migration.set_forced sets too; the
+        migrations on its write-cache path are placed again)."""
+        if bool(self.forced[c]) is not on:
+            self.forced = self.forced.copy()  # a new array: recorded steps keep theirs
+            self.forced[c] = on
+            ix = getattr(self, "_run_index", None)
+            if ix is not None:
+                self.dirty_ops.update(ix.cache_path_migs.get(c, ()))
+
+    def host_fill_in(self) -> float:
+        """Hours until the host writes fill a controller's write cache to the high watermark
+        (INF: none fills)."""
+        fill = self.host_fill
+        if fill is None:
+            return INF
+        best = INF
+        at = self.host_flush_at * self.write_cache_mb
+        for c, f in enumerate(fill.tolist()):
+            if f > 1e-12 and not self.forced[c]:
+                best = min(best, max(at - float(self.cache_fill[c]), 0.0) / (f * 3600.0))
+        return best
+
+    def host_fill_advance(self, dt_h: float, t: float) -> None:
+        """The host writes' share of the write cache after dt_h; at the high watermark the
+        controller goes into forced flush (its writes then wait for the drives: a new host load)."""
+        fill = self.host_fill
+        if fill is None:
+            return
+        at = self.host_flush_at * self.write_cache_mb
+        for c, f in enumerate(fill.tolist()):
+            if f <= 1e-12 or self.forced[c]:
+                continue
+            self.cache_fill[c] += f * dt_h * 3600.0
+            if self.cache_fill[c] >= at - 1e-6:
+                self.host_forced.add(c)
+                self.set_forced(c, True)
+                self._dirty = None  # every pair: the controller's writes are back-end bound now
+                self.version += 1
+                from app.domain.formatting import format_time
+                name = self.lay.ctrl_names[c]
+                self.advise("warning", "host-forced-flush",
+                            f"{name}: the host writes outrun what the drives can destage ({f:.1f} MB/s more); the "
+                            f"write cache reaches its {self.host_flush_at * 100:g}% watermark at {format_time(t + dt_h)} "
+                            "and from then on every write on this controller waits for the drives (forced flush)",
+                            name, "emc 'Best practices for migrations' (forced flushes: poor response times)")
 
     def _centre_scale(self, st, X: np.ndarray, host: tuple) -> np.ndarray | None:
         """Open workloads against the centres' capacity (docs/model.md section 2.3): a RAID group's
@@ -940,7 +1014,33 @@ class Sim:
         scale = np.ones(len(X))
         sat = self.saturated
         if over_g:
-            s_g = np.minimum(1.0, mu / np.maximum(U_g, 1e-300))
+            # a write-back cache with room takes the writes the drives cannot destage now: the
+            # drives serve the reads (and uncached writes) first and destage with the rest of
+            # their time; the excess fills the cache of the LUN's controller (host_fill, an engine
+            # event at the high watermark); in forced flush the writes wait for the drives
+            # (the fill is computed as if no controller were in forced flush: a controller stays in
+            # it while its writes would still fill the cache, host_cache_follow)
+            cached = st["wcache"] & (self.write_cache_mb < INF)
+            forced_p = self.forced[ctrl]
+            alive = st["alive_g"]
+
+            def split(absorb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                """(the absorbed writes' busy per group, the rest of the busy, the group factor)"""
+                if absorb.any():
+                    w_busy = np.bincount(gi, weights=X * st["busy_w"] * absorb, minlength=lay.G) / alive
+                else:
+                    w_busy = np.zeros(lay.G)
+                must = U_g - w_busy
+                return w_busy, must, np.minimum(1.0, mu / np.maximum(must, 1e-300))
+
+            w_busy, must, s_g = split(cached)
+            # of the absorbed writes' work: the part the drives' time left over cannot destage
+            room = np.maximum(mu - must, 0.0)
+            to_cache = np.where((U_g > lim) & (w_busy > 0), 1.0 - np.minimum(room / np.maximum(w_busy, 1e-300), 1.0), 0.0)
+            mb = X * s_g[gi] * (1 - st["r"]) * st["kb"] / 1024.0 * cached * to_cache[gi]
+            self.host_fill = np.bincount(ctrl, weights=mb, minlength=len(lay.ctrl_names))
+            if forced_p.any():  # writes on a controller in forced flush wait for the drives
+                w_busy, must, s_g = split(cached & ~forced_p)
             scale = np.minimum(scale, s_g[gi])
             for g in np.flatnonzero(U_g > lim).tolist():
                 key = ("g", g)
@@ -1258,8 +1358,9 @@ class Sim:
             r_read = hit * self.hit_ms + (1 - hit) * (rnd * st["r_rand_fixed"] * stretch + (1 - rnd) * st["t_seq"] * stretch)
             wc = st["wcache"]
             r_write = np.where(wc, self.hit_ms, st["w_unc"] * stretch)
-            if self.ff_ms is not None and self.forced.any():
-                r_write = np.where(self.forced[ctrl] & wc, self.ff_ms, r_write)
+            if self.forced.any():  # forced flush: the preset's time, else back-end bound
+                r_write = np.where(self.forced[ctrl] & wc, self.ff_ms if self.ff_ms is not None else
+                                   st["w_unc"] * stretch, r_write)
             uc = np.clip(core_max[ctrl] / 100.0, 0.0, self.max_util)
             r = st["r"]
             common = self.sp_lat * uc / (1.0 - uc) + rnd * self.rand_over
@@ -1683,6 +1784,12 @@ class Sim:
                     t_next = te
             if self.timers:
                 t_next = min(t_next, min(tt for tt, _ in self.timers))
+            if self.host_fill is not None:
+                # the write cache reaching its watermark is an event, within the plan: a run
+                # with nothing else to come does not go on just to fill it
+                t_fill = t + self.host_fill_in()
+                if t_fill < t_next and (t_next < INF or t_fill <= float(self.project.horizon_h or 0.0)):
+                    t_next = t_fill
             if t_next == INF:
                 break
             if steps > MAX_STEPS:
@@ -1699,6 +1806,8 @@ class Sim:
                 raise EngineStall(f"the model made no progress at {t:.3f} h ({names})")
             for op in busy:
                 op.advance(dt, t)
+            if self.host_fill is not None:
+                self.host_fill_advance(dt, t)
             self.idle_now = t + dt  # the clock of an idle op (what advance() would set)
             t = t_next
             if self.timers:  # engine events due now
@@ -1901,7 +2010,7 @@ class Sim:
             U_g, core, forced = U_g[ks], core[ks], forced[ks]
         core_max = np.maximum.reduceat(core, lay.core_off, axis=1) if lay.C else np.zeros((len(U_g), len(lay.ctrl_names)))
         terms = self.pair_history.response_terms(self.pair_wcache(), self.hit_ms, self.rand_over,
-                                                 self.ff_ms if self.ff_ms is not None else self.hit_ms)
+                                                 self.ff_ms, self.max_util)
         return OpenResponses(terms, np.array(self.rec_open_version, int), U_g, core_max, forced > 0.0, self.p_w,
                              self.p_l, len(self.workloads), lay.L, self.max_util, self.sp_lat)
 
@@ -1934,7 +2043,7 @@ class Sim:
             values = np.array([r[which] for r in self.rec_resp], float).reshape(len(resp_steps), width)
             opened = open_resp if part == "all" or open_resp is None else PartResponses(
                 open_resp, self.pair_history, self.pair_wcache(), self.hit_ms, self.rand_over,
-                self.ff_ms if self.ff_ms is not None else self.hit_ms, part)
+                self.ff_ms, self.max_util, part)
             return RecordedRows(n_rows, resp_steps, values, opened, open_steps, method)
 
         W = len(self.workloads)
@@ -2102,7 +2211,8 @@ class Sim:
             self.advise("warning", "host-overload",
                         f"{what} (at its peak), more than the {cap} it can be busy: it is the limiting centre, "
                         f"the workloads through it{named(ws)} are served at {mu / peak * 100:.0f}% of the "
-                        "load they offer and the rest is unserved (offered_iops, unserved_iops); their "
+                        "load they offer (a write-back cache takes their writes until it reaches its "
+                        "watermark, then forced flush) and the rest is unserved (offered_iops, unserved_iops); their "
                         f"response times are those of a centre {cap} busy, a lower bound of a queue that keeps "
                         "growing; spread the load over more drives, controllers or buses", where)
 
