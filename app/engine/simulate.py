@@ -1786,9 +1786,10 @@ class Sim:
                 t_next = min(t_next, min(tt for tt, _ in self.timers))
             if self.host_fill is not None:
                 # the write cache reaching its watermark is an event, within the plan: a run
-                # with nothing else to come does not go on just to fill it
+                # with nothing else to come goes on to fill it only within the plan's horizon
+                # (the project's, else the hour a plan without events shows)
                 t_fill = t + self.host_fill_in()
-                if t_fill < t_next and (t_next < INF or t_fill <= float(self.project.horizon_h or 0.0)):
+                if t_fill < t_next and (t_next < INF or t_fill <= (float(self.project.horizon_h or 0.0) or 1.0)):
                     t_next = t_fill
             if t_next == INF:
                 break
