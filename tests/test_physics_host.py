@@ -258,3 +258,29 @@ def test_closed_one_outstanding_io_keeps_hp_table_1(catalog):
     assert r.get("iops", "oltp").at(0.01) == pytest.approx(195, rel=0.05)
     assert r.get("offered_iops", "oltp").at(0.01) == pytest.approx(r.get("iops", "oltp").at(0.01))
     assert not codes(r, "host-overload")
+
+
+def test_a_platform_may_override_the_write_penalty(tmp_path, catalog):
+    """host.write_penalty.<RAID level> in a platform's rates_override replaces raid.py's penalty
+    for that level's back-end work (and is listed with its source among the assumptions)."""
+    import textwrap
+
+    from app.store.presets import builtin_presets_dir, load_catalog
+
+    src = (builtin_presets_dir() / "platforms" / "emc-cx4-960-r28.toml").read_text()
+    src = src.replace('id = "emc-cx4-960-r28"', 'id = "my-array"').replace(
+        'name = "EMC CLARiiON CX4-960"', 'name = "My array"')
+    src += textwrap.dedent("""
+        [rates_override.host.write_penalty]
+        R5 = { value = 2, source = "test: a firmware that writes full stripes" }
+        """)
+    (tmp_path / "my-array.toml").write_text(src)
+    cat = load_catalog(builtin_presets_dir(), user_dir=tmp_path)
+    assert not cat.problems
+    stock = one_group(catalog, 50, drives=5, wc=False)
+    custom = one_group(cat, 50, drives=5, wc=False)
+    custom.platform_id = "my-array"
+    a, b = simulate(stock, catalog), simulate(custom, cat)
+    assert b.get("group_pct", "0").at(0.01) == pytest.approx(a.get("group_pct", "0").at(0.01) / 2, rel=1e-9)
+    used = {x.path: x for x in b.assumptions}
+    assert used["host.write_penalty.R5"].value == 2

@@ -449,6 +449,7 @@ class Sim:
     _p_l_list: list[int]
     _alive: tuple[Any, Any]
     _scaled: bool
+    _capped: bool
     _grp_terms: Any
     _grp_factors: tuple[Any, Any]  # (_group_factors: a shared Layout's)
     _grp_factor_rows: list[list[list[float]]]
