@@ -311,7 +311,7 @@ class RecordedRows:
     limits) and the open-load rows, computed by OpenResponses when first read."""
 
     def __init__(self, n_rows: int, recorded: np.ndarray, values: np.ndarray,
-                 responses: OpenResponses | None, steps: np.ndarray, method: str):
+                 responses: OpenResponses | PartResponses | None, steps: np.ndarray, method: str):
         self.shape = (n_rows, values.shape[1])
         self.recorded, self.values = recorded, values  # row indices and their rows
         self.responses, self.steps, self.method = responses, steps, method

@@ -538,10 +538,14 @@ class Sim:
         # of the centre's time; _centre_scale), and the workloads not fully served
         self.saturated: dict[tuple[str, int], Any] = {}
         self.unserved_w: set[int] = set()
+        self.sat_g = np.zeros(lay.G)  # each group's peak offered host demand above max_util (else 0)
+        self.unserved_mask = np.zeros(len(project.workloads), bool)  # workloads a centre capped
         # host writes into each controller's write cache beyond what its drives destage (MB/s;
         # None: none), and the controllers the host load put in forced flush (_centre_scale)
         self.host_fill: Any = None
         self.host_forced: set[int] = set()
+        self._recap = False  # a forced flush started or ended: the host load's capping again
+        self.host_dirty: list[float] = [0.0] * len(lay.ctrl_names)  # the host's MB in cache_fill
         at = self.R.opt("cache.forced_flush_at_pct")
         if at is None:
             at = float(self.cache.get("high_watermark_pct") or 100.0)
@@ -824,7 +828,8 @@ class Sim:
         if dirty is not None and x_only:
             x_only -= dirty
             dirty |= x_only
-        if st is not None and dirty is not None and not dirty and not alive_changed:
+        recap, self._recap = self._recap, False  # only the centres' capping changed (forced flush)
+        if st is not None and dirty is not None and not dirty and not alive_changed and not recap:
             # nothing the host load depends on changed: the same arrays (so the same host load
             # object: solve() keeps operations starved by it idle) and the same history version
             return st
@@ -891,19 +896,21 @@ class Sim:
         # an open load a centre cannot serve is served at that centre's capacity (_centre_scale)
         was_capped = getattr(self, "_capped", False)
         capped = False
+        x_prev = st.get("X_open")  # the served IOPS the history holds (before this version)
         if st["any_closed"]:
-            st["host"] = None
+            st["host"] = st["host_off"] = None
             st["X_open"] = st["X_port"]
             st["full_g"] = None
             self.host_fill = None
         else:
-            host = st.get("host")
-            if was_capped:  # the last version's sums are of capped IOPS: every group again
-                host = None
+            # the offered load's sums (kept from version to version, updated for the touched
+            # groups), then the served one's where a centre caps it
+            host = st.get("host_off")
             X_port = st["X_port"]
             st["full_g"] = None
             self.host_fill = None
             host = self._host_load(st, X_port, host[2] if same_x and host else None, touched if host else None)
+            st["host_off"] = host
             cap = self._centre_scale(st, X_port, host)
             if cap is not None:
                 capped = True
@@ -911,7 +918,9 @@ class Sim:
                 # a group its own host load fills is at max_util (not a rounding below it: the
                 # operations on it get no drive time, as before the cap; _host_load)
                 st["full_g"] = host[0] > self.max_util
+                busy_off = st["host_busy"]
                 host = self._host_load(st, st["X_open"])
+                st["host_busy"] = busy_off  # (the offered sums: the next update's base)
             else:
                 st["X_open"] = X_port
             st["host"] = host
@@ -919,8 +928,18 @@ class Sim:
         if capped or was_capped:
             st.pop("agg", None)  # solve()'s per-version sums (the served IOPS changed)
         self._capped = capped
-        if scaled or getattr(self, "_scaled", False) or capped or was_capped:  # every pair's IOPS changed
+        if scaled or getattr(self, "_scaled", False):  # every pair's IOPS changed
             idx = touched = None
+            terms, where = np.vstack([st["X_open"], self._pair_f[1:len(INPUTS)]]), self._pair_i.copy()
+        elif (capped or was_capped) and idx is not None and x_prev is not None and len(x_prev) == self.P:
+            # served IOPS capped by a centre: the history gets the pairs whose served IOPS or
+            # terms changed (a few groups' pairs as a rule, not every pair at every version)
+            moved = (st["X_open"] != x_prev).nonzero()[0]
+            idx = np.union1d(idx, moved) if len(idx) else moved
+            terms = np.vstack([st["X_open"].take(idx), self._pair_f[1:len(INPUTS)].take(idx, axis=1)])
+            where = self._pair_i.take(idx, axis=1)
+        elif capped or was_capped:
+            idx = None
             terms, where = np.vstack([st["X_open"], self._pair_f[1:len(INPUTS)]]), self._pair_i.copy()
         self._scaled = scaled
         self._history_version = self.pair_history.add(idx, terms, where)  # (record)
@@ -937,8 +956,9 @@ class Sim:
             if fill is None or fill[c] <= 1e-12:
                 self.host_forced.discard(c)
                 self.set_forced(c, False)
-                self.cache_fill[c] = 0.0
-                self._dirty = None  # (the pairs on it are served as cached again: every pair)
+                self.cache_fill[c] = max(float(self.cache_fill[c]) - self.host_dirty[c], 0.0)
+                self.host_dirty[c] = 0.0
+                self._recap = True  # (the pairs on it are served as cached again: _centre_scale)
                 self.version += 1
 
     def set_forced(self, c: int, on: bool) -> None:
@@ -975,10 +995,11 @@ class Sim:
             if f <= 1e-12 or self.forced[c]:
                 continue
             self.cache_fill[c] += f * dt_h * 3600.0
+            self.host_dirty[c] += f * dt_h * 3600.0
             if self.cache_fill[c] >= at - 1e-6:
                 self.host_forced.add(c)
                 self.set_forced(c, True)
-                self._dirty = None  # every pair: the controller's writes are back-end bound now
+                self._recap = True  # the controller's writes are back-end bound now (_centre_scale)
                 self.version += 1
                 from app.domain.formatting import format_time
                 name = self.lay.ctrl_names[c]
@@ -1003,7 +1024,7 @@ class Sim:
         over_g = bool(len(U_g)) and float(U_g.max()) > lim
         over_c = bool(len(core_u)) and float(core_u.max()) > lim * 100.0
         bus_cap = self.platform.bus_mb_s * mu
-        bus_mb = None
+        bus_mb: Any = None
         over_b = False
         if bus_cap > 0 and len(be_g) and lay.B and float(be_g.sum()) > bus_cap * (1.0 - 1e-9):
             bus_mb = be_g @ lay.GB
@@ -1043,9 +1064,8 @@ class Sim:
             if forced_p.any():  # writes on a controller in forced flush wait for the drives
                 w_busy, must, s_g = split(cached & ~forced_p)
             scale = np.minimum(scale, s_g[gi])
-            for g in np.flatnonzero(U_g > lim).tolist():
-                key = ("g", g)
-                sat[key] = max(sat.get(key, 0.0), float(U_g[g]))
+            # (each group's peak demand, an array: no Python loop over the groups per version)
+            np.maximum(self.sat_g, np.where(U_g > lim, U_g, 0.0), out=self.sat_g)
         if over_c:
             # a controller's host CPU is spread evenly over its cores: its busiest core decides
             c_max = np.maximum.reduceat(core_u, lay.core_off) / 100.0
@@ -1062,8 +1082,7 @@ class Sim:
             for b in np.flatnonzero(bus_mb > bus_cap * (1.0 + 1e-12)).tolist():
                 key = ("b", b)
                 sat[key] = max(sat.get(key, 0.0), float(bus_mb[b] / max(self.platform.bus_mb_s, 1e-9)))
-        for w in np.unique(st["pw"][on & (scale < 1.0)]).tolist():
-            self.unserved_w.add(w)
+        self.unserved_mask |= np.bincount(st["pw"], weights=on & (scale < 1.0), minlength=len(self.workloads)) > 0
         return scale
 
     def _group_terms(self) -> set[int] | None:
@@ -1263,7 +1282,8 @@ class Sim:
         else:
             # those groups' sums again on Python floats, added pair by pair in pair order as
             # bincount adds them (the same values): a failure or a migration touches one or two
-            _, host_random_g, _, be_g = st["host"]
+            # (the offered load's arrays where a centre caps the served one: _host_static)
+            _, host_random_g, _, be_g = st.get("host_off") or st["host"]
             host_busy_g = st["host_busy"]  # (only this method reads it: updated in place)
             # st's rows as lists (.item costs ~10x a list's index); typed floats: the compiled
             # engine adds them unboxed
@@ -2043,7 +2063,7 @@ class Sim:
 
         def responses(which: int, width: int, method: str, part: str = "all") -> RecordedRows:
             values = np.array([r[which] for r in self.rec_resp], float).reshape(len(resp_steps), width)
-            opened = open_resp if part == "all" or open_resp is None else PartResponses(
+            opened: Any = open_resp if part == "all" or open_resp is None else PartResponses(
                 open_resp, self.pair_history, self.pair_wcache(), self.hit_ms, self.rand_over,
                 self.ff_ms, self.max_util, part)
             return RecordedRows(n_rows, resp_steps, values, opened, open_steps, method)
@@ -2171,6 +2191,9 @@ class Sim:
         are those of a centre max_util busy, a lower bound of a queue that keeps growing (docs/model.md
         section 3). Closed loads are never named: they slow to what the centres give (saturation)."""
         lay, mu = self.lay, self.max_util
+        for g in np.flatnonzero(self.sat_g > 0).tolist():
+            self.saturated[("g", g)] = float(self.sat_g[g])
+        self.unserved_w.update(np.flatnonzero(self.unserved_mask).tolist())
         if not self.saturated:
             return
         on_g: dict[int, set[int]] = {}
