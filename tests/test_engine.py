@@ -41,7 +41,8 @@ def test_every_example_scenario_simulates(path, catalog):
         for s in d["series"]:
             assert len(s["t"]) == len(s["v"])
             # null only for response times where nothing completed I/O (docs/result-format.md)
-            nullable = s["metric"] in ("response_ms", "response_max_ms", "lun_response_ms")
+            nullable = s["metric"] in ("response_ms", "response_max_ms", "lun_response_ms",
+                                         "response_read_ms", "response_write_ms")
             assert all((v is None and nullable) or (v is not None and math.isfinite(v)) for v in s["v"])
         for op in r.operations:
             assert op.end_h is not None, f"{path.stem} / {sc.name}: {op.event_id} never ends"

@@ -99,8 +99,21 @@ def summary(result) -> str:
         if math.isnan(pk):
             lines.append(f"  workload {wid}: no I/O in this scenario")
         else:
-            lines.append(f"  workload {wid}: response {format_response(s.at(0.0))} at start, "
-                         f"peak {format_response(pk)}")
+            line = f"  workload {wid}: response {format_response(s.at(0.0))} at start, peak {format_response(pk)}"
+            parts = []
+            for metric, label in (("response_read_ms", "reads"), ("response_write_ms", "writes")):
+                if wid in result.entities(metric):
+                    p_k = result.get(metric, wid).peak()
+                    if not math.isnan(p_k):
+                        parts.append(f"{label} peak {format_response(p_k)}")
+            if parts:
+                line += " (" + ", ".join(parts) + ")"
+            lines.append(line)
+            if wid in result.entities("unserved_iops"):
+                un = result.get("unserved_iops", wid).peak()
+                if not math.isnan(un) and un > 0.5:
+                    lines.append(f"    unserved: up to {un:,.0f} IOPS of the "
+                                 f"{result.get('offered_iops', wid).peak():,.0f} offered (see host-overload)")
     if result.mttdl_h:
         lines.append("")
         items = sorted(result.mttdl_h.items(), key=lambda gh: gh[1])

@@ -86,6 +86,17 @@ class RaidMath:
         }[self.raid]
 
     @property
+    def write_service_times(self) -> int:
+        """Drive service times in a row for one small random write that the back end must
+        complete before the host sees it (no write-back cache, or forced flush): RAID 0 one
+        write; mirrors two writes in parallel (one service time); parity read-modify-write
+        (old data and parity read in parallel, then the new ones written in parallel: two;
+        RAID 6 reads and writes three at a time, still two)."""
+        if self.raid is RaidType.R0 or self.is_mirror:
+            return 1
+        return 2
+
+    @property
     def rebuild_read_fanout(self) -> int:
         """Drives read to rebuild one lost drive: the mirror partner, or all N-1 survivors
         (HP brief: "(N-1) reads ... and a single write")."""

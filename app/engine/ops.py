@@ -813,6 +813,8 @@ class Migration(Op):
         """Forced flushes on this op's SP start or stop; demand() reads the flag on the
         write-cache path, so every running migration on that path on that SP is placed again."""
         sim = self.sim
+        if not on and self.ctrl in sim.host_forced:
+            return  # the host's own writes keep the SP in forced flush (Sim.host_fill_advance)
         if bool(sim.forced[self.ctrl]) is not on:  # (a numpy bool compared with != costs ~1 us)
             sim.forced = sim.forced.copy()  # a new array: recorded steps keep theirs
             sim.forced[self.ctrl] = on
@@ -835,7 +837,7 @@ class Migration(Op):
         if s.tag == "copy":
             if not (self.exp_pending and self.asap and self.cached):
                 self.set_forced(False)
-                self.sim.cache_fill[self.ctrl] = 0.0
+                self.sim.cache_fill[self.ctrl] = self.sim.host_dirty[self.ctrl]  # (the host's dirty MB stay)
             self.fill_rate = 0.0
             if self.exp_pending:
                 self.exp_pending = False
@@ -844,7 +846,7 @@ class Migration(Op):
     def finish(self, t: float) -> None:
         lay = self.lay
         self.set_forced(False)
-        self.sim.cache_fill[self.ctrl] = 0.0
+        self.sim.cache_fill[self.ctrl] = self.sim.host_dirty[self.ctrl]  # (the host's dirty MB stay)
         self.ix.move_lun(self.sim, self.src, self.gd)
         lay.l_cap[self.src] = lay.l_cap[self.dst]
         lay.l_live[self.dst] = False

@@ -23,7 +23,7 @@ import numpy as np
 # per host-load version.
 TERMS = ("X", "A", "B", "WH", "WF")
 X, A, B, WH, WF = range(len(TERMS))
-INPUTS = ("X", "r", "hit", "rnd", "t_seq", "RRF")
+INPUTS = ("X", "r", "hit", "rnd", "t_seq", "RRF", "WU")
 _STEP_BLOCK = 32  # OpenResponses.mean_by_workload: steps per matrix product
 
 
@@ -77,23 +77,35 @@ class PairHistory:
         return (np.concatenate(idx), np.concatenate([self.first[0]] + [t for _, t, _ in self.changes], axis=1),
                 np.concatenate([self.first[1]] + [w for _, _, w in self.changes], axis=1), [len(i) for i in idx])
 
-    def response_terms(self, wcache: np.ndarray, hit_ms: float, rand_over: float, flush_ms: float) -> PairHistory:
+    def response_terms(self, wcache: np.ndarray, hit_ms: float, rand_over: float, flush_ms: float | None,
+                       max_util: float, part: str = "all") -> PairHistory:
         """This history of INPUTS in TERMS form, every version's entries in one pass; wcache:
-        per pair, its LUN has a write cache; flush_ms: a write's time in forced flush. The
-        arithmetic is _pair_terms' before it moved here, element by element."""
-        pairs, (x, r, hit, rnd, t_seq, rrf), where, sizes = self.flat()
+        per pair, its LUN has a write cache; flush_ms: a write's time in forced flush (None: the
+        back end's write time on drives at max_util, where forced flushes happen). The
+        arithmetic is _pair_terms' before it moved here, element by element. part: "all" (the
+        mix of reads and writes), "read" or "write" (that kind alone, X its IOPS)."""
+        pairs, (x, r, hit, rnd, t_seq, rrf, wu), where, sizes = self.flat()
         wc = wcache[pairs]
+        flush = wu / (1.0 - max_util) if flush_ms is None else flush_ms
         # reads: hits at cache speed, misses random or sequential (B: stretched by the group's
         # queue); writes: to the write cache at cache speed (forced flush: its penalty) or, without
-        # it, random at twice the drive time
-        omr = 1 - r
-        terms = np.array([
-            x,
-            r * hit * hit_ms + rnd * rand_over,
-            r * (1 - hit) * (rnd * rrf + (1 - rnd) * t_seq) + omr * np.where(wc, 0.0, 2.0 * rrf),
-            np.where(wc, omr * hit_ms, 0.0),
-            np.where(wc, omr * flush_ms, 0.0),
-        ])
+        # it, the back end's write time (wu: the RAID level's service times, full stripes)
+        if part == "all":
+            omr = 1 - r
+            terms = np.array([
+                x,
+                r * hit * hit_ms + rnd * rand_over,
+                r * (1 - hit) * (rnd * rrf + (1 - rnd) * t_seq) + omr * np.where(wc, 0.0, wu),
+                np.where(wc, omr * hit_ms, 0.0),
+                np.where(wc, omr * flush, 0.0),
+            ])
+        elif part == "read":
+            zero = np.zeros_like(x)
+            terms = np.array([x * r, hit * hit_ms + rnd * rand_over, (1 - hit) * (rnd * rrf + (1 - rnd) * t_seq),
+                              zero, zero])
+        else:
+            terms = np.array([x * (1 - r), rnd * rand_over, np.where(wc, 0.0, wu), np.where(wc, hit_ms, 0.0),
+                              np.where(wc, flush, 0.0)])
         blocks = _column_blocks(terms, sizes)
         out = PairHistory()
         out.first = (blocks[0], self.first[1])
@@ -134,6 +146,13 @@ class OpenResponses:
         self.spwait = sp_latency_ms * uc / (1.0 - uc)
         self.forced = forced
         self.p_w, self.p_l, self.W, self.L = p_w, p_l, W, L
+
+    def with_history(self, history: PairHistory) -> OpenResponses:
+        """The same steps with other pair terms (the read or write part of the response)."""
+        out = object.__new__(OpenResponses)
+        out.__dict__.update(self.__dict__)
+        out.history = history
+        return out
 
     def spans(self) -> tuple[list[int], list[int]]:
         """Per history version: its first step and end step (equal if it has none)."""
@@ -272,12 +291,27 @@ def _segments(keys: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarr
     return (None if (order == np.arange(len(order))).all() else order), starts, ordered[starts]
 
 
+class PartResponses:
+    """OpenResponses for the reads or the writes alone (response_read_ms, response_write_ms),
+    derived when first read: the same steps, the pair terms of that part (response_terms)."""
+
+    def __init__(self, responses: OpenResponses, inputs: PairHistory, wcache: np.ndarray, hit_ms: float,
+                 rand_over: float, flush_ms: float | None, max_util: float, part: str):
+        self.responses, self.inputs = responses, inputs
+        self.args = (wcache, hit_ms, rand_over, flush_ms, max_util, part)
+
+    def mean_by_workload(self) -> np.ndarray:
+        wcache, hit_ms, rand_over, flush_ms, max_util, part = self.args
+        terms = self.inputs.response_terms(wcache, hit_ms, rand_over, flush_ms, max_util, part)
+        return self.responses.with_history(terms).mean_by_workload()
+
+
 class RecordedRows:
     """SeriesBlock.compute of a response series: the rows solve() recorded (closed loop, controller
     limits) and the open-load rows, computed by OpenResponses when first read."""
 
     def __init__(self, n_rows: int, recorded: np.ndarray, values: np.ndarray,
-                 responses: OpenResponses | None, steps: np.ndarray, method: str):
+                 responses: OpenResponses | PartResponses | None, steps: np.ndarray, method: str):
         self.shape = (n_rows, values.shape[1])
         self.recorded, self.values = recorded, values  # row indices and their rows
         self.responses, self.steps, self.method = responses, steps, method

@@ -13,8 +13,11 @@ Metric names (entity in brackets):
   write_cache_pct [controller name]        port_pct [controller name]
   response_max_ms [workload id]            lun_response_ms [LUN id]
   rate_mb_s [event id]                     write_pending_pct [controller name]
+  response_read_ms, response_write_ms [workload id]: the reads' and the writes' mean apart
+  offered_iops, unserved_iops [workload id]: the IOPS asked for, and what no centre could serve
 
-Response times (response_ms, response_max_ms, lun_response_ms) are NaN where the workload (LUN)
+Response times (response_ms, response_max_ms, lun_response_ms, response_read_ms,
+response_write_ms) are NaN where the workload (LUN)
 completed no I/O (not started, stopped, controllers rebooting): undefined, not 0 ms. Its iops and
 mb_s are 0 there (a real zero). to_json() writes such a cell as null.
 

@@ -24,7 +24,7 @@ from app.domain.raid import mttdl_hours
 from .errors import EngineStall
 from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, res_key
 from .rates import MissingRate, RateReader
-from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, Progress, RecordedRows
+from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, PartResponses, Progress, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
 from .state import Layout, LayoutCache
 
@@ -68,7 +68,7 @@ def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -
     hit_scale and opt: the LUN's cache re-warm scale and optimization, on: the pair has an I/O
     path; seq64: sequential reads are timed per 64 KB; frag_k: fragmentation slows them."""
     (r, omr, rnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_open, n_raw, n_out, kb64) = wt
-    seq, rand_s, pen, fullstripe, data1, rd_mult, seq_deg, rrf_mult = gt
+    seq, rand_s, pen, fullstripe, data1, wpass, rd_mult, seq_deg, rrf_mult = gt
     hit = hit_w * hit_scale
     r_omh = r * (1 - hit)
     s_seqr = kbm / seq
@@ -87,8 +87,13 @@ def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -
                    + omr_omrnd * s_seqr * fullstripe)
     be_mb_per_io = kbm * (r_omh + omr * _pick(rnd > 0.5, pen, fullstripe))
     r_rand_fixed = s_rand * 1000.0 * rrf_mult
+    # a write the back end must complete first (no write-back cache, forced flush): random ones
+    # take the RAID level's service times in a row (app/domain/raid.py write_service_times),
+    # sequential ones a full-stripe transfer over the data disks
+    w_unc = rnd * wpass * r_rand_fixed + (1 - rnd) * (s_seqr * 1000.0 / data1)
+    busy_w = omr_rnd * pen * s_rand + omr_omrnd * s_seqr * fullstripe  # the writes' part of busy_per_io
     X_raw = _offered(x_open, on)
-    return X_raw, r, hit, rnd, t_seq, r_rand_fixed, kb, busy_per_io, be_mb_per_io, n_raw, n_out
+    return X_raw, r, hit, rnd, t_seq, r_rand_fixed, w_unc, kb, busy_per_io, be_mb_per_io, n_raw, n_out, busy_w
 
 
 # Checks called after each call of a Sim method, by its name, with (sim, what it returned):
@@ -421,8 +426,9 @@ class Ctx:
 
 
 # per-pair float terms (one row each of Sim._pair_f); the first ones are recorded.INPUTS
-PAIR_TERMS: Final = ("X_raw", "r", "hit", "rnd", "t_seq", "r_rand_fixed", "kb", "busy_per_io", "be_mb_per_io",
-                     "n_raw", "n_out")
+PAIR_TERMS: Final = ("X_raw", "r", "hit", "rnd", "t_seq", "r_rand_fixed", "w_unc", "kb", "busy_per_io",
+                     "be_mb_per_io", "n_raw", "n_out", "busy_w")
+_KB: Final = PAIR_TERMS.index("kb")
 # the rows _host_load sums per group, kept as lists beside _pair_f (Sim._sum_rows)
 SUM_TERMS: Final = [PAIR_TERMS.index("busy_per_io"), PAIR_TERMS.index("rnd"), PAIR_TERMS.index("be_mb_per_io")]
 
@@ -443,6 +449,7 @@ class Sim:
     _p_l_list: list[int]
     _alive: tuple[Any, Any]
     _scaled: bool
+    _capped: bool
     _grp_terms: Any
     _grp_factors: tuple[Any, Any]  # (_group_factors: a shared Layout's)
     _grp_factor_rows: list[list[list[float]]]
@@ -483,7 +490,10 @@ class Sim:
         # effective settings: a key the project does not set has the platform's default, as the
         # inspector, validation and report show it
         self.cache = self.platform.default_cache() | dict(project.cache or {})
-        self.write_cache_mb = float(self.cache.get("write_cache_mb") or 0.0)
+        # cache sizes per controller (MB; None: the platform's preset gives none, see _cache_sizes)
+        self.read_cache_mb, write_mb = self._cache_sizes()
+        # no size known: writes are cached without a fill model (INF); 0: no write cache at all
+        self.write_cache_mb = INF if write_mb is None else write_mb
         self.workloads = [{f: getattr(w, f) for f in _WL_FIELDS} | {"id": w.id, "name": w.name}
                           for w in project.workloads]
         self.widx = {w.id: i for i, w in enumerate(project.workloads)}
@@ -500,6 +510,8 @@ class Sim:
         for k, l in enumerate(pl):
             self._pairs_of_l.setdefault(l, []).append(k)
         self.w_nluns = np.bincount(self.p_w, minlength=len(self.workloads)).astype(float) if self.P else np.zeros(len(self.workloads))
+        self.hit_default = self.R.v("host.read_hit_pct") / 100.0
+        self.hit_curve = self._hit_curve()
         self._wl_arrays()
         self.ops: list[Op] = []
         self.active: list[Op] = []
@@ -510,7 +522,6 @@ class Sim:
         R = self.R
         self.cpu_us = R.v("host.cpu_us_per_io")
         self.sp_lat = R.v("host.sp_latency_ms")
-        self.hit_default = R.v("host.read_hit_pct") / 100.0
         self.hit_ms = R.v("host.cache_hit_ms")
         self.degr_fac = R.v("host.degraded_read_factor")
         self.rand_over = R.opt("host.random_overhead_ms") or 0.0
@@ -523,6 +534,22 @@ class Sim:
         if isinstance(wp, (int, float)):
             self.wp_pct[:] = float(wp)
         self.limits = self._controller_limits()
+        # centres an open host load alone asks more of than max_util -> the peak demand (fraction
+        # of the centre's time; _centre_scale), and the workloads not fully served
+        self.saturated: dict[tuple[str, int], Any] = {}
+        self.unserved_w: set[int] = set()
+        self.sat_g = np.zeros(lay.G)  # each group's peak offered host demand above max_util (else 0)
+        self.unserved_mask = np.zeros(len(project.workloads), bool)  # workloads a centre capped
+        # host writes into each controller's write cache beyond what its drives destage (MB/s;
+        # None: none), and the controllers the host load put in forced flush (_centre_scale)
+        self.host_fill: Any = None
+        self.host_forced: set[int] = set()
+        self._recap = False  # a forced flush started or ended: the host load's capping again
+        self.host_dirty: list[float] = [0.0] * len(lay.ctrl_names)  # the host's MB in cache_fill
+        at = self.R.opt("cache.forced_flush_at_pct")
+        if at is None:
+            at = float(self.cache.get("high_watermark_pct") or 100.0)
+        self.host_flush_at = at / 100.0
         # recording
         # one row per step of every metric side by side (record() copies it with one call), in
         # matrices of REC_CHUNK rows (no growing matrix to copy); series that need the whole run
@@ -530,6 +557,7 @@ class Sim:
         n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
         self.rec_width = {
             "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
+            "offered_iops": W,  # what the workloads ask (open: their arrival rate; closed: what they get)
             "write_cache_pct": n_ctrl, "write_pending_pct": n_ctrl,
             "forced": n_ctrl,  # 1 where the controller's write cache is in forced flush
             "drive_group": lay.G,  # the group load of alive members (DriveLoad.group_rows)
@@ -666,7 +694,7 @@ class Sim:
         n_raw = pick(self.w_out) / per_lun
         return [
             r, 1 - r, rnd, kb, kb / 1024.0, (1 - r) * rnd, r * (1 - rnd), (1 - r) * (1 - rnd),
-            _pick(hit != hit, self.hit_default, hit),  # (a NaN: the platform's default)
+            _pick(hit != hit, pick(self.hit_curve), hit),  # (a NaN: the cache's hit curve, _hit_curve)
             _pick(pick(self.w_closed), 0.0, pick(self.w_iops) / per_lun),  # open workloads' IOPS per LUN
             n_raw, _pick(n_raw > 1.0, n_raw, 1.0),
             kb / 64.0 * self.seq64 if self.seq64 is not None else kb * 0.0,
@@ -692,6 +720,42 @@ class Sim:
         """A small int per distinct row of factors (workload or group) in this run: the keys of
         _update_few's memo (equal rows, equal id; NaN rows: always a new id)."""
         return self._row_ids.setdefault(tuple(row), len(self._row_ids))
+
+    def _hit_curve(self) -> np.ndarray:
+        """Each workload's read hit ratio where it gives none (docs/model.md section 2):
+        hit = min(1, read cache / working set) ^ a, the working set host.working_set_pct of its
+        LUNs' capacity and a = host.read_hit_exponent (1: uniform random access; below 1: access
+        skewed to a hot part); no read cache, no hits. Without a cache size or those two figures
+        in the preset: host.read_hit_pct, whatever the cache."""
+        W = len(self.workloads)
+        R, C = self.R, self.read_cache_mb
+        if C is None or not (R.has("host.working_set_pct") and R.has("host.read_hit_exponent")):
+            return np.full(W, self.hit_default)
+        frac, a = R.v("host.working_set_pct") / 100.0, R.v("host.read_hit_exponent")
+        cap = np.bincount(self.p_w, weights=self.lay.l_cap[self.p_l], minlength=W) if self.P else np.zeros(W)
+        ws = cap * 1024.0 * frac
+        if C <= 0:
+            return np.zeros(W)
+        return np.where(ws > 0, np.minimum(1.0, C / np.maximum(ws, 1e-9)) ** a, 1.0)
+
+    def pair_wcache(self) -> np.ndarray:
+        """Per pair: its writes go to a write-back cache (the LUN's write cache is on and the
+        array has one; write_cache_mb = 0 makes every write write-through)."""
+        return self.lay.l_wcache[self.p_l] & (self.write_cache_mb > 0)
+
+    def _cache_sizes(self) -> tuple[float | None, float | None]:
+        """(read, write) cache MB per controller from the project's cache settings, in the
+        platform's own terms: CLARiiON read_cache_mb / write_cache_mb; Smart Array: the
+        accelerator's cache.total_mb split by accelerator_read_pct; otherwise the rates' own
+        cache.read_cache_mb / cache.write_cache_mb. None where nothing gives a size (the read
+        hit ratio is then host.read_hit_pct, and writes are cached without a fill model)."""
+        c, R = self.cache, self.R
+        if "read_cache_mb" in c or "write_cache_mb" in c:
+            return float(c.get("read_cache_mb") or 0.0), float(c.get("write_cache_mb") or 0.0)
+        if "accelerator_read_pct" in c and R.has("cache.total_mb"):
+            total, share = R.v("cache.total_mb"), float(c["accelerator_read_pct"] or 0.0) / 100.0
+            return total * share, total * (1.0 - share)
+        return R.opt("cache.read_cache_mb"), R.opt("cache.write_cache_mb")
 
     def _controller_limits(self) -> dict[str, np.ndarray] | None:
         """MD32xx: base controller limits from the Dell drive counts, raised by HPT."""
@@ -764,7 +828,8 @@ class Sim:
         if dirty is not None and x_only:
             x_only -= dirty
             dirty |= x_only
-        if st is not None and dirty is not None and not dirty and not alive_changed:
+        recap, self._recap = self._recap, False  # only the centres' capping changed (forced flush)
+        if st is not None and dirty is not None and not dirty and not alive_changed and not recap:
             # nothing the host load depends on changed: the same arrays (so the same host load
             # object: solve() keeps operations starved by it idle) and the same history version
             return st
@@ -778,7 +843,7 @@ class Sim:
             self._sum_rows = self._pair_f[SUM_TERMS].tolist()  # (_host_load's per-group sums)
             st = {name: self._pair_f[k] for k, name in enumerate(PAIR_TERMS)}
             st.update(gi=self._pair_i[0], ctrl=self._pair_i[1], on=self._pair_b[0], closed=self._pair_b[1],
-                      pw=self.p_w, pl=self.p_l, wcache=lay.l_wcache[self.p_l])  # the last three fixed per pair
+                      pw=self.p_w, pl=self.p_l, wcache=self.pair_wcache())  # the last three fixed per pair
             terms, where = self._pair_f[:len(INPUTS)].copy(), self._pair_i.copy()
             same_x = False
             self._group_pairs: list[list[int]] = [[] for _ in range(lay.G)]  # each group's pairs, ascending (_host_load)
@@ -807,7 +872,7 @@ class Sim:
                 f, i, b = self._pair_terms(idx)
                 pf, pi = self._pair_f, self._pair_i
                 # (compared as bytes: a few times faster than (a == b).all(); equal bytes are equal values)
-                same_x = (f[0].tobytes() == pf[0].take(idx).tobytes() and f[6].tobytes() == pf[6].take(idx).tobytes()
+                same_x = (f[0].tobytes() == pf[0].take(idx).tobytes() and f[_KB].tobytes() == pf[_KB].take(idx).tobytes()
                           and i[1].tobytes() == pi[1].take(idx).tobytes())
                 g_old, g_new = pi[0].take(idx), i[0]
                 for j in (g_old != g_new).nonzero()[0].tolist():  # a migrated LUN's pairs
@@ -824,22 +889,201 @@ class Sim:
             scaled = self._scaled
         else:
             scale = self.port_scale(st["ctrl"], st["X_raw"], st["kb"], self.open_mb)
-            st["X_open"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
+            st["X_port"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
             scaled = isinstance(scale, np.ndarray)
+        st["any_closed"] = self.any_closed_w and bool((st["closed"] & st["on"]).any())
+        # open workloads: the host load on every resource is fixed until the next invalidate();
+        # an open load a centre cannot serve is served at that centre's capacity (_centre_scale)
+        was_capped = getattr(self, "_capped", False)
+        capped = False
+        x_prev = st.get("X_open")  # the served IOPS the history holds (before this version)
+        if st["any_closed"]:
+            st["host"] = st["host_off"] = None
+            st["X_open"] = st["X_port"]
+            st["full_g"] = None
+            self.host_fill = None
+        else:
+            # the offered load's sums (kept from version to version, updated for the touched
+            # groups), then the served one's where a centre caps it
+            host = st.get("host_off")
+            X_port = st["X_port"]
+            st["full_g"] = None
+            self.host_fill = None
+            host = self._host_load(st, X_port, host[2] if same_x and host else None, touched if host else None)
+            st["host_off"] = host
+            cap = self._centre_scale(st, X_port, host)
+            if cap is not None:
+                capped = True
+                st["X_open"] = X_port * cap
+                # a group its own host load fills is at max_util (not a rounding below it: the
+                # operations on it get no drive time, as before the cap; _host_load)
+                st["full_g"] = host[0] > self.max_util
+                busy_off = st["host_busy"]
+                host = self._host_load(st, st["X_open"])
+                st["host_busy"] = busy_off  # (the offered sums: the next update's base)
+            else:
+                st["X_open"] = X_port
+            st["host"] = host
+        self.host_cache_follow()
+        if capped or was_capped:
+            st.pop("agg", None)  # solve()'s per-version sums (the served IOPS changed)
+        self._capped = capped
         if scaled or getattr(self, "_scaled", False):  # every pair's IOPS changed
             idx = touched = None
             terms, where = np.vstack([st["X_open"], self._pair_f[1:len(INPUTS)]]), self._pair_i.copy()
+        elif (capped or was_capped) and idx is not None and x_prev is not None and len(x_prev) == self.P:
+            # served IOPS capped by a centre: the history gets the pairs whose served IOPS or
+            # terms changed (a few groups' pairs as a rule, not every pair at every version)
+            moved = (st["X_open"] != x_prev).nonzero()[0]
+            idx = np.union1d(idx, moved) if len(idx) else moved
+            terms = np.vstack([st["X_open"].take(idx), self._pair_f[1:len(INPUTS)].take(idx, axis=1)])
+            where = self._pair_i.take(idx, axis=1)
+        elif capped or was_capped:
+            idx = None
+            terms, where = np.vstack([st["X_open"], self._pair_f[1:len(INPUTS)]]), self._pair_i.copy()
         self._scaled = scaled
         self._history_version = self.pair_history.add(idx, terms, where)  # (record)
-        st["any_closed"] = self.any_closed_w and bool((st["closed"] & st["on"]).any())
-        # open workloads: the host load on every resource is fixed until the next invalidate()
-        if st["any_closed"]:
-            st["host"] = None
-        else:
-            host = st.get("host")
-            st["host"] = self._host_load(st, st["X_open"], host[2] if same_x and host else None,
-                                         touched if host else None)
         return st
+
+    def host_cache_follow(self) -> None:
+        """A controller the host put in forced flush leaves it when its host writes no longer
+        outrun the destage (a new host load): its cache is taken as drained at once (as at the
+        end of a migration; the drain time is not modelled)."""
+        if not self.host_forced:
+            return
+        fill = self.host_fill
+        for c in sorted(self.host_forced):
+            if fill is None or fill[c] <= 1e-12:
+                self.host_forced.discard(c)
+                self.set_forced(c, False)
+                self.cache_fill[c] = max(float(self.cache_fill[c]) - self.host_dirty[c], 0.0)
+                self.host_dirty[c] = 0.0
+                self._recap = True  # (the pairs on it are served as cached again: _centre_scale)
+                self.version += 1
+
+    def set_forced(self, c: int, on: bool) -> None:
+        """Forced flush on controller c on or off (the flag Migration.set_forced sets too; the
+        migrations on its write-cache path are placed again)."""
+        if bool(self.forced[c]) is not on:
+            self.forced = self.forced.copy()  # a new array: recorded steps keep theirs
+            self.forced[c] = on
+            ix = getattr(self, "_run_index", None)
+            if ix is not None:
+                self.dirty_ops.update(ix.cache_path_migs.get(c, ()))
+
+    def host_fill_in(self) -> float:
+        """Hours until the host writes fill a controller's write cache to the high watermark
+        (INF: none fills)."""
+        fill = self.host_fill
+        if fill is None:
+            return INF
+        best = INF
+        at = self.host_flush_at * self.write_cache_mb
+        for c, f in enumerate(fill.tolist()):
+            if f > 1e-12 and not self.forced[c]:
+                best = min(best, max(at - float(self.cache_fill[c]), 0.0) / (f * 3600.0))
+        return best
+
+    def host_fill_advance(self, dt_h: float, t: float) -> None:
+        """The host writes' share of the write cache after dt_h; at the high watermark the
+        controller goes into forced flush (its writes then wait for the drives: a new host load)."""
+        fill = self.host_fill
+        if fill is None:
+            return
+        at = self.host_flush_at * self.write_cache_mb
+        for c, f in enumerate(fill.tolist()):
+            if f <= 1e-12 or self.forced[c]:
+                continue
+            self.cache_fill[c] += f * dt_h * 3600.0
+            self.host_dirty[c] += f * dt_h * 3600.0
+            if self.cache_fill[c] >= at - 1e-6:
+                self.host_forced.add(c)
+                self.set_forced(c, True)
+                self._recap = True  # the controller's writes are back-end bound now (_centre_scale)
+                self.version += 1
+                from app.domain.formatting import format_time
+                name = self.lay.ctrl_names[c]
+                self.advise("warning", "host-forced-flush",
+                            f"{name}: the host writes outrun what the drives can destage ({f:.1f} MB/s more); the "
+                            f"write cache reaches its {self.host_flush_at * 100:g}% watermark at {format_time(t + dt_h)} "
+                            "and from then on every write on this controller waits for the drives (forced flush)",
+                            name, "emc 'Best practices for migrations' (forced flushes: poor response times)")
+
+    def _centre_scale(self, st, X: np.ndarray, host: tuple) -> np.ndarray | None:
+        """Open workloads against the centres' capacity (docs/model.md section 2.3): a RAID group's
+        drives, a controller's cores and a back-end bus can be busy at most host.max_util of the
+        time. Where the offered host load alone asks for more, the pairs through that centre are
+        served at its capacity (scaled down together; a pair through several takes the smallest
+        factor) and the rest is unserved demand (the Result's offered_iops beside iops, the
+        host-overload advisory naming the centre). Returns the per-pair factor, None when every
+        centre has room (the common case: three comparisons)."""
+        U_g, _, core_u, be_g = host
+        mu = self.max_util
+        lim = mu * (1.0 + 1e-12)
+        lay = self.lay
+        over_g = bool(len(U_g)) and float(U_g.max()) > lim
+        over_c = bool(len(core_u)) and float(core_u.max()) > lim * 100.0
+        bus_cap = self.platform.bus_mb_s * mu
+        bus_mb: Any = None
+        over_b = False
+        if bus_cap > 0 and len(be_g) and lay.B and float(be_g.sum()) > bus_cap * (1.0 - 1e-9):
+            bus_mb = be_g @ lay.GB
+            over_b = float(bus_mb.max()) > bus_cap * (1.0 + 1e-12)
+        if not (over_g or over_c or over_b):
+            return None
+        gi, ctrl = st["gi"], st["ctrl"]
+        on = X > 0
+        scale = np.ones(len(X))
+        sat = self.saturated
+        if over_g:
+            # a write-back cache with room takes the writes the drives cannot destage now: the
+            # drives serve the reads (and uncached writes) first and destage with the rest of
+            # their time; the excess fills the cache of the LUN's controller (host_fill, an engine
+            # event at the high watermark); in forced flush the writes wait for the drives
+            # (the fill is computed as if no controller were in forced flush: a controller stays in
+            # it while its writes would still fill the cache, host_cache_follow)
+            cached = st["wcache"] & (self.write_cache_mb < INF)
+            forced_p = self.forced[ctrl]
+            alive = st["alive_g"]
+
+            def split(absorb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                """(the absorbed writes' busy per group, the rest of the busy, the group factor)"""
+                if absorb.any():
+                    w_busy = np.bincount(gi, weights=X * st["busy_w"] * absorb, minlength=lay.G) / alive
+                else:
+                    w_busy = np.zeros(lay.G)
+                must = U_g - w_busy
+                return w_busy, must, np.minimum(1.0, mu / np.maximum(must, 1e-300))
+
+            w_busy, must, s_g = split(cached)
+            # of the absorbed writes' work: the part the drives' time left over cannot destage
+            room = np.maximum(mu - must, 0.0)
+            to_cache = np.where((U_g > lim) & (w_busy > 0), 1.0 - np.minimum(room / np.maximum(w_busy, 1e-300), 1.0), 0.0)
+            mb = X * s_g[gi] * (1 - st["r"]) * st["kb"] / 1024.0 * cached * to_cache[gi]
+            self.host_fill = np.bincount(ctrl, weights=mb, minlength=len(lay.ctrl_names))
+            if forced_p.any():  # writes on a controller in forced flush wait for the drives
+                w_busy, must, s_g = split(cached & ~forced_p)
+            scale = np.minimum(scale, s_g[gi])
+            # (each group's peak demand, an array: no Python loop over the groups per version)
+            np.maximum(self.sat_g, np.where(U_g > lim, U_g, 0.0), out=self.sat_g)
+        if over_c:
+            # a controller's host CPU is spread evenly over its cores: its busiest core decides
+            c_max = np.maximum.reduceat(core_u, lay.core_off) / 100.0
+            s_c = np.minimum(1.0, mu / np.maximum(c_max, 1e-300))
+            scale = np.minimum(scale, s_c[ctrl])
+            for c in np.flatnonzero(c_max > lim).tolist():
+                key = ("c", c)
+                sat[key] = max(sat.get(key, 0.0), float(c_max[c]))
+        if over_b:
+            s_b = np.minimum(1.0, bus_cap / np.maximum(bus_mb, 1e-300))
+            # a group's transfers cross each of its buses: the smallest factor of its buses
+            s_gb = np.where(lay.GB > 0, s_b[None, :], 1.0).min(axis=1)
+            scale = np.minimum(scale, s_gb[gi])
+            for b in np.flatnonzero(bus_mb > bus_cap * (1.0 + 1e-12)).tolist():
+                key = ("b", b)
+                sat[key] = max(sat.get(key, 0.0), float(bus_mb[b] / max(self.platform.bus_mb_s, 1e-9)))
+        self.unserved_mask |= np.bincount(st["pw"], weights=on & (scale < 1.0), minlength=len(self.workloads)) > 0
+        return scale
 
     def _group_terms(self) -> set[int] | None:
         """Per-group arrays for this topology version: alive members, and the per-group factors
@@ -897,12 +1141,20 @@ class Sim:
         Layout (LayoutCache) take the first one's: lay.group_factors)."""
         if getattr(self, "_grp_factors", None) is None:
             lay = self.lay
-            key = (self.degr_seq, self.degr_fac)
+            # a platform may override the RAID write penalty (host.write_penalty.<RAID level>)
+            pen_over = tuple(sorted((raid, self.R.v(f"host.write_penalty.{raid}")) for raid in set(lay.g_raid)
+                                    if self.R.has(f"host.write_penalty.{raid}")))
+            key: tuple = (self.degr_seq, self.degr_fac) + ((pen_over,) if pen_over else ())
             cached = lay.group_factors.get(key)
             if cached is None:
                 width = lay.g_width
                 wider = 1.0 + (width - 2.0) / width
-                fixed = [lay.g_seq, lay.g_rand / 1000.0, lay.g_pen, width / lay.g_data, np.maximum(lay.g_data, 1.0)]
+                pen = lay.g_pen
+                if pen_over:
+                    over = dict(pen_over)
+                    pen = np.array([over.get(raid, p) for raid, p in zip(lay.g_raid, lay.g_pen.tolist())], float)
+                fixed = [lay.g_seq, lay.g_rand / 1000.0, pen, width / lay.g_data, np.maximum(lay.g_data, 1.0),
+                         lay.g_wpass]
                 ones = np.ones(lay.G)
                 factors = (
                     np.array(fixed + [ones, ones, ones]),
@@ -942,7 +1194,8 @@ class Sim:
         ctrl = lay.l_owner[pl]
         on = lay.l_live[pl] & (g >= 0) & ~self.offline[ctrl]
         # (take: a gather of columns, a few times faster than fancy indexing [:, pw])
-        f = _pair_arith(self._workload_terms().take(pw, axis=1), self._grp_terms.take(gi, axis=1), lay.l_hit_scale[pl],
+        f = _pair_arith(self._workload_terms().take(pw, axis=1), self._grp_terms.take(gi, axis=1),
+                        lay.l_hit_scale[pl] * lay.l_rcache[pl],  # (a LUN without read cache: no hits)
                         lay.l_opt[pl] if self.frag_k is not None else None, on, self.seq64 is not None, self.frag_k)
         return np.array(f), np.array([gi, ctrl]), np.array([on, self.w_closed[pw]])
 
@@ -976,7 +1229,8 @@ class Sim:
             ctrl: int = l_owner.item(l)
             gi = max(g, 0)  # as in _pair_terms
             on: bool = l_live.item(l) and g >= 0 and not offline.item(ctrl)
-            hit_scale, opt = lay.l_hit_scale.item(l), lay.l_opt.item(l) if frag_k is not None else None
+            hit_scale = lay.l_hit_scale.item(l) * lay.l_rcache.item(l)
+            opt = lay.l_opt.item(l) if frag_k is not None else None
             key = (w_ids[w], g_ids[degraded[gi]][gi], hit_scale, opt, on)
             terms = memo.get(key)
             if terms is None:  # (the floats, and as an array: writing a tuple into pf's column costs 1.6x)
@@ -984,8 +1238,8 @@ class Sim:
                 terms = memo[key] = f, np.array(f)
             f, column = terms
             g_old, ctrl_old = p_g[k], p_ctrl[k]
-            # X_raw and kb (PAIR_TERMS 0 and 6) compared as values (a NaN: not the same)
-            if same_x and (ctrl != ctrl_old or f[0] != pf.item(0, k) or f[6] != pf.item(6, k)):
+            # X_raw and kb (PAIR_TERMS 0 and _KB) compared as values (a NaN: not the same)
+            if same_x and (ctrl != ctrl_old or f[0] != pf.item(0, k) or f[_KB] != pf.item(_KB, k)):
                 same_x = False
             pf[:, k] = column
             s_busy[k], s_rnd[k], s_be[k] = f[i_busy], f[i_rnd], f[i_be]
@@ -1028,7 +1282,8 @@ class Sim:
         else:
             # those groups' sums again on Python floats, added pair by pair in pair order as
             # bincount adds them (the same values): a failure or a migration touches one or two
-            _, host_random_g, _, be_g = st["host"]
+            # (the offered load's arrays where a centre caps the served one: _host_static)
+            _, host_random_g, _, be_g = st.get("host_off") or st["host"]
             host_busy_g = st["host_busy"]  # (only this method reads it: updated in place)
             # st's rows as lists (.item costs ~10x a list's index); typed floats: the compiled
             # engine adds them unboxed
@@ -1060,6 +1315,9 @@ class Sim:
                 be_g[list(new_be)] = list(new_be.values())
         st["host_busy"] = host_busy_g
         U_host_g = host_busy_g / st["alive_g"]
+        full = st.get("full_g")
+        if full is not None:  # groups served at their capacity (_centre_scale)
+            U_host_g = np.where(full, self.max_util, U_host_g)
         if core_host is None:
             host_cpu_ctrl = np.bincount(st["ctrl"], weights=X * self.cpu_us * 1e-4, minlength=len(lay.ctrl_names))
             core_host = host_cpu_ctrl[lay.core_ctrl] / lay.cores[lay.core_ctrl]
@@ -1120,12 +1378,14 @@ class Sim:
             hit, rnd = st["hit"], st["rnd"]
             r_read = hit * self.hit_ms + (1 - hit) * (rnd * st["r_rand_fixed"] * stretch + (1 - rnd) * st["t_seq"] * stretch)
             wc = st["wcache"]
-            r_write = np.where(wc, self.hit_ms, st["r_rand_fixed"] * stretch * 2.0)
-            if self.ff_ms is not None and self.forced.any():
-                r_write = np.where(self.forced[ctrl] & wc, self.ff_ms, r_write)
+            r_write = np.where(wc, self.hit_ms, st["w_unc"] * stretch)
+            if self.forced.any():  # forced flush: the preset's time, else back-end bound
+                r_write = np.where(self.forced[ctrl] & wc, self.ff_ms if self.ff_ms is not None else
+                                   st["w_unc"] * stretch, r_write)
             uc = np.clip(core_max[ctrl] / 100.0, 0.0, self.max_util)
             r = st["r"]
-            R_p = r * r_read + (1 - r) * r_write + self.sp_lat * uc / (1.0 - uc) + rnd * self.rand_over
+            common = self.sp_lat * uc / (1.0 - uc) + rnd * self.rand_over
+            R_p = R_f = r * r_read + (1 - r) * r_write + common
             if closed_loop:
                 n_raw = st["n_raw"]
                 Xc = n_raw / (R_p / 1000.0)
@@ -1166,17 +1426,27 @@ class Sim:
             lun_x = np.bincount(pl, weights=X, minlength=lay.L)
             lun_r = np.bincount(pl, weights=X * R_p, minlength=lay.L) / np.maximum(lun_x, 1e-12)
             lun_r = np.where(lun_x > 0, lun_r, np.nan)
+            # reads and writes apart, each weighted by its own IOPS; a closed loop's measured
+            # response (N / X) splits in the formula's proportions
+            fit = R_p / np.where(R_f > 0, R_f, 1.0)
+            xr, xw = X * st["r"], X * (1 - st["r"])
+            read_w, write_w = (np.bincount(pw, weights=xk * (part + common) * fit, minlength=W) /
+                               np.maximum(np.bincount(pw, weights=xk, minlength=W), 1e-12)
+                               for xk, part in ((xr, r_read), (xw, r_write)))
+            read_w = np.where(np.bincount(pw, weights=xr, minlength=W) > 0, read_w, np.nan)
+            write_w = np.where(np.bincount(pw, weights=xw, minlength=W) > 0, write_w, np.nan)
             host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl)
+            offered_w = np.bincount(pw, weights=np.where(st["closed"], X, st["X_raw"]), minlength=W)
         else:
-            iops_w = mbs_w = np.zeros(W)
-            resp_w = rmax = np.full(W, np.nan)  # no workload on a LUN: no I/O, no response time
+            iops_w = mbs_w = offered_w = np.zeros(W)
+            resp_w = rmax = read_w = write_w = np.full(W, np.nan)  # no workload on a LUN: no I/O, no response time
             lun_r = np.full(lay.L, np.nan)
             host_mb_c = np.zeros(n_ctrl)
         rv = self.rv
-        rv["iops"][:], rv["mb_s"][:] = iops_w, mbs_w
+        rv["iops"][:], rv["mb_s"][:], rv["offered_iops"][:] = iops_w, mbs_w, offered_w
         np.multiply(host_mb_c / max(port_cap, 1e-9), 100.0, out=rv["port_pct"])
         self._row_agg = None
-        self.step_resp = (resp_w, rmax, lun_r)
+        self.step_resp = (resp_w, rmax, lun_r, read_w, write_w)
 
     def solve_open(self, st: dict[str, Any]) -> None:
         """solve() for open workloads and no controller limits: the host load is fixed until
@@ -1197,12 +1467,50 @@ class Sim:
             iops_w = np.bincount(pw, weights=X, minlength=W)
             mbs_w = np.bincount(pw, weights=mb, minlength=W)
             host_mb_c = np.bincount(ctrl, weights=mb, minlength=n_ctrl)  # (X_open is 0 without an I/O path)
-            agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0)
-        if agg is not self._row_agg:
-            rv = self.rv
-            rv["iops"][:], rv["mb_s"][:], rv["port_pct"][:] = agg
+            offered_w = np.bincount(pw, weights=st["X_raw"], minlength=W)
+            agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0, offered_w)
+        rv = self.rv
+        busy = rv["drive_group"]
+        if len(busy) and float(busy.max()) > self.max_util * (1.0 + 1e-9) and self._squeeze(st, U_host_g, busy):
+            self._row_agg = None  # the step's rows are its own (_squeeze)
+        elif agg is not self._row_agg:
+            rv["iops"][:], rv["mb_s"][:], rv["port_pct"][:], rv["offered_iops"][:] = agg
             self._row_agg = agg
         self.step_resp = None  # record() keeps this step's response-time inputs for finish()
+
+    def _squeeze(self, st: dict[str, Any], U_host_g: np.ndarray, busy: np.ndarray) -> bool:
+        """An operation that holds a share of the drive time whatever the host asks (HP High and
+        Medium: rebuild.share) takes a group whose open host load fits alone past max_util: the
+        host gets what the operation leaves, max_util - its share, and the rest of its load is
+        unserved in this step (the pairs on the group are served at that fraction; the rows
+        iops, mb_s, port_pct and offered_iops of the step are written here). The response times
+        stay those of drives at max_util (a lower bound). False if no host load is squeezed."""
+        mu = self.max_util
+        over = np.flatnonzero((busy > mu * (1.0 + 1e-9)) & (U_host_g > 1e-12))
+        if not len(over):
+            return False
+        s_g = np.ones(len(U_host_g))
+        host_u = U_host_g[over]
+        ops_u = busy[over] - host_u
+        s_g[over] = np.clip((mu - ops_u) / host_u, 0.0, 1.0)
+        X = st["X_open"] * s_g[st["gi"]]
+        for g, h, o in zip(over.tolist(), host_u.tolist(), ops_u.tolist()):
+            key = ("s", g)
+            old = self.saturated.get(key)
+            if old is None or h > old[0]:
+                self.saturated[key] = (h, o)  # type: ignore[assignment]
+        pw, kb, ctrl = st["pw"], st["kb"], st["ctrl"]
+        on = st["on"] & (s_g[st["gi"]] < 1.0) & (st["X_raw"] > 0)
+        self.unserved_w.update(np.unique(pw[on]).tolist())
+        W, n_ctrl = len(self.workloads), len(self.lay.ctrl_names)
+        port_cap = self.platform.host_ports_per_controller * self.platform.host_port_mb_s
+        mb = X * kb / 1024.0
+        rv = self.rv
+        rv["iops"][:] = np.bincount(pw, weights=X, minlength=W)
+        rv["mb_s"][:] = np.bincount(pw, weights=mb, minlength=W)
+        rv["port_pct"][:] = np.bincount(ctrl, weights=mb, minlength=n_ctrl) / max(port_cap, 1e-9) * 100.0
+        rv["offered_iops"][:] = np.bincount(pw, weights=st["X_raw"], minlength=W)
+        return True
 
     def place(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> None:
         """Bring the placement (self.ctx) up to date: place again, in placement order, only the
@@ -1497,6 +1805,13 @@ class Sim:
                     t_next = te
             if self.timers:
                 t_next = min(t_next, min(tt for tt, _ in self.timers))
+            if self.host_fill is not None:
+                # the write cache reaching its watermark is an event, within the plan: a run
+                # with nothing else to come goes on to fill it only within the plan's horizon
+                # (the project's, else the hour a plan without events shows)
+                t_fill = t + self.host_fill_in()
+                if t_fill < t_next and (t_next < INF or t_fill <= (float(self.project.horizon_h or 0.0) or 1.0)):
+                    t_next = t_fill
             if t_next == INF:
                 break
             if steps > MAX_STEPS:
@@ -1513,6 +1828,8 @@ class Sim:
                 raise EngineStall(f"the model made no progress at {t:.3f} h ({names})")
             for op in busy:
                 op.advance(dt, t)
+            if self.host_fill is not None:
+                self.host_fill_advance(dt, t)
             self.idle_now = t + dt  # the clock of an idle op (what advance() would set)
             t = t_next
             if self.timers:  # engine events due now
@@ -1714,8 +2031,8 @@ class Sim:
             ks = np.array(self.rec_open, int)
             U_g, core, forced = U_g[ks], core[ks], forced[ks]
         core_max = np.maximum.reduceat(core, lay.core_off, axis=1) if lay.C else np.zeros((len(U_g), len(lay.ctrl_names)))
-        terms = self.pair_history.response_terms(lay.l_wcache[self.p_l], self.hit_ms, self.rand_over,
-                                                 self.ff_ms if self.ff_ms is not None else self.hit_ms)
+        terms = self.pair_history.response_terms(self.pair_wcache(), self.hit_ms, self.rand_over,
+                                                 self.ff_ms, self.max_util)
         return OpenResponses(terms, np.array(self.rec_open_version, int), U_g, core_max, forced > 0.0, self.p_w,
                              self.p_l, len(self.workloads), lay.L, self.max_util, self.sp_lat)
 
@@ -1744,12 +2061,16 @@ class Sim:
         open_steps = np.array(self.rec_open, int)
         resp_steps = np.array([r[0] for r in self.rec_resp], int)
 
-        def responses(which: int, width: int, method: str) -> RecordedRows:
+        def responses(which: int, width: int, method: str, part: str = "all") -> RecordedRows:
             values = np.array([r[which] for r in self.rec_resp], float).reshape(len(resp_steps), width)
-            return RecordedRows(n_rows, resp_steps, values, open_resp, open_steps, method)
+            opened: Any = open_resp if part == "all" or open_resp is None else PartResponses(
+                open_resp, self.pair_history, self.pair_wcache(), self.hit_ms, self.rand_over,
+                self.ff_ms, self.max_util, part)
+            return RecordedRows(n_rows, resp_steps, values, opened, open_steps, method)
 
         W = len(self.workloads)
         wl_ids = [w["id"] for w in self.workloads]
+        iops, offered = recorded("iops"), recorded("offered_iops")
         fill = recorded("write_cache_pct")
         cache = np.minimum(fill / self.write_cache_mb * 100.0, 100.0) if self.write_cache_mb else np.zeros_like(fill)
         # (metric, unit, entities, V or, for the large blocks few callers read, a SeriesBlock.compute)
@@ -1760,7 +2081,11 @@ class Sim:
             ("bus_pct", "%", [str(b) for b in range(lay.B)], bus_pct),
             ("response_ms", "ms", wl_ids, responses(1, W, "mean_by_workload")()),
             ("response_max_ms", "ms", wl_ids, responses(2, W, "max_by_workload")),
-            ("iops", "IOPS", wl_ids, recorded("iops")),
+            ("response_read_ms", "ms", wl_ids, responses(4, W, "mean_by_workload", "read")),
+            ("response_write_ms", "ms", wl_ids, responses(5, W, "mean_by_workload", "write")),
+            ("iops", "IOPS", wl_ids, iops),
+            ("offered_iops", "IOPS", wl_ids, offered),
+            ("unserved_iops", "IOPS", wl_ids, np.maximum(offered - iops, 0.0)),
             ("mb_s", "MB/s", wl_ids, recorded("mb_s")),
             ("lun_response_ms", "ms", [str(l.id) for l in lay.luns], responses(3, lay.L, "mean_by_lun")),
             ("port_pct", "%", lay.ctrl_names, recorded("port_pct")),
@@ -1860,34 +2185,61 @@ class Sim:
                             f"{format_time(horizon_h)}", ev.id)
 
     def overload_advisories(self) -> None:
-        """A group whose open host loads (fixed arrival rates) alone ask for more drive time than a
-        drive can give: the model holds its drives at max_util busy, so the response times it
-        predicts there are those of drives at that busy, not of a queue that grows without end
-        (docs/model.md section 3). Groups with a closed load are left out: it keeps its I/Os in
-        flight and slows to what the drives give, which is saturation, not overload."""
+        """A centre (a RAID group's drives, a controller's CPU, a back-end bus) that the open host
+        loads (fixed arrival rates) alone ask more of than max_util: its workloads are served at
+        the centre's capacity (_centre_scale) and the rest is unserved; the response times there
+        are those of a centre max_util busy, a lower bound of a queue that keeps growing (docs/model.md
+        section 3). Closed loads are never named: they slow to what the centres give (saturation)."""
         lay, mu = self.lay, self.max_util
-        if not self.ctx.overloaded:
+        for g in np.flatnonzero(self.sat_g > 0).tolist():
+            self.saturated[("g", g)] = float(self.sat_g[g])
+        self.unserved_w.update(np.flatnonzero(self.unserved_mask).tolist())
+        if not self.saturated:
             return
-        # (the groups' workloads from the pairs here, not RunIndex's per-group table: that costs
-        # ~1M instructions a run to build when no operation has asked for it)
-        on_g: dict[int, set[int]] = {g: set() for g in self.ctx.overloaded}
-        for g, w in zip(lay.l_group[self.p_l].tolist(), self.p_w.tolist()):  # (one pass, ~900 pairs)
-            if g in on_g:
-                on_g[g].add(w)
+        on_g: dict[int, set[int]] = {}
+        on_c: dict[int, set[int]] = {}
+        for g, c, w in zip(lay.l_group[self.p_l].tolist(), lay.l_owner[self.p_l].tolist(), self.p_w.tolist()):
+            on_g.setdefault(g, set()).add(w)
+            on_c.setdefault(c, set()).add(w)
         closed: list[bool] = self.w_closed.tolist()
-        running: list[bool] = self.w_running.tolist()
-        cap = f"{mu * 100:g}%"  # (formatted once: the generated plan has ~60 such groups)
-        for g, peak in sorted(self.ctx.overloaded.items()):
-            on = sorted(on_g[g])
-            if any(closed[w] for w in on):
-                continue  # a closed load (N I/Os in flight) slows to what the drives give: saturation
-            names = ", ".join(self.workloads[w]["id"] for w in on if running[w])
+        unserved = self.unserved_w
+        cap = f"{mu * 100:g}%"
+
+        def named(ws: set[int]) -> str:
+            names = ", ".join(self.workloads[w]["id"] for w in sorted(ws) if w in unserved and not closed[w])
+            return f" ({names})" if names else ""
+
+        for (kind, i), peak in sorted(self.saturated.items()):
+            if kind == "g":
+                what, where = f"{lay.groups[i].label}: the host I/O alone needs {peak * 100:.0f}% of its drives' time", \
+                    f"RG {lay.groups[i].id}"
+                ws = on_g.get(i, set())
+            elif kind == "s":
+                h, o = peak  # type: ignore[misc]
+                ws = on_g.get(i, set())
+                self.advise("warning", "host-overload",
+                            f"{lay.groups[i].label}: the host I/O needs {h * 100:.0f}% of its drives' time while an "
+                            f"operation holds {o * 100:.0f}% of it (its priority's share), more than the {cap} a "
+                            f"drive can be busy: the workloads on it{named(ws)} are served at "
+                            f"{max(mu - o, 0.0) / h * 100:.0f}% of the load they offer meanwhile and the rest is "
+                            f"unserved (offered_iops, unserved_iops); their response times are those of drives "
+                            f"{cap} busy, a lower bound of a queue that keeps growing; lower the operation's "
+                            "priority or the load", f"RG {lay.groups[i].id}")
+                continue
+            elif kind == "c":
+                name = lay.ctrl_names[i]
+                what, where = f"{name}: the host I/O alone needs {peak * 100:.0f}% of its CPU", name
+                ws = on_c.get(i, set())
+            else:
+                what, where = f"bus {i}: the host transfers alone need {peak * 100:.0f}% of its bandwidth", f"bus {i}"
+                ws = {w for g in np.flatnonzero(lay.GB[:, i] > 0).tolist() for w in on_g.get(g, ())}
             self.advise("warning", "host-overload",
-                        f"{lay.groups[g].label}: the host I/O alone needs {peak * 100:.0f}% of its drives' time "
-                        f"(at its peak), more than the {cap} a drive can be busy: the drives cannot serve "
-                        f"this load, and the response times predicted for the workloads on it"
-                        f"{f' ({names})' if names else ''} are those of drives {cap} busy, far below what "
-                        "the array would show; spread the load over more drives", f"RG {lay.groups[g].id}")
+                        f"{what} (at its peak), more than the {cap} it can be busy: it is the limiting centre, "
+                        f"the workloads through it{named(ws)} are served at {mu / peak * 100:.0f}% of the "
+                        "load they offer (a write-back cache takes their writes until it reaches its "
+                        "watermark, then forced flush) and the rest is unserved (offered_iops, unserved_iops); their "
+                        f"response times are those of a centre {cap} busy, a lower bound of a queue that keeps "
+                        "growing; spread the load over more drives, controllers or buses", where)
 
     def final_advisories(self, res: Result) -> None:
         lay = self.lay

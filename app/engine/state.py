@@ -77,6 +77,8 @@ class Layout:
     g_width: Any
     g_data: Any
     g_pen: Any
+    g_wpass: Any
+    g_raid: Any
     g_mirror: Any
     g_parity: Any
     g_dedicated_parity: Any
@@ -97,6 +99,7 @@ class Layout:
     l_hit_scale: Any
     l_live: Any
     l_wcache: Any
+    l_rcache: Any
     # bound capacity per group at the start of the plan: derived lazily from a run's own
     # l_group / l_cap (group_allocated_frac), None until then
     _alloc_g: list[float] | None = None
@@ -170,12 +173,14 @@ class Layout:
             key = (g.raid, g.width)  # what RaidGroup.math is made of
             if key not in maths:
                 m = g.math
-                maths[key] = (max(m.data_disks, 1), m.write_penalty, m.is_mirror, m.is_parity)
-        per = np.array([maths[(g.raid, g.width)] for g in groups], float).reshape(G, 4)
+                maths[key] = (max(m.data_disks, 1), m.write_penalty, m.is_mirror, m.is_parity, m.write_service_times)
+        per = np.array([maths[(g.raid, g.width)] for g in groups], float).reshape(G, 5)
         self.g_data = per[:, 0].copy()
         self.g_pen = per[:, 1].copy()
         self.g_mirror = per[:, 2] > 0
         self.g_parity = per[:, 3] > 0
+        self.g_wpass = per[:, 4].copy()  # service times in a row of an uncached random write
+        self.g_raid = [g.raid.value for g in groups]
         # WAFL RAID-DP keeps parity on dedicated disks: host I/O lands on the data disks
         self.g_dedicated_parity = np.array([g.raid is RaidType.RAID_DP for g in groups], bool)
         self.g_seq = self.per_group(self.d_seq, np.minimum, 50.0)
@@ -213,6 +218,8 @@ class Layout:
         lun_defaults = platform.default_lun_settings()
         wcache = lun_defaults.get("write_cache", True)
         self.l_wcache = np.fromiter([bool(l.settings.get("write_cache", wcache)) for l in luns], bool, L)
+        rcache = lun_defaults.get("read_cache", True)
+        self.l_rcache = np.fromiter([bool(l.settings.get("read_cache", rcache)) for l in luns], bool, L)
         self.group_factors = {}
         self._names = self.data_names()
         for name in self._names:  # shared by the runs (see RUN_STATE)
