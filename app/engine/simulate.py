@@ -23,6 +23,7 @@ from app.domain.raid import mttdl_hours
 
 from .errors import EngineStall
 from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, res_key
+from .policy import UnknownLevel
 from .rates import MissingRate, RateReader
 from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, Progress, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
@@ -153,6 +154,12 @@ class Ctx:
         self.overloaded: dict[int, float] = {}
         self.host_active_g: list[bool] = [False] * lay.G
         self.host_random_g = np.ones(lay.G)
+        # per group: the fraction of time host I/O is at the group (Sim.host_occupancy), which
+        # the share and idle_only policies throttle by; per core: the host's CPU % (free_core)
+        self.occ_g: list[float] = [0.0] * lay.G
+        self.core_host: list[float] = [0.0] * lay.C
+        self.core_src: Any = None
+        self.asap_c: dict[int, int] = {}  # ASAP-priority phases per core
         self.topo: Any = None  # topology version of d_group / failed below
         self.dg_arr = lay.d_group.copy()
         self.failed_arr = sim.failed.copy()
@@ -209,6 +216,26 @@ class Ctx:
         f = self.max_util - self.used_d(d)
         return f if f > 0.0 else 0.0
 
+    def free_core(self, c: int) -> float:
+        """CPU % of core c that the host and the operations placed before this one leave."""
+        f = 100.0 - self.core_host[c] - self.partial(c << RK_BITS | RK_CORE)
+        return f if f > 0.0 else 0.0
+
+    def follow_core(self, core_host: np.ndarray) -> list[int]:
+        """Take the host's CPU per core; the core keys operations read whose value changed."""
+        if core_host is self.core_src:
+            return []
+        vals = core_host.tolist()
+        read = []
+        for c, v in enumerate(vals):
+            if v != self.core_host[c]:
+                self.core_host[c] = v
+                key = c << RK_BITS | RK_CORE
+                if self.readers.get(key):
+                    read.append(key)
+        self.core_src = core_host
+        return read
+
     def asap_of_d(self, d: int) -> Any:
         g = self.d_group[d]
         n: Any = self.asap_x.get(d, 0)
@@ -235,10 +262,12 @@ class Ctx:
         self.own[key] = self.own.get(key, 0) + 1
 
     # ---- bookkeeping (Sim.place)
-    def follow_host(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> list[int]:
+    def follow_host(self, U_host_g: np.ndarray, host_random_g: np.ndarray, occ_g: Any = None) -> list[int]:
         """Take a new host-load solution; the groups where it changed that operations read."""
         if U_host_g is self.U_src:
             return []
+        if occ_g is not None:
+            self.occ_g = occ_g
         # lists: ops read a few entries each, cheaper than numpy; a new version changes one or
         # two groups as a rule, so only their entries are copied
         if self.U_src is None:
@@ -354,13 +383,13 @@ class Ctx:
                 by = by_of[key] = {}
             by[op] = v
             pending.add(key)
-            if key & RK_MASK <= RK_D:  # drive time ("g" or "d")
+            if key & RK_MASK <= RK_CORE:  # drive time ("g" or "d") and CPU: operations read them
                 moved.append(key)
         for key in old_k:  # additions that go
             if key not in own_k:
                 del by_of[key][op]
                 pending.add(key)
-                if key & RK_MASK <= RK_D:
+                if key & RK_MASK <= RK_CORE:
                     moved.append(key)
         op.placed = own
         return moved
@@ -376,6 +405,10 @@ class Ctx:
             i = key >> RK_BITS
             if key & RK_MASK == RK_G:
                 self.asap_g[i] += n
+            elif key & RK_MASK == RK_CORE:
+                n += self.asap_c.pop(i, 0)
+                if n:
+                    self.asap_c[i] = n
             else:
                 n += self.asap_x.pop(i, 0)
                 if n:
@@ -436,6 +469,8 @@ class Sim:
     # attributes set outside __init__ (lazily, or by another object): declared for the compiled
     # engine, whose classes have a fixed set of typed attributes (docs/performance.md, mypyc)
     _run_index: Any
+    step_core_host: Any = None  # the host's CPU per core of the step being placed (solve -> place)
+    _occ_memo: Any = None  # host_occupancy's (U_host_g, occupancy) of the last host-load version
     # loads(): the entries of the last core_host array it read one by one, as a list
     _core_src: Any = None
     _core_vals: list[float] = []
@@ -1103,6 +1138,7 @@ class Sim:
                 U_host_g, host_random_g, core_host, be_g = self._host_load(st, X * st["on"])
             else:
                 U_host_g, host_random_g, core_host, be_g = st["host"]
+            self.step_core_host = core_host
             self.place(U_host_g, host_random_g)
             if CHECKS:
                 _after_call("place", self, None)
@@ -1183,6 +1219,7 @@ class Sim:
         the next invalidate(), so a step places the operations and sums the rows; response
         times are computed for all steps at once in finish()."""
         U_host_g, host_random_g, core_host, be_g = st["host"]
+        self.step_core_host = core_host
         self.place(U_host_g, host_random_g)
         if CHECKS:
             _after_call("place", self, None)
@@ -1210,7 +1247,10 @@ class Sim:
         them that read a resource whose additions changed. The outcome is the one-by-one
         placement of every running operation from scratch (the sums may differ in the last bits)."""
         ctx = self.ctx
-        host = ctx.follow_host(U_host_g, host_random_g)
+        host = ctx.follow_host(U_host_g, host_random_g, self.host_occupancy(U_host_g))
+        core_host = getattr(self, "step_core_host", None)
+        if core_host is not None:
+            host += ctx.follow_core(core_host)
         # resources whose inputs changed for every reader: drives that failed, came back or moved
         # between groups (the group's load per alive member is in the host load), ASAP counts
         changed = ctx.follow_topology(self)
@@ -1263,6 +1303,28 @@ class Sim:
                         must.add(o)
                         _heappush(queue, (o.pos, o))
         ctx.settle()
+
+    def host_occupancy(self, U_host_g: np.ndarray) -> list[float]:
+        """Per group: the fraction of time host I/O is at the group, min(1, L) by Little's law:
+        the drive-seconds per second the host's I/O takes there (U x alive members), plus the
+        I/Os a closed loop without think time keeps there (hp Tables 1-2: one outstanding I/O is
+        always at the array). The share and idle_only policies throttle only this fraction of
+        the time (docs/model.md 4): a trickle barely slows a rebuild (Thomasian and Menon's
+        rebuild in the drives' idle periods). Kept per host-load version."""
+        hit = getattr(self, "_occ_memo", None)
+        if hit is not None and hit[0] is U_host_g:
+            return hit[1]
+        G = self.lay.G
+        occ = np.zeros(G)
+        if self.P:
+            st = self._st
+            occ = U_host_g * st["alive_n"]
+            if st["any_closed"]:
+                w = np.where(st["closed"] & st["on"], st["n_raw"], 0.0)
+                occ = occ + np.bincount(st["gi"], weights=w, minlength=G)[:G]
+        out = np.minimum(occ, 1.0).tolist()
+        self._occ_memo = (U_host_g, out)
+        return out
 
     def set_busy(self, op: Op, busy: bool) -> None:
         """Put op in self.busy or take it out: the running ops that are not idle, in start order
@@ -1393,6 +1455,7 @@ class Sim:
         rates = []
         pend_g: dict[int, float] = {}
         pend_d: dict[int, float] = {}
+        pend_c: dict[int, float] = {}
         fits = True
         starved = False
         for p in f.parts:
@@ -1414,6 +1477,11 @@ class Sim:
                     used += pend_g.get(g, 0.0)
                 if used > lim:
                     fits = False
+            for key, v in p.adds:  # the CPU it adds must fit in what the host and the others leave
+                if key & RK_MASK == RK_CORE and v > 0.0:
+                    pend_c[key] = pend_c.get(key, 0.0) + v
+                    if ctx.core_host[key >> RK_BITS] + ctx.partial(key) + pend_c[key] > 100.0 - 1e-9:
+                        fits = False
             rates.append(p.rate)
         if not fits:
             self.demand(op, ctx)
@@ -1421,6 +1489,8 @@ class Sim:
         total = 0.0
         for p, r in zip(f.parts, rates):
             p.stream.rate = r
+            # at its cap: the level's policy holds it; nothing: the host fills a drive it needs
+            p.stream.limit = "policy" if r > 0.0 or p.rate == 0.0 else "drives (host load)"
             total += r
         op.rate = total
         if not starved:  # (most placements) the op's additions are a constant: share it
@@ -1444,6 +1514,7 @@ class Sim:
             return False
         for p in f.parts:
             p.stream.rate = 0.0
+            p.stream.limit = "drives (host load)"
         op.rate = 0.0
         return True
 
@@ -1563,6 +1634,11 @@ class Sim:
         self.ops.append(op)
         try:
             started = op.start(t)
+        except UnknownLevel as exc:
+            self.advise("error", "unknown-priority", f"{ev.id}: {exc}; the operation is not predicted", ev.id,
+                        "the platform's [operations] priorities and the rates' [policy] tables")
+            op.streams = []
+            started = False
         except MissingRate as exc:
             self.advise("warning", "no-rates", f"{ev.id}: {exc}; this operation is not predicted on "
                         f"{self.platform.name}", ev.id)
@@ -1725,7 +1801,7 @@ class Sim:
         t = np.array(self.rec_t, float)
         res = Result(scenario=self.scenario.name, horizon_h=horizon, event_count=steps,
                      platform_id=self.platform.id,
-                     rates_id=self.R.model)
+                     rates_id=str(self.platform.document.get("rates", "")))
         chunks = self.rec_chunks[:-1] + [self.rec_chunks[-1][:n_rows - REC_CHUNK * (len(self.rec_chunks) - 1)]]
 
         # a metric's rows as a new matrix straight from the chunks (fresh memory is slow to touch:

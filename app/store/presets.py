@@ -27,6 +27,7 @@ from app.domain.hardware import (
     Catalog, ControllerSpec, DriveType, EnclosureType, FeatureSpec, Interface, OperationSpec, Param,
     Platform, RaidRule, SettingSpec, Tables,
 )
+from app.domain.policies import policy_problems
 from app.domain.raid import RaidType
 
 
@@ -165,6 +166,12 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         raid_rules[rt] = RaidRule(
             rt, int(r.get("min", 2)), int(r.get("max", 16)), bool(r.get("even", False)),
             tuple(r.get("widths", ())), _interfaces(r.get("interfaces", ()), where))
+    operations = {
+        k: OperationSpec(k, tuple(v["priorities"]), v.get("default", v["priorities"][0]), v.get("source", ""))
+        for k, v in doc.get("operations", {}).items()
+    }
+    if problems := policy_problems(merged, operations, f"{where} (rates {rates_id})"):
+        raise PresetError("; ".join(problems))
     return Platform(
         id=_req(doc, "id", where), name=_req(doc, "name", where), vendor=doc.get("vendor", ""),
         family=doc.get("family", "custom"), firmware=doc.get("firmware", ""), source=_req(doc, "source", where),
@@ -189,10 +196,7 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
                            v.get("source", ""))
             for k, v in doc.get("features", {}).items()
         },
-        operations={
-            k: OperationSpec(k, tuple(v["priorities"]), v.get("default", v["priorities"][0]), v.get("source", ""))
-            for k, v in doc.get("operations", {}).items()
-        },
+        operations=operations,
         rates=_sourced(merged, "", "", "", f"rates {rates_id}"),
         builtin=builtin,
         document=dict(doc), rates_document=dict(rates[rates_id]),
