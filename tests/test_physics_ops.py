@@ -285,3 +285,21 @@ def test_ops_does_not_import_simulate():
             if isinstance(node, ast.ImportFrom):
                 assert node.module not in ("simulate", "app.engine.simulate") and not (
                     node.level and node.module == "simulate"), f"{path.name} imports simulate"
+
+
+def test_rebuilds_sharing_one_bus_never_take_more_than_it_carries(catalog):
+    # three R5 4+1 groups on bus 0 lose a drive each at once: at ASAP each alone would move
+    # 5 x 57 = 285 MB/s over the 400 MB/s bus (emc Table 6 low end)
+    n = 3
+    spec = {"platform": "emc-cx4-960-r28",
+            "groups": [{"id": g, "raid": "R5", "drives": 5, "drive_type": "fc-15k-73", "buses": [0], "enclosure": g}
+                       for g in range(n)],
+            "spares": [{"drive_type": "fc-15k-73", "bus": 0, "enclosure": n, "count": n}],
+            "luns": [{"id": g, "group": g, "gb": 60, "owner": "SP A" if g % 2 == 0 else "SP B"} for g in range(n)],
+            "events": [{"kind": "drive_failure", "id": f"f{g}", "start_h": 0.0, "drive": f"0_{g}_1", "priority": "ASAP"}
+                       for g in range(n)]}
+    res = simulate(build_project(spec, catalog), catalog)
+    assert float(res.get("bus_pct", "0").v.max()) <= 100.0 + 1e-6
+    rates = [[p for p in res.operation(f"f{g}").phases if p.name == "rebuild"][0].avg_mb_s for g in range(n)]
+    assert rates[0] == pytest.approx(57.0, rel=1e-6)  # placed first: the Table 6 rate
+    assert rates[2] < rates[0] * 0.9  # the later ones wait for bus time

@@ -35,7 +35,6 @@ if TYPE_CHECKING:  # pragma: no cover
 # Final: constants in the compiled engine, not a dict look-up in the module's globals at each use
 INF: Final = math.inf
 EPS_MB: Final = 1e-6
-PRIORITY_ORDER = ["Low", "Medium", "High", "ASAP"]
 
 # Ctx's resource keys: one int per (kind, index), index << RK_BITS | kind code; cheaper to build,
 # hash and compare at every placement than ("g", i) tuples. The kinds are Ctx.add's.
@@ -187,11 +186,35 @@ class RunIndex:
         self.running: list[bool] = []
         self.busy_src: Any = None  # Sim.w_running the flag below is of (a new array per workload change)
         self.any_busy = False
-        self.idle_rate: float | None = None  # idle_rebuild_rate when the same for every group
         # per SP: the running migrations on the write-cache path (Migration.set_forced dirties them)
         self.cache_path_migs: dict[int, dict["Migration", None]] = {}
         self.first_l: list[int] | None = None  # first_lun per group (-2: to be found again)
         self.migration_rates: dict[tuple, tuple] = {}  # Migration.rates per (ASAP, mirror, cached, copy_cap)
+        self.splits: dict[int, list[tuple[int, float]]] = {}  # bus_split per group
+
+    def bus_split(self, lay: "Layout", gi: int) -> list[tuple[int, float]]:
+        """(bus, share of the group's members on it): how a group's back-end MB/s spread over
+        its buses (Layout.GB's row; bus_columns spreads the host's the same way)."""
+        hit = self.splits.get(gi)
+        if hit is None:
+            row = lay.GB[gi]
+            hit = self.splits[gi] = [(int(b), float(row[b])) for b in np.flatnonzero(row > 0).tolist()]
+        return hit
+
+    def bus_coefs(self, lay: "Layout", per_mb: list[tuple[str, int, float]]) -> list[tuple[int, float]]:
+        """MB/s on each bus per MB/s of a transfer, from ("g", group, MB per MB) spread over the
+        group's buses and ("d", drive, MB per MB) on the drive's bus."""
+        out: dict[int, float] = {}
+        for kind, i, f in per_mb:
+            if f <= 0:
+                continue
+            if kind == "g":
+                for b, share in self.bus_split(lay, i):
+                    out[b] = out.get(b, 0.0) + f * share
+            else:
+                b = int(lay.d_bus[i])
+                out[b] = out.get(b, 0.0) + f
+        return sorted(out.items())
 
     def failures_tolerated(self, gi: int) -> int:
         """RaidMath.failures_tolerated of group gi, kept per RAID type and width for the process
@@ -578,7 +601,8 @@ class Op:
         return self.fixed()
 
     def take(self, ctx: "Ctx", cap: float, uses: list[tuple[str, int, float]], asap: bool,
-             core: int = -1, cpu_coef: float = 0.0, cap_limit: str = "policy") -> float:
+             core: int = -1, cpu_coef: float = 0.0, cap_limit: str = "policy",
+             bus: list[tuple[int, float]] | None = None) -> float:
         """Rate for a phase with drive costs `uses` [("g", group, busy per MB/s on each alive
         member) or ("d", drive, busy per MB/s)]: the cap, limited by the free drive time (shared
         equally among the ASAP-class phases on the same drives when asap) and, with a core and
@@ -611,6 +635,12 @@ class Op:
             if lim < rate:
                 rate = lim
                 limit = "cpu " + self.lay.core_names[core]
+        if bus:
+            for b, coef in bus:  # MB/s on bus b per MB/s: what the host and earlier operations leave
+                lim = ctx.free_bus(b) / coef
+                if lim < rate:
+                    rate = lim
+                    limit = f"bus {b}"
         if rate < 0.0:
             rate = 0.0
         for kind, i, cost in uses:
@@ -628,9 +658,11 @@ class Op:
     def cpu(self, ctx: "Ctx", ctrl: int, pct: float) -> None:
         ctx.add("core", int(self.lay.core_off[ctrl]), pct)
 
-    def bus_g(self, ctx: "Ctx", gi: int, mb_s: float) -> None:
+    def bus_g(self, ctx: Any, gi: int, mb_s: float) -> None:
+        """MB/s on group gi's buses, spread as its members are (to a Ctx or a cached Part)."""
         if mb_s > 0:
-            ctx.add("bus_g", gi, mb_s)
+            for b, share in self.ix.bus_split(self.lay, gi):
+                ctx.add("bus_x", b, mb_s * share)
 
     # ---- reporting
     def progress_pct(self) -> float:
@@ -689,7 +721,7 @@ class Op:
 class Migration(Op):
     __slots__ = ("src", "dst", "gs", "gd", "ctrl", "core", "copy_cap", "exp_cap", "cached", "cache_path", "cpu_copy",
                  "cpu_exp", "exp_cost_u", "c_src", "c_dst", "copy_uses", "src_uses", "exp_uses", "res", "dst_width",
-                 "dst_data", "copy_mb", "exp_mb", "exp_pending", "exp_uses_lo", "exp_cost_lo", "cpu_exp_lo")
+                 "dst_data", "copy_mb", "exp_mb", "exp_pending", "exp_uses_lo", "exp_cost_lo", "cpu_exp_lo", "copy_bus")
 
     def start(self, t: float) -> bool:
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
@@ -726,6 +758,7 @@ class Migration(Op):
         # what demand() and build_fixed() read at every placement, as plain Python values
         self.core = lay.core_off.item(self.ctrl)
         self.copy_uses = [("g", self.gs, self.c_src), ("g", self.gd, self.c_dst)]
+        self.dst_width, self.dst_data = float(lay.g_width.item(self.gd)), float(lay.g_data.item(self.gd))
         self.src_uses = self.copy_uses[:1]  # the write-cache path takes only the source's drive time
         self.exp_uses = [("g", self.gd, self.exp_cost_u)]
         # the write-around expansion (what the economical levels and write-aside 511 use) costs
@@ -736,8 +769,10 @@ class Migration(Op):
             cheaper = R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
             self.exp_cost_lo, self.cpu_exp_lo = self.exp_cost_u * cheaper, self.cpu_exp * cheaper
         self.exp_uses_lo = [("g", self.gd, self.exp_cost_lo)]
-        self.res = [("g", self.gs), ("g", self.gd), ("core", self.core)]  # resources()
-        self.dst_width, self.dst_data = float(lay.g_width.item(self.gd)), float(lay.g_data.item(self.gd))
+        # MB/s on each bus per MB/s copied: the source reads, full stripes written on the destination
+        self.copy_bus = self.ix.bus_coefs(lay, [("g", self.gs, 1.0), ("g", self.gd, self.dst_width / self.dst_data)])
+        self.res = ([("g", self.gs), ("g", self.gd), ("core", self.core)]
+                    + [("bus_x", b) for b, _ in self.copy_bus])  # resources()
         src_gb = float(lay.l_cap.item(self.src))
         dst_gb = float(lay.l_cap.item(self.dst))
         self.copy_mb = src_gb * 1024.0
@@ -819,13 +854,16 @@ class Migration(Op):
                     drain = self.drain(ctx, c_dst)
                     if forced:
                         ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
-                        rate = self.take(ctx, min(self.copy_cap, drain), self.copy_uses, True, core, self.cpu_copy)
+                        rate = self.take(ctx, min(self.copy_cap, drain), self.copy_uses, True, core, self.cpu_copy,
+                                         bus=self.copy_bus)
                     else:
-                        rate = self.take(ctx, self.copy_cap, self.src_uses, True, core, self.cpu_copy)
+                        rate = self.take(ctx, self.copy_cap, self.src_uses, True, core, self.cpu_copy,
+                                         bus=self.copy_bus)
                         ctx.add("g", gd, c_dst * min(rate, drain))
                         self.fill_rate += max(rate - drain, 0.0)
                 else:
-                    rate = self.take(ctx, self.copy_cap, self.copy_uses, self.asap, core, self.cpu_copy)
+                    rate = self.take(ctx, self.copy_cap, self.copy_uses, self.asap, core, self.cpu_copy,
+                                     bus=self.copy_bus)
                 s.limit = self.last_limit
                 s.rate = rate
                 ctx.add("core", core, self.cpu_copy * rate)
@@ -871,8 +909,7 @@ class Migration(Op):
                 p = f.take(s, self.copy_cap, self.copy_uses)
                 p.add("core", core, self.cpu_copy * p.rate)
                 for gi, mb in ((gs, p.rate), (gd, p.rate * self.dst_width / self.dst_data)):
-                    if mb > 0:
-                        p.add("bus_g", gi, mb)
+                    self.bus_g(p, gi, mb)
             elif s.tag == "exp":
                 p = f.take(s, self.exp_cap, self.exp_uses)
                 p.add("core", core, self.cpu_exp * p.rate)
@@ -1172,8 +1209,10 @@ class Rebuild(Op):
         res: Any = self.res
         if res is None or res[0] != self.target:  # the target changes once, on the replacement
             drives = {self.d, self.spare, self.target, self.partner() if self.lay.g_mirror[self.gi] else None}
+            buses = {b for b, _ in self.ix.bus_split(self.lay, self.gi)}
+            buses.update(int(self.lay.d_bus[d]) for d in drives if d is not None)
             res = self.res = (self.target, [("g", self.gi)] + [("d", d) for d in drives if d is not None]
-                              + [("core", self.core0)])
+                              + [("core", self.core0)] + [("bus_x", b) for b in sorted(buses)])
         return res[1]
 
     def count_asap(self, ctx) -> None:
@@ -1208,8 +1247,10 @@ class Rebuild(Op):
             src = [("d", spare, 1.0)]
             dst = self.d
             cpu_key = "rebuild.cpu.equalization"
-        s.plan = rebuild_plan(sim, self.gi, self.d, src, dst, phase, self.pols[phase], cpu_key, self.event.id)
-        s.bus_cap = s.plan[3]
+        uses, pol, full, bus_cap, full_limit, cpu_coef, bus = rebuild_plan(
+            sim, self.gi, self.d, src, dst, phase, self.pols[phase], cpu_key, self.event.id)
+        s.plan = (uses, pol, full, bus_cap, full_limit, cpu_coef, self.ix.bus_coefs(lay, bus))
+        s.bus_cap = bus_cap
         return s.plan
 
     def demand(self, ctx) -> None:
@@ -1218,7 +1259,7 @@ class Rebuild(Op):
             if s.kind != "transfer":
                 continue
             uses, pol, full, bus_cap, full_limit, cpu_coef, bus = self.plan(s)
-            rate = self.policy_rate(ctx, pol, full, full_limit, uses, cpu_coef, self.gi)
+            rate = self.policy_rate(ctx, pol, full, full_limit, uses, cpu_coef, self.gi, bus)
             s.rate = rate
             s.limit = self.last_limit
             self.add_cpu_and_bus(ctx, rate, cpu_coef, bus)
@@ -1237,22 +1278,24 @@ class Rebuild(Op):
             self.add_cpu_and_bus(p, p.rate, cpu_coef, bus)
         return f
 
-    def policy_rate(self, ctx, pol: Policy, full: float, full_limit: str, uses, cpu_coef: float, gi: int) -> float:
+    def policy_rate(self, ctx, pol: Policy, full: float, full_limit: str, uses, cpu_coef: float, gi: int,
+                    bus: list[tuple[int, float]] | None = None) -> float:
         """A transfer's rate under its level's policy (docs/model.md 4); self.last_limit names
         the centre that set it."""
         kind = pol.kind
         core = self.core0
         if kind == "cap" or kind == "asap":
             cap = min(pol.p("mb_s", INF), full)
-            return self.take(ctx, cap, uses, kind == "asap", core, cpu_coef, full_limit if cap >= full else "policy")
+            return self.take(ctx, cap, uses, kind == "asap", core, cpu_coef, full_limit if cap >= full else "policy",
+                             bus)
         r0 = full_speed(ctx.max_util, full, uses, cpu_coef)
         lim0 = full_limit if r0 >= full else "drives"
         if kind == "duty_cycle":
             duty = pol.p("duty", 1.0)
-            return self.take(ctx, duty * r0, uses, False, core, cpu_coef, "policy" if duty < 1.0 else lim0)
+            return self.take(ctx, duty * r0, uses, False, core, cpu_coef, "policy" if duty < 1.0 else lim0, bus)
         if kind == "window":
             cap = min(pol.p("max_mb_s", INF), r0)
-            rate = self.take(ctx, cap, uses, False, core, cpu_coef, "policy" if cap < r0 else lim0)
+            rate = self.take(ctx, cap, uses, False, core, cpu_coef, "policy" if cap < r0 else lim0, bus)
             lo = min(pol.p("min_mb_s", 0.0), r0)
             if rate < lo:  # guaranteed even under load: it pushes the host aside
                 for kind_, i, cost in uses:
@@ -1285,11 +1328,8 @@ class Rebuild(Op):
         if rate > 0:
             if cpu_coef > 0:
                 target.add("core", self.core0, cpu_coef * rate)
-            for kind, i, f in bus:
-                if kind == "g":
-                    target.add("bus_g", i, rate * f)
-                else:
-                    target.add("bus_x", int(self.lay.d_bus[i]), rate * f)
+            for b, f in bus:
+                target.add("bus_x", b, rate * f)
 
     def progress_pct(self) -> float:
         if self.end_h is not None:
@@ -1299,7 +1339,8 @@ class Rebuild(Op):
 
 # ====================================================================== bind
 class BindOp(Op):
-    __slots__ = ("l", "gi", "ctrl", "core", "stripe_w", "stripe_d", "res", "zero_rate", "verify_rate", "verify_asap", "mb")
+    __slots__ = ("l", "gi", "ctrl", "core", "stripe_w", "stripe_d", "res", "zero_rate", "verify_rate", "verify_asap", "mb",
+                 "bus")
 
     def start(self, t: float) -> bool:
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
@@ -1310,7 +1351,8 @@ class BindOp(Op):
         self.core = lay.core_off.item(self.ctrl)
         # back-end MB/s per MB/s bound: full stripes (data + parity), as Python floats
         self.stripe_w, self.stripe_d = float(lay.g_width.item(self.gi)), float(max(lay.g_data.item(self.gi), 1))
-        self.res = [("g", self.gi)]  # resources()
+        self.bus = self.ix.bus_coefs(lay, [("g", self.gi, self.stripe_w / self.stripe_d)])
+        self.res = [("g", self.gi), ("core", self.core)] + [("bus_x", b) for b, _ in self.bus]  # resources()
         self.label = f"Bind LUN {ev.lun} (verify {self.priority}{', no initial verify' if ev.no_initial_verify else ''})"
         iface = lay.drive_types[lay.g_members[self.gi].item(0)].interface
         key = "SATA" if iface is Interface.SATA else "FC"
@@ -1358,12 +1400,14 @@ class BindOp(Op):
         for s in self.streams:
             if s.tag == "zero":
                 cost = R.v("bind.disk.zeroing_util") / self.zero_rate
-                rate = self.take(ctx, self.zero_rate, [("g", gi, cost)], False)
-                self.cpu(ctx, self.ctrl, R.v("bind.cpu.zeroing_pct") * (rate / self.zero_rate))
+                coef = R.v("bind.cpu.zeroing_pct") / self.zero_rate
+                rate = self.take(ctx, self.zero_rate, [("g", gi, cost)], False, self.core, coef, bus=self.bus)
             else:
                 cost = R.v("bind.disk.verify_util_at_asap") / self.verify_asap
-                rate = self.take(ctx, self.verify_rate, [("g", gi, cost)], self.asap)
-                self.cpu(ctx, self.ctrl, R.v("bind.cpu.verify_pct_at_asap") * rate / self.verify_asap)
+                coef = R.v("bind.cpu.verify_pct_at_asap") / self.verify_asap
+                rate = self.take(ctx, self.verify_rate, [("g", gi, cost)], self.asap, self.core, coef, bus=self.bus)
+            self.cpu(ctx, self.ctrl, coef * rate)
+            s.limit = self.last_limit
             s.rate = rate
             self.bus_g(ctx, gi, rate * self.stripe_w / self.stripe_d)
             self.rate += rate
@@ -1382,9 +1426,7 @@ class BindOp(Op):
                 cost = R.v("bind.disk.verify_util_at_asap") / self.verify_asap
                 p = f.take(s, self.verify_rate, [("g", gi, cost)])
                 p.add("core", core, R.v("bind.cpu.verify_pct_at_asap") * p.rate / self.verify_asap)
-            mb = p.rate * self.stripe_w / self.stripe_d
-            if mb > 0:
-                p.add("bus_g", gi, mb)
+            self.bus_g(p, gi, p.rate * self.stripe_w / self.stripe_d)
         return f
 
 

@@ -9,8 +9,8 @@ from typing import Any, Protocol
 
 
 class CtxView(Protocol):
-    """Ctx as an operation's demand() sees it: free time on drives and cores, ASAP counts, the
-    host load it is placed on, and the additions it makes."""
+    """Ctx as an operation's demand() sees it: free time on drives, cores and buses, ASAP counts,
+    the host load it is placed on, and the additions it makes."""
 
     max_util: Any
     U_host_g: Any
@@ -25,6 +25,8 @@ class CtxView(Protocol):
     def free_d(self, d: int) -> float: ...
 
     def free_core(self, c: int) -> float: ...
+
+    def free_bus(self, b: int) -> float: ...
 
     def asap_of_d(self, d: int) -> Any: ...
 

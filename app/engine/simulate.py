@@ -160,6 +160,11 @@ class Ctx:
         self.core_host: list[float] = [0.0] * lay.C
         self.core_src: Any = None
         self.asap_c: dict[int, int] = {}  # ASAP-priority phases per core
+        # per bus: the host's back-end MB/s (follow_bus) and the bus's capacity (free_bus)
+        self.host_bus: list[float] = [0.0] * lay.B
+        self.bus_src: Any = None
+        self.bus_mb_s = float(sim.platform.bus_mb_s)
+        self.GB = lay.GB
         self.topo: Any = None  # topology version of d_group / failed below
         self.dg_arr = lay.d_group.copy()
         self.failed_arr = sim.failed.copy()
@@ -220,6 +225,27 @@ class Ctx:
         """CPU % of core c that the host and the operations placed before this one leave."""
         f = 100.0 - self.core_host[c] - self.partial(c << RK_BITS | RK_CORE)
         return f if f > 0.0 else 0.0
+
+    def free_bus(self, b: int) -> float:
+        """MB/s of bus b that the host and the operations placed before this one leave."""
+        f = self.bus_mb_s - self.host_bus[b] - self.partial(b << RK_BITS | RK_BUS_X)
+        return f if f > 0.0 else 0.0
+
+    def follow_bus(self, be_g: np.ndarray) -> list[int]:
+        """Take the host's back-end MB/s per group (spread over each group's buses as its members
+        are); the bus keys operations read whose value changed."""
+        if be_g is self.bus_src:
+            return []
+        vals = (be_g @ self.GB).tolist() if len(self.GB) else [0.0] * len(self.host_bus)
+        read = []
+        for b, v in enumerate(vals):
+            if v != self.host_bus[b]:
+                self.host_bus[b] = v
+                key = b << RK_BITS | RK_BUS_X
+                if self.readers.get(key):
+                    read.append(key)
+        self.bus_src = be_g
+        return read
 
     def follow_core(self, core_host: np.ndarray) -> list[int]:
         """Take the host's CPU per core; the core keys operations read whose value changed."""
@@ -383,13 +409,13 @@ class Ctx:
                 by = by_of[key] = {}
             by[op] = v
             pending.add(key)
-            if key & RK_MASK <= RK_CORE:  # drive time ("g" or "d") and CPU: operations read them
+            if key & RK_MASK != RK_BUS_G:  # drive time, CPU and buses: operations read them
                 moved.append(key)
         for key in old_k:  # additions that go
             if key not in own_k:
                 del by_of[key][op]
                 pending.add(key)
-                if key & RK_MASK <= RK_CORE:
+                if key & RK_MASK != RK_BUS_G:
                     moved.append(key)
         op.placed = own
         return moved
@@ -470,6 +496,7 @@ class Sim:
     # engine, whose classes have a fixed set of typed attributes (docs/performance.md, mypyc)
     _run_index: Any
     step_core_host: Any = None  # the host's CPU per core of the step being placed (solve -> place)
+    step_be_g: Any = None  # and its back-end MB/s per group
     _occ_memo: Any = None  # host_occupancy's (U_host_g, occupancy) of the last host-load version
     # loads(): the entries of the last core_host array it read one by one, as a list
     _core_src: Any = None
@@ -1138,7 +1165,7 @@ class Sim:
                 U_host_g, host_random_g, core_host, be_g = self._host_load(st, X * st["on"])
             else:
                 U_host_g, host_random_g, core_host, be_g = st["host"]
-            self.step_core_host = core_host
+            self.step_core_host, self.step_be_g = core_host, be_g
             self.place(U_host_g, host_random_g)
             if CHECKS:
                 _after_call("place", self, None)
@@ -1219,7 +1246,7 @@ class Sim:
         the next invalidate(), so a step places the operations and sums the rows; response
         times are computed for all steps at once in finish()."""
         U_host_g, host_random_g, core_host, be_g = st["host"]
-        self.step_core_host = core_host
+        self.step_core_host, self.step_be_g = core_host, be_g
         self.place(U_host_g, host_random_g)
         if CHECKS:
             _after_call("place", self, None)
@@ -1251,6 +1278,9 @@ class Sim:
         core_host = getattr(self, "step_core_host", None)
         if core_host is not None:
             host += ctx.follow_core(core_host)
+        be_g = getattr(self, "step_be_g", None)
+        if be_g is not None:
+            host += ctx.follow_bus(be_g)
         # resources whose inputs changed for every reader: drives that failed, came back or moved
         # between groups (the group's load per alive member is in the host load), ASAP counts
         changed = ctx.follow_topology(self)
@@ -1477,10 +1507,15 @@ class Sim:
                     used += pend_g.get(g, 0.0)
                 if used > lim:
                     fits = False
-            for key, v in p.adds:  # the CPU it adds must fit in what the host and the others leave
-                if key & RK_MASK == RK_CORE and v > 0.0:
+            for key, v in p.adds:  # the CPU and bus it adds must fit in what the host and the others leave
+                kind = key & RK_MASK
+                if v > 0.0 and (kind == RK_CORE or kind == RK_BUS_X):
                     pend_c[key] = pend_c.get(key, 0.0) + v
-                    if ctx.core_host[key >> RK_BITS] + ctx.partial(key) + pend_c[key] > 100.0 - 1e-9:
+                    if kind == RK_CORE:
+                        over = ctx.core_host[key >> RK_BITS] + ctx.partial(key) + pend_c[key] > 100.0 - 1e-9
+                    else:
+                        over = ctx.host_bus[key >> RK_BITS] + ctx.partial(key) + pend_c[key] > ctx.bus_mb_s * (1 - 1e-9)
+                    if over:
                         fits = False
             rates.append(p.rate)
         if not fits:
