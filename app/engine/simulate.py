@@ -159,7 +159,7 @@ class Ctx:
         self.occ_g: list[float] = [0.0] * lay.G
         self.core_host: list[float] = [0.0] * lay.C
         self.core_src: Any = None
-        self.asap_c: dict[int, int] = {}  # ASAP-priority phases per core
+        self.asap_c: dict[int, Any] = {}  # ASAP-priority phases per core (counts as Ctx.count adds them)
         # per bus: the host's back-end MB/s (follow_bus) and the bus's capacity (free_bus)
         self.host_bus: list[float] = [0.0] * lay.B
         self.bus_src: Any = None
