@@ -303,3 +303,37 @@ def test_rebuilds_sharing_one_bus_never_take_more_than_it_carries(catalog):
     rates = [[p for p in res.operation(f"f{g}").phases if p.name == "rebuild"][0].avg_mb_s for g in range(n)]
     assert rates[0] == pytest.approx(57.0, rel=1e-6)  # placed first: the Table 6 rate
     assert rates[2] < rates[0] * 0.9  # the later ones wait for bus time
+
+
+def test_window_policy_guarantees_its_minimum_and_keeps_its_maximum(tmp_path):
+    """A user platform with a Linux md style window for High rebuilds (speed_limit_min/max)."""
+    from app.store.presets import builtin_presets_dir, load_catalog
+
+    src = (builtin_presets_dir() / "platforms" / "hp-sa6402-msa30.toml").read_text()
+    src = src.replace('id = "hp-sa6402-msa30"', 'id = "md-window"')
+    src += ('\n[rates_override.policy.rebuild.High]\nkind = "window"\nsource = "test: md speed limits"\n'
+            'min_mb_s = 5.0\nmax_mb_s = 20.0\n')
+    (tmp_path / "md.toml").write_text(src)
+    cat = load_catalog(builtin_presets_dir(), user_dir=tmp_path)
+    assert cat.problems == ()
+
+    def rate(load):
+        spec = hp_project(cat, load=load)
+        spec.platform_id = "md-window"
+        res = simulate(spec, cat)
+        return [p for p in res.operation("op1").phases if p.name == "rebuild"][0].avg_mb_s
+
+    assert rate(None) == pytest.approx(20.0, rel=1e-6)  # idle: the maximum, below the drives' 33 MB/s
+    assert rate(("closed", 64)) >= 5.0 * (1 - 1e-6)  # a saturating host: still the minimum
+
+
+def test_policy_with_an_unknown_kind_is_refused_with_file_and_key(tmp_path):
+    from app.store.presets import builtin_presets_dir, load_catalog
+
+    src = (builtin_presets_dir() / "platforms" / "hp-sa6402-msa30.toml").read_text()
+    src = src.replace('id = "hp-sa6402-msa30"', 'id = "broken"')
+    src += '\n[rates_override.policy.rebuild.High]\nkind = "turbo"\n'
+    (tmp_path / "broken.toml").write_text(src)
+    cat = load_catalog(builtin_presets_dir(), user_dir=tmp_path)
+    assert "broken" not in cat.platforms
+    assert any("broken.toml" in p and "[policy.rebuild.High] kind = 'turbo'" in p for p in cat.problems)

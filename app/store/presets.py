@@ -91,7 +91,9 @@ def _sourced(node: Mapping[str, Any], path: str, source: str, unit: str, where: 
 def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     merged = dict(base)
     for k, v in over.items():
-        if isinstance(v, dict) and isinstance(merged.get(k), dict) and "value" not in v:
+        # (a policy table that names its kind replaces the level's policy: another kind's parameters
+        # would not apply to it)
+        if isinstance(v, dict) and isinstance(merged.get(k), dict) and "value" not in v and "kind" not in v:
             merged[k] = _deep_merge(merged[k], v)
         else:
             merged[k] = v
