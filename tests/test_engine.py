@@ -60,8 +60,10 @@ def test_emc_worked_examples(catalog):
     # because the rebuild takes longer than that
     for prio, printed in (("High", 18), ("Medium", 36), ("Low", 108)):
         assert dur(simulate(p, catalog, f"Rebuild {prio}")) == pytest.approx(printed, rel=0.05)
-    # ASAP rebuild on the example's one-bus layout: Table 6 low end (51 MB/s / 1.33) + 63.1 MB/s
-    expected = 2000 / 4 * 1024 / (51 / 1.33) / 3600 + 500 * 1024 / 63.1 / 3600
+    # ASAP rebuild on the example's one-bus layout: Table 6 low end for R6 4+2 (51 MB/s) capped at
+    # the R5 column at the same six drives (MB/s x drives interpolated between the 4+1 and 8+1 rows:
+    # (285 + (315 - 285) / 4) / 6 = 48.75 MB/s), / 1.33 for SATA, + equalization at 63.1 MB/s
+    expected = 2000 / 4 * 1024 / (48.75 / 1.33) / 3600 + 500 * 1024 / 63.1 / 3600
     assert dur(simulate(p, catalog, "Rebuild ASAP")) == pytest.approx(expected, rel=0.01)
     # Bind example
     assert dur(simulate(p, catalog, "Bind ASAP verify")) == pytest.approx(0.34, rel=0.05)
@@ -164,7 +166,7 @@ def test_result_json_and_lazy_series(catalog):
     assert set(ph) >= {"name", "start_h", "end_h", "duration_h", "mb", "avg_mb_s"}
     assert all(a["source"] for a in d["assumptions"])
     paths = {a["path"] for a in d["assumptions"]}
-    assert "migration.asap.parity" in paths and "host.sp_latency_ms" in paths
+    assert "policy.migration.ASAP.mb_s" in paths and "host.sp_latency_ms" in paths
 
 
 def test_mttdl_uses_predicted_rebuild(catalog):
@@ -189,7 +191,7 @@ def asap_rebuild_spec(drives: int, drive_type: str, buses: list[int]) -> dict:
 def test_nearest_row_is_advised_not_silent(catalog):
     r = simulate(build_project(asap_rebuild_spec(13, "fc-15k-73", [0]), catalog), catalog)
     adv = [a for a in r.advisories if a.code == "nearest-table-row"]
-    assert adv and "12 data disks" in adv[0].text
+    assert adv and "13-drive RAID 5 group" in adv[0].text and "interpolated" in adv[0].text
 
 
 def test_concurrent_migrations_to_one_group_slow_each_other(catalog):
@@ -219,12 +221,12 @@ def test_custom_platform_uses_its_own_tables(tmp_path, catalog):
     src = src.replace('id = "emc-cx4-960-r28"', 'id = "my-array"').replace(
         'name = "EMC CLARiiON CX4-960"', 'name = "My array"')
     src += textwrap.dedent("""
-        [rates_override.migration.economical]
+        [rates_override.policy.migration.High]
         source = "test: a faster custom array"
-        High = 6.8
-        [rates_override.rebuild.economical]
+        mb_s = 6.8
+        [rates_override.policy.rebuild.High]
         source = "test"
-        High = 24.4
+        mb_s = 24.4
         """)
     (tmp_path / "my-array.toml").write_text(src)
     cat = load_catalog(builtin_presets_dir(), user_dir=tmp_path)
@@ -239,8 +241,8 @@ def test_custom_platform_uses_its_own_tables(tmp_path, catalog):
     stock = simulate(build_project(spec, catalog), catalog)
     assert dur(custom) == pytest.approx(dur(stock) / 2, rel=1e-6)
     used = {a.path: a for a in custom.assumptions}
-    assert used["migration.economical.High"].value == 6.8
-    assert used["migration.economical.High"].source == "test: a faster custom array"
+    assert used["policy.migration.High.mb_s"].value == 6.8
+    assert used["policy.migration.High.mb_s"].source == "test: a faster custom array"
 
 
 def test_undocumented_drive_class_is_advised(catalog):

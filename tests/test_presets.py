@@ -127,17 +127,17 @@ def copied_platform(new_id: str, name: str, extra: str = "") -> str:
 
 def test_user_platform_is_added(tmp_path):
     (tmp_path / "my-array.toml").write_text(copied_platform(
-        "my-cx4", "My CX4", extra='\n[rates_override.migration.economical]\n'
-                                  'High = { value = 5.0, source = "lab measurement, 2024-03" }\n'))
+        "my-cx4", "My CX4", extra='\n[rates_override.policy.migration.High]\n'
+                                  'mb_s = { value = 5.0, source = "lab measurement, 2024-03" }\n'))
     cat = load_catalog(PRESETS, user_dir=tmp_path)
     assert cat.problems == ()
     mine = cat.platform("my-cx4")
     assert not mine.builtin and mine.name == "My CX4" and mine.max_enclosures_per_bus == 5
-    high = mine.rates.param("migration.economical.High")
+    high = mine.rates.param("policy.migration.High.mb_s")
     assert high.value == 5.0 and high.source == "lab measurement, 2024-03"
     # the rest of the tables are inherited, sources included
-    assert mine.rates.param("migration.economical.Low").source == cat.platform("emc-cx4-960-r28").rates.param(
-        "migration.economical.Low").source
+    assert mine.rates.param("policy.migration.Low.mb_s").source == cat.platform("emc-cx4-960-r28").rates.param(
+        "policy.migration.Low.mb_s").source
     assert "emc-cx4-960-r28" in cat.platforms and cat.platform("emc-cx4-960-r28").builtin
 
 

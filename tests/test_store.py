@@ -390,8 +390,8 @@ def test_custom_platform_travels_with_the_file(tmp_path, catalog, load_example):
     assert pf.buses == 4 and pf.name == "Lab CX4 with 4 buses"
     assert [i for i in validate(loaded, cat2) if i.severity == "error"] == []
     # rates come along too
-    assert pf.rates.param("migration.economical.High").value == with_user.platform("acme-cx4-lab").rates.param(
-        "migration.economical.High").value
+    assert pf.rates.param("policy.migration.High.mb_s").value == with_user.platform("acme-cx4-lab").rates.param(
+        "policy.migration.High.mb_s").value
 
 
 def test_builtin_platform_carries_no_snapshot(tmp_path, catalog, load_example):

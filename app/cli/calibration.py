@@ -197,6 +197,7 @@ class FitParam:
     about: str = ""  # what the parameter means (kept in the value's source when written)
     follows: str = ""  # another rates id whose fit of the same name this one copies (no fit of its own)
     problem: str = ""  # why this declaration cannot be fitted (its path is gone from the preset)
+    also: tuple[str, ...] = ()  # more paths that take the same value (one parameter, several keys)
 
     def clip(self, v: float) -> float:
         return min(max(v, self.bounds[0]), self.bounds[1])
@@ -239,8 +240,14 @@ def fit_params(rates_docs: Mapping[str, Mapping[str, Any]]) -> list[FitParam]:
                 value, problem = _value_at(doc, d["path"]), ""
             except (KeyError, TypeError, ValueError):
                 value, problem = math.nan, f"rates {rid}: [fit.{name}] path {d['path']!r} is not a number in the preset"
+            also = tuple(d.get("also", ()))
+            for extra in also:
+                try:
+                    _value_at(doc, extra)
+                except (KeyError, TypeError, ValueError):
+                    problem = problem or f"rates {rid}: [fit.{name}] also {extra!r} is not a number in the preset"
             out.append(FitParam(name, rid, d["path"], (float(b[0]), float(b[1])), figs, value,
-                                str(d.get("about", "")), str(d.get("follows", "")), problem))
+                                str(d.get("about", "")), str(d.get("follows", "")), problem, also))
     return out
 
 
@@ -258,6 +265,8 @@ class Bench:
         self.examples = load_examples(self.catalog)
         self.cases = {c["id"]: (c, projects) for c, projects, _ in load_cases()}
         self.order = list(self.cases)
+        # a parameter tied to several keys ([fit.X] also = [...]) sets them all in a run
+        self.also = {(p.rates_id, p.path): p.also for p in fit_params(load_rates_docs()) if p.also}
         self.runs = 0  # case evaluations
         self.sims = 0  # engine runs (a case may simulate several scenarios)
 
@@ -268,6 +277,10 @@ class Bench:
         cat = self.catalog
         for rid, values in (overrides or {}).items():
             if values:
+                values = dict(values)
+                for path, v in list(values.items()):
+                    for extra in self.also.get((rid, path), ()):
+                        values[extra] = v
                 cat = with_rates_values(cat, rid, values)
         out = {}
         for cid in ids:
@@ -638,7 +651,8 @@ def write_fit(path: Path, fr: FitResult, today: str | None = None) -> str:
                f"(bounds {p.bounds[0]:g}-{p.bounds[1]:g}; [fit.{p.name}])" + (f": {p.about}" if p.about else ""))
         if p.follows:
             src = f"as {p.follows} (same [fit.{p.name}]): " + src
-        lines = _set_line(lines, doc, p.path, v, src)
+        for key in (p.path, *p.also):
+            lines = _set_line(lines, doc, key, v, src)
         lines = _set_fit_table(lines, p.name, v, {f: fr.residuals_pct[f] for f in p.figures if f in fr.residuals_pct},
                                today)
     new = "\n".join(lines) + "\n"

@@ -1,12 +1,17 @@
-"""Operations: each is a set of phases with a rate policy read from the rates preset.
+"""Operations: each is a set of phases whose rate follows the priority level's policy
+(app/engine/policy.py, read from the rates preset's [policy.*] tables; docs/model.md 4):
 
-Policies (docs/model.md):
-  cap        run at the table's rate (EMC Tables 1, 4, 8), limited only by free drive time
-  asap       run at up to the table's rate on the drive time the host leaves free (up to
-             host.max_util), shared equally with other ASAP-class phases on the same drives
-  share      HP High/Medium: take a share of the contended drive time while the host is busy
-  idle_only  HP Low: rebuild only while the host is idle
-  timed      a fixed duration (set-up, reboot, measure)
+  cap         up to the policy's mb_s, limited by the free drive time and CPU
+  asap        up to the full-speed rate on the drive time the host leaves free (up to max_util),
+              shared equally with other ASAP-class phases on the same drives and core
+  share       a share of the drive time the host contends for, full speed the rest of the time
+  idle_only   full speed while the host is away, trickle_mb_s while it contends
+  duty_cycle  duty x the full-speed rate, limited by the free drive time
+  window      at least min_mb_s (even under load), at most max_mb_s
+  timed       a fixed duration (set-up, reboot, measure)
+
+The full-speed rate comes from the configuration (drives, RAID geometry, buses, controller),
+capped by a platform's measured full-speed tables where it has them.
 """
 from __future__ import annotations
 
@@ -16,19 +21,20 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from app.domain.hardware import Interface
-from app.domain.raid import RaidType
 
+from .policy import Policy, generic_levels_note, policy_for
+from .protocols import CtxView as Ctx
+from .protocols import SimView as Sim
 from .rates import MissingRate
+from .rebuild_model import io_mb, read_cost, table_ceiling
 from .result import OperationResult, Phase
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .simulate import Ctx, Sim
     from .state import Layout
 
 # Final: constants in the compiled engine, not a dict look-up in the module's globals at each use
 INF: Final = math.inf
 EPS_MB: Final = 1e-6
-PRIORITY_ORDER = ["Low", "Medium", "High", "ASAP"]
 
 # Ctx's resource keys: one int per (kind, index), index << RK_BITS | kind code; cheaper to build,
 # hash and compare at every placement than ("g", i) tuples. The kinds are Ctx.add's.
@@ -70,6 +76,8 @@ class Stream:
     tag: Any
     plan: Any
     bus_cap: float
+    limit: str  # the centre holding its rate down now (Phase.limited_by)
+    lim_mb: dict[str, float]  # MB moved under each limiting centre
 
     def __init__(self, name: str, start_h: float, mb: float = 0.0, kind: str = "transfer",
                  end_h: float | None = None, tag: Any = None) -> None:
@@ -83,6 +91,8 @@ class Stream:
         self.tag = tag
         self.plan = None
         self.bus_cap = INF
+        self.limit = ""
+        self.lim_mb = {}
 
     def finished(self, now: float) -> bool:
         if self.kind == "transfer":
@@ -160,7 +170,6 @@ class RunIndex:
 
     def __init__(self, sim: "Sim"):
         lay = sim.lay
-        self.model = sim.R.model
         self.groups = lay.groups
         self.default_lun_settings = sim.platform.default_lun_settings()
         spares = lay.spares.tolist()  # the few spares only (not Layout.d_iface of every drive)
@@ -177,11 +186,35 @@ class RunIndex:
         self.running: list[bool] = []
         self.busy_src: Any = None  # Sim.w_running the flag below is of (a new array per workload change)
         self.any_busy = False
-        self.idle_rate: float | None = None  # idle_rebuild_rate when the same for every group
         # per SP: the running migrations on the write-cache path (Migration.set_forced dirties them)
         self.cache_path_migs: dict[int, dict["Migration", None]] = {}
         self.first_l: list[int] | None = None  # first_lun per group (-2: to be found again)
         self.migration_rates: dict[tuple, tuple] = {}  # Migration.rates per (ASAP, mirror, cached, copy_cap)
+        self.splits: dict[int, list[tuple[int, float]]] = {}  # bus_split per group
+
+    def bus_split(self, lay: "Layout", gi: int) -> list[tuple[int, float]]:
+        """(bus, share of the group's members on it): how a group's back-end MB/s spread over
+        its buses (Layout.GB's row; bus_columns spreads the host's the same way)."""
+        hit = self.splits.get(gi)
+        if hit is None:
+            row = lay.GB[gi]
+            hit = self.splits[gi] = [(int(b), float(row[b])) for b in np.flatnonzero(row > 0).tolist()]
+        return hit
+
+    def bus_coefs(self, lay: "Layout", per_mb: list[tuple[str, int, float]]) -> list[tuple[int, float]]:
+        """MB/s on each bus per MB/s of a transfer, from ("g", group, MB per MB) spread over the
+        group's buses and ("d", drive, MB per MB) on the drive's bus."""
+        out: dict[int, float] = {}
+        for kind, i, f in per_mb:
+            if f <= 0:
+                continue
+            if kind == "g":
+                for b, share in self.bus_split(lay, i):
+                    out[b] = out.get(b, 0.0) + f * share
+            else:
+                b = int(lay.d_bus[i])
+                out[b] = out.get(b, 0.0) + f
+        return sorted(out.items())
 
     def failures_tolerated(self, gi: int) -> int:
         """RaidMath.failures_tolerated of group gi, kept per RAID type and width for the process
@@ -293,20 +326,28 @@ class RunIndex:
 
     def idle_rebuild_rate(self, sim: "Sim", gi: int) -> float:
         """MB/s of a rebuild of group gi without host load at the platform's default priority
-        (idle_rebuild_hours, for every group at the end of a run): from the idle table or the
-        economical one, the same for every group; at ASAP, per group."""
-        if self.idle_rate is not None:
-            return self.idle_rate
+        (idle_rebuild_hours, for every group at the end of a run): the same plan and policy as a
+        running rebuild onto a drive like its first member, with the drives all free."""
         spec = sim.platform.operations.get("drive_failure")
-        prio = spec.default if spec else "High"
-        if sim.R.has("rebuild.idle"):
-            rate, _ = sim.R.keyed("rebuild.idle", prio, PRIORITY_ORDER[:3])
-        else:
-            rate = rebuild_rate(sim, gi, prio, "rebuild", int(sim.lay.g_members[gi][0]), "", advise=False)
-            if prio.upper() == "ASAP":
-                return rate  # depends on the group
-        self.idle_rate = rate
-        return rate
+        prio = spec.default if spec else ""
+        pol = policy_for(sim.R, sim.platform, "rebuild", prio, "rebuild")
+        lay = sim.lay
+        members = lay.g_members[gi].tolist()
+        d = int(members[0])
+        mirror = bool(lay.g_mirror[gi])
+        src = [("d", int(members[1]) if len(members) > 1 else d, 1.0)] if mirror else [("g", gi, 1.0)]
+        uses, _, full, _, full_limit, cpu_coef, _ = rebuild_plan(
+            sim, gi, d, src, d, "rebuild", pol, "rebuild.cpu.mirror" if mirror else "rebuild.cpu.parity", "",
+            advise=False)
+        r0 = full_speed(sim.max_util, full, uses, cpu_coef)
+        kind = pol.kind
+        if kind in ("cap", "asap"):
+            return min(pol.p("mb_s", INF), r0)
+        if kind == "duty_cycle":
+            return pol.p("duty", 1.0) * r0
+        if kind == "window":
+            return min(pol.p("max_mb_s", INF), r0)
+        return pol.p("idle_duty", 1.0) * r0
 
     def host_busy(self, sim: "Sim") -> bool:
         """Any workload offers I/O."""
@@ -314,6 +355,18 @@ class RunIndex:
         if active is not self.busy_src:
             self.busy_src, self.any_busy = active, bool(active.any())
         return self.any_busy
+
+
+def stream_limit(s: Stream) -> str:
+    """The centre that held a transfer down for most of its MB (its current one if it has not
+    moved yet); "" for waits and timed phases."""
+    if s.kind != "transfer":
+        return ""
+    best, most = s.limit, -1.0
+    for name, mb in s.lim_mb.items():
+        if mb > most:
+            best, most = name, mb
+    return best
 
 
 def _phase_order(p: Phase) -> tuple:
@@ -348,7 +401,7 @@ class Op:
     __slots__ = ("sim", "R", "lay", "ix", "event", "priority", "asap", "streams", "phases", "start_h", "now",
                  "label", "placed", "reads", "counted", "end_h", "rate", "total_mb", "moved_mb", "touches",
                  "sver", "_fixed_sver", "_fixed", "pos", "running", "reads_key", "idle", "rec_first", "rec_end",
-                 "on_sp", "index", "__dict__")
+                 "on_sp", "index", "last_limit", "__dict__")
     __deletable__ = ("sim",)  # simulate() drops each op's reference to its Sim after the run
 
     def __init__(self, sim: "Sim", ev):
@@ -387,6 +440,7 @@ class Op:
         self.idle: bool | None = None
         self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
         self.on_sp: dict | None = None  # sim.lun_ops' dict it is in (concurrent_advice)
+        self.last_limit = ""  # take(): the centre that limited the last rate
 
     # ---- life cycle
     def start(self, t: float) -> bool:
@@ -454,6 +508,8 @@ class Op:
                 done = s.done + step
                 s.done = s.mb if s.mb < done else done  # min(done, mb)
                 moved += step
+                if step > 0.0:
+                    s.lim_mb[s.limit] = s.lim_mb.get(s.limit, 0.0) + step
         self.moved_mb = moved
         self.now = t + dt_h
         if self.fill_rate > 0:
@@ -475,7 +531,8 @@ class Op:
     def close(self, s: Stream, t: float, name: str | None = None) -> None:
         dur = t - s.start_h
         avg = s.done / (dur * 3600.0) if dur > 0 and s.kind == "transfer" else 0.0
-        self.phases.append(Phase(name or s.name, s.start_h, t, s.mb if s.kind == "transfer" else 0.0, avg))
+        self.phases.append(Phase(name or s.name, s.start_h, t, s.mb if s.kind == "transfer" else 0.0, avg,
+                                 stream_limit(s)))
 
     def on_stream_end(self, s: Stream, t: float) -> None:
         pass
@@ -489,6 +546,23 @@ class Op:
                 del self.on_sp[self]
             self.rec_end = self.sim.rec_n
             self.sim.dirty_ops.add(self)  # its additions go
+
+    def policy(self, op_kind: str, phase: str = "", kinds: tuple[str, ...] = ()) -> Policy:
+        """The policy of this op's priority level for a phase (policy_for); kinds: the policy
+        kinds this operation models (another one is reported, not approximated). The level's
+        canonical spelling replaces the event's."""
+        pol = policy_for(self.R, self.sim.platform, op_kind, self.priority, phase)
+        self.priority = pol.level
+        if kinds and pol.kind not in kinds:
+            raise MissingRate(f"[{pol.path}] kind {pol.kind!r} is not modelled for this operation "
+                              f"(it takes {', '.join(kinds)})")
+        if pol.generic:
+            self.sim.advise("info", "generic-model",
+                            f"{self.event.id}: the {self.sim.platform.name} rates have no [policy.{op_kind}] "
+                            f"table; the generic model predicts it from the drives, buses and controller, "
+                            f"each level a duty cycle of the full-speed rate ({generic_levels_note(self.sim.platform, op_kind)})",
+                            self.event.id, "assumption: generic operation model (docs/model.md 4)")
+        return pol
 
     # ---- resources
     def resources(self) -> list[tuple[str, int]]:
@@ -526,11 +600,17 @@ class Op:
         op the host load starves: fixed(), unless an op without one can say it."""
         return self.fixed()
 
-    def take(self, ctx: "Ctx", cap: float, uses: list[tuple[str, int, float]], asap: bool) -> float:
+    def take(self, ctx: "Ctx", cap: float, uses: list[tuple[str, int, float]], asap: bool,
+             core: int = -1, cpu_coef: float = 0.0, cap_limit: str = "policy",
+             bus: list[tuple[int, float]] | None = None) -> float:
         """Rate for a phase with drive costs `uses` [("g", group, busy per MB/s on each alive
         member) or ("d", drive, busy per MB/s)]: the cap, limited by the free drive time (shared
-        equally among the ASAP-class phases on the same drives when asap)."""
+        equally among the ASAP-class phases on the same drives when asap) and, with a core and
+        its CPU % per MB/s, by the CPU the host and the earlier operations leave (ASAP-class
+        phases on one core each take at most an equal part of what the host leaves). The
+        centre that limited it is in self.last_limit (cap_limit when the cap did)."""
         rate = cap
+        limit = cap_limit
         for kind, i, cost in uses:
             if cost <= 0:
                 continue
@@ -542,18 +622,47 @@ class Op:
             lim = free / cost
             if lim < rate:
                 rate = lim
+                limit = self.centre(kind, i)
+        if core >= 0 and cpu_coef > 0.0:
+            free = ctx.free_core(core)
+            if asap:
+                n_c = ctx.asap_c.get(core, 0)
+                if n_c > 1:
+                    fair = (100.0 - ctx.core_host[core]) / n_c
+                    if fair < free:
+                        free = fair
+            lim = free / cpu_coef
+            if lim < rate:
+                rate = lim
+                limit = "cpu " + self.lay.core_names[core]
+        if bus:
+            for b, coef in bus:  # MB/s on bus b per MB/s: what the host and earlier operations leave
+                lim = ctx.free_bus(b) / coef
+                if lim < rate:
+                    rate = lim
+                    limit = f"bus {b}"
         if rate < 0.0:
             rate = 0.0
         for kind, i, cost in uses:
             ctx.add(kind, i, cost * rate)
+        self.last_limit = limit
         return rate
+
+    def centre(self, kind: str, i: int) -> str:
+        """A drive-time resource's name for Phase.limited_by."""
+        lay = self.lay
+        if kind == "g":
+            return "drives " + lay.groups[i].label
+        return "drive " + lay.drive_locs[i]
 
     def cpu(self, ctx: "Ctx", ctrl: int, pct: float) -> None:
         ctx.add("core", int(self.lay.core_off[ctrl]), pct)
 
-    def bus_g(self, ctx: "Ctx", gi: int, mb_s: float) -> None:
+    def bus_g(self, ctx: Any, gi: int, mb_s: float) -> None:
+        """MB/s on group gi's buses, spread as its members are (to a Ctx or a cached Part)."""
         if mb_s > 0:
-            ctx.add("bus_g", gi, mb_s)
+            for b, share in self.ix.bus_split(self.lay, gi):
+                ctx.add("bus_x", b, mb_s * share)
 
     # ---- reporting
     def progress_pct(self) -> float:
@@ -566,7 +675,8 @@ class Op:
     def result(self) -> OperationResult:
         phases = sorted(self.phases, key=_phase_order) if len(self.phases) > 1 else self.phases.copy()
         for s in self.streams:  # still running at the horizon
-            phases.append(Phase(s.name, s.start_h, None, s.mb if s.kind == "transfer" else 0.0, 0.0))
+            phases.append(Phase(s.name, s.start_h, None, s.mb if s.kind == "transfer" else 0.0, 0.0,
+                                stream_limit(s)))
         return OperationResult(self.event.id, self.event.kind, self.label, self.priority, self.start_h,
                                self.end_h, phases, sorted(self.touches))
 
@@ -611,7 +721,7 @@ class Op:
 class Migration(Op):
     __slots__ = ("src", "dst", "gs", "gd", "ctrl", "core", "copy_cap", "exp_cap", "cached", "cache_path", "cpu_copy",
                  "cpu_exp", "exp_cost_u", "c_src", "c_dst", "copy_uses", "src_uses", "exp_uses", "res", "dst_width",
-                 "dst_data", "copy_mb", "exp_mb", "exp_pending")
+                 "dst_data", "copy_mb", "exp_mb", "exp_pending", "exp_uses_lo", "exp_cost_lo", "cpu_exp_lo", "copy_bus")
 
     def start(self, t: float) -> bool:
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
@@ -622,15 +732,12 @@ class Migration(Op):
         self.gs = lay.l_group.item(self.src)
         self.gd = lay.l_group.item(self.dst)
         self.ctrl = lay.l_owner.item(self.src)
+        mirror = lay.g_mirror.item(self.gd)
+        pol = self.policy("migration", "copy", ("cap", "asap"))
+        self.asap = pol.kind == "asap"
         self.asap_class = 1 if self.asap else 0
         self.label = f"Migrate LUN {ev.source_lun} -> LUN {ev.dest_lun} ({self.priority})"
-        mirror = lay.g_mirror.item(self.gd)
-        if self.asap:
-            self.copy_cap = R.v("migration.asap.mirror" if mirror else "migration.asap.parity")
-        else:
-            self.copy_cap, note = R.keyed("migration.economical", self.priority, PRIORITY_ORDER[:3])
-            if note:
-                sim.advise("info", "nearest-rate", f"{ev.id}: {note} (no migration rate for {self.priority!r})", ev.id)
+        self.copy_cap = pol.p("mirror_mb_s" if mirror and pol.has("mirror_mb_s") else "mb_s", INF)
         dest = self.ix.default_lun_settings | lay.luns[self.dst].settings
         wa = dest.get("write_aside_blocks")
         # write-aside 511 or less sends the copy's large writes around the cache (emc 'Best
@@ -651,10 +758,21 @@ class Migration(Op):
         # what demand() and build_fixed() read at every placement, as plain Python values
         self.core = lay.core_off.item(self.ctrl)
         self.copy_uses = [("g", self.gs, self.c_src), ("g", self.gd, self.c_dst)]
+        self.dst_width, self.dst_data = float(lay.g_width.item(self.gd)), float(lay.g_data.item(self.gd))
         self.src_uses = self.copy_uses[:1]  # the write-cache path takes only the source's drive time
         self.exp_uses = [("g", self.gd, self.exp_cost_u)]
-        self.res = [("g", self.gs), ("g", self.gd)]  # resources()
-        self.dst_width, self.dst_data = float(lay.g_width.item(self.gd)), float(lay.g_data.item(self.gd))
+        # the write-around expansion (what the economical levels and write-aside 511 use) costs
+        # the drives less per MB; an ASAP expansion whose drives are the limit takes that path,
+        # so a higher priority never expands slower than a lower one (docs/model.md 4.1)
+        self.exp_cost_lo, self.cpu_exp_lo = self.exp_cost_u, self.cpu_exp
+        if self.asap and self.cached and R.has("migration.expansion.parity_write_aside_511"):
+            cheaper = R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
+            self.exp_cost_lo, self.cpu_exp_lo = self.exp_cost_u * cheaper, self.cpu_exp * cheaper
+        self.exp_uses_lo = [("g", self.gd, self.exp_cost_lo)]
+        # MB/s on each bus per MB/s copied: the source reads, full stripes written on the destination
+        self.copy_bus = self.ix.bus_coefs(lay, [("g", self.gs, 1.0), ("g", self.gd, self.dst_width / self.dst_data)])
+        self.res = ([("g", self.gs), ("g", self.gd), ("core", self.core)]
+                    + [("bus_x", b) for b, _ in self.copy_bus])  # resources()
         src_gb = float(lay.l_cap.item(self.src))
         dst_gb = float(lay.l_cap.item(self.dst))
         self.copy_mb = src_gb * 1024.0
@@ -715,6 +833,7 @@ class Migration(Op):
                     ctx.count("g", self.gd)
                     if s.tag == "copy":
                         ctx.count("g", self.gs)
+                        ctx.count("core", self.core)
 
     def drain(self, ctx, cost: float) -> float:
         """MB/s the destination drives can absorb (what the host and other phases leave)."""
@@ -735,13 +854,17 @@ class Migration(Op):
                     drain = self.drain(ctx, c_dst)
                     if forced:
                         ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
-                        rate = self.take(ctx, min(self.copy_cap, drain), self.copy_uses, True)
+                        rate = self.take(ctx, min(self.copy_cap, drain), self.copy_uses, True, core, self.cpu_copy,
+                                         bus=self.copy_bus)
                     else:
-                        rate = self.take(ctx, self.copy_cap, self.src_uses, True)
+                        rate = self.take(ctx, self.copy_cap, self.src_uses, True, core, self.cpu_copy,
+                                         bus=self.copy_bus)
                         ctx.add("g", gd, c_dst * min(rate, drain))
                         self.fill_rate += max(rate - drain, 0.0)
                 else:
-                    rate = self.take(ctx, self.copy_cap, self.copy_uses, self.asap)
+                    rate = self.take(ctx, self.copy_cap, self.copy_uses, self.asap, core, self.cpu_copy,
+                                     bus=self.copy_bus)
+                s.limit = self.last_limit
                 s.rate = rate
                 ctx.add("core", core, self.cpu_copy * rate)
                 self.bus_g(ctx, gs, rate)
@@ -749,21 +872,30 @@ class Migration(Op):
                 total += rate
             elif s.tag == "exp":
                 cost = self.exp_cost_u
+                cpu_exp = self.cpu_exp
                 if cache_path:
                     # the expansion writes through the write cache too (emc: 'affected by the cache
                     # settings'); a destination that cannot keep up fills it
                     drain = self.drain(ctx, cost)
                     if forced:
                         ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
-                        rate = self.take(ctx, min(self.exp_cap, drain), self.exp_uses, True)
+                        if drain < self.exp_cap:  # drive-limited: the cheaper write-around path
+                            rate = self.take(ctx, self.exp_cap, self.exp_uses_lo, True)
+                            cpu_exp = self.cpu_exp_lo
+                        else:
+                            rate = self.take(ctx, min(self.exp_cap, drain), self.exp_uses, True)
                     else:
                         rate = self.exp_cap
                         ctx.add("g", gd, cost * min(rate, drain))
                         self.fill_rate += max(rate - drain, 0.0)
                 else:
-                    rate = self.take(ctx, self.exp_cap, self.exp_uses, self.asap)
+                    uses = self.exp_uses
+                    if self.asap and self.drain(ctx, cost) < self.exp_cap:
+                        uses, cpu_exp = self.exp_uses_lo, self.cpu_exp_lo
+                    rate = self.take(ctx, self.exp_cap, uses, self.asap)
+                s.limit = self.last_limit
                 s.rate = rate
-                ctx.add("core", core, self.cpu_exp * rate)
+                ctx.add("core", core, cpu_exp * rate)
                 total += rate  # no bus bandwidth in the expansion (emc 'Migration duration')
         self.rate = total
 
@@ -777,8 +909,7 @@ class Migration(Op):
                 p = f.take(s, self.copy_cap, self.copy_uses)
                 p.add("core", core, self.cpu_copy * p.rate)
                 for gi, mb in ((gs, p.rate), (gd, p.rate * self.dst_width / self.dst_data)):
-                    if mb > 0:
-                        p.add("bus_g", gi, mb)
+                    self.bus_g(p, gi, mb)
             elif s.tag == "exp":
                 p = f.take(s, self.exp_cap, self.exp_uses)
                 p.add("core", core, self.cpu_exp * p.rate)
@@ -857,50 +988,63 @@ class Migration(Op):
 
 
 # ====================================================================== rebuild / equalization
-def _raid_key(raid: RaidType) -> str:
-    return "r6" if raid in (RaidType.R6, RaidType.RAID_DP) else "r5"
+def full_speed(mu: float, full: float, uses: list[tuple[str, int, float]], cpu_coef: float) -> float:
+    """A transfer's rate on idle drives and an idle core: its full-speed ceiling (tables, buses,
+    engine), the drive time up to mu on each drive it uses, the whole core."""
+    r0 = full
+    for _, _, cost in uses:
+        if cost > 0 and mu / cost < r0:
+            r0 = mu / cost
+    if cpu_coef > 0 and 100.0 / cpu_coef < r0:
+        r0 = 100.0 / cpu_coef
+    return r0
 
 
-def rebuild_rate(sim: "Sim", gi: int, priority: str, phase: str, d: int, where: str, advise: bool = True) -> float:
-    """EMC-style rate (MB/s) for a rebuild or equalization phase of group gi (failed drive d)."""
-    R, lay = sim.R, sim.lay
-    key = lay.speed_key_of(d)
-    if priority.upper() == "ASAP" and advise:
-        from .state import documented_class
-        t = lay.drive_types[d]
-        if not documented_class(t.interface, t.rpm):
-            sim.advise("info", "nearest-drive-class",
-                       f"{where}: the EMC rebuild factors cover 15k/10k FC and SATA drives only; "
-                       f"{t.name} uses the nearest class ({key or '15k FC'})", where,
-                       "emc 'Other factors affecting ASAP rebuild'")
-    if priority.upper() != "ASAP":
-        base, note = R.keyed("rebuild.economical", priority, PRIORITY_ORDER[:3])
-        if note and advise:
-            sim.advise("info", "nearest-rate", f"{where}: {note}", where)
-        if phase == "equalization":
-            return base / R.v("rebuild.economical_equalization_factor")
-        return base
-    if phase == "equalization":
-        rate = R.v("rebuild.asap.equalization")
-        if key and R.has(f"rebuild.equalization_divisor.{key}"):
-            rate /= R.v(f"rebuild.equalization_divisor.{key}")
-        return rate
-    if lay.g_mirror[gi]:
-        rate = R.v("rebuild.asap.mirror")
-    else:
-        data = float(lay.g_data[gi])
-        row, exact = R.nearest_row("rebuild.asap_by_group", "data_disks", max(data, 4.0))
-        if not exact and advise:
-            sim.advise("info", "nearest-table-row",
-                       f"{where}: EMC Table 6 has no row for {data:g} data disks; used the row for "
-                       f"{float(row['data_disks'].value):g}", where, "emc Table 6")
-        R.row_value(row, "data_disks")
-        spread = len(lay.g_buses[gi]) > 1
-        rate = R.row_value(row, f"{_raid_key(lay.group_raid(gi))}_{'high' if spread else 'low'}")
-    if key:
-        if R.has(f"rebuild.drive_time_factor.{key}"):
-            rate /= R.v(f"rebuild.drive_time_factor.{key}")
-    return rate
+def rebuild_plan(sim: "Sim", gi: int, d: int, src: list[tuple[str, int, float]], dst: int, phase: str,
+                 pol: Policy, cpu_key: str, where: str, advise: bool = True) -> tuple:
+    """A rebuild or equalization transfer from the geometry (rebuild_model): drive uses
+    [(kind, index, busy per MB/s)], the policy, the full-speed ceiling and its bus part, what
+    sets the ceiling ("policy", "bus", "engine"), CPU % per MB/s, bus additions per MB/s."""
+    lay, R = sim.lay, sim.R
+    io = io_mb(R)
+    rd = R.v("rebuild.disk.survivor_read") if R.has("rebuild.disk.survivor_read") else 1.0
+    wr = R.v("rebuild.disk.spare_write") if R.has("rebuild.disk.spare_write") else 1.0
+    uses: list[tuple[str, int, float]] = []
+    n_read = 1
+    for kind, i, _ in src:
+        if kind == "g":
+            n_read = max(int(lay.g_width[gi]) - 1, 1)  # the survivors, read row by row in lockstep
+            cost = rd * read_cost(float(lay.g_seq[gi]), lay.drive_types[d].rpm, io, n_read)
+        else:
+            cost = rd * read_cost(float(lay.d_seq[i]), lay.drive_types[i].rpm, io, 1)
+        uses.append((kind, i, cost))
+    uses.append(("d", dst, wr * read_cost(float(lay.d_seq[dst]), lay.drive_types[dst].rpm, io, 1)))
+    # each MB restored moves the reads and one write over the group's buses (hp 'Array size':
+    # the N:1 inefficiency once the bus is the limit)
+    nb = max(len(lay.g_buses[gi]), 1)
+    bus_cap = sim.platform.bus_mb_s * nb / (n_read + 1)
+    full, full_limit = INF, "policy"
+    if pol.kind == "asap":  # full speed: the platform's measured idle-array rates, where it has them
+        adv = sim.advise if advise else None
+        full = table_ceiling(R, lay, gi, phase, d, where, (lambda sev, code, text, src_: sim.advise(
+            sev, code, text, where, src_)) if adv is not None else None)
+        if full < INF and advise:
+            from .state import documented_class
+            t = lay.drive_types[d]
+            if not documented_class(t.interface, t.rpm):
+                sim.advise("info", "nearest-drive-class",
+                           f"{where}: the rebuild tables cover 15k/10k FC and SATA drives only; "
+                           f"{t.name} uses the nearest class ({lay.speed_key_of(d) or '15k FC'})", where,
+                           "emc 'Other factors affecting ASAP rebuild'")
+    if bus_cap < full:
+        full, full_limit = bus_cap, "bus"
+    if R.has("rebuild.engine_mb_s"):
+        eng = R.v("rebuild.engine_mb_s")
+        if eng < full:
+            full, full_limit = eng, "engine"
+    cpu_coef = R.v(cpu_key) if R.has(cpu_key) else 0.0
+    bus = [(kind, i, float(lay.g_width[i]) - 1 if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
+    return uses, pol, full, bus_cap, full_limit, cpu_coef, bus
 
 
 def rebuild_mb(lay: "Layout", gi: int) -> float:
@@ -916,7 +1060,7 @@ def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
 
 
 class Rebuild(Op):
-    __slots__ = ("d", "gi", "ctrl", "core0", "mb", "model", "replaced", "target", "spare", "res")
+    __slots__ = ("d", "gi", "ctrl", "core0", "mb", "replaced", "target", "spare", "res", "pols")
 
     def start(self, t: float) -> bool:
         ev, lay, sim = self.event, self.lay, self.sim
@@ -933,6 +1077,9 @@ class Rebuild(Op):
             return False
         self.gi = gi
         g = lay.groups[gi]
+        # the level's policy per phase (UnknownLevel: the failure stands, its rebuild is not predicted)
+        self.pols = {ph: self.policy("rebuild", ph) for ph in ("rebuild", "equalization")}
+        self.asap = self.pols["rebuild"].kind == "asap"
         self.label = f"Rebuild drive {ev.drive} of {g.label} ({self.priority})"
         n_failed = int(np.count_nonzero(sim.failed[lay.g_members[gi]]))
         tolerated = self.ix.failures_tolerated(gi)
@@ -946,7 +1093,6 @@ class Rebuild(Op):
         self.ctrl = lay.l_owner.item(first) if first >= 0 else 0
         self.core0 = lay.core_off.item(self.ctrl)
         self.mb = rebuild_mb(lay, gi)
-        self.model = self.ix.model
         self.replaced = False
         self.target: Any = None
         self.spare = self.pick_spare(d)
@@ -965,10 +1111,12 @@ class Rebuild(Op):
             self.begin("degraded", t, kind="wait", tag="wait_replace")
         self.asap_advice("rebuild")
         self.concurrent_advice(self.ctrl)
-        if self.model == "smartarray" and self.priority == "Low" and self.host_busy():
+        pol = self.pols["rebuild"]
+        if pol.kind == "idle_only" and self.host_busy():
             sim.advise("info", "low-priority-idle-only",
-                       f"{ev.id}: Low priority rebuilds only while the host is idle; virtually no rebuild takes "
-                       "place while host I/O persists", ev.id, "hp 'RAID 5 rebuild performance'")
+                       f"{ev.id}: at {self.priority} priority the rebuild runs only in the drives' idle time "
+                       f"({pol.p('trickle_mb_s', 0.0):g} MB/s while host I/O contends); a busy host holds it back",
+                       ev.id, pol.path)
         return True
 
     def pick_spare(self, d: int) -> int | None:
@@ -1063,7 +1211,10 @@ class Rebuild(Op):
         res: Any = self.res
         if res is None or res[0] != self.target:  # the target changes once, on the replacement
             drives = {self.d, self.spare, self.target, self.partner() if self.lay.g_mirror[self.gi] else None}
-            res = self.res = (self.target, [("g", self.gi)] + [("d", d) for d in drives if d is not None])
+            buses = {b for b, _ in self.ix.bus_split(self.lay, self.gi)}
+            buses.update(int(self.lay.d_bus[d]) for d in drives if d is not None)
+            res = self.res = (self.target, [("g", self.gi)] + [("d", d) for d in drives if d is not None]
+                              + [("core", self.core0)] + [("bus_x", b) for b in sorted(buses)])
         return res[1]
 
     def count_asap(self, ctx) -> None:
@@ -1079,98 +1230,108 @@ class Rebuild(Op):
                         ctx.count("d", self.d)
 
     def plan(self, s: Stream):
-        """What a rebuild/equalization stream uses: fixed for the stream's life (its source and
+        """What a rebuild/equalization stream uses, fixed for the stream's life (its source and
         target drives are chosen before it begins; which of them are alive members, the
-        placement reads at each step)."""
+        placement reads at each step): (drive uses, policy, full-speed rate and what sets it,
+        CPU % per MB/s, bus additions per MB/s)."""
         if s.plan is not None:
             return s.plan
         lay, R, sim = self.lay, self.R, self.sim
-        rd, wr = R.v("rebuild.disk.survivor_read"), R.v("rebuild.disk.spare_write")
-        where = self.event.id
+        phase = "equalization" if s.tag == "eq" else "rebuild"
         if s.tag == "rebuild":
-            src = self.sources(rd)
+            src = self.sources(1.0)
             dst = self.target
-            cpu_key = "rebuild.cpu.mirror" if lay.g_mirror[self.gi] else "rebuild.cpu.parity"
+            mirror = bool(lay.g_mirror[self.gi])
+            cpu_key = "rebuild.cpu.mirror" if mirror else "rebuild.cpu.parity"
         else:  # equalization: spare -> replacement
             spare = self.spare
             assert spare is not None
-            src = [("d", spare, rd / float(lay.d_seq[spare]))]
+            src = [("d", spare, 1.0)]
             dst = self.d
             cpu_key = "rebuild.cpu.equalization"
-        # Python floats throughout: the placement adds them up at every step
-        uses = src + [("d", dst, wr / float(lay.d_seq[dst]))]
-        cap = None
-        if self.model != "smartarray":
-            try:
-                cap = rebuild_rate(sim, self.gi, self.priority, "equalization" if s.tag == "eq" else "rebuild",
-                                   self.d, where)
-            except MissingRate as exc:
-                sim.advise("warning", "no-rebuild-rates", f"{where}: {exc}; the rebuild is not predicted", where)
-                cap = 0.0
-        if s.tag == "rebuild" and not lay.g_mirror[self.gi]:
-            # each MB rebuilt moves N-1 reads and one write over the group's back-end buses
-            # (hp 'Array size': an N:1 inefficiency once the bus is the limit)
-            bus_cap = sim.platform.bus_mb_s * len(lay.g_buses[self.gi]) / max(lay.g_width[self.gi], 1)
-            cap = bus_cap if cap is None else min(cap, bus_cap)
-            s.bus_cap = bus_cap
-        bus = [(kind, i, float(lay.g_width[i]) - 1 if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
-        s.plan = (uses, cap, R.v(cpu_key), bus)
+        uses, pol, full, bus_cap, full_limit, cpu_coef, bus = rebuild_plan(
+            sim, self.gi, self.d, src, dst, phase, self.pols[phase], cpu_key, self.event.id)
+        s.plan = (uses, pol, full, bus_cap, full_limit, cpu_coef, self.ix.bus_coefs(lay, bus))
+        s.bus_cap = bus_cap
         return s.plan
 
     def demand(self, ctx) -> None:
         self.rate = 0.0
-        asap = self.asap
         for s in self.streams:
             if s.kind != "transfer":
                 continue
-            uses, cap, cpu_coef, bus = self.plan(s)
-            if self.model == "smartarray":
-                rate = min(self.share_rate(ctx, uses), s.bus_cap)
-            else:
-                rate = self.take(ctx, cap, uses, asap)
+            uses, pol, full, bus_cap, full_limit, cpu_coef, bus = self.plan(s)
+            rate = self.policy_rate(ctx, pol, full, full_limit, uses, cpu_coef, self.gi, bus)
             s.rate = rate
+            s.limit = self.last_limit
             self.add_cpu_and_bus(ctx, rate, cpu_coef, bus)
             self.rate += rate
 
     def build_fixed(self) -> Fixed | None:
-        if self.model == "smartarray":
-            return None
         f = Fixed()
         for s in self.streams:
             if s.kind != "transfer":
                 continue
-            uses, cap, cpu_coef, bus = self.plan(s)
+            uses, pol, full, bus_cap, full_limit, cpu_coef, bus = self.plan(s)
+            if pol.kind not in ("cap", "asap"):
+                return None  # shares, duty cycles, windows: not a plain take()
+            cap = min(pol.p("mb_s", INF), full)
             p = f.take(s, cap, uses)
             self.add_cpu_and_bus(p, p.rate, cpu_coef, bus)
         return f
+
+    def policy_rate(self, ctx, pol: Policy, full: float, full_limit: str, uses, cpu_coef: float, gi: int,
+                    bus: list[tuple[int, float]] | None = None) -> float:
+        """A transfer's rate under its level's policy (docs/model.md 4); self.last_limit names
+        the centre that set it."""
+        kind = pol.kind
+        core = self.core0
+        if kind == "cap" or kind == "asap":
+            cap = min(pol.p("mb_s", INF), full)
+            return self.take(ctx, cap, uses, kind == "asap", core, cpu_coef, full_limit if cap >= full else "policy",
+                             bus)
+        r0 = full_speed(ctx.max_util, full, uses, cpu_coef)
+        lim0 = full_limit if r0 >= full else "drives"
+        if kind == "duty_cycle":
+            duty = pol.p("duty", 1.0)
+            return self.take(ctx, duty * r0, uses, False, core, cpu_coef, "policy" if duty < 1.0 else lim0, bus)
+        if kind == "window":
+            cap = min(pol.p("max_mb_s", INF), r0)
+            rate = self.take(ctx, cap, uses, False, core, cpu_coef, "policy" if cap < r0 else lim0, bus)
+            lo = min(pol.p("min_mb_s", 0.0), r0)
+            if rate < lo:  # guaranteed even under load: it pushes the host aside
+                for kind_, i, cost in uses:
+                    ctx.add(kind_, i, cost * (lo - rate))
+                self.last_limit = "policy"
+                rate = lo
+            return rate
+        # share / idle_only: the host contends for a fraction c of the time (Sim.host_occupancy);
+        # the rest of the time the transfer runs at full speed in the drives' idle periods
+        c = ctx.occ_g[gi]
+        duty = pol.p("idle_duty", 1.0)
+        idle = (1.0 - c) * duty * r0
+        if kind == "share":
+            pattern = "random" if ctx.host_random_g[gi] >= 0.5 else "sequential"
+            f = pol.p("share_" + pattern, pol.p("share", 0.0))
+            eff = pol.p("efficiency_" + pattern, pol.p("efficiency", 1.0))
+            busy = c * f * eff * r0
+            for kind_, i, cost in uses:
+                ctx.add(kind_, i, idle * cost + c * f)
+        else:  # idle_only
+            busy = c * min(pol.p("trickle_mb_s", 0.0), r0)
+            for kind_, i, cost in uses:
+                ctx.add(kind_, i, (idle + busy) * cost)
+        self.last_limit = "policy" if c > 0.5 or duty < 1.0 else lim0
+        return idle + busy
 
     def add_cpu_and_bus(self, target, rate: float, cpu_coef: float, bus) -> None:
         """A transfer's CPU 0 and bus load at `rate`, added to the placement (Ctx) or to a cached
         Part: both take the same ("core" | "bus_g" | "bus_x", index, value) additions."""
         if rate > 0:
-            target.add("core", self.core0, cpu_coef * rate)
-            for kind, i, f in bus:
-                if kind == "g":
-                    target.add("bus_g", i, rate * f)
-                else:
-                    target.add("bus_x", int(self.lay.d_bus[i]), rate * f)
-
-    def share_rate(self, ctx, uses) -> float:
-        """HP Smart Array: priority = share of contended drive time, or idle-only (Low)."""
-        R = self.R
-        idle_rate, _ = R.keyed("rebuild.idle", self.priority, PRIORITY_ORDER[:3])
-        policy = R.raw(f"rebuild.policy.{self.priority}", "share")
-        busy = bool(ctx.host_active_g[self.gi])
-        if not busy:
-            return self.take(ctx, idle_rate, uses, False)
-        if policy == "idle_only":
-            return 0.0
-        pattern = "random" if ctx.host_random_g[self.gi] >= 0.5 else "sequential"
-        share, _ = R.keyed(f"rebuild.share.{pattern}", self.priority, PRIORITY_ORDER[:3])
-        eff = R.v(f"rebuild.efficiency.{pattern}")
-        for kind, i, _ in uses:
-            ctx.add(kind, i, share)
-        return share * eff * idle_rate
+            if cpu_coef > 0:
+                target.add("core", self.core0, cpu_coef * rate)
+            for b, f in bus:
+                target.add("bus_x", b, rate * f)
 
     def progress_pct(self) -> float:
         if self.end_h is not None:
@@ -1180,7 +1341,8 @@ class Rebuild(Op):
 
 # ====================================================================== bind
 class BindOp(Op):
-    __slots__ = ("l", "gi", "ctrl", "core", "stripe_w", "stripe_d", "res", "zero_rate", "verify_rate", "verify_asap", "mb")
+    __slots__ = ("l", "gi", "ctrl", "core", "stripe_w", "stripe_d", "res", "zero_rate", "verify_rate", "verify_asap", "mb",
+                 "bus")
 
     def start(self, t: float) -> bool:
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
@@ -1188,11 +1350,11 @@ class BindOp(Op):
         self.l = l
         self.gi = lay.l_group.item(l)  # (.item(): see Migration.start)
         self.ctrl = lay.l_owner.item(l)
-        self.asap_class = 1 if self.asap else 0
         self.core = lay.core_off.item(self.ctrl)
         # back-end MB/s per MB/s bound: full stripes (data + parity), as Python floats
         self.stripe_w, self.stripe_d = float(lay.g_width.item(self.gi)), float(max(lay.g_data.item(self.gi), 1))
-        self.res = [("g", self.gi)]  # resources()
+        self.bus = self.ix.bus_coefs(lay, [("g", self.gi, self.stripe_w / self.stripe_d)])
+        self.res = [("g", self.gi), ("core", self.core)] + [("bus_x", b) for b, _ in self.bus]  # resources()
         self.label = f"Bind LUN {ev.lun} (verify {self.priority}{', no initial verify' if ev.no_initial_verify else ''})"
         iface = lay.drive_types[lay.g_members[self.gi].item(0)].interface
         key = "SATA" if iface is Interface.SATA else "FC"
@@ -1200,10 +1362,17 @@ class BindOp(Op):
             sim.advise("info", "nearest-rate", f"{ev.id}: EMC Table 8 has no {iface.value} row; used the FC row",
                        ev.id, "emc Table 8")
         self.zero_rate = R.v(f"bind.zeroing.{key}")
-        bind_rate, note = R.keyed(f"bind.rate.{key}", self.priority, PRIORITY_ORDER)
-        asap_bind = R.v(f"bind.rate.{key}.ASAP")
-        if note:
-            sim.advise("info", "nearest-rate", f"{ev.id}: {note}", ev.id)
+        pol = self.policy("bind", "verify", ("cap", "asap"))
+        self.asap = pol.kind == "asap"
+        self.asap_class = 1 if self.asap else 0
+        rate_key = "sata_mb_s" if key == "SATA" and pol.has("sata_mb_s") else "mb_s"
+        bind_rate = pol.p(rate_key, 0.0)
+        # the verify's drive and CPU costs are calibrated at the platform's fastest (ASAP-class) level
+        top = self.sim.platform.operations.get("bind")
+        top_pol = policy_for(R, self.sim.platform, "bind", top.priorities[-1], "verify") if top else pol
+        asap_bind = top_pol.p("sata_mb_s" if key == "SATA" and top_pol.has("sata_mb_s") else "mb_s", 0.0)
+        if bind_rate <= 0.0 or asap_bind <= 0.0:
+            raise MissingRate(f"[{pol.path}] has no bind rate (mb_s) for {key} drives")
         self.verify_rate = 1.0 / max(1.0 / bind_rate - 1.0 / self.zero_rate, 1e-9)
         self.verify_asap = 1.0 / max(1.0 / asap_bind - 1.0 / self.zero_rate, 1e-9)
         mb = float(lay.l_cap.item(l)) * 1024.0
@@ -1233,12 +1402,14 @@ class BindOp(Op):
         for s in self.streams:
             if s.tag == "zero":
                 cost = R.v("bind.disk.zeroing_util") / self.zero_rate
-                rate = self.take(ctx, self.zero_rate, [("g", gi, cost)], False)
-                self.cpu(ctx, self.ctrl, R.v("bind.cpu.zeroing_pct") * (rate / self.zero_rate))
+                coef = R.v("bind.cpu.zeroing_pct") / self.zero_rate
+                rate = self.take(ctx, self.zero_rate, [("g", gi, cost)], False, self.core, coef, bus=self.bus)
             else:
                 cost = R.v("bind.disk.verify_util_at_asap") / self.verify_asap
-                rate = self.take(ctx, self.verify_rate, [("g", gi, cost)], self.asap)
-                self.cpu(ctx, self.ctrl, R.v("bind.cpu.verify_pct_at_asap") * rate / self.verify_asap)
+                coef = R.v("bind.cpu.verify_pct_at_asap") / self.verify_asap
+                rate = self.take(ctx, self.verify_rate, [("g", gi, cost)], self.asap, self.core, coef, bus=self.bus)
+            self.cpu(ctx, self.ctrl, coef * rate)
+            s.limit = self.last_limit
             s.rate = rate
             self.bus_g(ctx, gi, rate * self.stripe_w / self.stripe_d)
             self.rate += rate
@@ -1257,9 +1428,7 @@ class BindOp(Op):
                 cost = R.v("bind.disk.verify_util_at_asap") / self.verify_asap
                 p = f.take(s, self.verify_rate, [("g", gi, cost)])
                 p.add("core", core, R.v("bind.cpu.verify_pct_at_asap") * p.rate / self.verify_asap)
-            mb = p.rate * self.stripe_w / self.stripe_d
-            if mb > 0:
-                p.add("bus_g", gi, mb)
+            self.bus_g(p, gi, p.rate * self.stripe_w / self.stripe_d)
         return f
 
 
@@ -1274,6 +1443,8 @@ class VolumeMig(Op):
         for pair in ev.moves:
             s, d = lay.lidx[pair[0]], lay.lidx[pair[1]]
             self.moves.append((pair[0], pair[1], s, d, int(lay.l_group[s]), int(lay.l_group[d])))
+        # the level's policy: the copy keeps its array groups at most max_util busy
+        self.max_util = self.policy("volume_migration", "copy", ("asap",)).p("max_util", sim.max_util)
         self.setup_h = R.v("migration.setup_s") / 3600.0
         if sim.wp_pct[int(lay.l_owner[self.moves[0][2]]) if self.moves else 0] > R.v("migration.write_pending_threshold_pct"):
             self.setup_h *= R.v("migration.write_pending_slowdown")  # hitachi Table 4: the whole migration slows
@@ -1436,7 +1607,7 @@ class VolumeMig(Op):
                         all_copies.append((o, s, res))
                         for r_ in res:
                             load[r_] = load.get(r_, 0) + 1
-        mu = min(self.R.v("migration.max_group_util"), ctx.max_util)
+        mu = min(self.max_util, ctx.max_util)
         slow = 1.0
         if sim.wp_pct[self.ctrl] > self.R.v("migration.write_pending_threshold_pct"):
             slow = self.R.v("migration.write_pending_slowdown")
@@ -1477,6 +1648,7 @@ class ReallocateOp(Op):
         self.gi = int(lay.l_group[self.l])
         self.ctrl = int(lay.l_owner[self.l])
         self.label = f"WAFL reallocate LUN {ev.lun}"
+        self.max_util = self.policy("reallocate", "reallocate", ("asap",)).p("max_util", self.sim.max_util)
         self.mb = float(lay.l_cap[self.l]) * 1024.0
         self.total_mb = self.mb
         self.begin("measure", t, kind="timed", dur_h=R.v("reallocate.measure_s") / 3600.0, tag="measure")
@@ -1511,9 +1683,9 @@ class ReallocateOp(Op):
         for s in self.streams:
             if s.tag != "realloc":
                 continue
-            target = R.v("reallocate.disk_util")
+            target = R.v("reallocate.disk_util")  # the busy its read rate was measured at
             host = float(ctx.U_host_g[self.gi])
-            free = max(min(target, ctx.max_util) - host, 0.0)
+            free = max(min(self.max_util, ctx.max_util) - host, 0.0)
             rate = R.v("reallocate.read_mb_s_at_util") * free / target
             ctx.add("g", self.gi, free)
             ctx.add("core", int(lay.core_off[self.ctrl]), R.v("reallocate.cpu_pct") * (free / target))

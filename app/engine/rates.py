@@ -27,11 +27,6 @@ class RateReader:
         self._nodes: dict[str, Any] = {}  # path -> its node or _ABSENT (the tables do not change during a run)
         self._keyed: dict[tuple[str, str], tuple[float, str | None]] = {}
 
-    @property
-    def model(self) -> str:
-        m = self.tables.get_path("model", "")
-        return m if isinstance(m, str) else ""
-
     def _node(self, path: str) -> Any:
         """What is at path (_ABSENT when nothing), looked up once: operation starts and phase
         plans ask the same paths again and again, and Tables.get_path splits the path each time."""

@@ -47,6 +47,10 @@ class Phase:
     end_h: float | None  # None: still running at the horizon
     mb: float = 0.0  # data the phase moves (0 for waits)
     avg_mb_s: float = 0.0
+    # the centre that held the rate down for most of the phase's MB: "policy" (the level's cap,
+    # ceiling or share), "drives RG 3", "drive 0_0_14", "cpu SP A/0", "bus", "engine"; "" for a
+    # wait or a timed phase (docs/result-format.md)
+    limited_by: str = ""
 
     @property
     def duration_h(self) -> float | None:
@@ -335,7 +339,7 @@ class Result:
                     "touches_workloads": o.touches_workloads,
                     "phases": [
                         {"name": p.name, "start_h": p.start_h, "end_h": p.end_h, "duration_h": p.duration_h,
-                         "mb": p.mb, "avg_mb_s": p.avg_mb_s}
+                         "mb": p.mb, "avg_mb_s": p.avg_mb_s, "limited_by": p.limited_by}
                         for p in o.phases
                     ],
                 }

@@ -23,6 +23,7 @@ from app.domain.raid import mttdl_hours
 
 from .errors import EngineStall
 from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, res_key
+from .policy import UnknownLevel
 from .rates import MissingRate, RateReader
 from .recorded import INPUTS, Cells, DriveLoad, OpenResponses, PairHistory, PartResponses, Progress, RecordedRows
 from .result import Advisory, Assumption, Result, SeriesBlock
@@ -158,6 +159,17 @@ class Ctx:
         self.overloaded: dict[int, float] = {}
         self.host_active_g: list[bool] = [False] * lay.G
         self.host_random_g = np.ones(lay.G)
+        # per group: the fraction of time host I/O is at the group (Sim.host_occupancy), which
+        # the share and idle_only policies throttle by; per core: the host's CPU % (free_core)
+        self.occ_g: list[float] = [0.0] * lay.G
+        self.core_host: list[float] = [0.0] * lay.C
+        self.core_src: Any = None
+        self.asap_c: dict[int, Any] = {}  # ASAP-priority phases per core (counts as Ctx.count adds them)
+        # per bus: the host's back-end MB/s (follow_bus) and the bus's capacity (free_bus)
+        self.host_bus: list[float] = [0.0] * lay.B
+        self.bus_src: Any = None
+        self.bus_mb_s = float(sim.platform.bus_mb_s)
+        self.GB = lay.GB
         self.topo: Any = None  # topology version of d_group / failed below
         self.dg_arr = lay.d_group.copy()
         self.failed_arr = sim.failed.copy()
@@ -214,6 +226,47 @@ class Ctx:
         f = self.max_util - self.used_d(d)
         return f if f > 0.0 else 0.0
 
+    def free_core(self, c: int) -> float:
+        """CPU % of core c that the host and the operations placed before this one leave."""
+        f = 100.0 - self.core_host[c] - self.partial(c << RK_BITS | RK_CORE)
+        return f if f > 0.0 else 0.0
+
+    def free_bus(self, b: int) -> float:
+        """MB/s of bus b that the host and the operations placed before this one leave."""
+        f = self.bus_mb_s - self.host_bus[b] - self.partial(b << RK_BITS | RK_BUS_X)
+        return f if f > 0.0 else 0.0
+
+    def follow_bus(self, be_g: np.ndarray) -> list[int]:
+        """Take the host's back-end MB/s per group (spread over each group's buses as its members
+        are); the bus keys operations read whose value changed."""
+        if be_g is self.bus_src:
+            return []
+        vals = (be_g @ self.GB).tolist() if len(self.GB) else [0.0] * len(self.host_bus)
+        read = []
+        for b, v in enumerate(vals):
+            if v != self.host_bus[b]:
+                self.host_bus[b] = v
+                key = b << RK_BITS | RK_BUS_X
+                if self.readers.get(key):
+                    read.append(key)
+        self.bus_src = be_g
+        return read
+
+    def follow_core(self, core_host: np.ndarray) -> list[int]:
+        """Take the host's CPU per core; the core keys operations read whose value changed."""
+        if core_host is self.core_src:
+            return []
+        vals = core_host.tolist()
+        read = []
+        for c, v in enumerate(vals):
+            if v != self.core_host[c]:
+                self.core_host[c] = v
+                key = c << RK_BITS | RK_CORE
+                if self.readers.get(key):
+                    read.append(key)
+        self.core_src = core_host
+        return read
+
     def asap_of_d(self, d: int) -> Any:
         g = self.d_group[d]
         n: Any = self.asap_x.get(d, 0)
@@ -240,10 +293,12 @@ class Ctx:
         self.own[key] = self.own.get(key, 0) + 1
 
     # ---- bookkeeping (Sim.place)
-    def follow_host(self, U_host_g: np.ndarray, host_random_g: np.ndarray) -> list[int]:
+    def follow_host(self, U_host_g: np.ndarray, host_random_g: np.ndarray, occ_g: Any = None) -> list[int]:
         """Take a new host-load solution; the groups where it changed that operations read."""
         if U_host_g is self.U_src:
             return []
+        if occ_g is not None:
+            self.occ_g = occ_g
         # lists: ops read a few entries each, cheaper than numpy; a new version changes one or
         # two groups as a rule, so only their entries are copied
         if self.U_src is None:
@@ -359,13 +414,13 @@ class Ctx:
                 by = by_of[key] = {}
             by[op] = v
             pending.add(key)
-            if key & RK_MASK <= RK_D:  # drive time ("g" or "d")
+            if key & RK_MASK != RK_BUS_G:  # drive time, CPU and buses: operations read them
                 moved.append(key)
         for key in old_k:  # additions that go
             if key not in own_k:
                 del by_of[key][op]
                 pending.add(key)
-                if key & RK_MASK <= RK_D:
+                if key & RK_MASK != RK_BUS_G:
                     moved.append(key)
         op.placed = own
         return moved
@@ -381,6 +436,10 @@ class Ctx:
             i = key >> RK_BITS
             if key & RK_MASK == RK_G:
                 self.asap_g[i] += n
+            elif key & RK_MASK == RK_CORE:
+                n += self.asap_c.pop(i, 0)
+                if n:
+                    self.asap_c[i] = n
             else:
                 n += self.asap_x.pop(i, 0)
                 if n:
@@ -442,6 +501,9 @@ class Sim:
     # attributes set outside __init__ (lazily, or by another object): declared for the compiled
     # engine, whose classes have a fixed set of typed attributes (docs/performance.md, mypyc)
     _run_index: Any
+    step_core_host: Any = None  # the host's CPU per core of the step being placed (solve -> place)
+    step_be_g: Any = None  # and its back-end MB/s per group
+    _occ_memo: Any = None  # host_occupancy's (U_host_g, occupancy) of the last host-load version
     # loads(): the entries of the last core_host array it read one by one, as a list
     _core_src: Any = None
     _core_vals: list[float] = []
@@ -1361,6 +1423,7 @@ class Sim:
                 U_host_g, host_random_g, core_host, be_g = self._host_load(st, X * st["on"])
             else:
                 U_host_g, host_random_g, core_host, be_g = st["host"]
+            self.step_core_host, self.step_be_g = core_host, be_g
             self.place(U_host_g, host_random_g)
             if CHECKS:
                 _after_call("place", self, None)
@@ -1453,6 +1516,7 @@ class Sim:
         the next invalidate(), so a step places the operations and sums the rows; response
         times are computed for all steps at once in finish()."""
         U_host_g, host_random_g, core_host, be_g = st["host"]
+        self.step_core_host, self.step_be_g = core_host, be_g
         self.place(U_host_g, host_random_g)
         if CHECKS:
             _after_call("place", self, None)
@@ -1518,7 +1582,13 @@ class Sim:
         them that read a resource whose additions changed. The outcome is the one-by-one
         placement of every running operation from scratch (the sums may differ in the last bits)."""
         ctx = self.ctx
-        host = ctx.follow_host(U_host_g, host_random_g)
+        host = ctx.follow_host(U_host_g, host_random_g, self.host_occupancy(U_host_g))
+        core_host = getattr(self, "step_core_host", None)
+        if core_host is not None:
+            host += ctx.follow_core(core_host)
+        be_g = getattr(self, "step_be_g", None)
+        if be_g is not None:
+            host += ctx.follow_bus(be_g)
         # resources whose inputs changed for every reader: drives that failed, came back or moved
         # between groups (the group's load per alive member is in the host load), ASAP counts
         changed = ctx.follow_topology(self)
@@ -1571,6 +1641,28 @@ class Sim:
                         must.add(o)
                         _heappush(queue, (o.pos, o))
         ctx.settle()
+
+    def host_occupancy(self, U_host_g: np.ndarray) -> list[float]:
+        """Per group: the fraction of time host I/O is at the group, min(1, L) by Little's law:
+        the drive-seconds per second the host's I/O takes there (U x alive members), plus the
+        I/Os a closed loop without think time keeps there (hp Tables 1-2: one outstanding I/O is
+        always at the array). The share and idle_only policies throttle only this fraction of
+        the time (docs/model.md 4): a trickle barely slows a rebuild (Thomasian and Menon's
+        rebuild in the drives' idle periods). Kept per host-load version."""
+        hit = getattr(self, "_occ_memo", None)
+        if hit is not None and hit[0] is U_host_g:
+            return hit[1]
+        G = self.lay.G
+        occ = np.zeros(G)
+        if self.P:
+            st = self._st
+            occ = U_host_g * st["alive_n"]
+            if st["any_closed"]:
+                w = np.where(st["closed"] & st["on"], st["n_raw"], 0.0)
+                occ = occ + np.bincount(st["gi"], weights=w, minlength=G)[:G]
+        out = np.minimum(occ, 1.0).tolist()
+        self._occ_memo = (U_host_g, out)
+        return out
 
     def set_busy(self, op: Op, busy: bool) -> None:
         """Put op in self.busy or take it out: the running ops that are not idle, in start order
@@ -1701,6 +1793,7 @@ class Sim:
         rates = []
         pend_g: dict[int, float] = {}
         pend_d: dict[int, float] = {}
+        pend_c: dict[int, float] = {}
         fits = True
         starved = False
         for p in f.parts:
@@ -1722,6 +1815,16 @@ class Sim:
                     used += pend_g.get(g, 0.0)
                 if used > lim:
                     fits = False
+            for key, v in p.adds:  # the CPU and bus it adds must fit in what the host and the others leave
+                kind = key & RK_MASK
+                if v > 0.0 and (kind == RK_CORE or kind == RK_BUS_X):
+                    pend_c[key] = pend_c.get(key, 0.0) + v
+                    if kind == RK_CORE:
+                        over = ctx.core_host[key >> RK_BITS] + ctx.partial(key) + pend_c[key] > 100.0 - 1e-9
+                    else:
+                        over = ctx.host_bus[key >> RK_BITS] + ctx.partial(key) + pend_c[key] > ctx.bus_mb_s * (1 - 1e-9)
+                    if over:
+                        fits = False
             rates.append(p.rate)
         if not fits:
             self.demand(op, ctx)
@@ -1729,6 +1832,8 @@ class Sim:
         total = 0.0
         for p, r in zip(f.parts, rates):
             p.stream.rate = r
+            # at its cap: the level's policy holds it; nothing: the host fills a drive it needs
+            p.stream.limit = "policy" if r > 0.0 or p.rate == 0.0 else "drives (host load)"
             total += r
         op.rate = total
         if not starved:  # (most placements) the op's additions are a constant: share it
@@ -1752,6 +1857,7 @@ class Sim:
             return False
         for p in f.parts:
             p.stream.rate = 0.0
+            p.stream.limit = "drives (host load)"
         op.rate = 0.0
         return True
 
@@ -1880,6 +1986,11 @@ class Sim:
         self.ops.append(op)
         try:
             started = op.start(t)
+        except UnknownLevel as exc:
+            self.advise("error", "unknown-priority", f"{ev.id}: {exc}; the operation is not predicted", ev.id,
+                        "the platform's [operations] priorities and the rates' [policy] tables")
+            op.streams = []
+            started = False
         except MissingRate as exc:
             self.advise("warning", "no-rates", f"{ev.id}: {exc}; this operation is not predicted on "
                         f"{self.platform.name}", ev.id)
@@ -2042,7 +2153,7 @@ class Sim:
         t = np.array(self.rec_t, float)
         res = Result(scenario=self.scenario.name, horizon_h=horizon, event_count=steps,
                      platform_id=self.platform.id,
-                     rates_id=self.R.model)
+                     rates_id=str(self.platform.document.get("rates", "")))
         chunks = self.rec_chunks[:-1] + [self.rec_chunks[-1][:n_rows - REC_CHUNK * (len(self.rec_chunks) - 1)]]
 
         # a metric's rows as a new matrix straight from the chunks (fresh memory is slow to touch:

@@ -27,6 +27,7 @@ from app.domain.hardware import (
     Catalog, ControllerSpec, DriveType, EnclosureType, FeatureSpec, Interface, OperationSpec, Param,
     Platform, RaidRule, SettingSpec, Tables,
 )
+from app.domain.policies import policy_problems
 from app.domain.raid import RaidType
 from app.domain.rate_keys import (
     INTERFACES, MIN_SPINNING_RPM, OPERATION_KINDS, RAID_KEYS, RESERVED_TABLES, SETTING_KINDS, PlatformFacts,
@@ -94,7 +95,9 @@ def _sourced(node: Mapping[str, Any], path: str, source: str, unit: str, where: 
 def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     merged = dict(base)
     for k, v in over.items():
-        if isinstance(v, dict) and isinstance(merged.get(k), dict) and "value" not in v:
+        # (a policy table that names its kind replaces the level's policy: another kind's parameters
+        # would not apply to it)
+        if isinstance(v, dict) and isinstance(merged.get(k), dict) and "value" not in v and "kind" not in v:
             merged[k] = _deep_merge(merged[k], v)
         else:
             merged[k] = v
@@ -331,6 +334,8 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         if default not in prios:
             raise PresetError(f"{w}: default {default!r} is not one of its priorities ({', '.join(prios)})")
         operations[kind] = OperationSpec(kind, tuple(prios), default, str(v.get("source", "")))
+    if problems := policy_problems(merged, operations, f"{where} (rates {rates_id})"):
+        raise PresetError("; ".join(problems))
     features = {}
     for k, v in _subtables(doc, "features", where).items():
         w = f"{where}: [features.{k}]"
