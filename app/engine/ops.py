@@ -182,6 +182,8 @@ class RunIndex:
         self.cache_path_migs: dict[int, dict["Migration", None]] = {}
         self.first_l: list[int] | None = None  # first_lun per group (-2: to be found again)
         self.migration_rates: dict[tuple, tuple] = {}  # Migration.rates per (ASAP, mirror, cached, copy_cap)
+        self.lost: set[int] = set()  # groups whose data is lost (Rebuild.lose_group): no I/O, no rebuild
+        self.rebuilds: list["Rebuild"] = []  # every started rebuild, in start order
 
     def failures_tolerated(self, gi: int) -> int:
         """RaidMath.failures_tolerated of group gi, kept per RAID type and width for the process
@@ -489,6 +491,21 @@ class Op:
                 del self.on_sp[self]
             self.rec_end = self.sim.rec_n
             self.sim.dirty_ops.add(self)  # its additions go
+
+    def stop(self, t: float, why: str) -> None:
+        """End the operation before its work is done (a RAID group it works on lost its data):
+        its open phases close with `why` in their names and it takes nothing any more. Not
+        finish(): a migration's finish() would move its LUN."""
+        if self.end_h is not None:
+            return
+        self.on_stop()
+        for s in list(self.streams):
+            self.remove_stream(s)
+            self.close(s, t, f"{s.name} ({why})")
+        Op.finish(self, t)
+
+    def on_stop(self) -> None:
+        """What stop() undoes besides the phases (a migration's write-cache state)."""
 
     # ---- resources
     def resources(self) -> list[tuple[str, int]]:
@@ -843,15 +860,20 @@ class Migration(Op):
 
     def finish(self, t: float) -> None:
         lay = self.lay
-        self.set_forced(False)
-        self.sim.cache_fill[self.ctrl] = 0.0
+        self.on_stop()
         self.ix.move_lun(self.sim, self.src, self.gd)
         lay.l_cap[self.src] = lay.l_cap[self.dst]
         lay.l_live[self.dst] = False
         self.sim.invalidate(luns={self.src, self.dst})
-        if self.cache_path:
-            del self.ix.cache_path_migs[self.ctrl][self]
         super().finish(t)
+
+    def on_stop(self) -> None:
+        """The write-cache state goes with the migration (finish, or stop when a group it works
+        on lost its data: the source stays where it is, the destination unavailable)."""
+        self.set_forced(False)
+        self.sim.cache_fill[self.ctrl] = 0.0
+        if self.cache_path and self in self.ix.cache_path_migs.get(self.ctrl, {}):
+            del self.ix.cache_path_migs[self.ctrl][self]
 
 
 # ====================================================================== rebuild / equalization
@@ -922,23 +944,44 @@ class Rebuild(Op):
         d = lay.didx.get(ev.drive)
         if d is None:
             return False
-        sim.failed[d] = True
-        gi: int = lay.d_group.item(d)  # (.item(): see Migration.start)
-        sim.invalidate(topology=True, groups={gi})
         self.d = d
-        if gi < 0:
-            sim.advise("info", "spare-failed", f"{ev.id}: drive {ev.drive} is not in a RAID group", ev.id)
+        self.gi = gi = lay.d_group.item(d)  # (.item(): see Migration.start)
+        self.end_h = t  # (a failure that starts no rebuild ends when it happens)
+        if sim.failed[d]:
+            sim.advise("info", "already-failed",
+                       f"{ev.id}: drive {ev.drive} has already failed and was not replaced; this failure "
+                       "changes nothing", ev.id)
             return False
-        self.gi = gi
+        sim.failed[d] = True
+        sim.invalidate(topology=True, groups={gi})
+        if gi < 0:
+            # a hot spare (or a drive outside any group): it leaves the spare pool; a rebuild
+            # writing onto it starts again on another spare or waits for its replacement
+            for rb in list(self.ix.rebuilds):
+                if rb.running and rb.target == d:
+                    rb.target_failed(t)
+            sim.advise("info", "spare-failed", f"{ev.id}: drive {ev.drive} is not in a RAID group"
+                       + (" (a hot spare: it leaves the spare pool)" if bool(lay.d_spare.item(d)) else ""), ev.id)
+            return False
         g = lay.groups[gi]
         self.label = f"Rebuild drive {ev.drive} of {g.label} ({self.priority})"
-        n_failed = int(np.count_nonzero(sim.failed[lay.g_members[gi]]))
-        tolerated = self.ix.failures_tolerated(gi)
-        if n_failed > tolerated:
-            sim.advise("warning", "data-loss",
-                       f"{ev.id}: {g.label} ({g.math.label}) has {n_failed} failed drives, more "
-                       f"than the {tolerated} it tolerates: its LUNs' data is lost", f"RG {g.id}",
-                       "hp 'Overview of the RAID 5 rebuild process'")
+        if gi in self.ix.lost:
+            sim.advise("info", "lost-group-failure",
+                       f"{ev.id}: {g.label} has lost its data already; the failure of {ev.drive} changes nothing",
+                       ev.id)
+            return False
+        # a spare standing in for a member fails: the rebuild that put it there has nothing to
+        # equalize from; this failure rebuilds the member's slot again
+        for rb in list(self.ix.rebuilds):
+            if rb.running and rb is not self and rb.spare == d:
+                rb.stop(t, "spare failed")
+        members = lay.g_members[gi].tolist()
+        failed = sim.failed
+        down = [k for k, m in enumerate(members) if failed[m]]  # failed or still being rebuilt
+        if g.math.loses_data(down):
+            self.lose_group(t, [lay.drive_locs[members[k]] for k in down])
+            return False
+        self.end_h = None
         self.asap_class = 1 if self.asap else 0
         first = self.ix.first_lun(lay, gi)  # the group's first LUN owns the rebuild (SP 0 when none)
         self.ctrl = lay.l_owner.item(first) if first >= 0 else 0
@@ -949,6 +992,7 @@ class Rebuild(Op):
         self.target: Any = None
         self.spare = self.pick_spare(d)
         sim.rebuild_of.setdefault(ev.drive, []).append(self)  # for its replacement (Sim.fire)
+        self.ix.rebuilds.append(self)
         self.total_mb = self.mb * (2 if self.spare is not None else 1)
         self.touches = set(self.workloads_on_groups({gi}))
         if self.spare is not None:
@@ -969,6 +1013,60 @@ class Rebuild(Op):
                        "place while host I/O persists", ev.id, "hp 'RAID 5 rebuild performance'")
         return True
 
+    def lose_group(self, t: float, down: list[str]) -> None:
+        """The group's data is lost (RaidMath.loses_data): no rebuild (there is nothing left to
+        rebuild from), the operations on it stop, its LUNs get no host I/O for the rest of the
+        plan (a replacement drive does not bring the data back: the group must be bound again
+        and restored from a backup), and an error advisory names the group, LUNs and workloads."""
+        lay, sim, ev, gi = self.lay, self.sim, self.event, self.gi
+        g = lay.groups[gi]
+        self.ix.lost.add(gi)
+        key = ("g", gi)
+        for op in list(sim.active):
+            if op is not self and op.running and key in op.resources():
+                op.stop(t, "data lost")
+        luns = [l for l in range(lay.L) if lay.l_group.item(l) == gi]
+        for l in luns:
+            lay.l_live[l] = False
+        sim.invalidate(luns=set(luns))
+        on_g = self.ix.luns_on_groups(sim)[gi]
+        ws = [self.ix.ids[w] for w in sorted(on_g)]
+        self.touches = set(ws)
+        lun_ids = ", ".join(str(lay.luns[l].id) for l in luns) or "none"
+        sim.advise("error", "data-loss",
+                   f"{ev.id}: {g.label} ({g.math.label}) loses its data at {t:g} h: drives {', '.join(down)} "
+                   f"hold no valid data, more than a {g.raid.label} group survives"
+                   + (" (both drives of a mirror pair)" if g.math.is_mirror else "")
+                   + f". Lost LUNs: {lun_ids}; they get no I/O for the rest of the plan"
+                   + (f" (workloads {', '.join(ws)})" if ws else "")
+                   + "; a replacement does not bring the data back (bind again and restore from a backup)",
+                   f"RG {g.id}", "hp 'Overview of the RAID 5 rebuild process'; docs/model.md 4.2")
+
+    def target_failed(self, t: float) -> None:
+        """The hot spare this rebuild writes onto failed: the rebuild starts again from the
+        start on another free spare, or the group waits for the failed drive's replacement."""
+        for s in list(self.streams):
+            if s.tag == "rebuild":
+                self.remove_stream(s)
+                self.close(s, t, "rebuild (spare failed)")
+        self.moved_mb = 0.0
+        self.spare = self.pick_spare(self.d)
+        self.target = self.spare
+        self.sim.invalidate(topology=True, groups={self.gi})
+        if self.spare is not None:
+            self.sim.spare_busy[self.spare] = True
+            self.begin("rebuild", t, self.mb, tag="rebuild")
+        else:
+            self.total_mb = self.mb
+            self.begin("degraded", t, kind="wait", tag="wait_replace")
+
+    def on_stop(self) -> None:
+        """A stopped rebuild gives its spare back unless the spare stands in the group."""
+        spare = self.spare
+        if spare is not None and self.lay.d_group.item(spare) < 0:
+            self.sim.spare_busy[spare] = False
+        self.sim.writing[self.d] = False
+
     def pick_spare(self, d: int) -> int | None:
         """A free hot spare of the failed drive's interface and at least the group's member
         capacity, on the drive's bus if there is one."""
@@ -984,14 +1082,14 @@ class Rebuild(Op):
         return None
 
     def partner(self) -> int | None:
-        """The mirror partner of the failed drive (members pair up in order: 0-1, 2-3, ...)."""
-        members = list(self.lay.groups[self.gi].drives)
-        loc = self.lay.drive_locs[self.d]
-        if loc not in members:
+        """The mirror partner of the failed drive: the member in the paired position of the
+        group's current members (RaidMath.mirror_partner: 0-1, 2-3, ...; a spare standing in
+        takes its drive's position)."""
+        members = self.lay.g_members[self.gi].tolist()
+        if self.d not in members:
             return None
-        k = members.index(loc)
-        j = k ^ 1 if (k ^ 1) < len(members) else k - 1
-        return self.lay.didx[members[j]]
+        k = members.index(self.d)
+        return members[self.lay.groups[self.gi].math.mirror_partner(k)]
 
     def sources(self, cost: float) -> list[tuple[str, int, float]]:
         if self.lay.g_mirror[self.gi]:
