@@ -21,6 +21,7 @@ from app.domain.hardware import Catalog
 from app.domain.project import DriveReplacement, FeatureEnable, Project, WorkloadChange
 from app.domain.raid import mttdl_hours
 
+from . import envelope
 from .errors import EngineStall
 from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, res_key
 from .rates import MissingRate, RateReader
@@ -151,6 +152,7 @@ class Ctx:
         # group -> the highest host utilization seen at or above max_util (follow_host): the host
         # I/O alone asks for more drive time than the model lets a drive give (host-overload)
         self.overloaded: dict[int, float] = {}
+        self.host_peak: dict[int, float] = {}  # group -> its highest host utilization (envelope)
         self.host_active_g: list[bool] = [False] * lay.G
         self.host_random_g = np.ones(lay.G)
         self.topo: Any = None  # topology version of d_group / failed below
@@ -259,6 +261,8 @@ class Ctx:
             active[g] = u > 1e-9
             if u >= mu and u > self.overloaded.get(g, 0.0):
                 self.overloaded[g] = u
+            if u > self.host_peak.get(g, 0.0):
+                self.host_peak[g] = u
             key = g << RK_BITS  # (RK_G)
             if readers.get(key):
                 read.append(key)
@@ -1893,6 +1897,7 @@ class Sim:
         lay = self.lay
         self.unfinished_advisories(res.horizon_h)
         self.overload_advisories()
+        envelope.advise(self, res)  # inputs outside what the documents cover
         # SATA RAID 5 (Hitachi: RAID 6 recommended for SATA; EMC: SATA rebuilds slowest)
         from app.domain.hardware import Interface
         from app.domain.raid import RaidType

@@ -1,0 +1,302 @@
+"""The validity envelope: what a rates preset's documents cover, and an `extrapolated`
+advisory where a run's inputs lie outside it (docs/model.md section 5, docs/presets.md
+"Validity envelope").
+
+A rates preset's `[envelope]` table has one sub-table per *scope*:
+
+  host                 every RAID group that carries host I/O, and the workloads that run
+  rebuild, migration,  the RAID groups that operation works on (drive_failure -> rebuild,
+  bind, volume_migration, lun_migration -> migration; the other kinds by their own name)
+  reallocate
+  cache                the project's cache settings
+
+and in each scope (all optional; what a scope does not list is not checked):
+
+  raid.<LEVEL>         the RAID levels covered (R0, R1, "R1/0", R3, R5, R6, RAID-DP); a level
+                       missing from a scope that lists any is outside. Per level optional ranges
+                       `data_disks` and `width` = { min = .., max = .. }
+  drives.<INTERFACE>   the drive interfaces covered (FC, SAS, SATA, SSD, SCSI), each with optional
+                       ranges `rpm` and `capacity_gb`
+  drive_util           (host) the peak host-only busy fraction of a group's drives
+  outstanding          (host) a closed workload's outstanding I/Os
+  io_kb                (host) a workload's I/O size
+  <setting> (cache)    a range for a project cache setting, e.g. write_cache_mb
+
+Every number carries its source like any rates number (table-wide `source = ...` or
+`{ value = .., source = .. }`); the advisory cites it. The envelope is read without recording
+it in Result.assumptions: it bounds the prediction, no predicted number depends on it.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from app.domain.hardware import Param, Tables
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .result import Result
+    from .simulate import Sim
+
+CODE = "extrapolated"
+OP_SCOPE = {"drive_failure": "rebuild", "lun_migration": "migration", "bind": "bind",
+            "volume_migration": "volume_migration", "reallocate": "reallocate"}
+SCOPES = ("host", "cache") + tuple(OP_SCOPE.values())
+RAID_RANGES = ("data_disks", "width")
+DRIVE_RANGES = ("rpm", "capacity_gb")
+HOST_RANGES = ("drive_util", "outstanding", "io_kb")
+RAID_LEVELS = ("R0", "R1", "R1/0", "R3", "R5", "R6", "RAID-DP")
+INTERFACES = ("FC", "SAS", "SATA", "SSD", "SCSI")
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def _bounds(node: Any) -> tuple[Param | None, Param | None]:
+    if not isinstance(node, Tables):
+        return None, None
+    lo, hi = node.get("min"), node.get("max")
+    return (lo if isinstance(lo, Param) else None), (hi if isinstance(hi, Param) else None)
+
+
+def _covered(lo: Param | None, hi: Param | None, unit: str = "") -> str:
+    u = f" {unit}" if unit else ""
+    if lo is not None and hi is not None:
+        if lo.value == hi.value:
+            return f"only {_num(lo.value)}{u}"
+        return f"{_num(lo.value)}-{_num(hi.value)}{u}"
+    if lo is not None:
+        return f"at least {_num(lo.value)}{u}"
+    if hi is not None:
+        return f"up to {_num(hi.value)}{u}"
+    return "any"
+
+
+def check_range(node: Any, value: float, label: str, unit: str = "", scale: float = 1.0) -> tuple[str, str] | None:
+    """(text, source) when `value` lies outside the node's {min, max} (each x scale for the
+    text: drive_util is a fraction shown in %), else None."""
+    lo, hi = _bounds(node)
+    eps = 1e-9 * max(1.0, abs(value))
+    if (lo is None or value >= lo.value - eps) and (hi is None or value <= hi.value + eps):
+        return None
+    src = "; ".join(dict.fromkeys(p.source for p in (lo, hi) if p is not None))
+    shown = [None if p is None else Param(p.value * scale, p.source, p.unit, p.path) for p in (lo, hi)]
+    return f"{label} {_num(value * scale)}{' ' + unit if unit else ''} (covered: {_covered(*shown, unit)})", src
+
+
+class Envelope:
+    """A rates preset's [envelope] table, read for one run."""
+
+    def __init__(self, tables: Any):
+        self.tables = tables if isinstance(tables, Tables) else None
+        self._group_memo: dict[tuple, list[tuple[str, str, bool]]] = {}
+
+    def scope(self, name: str) -> Tables | None:
+        node = self.tables.get(name) if self.tables is not None else None
+        return node if isinstance(node, Tables) else None
+
+    def group(self, scope: str, raid: str, raid_label: str, width: int, data: int,
+              drives: tuple[tuple[str, int, float, str], ...]) -> list[tuple[str, str, bool]]:
+        """What of a RAID group lies outside a scope: [(text, source, categorical)] where
+        categorical means a RAID level or drive interface the scope does not list at all.
+        drives: (interface, rpm, capacity_gb, name) of each distinct drive type in the group."""
+        key = (scope, raid, width, data, drives)
+        hit = self._group_memo.get(key)
+        if hit is not None:
+            return hit
+        out: list[tuple[str, str, bool]] = []
+        node = self.scope(scope)
+        if node is not None:
+            levels = node.get("raid")
+            if isinstance(levels, Tables) and len(levels):
+                lvl = levels.get(raid)
+                if not isinstance(lvl, Tables):
+                    out.append((f"{raid_label}, {width} drives (covered RAID levels: {', '.join(levels)})",
+                                _sources(levels) or f"[envelope.{scope}.raid]", True))
+                else:
+                    for k, label in (("data_disks", f"{raid_label}: data disks"),
+                                     ("width", f"{raid_label}: drives in the group")):
+                        r = check_range(lvl.get(k), float(data if k == "data_disks" else width), label)
+                        if r is not None:
+                            out.append((r[0], r[1], False))
+            classes = node.get("drives")
+            if isinstance(classes, Tables) and len(classes):
+                for iface, rpm, cap, name in drives:
+                    cls = classes.get(iface)
+                    if not isinstance(cls, Tables):
+                        out.append((f"{iface} drives ({name}; covered: {', '.join(classes)})",
+                                    _sources(classes) or f"[envelope.{scope}.drives]", True))
+                        continue
+                    for k, v, label, unit in (("rpm", float(rpm), f"{iface} drive speed", "rpm"),
+                                              ("capacity_gb", cap, f"{iface} drive capacity", "GB")):
+                        r = check_range(cls.get(k), v, label, unit)
+                        if r is not None:
+                            out.append((r[0], r[1], False))
+        self._group_memo[key] = out
+        return out
+
+
+def _sources(node: Tables) -> str:
+    """The distinct sources of a table's numbers (a table that lists levels or interfaces)."""
+    found: dict[str, None] = {}
+
+    def walk(n: Any) -> None:
+        if isinstance(n, Param):
+            found[n.source] = None
+        elif isinstance(n, Tables):
+            for k in n:
+                walk(n[k])
+
+    walk(node)
+    return "; ".join(found)
+
+
+def problems(tables: Any, where: str = "rates") -> list[str]:
+    """Malformed [envelope] entries (unknown scope, level, interface or key; a range without
+    numbers or with min > max), each message naming the table and key."""
+    env = tables.get("envelope") if isinstance(tables, Tables) else None
+    if env is None:
+        return []
+    out: list[str] = []
+    if not isinstance(env, Tables):
+        return [f"{where}: envelope must be a table"]
+
+    def rng(node: Any, path: str) -> None:
+        if not isinstance(node, Tables) or not set(node) <= {"min", "max"} or not len(node):
+            out.append(f"{where}: [{path}] must be {{ min = .., max = .. }} (either may be left out)")
+            return
+        lo, hi = _bounds(node)
+        if lo is not None and hi is not None and lo.value > hi.value:
+            out.append(f"{where}: [{path}] has min {lo.value:g} > max {hi.value:g}")
+
+    for scope in env:
+        node = env[scope]
+        path = f"envelope.{scope}"
+        if scope not in SCOPES:
+            out.append(f"{where}: [{path}] is not a scope (one of {', '.join(SCOPES)})")
+            continue
+        if not isinstance(node, Tables):
+            out.append(f"{where}: [{path}] must be a table")
+            continue
+        for key in node:
+            sub = f"{path}.{key}"
+            if key == "raid" and scope != "cache":
+                for lvl in node[key]:
+                    if lvl not in RAID_LEVELS:
+                        out.append(f"{where}: [{sub}.{lvl}]: unknown RAID level (one of {', '.join(RAID_LEVELS)})")
+                        continue
+                    for k in node[key][lvl]:
+                        if k not in RAID_RANGES:
+                            out.append(f"{where}: [{sub}.{lvl}] {k}: unknown key (one of {', '.join(RAID_RANGES)})")
+                        else:
+                            rng(node[key][lvl][k], f"{sub}.{lvl}.{k}")
+            elif key == "drives" and scope != "cache":
+                for iface in node[key]:
+                    if iface not in INTERFACES:
+                        out.append(f"{where}: [{sub}.{iface}]: unknown interface (one of {', '.join(INTERFACES)})")
+                        continue
+                    for k in node[key][iface]:
+                        if k not in DRIVE_RANGES:
+                            out.append(f"{where}: [{sub}.{iface}] {k}: unknown key (one of {', '.join(DRIVE_RANGES)})")
+                        else:
+                            rng(node[key][iface][k], f"{sub}.{iface}.{k}")
+            elif scope == "host" and key in HOST_RANGES or scope == "cache":
+                rng(node[key], sub)
+            else:
+                allowed = ("raid", "drives") + (HOST_RANGES if scope == "host" else ())
+                out.append(f"{where}: [{path}] {key}: unknown key (one of {', '.join(allowed)})")
+    return out
+
+
+def _ran(res: "Result") -> set[str]:
+    """The workloads that completed I/O at some time (read from the iops block: no Series built)."""
+    for block in res.series.blocks:
+        if block.metric == "iops":
+            V = block.V
+            if not V.size:
+                return set()
+            return {e for e, on in zip(block.entities, (V > 0).any(axis=0).tolist()) if on}
+    return set()
+
+
+def _group_facts(sim: "Sim", gi: int) -> tuple[str, str, int, int, tuple]:
+    lay = sim.lay
+    g = lay.groups[gi]
+    math = g.math
+    types = []
+    for loc in g.drives:
+        d = lay.didx.get(loc)
+        if d is not None:
+            t = lay.drive_types[d]
+            fact = (t.interface.value, int(t.rpm), float(t.capacity_gb), t.name)
+            if fact not in types:
+                types.append(fact)
+    shape = math.label.split(" ")[0] if "+" in math.label else f"of {len(g.drives)}"  # 4+1; RAID 0 of 4
+    return g.raid.value, f"{g.raid.label} {shape}", len(g.drives), math.data_disks, tuple(types)
+
+
+def advise(sim: "Sim", res: "Result") -> None:
+    """Add an `extrapolated` advisory for each scope's inputs outside the envelope: per
+    operation (where = its event id), per group with host load (where = "RG <id>"), the
+    workloads' load (where = the workload id) and the cache (where = "cache")."""
+    env = Envelope(sim.R.raw("envelope"))
+    if env.tables is None:
+        return
+    lay = sim.lay
+
+    def say(where: str, what: str, found: list[tuple[str, str, bool]]) -> None:
+        if not found:
+            return
+        severity = "warning" if any(c for _, _, c in found) else "info"
+        text = "; ".join(t for t, _, _ in found)
+        sim.advise(severity, CODE,
+                   f"{where}: {what} lies outside what the documents cover: {text}. The prediction "
+                   "extrapolates the model there", where, "; ".join(dict.fromkeys(s for _, s, _ in found if s)))
+
+    # operations: the groups each works on
+    for op in sim.ops:
+        scope = OP_SCOPE.get(op.event.kind)
+        if scope is None or env.scope(scope) is None or not (op.phases or op.streams):
+            continue
+        groups = sorted({i for kind, i in op.resources() if kind == "g" and 0 <= i < lay.G})
+        found: list[tuple[str, str, bool]] = []
+        for gi in groups:
+            raid, label, width, data, drives = _group_facts(sim, gi)
+            for t, s, c in env.group(scope, raid, label, width, data, drives):
+                found.append((f"{lay.groups[gi].label}: {t}" if len(groups) > 1 else t, s, c))
+        say(op.event.id, f"the {scope.replace('_', ' ')} of {', '.join(lay.groups[g].label for g in groups)}",
+            found)
+    # host load: the groups it reached, and the workloads that ran
+    host = env.scope("host")
+    if host is not None:
+        peak: dict[int, float] = getattr(sim.ctx, "host_peak", {})
+        for gi in sorted(g for g, u in peak.items() if u > 0.0):
+            raid, label, width, data, drives = _group_facts(sim, gi)
+            found = list(env.group("host", raid, label, width, data, drives))
+            r = check_range(host.get("drive_util"), peak[gi], "peak host drive busy", "%", 100.0)
+            if r is not None:
+                found.append((r[0], r[1], False))
+            say(f"RG {lay.groups[gi].id}", "the host I/O on this group", found)
+        ran = _ran(res)
+        for w in sim.workloads:
+            if w["id"] not in ran:
+                continue
+            found = []
+            if w.get("mode") == "closed":
+                r = check_range(host.get("outstanding"), float(w.get("outstanding") or 1), "outstanding I/Os")
+                if r is not None:
+                    found.append((r[0], r[1], False))
+            r = check_range(host.get("io_kb"), float(w.get("io_kb") or 0.0), "I/O size", "KB")
+            if r is not None:
+                found.append((r[0], r[1], False))
+            say(w["id"], f"workload {w['name'] or w['id']}", found)
+    cache = env.scope("cache")
+    if cache is not None:
+        found = []
+        for key in cache:
+            value = sim.cache.get(key)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            r = check_range(cache.get(key), float(value), key)
+            if r is not None:
+                found.append((r[0], r[1], False))
+        say("cache", "the cache configuration", found)
