@@ -937,6 +937,7 @@ def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
 
 class Rebuild(Op):
     __slots__ = ("d", "gi", "ctrl", "core0", "mb", "model", "replaced", "target", "spare", "res")
+    spare: int | None  # the hot spare it rebuilds onto (None: onto the replacement)
 
     def start(self, t: float) -> bool:
         ev, lay, sim = self.event, self.lay, self.sim
