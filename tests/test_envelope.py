@@ -151,3 +151,21 @@ def test_shipped_examples_are_inside_the_envelope(path, catalog):
     project = load_project(path)
     for sc in project.scenarios:
         assert extrapolated(simulate(project, catalog, sc.name)) == [], sc.name
+
+
+def test_a_user_rates_file_with_a_malformed_envelope_is_reported(tmp_path):
+    from app.store.presets import builtin_presets_dir, load_catalog
+
+    builtin = builtin_presets_dir()
+    rates = (builtin / "rates" / "smartarray-6402.toml").read_text()
+    rates = rates.replace('rates_id = "smartarray-6402"', 'rates_id = "my-rates"')
+    rates += '\n[envelope.rebuild.raid.R9]\nsource = "lab"\nwidth = { min = 3, max = 4 }\n'
+    (tmp_path / "my-rates.toml").write_text(rates)
+    platform = (builtin / "platforms" / "hp-sa6402-msa30.toml").read_text()
+    platform = platform.replace('id = "hp-sa6402-msa30"', 'id = "my-hp"').replace(
+        'rates = "smartarray-6402"', 'rates = "my-rates"')
+    (tmp_path / "my-hp.toml").write_text(platform)
+    catalog = load_catalog(user_dir=tmp_path)
+    assert "my-hp" in catalog.platforms  # still usable
+    (msg,) = [p for p in catalog.problems if "envelope" in p]
+    assert "my-hp.toml (rates my-rates)" in msg and "[envelope.rebuild.raid.R9]: unknown RAID level" in msg

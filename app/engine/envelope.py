@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from app.domain.envelope import OP_SCOPE, bounds, problems as problems
 from app.domain.hardware import Param, Tables
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,25 +38,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .simulate import Sim
 
 CODE = "extrapolated"
-OP_SCOPE = {"drive_failure": "rebuild", "lun_migration": "migration", "bind": "bind",
-            "volume_migration": "volume_migration", "reallocate": "reallocate"}
-SCOPES = ("host", "cache") + tuple(OP_SCOPE.values())
-RAID_RANGES = ("data_disks", "width")
-DRIVE_RANGES = ("rpm", "capacity_gb")
-HOST_RANGES = ("drive_util", "outstanding", "io_kb")
-RAID_LEVELS = ("R0", "R1", "R1/0", "R3", "R5", "R6", "RAID-DP")
-INTERFACES = ("FC", "SAS", "SATA", "SSD", "SCSI")
 
 
 def _num(x: float) -> str:
     return f"{x:g}"
-
-
-def _bounds(node: Any) -> tuple[Param | None, Param | None]:
-    if not isinstance(node, Tables):
-        return None, None
-    lo, hi = node.get("min"), node.get("max")
-    return (lo if isinstance(lo, Param) else None), (hi if isinstance(hi, Param) else None)
 
 
 def _covered(lo: Param | None, hi: Param | None, unit: str = "") -> str:
@@ -74,13 +60,13 @@ def _covered(lo: Param | None, hi: Param | None, unit: str = "") -> str:
 def check_range(node: Any, value: float, label: str, unit: str = "", scale: float = 1.0) -> tuple[str, str] | None:
     """(text, source) when `value` lies outside the node's {min, max} (each x scale for the
     text: drive_util is a fraction shown in %), else None."""
-    lo, hi = _bounds(node)
+    lo, hi = bounds(node)
     eps = 1e-9 * max(1.0, abs(value))
     if (lo is None or value >= lo.value - eps) and (hi is None or value <= hi.value + eps):
         return None
     src = "; ".join(dict.fromkeys(p.source for p in (lo, hi) if p is not None))
     shown = [None if p is None else Param(p.value * scale, p.source, p.unit, p.path) for p in (lo, hi)]
-    return f"{label} {_num(value * scale)}{' ' + unit if unit else ''} (covered: {_covered(*shown, unit)})", src
+    return f"{label} {_num(value * scale)}{' ' + unit if unit else ''} (covered: {_covered(shown[0], shown[1], unit)})", src
 
 
 class Envelope:
@@ -150,66 +136,9 @@ def _sources(node: Tables) -> str:
     return "; ".join(found)
 
 
-def problems(tables: Any, where: str = "rates") -> list[str]:
-    """Malformed [envelope] entries (unknown scope, level, interface or key; a range without
-    numbers or with min > max), each message naming the table and key."""
-    env = tables.get("envelope") if isinstance(tables, Tables) else None
-    if env is None:
-        return []
-    out: list[str] = []
-    if not isinstance(env, Tables):
-        return [f"{where}: envelope must be a table"]
-
-    def rng(node: Any, path: str) -> None:
-        if not isinstance(node, Tables) or not set(node) <= {"min", "max"} or not len(node):
-            out.append(f"{where}: [{path}] must be {{ min = .., max = .. }} (either may be left out)")
-            return
-        lo, hi = _bounds(node)
-        if lo is not None and hi is not None and lo.value > hi.value:
-            out.append(f"{where}: [{path}] has min {lo.value:g} > max {hi.value:g}")
-
-    for scope in env:
-        node = env[scope]
-        path = f"envelope.{scope}"
-        if scope not in SCOPES:
-            out.append(f"{where}: [{path}] is not a scope (one of {', '.join(SCOPES)})")
-            continue
-        if not isinstance(node, Tables):
-            out.append(f"{where}: [{path}] must be a table")
-            continue
-        for key in node:
-            sub = f"{path}.{key}"
-            if key == "raid" and scope != "cache":
-                for lvl in node[key]:
-                    if lvl not in RAID_LEVELS:
-                        out.append(f"{where}: [{sub}.{lvl}]: unknown RAID level (one of {', '.join(RAID_LEVELS)})")
-                        continue
-                    for k in node[key][lvl]:
-                        if k not in RAID_RANGES:
-                            out.append(f"{where}: [{sub}.{lvl}] {k}: unknown key (one of {', '.join(RAID_RANGES)})")
-                        else:
-                            rng(node[key][lvl][k], f"{sub}.{lvl}.{k}")
-            elif key == "drives" and scope != "cache":
-                for iface in node[key]:
-                    if iface not in INTERFACES:
-                        out.append(f"{where}: [{sub}.{iface}]: unknown interface (one of {', '.join(INTERFACES)})")
-                        continue
-                    for k in node[key][iface]:
-                        if k not in DRIVE_RANGES:
-                            out.append(f"{where}: [{sub}.{iface}] {k}: unknown key (one of {', '.join(DRIVE_RANGES)})")
-                        else:
-                            rng(node[key][iface][k], f"{sub}.{iface}.{k}")
-            elif scope == "host" and key in HOST_RANGES or scope == "cache":
-                rng(node[key], sub)
-            else:
-                allowed = ("raid", "drives") + (HOST_RANGES if scope == "host" else ())
-                out.append(f"{where}: [{path}] {key}: unknown key (one of {', '.join(allowed)})")
-    return out
-
-
 def _ran(res: "Result") -> set[str]:
     """The workloads that completed I/O at some time (read from the iops block: no Series built)."""
-    for block in res.series.blocks:
+    for block in getattr(res.series, "blocks", ()):
         if block.metric == "iops":
             V = block.V
             if not V.size:

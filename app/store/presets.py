@@ -23,6 +23,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Mapping
 
+from app.domain.envelope import problems as envelope_problems
 from app.domain.hardware import (
     Catalog, ControllerSpec, DriveType, EnclosureType, FeatureSpec, Interface, OperationSpec, Param,
     Platform, RaidRule, SettingSpec, Tables,
@@ -251,6 +252,7 @@ def load_catalog(builtin_dir: Path | None = None, user_dir: Path | None = None) 
             problems.append(str(exc))
             continue
         platforms[p.id] = p
+        problems.extend(envelope_problems(p.rates, f"{where} (rates {doc.get('rates')})"))  # reported, not fatal
     return Catalog(platforms, drives, tuple(problems))
 
 
