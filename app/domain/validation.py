@@ -602,7 +602,9 @@ class _Checker:
                     if e.drive in failed:
                         bad(f"drive {e.drive} already failed in {failed[e.drive]} and was not replaced")
                     if d.hot_spare:
-                        bad(f"drive {e.drive} is a hot spare; model the failure of a RAID group member")
+                        # modelled (docs/model.md 4.2): a what-if, not a mistake
+                        note(f"drive {e.drive} is a hot spare: its failure takes it out of the spare pool, and a "
+                             "rebuild writing onto it starts again on another spare or waits for a replacement")
                     elif (g := group_of_drive.get(e.drive)) is None:
                         note(f"drive {e.drive} is in no RAID group, so its failure needs no rebuild")
                     else:
