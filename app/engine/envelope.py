@@ -152,13 +152,11 @@ def _group_facts(sim: "Sim", gi: int) -> tuple[str, str, int, int, tuple]:
     g = lay.groups[gi]
     math = g.math
     types = []
-    for loc in g.drives:
-        d = lay.didx.get(loc)
-        if d is not None:
-            t = lay.drive_types[d]
-            fact = (t.interface.value, int(t.rpm), float(t.capacity_gb), t.name)
-            if fact not in types:
-                types.append(fact)
+    for d in lay.g_members[gi].tolist():  # (a spare standing in counts with its own type)
+        t = lay.drive_types[d]
+        fact = (t.interface.value, int(t.rpm), float(t.capacity_gb), t.name)
+        if fact not in types:
+            types.append(fact)
     shape = math.label.split(" ")[0] if "+" in math.label else f"of {len(g.drives)}"  # 4+1; RAID 0 of 4
     return g.raid.value, f"{g.raid.label} {shape}", len(g.drives), math.data_disks, tuple(types)
 
@@ -171,6 +169,16 @@ def advise(sim: "Sim", res: "Result") -> None:
     if env.tables is None:
         return
     lay = sim.lay
+    facts: dict[tuple, tuple[str, str, int, int, tuple]] = {}  # per RAID type, width and drive types
+
+    def group(scope: str, gi: int) -> list[tuple[str, str, bool]]:
+        types = lay.drive_types
+        key = (lay.groups[gi].raid, len(lay.groups[gi].drives),
+               tuple(dict.fromkeys(id(types[d]) for d in lay.g_members[gi].tolist())))
+        f = facts.get(key)
+        if f is None:
+            f = facts[key] = _group_facts(sim, gi)
+        return env.group(scope, *f)
 
     def say(where: str, what: str, found: list[tuple[str, str, bool]]) -> None:
         if not found:
@@ -189,8 +197,7 @@ def advise(sim: "Sim", res: "Result") -> None:
         groups = sorted({i for kind, i in op.resources() if kind == "g" and 0 <= i < lay.G})
         found: list[tuple[str, str, bool]] = []
         for gi in groups:
-            raid, label, width, data, drives = _group_facts(sim, gi)
-            for t, s, c in env.group(scope, raid, label, width, data, drives):
+            for t, s, c in group(scope, gi):
                 found.append((f"{lay.groups[gi].label}: {t}" if len(groups) > 1 else t, s, c))
         say(op.event.id, f"the {scope.replace('_', ' ')} of {', '.join(lay.groups[g].label for g in groups)}",
             found)
@@ -199,8 +206,7 @@ def advise(sim: "Sim", res: "Result") -> None:
     if host is not None:
         peak: dict[int, float] = getattr(sim.ctx, "host_peak", {})
         for gi in sorted(g for g, u in peak.items() if u > 0.0):
-            raid, label, width, data, drives = _group_facts(sim, gi)
-            found = list(env.group("host", raid, label, width, data, drives))
+            found = list(group("host", gi))
             r = check_range(host.get("drive_util"), peak[gi], "peak host drive busy", "%", 100.0)
             if r is not None:
                 found.append((r[0], r[1], False))

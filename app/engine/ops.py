@@ -183,7 +183,6 @@ class RunIndex:
         self.first_l: list[int] | None = None  # first_lun per group (-2: to be found again)
         self.migration_rates: dict[tuple, tuple] = {}  # Migration.rates per (ASAP, mirror, cached, copy_cap)
         self.lost: set[int] = set()  # groups whose data is lost (Rebuild.lose_group): no I/O, no rebuild
-        self.rebuilds: list["Rebuild"] = []  # every started rebuild, in start order
 
     def failures_tolerated(self, gi: int) -> int:
         """RaidMath.failures_tolerated of group gi, kept per RAID type and width for the process
@@ -958,7 +957,7 @@ class Rebuild(Op):
         if gi < 0:
             # a hot spare (or a drive outside any group): it leaves the spare pool; a rebuild
             # writing onto it starts again on another spare or waits for its replacement
-            for rb in list(self.ix.rebuilds):
+            for rb in [rb for rbs in sim.rebuild_of.values() for rb in rbs]:
                 if rb.running and rb.target == d:
                     rb.target_failed(t)
             sim.advise("info", "spare-failed", f"{ev.id}: drive {ev.drive} is not in a RAID group"
@@ -973,7 +972,7 @@ class Rebuild(Op):
             return False
         # a spare standing in for a member fails: the rebuild that put it there has nothing to
         # equalize from; this failure rebuilds the member's slot again
-        for rb in list(self.ix.rebuilds):
+        for rb in [rb for rbs in sim.rebuild_of.values() for rb in rbs]:
             if rb.running and rb is not self and rb.spare == d:
                 rb.stop(t, "spare failed")
         members = lay.g_members[gi].tolist()
@@ -993,7 +992,6 @@ class Rebuild(Op):
         self.target: Any = None
         self.spare = self.pick_spare(d)
         sim.rebuild_of.setdefault(ev.drive, []).append(self)  # for its replacement (Sim.fire)
-        self.ix.rebuilds.append(self)
         self.total_mb = self.mb * (2 if self.spare is not None else 1)
         self.touches = set(self.workloads_on_groups({gi}))
         if self.spare is not None:
@@ -1026,9 +1024,8 @@ class Rebuild(Op):
         for op in list(sim.active):
             if op is not self and op.running and key in op.resources():
                 op.stop(t, "data lost")
-        luns = [l for l in range(lay.L) if lay.l_group.item(l) == gi]
-        for l in luns:
-            lay.l_live[l] = False
+        luns: list[int] = (lay.l_group == gi).nonzero()[0].tolist()
+        lay.l_live[luns] = False
         sim.invalidate(luns=set(luns))
         on_g = self.ix.luns_on_groups(sim)[gi]
         ws = [self.ix.ids[w] for w in sorted(on_g)]

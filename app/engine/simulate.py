@@ -1556,7 +1556,9 @@ class Sim:
             d = self.lay.didx.get(ev.drive)
             if d is not None:
                 self.failed[d] = False
-                self.invalidate(topology=True)
+                # only its group's alive members changed (a drive of a group that lost its data:
+                # its LUNs stay off the host path); a full invalidation recomputed every pair
+                self.invalidate(topology=True, groups={self.lay.d_group.item(d)})
             return
         cls = OPS.get(type(ev).__name__)
         if cls is None:
