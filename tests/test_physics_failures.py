@@ -223,3 +223,16 @@ def test_a_migration_onto_a_lost_group_stops_and_the_source_stays(catalog):
     m = r.operation("m")
     assert m.end_h == pytest.approx(0.6) and m.phases[-1].name.endswith("(data lost)")
     assert r.get("iops", "w0").at(2.0) == pytest.approx(100)  # the source LUN on RG 0 is untouched
+
+
+def test_a_lost_group_has_no_mttdl(catalog):
+    r = run(catalog, "R5", 5, [("0_0_0", 0.0), ("0_0_1", 0.5)], spares=2, groups=2)
+    assert 0 not in r.mttdl_h and 1 in r.mttdl_h
+
+
+def test_progress_of_a_stopped_rebuild_stays_at_its_part(catalog):
+    r = run(catalog, "R5", 5, [("0_0_0", 0.0), ("0_0_1", 0.1)], spares=2, iops=0.0)
+    f0 = r.get("progress_pct", "f0")
+    assert 0 < f0.at(0.1) < 100 and f0.at(3.0) == pytest.approx(f0.at(0.1))
+    assert r.get("progress_pct", "f1").at(3.0) == 0.0
+    assert "loses its data" in r.operation("f1").label

@@ -41,7 +41,7 @@ CODE = "extrapolated"
 
 
 def _num(x: float) -> str:
-    return f"{x:g}"
+    return f"{round(x, 1):g}"  # 96.9 (not 96.9032), 36.4, 15000
 
 
 def _covered(lo: Param | None, hi: Param | None, unit: str = "") -> str:

@@ -338,6 +338,7 @@ class Op:
     rec_end: Any
     on_sp: Any
     asap_class = 0  # economical/fixed phases are placed first, ASAP-class after
+    stopped = False  # stop() ended it before its work was done (set on the instance)
     # MB/s it puts into its SP's write cache beyond what the destination drains (only a Migration
     # on the write-cache path sets it): time_left/advance/at_rest follow the cache then. A hook
     # here, not an override, because the loop calls them for every busy op at every step.
@@ -497,6 +498,7 @@ class Op:
         finish(): a migration's finish() would move its LUN."""
         if self.end_h is not None:
             return
+        self.stopped = True
         self.on_stop()
         for s in list(self.streams):
             self.remove_stream(s)
@@ -573,7 +575,7 @@ class Op:
 
     # ---- reporting
     def progress_pct(self) -> float:
-        if self.end_h is not None:
+        if self.end_h is not None and not self.stopped:
             return 100.0
         if self.total_mb <= 0:
             return 0.0
@@ -1020,6 +1022,8 @@ class Rebuild(Op):
         lay, sim, ev, gi = self.lay, self.sim, self.event, self.gi
         g = lay.groups[gi]
         self.ix.lost.add(gi)
+        self.stopped = True  # no rebuild: at 0%, not done
+        self.label = f"Drive {ev.drive} fails: {g.label} loses its data"
         key = ("g", gi)
         for op in list(sim.active):
             if op is not self and op.running and key in op.resources():
@@ -1267,7 +1271,7 @@ class Rebuild(Op):
         return share * eff * idle_rate
 
     def progress_pct(self) -> float:
-        if self.end_h is not None:
+        if self.end_h is not None and not self.stopped:
             return 100.0
         return min(self.moved_mb / max(self.total_mb, 1e-9) * 100.0, 100.0)
 

@@ -1789,7 +1789,10 @@ class Sim:
             cells, moved, rate = self.rec_cells, self.rec_moved, self.rec_rate
             totals = np.array([op.total_mb for op in ops], float)
             ids = [op.event.id for op in self.ops]
-            res.add_block(SeriesBlock("progress_pct", "%", ids, t, compute=Progress(t, ends, cells, moved, totals)))
+            # an op stopped before its work was done (its group lost its data) stays at its part
+            final = (np.array([op.progress_pct() for op in ops]) if any(op.stopped for op in ops) else None)
+            res.add_block(SeriesBlock("progress_pct", "%", ids, t,
+                                      compute=Progress(t, ends, cells, moved, totals, final)))
             # no chart shows the rate: its matrix (zero where an op does not run) is built when read
             res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, compute=Cells((n_rows, len(ops)), cells, rate)))
         for op in self.ops:
@@ -1810,9 +1813,11 @@ class Sim:
         known = _MTTDL_KNOWN
         if len(known) > 4096:
             known.clear()
+        ix = getattr(self, "_run_index", None)  # (made by the first operation start, if any)
+        lost: set[int] = ix.lost if ix is not None else set()  # a group that lost its data has no MTTDL
         for gi, g in enumerate(lay.groups):
             members = lay.g_members[gi]
-            if not len(members):
+            if not len(members) or gi in lost:
                 continue
             mttr = self.rebuild_hours.get(g.id)
             if mttr is None:
