@@ -557,7 +557,7 @@ def test_drive_failure_and_replacement(catalog):
     expect(p, catalog, "op2", ERROR, "already failed in op1")
     p = base()
     ops(p).events = [DriveFailure("op1", 1.0, drive="0_0_10", priority="High")]
-    expect(p, catalog, "op1", ERROR, "hot spare")
+    expect(p, catalog, "op1", WARNING, "hot spare", "spare pool")  # modelled: a what-if (docs/model.md 4.2)
     p = base()
     ops(p).events = [DriveFailure("op1", 1.0, drive="0_0_2", priority="High"),
                      DriveReplacement("op2", 3.0, drive="0_0_2")]

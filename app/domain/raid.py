@@ -78,6 +78,36 @@ class RaidMath:
         return 1
 
     @property
+    def failures_tolerated_best(self) -> int:
+        """Drive failures survived in the best case: a RAID 1/0 group survives one failure in
+        each mirror pair (width // 2), the others as failures_tolerated."""
+        if self.is_mirror:
+            return self.width // 2
+        return self.failures_tolerated
+
+    def mirror_partner(self, k: int) -> int:
+        """The member position that mirrors position k in a RAID 1 or 1/0 group: members pair up
+        in the group's member order, 0-1, 2-3, ... (emc 'Rebuild overview': a mirror is rebuilt
+        by copying its mirroring drive; the pairing by bind order is an assumption: CLARiiON
+        pairs the disks in the order they are selected). An odd last member pairs with the one
+        before it."""
+        j = k ^ 1
+        return j if j < self.width else k - 1
+
+    def loses_data(self, failed: "set[int] | list[int] | tuple[int, ...]") -> bool:
+        """Whether the group's data is lost when the members at positions `failed` (0-based, in
+        member order) hold no valid data (failed, or being rebuilt). RAID 0: any one; RAID 1 and
+        1/0: both members of one mirror pair; RAID 3/5: two; RAID 6 and RAID-DP: three (hp
+        'Overview of the RAID 5 rebuild process': "If more than one drive fails at any given time,
+        or any other drive fails during the rebuild process, the array becomes inaccessible")."""
+        down = set(failed)
+        if not down:
+            return False
+        if self.is_mirror:
+            return any(self.mirror_partner(k) in down and self.mirror_partner(k) != k for k in down)
+        return len(down) > self.failures_tolerated
+
+    @property
     def write_penalty(self) -> int:
         """Back-end I/Os per small random host write (read-modify-write)."""
         return {

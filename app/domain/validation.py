@@ -611,16 +611,24 @@ class _Checker:
                     if e.drive in failed:
                         bad(f"drive {e.drive} already failed in {failed[e.drive]} and was not replaced")
                     if d.hot_spare:
-                        bad(f"drive {e.drive} is a hot spare; model the failure of a RAID group member")
+                        # modelled (docs/model.md 4.2): a what-if, not a mistake
+                        note(f"drive {e.drive} is a hot spare: its failure takes it out of the spare pool, and a "
+                             "rebuild writing onto it starts again on another spare or waits for a replacement")
                     elif (g := group_of_drive.get(e.drive)) is None:
                         note(f"drive {e.drive} is in no RAID group, so its failure needs no rebuild")
                     else:
                         down = [loc for loc in g.drives if loc in failed] + [e.drive]
-                        tolerated = g.math.failures_tolerated if isinstance(g.raid, RaidType) else 0
-                        if len(set(down)) > tolerated:
+                        # which members may fail together: RaidMath.loses_data (RAID 1/0: both
+                        # drives of one mirror pair, pairs by member order)
+                        lost = (g.math.loses_data({k for k, loc in enumerate(g.drives) if loc in down})
+                                if isinstance(g.raid, RaidType) else len(set(down)) > 0)
+                        if lost:
                             note(f"RG {g.id} ({g.raid.label if isinstance(g.raid, RaidType) else g.raid}) "
                                  f"loses its data: {len(set(down))} of its drives are failed at once "
-                                 f"({', '.join(sorted(set(down)))}), it survives {tolerated}")
+                                 f"({', '.join(sorted(set(down)))})"
+                                 + (" including both drives of a mirror pair" if isinstance(g.raid, RaidType)
+                                    and g.math.is_mirror else f", it survives {g.math.failures_tolerated}"
+                                    if isinstance(g.raid, RaidType) else ""))
                     failed[e.drive] = e.id
             elif isinstance(e, DriveReplacement):
                 if e.drive not in self.p.drives:

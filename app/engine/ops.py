@@ -191,6 +191,7 @@ class RunIndex:
         self.first_l: list[int] | None = None  # first_lun per group (-2: to be found again)
         self.migration_rates: dict[tuple, tuple] = {}  # Migration.rates per (ASAP, mirror, cached, copy_cap)
         self.splits: dict[int, list[tuple[int, float]]] = {}  # bus_split per group
+        self.lost: set[int] = set()  # groups whose data is lost (Rebuild.lose_group): no I/O, no rebuild
 
     def bus_split(self, lay: "Layout", gi: int) -> list[tuple[int, float]]:
         """(bus, share of the group's members on it): how a group's back-end MB/s spread over
@@ -378,8 +379,6 @@ def _phase_order(p: Phase) -> tuple:
 # per raw value (Op.__init__)
 _PRIORITIES: dict[Any, tuple[str, bool]] = {}
 
-# RunIndex.failures_tolerated: per (id of a RAID type, width), the type and its figure
-_TOLERATED: dict[tuple[int, int], tuple[object, int]] = {}
 
 
 class Op:
@@ -390,6 +389,7 @@ class Op:
     rec_end: Any
     on_sp: Any
     asap_class = 0  # economical/fixed phases are placed first, ASAP-class after
+    stopped = False  # stop() ended it before its work was done (set on the instance)
     # MB/s it puts into its SP's write cache beyond what the destination drains (only a Migration
     # on the write-cache path sets it): time_left/advance/at_rest follow the cache then. A hook
     # here, not an override, because the loop calls them for every busy op at every step.
@@ -564,6 +564,22 @@ class Op:
                             self.event.id, "assumption: generic operation model (docs/model.md 4)")
         return pol
 
+    def stop(self, t: float, why: str) -> None:
+        """End the operation before its work is done (a RAID group it works on lost its data):
+        its open phases close with `why` in their names and it takes nothing any more. Not
+        finish(): a migration's finish() would move its LUN."""
+        if self.end_h is not None:
+            return
+        self.stopped = True
+        self.on_stop()
+        for s in list(self.streams):
+            self.remove_stream(s)
+            self.close(s, t, f"{s.name} ({why})")
+        Op.finish(self, t)
+
+    def on_stop(self) -> None:
+        """What stop() undoes besides the phases (a migration's write-cache state)."""
+
     # ---- resources
     def resources(self) -> list[tuple[str, int]]:
         """The drive time its rate reads: ("g", group) and ("d", drive) keys (Ctx). Sim.place
@@ -666,7 +682,7 @@ class Op:
 
     # ---- reporting
     def progress_pct(self) -> float:
-        if self.end_h is not None:
+        if self.end_h is not None and not self.stopped:
             return 100.0
         if self.total_mb <= 0:
             return 0.0
@@ -976,15 +992,20 @@ class Migration(Op):
 
     def finish(self, t: float) -> None:
         lay = self.lay
-        self.set_forced(False)
-        self.sim.cache_fill[self.ctrl] = self.sim.host_dirty[self.ctrl]  # (the host's dirty MB stay)
+        self.on_stop()
         self.ix.move_lun(self.sim, self.src, self.gd)
         lay.l_cap[self.src] = lay.l_cap[self.dst]
         lay.l_live[self.dst] = False
         self.sim.invalidate(luns={self.src, self.dst})
-        if self.cache_path:
-            del self.ix.cache_path_migs[self.ctrl][self]
         super().finish(t)
+
+    def on_stop(self) -> None:
+        """The write-cache state goes with the migration (finish, or stop when a group it works
+        on lost its data: the source stays where it is, the destination unavailable)."""
+        self.set_forced(False)
+        self.sim.cache_fill[self.ctrl] = self.sim.host_dirty[self.ctrl]  # (the host's dirty MB stay)
+        if self.cache_path and self in self.ix.cache_path_migs.get(self.ctrl, {}):
+            del self.ix.cache_path_migs[self.ctrl][self]
 
 
 # ====================================================================== rebuild / equalization
@@ -1061,6 +1082,7 @@ def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
 
 class Rebuild(Op):
     __slots__ = ("d", "gi", "ctrl", "core0", "mb", "replaced", "target", "spare", "res", "pols")
+    spare: int | None  # the hot spare it rebuilds onto (None: onto the replacement)
 
     def start(self, t: float) -> bool:
         ev, lay, sim = self.event, self.lay, self.sim
@@ -1068,26 +1090,47 @@ class Rebuild(Op):
         d = lay.didx.get(ev.drive)
         if d is None:
             return False
-        sim.failed[d] = True
-        gi: int = lay.d_group.item(d)  # (.item(): see Migration.start)
-        sim.invalidate(topology=True, groups={gi})
         self.d = d
-        if gi < 0:
-            sim.advise("info", "spare-failed", f"{ev.id}: drive {ev.drive} is not in a RAID group", ev.id)
+        self.gi = gi = lay.d_group.item(d)  # (.item(): see Migration.start)
+        self.end_h = t  # (a failure that starts no rebuild ends when it happens)
+        if sim.failed[d]:
+            sim.advise("info", "already-failed",
+                       f"{ev.id}: drive {ev.drive} has already failed and was not replaced; this failure "
+                       "changes nothing", ev.id)
             return False
-        self.gi = gi
+        sim.failed[d] = True
+        sim.invalidate(topology=True, groups={gi})
+        if gi < 0:
+            # a hot spare (or a drive outside any group): it leaves the spare pool; a rebuild
+            # writing onto it starts again on another spare or waits for its replacement
+            for rb in [rb for rbs in sim.rebuild_of.values() for rb in rbs]:
+                if rb.running and rb.target == d:
+                    rb.target_failed(t)
+            sim.advise("info", "spare-failed", f"{ev.id}: drive {ev.drive} is not in a RAID group"
+                       + (" (a hot spare: it leaves the spare pool)" if bool(lay.d_spare.item(d)) else ""), ev.id)
+            return False
         g = lay.groups[gi]
         # the level's policy per phase (UnknownLevel: the failure stands, its rebuild is not predicted)
         self.pols = {ph: self.policy("rebuild", ph) for ph in ("rebuild", "equalization")}
         self.asap = self.pols["rebuild"].kind == "asap"
         self.label = f"Rebuild drive {ev.drive} of {g.label} ({self.priority})"
-        n_failed = int(np.count_nonzero(sim.failed[lay.g_members[gi]]))
-        tolerated = self.ix.failures_tolerated(gi)
-        if n_failed > tolerated:
-            sim.advise("warning", "data-loss",
-                       f"{ev.id}: {g.label} ({g.math.label}) has {n_failed} failed drives, more "
-                       f"than the {tolerated} it tolerates: its LUNs' data is lost", f"RG {g.id}",
-                       "hp 'Overview of the RAID 5 rebuild process'")
+        if gi in self.ix.lost:
+            sim.advise("info", "lost-group-failure",
+                       f"{ev.id}: {g.label} has lost its data already; the failure of {ev.drive} changes nothing",
+                       ev.id)
+            return False
+        # a spare standing in for a member fails: the rebuild that put it there has nothing to
+        # equalize from; this failure rebuilds the member's slot again
+        for rb in [rb for rbs in sim.rebuild_of.values() for rb in rbs]:
+            if rb.running and rb is not self and rb.spare == d:
+                rb.stop(t, "spare failed")
+        members = lay.g_members[gi].tolist()
+        failed = sim.failed
+        down = [k for k, m in enumerate(members) if failed[m]]  # failed or still being rebuilt
+        if g.math.loses_data(down):
+            self.lose_group(t, [lay.drive_locs[members[k]] for k in down])
+            return False
+        self.end_h = None
         self.asap_class = 1 if self.asap else 0
         first = self.ix.first_lun(lay, gi)  # the group's first LUN owns the rebuild (SP 0 when none)
         self.ctrl = lay.l_owner.item(first) if first >= 0 else 0
@@ -1119,6 +1162,61 @@ class Rebuild(Op):
                        ev.id, pol.path)
         return True
 
+    def lose_group(self, t: float, down: list[str]) -> None:
+        """The group's data is lost (RaidMath.loses_data): no rebuild (there is nothing left to
+        rebuild from), the operations on it stop, its LUNs get no host I/O for the rest of the
+        plan (a replacement drive does not bring the data back: the group must be bound again
+        and restored from a backup), and an error advisory names the group, LUNs and workloads."""
+        lay, sim, ev, gi = self.lay, self.sim, self.event, self.gi
+        g = lay.groups[gi]
+        self.ix.lost.add(gi)
+        self.stopped = True  # no rebuild: at 0%, not done
+        self.label = f"Drive {ev.drive} fails: {g.label} loses its data"
+        key = ("g", gi)
+        for op in list(sim.active):
+            if op is not self and op.running and key in op.resources():
+                op.stop(t, "data lost")
+        luns: list[int] = (lay.l_group == gi).nonzero()[0].tolist()
+        lay.l_live[luns] = False
+        sim.invalidate(luns=set(luns))
+        on_g = self.ix.luns_on_groups(sim)[gi]
+        ws = [self.ix.ids[w] for w in sorted(on_g)]
+        self.touches = set(ws)
+        lun_ids = ", ".join(str(lay.luns[l].id) for l in luns) or "none"
+        sim.advise("error", "data-loss",
+                   f"{ev.id}: {g.label} ({g.math.label}) loses its data at {t:g} h: drives {', '.join(down)} "
+                   f"hold no valid data, more than a {g.raid.label} group survives"
+                   + (" (both drives of a mirror pair)" if g.math.is_mirror else "")
+                   + f". Lost LUNs: {lun_ids}; they get no I/O for the rest of the plan"
+                   + (f" (workloads {', '.join(ws)})" if ws else "")
+                   + "; a replacement does not bring the data back (bind again and restore from a backup)",
+                   f"RG {g.id}", "hp 'Overview of the RAID 5 rebuild process'; docs/model.md 4.2")
+
+    def target_failed(self, t: float) -> None:
+        """The hot spare this rebuild writes onto failed: the rebuild starts again from the
+        start on another free spare, or the group waits for the failed drive's replacement."""
+        for s in list(self.streams):
+            if s.tag == "rebuild":
+                self.remove_stream(s)
+                self.close(s, t, "rebuild (spare failed)")
+        self.moved_mb = 0.0
+        self.spare = self.pick_spare(self.d)
+        self.target = self.spare
+        self.sim.invalidate(topology=True, groups={self.gi})
+        if self.spare is not None:
+            self.sim.spare_busy[self.spare] = True
+            self.begin("rebuild", t, self.mb, tag="rebuild")
+        else:
+            self.total_mb = self.mb
+            self.begin("degraded", t, kind="wait", tag="wait_replace")
+
+    def on_stop(self) -> None:
+        """A stopped rebuild gives its spare back unless the spare stands in the group."""
+        spare = self.spare
+        if spare is not None and self.lay.d_group.item(spare) < 0:
+            self.sim.spare_busy[spare] = False
+        self.sim.writing[self.d] = False
+
     def pick_spare(self, d: int) -> int | None:
         """A free hot spare of the failed drive's interface and at least the group's member
         capacity, on the drive's bus if there is one."""
@@ -1134,14 +1232,14 @@ class Rebuild(Op):
         return None
 
     def partner(self) -> int | None:
-        """The mirror partner of the failed drive (members pair up in order: 0-1, 2-3, ...)."""
-        members = list(self.lay.groups[self.gi].drives)
-        loc = self.lay.drive_locs[self.d]
-        if loc not in members:
+        """The mirror partner of the failed drive: the member in the paired position of the
+        group's current members (RaidMath.mirror_partner: 0-1, 2-3, ...; a spare standing in
+        takes its drive's position)."""
+        members = self.lay.g_members[self.gi].tolist()
+        if self.d not in members:
             return None
-        k = members.index(loc)
-        j = k ^ 1 if (k ^ 1) < len(members) else k - 1
-        return self.lay.didx[members[j]]
+        k = members.index(self.d)
+        return members[self.lay.groups[self.gi].math.mirror_partner(k)]
 
     def sources(self, cost: float) -> list[tuple[str, int, float]]:
         if self.lay.g_mirror[self.gi]:
@@ -1334,7 +1432,7 @@ class Rebuild(Op):
                 target.add("bus_x", b, rate * f)
 
     def progress_pct(self) -> float:
-        if self.end_h is not None:
+        if self.end_h is not None and not self.stopped:
             return 100.0
         return min(self.moved_mb / max(self.total_mb, 1e-9) * 100.0, 100.0)
 

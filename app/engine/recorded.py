@@ -371,11 +371,13 @@ class Progress:
     100%; 0% without a total). Built when read: a Result without the matrix is ~0.7 MB smaller
     on the large plan, and the run does not touch that much fresh memory."""
 
-    def __init__(self, t: np.ndarray, ends: np.ndarray, cells: np.ndarray, moved: np.ndarray, totals: np.ndarray):
+    def __init__(self, t: np.ndarray, ends: np.ndarray, cells: np.ndarray, moved: np.ndarray, totals: np.ndarray,
+                 final: np.ndarray | None = None):
         self.t, self.ends, self.cells, self.moved, self.totals = t, ends, cells, moved, totals
+        self.final = final  # % from its end (None: 100 for all; an op stopped early keeps its part)
 
     def __call__(self) -> np.ndarray:
-        P = (self.t[:, None] >= self.ends - 1e-12) * 100.0
+        P = (self.t[:, None] >= self.ends - 1e-12) * (100.0 if getattr(self, "final", None) is None else self.final)
         tot = self.totals[self.cells % len(self.ends)]
         ok = tot > 0
         P.ravel()[self.cells] = np.where(ok, np.minimum(self.moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)

@@ -268,7 +268,7 @@ class SeriesStore(dict):
 
 @dataclass
 class Advisory:
-    severity: str  # "info", "warning"
+    severity: str  # "info", "warning", "error" (data lost: docs/model.md 4.2)
     code: str  # stable identifier, e.g. "asap-under-load"
     text: str
     where: str = ""  # the object it is about: "LUN 5", "RG 2", "op3"

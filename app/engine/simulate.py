@@ -21,6 +21,7 @@ from app.domain.hardware import Catalog
 from app.domain.project import DriveReplacement, FeatureEnable, Project, WorkloadChange
 from app.domain.raid import mttdl_hours
 
+from . import envelope
 from .errors import EngineStall
 from .ops import OPS, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Op, Rebuild, res_key
 from .policy import UnknownLevel
@@ -157,6 +158,7 @@ class Ctx:
         # group -> the highest host utilization seen at or above max_util (follow_host): the host
         # I/O alone asks for more drive time than the model lets a drive give (host-overload)
         self.overloaded: dict[int, float] = {}
+        self.host_peak: dict[int, float] = {}  # group -> its highest host utilization (envelope)
         self.host_active_g: list[bool] = [False] * lay.G
         self.host_random_g = np.ones(lay.G)
         # per group: the fraction of time host I/O is at the group (Sim.host_occupancy), which
@@ -319,6 +321,8 @@ class Ctx:
             active[g] = u > 1e-9
             if u >= mu and u > self.overloaded.get(g, 0.0):
                 self.overloaded[g] = u
+            if u > self.host_peak.get(g, 0.0):
+                self.host_peak[g] = u
             key = g << RK_BITS  # (RK_G)
             if readers.get(key):
                 read.append(key)
@@ -1975,7 +1979,9 @@ class Sim:
             d = self.lay.didx.get(ev.drive)
             if d is not None:
                 self.failed[d] = False
-                self.invalidate(topology=True)
+                # only its group's alive members changed (a drive of a group that lost its data:
+                # its LUNs stay off the host path); a full invalidation recomputed every pair
+                self.invalidate(topology=True, groups={self.lay.d_group.item(d)})
             return
         cls = OPS.get(type(ev).__name__)
         if cls is None:
@@ -2219,7 +2225,10 @@ class Sim:
             cells, moved, rate = self.rec_cells, self.rec_moved, self.rec_rate
             totals = np.array([op.total_mb for op in ops], float)
             ids = [op.event.id for op in self.ops]
-            res.add_block(SeriesBlock("progress_pct", "%", ids, t, compute=Progress(t, ends, cells, moved, totals)))
+            # an op stopped before its work was done (its group lost its data) stays at its part
+            final = (np.array([op.progress_pct() for op in ops]) if any(op.stopped for op in ops) else None)
+            res.add_block(SeriesBlock("progress_pct", "%", ids, t,
+                                      compute=Progress(t, ends, cells, moved, totals, final)))
             # no chart shows the rate: its matrix (zero where an op does not run) is built when read
             res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, compute=Cells((n_rows, len(ops)), cells, rate)))
         for op in self.ops:
@@ -2240,9 +2249,11 @@ class Sim:
         known = _MTTDL_KNOWN
         if len(known) > 4096:
             known.clear()
+        ix = getattr(self, "_run_index", None)  # (made by the first operation start, if any)
+        lost: set[int] = ix.lost if ix is not None else set()  # a group that lost its data has no MTTDL
         for gi, g in enumerate(lay.groups):
             members = lay.g_members[gi]
-            if not len(members):
+            if not len(members) or gi in lost:
                 continue
             mttr = self.rebuild_hours.get(g.id)
             if mttr is None:
@@ -2356,6 +2367,7 @@ class Sim:
         lay = self.lay
         self.unfinished_advisories(res.horizon_h)
         self.overload_advisories()
+        envelope.advise(self, res)  # inputs outside what the documents cover
         # SATA RAID 5 (Hitachi: RAID 6 recommended for SATA; EMC: SATA rebuilds slowest)
         from app.domain.hardware import Interface
         from app.domain.raid import RaidType

@@ -811,7 +811,7 @@ class ReportBuilder:
             if not r.advisories:
                 continue
             self.heading(f"Scenario \u201c{n}\u201d", 2, key=f"adv-{n}")
-            order = {"warning": 0, "info": 1}
+            order = {"error": -1, "warning": 0, "info": 1}
             op_labels = {o.event_id: o.label for o in r.operations}
             advs = sorted(r.advisories, key=lambda a: (order.get(a.severity, 2), a.code, natural_key(a.where)))
             by_code: dict[str, list] = {}
@@ -821,7 +821,7 @@ class ReportBuilder:
             for code, items in by_code.items():  # recurring advice: a few rows, then one summing up
                 for a in items[:MAX_ADVISORIES_PER_KIND]:
                     rows.append(Row([a.severity, op_labels.get(a.where, a.where) or DASH, a.text, a.source or DASH],
-                                    "warning" if a.severity == "warning" else ""))
+                                    "warning" if a.severity in ("error", "warning") else ""))
                 more = items[MAX_ADVISORIES_PER_KIND:]
                 if more:
                     about = [a.where for a in more if a.where]

@@ -23,6 +23,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Mapping
 
+from app.domain.envelope import problems as envelope_problems
 from app.domain.hardware import (
     Catalog, ControllerSpec, DriveType, EnclosureType, FeatureSpec, Interface, OperationSpec, Param,
     Platform, RaidRule, SettingSpec, Tables,
@@ -580,6 +581,7 @@ def load_catalog(builtin_dir: Path | None = None, user_dir: Path | None = None,
                                                                    if i.severity == "error"))
             continue
         platforms[p.id] = p
+        problems.extend(envelope_problems(p.rates, f"{where} (rates {doc.get('rates')})"))  # reported, not fatal
     refused = {k: v for k, v in refused.items()
                if not (k.startswith("platform ") and k[9:] in platforms)
                and not (k.startswith("drive ") and k[6:] in drives)}
