@@ -1,7 +1,7 @@
 """The registry of every preset key the engine reads: rate-table keys and platform/drive fields.
 
 One entry per key (or per family of keys: a path segment written `<A|B>` stands for each of the
-alternatives, `<priority>` for each priority the platform offers). Each entry says what the value
+alternatives, `<raid>` in a keyed table's members for each RAID level). Each entry says what the value
 is (type, unit, valid range), which model or operation reads it, and when it is required; the
 preset loader (app.store.presets) refuses values outside the range, `check_rates` tells a
 platform which required keys its rate tables lack, and docs/presets.md lists every entry
@@ -9,11 +9,14 @@ platform which required keys its rate tables lack, and docs/presets.md lists eve
 
 Other parts of the model register their own keys with one call each, e.g.
 
-    register(RateKey("host.write_penalty.<R5|R6|R1/0>", unit="back-end I/Os per write", lo=1, hi=20,
-                     used_by="host", need=ALWAYS, doc="..."))
+    register(RateKey("rebuild.engine_mb_s", unit="MB/s", lo=0, hi=1e5, lo_open=True,
+                     used_by="drive_failure", default="no engine cap", doc="..."))
 
-Top-level tables owned elsewhere (`policy` - app.domain.policies, `envelope`, `fit`) are left to
-their owners: `check_rates` neither requires nor rejects anything in them.
+Top-level tables owned elsewhere (`policy` - app.domain.policies, `envelope` - app.domain.envelope,
+`fit` - app.cli.calibration) are left to their owners: `check_values` reads nothing in them. Only
+what the engine needs of the policies beyond their owner's checks is `check_rates`' (an offered
+operation's [policy.<op>] table, a table per level, a kind the operation models, the bind rates
+below zeroing, a higher level never capped below a lower one).
 
 Pure: no I/O, no Qt, no engine import (the engine's reads are listed here by hand; the test
 compares this list with the engine's source).
@@ -31,11 +34,7 @@ RESERVED_TABLES = ("policy", "envelope", "fit")
 META_KEYS = ("source", "unit", "note")
 # The operation kinds a platform's [operations.<kind>] may offer (app.domain.project's events).
 OPERATION_KINDS = ("lun_migration", "drive_failure", "bind", "volume_migration", "reallocate")
-# The platforms' priorities, slowest first (app.engine.ops.PRIORITY_ORDER): a keyed table's fallback.
-PRIORITY_ORDER = ("Low", "Medium", "High", "ASAP")
 MIRROR_RAID = ("R1", "R1/0")
-PARITY_REBUILD_RAID = ("R3", "R5", "R6", "RAID-DP")
-R6_CLASS = ("R6", "RAID-DP")
 
 
 # ---------------------------------------------------------------- what a platform needs
@@ -57,23 +56,9 @@ class PlatformFacts:
     def offers(self, kind: str) -> bool:
         return kind in self.operations
 
-    def asap(self, kind: str) -> bool:
-        return any(p.upper() == "ASAP" for p in self.operations.get(kind, ()))
-
-    def economical(self, kind: str) -> bool:
-        return any(p.upper() != "ASAP" for p in self.operations.get(kind, ()))
-
     @property
     def mirror(self) -> bool:
         return any(r in MIRROR_RAID for r in self.raid)
-
-    @property
-    def not_mirror(self) -> bool:
-        return any(r not in MIRROR_RAID for r in self.raid)
-
-    @property
-    def parity(self) -> bool:
-        return any(r in PARITY_REBUILD_RAID for r in self.raid)
 
     def bind_key(self, key: str) -> bool:
         """The engine's bind rows: SATA drives read the SATA row, every other interface the FC one."""
@@ -132,9 +117,9 @@ def _seg(path: str, i: int) -> str:
 class RateKey:
     """One key (or family of keys) of a rate table.
 
-    kind: "number"; "bool"; "text" (with `choices`); "keyed" (a table of numbers by priority or
+    kind: "number"; "bool"; "text" (with `choices`); "keyed" (a table of numbers by
     RAID level or tier, read with a fallback to the nearest member: `members` names them, and
-    "<priority>" means the platform's priorities); "rows" (an array of tables: `columns`).
+    "<raid>" means the RAID levels); "rows" (an array of tables: `columns`).
     lo/hi: the valid range (inclusive; lo_open: lo itself is refused)."""
 
     path: str
@@ -672,7 +657,7 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
                     if table else f"no {leaf!r} at the top; the engine reads it {k.need.text}")
     for (table, need), keys in absent.items():  # a whole table missing: one message
         err("missing-rate", f"[{table}] is missing; the engine reads {', '.join(keys)} from it {need}")
-    # 3. members of keyed tables the engine never asks for (a priority spelt another way)
+    # 3. members of keyed tables the engine never asks for (a RAID level or tier spelt another way)
     for k in RATE_KEYS:
         if k.kind != "keyed":
             continue
@@ -682,14 +667,7 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
                 continue
             valid: list[str] = []
             for m in k.members:
-                if m == "<priority>":
-                    valid += list(facts.operations.get(k.used_by, ()))
-                elif m == "<raid>":
-                    valid += list(RAID_KEYS)
-                else:
-                    valid.append(m)
-            if "<priority>" in k.members and not facts.offers(k.used_by):
-                continue  # the platform does not offer the operation: its priorities say nothing
+                valid += list(RAID_KEYS) if m == "<raid>" else [m]
             for name in table:
                 if name not in valid:
                     close = nearest(name, valid)
@@ -788,7 +766,7 @@ def _entry_present(k: RateKey, doc: Mapping[str, Any]) -> bool:
     return False
 
 
-_KEYED_ORDER = {"<priority>": list(PRIORITY_ORDER), "<raid>": ["R1/0", "R5", "R6"]}
+_KEYED_ORDER = {"<raid>": ["R1/0", "R5", "R6"]}  # app/engine/ops.py VolumeMig._capacity
 
 
 def _check_keyed(k: RateKey, path: str, doc: Mapping[str, Any], facts: PlatformFacts,
@@ -799,11 +777,8 @@ def _check_keyed(k: RateKey, path: str, doc: Mapping[str, Any], facts: PlatformF
     if not table:
         err("missing-rate", f"[{path}] is missing or empty; the engine needs it {k.need.text} ({k.doc})")
         return
-    prios = [p for p in facts.operations.get(k.used_by, ()) if p.upper() != "ASAP" or "ASAP" in k.members]
     for member in k.members:
-        if member == "<priority>":
-            wanted, order = prios, _KEYED_ORDER[member]
-        elif member == "<raid>":
+        if member == "<raid>":
             wanted, order = sorted(facts.raid), _KEYED_ORDER[member]
         else:
             wanted, order = [member], [m for m in k.members if not m.startswith("<")]
