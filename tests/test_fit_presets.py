@@ -23,11 +23,11 @@ def bench(catalog):
 
 def test_override_changes_one_run_only(catalog):
     pf = catalog.platform("hp-sa6402-msa30")
-    c2 = with_rates_values(catalog, "smartarray-6402", {"rebuild.efficiency.random": 0.3})
-    assert c2.platform("hp-sa6402-msa30").rates.value("rebuild.efficiency.random") == 0.3
-    assert pf.rates.value("rebuild.efficiency.random") != 0.3  # the catalog itself is untouched
-    src = c2.platform("hp-sa6402-msa30").rates.param("rebuild.efficiency.random").source
-    assert src == pf.rates.param("rebuild.efficiency.random").source
+    c2 = with_rates_values(catalog, "smartarray-6402", {"policy.rebuild.High.efficiency_random": 0.3})
+    assert c2.platform("hp-sa6402-msa30").rates.value("policy.rebuild.High.efficiency_random") == 0.3
+    assert pf.rates.value("policy.rebuild.High.efficiency_random") != 0.3  # the catalog itself is untouched
+    src = c2.platform("hp-sa6402-msa30").rates.param("policy.rebuild.High.efficiency_random").source
+    assert src == pf.rates.param("policy.rebuild.High.efficiency_random").source
     doc = {"a": {"b": {"value": 1.0, "unit": "ms", "source": "x"}, "rows": [{"c": 2}]}}
     assert set_rates_value(doc, "a.rows[0].c", 5)["a"]["rows"][0]["c"] == 5
     assert set_rates_value(doc, "a.b", 3)["a"]["b"] == {"value": 3, "unit": "ms", "source": "x"}
@@ -41,14 +41,14 @@ def test_fit_recovers_known_parameters_from_synthetic_figures(catalog):
     and get the known values back."""
     bench = Bench(catalog)
     rid = "smartarray-6402"
-    truth = {"rebuild.efficiency.random": 0.30, "host.degraded_read_factor": 2.3}
+    truth = {"policy.rebuild.High.efficiency_random": 0.30, "host.degraded_read_factor": 2.3}
     figs = ["hp.table1.High.rebuild_rate", "hp.table1.Medium.rebuild_rate",
             "hp.table1.High.degraded_iops", "hp.table1.Low.degraded_iops"]
     made = bench.run(figs, {rid: truth})
     for f in figs:
         case, projects = bench.cases[f]
         bench.cases[f] = (dict(case, published=made[f].predicted), projects)
-    params = [FitParam("eff", rid, "rebuild.efficiency.random", (0.05, 1.0), tuple(figs[:2]), 0.6),
+    params = [FitParam("eff", rid, "policy.rebuild.High.efficiency_random", (0.05, 1.0), tuple(figs[:2]), 0.6),
               FitParam("deg", rid, "host.degraded_read_factor", (1.0, 4.0), tuple(figs[2:]), 1.5)]
     fr = fit_rates(bench, rid, params)
     for path, v in truth.items():
@@ -76,12 +76,18 @@ def test_fit_write_records_value_figures_and_residuals(tmp_path, bench):
 def test_cross_validation_on_one_platform(bench):
     params = fit_params(load_rates_docs())
     cross = cross_validate(params, rates="clariion-flare28", workers=1, bench=bench)
-    # Table 7's three rows share one parameter: each is predicted from the other two
-    for f in ("emc.rebuild.table7.High", "emc.rebuild.table7.Medium", "emc.rebuild.table7.Low"):
-        assert f in cross.predicted and abs(cross.predicted[f].error_pct) < 5
     # the forced-flush write time has one figure: without it nothing determines it
     assert cross.unidentified.get("emc.load.dependent.response") == ["cache.forced_flush_write_ms"]
     assert not set(cross.predicted) & set(cross.unidentified)
+
+
+def test_cross_validation_predicts_a_figure_from_its_siblings(bench):
+    """HP's random-load rebuild efficiency is one parameter for High and Medium ([fit] also =):
+    each level's rebuild rate is predicted from a fit that saw only the other one."""
+    params = [p for p in fit_params(load_rates_docs()) if p.name == "efficiency_random"]
+    cross = cross_validate(params, rates="smartarray-6402", workers=1, bench=bench)
+    for f in ("hp.table1.High.rebuild_rate", "hp.table1.Medium.rebuild_rate"):
+        assert f in cross.predicted and abs(cross.predicted[f].error_pct) < 25, cross
 
 
 def test_citations_and_plumbing_scan():

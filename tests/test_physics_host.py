@@ -46,8 +46,13 @@ def one_group(catalog, iops, *, read_pct=0, raid="R5", drives=8, cache=None, wc=
     return p
 
 
-def sp_path(result, ctrl="SP A", sp_latency_ms=8.2):
-    """The SP path time of the CLARiiON preset: sp_latency_ms x U / (1 - U) of the busiest core."""
+def sp_path(result, ctrl="SP A", sp_latency_ms=None):
+    """The SP path time of the CLARiiON preset: sp_latency_ms x U / (1 - U) of the busiest core
+    (sp_latency_ms as the preset holds it: a fitted value, docs/model.md section 7)."""
+    if sp_latency_ms is None:
+        from app.engine.rates import RateReader
+        from app.store.presets import default_catalog
+        sp_latency_ms = RateReader(default_catalog().platforms["emc-cx4-960-r28"].rates).v("host.sp_latency_ms")
     u = max(result.get("cpu_pct", c).at(0.01) for c in result.entities("cpu_pct") if c.startswith(ctrl)) / 100.0
     return sp_latency_ms * u / (1 - u)
 

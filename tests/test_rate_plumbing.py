@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.cli.calibration import PLUMBING_BY_HAND, Bench, classify, fit_params, load_rates_docs
+from app.cli.calibration import OVERRULED_INPUTS, PLUMBING_BY_HAND, Bench, classify, fit_params, load_rates_docs
 
 
 def _plumbing():
@@ -37,6 +37,9 @@ def test_the_plumbing_cases_are_found(plumbing):
 @pytest.mark.parametrize("cid", sorted(PLUMBING))
 def test_plumbing(plumbing, cid):
     r, why = plumbing[cid]
+    if cid in OVERRULED_INPUTS:  # an input the model overrules, with its reading (must still miss)
+        assert not r.passed, f"{cid} passes now: take it off OVERRULED_INPUTS ({OVERRULED_INPUTS[cid]})"
+        return
     assert r.passed, (f"{cid} ({r.source}): the model no longer reproduces its own input: published "
                       f"{r.published} {r.unit}, predicted {r.predicted:.4g}; {why}")
     if not why.startswith("preset "):

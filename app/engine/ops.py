@@ -217,16 +217,6 @@ class RunIndex:
                 out[b] = out.get(b, 0.0) + f
         return sorted(out.items())
 
-    def failures_tolerated(self, gi: int) -> int:
-        """RaidMath.failures_tolerated of group gi, kept per RAID type and width for the process
-        (a new RaidMath and its Python property cost ~10k instructions a Rebuild.start)."""
-        g = self.groups[gi]
-        raid, key = g.raid, (id(g.raid), len(g.drives))
-        hit = _TOLERATED.get(key)
-        if hit is None or hit[0] is not raid:  # (the object kept: its id is not reused)
-            hit = _TOLERATED[key] = (raid, g.math.failures_tolerated)
-        return hit[1]
-
     def first_lun(self, lay: "Layout", gi: int) -> int:
         """The group's first LUN (-1 when none), which owns its rebuild: from l_group once per run,
         then per group again only after move_lun changed it (a compare of all of l_group and an

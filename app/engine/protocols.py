@@ -49,6 +49,8 @@ class SimView(Protocol):
     writing: Any
     forced: Any
     cache_fill: Any
+    host_dirty: Any
+    host_forced: Any
     write_cache_mb: Any
     ff_ms: Any
     wp_pct: Any

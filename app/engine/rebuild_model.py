@@ -76,9 +76,10 @@ def table_ceiling(R: Any, lay: Any, gi: int, phase: str, d: int, where: str,
     """A platform's measured full-speed (ASAP) rate for this phase, MB/s, INF when its rates have
     none (the generic physics alone then): emc Table 5 (mirror, equalization), Table 6 (parity,
     by width; low end on one bus, high end spread), divided by the drive-class factors. A RAID 6
-    group is never given more than the RAID 5 column at the same width: both read the N-1
-    survivors and write one drive, and RAID 6 computes a second parity (this caps emc Table 6's
-    R6 8-data-disk 74 MB/s, probably a misprint, at the R5 value)."""
+    group is never given more than the RAID 5 column with as many data disks: both rebuild a
+    lost chunk from that many chunks of its stripe and write one drive, and RAID 6 computes more
+    parity (this caps emc Table 6's R6 8-data-disk 74 MB/s, probably a misprint, at the R5
+    value of 43; its other R6 rows stay as printed)."""
     key = lay.speed_key_of(d)
     if phase == "equalization":
         if not R.has("rebuild.asap.equalization"):
@@ -102,8 +103,11 @@ def table_ceiling(R: Any, lay: Any, gi: int, phase: str, d: int, where: str,
         r5_rate, exact5 = _interp(_column(rows, f"r5_{end}", False), width)
         rate, exact = r5_rate, exact5
         if r6:
+            # capped at the RAID 5 group with as many data disks (one drive narrower): a single
+            # failure is rebuilt from the same number of chunks per stripe, and RAID 6 computes
+            # more parity, so it is never faster than that group
             r6_rate, exact = _interp(_column(rows, f"r6_{end}", True), width)
-            rate = min(r6_rate, r5_rate)
+            rate = min(r6_rate, _interp(_column(rows, f"r5_{end}", False), width - 1)[0])
         for row in rows:  # the assumptions list the rows the lookup used
             for col in ("data_disks", f"r5_{end}", f"r6_{end}"):
                 if col in row:

@@ -1996,6 +1996,7 @@ class Sim:
             self.advise("error", "unknown-priority", f"{ev.id}: {exc}; the operation is not predicted", ev.id,
                         "the platform's [operations] priorities and the rates' [policy] tables")
             op.streams = []
+            op.end_h = None  # not predicted (a failure that starts no rebuild would end at once)
             started = False
         except MissingRate as exc:
             self.advise("warning", "no-rates", f"{ev.id}: {exc}; this operation is not predicted on "
