@@ -568,6 +568,27 @@ def test_a_project_on_a_refused_preset_is_told_why(tmp_path):
     assert "'my-ssd'" in text and "not loaded" in text and "seq_mb_s 0 is out of range" in text
 
 
+def test_a_policy_kind_the_operation_does_not_model_is_an_error(tmp_path, catalog):
+    """LUN migration models cap and asap only: a duty_cycle level is refused by check, and the
+    engine agrees (it does not predict that migration: no-rates)."""
+    from app.engine import simulate
+    from app.store.project_json import project_from_dict
+
+    over = ('\n[rates_override.policy.migration.High]\nkind = "duty_cycle"\n'
+            'duty = { value = 0.5, source = "lab" }\n')
+    cat = load(tmp_path, mine=user_platform() + over)
+    mine = cat.platform("my-cx4")
+    bad = issues(mine, "error", "bad-rate")
+    assert len(bad) == 1 and "[policy.migration.High] kind = 'duty_cycle'" in bad[0] and "cap, asap" in bad[0], bad
+    project = project_from_dict(project_on("my-cx4"))
+    _priority_scenarios(project, mine)
+    names = [sc.name for sc in project.scenarios if "lun_migration=High" in sc.name]
+    assert names
+    for name in names:
+        texts = [a.text for a in simulate(project, cat, name).advisories if a.code == "no-rates"]
+        assert any("duty_cycle" in t for t in texts), texts
+
+
 def test_an_operation_without_its_policy_table(tmp_path):
     """Rates without [policy.<op>]: a rebuild runs on the generic duty-cycle model (warned, as the
     engine's generic-model advisory); LUN migration and bind model only the cap / asap kinds, so
