@@ -60,10 +60,10 @@ def test_emc_worked_examples(catalog):
     # because the rebuild takes longer than that
     for prio, printed in (("High", 18), ("Medium", 36), ("Low", 108)):
         assert dur(simulate(p, catalog, f"Rebuild {prio}")) == pytest.approx(printed, rel=0.05)
-    # ASAP rebuild on the example's one-bus layout: Table 6 low end for R6 4+2 (51 MB/s) capped at
-    # the R5 column at the same six drives (MB/s x drives interpolated between the 4+1 and 8+1 rows:
-    # (285 + (315 - 285) / 4) / 6 = 48.75 MB/s), / 1.33 for SATA, + equalization at 63.1 MB/s
-    expected = 2000 / 4 * 1024 / (48.75 / 1.33) / 3600 + 500 * 1024 / 63.1 / 3600
+    # ASAP rebuild on the example's one-bus layout: Table 6 low end for R6 4+2 (51 MB/s; below the
+    # cap of R5 4+1, the group with as many data disks, 57 MB/s), / 1.33 for SATA, + equalization
+    # at 63.1 MB/s
+    expected = 2000 / 4 * 1024 / (51 / 1.33) / 3600 + 500 * 1024 / 63.1 / 3600
     assert dur(simulate(p, catalog, "Rebuild ASAP")) == pytest.approx(expected, rel=0.01)
     # Bind example
     assert dur(simulate(p, catalog, "Bind ASAP verify")) == pytest.approx(0.34, rel=0.05)

@@ -33,6 +33,9 @@ import numpy as np
 # as inputs: the scan cannot see it because the figure is a derived quantity (hours from MB/s,
 # a ratio of two input tables). Each entry says why. Keep it short.
 PLUMBING_BY_HAND: dict[str, str] = {
+    "emc.rebuild.table7.High": "Table 7 economical rows: the rebuild at the Table 4 rate plus an equalization whose per-level cap ([policy.rebuild.High.equalization]) was derived from these rows (Table 4 rate / 0.54)",
+    "emc.rebuild.table7.Medium": "Table 7 economical rows: the rebuild at the Table 4 rate plus an equalization whose per-level cap ([policy.rebuild.Medium.equalization]) was derived from these rows (Table 4 rate / 0.54)",
+    "emc.rebuild.table7.Low": "Table 7 economical rows: the rebuild at the Table 4 rate plus an equalization whose per-level cap ([policy.rebuild.Low.equalization]) was derived from these rows (Table 4 rate / 0.54)",
     "emc.migration.example.asap": "the example's formula 100 GB / 170 MB/s (Table 2) + 100 GB / 12 MB/s (expansion rate), both preset inputs",
     "emc.migration.example.expansion_share": "the same formula's expansion term over its total: inputs only",
     "emc.migration.table3.ASAP": "Table 3 ASAP is the 'Migration duration' formula on Table 2 and the 12 MB/s expansion rate (inputs)",
