@@ -253,6 +253,9 @@ def series_label(metric: str, entity: str, project=None, result=None) -> str:
         return f"RG {entity}"
     if metric == "drive_pct":
         return f"Drive {entity}"
+    if metric in ("response_read_ms", "response_write_ms"):
+        side = "reads" if metric == "response_read_ms" else "writes"
+        return f"{series_label('response_ms', entity, project, result)} {side}"
     if metric in ("response_ms", "iops", "mb_s"):
         if project is not None:
             try:

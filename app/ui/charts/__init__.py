@@ -45,7 +45,8 @@ TICK_LABEL_LINES = 1.6  # value tick labels this many text lines apart at least 
 LEGEND_MAX = 5  # more curves than this: no legend (the read-out lists them)
 MAX_CURVES = 12  # per plot; the busiest entities (by peak) plus the selected ones are shown
 FOLLOW_SPARE = 0.1  # a plan that outgrows the time axis is shown with 10% of its length to spare
-HOST_PLOTS = ("response", "throughput")  # the plots that show a controller reboot's outage band
+HOST_PLOTS = ("response", "throughput")
+RW_RESPONSE = ("response_read_ms", "response_write_ms")  # a workload's reads and writes, drawn thinner  # the plots that show a controller reboot's outage band
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ class PlotSpec:
 
 
 PLOTS: tuple[PlotSpec, ...] = (
-    PlotSpec("response", "Host response time", ("response_ms",), "ms"),
+    PlotSpec("response", "Host response time", ("response_ms", "response_read_ms", "response_write_ms"), "ms"),
     PlotSpec("cpu", "SP CPU per core / write cache", ("cpu_pct", "write_cache_pct"), "%", True),
     PlotSpec("disk", "RAID group / drive utilization", ("group_pct", "drive_pct"), "%", True),
     PlotSpec("progress", "Operation progress", ("progress_pct",), "%", True),
@@ -71,7 +72,8 @@ STALE_STYLE = "background: #fff3cd; color: #5c4400; border: 1px solid #e0c060; p
 
 # which kind of thing a metric's entity is: a workload, an operation... has one colour in every chart
 _ENTITY_KIND = {
-    "response_ms": "workload", "response_max_ms": "workload", "iops": "workload", "mb_s": "workload",
+    "response_ms": "workload", "response_read_ms": "workload", "response_write_ms": "workload",
+    "response_max_ms": "workload", "iops": "workload", "mb_s": "workload",
     "progress_pct": "operation", "rate_mb_s": "operation",
     "cpu_pct": "core", "write_cache_pct": "controller", "port_pct": "controller", "write_pending_pct": "controller",
     "bus_pct": "bus", "group_pct": "group", "drive_pct": "drive", "lun_response_ms": "lun",
@@ -280,6 +282,11 @@ def choose_entities(result, spec: PlotSpec, focus: set[tuple[str, str]] = frozen
         ents = index.entities(metric)
         if metric == "drive_pct" and index.entities("group_pct"):
             ents = [e for e in ents if (metric, e) in focus]
+        elif metric in RW_RESPONSE:
+            # reads and writes apart for a selected workload, or for the only one (a curve per
+            # side for every workload would triple the plot)
+            alone = len(index.entities("response_ms")) == 1
+            ents = [e for e in ents if alone or ("response_ms", e) in focus]
         pairs.extend((metric, e) for e in ents)
     total = len(pairs)
     if total <= limit:
@@ -875,8 +882,10 @@ class ChartsPanel(QWidget):
             c2 = QColor(color)
             c2.setAlpha(150)
             pen.setColor(c2)
-        elif metric in ("write_cache_pct", "drive_pct"):
+        elif metric in ("write_cache_pct", "drive_pct", "response_write_ms"):
             pen.setStyle(Qt.DotLine)
+        elif metric == "response_read_ms":
+            pen.setStyle(Qt.DashDotLine)
         return pen
 
     def _sync_plot(self, key: str, pairs: list[tuple[str, str]], bpairs: list[tuple[str, str]]) -> None:
