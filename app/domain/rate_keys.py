@@ -1,7 +1,7 @@
 """The registry of every preset key the engine reads: rate-table keys and platform/drive fields.
 
 One entry per key (or per family of keys: a path segment written `<A|B>` stands for each of the
-alternatives, `<priority>` for each priority the platform offers). Each entry says what the value
+alternatives, `<raid>` in a keyed table's members for each RAID level). Each entry says what the value
 is (type, unit, valid range), which model or operation reads it, and when it is required; the
 preset loader (app.store.presets) refuses values outside the range, `check_rates` tells a
 platform which required keys its rate tables lack, and docs/presets.md lists every entry
@@ -9,11 +9,14 @@ platform which required keys its rate tables lack, and docs/presets.md lists eve
 
 Other parts of the model register their own keys with one call each, e.g.
 
-    register(RateKey("host.write_penalty.<R5|R6|R1/0>", unit="back-end I/Os per write", lo=1, hi=20,
-                     used_by="host", need=ALWAYS, doc="..."))
+    register(RateKey("rebuild.engine_mb_s", unit="MB/s", lo=0, hi=1e5, lo_open=True,
+                     used_by="drive_failure", default="no engine cap", doc="..."))
 
-Top-level tables owned elsewhere (`policy` - app.domain.policies, `envelope`, `fit`) are left to
-their owners: `check_rates` neither requires nor rejects anything in them.
+Top-level tables owned elsewhere (`policy` - app.domain.policies, `envelope` - app.domain.envelope,
+`fit` - app.cli.calibration) are left to their owners: `check_values` reads nothing in them. Only
+what the engine needs of the policies beyond their owner's checks is `check_rates`' (an offered
+operation's [policy.<op>] table, a table per level, a kind the operation models, the bind rates
+below zeroing, a higher level never capped below a lower one).
 
 Pure: no I/O, no Qt, no engine import (the engine's reads are listed here by hand; the test
 compares this list with the engine's source).
@@ -31,13 +34,7 @@ RESERVED_TABLES = ("policy", "envelope", "fit")
 META_KEYS = ("source", "unit", "note")
 # The operation kinds a platform's [operations.<kind>] may offer (app.domain.project's events).
 OPERATION_KINDS = ("lun_migration", "drive_failure", "bind", "volume_migration", "reallocate")
-# What the engine's priority look-ups fall back on (app.engine.ops.PRIORITY_ORDER).
-PRIORITY_ORDER = ("Low", "Medium", "High", "ASAP")
-# rates `model` values the engine knows; "smartarray" selects the share / idle-only rebuild policy.
-KNOWN_MODELS = ("clariion", "smartarray", "usp", "md32xx", "ontap")
 MIRROR_RAID = ("R1", "R1/0")
-PARITY_REBUILD_RAID = ("R3", "R5", "R6", "RAID-DP")
-R6_CLASS = ("R6", "RAID-DP")
 
 
 # ---------------------------------------------------------------- what a platform needs
@@ -45,37 +42,23 @@ R6_CLASS = ("R6", "RAID-DP")
 @dataclass(frozen=True)
 class PlatformFacts:
     """What decides which rate keys a platform needs: its operations and priorities, RAID levels,
-    drive interfaces, the rates' `model`, and which optional models the tables switch on."""
+    drive interfaces, the family the rates were calibrated on (their `family`), and which
+    optional models the tables switch on."""
 
-    model: str = ""
+    rates_family: str = ""
     family: str = ""
     operations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # kind -> priorities
     raid: frozenset[str] = frozenset()  # RaidType values the platform allows
     interfaces: frozenset[str] = frozenset()  # of its (known) drive types
     features: frozenset[str] = frozenset()
     present: Callable[[str], bool] = lambda path: False  # is there a value at this rates path
-    policies: Mapping[str, str] = field(default_factory=dict)  # rebuild.policy.<priority>
 
     def offers(self, kind: str) -> bool:
         return kind in self.operations
 
-    def asap(self, kind: str) -> bool:
-        return any(p.upper() == "ASAP" for p in self.operations.get(kind, ()))
-
-    def economical(self, kind: str) -> bool:
-        return any(p.upper() != "ASAP" for p in self.operations.get(kind, ()))
-
     @property
     def mirror(self) -> bool:
         return any(r in MIRROR_RAID for r in self.raid)
-
-    @property
-    def not_mirror(self) -> bool:
-        return any(r not in MIRROR_RAID for r in self.raid)
-
-    @property
-    def parity(self) -> bool:
-        return any(r in PARITY_REBUILD_RAID for r in self.raid)
 
     def bind_key(self, key: str) -> bool:
         """The engine's bind rows: SATA drives read the SATA row, every other interface the FC one."""
@@ -105,21 +88,22 @@ def when_offered(kind: str, extra: str = "", test: Callable[[PlatformFacts, str]
     return Need(text, lambda f, p: f.offers(kind) and (test is None or test(f, p)))
 
 
-# [policy.<op kind>] tables (app.domain.policies, owned by the operations model) name each priority's
-# throttle policy; where a rates preset has them, the older per-priority rate tables are not needed
+# [policy.<op kind>] tables (app.domain.policies checks them; app.engine.policy reads them) hold
+# each priority level's throttle policy. Which operations the engine can still predict without
+# one: a rebuild runs on the generic model (each level a duty cycle of the full-speed rate, the
+# `generic-model` advisory); the others model only some policy kinds (ops.py: migration and bind
+# cap / asap, volume migration and reallocate asap), so without their table they are not predicted.
 POLICY_KIND = {"lun_migration": "migration", "drive_failure": "rebuild", "bind": "bind",
                "volume_migration": "volume_migration", "reallocate": "reallocate"}
-
-
-def unless_policy(kind: str, need: Need) -> Need:
-    """`need`, unless the rates declare [policy.<kind's policy name>] (which its owner checks)."""
-    table = f"policy.{POLICY_KIND[kind]}"
-    return Need(f"{need.text}, unless [{table}] declares the priorities",
-                lambda f, p: need(f, p) and not f.present(table))
+GENERIC_POLICY = frozenset({"drive_failure"})  # the operations the generic duty-cycle policy serves
 
 
 def with_key(other: str) -> Need:
     return Need(f"when {other} is given", lambda f, p: f.present(other))
+
+
+def with_keys(*others: str) -> Need:
+    return Need(f"when {' or '.join(others)} is given", lambda f, p: any(f.present(o) for o in others))
 
 
 def _seg(path: str, i: int) -> str:
@@ -133,9 +117,9 @@ def _seg(path: str, i: int) -> str:
 class RateKey:
     """One key (or family of keys) of a rate table.
 
-    kind: "number"; "bool"; "text" (with `choices`); "keyed" (a table of numbers by priority or
+    kind: "number"; "bool"; "text" (with `choices`); "keyed" (a table of numbers by
     RAID level or tier, read with a fallback to the nearest member: `members` names them, and
-    "<priority>" means the platform's priorities); "rows" (an array of tables: `columns`).
+    "<raid>" means the RAID levels); "rows" (an array of tables: `columns`).
     lo/hi: the valid range (inclusive; lo_open: lo itself is refused)."""
 
     path: str
@@ -254,7 +238,8 @@ PCT = "%"
 PCT_PER_MBS = "% per MB/s"
 _FAST = 100_000.0  # MB/s: beyond any array of the era by two orders of magnitude (absurd = a typo)
 
-# ---- host I/O path (app/engine/simulate.py, Sim.__init__ and the host model)
+# ---- host I/O path (app/engine/simulate.py, Sim.__init__ and the host model; docs/model.md 2-3)
+_PEN_LEVELS = "<R0|R1|R1/0|R3|R5|R6|RAID-DP>"
 register(
     RateKey("host.max_util", lo=0.0, hi=1.0, lo_open=True, need=ALWAYS,
             doc="busiest a drive may get under ASAP-class operations; the queueing stretch is capped there"),
@@ -263,7 +248,16 @@ register(
     RateKey("host.sp_latency_ms", unit="ms", lo=0.0, hi=10_000.0, need=ALWAYS,
             doc="controller path time, stretched by the owning controller's CPU utilization"),
     RateKey("host.read_hit_pct", unit=PCT, lo=0.0, hi=100.0, need=ALWAYS,
-            doc="read cache hit ratio for workloads that do not give their own"),
+            doc="read cache hit ratio for workloads that do not give their own, where no cache size and "
+                "hit curve give one"),
+    RateKey("host.working_set_pct", unit=PCT, lo=0.0, hi=100.0, lo_open=True,
+            need=with_key("host.read_hit_exponent"),
+            default="the hit ratio is host.read_hit_pct whatever the cache size",
+            doc="working set as a share of a workload's LUN capacity: read hit = min(1, read cache / working "
+                "set) ^ read_hit_exponent (used with read_hit_exponent, and only where a read cache size is known)"),
+    RateKey("host.read_hit_exponent", lo=0.0, hi=10.0, lo_open=True, need=with_key("host.working_set_pct"),
+            default="the hit ratio is host.read_hit_pct whatever the cache size",
+            doc="exponent of the read hit curve (1: uniform random access; below 1: access skewed to a hot part)"),
     RateKey("host.cache_hit_ms", unit="ms", lo=0.0, hi=1000.0, need=ALWAYS,
             doc="service time of a read hit or a cached write"),
     RateKey("host.degraded_read_factor", lo=1.0, hi=100.0, need=ALWAYS,
@@ -276,17 +270,32 @@ register(
     RateKey("host.degraded_seq_factor", lo=0.0, hi=1.0, lo_open=True,
             default="degraded sequential reads are costed like random ones",
             doc="degraded / normal sequential read throughput"),
+    RateKey(f"host.write_penalty.{_PEN_LEVELS}", lo=1.0, hi=20.0, unit="back-end I/Os per write",
+            default="app/domain/raid.py: R0 1, R1 and R1/0 2, R3 and R5 4, R6 and RAID-DP 6",
+            doc="back-end I/Os per small random host write on a group of that RAID level (the host model; "
+                "operations do not read it)"),
     RateKey("fragmentation.k", lo=0.0, hi=10.0, default="layout does not slow sequential reads",
             doc="sequential read slow-down per step of the WAFL optimization level above 1"),
     RateKey("fragmentation.random_sensitivity", lo=0.0, hi=10.0, need=UNUSED,
             doc="random read slow-down per optimization step (netapp: none)"),
-    RateKey("model", kind="text", used_by="engine", default="no platform-specific policy",
-            doc="which family's policies the engine applies: 'smartarray' rebuilds by share / idle-only "
-                "(HP); any other value uses rate caps (EMC style). Compared with the platform's family"),
+    RateKey("family", kind="text", used_by="check",
+            default="no borrowed-rates check",
+            doc="the array family the tables were calibrated on; `check` warns `borrowed-rates` when a platform "
+                "of another family uses them (the engine does not read it)"),
 )
 
-# ---- write cache forced flushes (app/engine/ops.py, Migration on the write-cache path)
+# ---- cache sizes and forced flushes (app/engine/simulate.py _cache_sizes; ops.py Migration)
 register(
+    RateKey("cache.read_cache_mb", unit="MB", lo=0.0, hi=10_000_000.0, used_by="host",
+            default="no size: the read hit ratio is host.read_hit_pct",
+            doc="read cache per controller, where the platform's cache settings give no size"),
+    RateKey("cache.write_cache_mb", unit="MB", lo=0.0, hi=10_000_000.0, used_by="write cache",
+            default="no size: writes are cached without a fill model",
+            doc="write cache per controller, where the platform's cache settings give no size (0: write-through)"),
+    RateKey("cache.total_mb", unit="MB", lo=0.0, hi=10_000_000.0, lo_open=True, used_by="host",
+            default="the accelerator has no size (as without read_cache_mb / write_cache_mb)",
+            doc="array accelerator size, split into read and write cache by the platform's accelerator_read_pct "
+                "cache setting (Smart Array)"),
     RateKey("cache.forced_flush_write_ms", unit="ms", lo=0.0, hi=100_000.0, used_by="write cache",
             default="no forced-flush model",
             doc="write response time while the controller is in forced flush"),
@@ -296,31 +305,21 @@ register(
             need=with_key("cache.forced_flush_write_ms"), doc="CPU added on the owning core during forced flushes"),
 )
 
-# ---- LUN migration (EMC: app/engine/ops.py Migration)
+# ---- LUN migration (app/engine/ops.py Migration; the copy's rate is [policy.migration])
 _MIG = "lun_migration"
 register(
-    RateKey("migration.economical", kind="keyed", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
-            members=("<priority>",), need=unless_policy(_MIG, when_offered(_MIG, "with a priority other than ASAP",
-                                                          lambda f, p: f.economical(_MIG))),
-            doc="copy rate cap per priority (a missing priority uses the nearest one, with a note)"),
-    RateKey("migration.asap.mirror", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
-            need=unless_policy(_MIG, when_offered(_MIG, "at ASAP with mirrored RAID",
-                                                  lambda f, p: f.asap(_MIG) and f.mirror)),
-            doc="ASAP copy rate to a mirrored destination"),
-    RateKey("migration.asap.parity", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
-            need=unless_policy(_MIG, when_offered(_MIG, "at ASAP with non-mirrored RAID",
-                                                  lambda f, p: f.asap(_MIG) and f.not_mirror)),
-            doc="ASAP copy rate to a parity (or striped) destination"),
     RateKey("migration.expansion.parity", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
-            need=when_offered(_MIG), doc="ASAP expansion (initialization) rate of a parity destination"),
+            need=when_offered(_MIG), doc="ASAP expansion (initialization) rate of a parity destination; with "
+                                         "parity_write_aside_511 it also prices the throttled expansion"),
     RateKey("migration.expansion.mirror", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
             need=when_offered(_MIG, "with mirrored RAID", lambda f, p: f.mirror),
             doc="ASAP expansion rate of a mirrored destination"),
     RateKey("migration.expansion.parity_write_aside_511", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
-            need=when_offered(_MIG), doc="expansion rate when the writes bypass the write cache"),
+            need=when_offered(_MIG), doc="expansion rate when the writes bypass the write cache (write-aside 511, "
+                                         "no write cache, or a throttled expansion)"),
     RateKey("migration.expansion.economical_overlaps_copy", kind="bool", used_by=_MIG,
             default="false: the expansion follows the copy",
-            doc="at economical priorities the expansion runs alongside the throttled copy"),
+            doc="below ASAP the expansion runs alongside the throttled copy"),
     RateKey("migration.cpu.copy", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_MIG, need=when_offered(_MIG),
             doc="CPU of the owner's core 0 per MB/s copied"),
     RateKey("migration.cpu.expansion", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_MIG, need=when_offered(_MIG),
@@ -333,100 +332,71 @@ register(
             need=when_offered(_MIG), doc="destination drive utilization during the ASAP expansion"),
 )
 
-# ---- rebuild and equalization (app/engine/ops.py Rebuild, rebuild_rate)
+# ---- rebuild and equalization (app/engine/ops.py Rebuild, rebuild_plan; rebuild_model.py): the
+# work follows from the geometry, the rate from [policy.rebuild] (or the generic duty cycle); every
+# key here is optional
 _RB = "drive_failure"
-_SA = "smartarray"
-
-
-def _sa(f: PlatformFacts) -> bool:
-    return f.model == _SA
-
-
-def _shares(f: PlatformFacts) -> bool:
-    return _sa(f) and any(f.policies.get(p, "share") != "idle_only" for p in f.operations.get(_RB, ()))
-
-
 register(
-    RateKey("rebuild.disk.survivor_read", lo=0.0, hi=100.0, lo_open=True, used_by=_RB, need=when_offered(_RB),
-            doc="survivor drive time per MB rebuilt, in multiples of the streaming time"),
-    RateKey("rebuild.disk.spare_write", lo=0.0, hi=100.0, lo_open=True, used_by=_RB, need=when_offered(_RB),
-            doc="spare drive time per MB rebuilt, in multiples of the streaming time"),
-    RateKey("rebuild.cpu.parity", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_RB,
-            need=when_offered(_RB, "with parity RAID", lambda f, p: f.not_mirror),
-            doc="CPU per MB/s of parity rebuild"),
-    RateKey("rebuild.cpu.mirror", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_RB,
-            need=when_offered(_RB, "with mirrored RAID", lambda f, p: f.mirror), doc="CPU per MB/s of mirror rebuild"),
-    RateKey("rebuild.cpu.equalization", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_RB, need=when_offered(_RB),
+    RateKey("rebuild.io.kb", unit="KB", lo=0.0, hi=1_048_576.0, lo_open=True, used_by=_RB,
+            default="1024 KB",
+            doc="size of one rebuild read per drive: each stripe row waits for the slowest of the k survivors' "
+                "rotations, k/(k+1) of a revolution (a single streaming drive waits for none)"),
+    RateKey("rebuild.engine_mb_s", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
+            default="no engine cap (drives, buses and CPU limit the rebuild)",
+            doc="the controller's rebuild-engine cap per rebuild"),
+    RateKey("rebuild.disk.survivor_read", lo=0.0, hi=100.0, lo_open=True, used_by=_RB, default="1",
+            doc="survivor drive time per MB rebuilt, in multiples of the read cost from the geometry"),
+    RateKey("rebuild.disk.spare_write", lo=0.0, hi=100.0, lo_open=True, used_by=_RB, default="1",
+            doc="target drive time per MB rebuilt, in multiples of the write cost from the geometry"),
+    RateKey("rebuild.cpu.parity", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_RB, default="no CPU charged",
+            doc="controller CPU per MB/s of parity rebuild (the XOR)"),
+    RateKey("rebuild.cpu.mirror", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_RB, default="no CPU charged",
+            doc="CPU per MB/s of mirror rebuild"),
+    RateKey("rebuild.cpu.equalization", unit=PCT_PER_MBS, lo=0.0, hi=100.0, used_by=_RB, default="no CPU charged",
             doc="CPU per MB/s of equalization (spare -> replacement copy)"),
-    # rate-cap model (every model but smartarray)
-    RateKey("rebuild.economical", kind="keyed", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
-            members=("<priority>",),
-            need=unless_policy(_RB, when_offered(_RB, "with a priority other than ASAP (model other than smartarray)",
-                              lambda f, p: not _sa(f) and f.economical(_RB))),
-            doc="rebuild rate cap per priority"),
-    RateKey("rebuild.economical_equalization_factor", lo=0.0, hi=100.0, lo_open=True, used_by=_RB,
-            need=unless_policy(_RB, when_offered(_RB, "with a priority other than ASAP (model other than smartarray)",
-                              lambda f, p: not _sa(f) and f.economical(_RB))),
-            doc="equalization time as a fraction of the rebuild time at economical priorities"),
+    # a platform's measured full-speed (idle-array) rates: they cap a rebuild whose policy is `asap`
     RateKey("rebuild.asap.equalization", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
-            need=when_offered(_RB, "at ASAP", lambda f, p: not _sa(f) and f.asap(_RB)), doc="ASAP equalization rate"),
+            default="the equalization's full speed comes from the geometry alone",
+            doc="measured full-speed equalization rate (caps an asap equalization)"),
     RateKey("rebuild.asap.mirror", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
-            need=when_offered(_RB, "at ASAP with mirrored RAID", lambda f, p: not _sa(f) and f.asap(_RB) and f.mirror),
-            doc="ASAP mirror rebuild rate"),
+            default="a mirror rebuild's full speed comes from the geometry alone",
+            doc="measured full-speed mirror rebuild rate (caps an asap mirror rebuild)"),
     RateKey("rebuild.asap.parity", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB, need=UNUSED,
-            doc="ASAP parity rebuild rate of the smallest group (the engine reads rebuild.asap_by_group)"),
+            doc="full-speed parity rebuild rate of the smallest group (the engine reads rebuild.asap_by_group)"),
     RateKey("rebuild.asap_by_group", kind="rows", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
-            need=when_offered(_RB, "at ASAP with parity RAID", lambda f, p: not _sa(f) and f.asap(_RB) and f.parity),
+            need=with_key("rebuild.asap_by_group"),
+            default="a parity rebuild's full speed comes from the geometry alone",
             columns=(("data_disks", ALWAYS),
-                     ("r5_low", Need("for RAID 3/5", lambda f, p: any(r in ("R3", "R5") for r in f.raid))),
-                     ("r5_high", Need("for RAID 3/5", lambda f, p: any(r in ("R3", "R5") for r in f.raid))),
-                     ("r6_low", Need("for RAID 6 / RAID-DP", lambda f, p: any(r in R6_CLASS for r in f.raid))),
-                     ("r6_high", Need("for RAID 6 / RAID-DP", lambda f, p: any(r in R6_CLASS for r in f.raid)))),
-            doc="ASAP parity rebuild rate by data disks (nearest row; _low: one bus, _high: several)"),
+                     ("r5_low", OPTIONAL), ("r5_high", OPTIONAL), ("r6_low", OPTIONAL), ("r6_high", OPTIONAL)),
+            doc="measured full-speed parity rebuild rate by data disks (caps an asap parity rebuild; interpolated "
+                "by width as MB/s x drives; _low: the group on one bus, _high: on several; r6 never above r5; "
+                "data_disks in every row, a missing column is not used)"),
     RateKey("rebuild.drive_time_factor.<SATA|fc10k|SAS>", lo=0.0, hi=100.0, lo_open=True, used_by=_RB,
-            default="1 (rebuilds like 15k FC)", doc="ASAP rebuild time multiplier for slower drive classes"),
+            default="1 (rebuilds like 15k FC)", doc="measured full-speed rebuild time multiplier for slower drive classes"),
     RateKey("rebuild.equalization_divisor.<SATA|fc10k|SAS>", lo=0.0, hi=100.0, lo_open=True, used_by=_RB,
-            default="1", doc="ASAP equalization rate divisor for slower drive classes"),
-    # share / idle-only model (model = "smartarray")
-    RateKey("rebuild.idle", kind="keyed", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
-            members=("<priority>",),
-            need=unless_policy(_RB, when_offered(_RB, "(model smartarray)", lambda f, p: _sa(f))),
-            doc="rebuild rate with no host I/O, per priority"),
-    RateKey("rebuild.policy.<priority>", kind="text", used_by=_RB, choices=("share", "idle_only"),
-            default="share", doc="share: take a share of the busy drives' time; idle_only: rebuild only while idle"),
-    RateKey("rebuild.share.<random|sequential>", kind="keyed", lo=0.0, hi=1.0, used_by=_RB,
-            members=("<priority>",),
-            need=unless_policy(_RB, when_offered(_RB, "with a share policy (model smartarray)",
-                                                 lambda f, p: _shares(f))),
-            doc="share of the drives' time the rebuild takes while the host is busy"),
-    RateKey("rebuild.efficiency.<random|sequential>", lo=0.0, hi=1.0, lo_open=True, used_by=_RB,
-            need=unless_policy(_RB, when_offered(_RB, "with a share policy (model smartarray)",
-                                                 lambda f, p: _shares(f))),
-            doc="rebuild MB/s per share of the idle rate while interleaved with host I/O"),
+            default="1", doc="measured full-speed equalization rate divisor for slower drive classes"),
 )
 
-# ---- bind: zeroing + background verify (app/engine/ops.py BindOp)
+# ---- bind: zeroing + background verify (app/engine/ops.py BindOp; the bind's average rate per
+# level is [policy.bind.<Level>] mb_s / sata_mb_s)
 _BD = "bind"
 _bind_iface = when_offered(_BD, "with drives that use the row (SATA: SATA drives; FC: every other interface)",
                            lambda f, p: f.bind_key(_seg(p, 2)))
 register(
     RateKey("bind.zeroing.<FC|SATA>", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_BD,
             need=Need(_bind_iface.text, lambda f, p: f.offers(_BD) and f.bind_key(_seg(p, 2))),
-            doc="zeroing (preparation) rate"),
-    RateKey("bind.rate.<FC|SATA>", kind="keyed", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_BD,
-            members=("<priority>", "ASAP"), need=unless_policy(_BD, _bind_iface),
-            doc="average bind rate (zeroing + verify) per verify priority; ASAP is read at every priority"),
+            doc="zeroing (preparation) rate; every level's bind rate must be below it"),
     RateKey("bind.cpu.verify_pct_at_asap", unit=PCT, lo=0.0, hi=100.0, used_by=_BD, need=when_offered(_BD),
-            doc="CPU during the ASAP verify"),
+            doc="CPU during the verify at the platform's fastest level"),
     RateKey("bind.cpu.zeroing_pct", unit=PCT, lo=0.0, hi=100.0, used_by=_BD, need=when_offered(_BD),
             doc="CPU during zeroing"),
     RateKey("bind.disk.zeroing_util", lo=0.0, hi=1.0, lo_open=True, used_by=_BD, need=when_offered(_BD),
             doc="drive utilization during zeroing"),
     RateKey("bind.disk.verify_util_at_asap", lo=0.0, hi=1.0, lo_open=True, used_by=_BD, need=when_offered(_BD),
-            doc="drive utilization during the ASAP verify"),
+            doc="drive utilization during the verify at the platform's fastest level"),
 )
 
-# ---- volume migration (Hitachi: app/engine/ops.py VolumeMig)
+# ---- volume migration (Hitachi: app/engine/ops.py VolumeMig; its pace is [policy.volume_migration])
 _VM = "volume_migration"
 register(
     RateKey("migration.setup_s", unit="s", lo=0.0, hi=86_400.0, used_by=_VM, need=when_offered(_VM),
@@ -443,14 +413,12 @@ register(
             doc="capacity loss per extra concurrent copy writing one array group"),
     RateKey("migration.read_interference", lo=0.0, hi=100.0, used_by=_VM, need=when_offered(_VM),
             doc="capacity loss per extra concurrent copy reading one array group"),
-    RateKey("migration.max_group_util", lo=0.0, hi=1.0, lo_open=True, used_by=_VM,
-            need=unless_policy(_VM, when_offered(_VM)),
-            doc="busiest a copy keeps an array group"),
     RateKey("migration.rewarm_min", unit="min", lo=0.0, hi=1440.0, used_by=_VM, need=when_offered(_VM),
             doc="time for cache hits to recover after the pointer swap"),
     RateKey("migration.<read_eff|write_eff>", kind="keyed", lo=0.0, hi=10.0, lo_open=True, used_by=_VM,
             members=("<raid>",), need=when_offered(_VM),
-            doc="copy streaming efficiency per member drive by RAID level (R1/0, R5, R6; nearest otherwise)"),
+            doc="copy streaming efficiency per member drive by RAID level (R1/0, R5, R6 nearest by that order; "
+                "another level takes the table's first member, with a note)"),
     RateKey("migration.<tier_read|tier_write>", kind="keyed", lo=0.0, hi=10.0, lo_open=True, used_by=_VM,
             members=("internal", "ext_FC", "ext_SATA"), need=when_offered(_VM),
             doc="tier factor: internal groups, external FC, external SATA"),
@@ -458,17 +426,17 @@ register(
             default="2 (both sides of a mirror are read)", doc="sides of a mirrored source a copy reads"),
 )
 
-# ---- WAFL reallocate (NetApp: app/engine/ops.py Reallocate)
+# ---- WAFL reallocate (NetApp: app/engine/ops.py ReallocateOp; its pace is [policy.reallocate])
 _RA = "reallocate"
 register(
     RateKey("reallocate.measure_s", unit="s", lo=0.0, hi=86_400.0, used_by=_RA, need=when_offered(_RA),
             doc="duration of 'reallocate measure'"),
     RateKey("reallocate.disk_util", lo=0.0, hi=1.0, lo_open=True, used_by=_RA, need=when_offered(_RA),
-            doc="drive utilization the reallocate aims at"),
+            doc="drive utilization the read rate was measured at"),
     RateKey("reallocate.read_mb_s_at_util", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RA,
             need=when_offered(_RA), doc="read rate at that utilization"),
     RateKey("reallocate.cpu_pct", unit=PCT, lo=0.0, hi=100.0, used_by=_RA, need=when_offered(_RA),
-            doc="CPU while reallocating"),
+            doc="CPU while reallocating at that utilization"),
     RateKey("reallocate.optimized_level", lo=1.0, hi=10.0, used_by=_RA, need=when_offered(_RA),
             doc="optimization level after a reallocate (1 = optimal)"),
     RateKey("reallocate.write_fraction", lo=0.0, hi=1.0, used_by=_RA, need=UNUSED,
@@ -630,20 +598,37 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
     def present(path: str) -> bool:
         return _get(doc, path) is not None
 
-    # 2. required keys, per operation / model
-    generic: set[str] = set()
-    for kind in facts.operations:
+    # 2. each operation the platform offers: its [policy.*] table (which the engine needs, except for
+    # a rebuild: the generic model) and the keys it reads
+    generic: set[str] = set()  # operations not predicted at all (one warning, no key-by-key errors)
+    for kind, levels in facts.operations.items():
+        pk = POLICY_KIND.get(kind, kind)
+        has_policy = present(f"policy.{pk}")
         keys = [k for k in RATE_KEYS if k.used_by == kind and k.need is not UNUSED]
-        # calibrated: a [policy.*] table for it, or a key it requires somewhere (optional keys, such
-        # as a generic model's parameters, do not count)
-        calibrated = present(f"policy.{POLICY_KIND.get(kind, kind)}") or any(
-            _entry_present(k, doc) for k in keys if k.need is not OPTIONAL)
-        if keys and not calibrated:
+        required = [k for k in keys if k.need is not OPTIONAL]
+        if kind in GENERIC_POLICY:
+            if not has_policy:
+                n = len(levels)
+                duty = ", ".join(f"{lv} {100 * (i + 1) / n:.0f}%" for i, lv in enumerate(levels)) or "full speed"
+                warn("generic-model", f"the platform offers {kind} but its rates have no [policy.{pk}]: the "
+                     f"engine's generic model predicts it from the drives, buses and controller, each priority "
+                     f"a duty cycle of the full-speed rate ({duty}); no document calibrates these priorities")
+            else:
+                _check_levels(kind, pk, levels, doc, facts, err, warn)
+            continue
+        if not has_policy and not any(_entry_present(k, doc) for k in required):
             generic.add(kind)
-            tables = sorted({k.path.split(".")[0] for k in keys if k.need is not OPTIONAL})
-            warn("generic-model", f"the platform offers {kind} but its rate tables have no {kind} keys "
-                 f"({', '.join('[' + t + '.*]' for t in tables)}): no calibrated model predicts it, only the "
-                 "engine's generic model if it has one (otherwise the operation is reported as not predicted)")
+            tables = sorted({k.path.split(".")[0] for k in required})
+            warn("generic-model", f"the platform offers {kind} but its rates have neither [policy.{pk}] nor "
+                 f"{kind} keys ({', '.join('[' + t + '.*]' for t in tables)}): the engine has no generic model "
+                 f"for it, so a {kind} on this platform is reported as not predicted")
+            continue
+        if not has_policy:
+            err("missing-rate", f"[policy.{pk}] is missing: the engine reads each {kind} priority's policy "
+                "from it (docs/presets.md, 'Priority policies and operation keys'); without it a "
+                f"{kind} is not predicted")
+            continue
+        _check_levels(kind, pk, levels, doc, facts, err, warn)
     absent: dict[tuple[str, str], list[str]] = {}
     for k in RATE_KEYS:
         if k.used_by in generic or k.need in (OPTIONAL, UNUSED):
@@ -672,7 +657,7 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
                     if table else f"no {leaf!r} at the top; the engine reads it {k.need.text}")
     for (table, need), keys in absent.items():  # a whole table missing: one message
         err("missing-rate", f"[{table}] is missing; the engine reads {', '.join(keys)} from it {need}")
-    # 3. members of keyed tables the engine never asks for (a priority spelt another way)
+    # 3. members of keyed tables the engine never asks for (a RAID level or tier spelt another way)
     for k in RATE_KEYS:
         if k.kind != "keyed":
             continue
@@ -682,55 +667,92 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
                 continue
             valid: list[str] = []
             for m in k.members:
-                if m == "<priority>":
-                    valid += list(facts.operations.get(k.used_by, ()))
-                elif m == "<raid>":
-                    valid += list(RAID_KEYS)
-                else:
-                    valid.append(m)
-            if "<priority>" in k.members and not facts.offers(k.used_by):
-                continue  # the platform does not offer the operation: its priorities say nothing
+                valid += list(RAID_KEYS) if m == "<raid>" else [m]
             for name in table:
                 if name not in valid:
                     close = nearest(name, valid)
                     warn("unknown-rate-key", f"[{path}] {name!r} is not a member the engine asks for on this "
                          f"platform (it asks for {', '.join(valid)})"
                          + (f"; did you mean {', '.join(map(repr, close))}?" if close else "") + "; it is ignored")
-    # 4. physics across keys: a higher priority is never slower; a bind is never faster than its zeroing
-    for k in RATE_KEYS:
-        if k.kind != "keyed" or "<priority>" not in k.members or not facts.offers(k.used_by):
-            continue
-        prios = list(facts.operations[k.used_by])
-        for path in k.concrete():
-            table = _numbers(_get(doc, path)) if "<" not in path else {}
-            ranked = [(p, table[p]) for p in prios if _num(table.get(p))]
-            for (lo_p, lo_v), (hi_p, hi_v) in zip(ranked, ranked[1:]):
-                if hi_v < lo_v:
-                    warn("priority-order", f"[{path}] {hi_p} = {hi_v:g} is below {lo_p} = {lo_v:g}: a higher "
-                         f"priority would run slower (priorities are listed lowest first: {', '.join(prios)})")
-    for key in ("FC", "SATA"):
-        zero, rates = _get(doc, f"bind.zeroing.{key}"), _numbers(_get(doc, f"bind.rate.{key}"))
-        if _num(zero):
-            for prio, v in rates.items():
-                if _num(v) and v >= zero:
-                    err("bad-rate", f"[bind.rate.{key}] {prio} = {v:g} MB/s is not below [bind.zeroing] {key} = "
-                        f"{zero:g} MB/s: the bind rate averages zeroing and verify, so it must be slower than "
-                        "zeroing alone")
-    # 5. text values the engine branches on
-    policy = _get(doc, "rebuild.policy")
-    if isinstance(policy, dict):
-        for prio in policy:
-            if prio not in META_KEYS and prio not in facts.operations.get(_RB, ()):
-                warn("unknown-rate-key", f"[rebuild.policy] {prio!r} is not a drive_failure priority of the "
-                     f"platform ({', '.join(facts.operations.get(_RB, ())) or 'it offers none'})")
-    # 6. family
-    if facts.model and facts.family and facts.model != facts.family:
+    # 4. (the priorities' physics is in the policy tables: _check_levels)
+    # 5. family
+    if facts.rates_family and facts.family and facts.rates_family != facts.family:
         warn("borrowed-rates", f"the platform's family is {facts.family!r} but its rate tables are "
-             f"calibrated for {facts.model!r}: predictions use another array family's figures")
+             f"calibrated for {facts.rates_family!r}: predictions use another array family's figures")
     if "hpt" in facts.features and not present("hpt.bandwidth_factor"):
         warn("generic-model", "the platform offers feature 'hpt' but its rate tables have no [hpt]: "
              "enabling it reboots the controllers and changes no performance limit")
     return out
+
+
+# the policy kinds each operation models (app/engine/ops.py: Op.policy(..., kinds)); a rebuild takes all
+MODELLED_KINDS: dict[str, tuple[str, ...]] = {"lun_migration": ("cap", "asap"), "bind": ("cap", "asap"),
+                                              "volume_migration": ("asap",), "reallocate": ("asap",)}
+# the phase whose policy the engine asks for (ops.py); another phase's sub-table is not read
+READ_PHASE = {"lun_migration": "copy", "bind": "verify", "volume_migration": "copy", "reallocate": "reallocate"}
+
+
+def _phase_policy(table: Mapping[str, Any], phase: str) -> Mapping[str, Any]:
+    sub = table.get(phase)
+    return sub if isinstance(sub, dict) and "value" not in sub else table
+
+
+def _check_levels(kind: str, pk: str, levels: tuple[str, ...], doc: Mapping[str, Any], facts: PlatformFacts,
+                  err: Callable[[str, str], None], warn: Callable[[str, str], None]) -> None:
+    """What the engine needs of [policy.<pk>] beyond its own checks (app.domain.policies): a table for
+    every level the platform offers, of a kind the operation models; a bind rate at each level, below
+    zeroing; a higher level never capped below a lower one."""
+    tables = _get(doc, f"policy.{pk}")
+    if not isinstance(tables, dict):
+        return
+    phase = READ_PHASE.get(kind, "")
+    read: list[tuple[str, Mapping[str, Any]]] = []
+    for lv in levels:
+        table = tables.get(lv)
+        if not isinstance(table, dict):
+            err("missing-rate", f"[policy.{pk}] has no {lv!r} table: a {kind} at {lv} is not predicted "
+                f"(the engine reports unknown-priority; it defines {', '.join(k for k in tables if k not in META_KEYS)})")
+            continue
+        pol = _phase_policy(table, phase) if phase else table
+        name = f"policy.{pk}.{lv}" + (f".{phase}" if pol is not table else "")
+        pkind = pol.get("kind")
+        if kind in MODELLED_KINDS and isinstance(pkind, str) and pkind not in MODELLED_KINDS[kind]:
+            err("bad-rate", f"[{name}] kind = {pkind!r}: {kind} models only "
+                f"{', '.join(MODELLED_KINDS[kind])} (another kind is reported as not predicted)")
+            continue
+        read.append((lv, pol))
+        if kind == "bind":
+            _check_bind_level(name, pol, doc, facts, err)
+    # a higher priority is never capped slower (levels are listed slowest first)
+    capped = [(lv, _num_of(pol.get("mb_s"))) for lv, pol in read]
+    capped = [(lv, v) for lv, v in capped if v is not None]
+    for (lo_lv, lo_v), (hi_lv, hi_v) in zip(capped, capped[1:]):
+        if hi_v < lo_v:
+            warn("priority-order", f"[policy.{pk}] {hi_lv} mb_s = {hi_v:g} is below {lo_lv} mb_s = {lo_v:g}: a "
+                 f"higher priority would run slower (priorities are listed slowest first: {', '.join(levels)})")
+
+
+def _check_bind_level(name: str, pol: Mapping[str, Any], doc: Mapping[str, Any], facts: PlatformFacts,
+                      err: Callable[[str, str], None]) -> None:
+    """A bind level's average rate (zeroing + verify) must be given and below the zeroing rate."""
+    rows = [("FC", "mb_s")] if facts.bind_key("FC") else []
+    if facts.bind_key("SATA"):
+        rows.append(("SATA", "sata_mb_s" if _num_of(pol.get("sata_mb_s")) is not None else "mb_s"))
+    for row, key in rows:
+        v = _num_of(pol.get(key))
+        if v is None:
+            err("missing-rate", f"[{name}] has no {key}: the bind's average rate on {row} drives (emc Table 8)")
+            continue
+        zero = _get(doc, f"bind.zeroing.{row}")
+        if _num(zero) and v >= zero:
+            err("bad-rate", f"[{name}] {key} = {v:g} MB/s is not below [bind.zeroing] {row} = {zero:g} MB/s: "
+                "the bind rate averages zeroing and verify, so it must be slower than zeroing alone")
+
+
+def _num_of(x: Any) -> float | None:
+    if isinstance(x, dict):
+        x = x.get("value")
+    return float(x) if _num(x) else None
 
 
 def _entry_present(k: RateKey, doc: Mapping[str, Any]) -> bool:
@@ -744,7 +766,7 @@ def _entry_present(k: RateKey, doc: Mapping[str, Any]) -> bool:
     return False
 
 
-_KEYED_ORDER = {"<priority>": list(PRIORITY_ORDER), "<raid>": ["R1/0", "R5", "R6"]}
+_KEYED_ORDER = {"<raid>": ["R1/0", "R5", "R6"]}  # app/engine/ops.py VolumeMig._capacity
 
 
 def _check_keyed(k: RateKey, path: str, doc: Mapping[str, Any], facts: PlatformFacts,
@@ -755,22 +777,14 @@ def _check_keyed(k: RateKey, path: str, doc: Mapping[str, Any], facts: PlatformF
     if not table:
         err("missing-rate", f"[{path}] is missing or empty; the engine needs it {k.need.text} ({k.doc})")
         return
-    prios = [p for p in facts.operations.get(k.used_by, ()) if p.upper() != "ASAP" or "ASAP" in k.members]
-    if path.startswith("rebuild.share."):
-        prios = [p for p in prios if facts.policies.get(p, "share") != "idle_only"]
     for member in k.members:
-        if member == "<priority>":
-            wanted, order = prios, _KEYED_ORDER[member]
-        elif member == "<raid>":
+        if member == "<raid>":
             wanted, order = sorted(facts.raid), _KEYED_ORDER[member]
         else:
             wanted, order = [member], [m for m in k.members if not m.startswith("<")]
         uses: dict[str, list[str]] = {}
         for m in wanted:
             if m in table:
-                continue
-            if m == "ASAP" and path.startswith("bind.rate"):
-                err("missing-rate", f"[{path}] has no 'ASAP' (the bind reads it at every priority)")
                 continue
             uses.setdefault(_fallback(m, list(table), order), []).append(m)
         for use, ms in uses.items():  # one message per member used instead
@@ -911,8 +925,13 @@ def markdown_table() -> str:
             kind += " (" + ", ".join(c for c, _ in k.columns) + ")"
         need = "no" if k.need is OPTIONAL else k.need.text
         meaning = k.doc + (f"; default: {k.default}" if k.default else "")
-        lines.append(f"| `{k.path}` | {kind} | {k.range_text()} | {k.used_by} | {need} | {meaning} |")
+        lines.append(_row(f"`{k.path}`", kind, k.range_text(), k.used_by, need, meaning))
     return "\n".join(lines)
+
+
+def _row(*cells: str) -> str:
+    """A markdown table row; a | inside a cell (even in code) would end the cell, so it is escaped."""
+    return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
 
 
 def markdown_fields() -> str:
@@ -920,5 +939,5 @@ def markdown_fields() -> str:
     for f in FIELDS:
         req = "required" if f.required else (f"default {f.default!r}" if f.default is not None else "optional")
         valid = f.range_text() + (f"; {f.doc}" if f.doc else "")
-        lines.append(f"| {f.table or '(top level)'} | `{f.key}` | {f.kind} | {valid} | {req} |")
+        lines.append(_row(f.table or "(top level)", f"`{f.key}`", f.kind, valid, req))
     return "\n".join(lines)

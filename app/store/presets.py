@@ -387,8 +387,7 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
 def platform_facts(kw: Mapping[str, Any], merged: Mapping[str, Any],
                    drives: Mapping[str, DriveType] | None) -> PlatformFacts:
     ifaces = {drives[d].interface.value for d in kw["drive_types"] if drives and d in drives}
-    policy = merged.get("rebuild", {}).get("policy", {}) if isinstance(merged.get("rebuild"), dict) else {}
-    model = merged.get("model", "")
+    family = merged.get("family", "")  # the family the rates were calibrated on (borrowed-rates)
 
     def present(path: str) -> bool:
         node: Any = merged
@@ -399,11 +398,10 @@ def platform_facts(kw: Mapping[str, Any], merged: Mapping[str, Any],
         return node is not None
 
     return PlatformFacts(
-        model=model if isinstance(model, str) else "", family=kw["family"],
+        rates_family=family if isinstance(family, str) else "", family=kw["family"],
         operations={k: s.priorities for k, s in kw["operations"].items()},
         raid=frozenset(r.value for r in kw["raid_rules"]), interfaces=frozenset(ifaces),
         features=frozenset(kw["features"]), present=present,
-        policies={k: v for k, v in policy.items() if isinstance(v, str)} if isinstance(policy, dict) else {},
     )
 
 
