@@ -237,7 +237,11 @@ class OpenResponses:
             used = np.concatenate([first, np.arange(lo, counted[b - 1])])
             col = now + (W - lo)
             np.copyto(col, wl, where=now == first)  # (np.where would broadcast wl element by element)
-            out[a:b] = np.take_along_axis(Z[a:b] @ U[used, :J].T, col, axis=1)
+            # (einsum, not a BLAS matrix product: past ~260k multiply-adds OpenBLAS wakes its
+            # threads, which then spin for milliseconds after the call: on the large plan that
+            # doubled the run's CPU time and added ~60 ms of wall time on a busy 2-core machine;
+            # einsum's own loop is single-threaded, ~2 ms on that plan)
+            out[a:b] = np.take_along_axis(np.einsum("sj,uj->su", Z[a:b], U[used, :J]), col, axis=1)
         xw = U[at, J]
         # no I/O completed (no IOPS on any of its pairs): no response time (NaN), not 0 ms
         return np.where(xw > 0, out / np.maximum(xw, 1e-12), np.nan)
