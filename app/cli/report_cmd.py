@@ -89,8 +89,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     ensure_gui_app()
     try:
         info = generate_report(project, catalog, out, options, scene_picture=picture, warnings=warnings)
-    except OSError as exc:
-        raise CliError(f"{out}: cannot write the report: {exc.strerror or exc}", EXIT_UNREADABLE) from None
+    except OSError as exc:  # a full disk, a read-only folder...: the old PDF (if any) is untouched
+        kept = "; the existing file is unchanged" if out.is_file() else ""
+        raise CliError(f"{out}: cannot write the report: {exc.strerror or exc}{kept}", EXIT_UNREADABLE) from None
     except SimulationFailed as exc:
         if os.environ.get("ARRAYPLANNER_DEBUG"):
             raise

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from PySide6.QtCore import QMarginsF, QPointF, QRectF, Qt
+from PySide6.QtCore import QIODevice, QMarginsF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen, QPicture, QTextLayout,
     QTextOption,
@@ -85,11 +85,14 @@ class _Fonts:
 
 
 class PdfRenderer:
-    def __init__(self, report: Report, path: str, page_size: str = "A4",
-                 scene_picture: "tuple[QPicture, QRectF] | list[tuple[QPicture, QRectF]] | None" = None):
+    def __init__(self, report: Report, output: "str | QIODevice", page_size: str = "A4",
+                 scene_picture: "tuple[QPicture, QRectF] | list[tuple[QPicture, QRectF]] | None" = None,
+                 name: str = ""):
+        """`output`: a file name, or an open QIODevice (app.report.output.PdfOutput.device, which
+        checks what reached the disk); `name` names the report in errors."""
         self.report = report
-        self.path = path
-        self.writer = QPdfWriter(path)
+        self.name = name or (output if isinstance(output, str) else "the report")
+        self.writer = QPdfWriter(output)
         self.writer.setResolution(DPI)
         size = QPageSize(QPageSize.Letter if page_size.lower() == "letter" else QPageSize.A4)
         self.writer.setPageLayout(QPageLayout(size, QPageLayout.Portrait, QMarginsF(0, 0, 0, 0)))
@@ -436,14 +439,14 @@ class PdfRenderer:
               cancelled: Callable[[], bool] | None = None) -> int:
         p = QPainter()
         if not p.begin(self.writer):
-            raise OSError(f"cannot write {self.path}")
+            raise OSError(f"cannot write {self.name}: the PDF painter did not start")
         n = len(self.pages)
         try:
             for k, page in enumerate(self.pages):
                 if cancelled is not None and cancelled():
                     raise ReportCancelled()
-                if k:
-                    self.writer.newPage()
+                if k and not self.writer.newPage():
+                    raise OSError(f"cannot write {self.name}: the PDF writer refused a new page")
                 if k == 0:
                     self.paint_cover(p)
                 else:
