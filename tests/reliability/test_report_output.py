@@ -238,3 +238,194 @@ def test_a_report_path_that_is_a_link_writes_the_links_target(tmp_path, qapp):
     assert link.is_symlink() and info.path == link
     assert real.read_bytes()[:5] == b"%PDF-" and (real.stat().st_mode & 0o777) == 0o640
     assert sorted(p.name for p in real.parent.iterdir()) == ["plan.pdf"]
+
+
+# ---------------------------------------------------------------- item 9: bounded, near-linear
+
+def _scaling():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("report_scaling", ROOT / "benchmarks" / "report_scaling.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_clip_text():
+    from app.report.content import clip_text
+
+    assert clip_text("short", 10) == "short"
+    text = "word " * 100  # 500 characters
+    cut = clip_text(text, 52)
+    assert cut.startswith("word word") and cut.endswith("more characters)")
+    kept = cut.split(" \u2026 (")[0]
+    assert len(kept) <= 52 and not kept.endswith(" ")
+    n = int(cut.split("(")[-1].split()[0].replace(",", ""))
+    assert len(kept) + n >= len(text) - 1 and text.startswith(kept)
+    assert clip_text("x" * 5000, 1000) == "x" * 1000 + " \u2026 (4,000 more characters)"  # no space: a hard cut
+
+
+def test_huge_notes_are_cut_with_a_count(tmp_path, qapp):
+    import shutil
+
+    from app.report import ReportOptions, build_report, generate_report
+    from app.report.content import MAX_NOTES_CHARS, Para
+
+    sc = _scaling()
+    project = sc.notes_project(1_600_000)
+    project.scenarios[0].notes = "scenario " * 100_000
+    results = _plan_results(project)
+    report = build_report(project, _catalog(project), results, ReportOptions())
+    paras = [b.text for b in report.blocks if isinstance(b, Para) and "more characters)" in b.text]
+    assert len(paras) == 2  # the project's notes and the scenario's
+    for text in paras:
+        assert len(text) < MAX_NOTES_CHARS + 40
+    kept = paras[0].split(" \u2026 (")[0]
+    assert project.info.notes.startswith(kept)
+    assert paras[0].endswith(f"({len(project.info.notes) - len(kept):,} more characters)")
+    out = tmp_path / "notes.pdf"
+    info = generate_report(project, _catalog(project), out, ReportOptions(), results=results)
+    assert info.pages < 30, info.pages  # 1.6 MB of notes printed whole: 243 pages
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
+        assert "more characters)" in " ".join(text.split())
+
+
+def test_a_long_paragraph_is_laid_out_once(tmp_path, qapp, monkeypatch):
+    """A paragraph over several pages is laid out once, not again for each page it is on (that
+    made the report's time grow with the notes' length squared)."""
+    from app.report import ReportOptions, generate_report
+    from app.report import render
+
+    sc = _scaling()
+    project = sc.notes_project(19_000)  # under the cut: printed whole, over about six pages
+    layouts = []
+    original = render.PdfRenderer._text_layout
+
+    def counted(self, text, *args, **kw):
+        if len(text) > 10_000:
+            layouts.append(len(text))
+        return original(self, text, *args, **kw)
+
+    monkeypatch.setattr(render.PdfRenderer, "_text_layout", counted)
+    info = generate_report(project, _catalog(project), tmp_path / "r.pdf", ReportOptions(charts=[], diagram=False),
+                           results=_plan_results(project))
+    assert info.pages >= 6
+    assert layouts == [19_000]
+
+
+def _catalog(project):
+    from app.store.presets import default_catalog
+    from app.store.project_file import catalog_for
+
+    return catalog_for(project, default_catalog())
+
+
+def _plan_results(project):
+    from app.report import simulate_scenarios
+
+    return simulate_scenarios(project, _catalog(project), [s.name for s in project.scenarios])
+
+
+def test_a_plan_of_many_operations_lists_a_bounded_part(tmp_path, qapp):
+    """20,000 operations: the plan table lists the first MAX_OPERATIONS_LISTED by start time
+    and counts the rest, the progress chart reads 8 columns of the progress block, never the
+    whole block, and the PDF stays a few dozen pages."""
+    from app.engine.result import SeriesBlock
+    from app.report import ReportOptions, build_report, generate_report
+    from app.report.content import MAX_OPERATIONS_LISTED, Chart, ReportBuilder, Table
+
+    sc = _scaling()
+    project, result = sc.many_operations(20_000, points=200)
+    block = next(b for b in result.series.blocks if b.metric == "progress_pct")
+    whole = []
+
+    class Watched:  # the engine's Progress, recording a read of the whole matrix
+        def __init__(self, inner):
+            self.inner = inner
+
+        def __call__(self):
+            whole.append(1)
+            return self.inner()
+
+        def column(self, j):
+            return self.inner.column(j)
+
+    block.compute = Watched(block.compute)
+    report = build_report(project, _catalog(project), {result.scenario: result}, ReportOptions())
+    assert whole == []
+    plan = next(b for b in report.blocks if isinstance(b, Table) and b.columns[0].title == "ID")
+    ids = [r.cells[0] for r in plan.rows if r.style == "bold" and r.cells[0]]
+    first = sorted(result.operations, key=lambda o: o.start_h)[:MAX_OPERATIONS_LISTED]
+    assert ids == [o.event_id for o in first]
+    assert plan.rows[-1].cells[1].startswith(f"\u2026 and {20_000 - MAX_OPERATIONS_LISTED:,} more operations")
+    assert "--json" in plan.rows[-1].cells[1]
+    progress = next(b for b in report.blocks if isinstance(b, Chart) and b.title == "Operation progress")
+    assert progress.caption == "The 8 of 20,000 longest operations are shown." and len(progress.series) == 8
+    longest = sorted(result.operations, key=lambda o: (-o.duration_h, o.event_id))[:8]
+    assert [s.entity for s in ReportBuilder._longest_progress(result)] == [o.event_id for o in longest]
+    info = generate_report(project, _catalog(project), tmp_path / "ops.pdf", ReportOptions(),
+                           results={result.scenario: result})
+    assert whole == [] and info.pages < 80, info.pages
+
+
+def test_the_lun_table_is_bounded(qapp):
+    from app.domain.project import Lun
+    from app.report import ReportOptions, build_report
+    from app.report.content import MAX_TABLE_ROWS, Table
+
+    sc = _scaling()
+    project = sc.notes_project(10)
+    project.luns = [Lun(i, 0, 0.01, "SP A", f"l{i}") for i in range(MAX_TABLE_ROWS + 500)]
+    report = build_report(project, _catalog(project), _plan_results(project), ReportOptions(charts=[]))
+    luns = next(b for b in report.blocks if isinstance(b, Table) and b.columns[0].title == "LUN")
+    assert len(luns.rows) == MAX_TABLE_ROWS + 1
+    assert luns.rows[-1].cells[1].startswith("\u2026 and 500 more LUNs") and "export-json" in luns.rows[-1].cells[1]
+
+
+def test_a_progress_column_is_the_matrix_column():
+    import numpy as np
+
+    from app.engine.recorded import Progress
+
+    rng = np.random.default_rng(3)
+    T, n = 50, 7
+    t = np.linspace(0, 10, T)
+    ends = rng.uniform(1, 12, n)
+    cells = np.sort(rng.choice(T * n, 120, replace=False))
+    moved = rng.uniform(0, 3000, len(cells))
+    totals = np.array([2000.0, 0.0, 1500, 2500, 1000, 3000, 2200])
+    for final in (None, rng.uniform(0, 100, n)):
+        prog = Progress(t, ends, cells, moved, totals, final)
+        V = prog()
+        for j in range(n):
+            np.testing.assert_array_equal(prog.column(j), V[:, j])
+
+
+def test_clip_text_bounds_lines_too():
+    from app.report.content import clip_text
+
+    assert clip_text("a\nb\nc", 100, 5) == "a\nb\nc"
+    assert clip_text("a\nb\nc\nd", 100, 2) == "a\nb \u2026 (4 more characters)"
+    cut = clip_text("x\n" * 25_000, 20_000, 300)
+    assert cut.count("\n") == 299 and cut.endswith("x \u2026 (49,401 more characters)")
+
+
+def test_line_breaks_in_notes_are_kept(tmp_path, qapp):
+    """Lines of the notes ran together ("notes.Second line"): QTextLayout drops a bare newline."""
+    import shutil
+
+    from app.report import ReportOptions, generate_report
+
+    if not shutil.which("pdftotext"):
+        pytest.skip("needs poppler-utils")
+    sc = _scaling()
+    project = sc.notes_project(10)
+    project.info.notes = "First line of the notes.\nSecond line.\r\nThird line. " + "filler " * 150
+    out = tmp_path / "r.pdf"
+    generate_report(project, _catalog(project), out, ReportOptions(charts=[], diagram=False),
+                    results=_plan_results(project))
+    lines = [ln.strip() for ln in subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True,
+                                                 check=True).stdout.splitlines()]
+    i = lines.index("First line of the notes.")
+    assert lines[i + 1] == "Second line." and lines[i + 2].startswith("Third line. filler")
