@@ -10,7 +10,8 @@ failed write is found here: the QFile's error flag (sticky: set by any failed wr
 the file's size on disk against the bytes Qt wrote, and the PDF trailer ("%%EOF") at its end.
 Until `commit` succeeds the target is not touched; on any failure (or leaving the `with` block
 without a commit) the temporary file is removed. Every OSError raised names the target, not the
-temporary file.
+temporary file. A process killed while exporting leaves its hidden temporary file; the next export
+of the same report removes those untouched for an hour (`remove_stale_parts`).
 
 The temporary file is created with O_CREAT | O_EXCL | O_NOFOLLOW under a random name, so a file
 or symbolic link planted under a predictable name (the old `OUT.pdf.part`) is never opened or
@@ -22,7 +23,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import secrets
+import stat
+import time
 from pathlib import Path
 
 from PySide6.QtCore import QFile, QFileDevice, QIODevice
@@ -31,6 +35,7 @@ from PySide6.QtCore import QFile, QFileDevice, QIODevice
 _ERRNO_BY_TEXT = {os.strerror(n): n for n in errno.errorcode}
 
 PART_SUFFIX = ".part"  # not ".tmp": the project store's clean-up of its own stale files leaves these alone
+STALE_PART_S = 3600.0  # a temporary report untouched this long is left over from a killed export
 
 
 def real_target(path: Path) -> Path:
@@ -53,6 +58,28 @@ def _new_part(folder: Path, name: str) -> tuple[int, Path]:
         except FileExistsError:
             continue
     raise FileExistsError(errno.EEXIST, "no unused temporary file name", str(folder))
+
+
+def remove_stale_parts(folder: Path, name: str, now: float | None = None) -> list[Path]:
+    """Remove the temporary files a killed export of report `name` left in `folder`: exactly our
+    names (".NAME.<8 hex>.part"), regular files (never a link), untouched for STALE_PART_S (a
+    running export writes its file as it paints). The ones removed."""
+    pattern = re.compile(re.escape(f".{name}.") + r"[0-9a-f]{8}" + re.escape(PART_SUFFIX))
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not pattern.fullmatch(entry.name):
+            continue
+        with contextlib.suppress(OSError):
+            st = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > STALE_PART_S:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+    return removed
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -97,11 +124,15 @@ class PdfOutput:
             self._fd, self.part = _new_part(folder, self.target.name)
         except OSError as exc:
             raise self.named(exc) from None
-        self.device = QFile()
-        if not self.device.open(self._fd, QIODevice.WriteOnly, QFileDevice.DontCloseHandle):
-            text = self.device.errorString()
+        try:  # from here on, whatever happens (SIGTERM's SystemExit too), the new file goes
+            remove_stale_parts(self.target.parent, self.target.name)
+            self.device = QFile()
+            if not self.device.open(self._fd, QIODevice.WriteOnly, QFileDevice.DontCloseHandle):
+                text = self.device.errorString()
+                raise self._error(_ERRNO_BY_TEXT.get(text, errno.EIO), text or "cannot open the temporary file")
+        except BaseException:
             self._discard()
-            raise self._error(_ERRNO_BY_TEXT.get(text, errno.EIO), text or "cannot open the temporary file")
+            raise
         return self
 
     def __exit__(self, *exc_info) -> None:

@@ -429,3 +429,63 @@ def test_line_breaks_in_notes_are_kept(tmp_path, qapp):
                                                  check=True).stdout.splitlines()]
     i = lines.index("First line of the notes.")
     assert lines[i + 1] == "Second line." and lines[i + 2].startswith("Third line. filler")
+
+
+def test_a_killed_exports_temporary_file_is_removed_by_the_next(tmp_path, qapp):
+    """Only this report's own leftovers, older than an hour, regular files: a running export's
+    file, another report's, a look-alike name and a link stay."""
+    import time as _time
+
+    from app.report import ReportOptions, generate_report
+    from app.report.output import STALE_PART_S
+
+    project, catalog = _example()
+    old = _time.time() - STALE_PART_S - 60
+    stale = tmp_path / ".r.pdf.0123abcd.part"
+    running = tmp_path / ".r.pdf.89abcdef.part"
+    other = tmp_path / ".s.pdf.0123abcd.part"
+    lookalike = tmp_path / ".r.pdf.part"
+    link = tmp_path / ".r.pdf.deadbeef.part"
+    for f in (stale, running, other, lookalike):
+        f.write_bytes(b"%PDF-1.4 partial")
+    link.symlink_to(other)
+    for f in (stale, other, lookalike):
+        os.utime(f, (old, old))
+    os.utime(link, (old, old), follow_symlinks=False)
+    generate_report(project, catalog, tmp_path / "r.pdf", ReportOptions(charts=[], diagram=False))
+    assert not stale.exists()
+    assert running.exists() and other.exists() and lookalike.exists() and link.is_symlink()
+
+
+def test_sigterm_during_an_export_leaves_no_temporary_file(tmp_path):
+    """`kill` while the PDF is being written (signalled the moment its temporary file appears):
+    exit 143, the old PDF as it was, no hidden file left."""
+    import time as _time
+
+    from app.domain.project import Lun
+    from app.store.project_json import project_to_json
+
+    project = _scaling().notes_project(10)
+    project.luns = [Lun(i, 0, 0.01, "SP A", f"l{i}") for i in range(2000)]  # ~50 pages: a while to paint
+    src = tmp_path / "luns.json"
+    src.write_text(project_to_json(project))
+    folder = tmp_path / "out"
+    folder.mkdir()
+    out = folder / "luns.pdf"
+    out.write_bytes(b"the previous report")
+    proc = subprocess.Popen([sys.executable, "-m", "app", "report", str(src), "-o", str(out), "--no-canvas"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=headless_env(), cwd=ROOT)
+    seen = False
+    while proc.poll() is None:
+        if any(p.name.endswith(".part") for p in folder.iterdir()):
+            seen = True
+            proc.send_signal(signal.SIGTERM)
+            break
+        _time.sleep(0.001)
+    _, err = proc.communicate(timeout=120)
+    assert seen, "the export ended before its temporary file was seen"
+    assert proc.returncode == 143, (proc.returncode, err)
+    assert err.decode().strip() == (f"arrayplanner: {out}: the report was not written: terminated (SIGTERM); "
+                                    "the existing file is unchanged")
+    assert out.read_bytes() == b"the previous report"
+    assert sorted(p.name for p in folder.iterdir()) == ["luns.pdf"]
