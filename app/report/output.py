@@ -124,7 +124,7 @@ class PdfOutput:
             self._fd, self.part = _new_part(folder, self.target.name)
         except OSError as exc:
             raise self.named(exc) from None
-        try:  # from here on, whatever happens (SIGTERM's SystemExit too), the new file goes
+        try:  # from here on, whatever happens (Ctrl+C too), the new file goes
             remove_stale_parts(self.target.parent, self.target.name)
             self.device = QFile()
             if not self.device.open(self._fd, QIODevice.WriteOnly, QFileDevice.DontCloseHandle):
@@ -168,8 +168,9 @@ class PdfOutput:
             if dev.flush():
                 break
         try:
-            end = os.fstat(self._fd).st_size
-            os.pwrite(self._fd, b"\0", end)
+            end = os.fstat(self._fd).st_size  # (os.pwrite/pread: not on Windows)
+            os.lseek(self._fd, end, os.SEEK_SET)
+            os.write(self._fd, b"\0")
             os.ftruncate(self._fd, end)
         except OSError as exc:
             return self.named(exc)
@@ -188,7 +189,8 @@ class PdfOutput:
         size = os.fstat(self._fd).st_size
         if size != written or size == 0:
             raise self._error(errno.EIO, f"only {size:,} of {written:,} bytes reached the file")
-        if b"%%EOF" not in os.pread(self._fd, 64, max(0, size - 64)):
+        os.lseek(self._fd, max(0, size - 64), os.SEEK_SET)
+        if b"%%EOF" not in os.read(self._fd, 64):
             raise self._error(errno.EIO, "the PDF is incomplete (no end-of-file marker)")
         os.fsync(self._fd)  # a full disk can show only now (delayed allocation, NFS)
         fd, self._fd = self._fd, -1
