@@ -2,20 +2,26 @@
 
 Exit codes: 0 written; 1 the project has validation errors (one line, nothing written);
 2 the file cannot be read, an unknown scenario or chart, or the PDF cannot be written;
-3 the engine failed on a scenario (one line naming it; ARRAYPLANNER_DEBUG=1 for the traceback).
+3 the engine failed on a scenario (one line naming it; ARRAYPLANNER_DEBUG=1 for the traceback);
+143 terminated (SIGTERM) before the PDF was complete (nothing written, an existing PDF unchanged).
+A PDF that cannot be written completely (a full disk) leaves an existing one unchanged (exit 2).
 Works without a display (Qt's offscreen platform).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
+from typing import Callable
 from pathlib import Path
 
 from app.cli import CliError
 from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, format_issue, load_or_fail
 
 EXIT_FAILED = 3  # the engine failed on a scenario (a bug; the message names it)
+EXIT_TERMINATED = 128 + 15  # SIGTERM, as a shell reports a process it ended
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,6 +45,24 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="draw the layout with the report's own painter instead of the GUI's canvas")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     p.set_defaults(handler=cmd_report)
+
+
+def _cancel_on_sigterm() -> Callable[[], bool]:
+    """SIGTERM (kill, a session ending) cancels the export between pages, as the GUI's Cancel
+    does: the temporary PDF is removed and an existing report stays as it was. A flag, not an
+    exception thrown from the handler (that could land between creating the temporary file and
+    recording its name); a second SIGTERM ends the process at once. Returns the flag's test."""
+    stop = threading.Event()
+
+    def on_term(signum, _frame):
+        stop.set()
+        signal.signal(signum, signal.SIG_DFL)
+
+    try:
+        signal.signal(signal.SIGTERM, on_term)
+    except (ValueError, OSError, AttributeError):  # not the main thread, or no SIGTERM (Windows)
+        pass
+    return stop.is_set
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -74,7 +98,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     options = ReportOptions(scenarios=args.scenario or None, charts=charts, page_size=args.page_size,
                             lun_table=not args.no_luns)
 
-    from app.report import SimulationFailed, generate_report
+    from app.report import ReportCancelled, SimulationFailed, generate_report
     from app.report.qt import ensure_gui_app
 
     picture = None
@@ -87,10 +111,16 @@ def cmd_report(args: argparse.Namespace) -> int:
             ensure_gui_app(widgets=True)
             picture = canvas_picture(project, catalog)
     ensure_gui_app()
+    terminated = _cancel_on_sigterm()
     try:
-        info = generate_report(project, catalog, out, options, scene_picture=picture, warnings=warnings)
-    except OSError as exc:
-        raise CliError(f"{out}: cannot write the report: {exc.strerror or exc}", EXIT_UNREADABLE) from None
+        info = generate_report(project, catalog, out, options, scene_picture=picture, warnings=warnings,
+                               cancelled=terminated)
+    except ReportCancelled:
+        kept = "; the existing file is unchanged" if out.is_file() else ""
+        raise CliError(f"{out}: the report was not written: terminated (SIGTERM){kept}", EXIT_TERMINATED) from None
+    except OSError as exc:  # a full disk, a read-only folder...: the old PDF (if any) is untouched
+        kept = "; the existing file is unchanged" if out.is_file() else ""
+        raise CliError(f"{out}: cannot write the report: {exc.strerror or exc}{kept}", EXIT_UNREADABLE) from None
     except SimulationFailed as exc:
         if os.environ.get("ARRAYPLANNER_DEBUG"):
             raise

@@ -163,7 +163,10 @@ class SeriesBlock:
     def series(self, j: int) -> Series:
         """Entity j's curve without the breakpoints where its value does not change (for a
         linear block: without the points inside a flat stretch, whose ends it keeps)."""
-        v = self.V[:, j]
+        if self._V is None and hasattr(self.compute, "column"):
+            v = self.compute.column(j)  # one column, the matrix left unbuilt (Progress)
+        else:
+            v = self.V[:, j]
         keep = np.empty(len(v), dtype=bool)
         keep[:1] = True
         np.not_equal(v[1:], v[:-1], out=keep[1:])

@@ -8,7 +8,8 @@
 document model (app.report.content, Qt-free) and paints it (app.report.render: QPdfWriter). It
 needs a Q(Gui)Application (app.report.qt.ensure_gui_app() starts one, offscreen without a display)
 and may run in a worker thread: `progress(fraction, message)` reports, `cancelled()` is polled and
-a cancelled export leaves no file behind (the PDF is written next to the target and renamed).
+a cancelled or failed export leaves no file behind and an existing PDF unchanged (the PDF is
+written to a new temporary file next to the target, checked and renamed: app.report.output).
 `scene_picture` is the GUI's layout canvas recorded as vector QPicture parts, one per page
 (app.ui.report_dialog.canvas_picture, made on the GUI thread); without it the report draws the
 layout itself.
@@ -109,13 +110,7 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
     report = build_report(project, catalog, {n: results[n] for n in wanted if n in results}, options, warnings)
 
     target = Path(path)
-    try:
-        pages = _write_pdf(report, target, options.page_size, scene_picture, progress, cancelled, sim_share)
-    except OSError as exc:
-        # named after the user's file, not the temporary .part it was being written as
-        if exc.errno is None:
-            raise OSError(f"cannot write {target}") from exc
-        raise OSError(exc.errno, exc.strerror, str(target)) from exc
+    pages = _write_pdf(report, target, options.page_size, scene_picture, progress, cancelled, sim_share)
     if progress is not None:
         progress(1.0, "Done")
     return ReportInfo(target, pages, time.perf_counter() - t0, t_sim)
@@ -123,46 +118,30 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
 
 def _write_pdf(report: Report, target: Path, page_size: str, scene_picture, progress: Progress | None,
                cancelled: Callable[[], bool] | None, sim_share: float) -> int:
-    """Paint `report` into target.part and rename it over `target` (keeping an existing file's
-    mode); the number of pages. The .part is removed when anything fails."""
-    from app.store.project_file import replace_keeping_mode
-
+    """Paint `report` into a new temporary file next to `target`, check that all of it reached
+    the disk, and rename it over `target` (app.report.output); the number of pages. On any
+    failure or a cancel the temporary file is removed and an existing `target` is unchanged;
+    an OSError names `target`."""
+    from .output import PdfOutput
     from .render import PdfRenderer, ReportCancelled as _RenderCancelled
 
-    target.parent.mkdir(parents=True, exist_ok=True)
-    part = target.with_name(target.name + ".part")
-    part.open("wb").close()  # an unwritable folder fails here with its reason (QPdfWriter gives none)
-    renderer = PdfRenderer(report, str(part), page_size, scene_picture)
-    ok = False
-    try:
-        renderer.paginate()
-        if progress is not None:
-            progress(sim_share + 0.05, "Laying out pages")
-
-        def page_done(k: int, n: int) -> None:
+    with PdfOutput(target) as out:
+        renderer = PdfRenderer(report, out.device, page_size, scene_picture, name=str(target))
+        try:
+            renderer.paginate()
             if progress is not None:
-                progress(sim_share + 0.05 + (0.95 - sim_share) * k / n, f"Page {k} of {n}")
+                progress(sim_share + 0.05, "Laying out pages")
 
-        pages = renderer.paint(page_done, cancelled)
-        ok = True
-    except _RenderCancelled:
-        raise ReportCancelled() from None
-    finally:
-        renderer.close()  # the PDF file is complete (or abandoned) and closed
-        if ok:
-            try:
-                # fails e.g. when a viewer holds the old file open (Windows)
-                replace_keeping_mode(part, target)
-            except OSError:
-                _unlink(part)
-                raise
-        else:
-            _unlink(part)
+            def page_done(k: int, n: int) -> None:
+                if progress is not None:
+                    progress(sim_share + 0.05 + (0.95 - sim_share) * k / n, f"Page {k} of {n}")
+
+            pages = renderer.paint(page_done, cancelled)
+        except _RenderCancelled:
+            raise ReportCancelled() from None
+        except OSError as exc:  # the painter stopped: a failed write to the file is the real reason
+            raise out.device_error() or out.named(exc) from None
+        finally:
+            renderer.close()  # QPdfWriter released before the file is checked, renamed or removed
+        out.commit()
     return pages
-
-
-def _unlink(path: Path) -> None:
-    try:
-        path.unlink()
-    except OSError:
-        pass

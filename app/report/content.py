@@ -6,6 +6,7 @@ the GUI uses. app.report.render lays this model out on pages with Qt.
 from __future__ import annotations
 
 import datetime as _dt
+import heapq
 import math
 import re
 from dataclasses import dataclass, field
@@ -174,7 +175,22 @@ CHART_KINDS: dict[str, tuple[str, str, str, bool]] = {
 
 MAX_LINES_PER_CHART = 8
 COVER_NOTES_MAX = 900  # characters of project notes the cover holds; longer notes open the summary
+COVER_NOTES_LINES = 12  # ... and lines
 MAX_ADVISORIES_PER_KIND = 5  # rows per advisory code in one scenario; the rest are summed up
+
+# What a report prints is bounded, so its time and size stay near linear in the project and a
+# hostile or huge project still makes a readable report: longer texts are cut with "... N more
+# characters", longer tables end in one row that counts the rest and says where to find them.
+# (Text layout of one paragraph is linear in its length; the bounds keep the whole PDF small.)
+MAX_NOTES_CHARS = 20_000  # a paragraph (project or scenario notes): about six pages
+MAX_NOTES_LINES = 300  # ... and its lines (a line break per character would make 20,000 lines)
+MAX_CELL_CHARS = 1_000  # a table cell
+MAX_CELL_LINES = 12
+MAX_TITLE_CHARS = 300  # a heading, a cover line
+MAX_OPERATIONS_LISTED = 200  # operations (with their phases) per scenario, and in "Scenarios compared"
+MAX_TABLE_ROWS = 2_000  # any other table (LUNs, RAID groups, enclosures, events...)
+FULL_LIST = "`arrayplanner simulate FILE --scenario NAME --json` lists every operation with its phases"
+FULL_PROJECT = "`arrayplanner export-json FILE` writes the whole project"
 
 
 @dataclass
@@ -199,6 +215,17 @@ class ReportOptions:
 
 
 # ---------------------------------------------------------------- helpers
+
+def first_operations(ops: Sequence, limit: int) -> list:
+    """The first `limit` operations by (start, natural id), without sorting them all: only those
+    starting no later than the limit-th start take part in the sort (linear in len(ops))."""
+    key = lambda o: (o.start_h, natural_key(o.event_id))  # noqa: E731
+    if len(ops) <= limit:
+        return sorted(ops, key=key)
+    starts = np.fromiter((o.start_h for o in ops), float, len(ops))
+    kth = np.partition(starts, limit - 1)[limit - 1]
+    return sorted((ops[i] for i in np.flatnonzero(starts <= kth)), key=key)[:limit]
+
 
 def natural_key(text: str) -> list:
     return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", str(text))]
@@ -244,6 +271,31 @@ def compress_numbers(numbers: Iterable[int]) -> str:
             out.extend(str(n) for n in nums[i:j + 1])
         i = j + 1
     return ", ".join(out)
+
+
+def _fits_cover(notes: str) -> bool:
+    return len(notes) <= COVER_NOTES_MAX and notes.count("\n") < COVER_NOTES_LINES
+
+
+def clip_text(text: str, limit: int, max_lines: int | None = None) -> str:
+    """`text`, or its first `limit` characters (cut at a space near the limit when there is one)
+    and at most `max_lines` lines, followed by "... (N more characters)"."""
+    if len(text) <= limit and (max_lines is None or text.count("\n", 0, limit) < max_lines):
+        return text
+    cut = min(len(text), limit)
+    if max_lines is not None:
+        nl = -1
+        for _ in range(max_lines):
+            nl = text.find("\n", nl + 1, cut)
+            if nl < 0:
+                break
+        if nl >= 0:
+            cut = nl
+    if cut == limit:
+        space = text.rfind(" ", max(0, limit - 200), limit)
+        if space > 0:
+            cut = space
+    return f"{text[:cut].rstrip()} \u2026 ({format_count(len(text) - cut)} more characters)"
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
@@ -296,12 +348,12 @@ class ReportBuilder:
         while key in self._keys:
             key, n = f"{base}-{n}", n + 1
         self._keys.add(key)
-        h = Heading(text, level, key=key)
+        h = Heading(clip_text(text, MAX_TITLE_CHARS), level, key=key)
         self.blocks.append(h)
         return h
 
     def para(self, text: str, style: str = "body") -> None:
-        self.blocks.append(Para(text, style))
+        self.blocks.append(Para(clip_text(text, MAX_NOTES_CHARS, MAX_NOTES_LINES), style))
 
     def table(self, columns: list[Col], rows: list[Row], caption: str = "", header: bool = True,
               kind: str = "", empty: str = "") -> None:
@@ -309,7 +361,19 @@ class ReportBuilder:
         if not rows and empty:
             self.para(empty)
             return
+        if len(rows) > MAX_TABLE_ROWS + 1:  # a safety net: the long tables are cut where built
+            rows = rows[:MAX_TABLE_ROWS] + [self.more_row(len(columns), len(rows) - MAX_TABLE_ROWS, "rows",
+                                                          FULL_PROJECT)]
+        for row in rows:
+            row.cells = [clip_text(c, MAX_CELL_CHARS, MAX_CELL_LINES) if isinstance(c, str) else c for c in row.cells]
         self.blocks.append(Table(columns, rows, header, caption, kind))
+
+    @staticmethod
+    def more_row(n_cols: int, count: int, what: str, where: str) -> Row:
+        """The last row of a cut table: how many rows are left out and where to find them."""
+        cells = [""] * n_cols
+        cells[min(1, n_cols - 1)] = f"\u2026 and {format_count(count)} more {what}, not listed here: {where}."
+        return Row(cells, "bold")
 
     def kv(self, pairs: list[tuple[str, str]]) -> None:
         self.table([Col("", 1.0), Col("", 2.4)], [Row([k, v]) for k, v in pairs], header=False, kind="kv")
@@ -341,10 +405,11 @@ class ReportBuilder:
         date = (self.options.date or _dt.date.today()).strftime("%d %B %Y").lstrip("0")
         platform_name = self.platform.name if self.platform else p.platform_id
         cover = Cover(
-            title=info.title or "Untitled", subtitle="Storage array operations plan",
-            customer=info.customer, author=info.author, date=date,
+            title=clip_text(info.title or "Untitled", MAX_TITLE_CHARS), subtitle="Storage array operations plan",
+            customer=clip_text(info.customer, MAX_TITLE_CHARS), author=clip_text(info.author, MAX_TITLE_CHARS),
+            date=date,
             version=f"ArrayPlanner {version}", platform=platform_name, scenarios=names,
-            notes=info.notes if len(info.notes) <= COVER_NOTES_MAX else "",
+            notes=info.notes if _fits_cover(info.notes) else "",
         )
         self.blocks = []
         self.heading("Contents", 1, key="contents")
@@ -374,7 +439,8 @@ class ReportBuilder:
         ]
         self.blocks.insert(toc_index, Table([Col("", 0.7), Col("", 8), Col("", 0.8, "right")], toc_rows,
                                             header=False, kind="toc"))
-        header_left = " \u2013 ".join(x for x in (info.title, info.customer) if x) or "ArrayPlanner report"
+        header_left = " \u2013 ".join(clip_text(x, MAX_TITLE_CHARS) for x in (info.title, info.customer) if x) \
+            or "ArrayPlanner report"
         return Report(cover, self.blocks, header_left, f"{platform_name} \u00b7 {date}", p, self.catalog)
 
     # ---------------------------------------------------------- sections
@@ -382,7 +448,7 @@ class ReportBuilder:
     def section_summary(self, names: list[str]) -> None:
         self.heading("Summary", 1)
         p = self.project
-        if len(p.info.notes) > COVER_NOTES_MAX:  # too long for the cover
+        if not _fits_cover(p.info.notes):  # too long for the cover
             self.para(p.info.notes)
         _, total = capacity_summary(p, self.catalog)
         platform = self.platform.name if self.platform else p.platform_id
@@ -544,7 +610,8 @@ class ReportBuilder:
         self.heading("LUNs", 2)
         specs = self.platform.lun_settings if self.platform else {}
         lrows = []
-        for lun in sorted(p.luns, key=lambda l: l.id):
+        luns = heapq.nsmallest(MAX_TABLE_ROWS, p.luns, key=lambda l: l.id)
+        for lun in luns:
             changed = []
             for k, v in lun.settings.items():
                 spec = specs.get(k)
@@ -554,6 +621,8 @@ class ReportBuilder:
                 changed.append(f"{label} {format_setting(v, spec.unit if spec else '')}")
             lrows.append(Row([str(lun.id), lun.name or DASH, self.group_label(lun.group_id),
                               format_capacity(lun.capacity_gb), lun.owner, "; ".join(changed) or "defaults"]))
+        if len(luns) < len(p.luns):
+            lrows.append(self.more_row(6, len(p.luns) - len(luns), "LUNs", FULL_PROJECT))
         self.table([Col("LUN", 0.6, "right"), Col("Name", 1.6), Col("RAID group", 1.1),
                     Col("Capacity", 1.0, "right"), Col("Owner", 0.8), Col("Settings", 2.6)], lrows,
                    empty="No LUNs are bound yet.")
@@ -650,16 +719,19 @@ class ReportBuilder:
                     if o.event_id not in seen:
                         seen.add(o.event_id)
                         ids.append((o.event_id, o.label))
+            more_ids = max(0, len(ids) - MAX_OPERATIONS_LISTED)
+            ids = ids[:MAX_OPERATIONS_LISTED]
+            wanted = {eid for eid, _ in ids}
+            by_id = {n: {o.event_id: o for o in self.results[n].operations if o.event_id in wanted} for n in names}
 
             def cell(n, eid):
-                try:
-                    o = self.results[n].operation(eid)
-                except KeyError:
-                    return None
-                return f"{format_duration(o.duration_h)} ({o.priority})"
+                o = by_id[n].get(eid)
+                return None if o is None else f"{format_duration(o.duration_h)} ({o.priority})"
 
             if len(names) <= 4:  # one column per scenario
                 rows = [Row([label] + [cell(n, eid) or DASH for n in names]) for eid, label in ids]
+                if more_ids:
+                    rows.append(self.more_row(1 + len(names), more_ids, "operations", FULL_LIST))
                 w = max(1.0, 4.0 / len(names))
                 self.table([Col("Operation", 3.0)] + [Col(n, w, "right") for n in names], rows,
                            caption="Duration of each operation (priority) in each scenario.")
@@ -673,6 +745,8 @@ class ReportBuilder:
                             continue
                         rows.append(Row([label if k == 0 else "", n, text], "" if k == 0 else "sub"))
                         k += 1
+                if more_ids:
+                    rows.append(self.more_row(3, more_ids, "operations", FULL_LIST))
                 self.table([Col("Operation", 3.0), Col("Scenario", 2.0), Col("Duration (priority)", 1.6, "right")],
                            rows, caption="Duration of each operation (priority) in the scenarios that plan it.")
         for n in names:
@@ -684,8 +758,12 @@ class ReportBuilder:
             if not r.operations:
                 self.para("This scenario schedules no operations.")
             else:
+                listed = first_operations(r.operations, MAX_OPERATIONS_LISTED)
+                if len(listed) < len(r.operations):
+                    self.para(f"The first {format_count(len(listed))} of {format_count(len(r.operations))} "
+                              f"operations, by start time, are listed; {FULL_LIST}.", "note")
                 rows = []
-                for o in sorted(r.operations, key=lambda o: (o.start_h, natural_key(o.event_id))):
+                for o in listed:
                     rows.append(Row([o.event_id, o.label, o.priority, format_time(o.start_h), format_time(o.end_h),
                                      format_duration(o.duration_h), format_mb(sum(ph.mb for ph in o.phases)),
                                      DASH], "bold"))
@@ -693,15 +771,19 @@ class ReportBuilder:
                         rows.append(Row(["", ph.name, "", format_time(ph.start_h), format_time(ph.end_h),
                                          format_duration(ph.duration_h), format_mb(ph.mb) if ph.mb else DASH,
                                          format_rate(ph.avg_mb_s) if ph.avg_mb_s else DASH], "sub", 1))
+                if len(listed) < len(r.operations):
+                    rows.append(self.more_row(8, len(r.operations) - len(listed), "operations", FULL_LIST))
                 self.table([Col("ID", 0.5), Col("Operation / phase", 3.2), Col("Priority", 0.9), Col("Start", 0.95, "right"),
                             Col("End", 0.95, "right"), Col("Duration", 1.2, "right"), Col("Data", 1.0, "right"),
                             Col("Avg rate", 1.0, "right")], rows)
             others = [e for e in scen.events if not e.is_operation]
             if others:
                 self.heading("Other events", 3)
-                self.table([Col("Time", 0.8, "right"), Col("Event", 5.0)],
-                           [Row([format_time(e.start_h), self._event_text(e)])
-                            for e in sorted(others, key=lambda e: e.start_h)])
+                shown = heapq.nsmallest(MAX_TABLE_ROWS, others, key=lambda e: e.start_h)  # stable, as sorted()
+                rows = [Row([format_time(e.start_h), self._event_text(e)]) for e in shown]
+                if len(shown) < len(others):
+                    rows.append(self.more_row(2, len(others) - len(shown), "events", FULL_PROJECT))
+                self.table([Col("Time", 0.8, "right"), Col("Event", 5.0)], rows)
             impact = []
             for ent in sorted(r.entities("response_ms"), key=natural_key):
                 s = r.get("response_ms", ent)
@@ -729,21 +811,19 @@ class ReportBuilder:
 
     def chart_for(self, kind: str, r: Result, scenario: str = "") -> Chart | None:
         title, metric, unit, _ = CHART_KINDS[kind]
-        ents = r.entities(metric)
-        if not ents:
-            return None
-        series = [r.get(metric, e) for e in ents]
         caption = ""
+        if metric == "progress_pct" and len(r.operations) > MAX_LINES_PER_CHART:
+            # every operation ends at 100 %: show the longest ones, chosen from the operations
+            # before any curve is read (10^6 operations: 8 series built, not 10^6)
+            series = self._longest_progress(r)
+            caption = f"The {len(series)} of {format_count(len(r.operations))} longest operations are shown."
+        else:
+            series = [s for s in (r.get(metric, e) for e in r.entities(metric)) if s is not None]
+        if not series:
+            return None
         if len(series) > MAX_LINES_PER_CHART:
-            if metric == "progress_pct":  # every operation ends at 100 %: show the longest ones
-                length = {o.event_id: (o.duration_h if o.duration_h is not None else r.horizon_h - o.start_h)
-                          for o in r.operations}
-                series.sort(key=lambda s: -length.get(s.entity, 0.0))
-                which = "longest operations"
-            else:
-                series.sort(key=lambda s: -np.nan_to_num(s.peak(), nan=-np.inf))  # no I/O at all: last
-                which = "with the highest peak"
-            caption = f"The {MAX_LINES_PER_CHART} of {format_count(len(ents))} {which} are shown."
+            series.sort(key=lambda s: -np.nan_to_num(s.peak(), nan=-np.inf))  # no I/O at all: last
+            caption = f"The {MAX_LINES_PER_CHART} of {format_count(len(series))} with the highest peak are shown."
             series = series[:MAX_LINES_PER_CHART]
         series.sort(key=lambda s: natural_key(s.entity))
         unit = series[0].unit or unit
@@ -777,6 +857,19 @@ class ReportBuilder:
         bands = ([(a, b, OUTAGE_TEXT) for a, b in r.host_outages()]
                  if metric in ("response_ms", "iops") else [])
         return Chart(title, unit, lines, horizon, y_max, caption, marks, targets, bands)
+
+    @staticmethod
+    def _longest_progress(r: Result) -> list:
+        """The progress series of the MAX_LINES_PER_CHART longest operations (one still running:
+        until the horizon), ties broken by id; linear in the number of operations."""
+        ops = r.operations
+        length = np.fromiter(((o.duration_h if o.duration_h is not None else r.horizon_h - o.start_h) for o in ops),
+                             float, len(ops))
+        k = MAX_LINES_PER_CHART
+        kth = np.partition(length, len(ops) - k)[len(ops) - k]  # the k-th longest
+        candidates = sorted(np.flatnonzero(length >= kth).tolist(), key=lambda i: (-length[i], ops[i].event_id))
+        series = [r.get("progress_pct", ops[i].event_id) for i in candidates]
+        return [x for x in series if x is not None][:k]
 
     def section_charts(self, names: list[str]) -> None:
         self.heading("Charts", 1)
@@ -812,7 +905,8 @@ class ReportBuilder:
                 continue
             self.heading(f"Scenario \u201c{n}\u201d", 2, key=f"adv-{n}")
             order = {"error": -1, "warning": 0, "info": 1}
-            op_labels = {o.event_id: o.label for o in r.operations}
+            about = {a.where for a in r.advisories}
+            op_labels = {o.event_id: o.label for o in r.operations if o.event_id in about}
             advs = sorted(r.advisories, key=lambda a: (order.get(a.severity, 2), a.code, natural_key(a.where)))
             by_code: dict[str, list] = {}
             for a in advs:

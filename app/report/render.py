@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from PySide6.QtCore import QMarginsF, QPointF, QRectF, Qt
+from PySide6.QtCore import QIODevice, QMarginsF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor, QFont, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen, QPicture, QTextLayout,
     QTextOption,
 )
 
 from .charts import ChartPainter
-from .content import Chart, Diagram, Heading, PageBreak, PageRef, Para, Report, Row, Table
+from .content import Chart, Diagram, Heading, PageBreak, PageRef, Para, Report, Row, Table, clip_text
 from .diagram import LayoutPainter, draw_picture
 from .fonts import FONT_FAMILIES, make_font
 
@@ -85,11 +85,14 @@ class _Fonts:
 
 
 class PdfRenderer:
-    def __init__(self, report: Report, path: str, page_size: str = "A4",
-                 scene_picture: "tuple[QPicture, QRectF] | list[tuple[QPicture, QRectF]] | None" = None):
+    def __init__(self, report: Report, output: "str | QIODevice", page_size: str = "A4",
+                 scene_picture: "tuple[QPicture, QRectF] | list[tuple[QPicture, QRectF]] | None" = None,
+                 name: str = ""):
+        """`output`: a file name, or an open QIODevice (app.report.output.PdfOutput.device, which
+        checks what reached the disk); `name` names the report in errors."""
         self.report = report
-        self.path = path
-        self.writer = QPdfWriter(path)
+        self.name = name or (output if isinstance(output, str) else "the report")
+        self.writer = QPdfWriter(output)
         self.writer.setResolution(DPI)
         size = QPageSize(QPageSize.Letter if page_size.lower() == "letter" else QPageSize.A4)
         self.writer.setPageLayout(QPageLayout(size, QPageLayout.Portrait, QMarginsF(0, 0, 0, 0)))
@@ -119,10 +122,15 @@ class PdfRenderer:
         self._row_h: dict[int, list[float]] = {}
         self._header_h: dict[int, float] = {}
         self._widths: dict[int, list[float]] = {}
+        # per Para id: its laid-out lines and height. Laid out once: a long paragraph split over
+        # k pages was laid out again for each page part, which made time grow with its length
+        # squared (issue 21.9)
+        self._paras: dict[int, tuple[QTextLayout, float]] = {}
 
     def close(self) -> None:
         """Release the QPdfWriter, which closes the file (before it is renamed or removed)."""
         self._cells.clear()
+        self._paras.clear()
         self.fonts.device = None
         self.charts.device = None
         self.layout_painter = None
@@ -130,6 +138,8 @@ class PdfRenderer:
 
     # ------------------------------------------------------------ measuring
     def _text_layout(self, text: str, font: QFont, width_dev: float, align=Qt.AlignLeft) -> tuple[QTextLayout, float]:
+        # QTextLayout drops "\n" (lines of notes ran together); U+2028 is its forced line break
+        text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\u2028")
         lay = QTextLayout(text, font, self.writer)
         opt = QTextOption()
         opt.setWrapMode(QTextOption.WrapAtWordBoundaryOrAnywhere)
@@ -159,9 +169,15 @@ class PdfRenderer:
         below = {1: 10.0, 2: 5.0}.get(h.level, 3.0)
         return above + fm.height() / self.u + below
 
+    def para_layout(self, para: Para) -> tuple[QTextLayout, float]:
+        """The paragraph laid out over the content width, and its height in points (cached)."""
+        hit = self._paras.get(id(para))
+        if hit is None:
+            hit = self._paras[id(para)] = self._text_layout(para.text, self._para_font(para.style), self.content_w * self.u)
+        return hit
+
     def para_height(self, para: Para) -> float:
-        _, h = self._text_layout(para.text, self._para_font(para.style), self.content_w * self.u)
-        return h + 6.0
+        return self.para_layout(para)[1] + 6.0
 
     def col_widths(self, t: Table) -> list[float]:
         """Column widths in points: numeric (right-aligned) columns and the table-of-contents get
@@ -394,7 +410,7 @@ class PdfRenderer:
                 continue
             if isinstance(b, Para) and self.para_height(b) > (self.bottom - top) / 3:
                 # a long paragraph flows on: split it between lines
-                lay, _ = self._text_layout(b.text, self._para_font(b.style), self.content_w * self.u)
+                lay, _ = self.para_layout(b)
                 lines = [(lay.lineAt(k).y() / self.u, lay.lineAt(k).height() / self.u) for k in range(lay.lineCount())]
                 k = 0
                 while k < len(lines):
@@ -436,14 +452,14 @@ class PdfRenderer:
               cancelled: Callable[[], bool] | None = None) -> int:
         p = QPainter()
         if not p.begin(self.writer):
-            raise OSError(f"cannot write {self.path}")
+            raise OSError(f"cannot write {self.name}: the PDF painter did not start")
         n = len(self.pages)
         try:
             for k, page in enumerate(self.pages):
                 if cancelled is not None and cancelled():
                     raise ReportCancelled()
-                if k:
-                    self.writer.newPage()
+                if k and not self.writer.newPage():
+                    raise OSError(f"cannot write {self.name}: the PDF writer refused a new page")
                 if k == 0:
                     self.paint_cover(p)
                 else:
@@ -485,7 +501,7 @@ class PdfRenderer:
         p.drawLine(self._pt(MARGIN_L, y), self._pt(MARGIN_L + 120, y))
         y += 24
         rows = [("Customer", c.customer or "\u2013"), ("Prepared by", c.author or "\u2013"), ("Date", c.date),
-                ("Array", c.platform), ("Scenarios", ", ".join(c.scenarios) or "\u2013"),
+                ("Array", c.platform), ("Scenarios", clip_text(", ".join(c.scenarios), 600) or "\u2013"),
                 ("Produced with", c.version)]
         for label, value in rows:
             p.setFont(self.fonts.cell_bold)
@@ -544,7 +560,7 @@ class PdfRenderer:
                 p.setPen(pen)
                 p.drawLine(self._pt(MARGIN_L, base + 5), self._pt(self.page_w - MARGIN_R, base + 5))
         elif isinstance(b, Para):
-            lay, _ = self._text_layout(b.text, self._para_font(b.style), self.content_w * u)
+            lay, _ = self.para_layout(b)
             p.setPen(QColor("#555555") if b.style == "note" else QColor("#222222"))
             if pl.rows != (0, 0):  # a part of a long paragraph: its lines only (no hidden text)
                 y0 = lay.lineAt(pl.rows[0]).y() / u

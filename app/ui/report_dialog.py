@@ -307,9 +307,12 @@ class ReportDialog(QDialog):
     @Slot(str)
     def _failed(self, message: str) -> None:
         self.error = message
+        path = self.job.path if self.job is not None else None
         self._done()
         self.progress_label.setText("The report could not be written.")
-        QMessageBox.critical(self, "Export report", f"The report could not be written:\n{message}")
+        # a failed export never touches an existing report (app.report.output): say so
+        kept = "\n\nThe existing file was left unchanged." if path is not None and path.is_file() else ""
+        QMessageBox.critical(self, "Export report", f"The report could not be written:\n{message}{kept}")
 
     @Slot()
     def _cancelled(self) -> None:

@@ -218,10 +218,10 @@ def test_the_next_export_starts_in_the_last_folder(window, tmp_path, qtbot, monk
 
 
 def _unwritable(tmp_path) -> Path:
-    """A report path that cannot be written, for root too: its temporary r.pdf.part is taken by a
-    folder (as root, a read-only folder is writable)."""
+    """A report path that cannot be written, for root too: its folder is a regular file (as root,
+    a read-only folder is writable)."""
     folder = tmp_path / "ro"
-    (folder / "r.pdf.part").mkdir(parents=True)
+    folder.write_bytes(b"not a folder")
     return folder / "r.pdf"
 
 
@@ -236,7 +236,7 @@ def test_a_failed_write_names_the_report_and_is_not_remembered(window, tmp_path,
     dlg.path_edit.setText(str(out))
     dlg.start()
     qtbot.waitUntil(lambda: dlg.job is None, timeout=60000)
-    assert dlg.info is None and dlg.error == f"{out}: Is a directory"
+    assert dlg.info is None and dlg.error == f"{out}: Not a directory"
     assert ".part" not in shown[-1] and str(out) in shown[-1]
     assert QSettings().value("report/last_dir") == str(tmp_path)  # not the folder that failed
     good = tmp_path / "ok" / "r.pdf"
