@@ -41,7 +41,7 @@ def assert_fresh(lay: Layout, project: Project, catalog) -> None:
     stale = [n for n in sorted(names) if n not in ("project", "group_factors")
              and not same_value(getattr(lay, n), getattr(fresh, n))]
     assert not stale, stale
-    # the group factors the runs cached on it (Sim._group_factors): those a run on a fresh Layout computes
+    # the group factors the runs cached on it (host_terms._group_factors): those a run on a fresh Layout computes
     if lay.group_factors:
         sim = Sim(project, catalog)
         _group_factors(sim)

@@ -1,55 +1,25 @@
-"""The host model's static part and its limits: cache sizes, controller limits and port scaling,
+"""The host model's static part and its limits: controller caps and port scaling,
 the host load of a version of the inputs (_host_static), the write cache fill by host writes
 (host_fill_*; forced flush per controller) and the scaling of a centre an open load saturates
-(_centre_scale). Functions of the Sim (simulate.py).
+(_centre_scale). Functions of the run's state (SimState, sim_state.py).
 """
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
-from .host_terms import PAIR_TERMS, SUM_TERMS, _KB, _SCALAR_PAIRS, _WT_X_OPEN, _group_terms, _host_load, _move_pair, _offered, _pair_terms, _update_few, _workload_terms, pair_wcache
+from .host_terms import (
+    PAIR_TERMS, SUM_TERMS, _KB, _SCALAR_PAIRS, _WT_X_OPEN, _group_terms, _host_load, _move_pair,
+    _offered, _pair_terms, _update_few, _workload_terms, pair_wcache,
+)
 from .op_streams import INF
 from .recorded import INPUTS
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .simulate import Sim
+from .sim_state import SimState
 
 
-def _cache_sizes(sim: Sim) -> tuple[float | None, float | None]:
-    """(read, write) cache MB per controller from the project's cache settings, in the
-    platform's own terms: CLARiiON read_cache_mb / write_cache_mb; Smart Array: the
-    accelerator's cache.total_mb split by accelerator_read_pct; otherwise the rates' own
-    cache.read_cache_mb / cache.write_cache_mb. None where nothing gives a size (the read
-    hit ratio is then host.read_hit_pct, and writes are cached without a fill model)."""
-    c, R = sim.cache, sim.R
-    if "read_cache_mb" in c or "write_cache_mb" in c:
-        return float(c.get("read_cache_mb") or 0.0), float(c.get("write_cache_mb") or 0.0)
-    if "accelerator_read_pct" in c and R.has("cache.total_mb"):
-        total, share = R.v("cache.total_mb"), float(c["accelerator_read_pct"] or 0.0) / 100.0
-        return total * share, total * (1.0 - share)
-    return R.opt("cache.read_cache_mb"), R.opt("cache.write_cache_mb")
 
-
-def _controller_limits(sim: Sim) -> dict[str, np.ndarray] | None:
-    """MD32xx: base controller limits from the Dell drive counts, raised by HPT."""
-    if not sim.R.has("hpt.bandwidth_factor"):
-        return None
-    lay = sim.lay
-    if not lay.D:
-        return None
-    n_ctrl = len(lay.ctrl_names)
-    seq = float(np.median(lay.d_seq))
-    iops1 = 1000.0 / float(np.median(lay.d_rand))
-    base_mb = sim.R.v("hpt.base_seq_drives_dual") * seq / 2.0
-    base_iops = sim.R.v("hpt.base_random_drives_dual") * iops1 / 2.0
-    links = sim.platform.host_ports_per_controller * sim.platform.host_port_mb_s
-    return {"base_mb": np.full(n_ctrl, base_mb), "base_iops": np.full(n_ctrl, base_iops),
-            "link_mb": np.full(n_ctrl, links)}
-
-
-def port_scale(sim: Sim, ctrl: np.ndarray, X: np.ndarray, kb: np.ndarray, bound_mb: float = INF) -> np.ndarray | float:
+def port_scale(sim: SimState, ctrl: np.ndarray, X: np.ndarray, kb: np.ndarray, bound_mb: float = INF) -> np.ndarray | float:
     """Host ports: a controller's host MB/s cannot exceed its ports' MB/s; the pairs it
     serves are scaled down together (per pair factor; the float 1.0 when every controller's
     ports have room). bound_mb: at least the MB/s of any controller (the ports have room
@@ -71,17 +41,7 @@ def port_scale(sim: Sim, ctrl: np.ndarray, X: np.ndarray, kb: np.ndarray, bound_
     return scale[ctrl]
 
 
-def ctrl_caps(sim: Sim) -> tuple[np.ndarray, np.ndarray] | None:
-    if sim.limits is None:
-        return None
-    hpt = any(v for k, v in sim.features.items() if "hpt" in k or "high_performance" in k)
-    bw = sim.R.v("hpt.bandwidth_factor") if hpt else 1.0
-    io = sim.R.v("hpt.iops_factor") if hpt else 1.0
-    mb = np.minimum(sim.limits["base_mb"] * bw, sim.limits["link_mb"])
-    return mb, sim.limits["base_iops"] * io
-
-
-def _host_static(sim: Sim) -> dict[str, Any]:
+def _host_static(sim: SimState) -> dict[str, Any]:
     """Per workload-pair arrays that change only when invalidate() was called, updated in
     place: when the invalidations named their groups/LUNs (a failure, a swap, a migration's
     end, one workload's change), only those pairs are recomputed, and a group's only if its
@@ -223,7 +183,7 @@ def _host_static(sim: Sim) -> dict[str, Any]:
     return st
 
 
-def host_cache_follow(sim: Sim) -> None:
+def host_cache_follow(sim: SimState) -> None:
     """A controller the host put in forced flush leaves it when its host writes no longer
     outrun the destage (a new host load): its cache is taken as drained at once (as at the
     end of a migration; the drain time is not modelled)."""
@@ -240,7 +200,7 @@ def host_cache_follow(sim: Sim) -> None:
             sim.version += 1
 
 
-def set_forced(sim: Sim, c: int, on: bool) -> None:
+def set_forced(sim: SimState, c: int, on: bool) -> None:
     """Forced flush on controller c on or off (the flag Migration.set_forced sets too; the
     migrations on its write-cache path are placed again)."""
     if bool(sim.forced[c]) is not on:
@@ -251,7 +211,7 @@ def set_forced(sim: Sim, c: int, on: bool) -> None:
             sim.dirty_ops.update(ix.cache_path_migs.get(c, ()))
 
 
-def host_fill_in(sim: Sim) -> float:
+def host_fill_in(sim: SimState) -> float:
     """Hours until the host writes fill a controller's write cache to the high watermark
     (INF: none fills)."""
     fill = sim.host_fill
@@ -265,7 +225,7 @@ def host_fill_in(sim: Sim) -> float:
     return best
 
 
-def host_fill_advance(sim: Sim, dt_h: float, t: float) -> None:
+def host_fill_advance(sim: SimState, dt_h: float, t: float) -> None:
     """The host writes' share of the write cache after dt_h; at the high watermark the
     controller goes into forced flush (its writes then wait for the drives: a new host load)."""
     fill = sim.host_fill
@@ -291,7 +251,7 @@ def host_fill_advance(sim: Sim, dt_h: float, t: float) -> None:
                         name, "emc 'Best practices for migrations' (forced flushes: poor response times)")
 
 
-def _centre_scale(sim: Sim, st, X: np.ndarray, host: tuple) -> np.ndarray | None:
+def _centre_scale(sim: SimState, st, X: np.ndarray, host: tuple) -> np.ndarray | None:
     """Open workloads against the centres' capacity (docs/model.md section 2.3): a RAID group's
     drives, a controller's cores and a back-end bus can be busy at most host.max_util of the
     time. Where the offered host load alone asks for more, the pairs through that centre are

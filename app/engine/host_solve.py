@@ -1,20 +1,19 @@
 """The network solver of a step: the host load and the operations' rates together (solve; a few
 fixed-point passes for closed workloads, solve_open for open ones, _squeeze when a centre is
-over max_util). Functions of the Sim (simulate.py).
+over max_util). Functions of the run's state (SimState, sim_state.py).
 CHECKS: tests hook a check after a named step of the solver (tests/conftest.py).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Final, TYPE_CHECKING
+from typing import Any, Callable, Final
 
 import numpy as np
 
-from .host_model import _host_static, ctrl_caps, port_scale
+from .host_model import _host_static, port_scale
 from .host_terms import _host_load
 from .placement import loads, place
+from .sim_state import SimState
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .simulate import Sim
 
 
 # Checks called after each call of an engine function, by its name, with (sim, what it returned):
@@ -22,16 +21,16 @@ if TYPE_CHECKING:  # pragma: no cover
 # bookkeeping with a computation from scratch through them (tests/conftest.py
 # check_after_each_call; simulate.CHECKS is this dict). A registry, not wrapping: the compiled
 # engine's functions cannot be replaced.
-CHECKS: Final[dict[str, Callable[[Sim, Any], None]]] = {}
+CHECKS: Final[dict[str, Callable[[SimState, Any], None]]] = {}
 
 
-def _after_call(name: str, sim: Sim, out: Any) -> None:
+def _after_call(name: str, sim: SimState, out: Any) -> None:
     check = CHECKS.get(name)
     if check is not None:
         check(sim, out)
 
 
-def solve(sim: Sim) -> None:
+def solve(sim: SimState) -> None:
     """The step's host load and operation rates: its row in sim.row (see loads), its
     response times in sim.step_resp."""
     P = sim.P
@@ -41,7 +40,7 @@ def solve(sim: Sim) -> None:
         if CHECKS:
             _after_call("_host_static", sim, sim._st)
     st: Any = sim._st if P else None
-    caps = ctrl_caps(sim)
+    caps = sim.ctrl_caps()
     if P and caps is None and not st["any_closed"]:
         solve_open(sim, st)
         return
@@ -158,7 +157,7 @@ def solve(sim: Sim) -> None:
     sim.step_resp = (resp_w, rmax, lun_r, read_w, write_w)
 
 
-def solve_open(sim: Sim, st: dict[str, Any]) -> None:
+def solve_open(sim: SimState, st: dict[str, Any]) -> None:
     """solve() for open workloads and no controller limits: the host load is fixed until
     the next invalidate(), so a step places the operations and sums the rows; response
     times are computed for all steps at once in finish()."""
@@ -190,7 +189,7 @@ def solve_open(sim: Sim, st: dict[str, Any]) -> None:
     sim.step_resp = None  # record() keeps this step's response-time inputs for finish()
 
 
-def _squeeze(sim: Sim, st: dict[str, Any], U_host_g: np.ndarray, busy: np.ndarray) -> bool:
+def _squeeze(sim: SimState, st: dict[str, Any], U_host_g: np.ndarray, busy: np.ndarray) -> bool:
     """An operation that holds a share of the drive time whatever the host asks (HP High and
     Medium: rebuild.share) takes a group whose open host load fits alone past max_util: the
     host gets what the operation leaves, max_util - its share, and the rest of its load is

@@ -1,22 +1,22 @@
-"""The host model's terms: per workload (Sim._workload_terms), per group (_group_terms) and per
+"""The host model's terms: per workload (_workload_terms), per group (_group_terms) and per
 workload-LUN pair (_pair_terms, _pair_arith), kept incrementally from step to step (dirty pairs
 and groups, _update_few), and the host load on each group from them (_host_load). Functions of
-the Sim (simulate.py), which owns the state; docs/model.md 2-3 has the equations.
+the run's state (SimState, sim_state.py); docs/model.md 2-3 has the equations.
 """
 from __future__ import annotations
 
 import bisect
-from typing import Any, Final, TYPE_CHECKING
+from typing import Any, Final
 
 import numpy as np
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .simulate import Sim
+from .sim_state import SimState
 
 
-_SCALAR_PAIRS = 16  # Sim._host_static: up to this many dirty pairs, Python floats are faster than numpy
-_SCALAR_SUMS = 32  # Sim._host_load: up to this many pairs on the changed groups, their sums on floats
-_WT_X_OPEN = 9  # the open IOPS per LUN's row in Sim._workload_terms() (x_open in _pair_arith)
+
+_SCALAR_PAIRS = 16  # host_model._host_static: up to this many dirty pairs, Python floats are faster than numpy
+_SCALAR_SUMS = 32  # host_terms._host_load: up to this many pairs on the changed groups, their sums on floats
+_WT_X_OPEN = 9  # the open IOPS per LUN's row in host_terms._workload_terms() (x_open in _pair_arith)
 
 
 def _pick(cond, a, b):
@@ -44,7 +44,7 @@ def _offered(x_open, on):
 def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -> tuple:
     """The host path's per-pair terms (PAIR_TERMS, in order), written once for numpy rows
     (many pairs) and Python floats (one pair; the same IEEE operations, so the same values):
-    wt: the workload's factors (Sim._workload_terms), gt: the group's (Sim._group_terms),
+    wt: the workload's factors (host_terms._workload_terms), gt: the group's (host_terms._group_terms),
     hit_scale and opt: the LUN's cache re-warm scale and optimization, on: the pair has an I/O
     path; seq64: sequential reads are timed per 64 KB; frag_k: fragmentation slows them."""
     (r, omr, rnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_open, n_raw, n_out, kb64) = wt
@@ -76,7 +76,6 @@ def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -
     return X_raw, r, hit, rnd, t_seq, r_rand_fixed, w_unc, kb, busy_per_io, be_mb_per_io, n_raw, n_out, busy_w
 
 
-_WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", "read_hit_pct")
 _WL_ARRAYS = (  # Sim's per-workload arrays: (attribute, dtype, value of a workload)
     ("w_closed", bool, lambda w: w["mode"] == "closed"),
     ("w_iops", float, lambda w: float(w["iops"] or 0)),
@@ -96,7 +95,7 @@ _KB: Final = PAIR_TERMS.index("kb")
 SUM_TERMS: Final = [PAIR_TERMS.index("busy_per_io"), PAIR_TERMS.index("rnd"), PAIR_TERMS.index("be_mb_per_io")]
 
 
-def _wl_arrays(sim: Sim, wi: int | None = None) -> None:
+def _wl_arrays(sim: SimState, wi: int | None = None) -> None:
     """Workload parameters as arrays; wi: only that workload changed (its pairs are dirty, or
     only their offered IOPS if only its IOPS changed; nothing if no value changed)."""
     if wi is not None:
@@ -140,7 +139,7 @@ def _wl_arrays(sim: Sim, wi: int | None = None) -> None:
             sim._wl_ids[wi] = _value_id(sim, column)
 
 
-def _workload_factors(sim: Sim, wi: int | None = None) -> list:
+def _workload_factors(sim: SimState, wi: int | None = None) -> list:
     """The rows of _workload_terms(): every workload's (arrays), or workload wi's (floats)."""
     pick = (lambda a: a) if wi is None else (lambda a: a.item(wi))
     r, rnd, kb, hit = pick(sim.w_r), pick(sim.w_rand), pick(sim.w_kb), pick(sim.w_hit)
@@ -156,7 +155,7 @@ def _workload_factors(sim: Sim, wi: int | None = None) -> list:
     ]
 
 
-def _workload_terms(sim: Sim) -> np.ndarray:
+def _workload_terms(sim: SimState) -> np.ndarray:
     """The per-workload factors of _pair_terms() (one row each, in the order it unpacks
     them), computed once per run and then per workload change: the values the pair
     formulas would compute."""
@@ -165,7 +164,7 @@ def _workload_terms(sim: Sim) -> np.ndarray:
     return sim._wl_terms
 
 
-def _workload_rows(sim: Sim) -> list[list[float]]:
+def _workload_rows(sim: SimState) -> list[list[float]]:
     """_workload_terms() per workload, as Python floats (_update_few), and their value ids
     in sim._wl_ids."""
     if sim._wl_rows is None:
@@ -174,37 +173,19 @@ def _workload_rows(sim: Sim) -> list[list[float]]:
     return sim._wl_rows
 
 
-def _value_id(sim: Sim, row: list[float]) -> int:
+def _value_id(sim: SimState, row: list[float]) -> int:
     """A small int per distinct row of factors (workload or group) in this run: the keys of
     _update_few's memo (equal rows, equal id; NaN rows: always a new id)."""
     return sim._row_ids.setdefault(tuple(row), len(sim._row_ids))
 
 
-def _hit_curve(sim: Sim) -> np.ndarray:
-    """Each workload's read hit ratio where it gives none (docs/model.md section 2):
-    hit = min(1, read cache / working set) ^ a, the working set host.working_set_pct of its
-    LUNs' capacity and a = host.read_hit_exponent (1: uniform random access; below 1: access
-    skewed to a hot part); no read cache, no hits. Without a cache size or those two figures
-    in the preset: host.read_hit_pct, whatever the cache."""
-    W = len(sim.workloads)
-    R, C = sim.R, sim.read_cache_mb
-    if C is None or not (R.has("host.working_set_pct") and R.has("host.read_hit_exponent")):
-        return np.full(W, sim.hit_default)
-    frac, a = R.v("host.working_set_pct") / 100.0, R.v("host.read_hit_exponent")
-    cap = np.bincount(sim.p_w, weights=sim.lay.l_cap[sim.p_l], minlength=W) if sim.P else np.zeros(W)
-    ws = cap * 1024.0 * frac
-    if C <= 0:
-        return np.zeros(W)
-    return np.where(ws > 0, np.minimum(1.0, C / np.maximum(ws, 1e-9)) ** a, 1.0)
-
-
-def pair_wcache(sim: Sim) -> np.ndarray:
+def pair_wcache(sim: SimState) -> np.ndarray:
     """Per pair: its writes go to a write-back cache (the LUN's write cache is on and the
     array has one; write_cache_mb = 0 makes every write write-through)."""
     return sim.lay.l_wcache[sim.p_l] & (sim.write_cache_mb > 0)
 
 
-def _group_terms(sim: Sim) -> set[int] | None:
+def _group_terms(sim: SimState) -> set[int] | None:
     """Per-group arrays for this topology version: alive members, and the per-group factors
     of _pair_terms() (one row each, in its order; a group's column is its whole or its
     degraded one). Only the groups invalidate() named are counted again (a topology change
@@ -255,7 +236,7 @@ def _group_terms(sim: Sim) -> set[int] | None:
     return changed
 
 
-def _group_factors(sim: Sim) -> tuple[np.ndarray, np.ndarray]:
+def _group_factors(sim: SimState) -> tuple[np.ndarray, np.ndarray]:
     """_group_terms()'s factors of every group, whole and degraded (fixed for the run; they
     read only the Layout's static group arrays and two rates, so the runs of a shared
     Layout (LayoutCache) take the first one's: lay.group_factors)."""
@@ -297,14 +278,14 @@ def _group_factors(sim: Sim) -> tuple[np.ndarray, np.ndarray]:
     return sim._grp_factors
 
 
-def _group_rows(sim: Sim) -> list[list[float]]:
+def _group_rows(sim: SimState) -> list[list[float]]:
     """_group_terms()'s factors per group, as Python floats (_update_few)."""
     if sim._grp_rows is None:
         sim._grp_rows = sim._grp_terms.T.tolist()
     return sim._grp_rows
 
 
-def _pair_terms(sim: Sim, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _pair_terms(sim: SimState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The host path of pairs idx: what each I/O costs the drives, its response-time inputs
     (the first rows: recorded.INPUTS) and its offered IOPS (before the host ports' limit).
     Returns (floats: PAIR_TERMS x n, ints: group and controller x n, bools: on and closed x n).
@@ -322,7 +303,7 @@ def _pair_terms(sim: Sim, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
     return np.array(f), np.array([gi, ctrl]), np.array([on, sim.w_closed[pw]])
 
 
-def _update_few(sim: Sim, pairs: list[int]) -> tuple[bool, set[int]]:
+def _update_few(sim: SimState, pairs: list[int]) -> tuple[bool, set[int]]:
     """_pair_terms() of a few pairs (a failure's group, a migrated LUN), one by one on
     Python floats, stored in place: a numpy call on a handful of values costs more than the
     arithmetic. Returns (the pairs' offered IOPS, I/O size and controller are as they were,
@@ -378,13 +359,13 @@ def _update_few(sim: Sim, pairs: list[int]) -> tuple[bool, set[int]]:
     return same_x, touched
 
 
-def _move_pair(sim: Sim, k: int, g_old: int, g: int) -> None:
+def _move_pair(sim: SimState, k: int, g_old: int, g: int) -> None:
     """Pair k's LUN moved from group g_old to g (_group_pairs, in pair order)."""
     sim._group_pairs[g_old].remove(k)
     bisect.insort(sim._group_pairs[g], k)
 
 
-def _host_load(sim: Sim, st, X, core_host: np.ndarray | None = None, groups: set[int] | None = None) -> tuple:
+def _host_load(sim: SimState, st, X, core_host: np.ndarray | None = None, groups: set[int] | None = None) -> tuple:
     """The host I/O's load of pair IOPS X (0 on pairs without an I/O path: the LUN unbound,
     its controller offline): (group utilization, random fraction of each group's host busy
     time, SP-core utilization, back-end MB/s per group). core_host: the SP-core utilization

@@ -29,7 +29,7 @@ import warnings
 from pathlib import Path
 
 # The engine modules compiled by mypyc (app/engine/<name>.py): the one list of them.
-MODULES = ("simulate", "host_terms", "host_model", "host_solve", "placement_ctx", "placement", "results",
+MODULES = ("simulate", "sim_state", "host_terms", "host_model", "host_solve", "placement_ctx", "placement", "results",
            "ops", "op_streams", "run_index", "op_base", "op_migration", "op_rebuild_plan", "op_rebuild",
            "op_bind", "op_volume_mig", "op_reallocate", "op_feature", "state", "rates")
 # mypyc's group name: its shared library (the compiled code of all MODULES; each module's own

@@ -72,9 +72,9 @@ class Op:
         self.sver = 0  # bumped when a stream begins or ends (keys Op.fixed's cache)
         self._fixed_sver: Any = None
         self._fixed: Any = None
-        # placement (Sim.place, Ctx): order, running, additions per resource, resources read and
+        # placement (placement.place, Ctx): order, running, additions per resource, resources read and
         # their key (Ctx.footprint), ASAP counts; idle: no rate and nothing due, the loop skips it
-        # (None until first placed: Sim.place then puts it in Sim.busy or not)
+        # (None until first placed: placement.place then puts it in Sim.busy or not)
         self.pos = 0
         self.running = False
         self.placed: dict[int, float] = {}  # (Ctx resource keys)
@@ -82,7 +82,7 @@ class Op:
         self.reads_key: Any = None
         self.counted: dict[int, float] = {}  # (Ctx.count: what Ctx.own holds)
         self.idle: bool | None = None
-        self.rec_first = self.rec_end = 0  # the recorded rows it ran in (Sim.record): none unless started
+        self.rec_first = self.rec_end = 0  # the recorded rows it ran in (results.record): none unless started
         self.on_sp: dict | None = None  # sim.lun_ops' dict it is in (concurrent_advice)
         self.last_limit = ""  # take(): the centre that limited the last rate
 
@@ -102,7 +102,7 @@ class Op:
         self.changed()
 
     def changed(self) -> None:
-        """Its phases changed: rebuild Op.fixed and have Sim.place place it again."""
+        """Its phases changed: rebuild Op.fixed and have placement.place place it again."""
         self.sver += 1
         self.sim.dirty_ops.add(self)
 
@@ -226,7 +226,7 @@ class Op:
 
     # ---- resources
     def resources(self) -> list[tuple[str, int]]:
-        """The drive time its rate reads: ("g", group) and ("d", drive) keys (Ctx). Sim.place
+        """The drive time its rate reads: ("g", group) and ("d", drive) keys (Ctx). placement.place
         places it again when the host load, the failures, the ASAP counts or an earlier
         operation's additions change there. The same list object while they do not change:
         Ctx.footprint compares it with the last one at every placement."""
@@ -240,7 +240,7 @@ class Op:
 
     def fixed(self) -> "Fixed | None":
         """What demand() puts on the resources when every transfer runs at its cap, for
-        Sim.solve's fast path; None when the rate is not a plain take() (shares, the write-cache
+        host_solve.solve's fast path; None when the rate is not a plain take() (shares, the write-cache
         path). For an ASAP op it only tells that the op is starved (the ASAP share of nothing is
         nothing); its capped use is never placed from here. Cached until the op's streams change
         (which drives are alive members, the placement reads at each step)."""
@@ -256,7 +256,7 @@ class Op:
         return Fixed() if type(self).demand is Op.demand else None
 
     def take_parts(self) -> "Fixed | None":
-        """The drive time each transfer's take() reads, for Sim.unfinished_advisories to tell an
+        """The drive time each transfer's take() reads, for results.unfinished_advisories to tell an
         op the host load starves: fixed(), unless an op without one can say it."""
         return self.fixed()
 

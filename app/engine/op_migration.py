@@ -239,7 +239,7 @@ class Migration(Op):
         write-cache path, so every running migration on that path on that SP is placed again."""
         sim = self.sim
         if not on and self.ctrl in sim.host_forced:
-            return  # the host's own writes keep the SP in forced flush (Sim.host_fill_advance)
+            return  # the host's own writes keep the SP in forced flush (host_model.host_fill_advance)
         if bool(sim.forced[self.ctrl]) is not on:  # (a numpy bool compared with != costs ~1 us)
             sim.forced = sim.forced.copy()  # a new array: recorded steps keep theirs
             sim.forced[self.ctrl] = on

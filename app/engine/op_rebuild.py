@@ -344,7 +344,7 @@ class Rebuild(Op):
                 self.last_limit = "policy"
                 rate = lo
             return rate
-        # share / idle_only: the host contends for a fraction c of the time (Sim.host_occupancy);
+        # share / idle_only: the host contends for a fraction c of the time (placement.host_occupancy);
         # the rest of the time the transfer runs at full speed in the drives' idle periods
         c = ctx.occ_g[gi]
         duty = pol.p("idle_duty", 1.0)

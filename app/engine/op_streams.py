@@ -127,7 +127,7 @@ class Fixed:
     def adds(self) -> dict[int, float]:
         """Every part's additions summed per resource (Ctx.add_all of all parts in order, from
         none): an op placed at its capped rates with no part starved puts exactly this. Built
-        once; Sim.place_economical hands it to the placement, which only reads it."""
+        once; placement.place_economical hands it to the placement, which only reads it."""
         if self._adds is None:
             own: dict[int, float] = {}
             for p in self.parts:

@@ -12,10 +12,19 @@
 
 The full-speed rate comes from the configuration (drives, RAID geometry, buses, controller),
 capped by a platform's measured full-speed tables where it has them.
+
+This module is the registry (OPS: event kind -> operation class) and hands on the names of the
+operation modules: op_streams (Stream, Part, Fixed, res_key), run_index (RunIndex), op_base (Op)
+and one module per kind (op_migration, op_rebuild with op_rebuild_plan, op_bind, op_volume_mig,
+op_reallocate, op_feature). They see the run through protocols.py (SimView, CtxView) and import
+nothing of simulate.py or its modules.
 """
 from __future__ import annotations
 
-from .op_streams import EPS_MB, Fixed, INF, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Stream, res_key, stream_limit
+from .op_streams import (
+    EPS_MB, Fixed, INF, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, Stream,
+    res_key, stream_limit,
+)
 from .run_index import RunIndex
 from .op_base import Op
 from .op_migration import Migration
@@ -26,7 +35,12 @@ from .op_volume_mig import VolumeMig
 from .op_reallocate import ReallocateOp
 from .op_feature import FeatureOp
 
-__all__ = ['BindOp', 'EPS_MB', 'FeatureOp', 'Fixed', 'INF', 'Migration', 'Op', 'Part', 'RK_BITS', 'RK_BUS_G', 'RK_BUS_X', 'RK_CORE', 'RK_D', 'RK_G', 'RK_MASK', 'ReallocateOp', 'Rebuild', 'RunIndex', 'Stream', 'VolumeMig', 'full_speed', 'idle_rebuild_hours', 'rebuild_mb', 'rebuild_plan', 'res_key', 'stream_limit', 'OPS']
+__all__ = [
+    'BindOp', 'EPS_MB', 'FeatureOp', 'Fixed', 'INF', 'Migration', 'Op', 'Part', 'RK_BITS',
+    'RK_BUS_G', 'RK_BUS_X', 'RK_CORE', 'RK_D', 'RK_G', 'RK_MASK', 'ReallocateOp', 'Rebuild',
+    'RunIndex', 'Stream', 'VolumeMig', 'full_speed', 'idle_rebuild_hours', 'rebuild_mb',
+    'rebuild_plan', 'res_key', 'stream_limit', 'OPS',
+]
 
 OPS: dict[str, type[Op]] = {
     "LunMigration": Migration,

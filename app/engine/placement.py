@@ -1,6 +1,6 @@
 """Placing the running operations on the time the host leaves free (place, place_op,
 place_economical, starved, demand) and the resulting loads of a step (loads, drive_snapshot).
-Functions of the Sim (simulate.py); the placement's state is Ctx (placement_ctx.py).
+Functions of the run's state (SimState, sim_state.py); the placement's state is Ctx (placement_ctx.py).
 """
 from __future__ import annotations
 
@@ -13,20 +13,20 @@ import numpy as np
 
 from .ops import Op, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK
 from .rates import MissingRate
+from .sim_state import SimState
 
 if TYPE_CHECKING:  # pragma: no cover
     from .placement_ctx import Ctx
-    from .simulate import Sim
 
 
 _INDEX = attrgetter("index")
-# (module attributes are a generic getattr per call in the compiled engine: Sim.place's queue)
+# (module attributes are a generic getattr per call in the compiled engine: placement.place's queue)
 _heapify: Final = heapq.heapify
 _heappop: Final = heapq.heappop
 _heappush: Final = heapq.heappush
 
 
-def place(sim: Sim, U_host_g: np.ndarray, host_random_g: np.ndarray) -> None:
+def place(sim: SimState, U_host_g: np.ndarray, host_random_g: np.ndarray) -> None:
     """Bring the placement (sim.ctx) up to date: place again, in placement order, only the
     operations whose inputs changed since it was last placed (see Ctx), then the ones after
     them that read a resource whose additions changed. The outcome is the one-by-one
@@ -93,7 +93,7 @@ def place(sim: Sim, U_host_g: np.ndarray, host_random_g: np.ndarray) -> None:
     ctx.settle()
 
 
-def host_occupancy(sim: Sim, U_host_g: np.ndarray) -> list[float]:
+def host_occupancy(sim: SimState, U_host_g: np.ndarray) -> list[float]:
     """Per group: the fraction of time host I/O is at the group, min(1, L) by Little's law:
     the drive-seconds per second the host's I/O takes there (U x alive members), plus the
     I/Os a closed loop without think time keeps there (hp Tables 1-2: one outstanding I/O is
@@ -116,7 +116,7 @@ def host_occupancy(sim: Sim, U_host_g: np.ndarray) -> list[float]:
     return out
 
 
-def set_busy(sim: Sim, op: Op, busy: bool) -> None:
+def set_busy(sim: SimState, op: Op, busy: bool) -> None:
     """Put op in sim.busy or take it out: the running ops that are not idle, in start order
     (what the loop advances). Only place() changes them: an op's idle flag is set there, a
     new op and a finished one are placed."""
@@ -138,7 +138,7 @@ def still_starved(op: Op, ctx: Ctx) -> bool:
     return f is not None and all(ctx.starves(p) for p in f.parts)
 
 
-def loads(sim: Sim, U_host_g, core_host, be_g, alive_n) -> tuple[np.ndarray, np.ndarray]:
+def loads(sim: SimState, U_host_g, core_host, be_g, alive_n) -> tuple[np.ndarray, np.ndarray]:
     """The host load plus the placement, written in place into the row's columns (sim.rv):
     group_pct, drive_group, cpu_pct, bus_pct's terms, and the drive extras and layout record() keeps
     (sim._drive_rec); returns (U_g, core_u) (views). New host-load arrays or a new topology
@@ -223,14 +223,14 @@ def loads(sim: Sim, U_host_g, core_host, be_g, alive_n) -> tuple[np.ndarray, np.
     return U_g, core_u
 
 
-def place_op(sim: Sim, op: Op, ctx: Ctx) -> None:
+def place_op(sim: SimState, op: Op, ctx: Ctx) -> None:
     if not op.asap_class:
         place_economical(sim, op, ctx)
     elif not starved(sim, op, ctx):
         demand(sim, op, ctx)
 
 
-def place_economical(sim: Sim, op: Op, ctx: Ctx) -> None:
+def place_economical(sim: SimState, op: Op, ctx: Ctx) -> None:
     """An economical phase (asap_class 0; placed before the ASAP class). If its capped
     transfers all fit in the drive time left (after the host and the ops before it) it runs
     at its table rates: its resource use is a cached constant (Op.fixed), added without
@@ -300,7 +300,7 @@ def place_economical(sim: Sim, op: Op, ctx: Ctx) -> None:
         ctx.add_all(p.adds)
 
 
-def starved(sim: Sim, op: Op, ctx: Ctx) -> bool:
+def starved(sim: SimState, op: Op, ctx: Ctx) -> bool:
     """An ASAP-class op whose every transfer is on a drive the host alone fills gets 0 MB/s
     whatever the others do (demand() would compute exactly that): set it so and skip
     demand()."""
@@ -318,7 +318,7 @@ def starved(sim: Sim, op: Op, ctx: Ctx) -> bool:
     return True
 
 
-def demand(sim: Sim, op: Op, ctx: Ctx) -> None:
+def demand(sim: SimState, op: Op, ctx: Ctx) -> None:
     try:
         op.demand(ctx)
     except MissingRate as exc:
@@ -328,7 +328,7 @@ def demand(sim: Sim, op: Op, ctx: Ctx) -> None:
             st_.rate = 0.0
 
 
-def drive_snapshot(sim: Sim) -> np.ndarray:
+def drive_snapshot(sim: SimState) -> np.ndarray:
     """The drive layout for this topology version (failures, spares and replacements change
     only with a topology invalidation): per drive the column of DriveLoad.group_rows it
     shows: its group, G outside any group, G + 1 idle (failed and not being rebuilt)."""

@@ -1,20 +1,19 @@
 """The placement context Ctx: the running operations' additions on drives, cores and buses, kept
-from step to step (Sim.place, placement.py).
+from step to step (placement.place, placement.py).
 """
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
 from .ops import Op, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, res_key
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .simulate import Sim
+from .protocols import SimView
 
 
 class Ctx:
-    """The running operations' placement on the resources, kept from step to step (Sim.place).
+    """The running operations' placement on the resources, kept from step to step (placement.place).
 
     Operations are placed one by one in a fixed order (Op.pos: economical phases first, then the
     ASAP class, each in start order); a rate depends on the host load and on what the operations
@@ -26,7 +25,7 @@ class Ctx:
     group) and ("bus_x", bus) MB/s, keyed by one int each (ops.res_key: index << RK_BITS | kind
     code). That keeps a step's cost independent of the drive count."""
 
-    def __init__(self, sim: "Sim"):
+    def __init__(self, sim: SimView):
         lay = sim.lay
         self.max_util = sim.max_util
         self.U_src: Any = None  # the host-load arrays the placement was made with
@@ -38,7 +37,7 @@ class Ctx:
         self.host_peak: dict[int, float] = {}  # group -> its highest host utilization (envelope)
         self.host_active_g: list[bool] = [False] * lay.G
         self.host_random_g = np.ones(lay.G)
-        # per group: the fraction of time host I/O is at the group (Sim.host_occupancy), which
+        # per group: the fraction of time host I/O is at the group (placement.host_occupancy), which
         # the share and idle_only policies throttle by; per core: the host's CPU % (free_core)
         self.occ_g: list[float] = [0.0] * lay.G
         self.core_host: list[float] = [0.0] * lay.C
@@ -59,17 +58,17 @@ class Ctx:
         self.by: dict[int, dict[Op, float]] = {}  # resource key -> {op: its addition}
         self.readers: dict[int, set[Op]] = {}  # drive-time resource key -> ops whose rate reads it
         self.pending: set[int] = set()  # resource keys whose total is out of date
-        # totals for the step's rows (Sim.loads): per group, core and bus; per single drive
+        # totals for the step's rows (placement.loads): per group, core and bus; per single drive
         self.totals = {"g": np.zeros(lay.G), "core": np.zeros(lay.C), "bus_g": np.zeros(lay.G),
                        "bus_x": np.zeros(lay.B)}
         # the same arrays by kind code (RK_G .. RK_BUS_X; single drives are in self.extra), and
-        # their values as lists (Sim.loads reads single entries: a list item, not ndarray.item())
+        # their values as lists (placement.loads reads single entries: a list item, not ndarray.item())
         self._totals_by_code: list[Any] = [self.totals["g"], None, self.totals["core"], self.totals["bus_g"],
                                            self.totals["bus_x"]]
         self.total_lists: list[list[float]] = [[0.0] * lay.G, [], [0.0] * lay.C, [0.0] * lay.G, [0.0] * lay.B]
         self.extra: dict[int, float] = {}
         self._extra_g: dict[int, float] | None = None  # extra per group (extra_by_group)
-        self.stale: list[int] = []  # resource keys whose totals changed since Sim.loads read them
+        self.stale: list[int] = []  # resource keys whose totals changed since placement.loads read them
         # the operation being placed: its position and additions so far
         self.pos = -1
         self.own: dict[int, float] = {}
@@ -171,7 +170,7 @@ class Ctx:
         key = res_key(kind, i)
         self.own[key] = self.own.get(key, 0) + 1
 
-    # ---- bookkeeping (Sim.place)
+    # ---- bookkeeping (placement.place)
     def follow_host(self, U_host_g: np.ndarray, host_random_g: np.ndarray, occ_g: Any = None) -> list[int]:
         """Take a new host-load solution; the groups where it changed that operations read."""
         if U_host_g is self.U_src:
@@ -207,7 +206,7 @@ class Ctx:
         self.host_random_g = host_random_g
         return read
 
-    def follow_topology(self, sim: "Sim") -> list[int]:
+    def follow_topology(self, sim: SimView) -> list[int]:
         """Take the drives' current groups and failures (a new topology version); the drives
         whose membership changed (free_d and asap_of_d read it)."""
         if self.topo == sim.topo:
@@ -330,7 +329,7 @@ class Ctx:
         return moved
 
     def settle(self) -> None:
-        """Bring the totals of the changed resources up to date (they go stale for Sim.loads)."""
+        """Bring the totals of the changed resources up to date (they go stale for placement.loads)."""
         by_of, totals, lists, extra = self.by, self._totals_by_code, self.total_lists, self.extra
         for key in self.pending:
             kind, i = key & RK_MASK, key >> RK_BITS
@@ -353,7 +352,7 @@ class Ctx:
 
     def extra_by_group(self) -> dict[int, float]:
         """The single-drive extras of each group's alive members, summed in self.extra's order
-        (Sim.loads); kept until an extra or the topology changes."""
+        (placement.loads); kept until an extra or the topology changes."""
         eg = self._extra_g
         if eg is None:
             eg = self._extra_g = {}

@@ -55,6 +55,7 @@ class SimView(Protocol):
     ff_ms: Any
     wp_pct: Any
     offline: Any
+    topo: Any
     features: Any
     lun_ops: Any
     dirty_ops: Any

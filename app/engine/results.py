@@ -1,10 +1,10 @@
 """Recording a run and building its Result: one row per step (record), the series computed at the
 end (bus_columns, progress_cells, drive_load, open_responses, finish), MTTDL and the advisories
-at the end of a run (unfinished, overload). Functions of the Sim (simulate.py).
+at the end of a run (unfinished, overload). Functions of the run's state (SimState, sim_state.py).
 """
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -17,20 +17,19 @@ from .op_streams import INF
 from .ops import Op
 from .recorded import Cells, DriveLoad, OpenResponses, PartResponses, Progress, RecordedRows
 from .result import Assumption, Result, SeriesBlock
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .simulate import Sim
+from .sim_state import SimState
 
 
-REC_CHUNK = 256  # recorded steps per matrix (Sim.record)
+
+REC_CHUNK = 256  # recorded steps per matrix (results.record)
 
 # mttdl_hours per (RAID type, width, MTTF, MTTR), None where it raises: a pure function whose
 # arguments recur in every run of the same hardware (each group's idle MTTR differs, so a per-run
-# cache would miss); Sim.mttdl clears it past a few thousand entries
+# cache would miss); results.mttdl clears it past a few thousand entries
 _MTTDL_KNOWN: dict[tuple, float | None] = {}
 
 
-def record(sim: Sim, t: float, busy: list[Op], was_busy: list[Op]) -> None:
+def record(sim: SimState, t: float, busy: list[Op], was_busy: list[Op]) -> None:
     """Keep the step's row (sim.row, as solve() left it) and what changed of the operations:
     busy, the running ops not idle now; was_busy, the previous step's."""
     k = sim.rec_n
@@ -71,7 +70,7 @@ def record(sim: Sim, t: float, busy: list[Op], was_busy: list[Op]) -> None:
             log.append(op.rate)
 
 
-def bus_columns(sim: Sim) -> None:
+def bus_columns(sim: SimState) -> None:
     """bus_pct's recorded MB/s (finish() scales them) from its terms: single buses plus each
     group's MB/s on its buses, one matrix product per chunk."""
     GB, cols = sim.lay.GB, sim.rec_cols
@@ -83,7 +82,7 @@ def bus_columns(sim: Sim) -> None:
                out=c[:, cols["bus_pct"]])
 
 
-def progress_cells(sim: Sim) -> None:
+def progress_cells(sim: SimState) -> None:
     """rec_cells, rec_moved and rec_rate as finish() reads them, from rec_progress: the
     moved MB and rate of every running op at every step, in row-major (step, op) order (a
     step's entries follow sim.active, which is in op order)."""
@@ -110,7 +109,7 @@ def progress_cells(sim: Sim) -> None:
     sim.rec_rate = np.append(rate, 0.0).take(src)
 
 
-def drive_load(sim: Sim, group_load: list[np.ndarray]) -> DriveLoad:
+def drive_load(sim: SimState, group_load: list[np.ndarray]) -> DriveLoad:
     """drive_pct's compact form: the recorded group rows (group_load: in consecutive parts),
     the distinct layouts, the extras."""
     group_rows = np.zeros((sum(map(len, group_load)), sim.lay.G + 2))  # two zero columns (DriveLoad)
@@ -139,7 +138,7 @@ def drive_load(sim: Sim, group_load: list[np.ndarray]) -> DriveLoad:
                      np.array(starts, int), np.array(ks, int), np.array(ds, int), np.array(bs, float))
 
 
-def open_responses(sim: Sim, U_g: np.ndarray, core: np.ndarray, forced: np.ndarray) -> OpenResponses | None:
+def open_responses(sim: SimState, U_g: np.ndarray, core: np.ndarray, forced: np.ndarray) -> OpenResponses | None:
     """The open-load steps' response times (computed when read), None without such steps;
     U_g, core (%), forced: the recorded rows of every step."""
     if not sim.rec_open or not sim.P:
@@ -155,7 +154,7 @@ def open_responses(sim: Sim, U_g: np.ndarray, core: np.ndarray, forced: np.ndarr
                          sim.p_l, len(sim.workloads), lay.L, sim.max_util, sim.sp_lat)
 
 
-def finish(sim: Sim, horizon: float, steps: int) -> Result:
+def finish(sim: SimState, horizon: float, steps: int) -> Result:
     lay = sim.lay
     n_rows = sim.rec_n
     t = np.array(sim.rec_t, float)
@@ -243,7 +242,7 @@ def finish(sim: Sim, horizon: float, steps: int) -> Result:
     return res
 
 
-def mttdl(sim: Sim) -> dict[int, float]:
+def mttdl(sim: SimState) -> dict[int, float]:
     out: dict[int, float] = {}
     lay = sim.lay
     from .ops import idle_rebuild_hours
@@ -278,7 +277,7 @@ def mttdl(sim: Sim) -> dict[int, float]:
     return out
 
 
-def unfinished_advisories(sim: Sim, horizon_h: float) -> None:
+def unfinished_advisories(sim: SimState, horizon_h: float) -> None:
     """Say why an operation is still running when the plan ends: starved by the host load
     (no priority helps) or only slow (its progress then)."""
     from app.domain.formatting import format_time
@@ -310,7 +309,7 @@ def unfinished_advisories(sim: Sim, horizon_h: float) -> None:
                         f"{format_time(horizon_h)}", ev.id)
 
 
-def overload_advisories(sim: Sim) -> None:
+def overload_advisories(sim: SimState) -> None:
     """A centre (a RAID group's drives, a controller's CPU, a back-end bus) that the open host
     loads (fixed arrival rates) alone ask more of than max_util: its workloads are served at
     the centre's capacity (_centre_scale) and the rest is unserved; the response times there
@@ -368,7 +367,7 @@ def overload_advisories(sim: Sim) -> None:
                     "growing; spread the load over more drives, controllers or buses", where)
 
 
-def final_advisories(sim: Sim, res: Result) -> None:
+def final_advisories(sim: SimState, res: Result) -> None:
     lay = sim.lay
     unfinished_advisories(sim, res.horizon_h)
     overload_advisories(sim)

@@ -12,7 +12,6 @@ from .policy import policy_for
 from .protocols import SimView as Sim
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .op_migration import Migration
     from .state import Layout
 
 
@@ -40,7 +39,7 @@ class RunIndex:
         self.busy_src: Any = None  # Sim.w_running the flag below is of (a new array per workload change)
         self.any_busy = False
         # per SP: the running migrations on the write-cache path (Migration.set_forced dirties them)
-        self.cache_path_migs: dict[int, dict["Migration", None]] = {}
+        self.cache_path_migs: dict[int, dict[Any, None]] = {}  # (of Migration: op_migration imports this module)
         self.first_l: list[int] | None = None  # first_lun per group (-2: to be found again)
         self.migration_rates: dict[tuple, tuple] = {}  # Migration.rates per (ASAP, mirror, cached, copy_cap)
         self.splits: dict[int, list[tuple[int, float]]] = {}  # bus_split per group

@@ -6,17 +6,21 @@ write cache reaches its watermark, a cache re-warm step). At each step it solves
 and the operations' rates together (a few fixed-point passes, numpy over all drives, groups,
 LUNs and workload pairs), records one row per metric, and advances every running phase.
 
-This module is the step loop: Sim's state (__init__), invalidation, run() and fire(), and
-simulate(). The rest is functions of the Sim in modules of their own (issue 20: functions that
-take the sim keep the compiled engine's direct attribute access, as methods had it):
+This module is the step loop: Sim (a SimState with run() and fire()) and simulate(). The rest
+lives in modules of their own, as functions that take the run's state (issue 20; functions
+rather than mixins: mypyc allows one base class, and sim.x in a function is the same direct
+field read as self.x in a method):
 
+  sim_state.py      SimState: the run's state, its settings from the presets, invalidate()
   host_terms.py     the host model's per-workload, per-group and per-pair terms; _host_load
-  host_model.py     cache sizes, controller limits, _host_static, write cache fill, centre scaling
+  host_model.py     _host_static, port scaling, write cache fill by the host, centre scaling
   host_solve.py     the network solver of a step (solve, solve_open, _squeeze); CHECKS
   placement_ctx.py  Ctx, the operations' placement kept from step to step
   placement.py      placing the operations (place, demand, ...) and the step's loads
   results.py        recording, the Result and its series, MTTDL, the end-of-run advisories
   ops.py            the operations (one module per kind, op_*.py; registry OPS)
+
+Imports point one way: those modules import sim_state.py, none imports this one.
 """
 from __future__ import annotations
 
@@ -29,18 +33,18 @@ from app.domain.hardware import Catalog
 from app.domain.project import DriveReplacement, Project, WorkloadChange
 
 from .errors import EngineStall
-from .host_model import _cache_sizes, _controller_limits, ctrl_caps, host_fill_advance, host_fill_in
+from .host_model import host_fill_advance, host_fill_in
 from .host_solve import CHECKS, solve  # (CHECKS: tests/conftest.py hooks it here)
-from .host_terms import _WL_FIELDS, _hit_curve, _wl_arrays
+from .host_terms import _wl_arrays
 from .op_streams import INF
-from .ops import OPS, Op, Rebuild
+from .ops import OPS, Op
 from .placement_ctx import Ctx
 from .policy import UnknownLevel
-from .rates import MissingRate, RateReader
-from .recorded import PairHistory
-from .result import Advisory, Result
+from .rates import MissingRate
+from .result import Result
 from .results import bus_columns, finish, progress_cells, record
-from .state import Layout, LayoutCache
+from .sim_state import SimState, _WL_FIELDS
+from .state import LayoutCache
 
 
 MAX_STEPS: Final = 200_000
@@ -54,245 +58,13 @@ class RunCancelled(Exception):
 STOP_CHECK_STEPS: Final = 16  # how often a run asks should_stop() (a pipe poll: ~2 us)
 
 
-class Sim:
-    """One run's state. Every attribute is declared here or set in __init__ (the compiled
-    engine's classes have a fixed set of typed attributes), including those the functions of
-    host_terms, host_model, host_solve, placement and results set."""
+class Sim(SimState):
+    """A run: its state (SimState) and the step loop (run, fire)."""
 
-    # attributes set outside __init__ (lazily, or by another object): declared for the compiled
-    # engine, whose classes have a fixed set of typed attributes (docs/performance.md, mypyc)
-    _run_index: Any
-    step_core_host: Any = None  # the host's CPU per core of the step being placed (solve -> place)
-    step_be_g: Any = None  # and its back-end MB/s per group
-    _occ_memo: Any = None  # host_occupancy's (U_host_g, occupancy) of the last host-load version
-    # loads(): the entries of the last core_host array it read one by one, as a list
-    _core_src: Any = None
-    _core_vals: list[float] = []
-    _p_w_list: list[int]
-    _p_l_list: list[int]
-    _alive: tuple[Any, Any]
-    _scaled: bool
-    _capped: bool
-    _grp_terms: Any
-    _grp_factors: tuple[Any, Any]  # (_group_factors: a shared Layout's)
-    _grp_factor_rows: list[list[list[float]]]
-    _grp_factor_ids: list[list[int]]
-    _any_dedicated_parity: bool
-    no_host: tuple[Any, Any, Any, Any]
-    dirty_ops: set[Op]
-    _topo_groups: set[int] | None
-    w_closed: Any
-    w_iops: Any
-    w_out: Any
-    w_r: Any
-    w_kb: Any
-    w_rand: Any
-    w_hit: Any
-    # set first by the host model, placement and results functions (host_terms.py, ...)
-    any_closed_w: bool
-    w_running: Any
-    open_mb: float
-    _dirty_groups: dict[int, set[int]]
-    _dirty_x: set[int]
-    _row_ids: dict[tuple, int]
-    _arith_memo: dict[tuple, tuple]
-    _pairs_of_w: list[list[int]]
-    _wl_terms: Any
-    _wl_rows: Any
-    _wl_ids: list[int]
-    _history_version: int
-    _sum_rows: Any
-    _group_pairs: list[list[int]]
-    _pair_f: np.ndarray
-    _pair_i: np.ndarray
-    _pair_b: np.ndarray
-    _pair_i_rows: Any
-    _pair_b_rows: Any
-    _group_key: int
-    _grp_rows: Any
-    _degraded: Any
-    _st: dict[str, Any]
-    _alive_n: Any
-    _alive_key: int
-    _ds: np.ndarray
-    _ds_key: int
-    _ds_dg: Any
-    _ds_group: np.ndarray
     def __init__(self, project: Project, catalog: Catalog, scenario_name: str | None = None,
                  layouts: LayoutCache | None = None):
-        self.project = project
-        self.platform = catalog.platform(project.platform_id)
-        self.R = RateReader(self.platform.rates, f"{self.platform.id} rates")
-        self.scenario = project.scenario(scenario_name)
-        # the run's copy with or without a cache, so that a write into an array the runs share
-        # fails in every run, not only in the worker's
-        self.lay = (layouts.layout(project, catalog, self.platform) if layouts is not None
-                    else Layout(project, catalog, self.platform).for_run(project))
-        lay = self.lay
-        self.advisories: dict[tuple[str, str], Advisory] = {}
-        self.max_util = self.R.v("host.max_util")
-        self.failed = np.zeros(lay.D, bool)
-        self.spare_busy = np.zeros(lay.D, bool)  # a hot spare standing in for a failed drive
-        self.writing = np.zeros(lay.D, bool)  # a replacement drive being rebuilt
-        self.version = 0  # bumped when the host load's inputs change (see invalidate)
-        self.topo = 0
-        self._host_key: Any = None
-        self.forced = np.zeros(len(lay.ctrl_names), bool)
-        self.offline = np.zeros(len(lay.ctrl_names), bool)  # controller rebooting
-        self.features = {k: bool(v) for k, v in project.features.items()}
-        # effective settings: a key the project does not set has the platform's default, as the
-        # inspector, validation and report show it
-        self.cache = self.platform.default_cache() | dict(project.cache or {})
-        # cache sizes per controller (MB; None: the platform's preset gives none, see _cache_sizes)
-        self.read_cache_mb, write_mb = _cache_sizes(self)
-        # no size known: writes are cached without a fill model (INF); 0: no write cache at all
-        self.write_cache_mb = INF if write_mb is None else write_mb
-        self.workloads = [{f: getattr(w, f) for f in _WL_FIELDS} | {"id": w.id, "name": w.name}
-                          for w in project.workloads]
-        self.widx = {w.id: i for i, w in enumerate(project.workloads)}
-        pw, pl = [], []
-        for wi, w in enumerate(project.workloads):
-            for lid in w.luns:
-                if lid in lay.lidx:
-                    pw.append(wi)
-                    pl.append(lay.lidx[lid])
-        self.p_w = np.array(pw, int)
-        self.p_l = np.array(pl, int)
-        self.P = len(pw)
-        self._pairs_of_l: dict[int, list[int]] = {}
-        for k, l in enumerate(pl):
-            self._pairs_of_l.setdefault(l, []).append(k)
-        self.w_nluns = np.bincount(self.p_w, minlength=len(self.workloads)).astype(float) if self.P else np.zeros(len(self.workloads))
-        self.hit_default = self.R.v("host.read_hit_pct") / 100.0
-        self.hit_curve = _hit_curve(self)
-        _wl_arrays(self)
-        self.ops: list[Op] = []
-        self.active: list[Op] = []
-        self.timers: list[tuple[float, Any]] = []  # (time, callback) engine events
-        self.X = np.zeros(self.P)
-        self.rebuild_hours: dict[int, float] = {}
-        # host path parameters (read once; recorded as assumptions)
-        R = self.R
-        self.cpu_us = R.v("host.cpu_us_per_io")
-        self.sp_lat = R.v("host.sp_latency_ms")
-        self.hit_ms = R.v("host.cache_hit_ms")
-        self.degr_fac = R.v("host.degraded_read_factor")
-        self.rand_over = R.opt("host.random_overhead_ms") or 0.0
-        self.seq64 = R.opt("host.seq_read_ms_per_64k")
-        self.degr_seq = R.opt("host.degraded_seq_factor")
-        self.ff_ms = R.opt("cache.forced_flush_write_ms")
-        self.frag_k = R.opt("fragmentation.k") if R.has("fragmentation.k") else None
-        self.wp_pct = np.zeros(len(lay.ctrl_names))
-        wp = self.cache.get("write_pending_pct")
-        if isinstance(wp, (int, float)):
-            self.wp_pct[:] = float(wp)
-        self.limits = _controller_limits(self)
-        # centres an open host load alone asks more of than max_util -> the peak demand (fraction
-        # of the centre's time; _centre_scale), and the workloads not fully served
-        self.saturated: dict[tuple[str, int], Any] = {}
-        self.unserved_w: set[int] = set()
-        self.sat_g = np.zeros(lay.G)  # each group's peak offered host demand above max_util (else 0)
-        self.unserved_mask = np.zeros(len(project.workloads), bool)  # workloads a centre capped
-        # host writes into each controller's write cache beyond what its drives destage (MB/s;
-        # None: none), and the controllers the host load put in forced flush (_centre_scale)
-        self.host_fill: Any = None
-        self.host_forced: set[int] = set()
-        self._recap = False  # a forced flush started or ended: the host load's capping again
-        self.host_dirty: list[float] = [0.0] * len(lay.ctrl_names)  # the host's MB in cache_fill
-        at = self.R.opt("cache.forced_flush_at_pct")
-        if at is None:
-            at = float(self.cache.get("high_watermark_pct") or 100.0)
-        self.host_flush_at = at / 100.0
-        # recording
-        # one row per step of every metric side by side (record() copies it with one call), in
-        # matrices of REC_CHUNK rows (no growing matrix to copy); series that need the whole run
-        # (open-load response times, per-drive load) are built by finish()
-        n_ctrl, W = len(lay.ctrl_names), len(self.workloads)
-        self.rec_width = {
-            "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
-            "offered_iops": W,  # what the workloads ask (open: their arrival rate; closed: what they get)
-            "write_cache_pct": n_ctrl, "write_pending_pct": n_ctrl,
-            "forced": n_ctrl,  # 1 where the controller's write cache is in forced flush
-            "drive_group": lay.G,  # the group load of alive members (DriveLoad.group_rows)
-            # bus_pct's terms: MB/s on each group's buses (host back-end + ops) and on single
-            # buses (ops); bus_columns() sums them for all steps at once at the end of run()
-            "bus_by_group": lay.G, "bus_by_bus": lay.B,
-        }
-        ends = np.cumsum(list(self.rec_width.values())).tolist()
-        self.rec_cols = {m: slice(e - w, e) for (m, w), e in zip(self.rec_width.items(), ends)}
-        self.rec_n = 0
-        self.rec_t: list[float] = []
-        self.rec_chunks: list[np.ndarray] = []
-        # the current step's row: loads() and solve() write their columns in place (only the
-        # entries that changed), record() the controller columns, then copies the row
-        self.row = np.zeros(ends[-1])
-        self.rv = {m: self.row[c] for m, c in self.rec_cols.items()}  # each metric's columns (views)
-        # MB of operation data in each controller's write cache: the row's own columns, which
-        # operations fill in place (Op.fill_cache), so record() copies it with the row
-        self.cache_fill = self.rv["write_cache_pct"]
-        self._rec_forced: Any = None
-        self._rec_wp: Any = None  # the arrays in the row (record)
-        self._loads_src: Any = (None,) * 5  # loads()'s inputs at its last call
-        self._row_agg: Any = None  # the per-version host sums in the row (solve_open)
-        self._drive_rec: Any = None  # (drive extras, drive layout) of the row (loads)
-        self.step_resp: Any = None  # solve(): (resp_w, rmax_w, lun_r) of the step; None: open load
-        # per-operation progress and rate: step, Op.index, moved MB, rate whenever they may have
-        # changed (record(); an operation runs in rows Op.rec_first to Op.rec_end, set by fire and
-        # Op.finish), four numbers an entry in one flat list (one fromiter reads it); expanded to
-        # every running op's step by progress_cells() at the end of run()
-        self.rec_progress: list[float] = []
-        # (the cells where an op ran, flat in a steps x ops matrix, and its moved MB and rate there)
-        self.rec_cells, self.rec_moved, self.rec_rate = np.zeros(0, int), np.zeros(0), np.zeros(0)
-        self.pair_history = PairHistory()  # the host path's response-time inputs per version
-        self.rec_open: list[int] = []  # open-load steps: finish() computes their response times
-        self.rec_open_version: list[int] = []  # and the pair_history version each used
-        self.rec_resp: list[tuple] = []  # other steps: (step, response, worst LUN, per LUN)
-        self.rec_drive: list[tuple] = []  # per step: (drive extras, drive layout)
-
-    # ------------------------------------------------------------------ advisories
-    def advise(self, severity: str, code: str, text: str, where: str = "", source: str = "") -> None:
-        key = (code, where)
-        if key not in self.advisories:
-            self.advisories[key] = Advisory(severity, code, text, where, source)
-
-    def invalidate(self, topology: bool = False, groups=None, luns=None) -> None:
-        """The host load's inputs changed (workloads, LUN placement, failures, cache, reboot);
-        topology: drives failed, were replaced or swapped (operations re-plan their drives).
-        With `groups`/`luns`, the host load is recomputed only if host I/O touches them, and
-        only for the pairs on them (for a topology change, on a group whose per-group terms
-        changed: the groups' drives are all that changed)."""
-        if topology:
-            self.topo += 1
-            if groups is None:
-                self._topo_groups = None  # every group's alive count (_group_terms)
-            elif self._topo_groups is not None:
-                self._topo_groups.update(g for g in groups if 0 <= g < self.lay.G)
-        if groups is not None or luns is not None:
-            pairs: set[int] = set()
-            for l in luns or ():
-                pairs.update(self._pairs_of_l.get(l, ()))
-            on_groups: dict[int, list[int]] = {}
-            if groups and self.P:
-                # the pairs on the groups now: those _host_static last put there that are still
-                # there (a LUN that moved since is dirty already: every move invalidates its LUNs)
-                group_pairs, l_group = getattr(self, "_group_pairs", None), self.lay.l_group
-                lg = l_group[self.p_l] if group_pairs is None else None
-                for g in groups:
-                    if 0 <= g < self.lay.G:
-                        on_groups[g] = ((lg == g).nonzero()[0].tolist() if group_pairs is None else
-                                        [k for k in group_pairs[g] if l_group.item(self._p_l_list[k]) == g])
-            if not pairs and not any(on_groups.values()):
-                return  # no host I/O on them
-            if self._dirty is not None:
-                self._dirty |= pairs
-                for g, on_g in on_groups.items():
-                    if topology:  # their pairs change only if the group's terms do (_host_static)
-                        self._dirty_groups.setdefault(g, set()).update(on_g)
-                    else:
-                        self._dirty.update(on_g)
-        else:
-            self._dirty: Any = None  # anything may have changed: every pair
-        self.version += 1
+        super().__init__(project, catalog, scenario_name, layouts)
+        _wl_arrays(self)  # the workloads' arrays and the host model's first version
 
 
     # ------------------------------------------------------------------ the loop
@@ -310,9 +82,9 @@ class Sim:
         lay = self.lay
         self.ctx = Ctx(self)
         self.dirty_ops = set()  # ops whose phases changed since they were placed (Op.changed)
-        self.busy: list[Op] = []  # see set_busy
-        self.lun_ops: dict[int, dict[Op, str]] = {}  # per SP: the LUN operations running -> event id (Op.concurrent_advice)
-        self.rebuild_of: dict[str, list[Rebuild]] = {}  # per drive: the rebuilds of its failures (Rebuild.start)
+        self.busy = []  # see set_busy
+        self.lun_ops = {}  # per SP: the LUN operations running -> event id (Op.concurrent_advice)
+        self.rebuild_of = {}  # per drive: the rebuilds of its failures (Rebuild.start)
         self.idle_now = 0.0
         self.no_host = (np.zeros(lay.G), np.ones(lay.G), np.zeros(lay.C), np.zeros(lay.G))  # no workloads
         while ei < n_events and starts[ei] <= 0.0:
@@ -433,13 +205,6 @@ class Sim:
             self.dirty_ops.add(op)
         elif op.on_sp is not None:  # it failed after Op.concurrent_advice: it does not run on that SP
             del op.on_sp[op]
-
-    def ctrl_caps(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """host_model.ctrl_caps; a method because the operations call it (protocols.SimView)."""
-        return ctrl_caps(self)
-
-    def add_timer(self, when: float, cb) -> None:
-        self.timers.append((when, cb))
 
 
 def simulate(project: Project, catalog: Catalog, scenario_name: str | None = None,
