@@ -104,8 +104,12 @@ def _covered(path: str) -> bool:
 def test_every_key_the_engine_reads_is_registered():
     """Every dotted string of a rate table's namespace in the engine (literal or f-string) falls
     under a registry entry."""
-    src = "".join((ROOT / "app" / "engine" / f).read_text()
-                  for f in ("ops.py", "simulate.py", "rates.py", "rebuild_model.py", "policy.py"))
+    engine = ROOT / "app" / "engine"
+    # the operations (ops.py, op_*.py, run_index.py), the run (simulate.py and the modules split from it)
+    modules = ["ops", "run_index", "simulate", "sim_state", "host_terms", "host_model", "host_solve", "placement",
+               "placement_ctx", "results", "rates", "rebuild_model", "policy"]
+    paths = [engine / f"{m}.py" for m in modules] + sorted(engine.glob("op_*.py"))
+    src = "".join(path.read_text() for path in paths)
     tables = "|".join(sorted({k.path.split(".")[0] for k in rate_keys.RATE_KEYS if "." in k.path}))
     found = set(re.findall(rf"""f?["']((?:{tables})\.[\w.{{}}]+)["']""", src))
     assert len(found) > 50, found

@@ -1,4 +1,4 @@
-"""The engine's incremental host load (Sim._host_static) against one computed from scratch.
+"""The engine's incremental host load (host_model._host_static) against one computed from scratch.
 
 Each host-load version recomputes only the pairs an invalidation named (a failure's group, a
 migrated LUN, a workload's change; an IOPS-only change only their offered IOPS). A change to a
@@ -11,13 +11,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.engine.simulate import PAIR_TERMS, Sim
+from app.engine.host_terms import PAIR_TERMS, _host_load, _pair_terms
+from app.engine.simulate import Sim
 
 from conftest import check_after_each_call, every_plan
 
 
 def check_from_scratch(sim, st):
-    f, i, b = sim._pair_terms(np.arange(sim.P))
+    f, i, b = _pair_terms(sim, np.arange(sim.P))
     assert np.array_equal(sim._pair_f, f, equal_nan=True), "pair terms"
     assert np.array_equal(sim._pair_i, i), "pair groups and controllers"
     assert np.array_equal(sim._pair_b, b), "pair I/O paths and modes"
@@ -26,7 +27,7 @@ def check_from_scratch(sim, st):
                           equal_nan=True), "the per-group sums' terms (_host_load)"
     assert sim._group_pairs == [np.flatnonzero(i[0] == g).tolist() for g in range(sim.lay.G)], "each group's pairs"
     if st["host"] is not None:
-        scratch = sim._host_load(dict(st), st["X_open"])
+        scratch = _host_load(sim, dict(st), st["X_open"])
         for a, s, what in zip(st["host"], scratch, ("group load", "random share", "SP-core load", "back-end MB/s")):
             assert np.array_equal(a, s), what
 

@@ -15,6 +15,7 @@ import pytest
 from app.domain import ops
 from app.domain.project import Project
 from app.domain.raid import RaidType
+from app.engine.host_terms import _group_factors
 from app.engine.simulate import Sim, simulate
 from app.engine.state import Layout, LayoutCache
 from app.service.replica import ChangeLog, apply_parts, project_parts, snapshot_project
@@ -40,10 +41,10 @@ def assert_fresh(lay: Layout, project: Project, catalog) -> None:
     stale = [n for n in sorted(names) if n not in ("project", "group_factors")
              and not same_value(getattr(lay, n), getattr(fresh, n))]
     assert not stale, stale
-    # the group factors the runs cached on it (Sim._group_factors): those a run on a fresh Layout computes
+    # the group factors the runs cached on it (host_terms._group_factors): those a run on a fresh Layout computes
     if lay.group_factors:
         sim = Sim(project, catalog)
-        sim._group_factors()
+        _group_factors(sim)
         (factors, rows, ids, any_dp), = lay.group_factors.values()
         assert list(lay.group_factors) == [(sim.degr_seq, sim.degr_fac)]
         assert all(same_value(a, b) for a, b in zip(factors, sim._grp_factors))

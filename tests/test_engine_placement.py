@@ -1,4 +1,4 @@
-"""The engine's incremental placement (Sim.place) against a placement from scratch at every step.
+"""The engine's incremental placement (placement.place) against a placement from scratch at every step.
 
 A step places again only the operations whose inputs changed; an input an operation reads but
 does not declare (Op.resources) would leave a stale rate. Here every step of every example
@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.engine.simulate import Ctx, Sim
+from app.engine.placement import place
+from app.engine.placement_ctx import Ctx
+from app.engine.simulate import Sim
 
 from conftest import check_after_each_call, every_plan
 
@@ -36,7 +38,7 @@ def check_from_scratch(sim):
     sim.dirty_ops = set(sim.active)
     for op in sim.active:
         op.placed, op.reads, op.reads_key, op.counted = {}, set(), None, {}
-    sim.place(inc_ctx.U_src, inc_ctx.random_src)
+    place(sim, inc_ctx.U_src, inc_ctx.random_src)
     scratch_rates, scratch_totals = op_rates(sim), totals(sim.ctx)
     for op, (placed, reads, reads_key, counted, idle) in kept.items():
         op.placed, op.reads, op.reads_key, op.counted, op.idle = placed, reads, reads_key, counted, idle

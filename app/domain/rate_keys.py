@@ -91,7 +91,7 @@ def when_offered(kind: str, extra: str = "", test: Callable[[PlatformFacts, str]
 # [policy.<op kind>] tables (app.domain.policies checks them; app.engine.policy reads them) hold
 # each priority level's throttle policy. Which operations the engine can still predict without
 # one: a rebuild runs on the generic model (each level a duty cycle of the full-speed rate, the
-# `generic-model` advisory); the others model only some policy kinds (ops.py: migration and bind
+# `generic-model` advisory); the others model only some policy kinds (op_migration.py, op_bind.py: migration and bind
 # cap / asap, volume migration and reallocate asap), so without their table they are not predicted.
 POLICY_KIND = {"lun_migration": "migration", "drive_failure": "rebuild", "bind": "bind",
                "volume_migration": "volume_migration", "reallocate": "reallocate"}
@@ -238,7 +238,7 @@ PCT = "%"
 PCT_PER_MBS = "% per MB/s"
 _FAST = 100_000.0  # MB/s: beyond any array of the era by two orders of magnitude (absurd = a typo)
 
-# ---- host I/O path (app/engine/simulate.py, Sim.__init__ and the host model; docs/model.md 2-3)
+# ---- host I/O path (app/engine/sim_state.py and the host model, host_*.py; docs/model.md 2-3)
 _PEN_LEVELS = "<R0|R1|R1/0|R3|R5|R6|RAID-DP>"
 register(
     RateKey("host.max_util", lo=0.0, hi=1.0, lo_open=True, need=ALWAYS,
@@ -284,7 +284,7 @@ register(
                 "of another family uses them (the engine does not read it)"),
 )
 
-# ---- cache sizes and forced flushes (app/engine/simulate.py _cache_sizes; ops.py Migration)
+# ---- cache sizes and forced flushes (app/engine/sim_state.py _cache_sizes; op_migration.py Migration)
 register(
     RateKey("cache.read_cache_mb", unit="MB", lo=0.0, hi=10_000_000.0, used_by="host",
             default="no size: the read hit ratio is host.read_hit_pct",
@@ -305,7 +305,7 @@ register(
             need=with_key("cache.forced_flush_write_ms"), doc="CPU added on the owning core during forced flushes"),
 )
 
-# ---- LUN migration (app/engine/ops.py Migration; the copy's rate is [policy.migration])
+# ---- LUN migration (app/engine/op_migration.py Migration; the copy's rate is [policy.migration])
 _MIG = "lun_migration"
 register(
     RateKey("migration.expansion.parity", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_MIG,
@@ -332,7 +332,7 @@ register(
             need=when_offered(_MIG), doc="destination drive utilization during the ASAP expansion"),
 )
 
-# ---- rebuild and equalization (app/engine/ops.py Rebuild, rebuild_plan; rebuild_model.py): the
+# ---- rebuild and equalization (app/engine/op_rebuild.py Rebuild, op_rebuild_plan.py; rebuild_model.py): the
 # work follows from the geometry, the rate from [policy.rebuild] (or the generic duty cycle); every
 # key here is optional
 _RB = "drive_failure"
@@ -377,7 +377,7 @@ register(
             default="1", doc="measured full-speed equalization rate divisor for slower drive classes"),
 )
 
-# ---- bind: zeroing + background verify (app/engine/ops.py BindOp; the bind's average rate per
+# ---- bind: zeroing + background verify (app/engine/op_bind.py BindOp; the bind's average rate per
 # level is [policy.bind.<Level>] mb_s / sata_mb_s)
 _BD = "bind"
 _bind_iface = when_offered(_BD, "with drives that use the row (SATA: SATA drives; FC: every other interface)",
@@ -396,7 +396,7 @@ register(
             doc="drive utilization during the verify at the platform's fastest level"),
 )
 
-# ---- volume migration (Hitachi: app/engine/ops.py VolumeMig; its pace is [policy.volume_migration])
+# ---- volume migration (Hitachi: app/engine/op_volume_mig.py VolumeMig; its pace is [policy.volume_migration])
 _VM = "volume_migration"
 register(
     RateKey("migration.setup_s", unit="s", lo=0.0, hi=86_400.0, used_by=_VM, need=when_offered(_VM),
@@ -426,7 +426,7 @@ register(
             default="2 (both sides of a mirror are read)", doc="sides of a mirrored source a copy reads"),
 )
 
-# ---- WAFL reallocate (NetApp: app/engine/ops.py ReallocateOp; its pace is [policy.reallocate])
+# ---- WAFL reallocate (NetApp: app/engine/op_reallocate.py ReallocateOp; its pace is [policy.reallocate])
 _RA = "reallocate"
 register(
     RateKey("reallocate.measure_s", unit="s", lo=0.0, hi=86_400.0, used_by=_RA, need=when_offered(_RA),
@@ -443,7 +443,7 @@ register(
             doc="blocks rewritten per block read"),
 )
 
-# ---- Dell High Performance Tier (app/engine/simulate.py controller limits and advisories)
+# ---- Dell High Performance Tier (app/engine/sim_state.py controller limits, results.py advisories)
 _HPT = "feature hpt"
 _hpt = with_key("hpt.bandwidth_factor")
 register(
@@ -685,10 +685,10 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
     return out
 
 
-# the policy kinds each operation models (app/engine/ops.py: Op.policy(..., kinds)); a rebuild takes all
+# the policy kinds each operation models (app/engine/op_base.py: Op.policy(..., kinds)); a rebuild takes all
 MODELLED_KINDS: dict[str, tuple[str, ...]] = {"lun_migration": ("cap", "asap"), "bind": ("cap", "asap"),
                                               "volume_migration": ("asap",), "reallocate": ("asap",)}
-# the phase whose policy the engine asks for (ops.py); another phase's sub-table is not read
+# the phase whose policy the engine asks for (op_*.py); another phase's sub-table is not read
 READ_PHASE = {"lun_migration": "copy", "bind": "verify", "volume_migration": "copy", "reallocate": "reallocate"}
 
 
@@ -766,7 +766,7 @@ def _entry_present(k: RateKey, doc: Mapping[str, Any]) -> bool:
     return False
 
 
-_KEYED_ORDER = {"<raid>": ["R1/0", "R5", "R6"]}  # app/engine/ops.py VolumeMig._capacity
+_KEYED_ORDER = {"<raid>": ["R1/0", "R5", "R6"]}  # app/engine/op_volume_mig.py VolumeMig._capacity
 
 
 def _check_keyed(k: RateKey, path: str, doc: Mapping[str, Any], facts: PlatformFacts,

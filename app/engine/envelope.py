@@ -35,7 +35,7 @@ from app.domain.hardware import Param, Tables
 
 if TYPE_CHECKING:  # pragma: no cover
     from .result import Result
-    from .simulate import Sim
+    from .sim_state import SimState
 
 CODE = "extrapolated"
 
@@ -147,7 +147,7 @@ def _ran(res: "Result") -> set[str]:
     return set()
 
 
-def _group_facts(sim: "Sim", gi: int) -> tuple[str, str, int, int, tuple]:
+def _group_facts(sim: "SimState", gi: int) -> tuple[str, str, int, int, tuple]:
     lay = sim.lay
     g = lay.groups[gi]
     math = g.math
@@ -161,7 +161,7 @@ def _group_facts(sim: "Sim", gi: int) -> tuple[str, str, int, int, tuple]:
     return g.raid.value, f"{g.raid.label} {shape}", len(g.drives), math.data_disks, tuple(types)
 
 
-def advise(sim: "Sim", res: "Result") -> None:
+def advise(sim: "SimState", res: "Result") -> None:
     """Add an `extrapolated` advisory for each scope's inputs outside the envelope: per
     operation (where = its event id), per group with host load (where = "RG <id>"), the
     workloads' load (where = the workload id) and the cache (where = "cache")."""

@@ -1,7 +1,7 @@
-"""What the operations (app/engine/ops.py) use of the simulation and of its placement, as
-Protocols: ops.py types its arguments with these instead of importing simulate.py, which imports
-ops.py (the import circle the type hints alone made). Sim and Ctx (simulate.py) satisfy them
-structurally; the attributes are Any because the operations only pass them through or index them.
+"""What the operations (app/engine/op_*.py, ops.py) use of the simulation and of its placement,
+as Protocols: the operation modules type their arguments with these instead of importing
+simulate.py, which imports them (the import circle the type hints alone made). Sim
+(simulate.py) and Ctx (placement_ctx.py) satisfy them structurally; the attributes are Any because the operations only pass them through or index them.
 """
 from __future__ import annotations
 
@@ -55,6 +55,7 @@ class SimView(Protocol):
     ff_ms: Any
     wp_pct: Any
     offline: Any
+    topo: Any
     features: Any
     lun_ops: Any
     dirty_ops: Any

@@ -1,4 +1,4 @@
-"""What a run records for the series Sim.finish() builds after the run: the host path's
+"""What a run records for the series results.finish() builds after the run: the host path's
 response-time inputs per host-load version, the open-load response times computed from them,
 and the per-drive load.
 
@@ -13,11 +13,11 @@ from collections.abc import Iterator
 
 import numpy as np
 
-# The response time of a workload-on-LUN pair (docs/model.md, Sim._pair_terms) is linear in its
+# The response time of a workload-on-LUN pair (docs/model.md, host_terms._pair_terms) is linear in its
 # group's stretch 1/(1-u) and its controller's SP wait:
 #     R = A + B * stretch[group] + spwait[controller] + (WF if the controller is in forced flush else WH)
 # TERMS are the float rows of a history entry in that form (X: the pair's IOPS); the int rows are
-# (group, controller). The run records INPUTS instead (rows of Sim._pair_terms: X_raw or X_open,
+# (group, controller). The run records INPUTS instead (rows of host_terms._pair_terms: X_raw or X_open,
 # r, hit, rnd, t_seq, r_rand_fixed), and finish() derives TERMS from them for every version at
 # once (PairHistory.response_terms): the same arithmetic per element, ~13 array operations fewer
 # per host-load version.
@@ -331,7 +331,7 @@ class RecordedRows:
 class DriveLoad:
     """SeriesBlock.compute of drive_pct: per step the load of each RAID group's alive members,
     the per-drive extras (spares, replacements, mirror partners) and which group each drive
-    belongs to at that step (one layout per topology version, Sim.drive_snapshot)."""
+    belongs to at that step (one layout per topology version, placement.drive_snapshot)."""
 
     def __init__(self, group_rows: np.ndarray, layouts: np.ndarray, starts: np.ndarray,
                  extra_steps: np.ndarray, extra_drives: np.ndarray, extra_busy: np.ndarray):

@@ -103,7 +103,7 @@ class Layout:
     # bound capacity per group at the start of the plan: derived lazily from a run's own
     # l_group / l_cap (group_allocated_frac), None until then
     _alloc_g: list[float] | None = None
-    # Sim._group_factors' per-group factors by the platform rates they read, computed by the
+    # host_terms._group_factors' per-group factors by the platform rates they read, computed by the
     # first run and shared by the runs of this Layout (they read only the static group arrays)
     group_factors: dict[Any, Any]
     # the names of the attributes above (data_names), kept by a built Layout for for_run

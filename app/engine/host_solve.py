@@ -1,0 +1,224 @@
+"""The network solver of a step: the host load and the operations' rates together (solve; a few
+fixed-point passes for closed workloads, solve_open for open ones, _squeeze when a centre is
+over max_util). Functions of the run's state (SimState, sim_state.py).
+CHECKS: tests hook a check after a named step of the solver (tests/conftest.py).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Final
+
+import numpy as np
+
+from .host_model import _host_static, port_scale
+from .host_terms import _host_load
+from .placement import loads, place
+from .sim_state import SimState
+
+
+
+# Checks called after each call of an engine function, by its name, with (sim, what it returned):
+# tests/test_engine_placement.py and test_engine_host_load.py compare the incremental
+# bookkeeping with a computation from scratch through them (tests/conftest.py
+# check_after_each_call; simulate.CHECKS is this dict). A registry, not wrapping: the compiled
+# engine's functions cannot be replaced.
+CHECKS: Final[dict[str, Callable[[SimState, Any], None]]] = {}
+
+
+def _after_call(name: str, sim: SimState, out: Any) -> None:
+    check = CHECKS.get(name)
+    if check is not None:
+        check(sim, out)
+
+
+def solve(sim: SimState) -> None:
+    """The step's host load and operation rates: its row in sim.row (see loads), its
+    response times in sim.step_resp."""
+    P = sim.P
+    if P and sim._host_key != sim.version:
+        sim._st = _host_static(sim)
+        sim._host_key = sim.version
+        if CHECKS:
+            _after_call("_host_static", sim, sim._st)
+    st: Any = sim._st if P else None
+    caps = sim.ctrl_caps()
+    if P and caps is None and not st["any_closed"]:
+        solve_open(sim, st)
+        return
+    lay = sim.lay
+    n_ctrl = len(lay.ctrl_names)
+    closed_loop = bool(P and st["any_closed"])
+    X = st["X_open"] if P else np.zeros(0)
+    if closed_loop:
+        X0 = sim.X if len(sim.X) == P else np.zeros(P)
+        X = np.where(st["closed"], X0, X)
+    n_pass = 40 if closed_loop else 1
+    R_p = np.zeros(P)
+    if not P:
+        if getattr(sim, "_alive_key", None) != sim.topo:  # cached: loads() reuses by identity
+            sim._alive_n = np.maximum(lay.g_width - np.bincount(
+                lay.d_group[sim.failed & (lay.d_group >= 0)], minlength=lay.G)[:lay.G], 1.0)
+            sim._alive_key = sim.topo
+        alive_n = sim._alive_n
+    else:
+        alive_n = st["alive_n"]
+    for it in range(n_pass):
+        if not P:
+            U_host_g, host_random_g, core_host, be_g = sim.no_host
+        elif closed_loop:
+            U_host_g, host_random_g, core_host, be_g = _host_load(sim, st, X * st["on"])
+        else:
+            U_host_g, host_random_g, core_host, be_g = st["host"]
+        sim.step_core_host, sim.step_be_g = core_host, be_g
+        place(sim, U_host_g, host_random_g)
+        if CHECKS:
+            _after_call("place", sim, None)
+        U_g, core_u = loads(sim, U_host_g, core_host, be_g, alive_n)
+        if not P:
+            break
+        core_max = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(n_ctrl)
+        gi, ctrl, closed = st["gi"], st["ctrl"], st["closed"]
+        own = X * st["busy_per_io"] / st["alive_g"][gi]
+        u = U_g[gi]
+        if closed_loop:  # arrival theorem: an I/O sees the others' load and (N-1)/N of its own
+            u = u - np.where(closed, own / st["n_out"], 0.0)
+        u = np.clip(u, 0.0, sim.max_util)
+        stretch = 1.0 / (1.0 - u)
+        hit, rnd = st["hit"], st["rnd"]
+        r_read = hit * sim.hit_ms + (1 - hit) * (rnd * st["r_rand_fixed"] * stretch + (1 - rnd) * st["t_seq"] * stretch)
+        wc = st["wcache"]
+        r_write = np.where(wc, sim.hit_ms, st["w_unc"] * stretch)
+        if sim.forced.any():  # forced flush: the preset's time, else back-end bound
+            r_write = np.where(sim.forced[ctrl] & wc, sim.ff_ms if sim.ff_ms is not None else
+                               st["w_unc"] * stretch, r_write)
+        uc = np.clip(core_max[ctrl] / 100.0, 0.0, sim.max_util)
+        r = st["r"]
+        common = sim.sp_lat * uc / (1.0 - uc) + rnd * sim.rand_over
+        R_p = R_f = r * r_read + (1 - r) * r_write + common
+        if closed_loop:
+            n_raw = st["n_raw"]
+            Xc = n_raw / (R_p / 1000.0)
+            # asymptotic bound: the busiest drive cannot exceed max_util
+            others = np.maximum(U_g[gi] - own, 0.0)
+            demand = st["busy_per_io"] / st["alive_g"][gi]
+            Xcap = np.maximum(sim.max_util - others, 0.01) / np.maximum(demand, 1e-12)
+            Xc = np.where(st["on"], np.minimum(Xc, Xcap), 0.0)
+            X_prev = X
+            X = np.where(closed, 0.5 * X + 0.5 * Xc if it else Xc, X)
+        if closed_loop:
+            X = X * port_scale(sim, ctrl, X, st["kb"])
+        if caps is not None:
+            mb_lim, io_lim = caps
+            io_c = np.bincount(ctrl, weights=X, minlength=n_ctrl)
+            mb_c = np.bincount(ctrl, weights=X * st["kb"] / 1024.0, minlength=n_ctrl)
+            scale = np.minimum(1.0, np.minimum(mb_lim / np.maximum(mb_c, 1e-9), io_lim / np.maximum(io_c, 1e-9)))
+            X = X * scale[ctrl]
+        if closed_loop:
+            R_p = np.where(closed & (X > 0), st["n_raw"] / np.maximum(X, 1e-12) * 1000.0, R_p)
+            # converged: the fixed point moved less than 0.05% (a warm start needs few passes)
+            if it >= 2 and np.all(np.abs(X - X_prev) <= 5e-4 * np.maximum(np.abs(X), 1e-9)):
+                break
+    sim.X = X
+    W = len(sim.workloads)
+    port_cap = sim.platform.host_ports_per_controller * sim.platform.host_port_mb_s
+    if P:
+        pw, pl, kb, ctrl, on = st["pw"], st["pl"], st["kb"], st["ctrl"], st["on"]
+        iops_w = np.bincount(pw, weights=X, minlength=W)
+        mbs_w = np.bincount(pw, weights=X * kb / 1024.0, minlength=W)
+        # a workload (LUN) that completed no I/O in this step has no response time, not a
+        # 0 ms one: NaN (docs/result-format.md); its IOPS and MB/s are a real 0
+        resp_w = np.bincount(pw, weights=X * R_p, minlength=W) / np.maximum(iops_w, 1e-12)
+        resp_w = np.where(iops_w > 0, resp_w, np.nan)
+        rmax = np.full(W, -np.inf)
+        np.maximum.at(rmax, pw, np.where(X > 0, R_p, -np.inf))
+        rmax[rmax == -np.inf] = np.nan
+        lun_x = np.bincount(pl, weights=X, minlength=lay.L)
+        lun_r = np.bincount(pl, weights=X * R_p, minlength=lay.L) / np.maximum(lun_x, 1e-12)
+        lun_r = np.where(lun_x > 0, lun_r, np.nan)
+        # reads and writes apart, each weighted by its own IOPS; a closed loop's measured
+        # response (N / X) splits in the formula's proportions
+        fit = R_p / np.where(R_f > 0, R_f, 1.0)
+        xr, xw = X * st["r"], X * (1 - st["r"])
+        read_w, write_w = (np.bincount(pw, weights=xk * (part + common) * fit, minlength=W) /
+                           np.maximum(np.bincount(pw, weights=xk, minlength=W), 1e-12)
+                           for xk, part in ((xr, r_read), (xw, r_write)))
+        read_w = np.where(np.bincount(pw, weights=xr, minlength=W) > 0, read_w, np.nan)
+        write_w = np.where(np.bincount(pw, weights=xw, minlength=W) > 0, write_w, np.nan)
+        host_mb_c = np.bincount(ctrl[on], weights=(X * kb / 1024.0)[on], minlength=n_ctrl)
+        offered_w = np.bincount(pw, weights=np.where(st["closed"], X, st["X_raw"]), minlength=W)
+    else:
+        iops_w = mbs_w = offered_w = np.zeros(W)
+        resp_w = rmax = read_w = write_w = np.full(W, np.nan)  # no workload on a LUN: no I/O, no response time
+        lun_r = np.full(lay.L, np.nan)
+        host_mb_c = np.zeros(n_ctrl)
+    rv = sim.rv
+    rv["iops"][:], rv["mb_s"][:], rv["offered_iops"][:] = iops_w, mbs_w, offered_w
+    np.multiply(host_mb_c / max(port_cap, 1e-9), 100.0, out=rv["port_pct"])
+    sim._row_agg = None
+    sim.step_resp = (resp_w, rmax, lun_r, read_w, write_w)
+
+
+def solve_open(sim: SimState, st: dict[str, Any]) -> None:
+    """solve() for open workloads and no controller limits: the host load is fixed until
+    the next invalidate(), so a step places the operations and sums the rows; response
+    times are computed for all steps at once in finish()."""
+    U_host_g, host_random_g, core_host, be_g = st["host"]
+    sim.step_core_host, sim.step_be_g = core_host, be_g
+    place(sim, U_host_g, host_random_g)
+    if CHECKS:
+        _after_call("place", sim, None)
+    loads(sim, U_host_g, core_host, be_g, st["alive_n"])
+    sim.X = X = st["X_open"]
+    agg = st.get("agg")
+    if agg is None:  # per host-load version
+        W, n_ctrl = len(sim.workloads), len(sim.lay.ctrl_names)
+        port_cap = sim.platform.host_ports_per_controller * sim.platform.host_port_mb_s
+        pw, kb, ctrl = st["pw"], st["kb"], st["ctrl"]
+        mb = X * kb / 1024.0
+        iops_w = np.bincount(pw, weights=X, minlength=W)
+        mbs_w = np.bincount(pw, weights=mb, minlength=W)
+        host_mb_c = np.bincount(ctrl, weights=mb, minlength=n_ctrl)  # (X_open is 0 without an I/O path)
+        offered_w = np.bincount(pw, weights=st["X_raw"], minlength=W)
+        agg = st["agg"] = (iops_w, mbs_w, host_mb_c / max(port_cap, 1e-9) * 100.0, offered_w)
+    rv = sim.rv
+    busy = rv["drive_group"]
+    if len(busy) and float(busy.max()) > sim.max_util * (1.0 + 1e-9) and _squeeze(sim, st, U_host_g, busy):
+        sim._row_agg = None  # the step's rows are its own (_squeeze)
+    elif agg is not sim._row_agg:
+        rv["iops"][:], rv["mb_s"][:], rv["port_pct"][:], rv["offered_iops"][:] = agg
+        sim._row_agg = agg
+    sim.step_resp = None  # record() keeps this step's response-time inputs for finish()
+
+
+def _squeeze(sim: SimState, st: dict[str, Any], U_host_g: np.ndarray, busy: np.ndarray) -> bool:
+    """An operation that holds a share of the drive time whatever the host asks (HP High and
+    Medium: rebuild.share) takes a group whose open host load fits alone past max_util: the
+    host gets what the operation leaves, max_util - its share, and the rest of its load is
+    unserved in this step (the pairs on the group are served at that fraction; the rows
+    iops, mb_s, port_pct and offered_iops of the step are written here). The response times
+    stay those of drives at max_util (a lower bound). False if no host load is squeezed."""
+    mu = sim.max_util
+    over = np.flatnonzero((busy > mu * (1.0 + 1e-9)) & (U_host_g > 1e-12))
+    if not len(over):
+        return False
+    s_g = np.ones(len(U_host_g))
+    host_u = U_host_g[over]
+    ops_u = busy[over] - host_u
+    s_g[over] = np.clip((mu - ops_u) / host_u, 0.0, 1.0)
+    X = st["X_open"] * s_g[st["gi"]]
+    for g, h, o in zip(over.tolist(), host_u.tolist(), ops_u.tolist()):
+        key = ("s", g)
+        old = sim.saturated.get(key)
+        if old is None or h > old[0]:
+            sim.saturated[key] = (h, o)  # type: ignore[assignment]
+    pw, kb, ctrl = st["pw"], st["kb"], st["ctrl"]
+    on = st["on"] & (s_g[st["gi"]] < 1.0) & (st["X_raw"] > 0)
+    sim.unserved_w.update(np.unique(pw[on]).tolist())
+    W, n_ctrl = len(sim.workloads), len(sim.lay.ctrl_names)
+    port_cap = sim.platform.host_ports_per_controller * sim.platform.host_port_mb_s
+    mb = X * kb / 1024.0
+    rv = sim.rv
+    rv["iops"][:] = np.bincount(pw, weights=X, minlength=W)
+    rv["mb_s"][:] = np.bincount(pw, weights=mb, minlength=W)
+    rv["port_pct"][:] = np.bincount(ctrl, weights=mb, minlength=n_ctrl) / max(port_cap, 1e-9) * 100.0
+    rv["offered_iops"][:] = np.bincount(pw, weights=st["X_raw"], minlength=W)
+    return True

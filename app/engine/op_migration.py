@@ -1,0 +1,286 @@
+"""LUN migration (EMC): a copy phase into the destination, then the expansion.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .op_base import Op
+from .op_streams import Fixed, INF
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .op_streams import Stream
+
+
+class Migration(Op):
+    __slots__ = ("src", "dst", "gs", "gd", "ctrl", "core", "copy_cap", "exp_cap", "cached", "cache_path", "cpu_copy",
+                 "cpu_exp", "exp_cost_u", "c_src", "c_dst", "copy_uses", "src_uses", "exp_uses", "res", "dst_width",
+                 "dst_data", "copy_mb", "exp_mb", "exp_pending", "exp_uses_lo", "exp_cost_lo", "cpu_exp_lo", "copy_bus")
+
+    def start(self, t: float) -> bool:
+        ev, lay, R, sim = self.event, self.lay, self.R, self.sim
+        self.src = lay.lidx[ev.source_lun]
+        self.dst = lay.lidx[ev.dest_lun]
+        # Layout reads as Python scalars (.item(): no numpy scalar made and converted; ~100 ns each
+        # on the ~20 reads of an operation start)
+        self.gs = lay.l_group.item(self.src)
+        self.gd = lay.l_group.item(self.dst)
+        self.ctrl = lay.l_owner.item(self.src)
+        mirror = lay.g_mirror.item(self.gd)
+        pol = self.policy("migration", "copy", ("cap", "asap"))
+        self.asap = pol.kind == "asap"
+        self.asap_class = 1 if self.asap else 0
+        self.label = f"Migrate LUN {ev.source_lun} -> LUN {ev.dest_lun} ({self.priority})"
+        self.copy_cap = pol.p("mirror_mb_s" if mirror and pol.has("mirror_mb_s") else "mb_s", INF)
+        dest = self.ix.default_lun_settings | lay.luns[self.dst].settings
+        wa = dest.get("write_aside_blocks")
+        # write-aside 511 or less sends the copy's large writes around the cache (emc 'Best
+        # practices for migrations'); so does a disabled write cache, or an array without one
+        self.cached = (bool(dest.get("write_cache", True)) and (wa is None or wa > 511)
+                       and sim.write_cache_mb > 0)
+        # an ASAP copy through the write cache: it fills the cache when the destination cannot
+        # keep up, and forced flushes (sim.forced) change its rate
+        self.cache_path = self.asap and self.cached and sim.ff_ms is not None
+        key = (self.asap, mirror, self.cached, self.copy_cap)
+        rates = self.ix.migration_rates.get(key)
+        if rates is None:
+            rates = self.ix.migration_rates[key] = self.rates(mirror)
+        self.exp_cap, self.cpu_copy, self.cpu_exp, self.exp_cost_u, copy_read, copy_write, overlap = rates
+        # busy per MB/s copied on each source / destination member
+        self.c_src = copy_read / (self.gseq(self.gs) * float(lay.g_data.item(self.gs)))
+        self.c_dst = copy_write / (self.gseq(self.gd) * float(lay.g_data.item(self.gd)))
+        # what demand() and build_fixed() read at every placement, as plain Python values
+        self.core = lay.core_off.item(self.ctrl)
+        self.copy_uses = [("g", self.gs, self.c_src), ("g", self.gd, self.c_dst)]
+        self.dst_width, self.dst_data = float(lay.g_width.item(self.gd)), float(lay.g_data.item(self.gd))
+        self.src_uses = self.copy_uses[:1]  # the write-cache path takes only the source's drive time
+        self.exp_uses = [("g", self.gd, self.exp_cost_u)]
+        # the write-around expansion (what the economical levels and write-aside 511 use) costs
+        # the drives less per MB; an ASAP expansion whose drives are the limit takes that path,
+        # so a higher priority never expands slower than a lower one (docs/model.md 4.1)
+        self.exp_cost_lo, self.cpu_exp_lo = self.exp_cost_u, self.cpu_exp
+        if self.asap and self.cached and R.has("migration.expansion.parity_write_aside_511"):
+            cheaper = R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
+            self.exp_cost_lo, self.cpu_exp_lo = self.exp_cost_u * cheaper, self.cpu_exp * cheaper
+        self.exp_uses_lo = [("g", self.gd, self.exp_cost_lo)]
+        # MB/s on each bus per MB/s copied: the source reads, full stripes written on the destination
+        self.copy_bus = self.ix.bus_coefs(lay, [("g", self.gs, 1.0), ("g", self.gd, self.dst_width / self.dst_data)])
+        self.res = ([("g", self.gs), ("g", self.gd), ("core", self.core)]
+                    + [("bus_x", b) for b, _ in self.copy_bus])  # resources()
+        src_gb = float(lay.l_cap.item(self.src))
+        dst_gb = float(lay.l_cap.item(self.dst))
+        self.copy_mb = src_gb * 1024.0
+        self.exp_mb = max(dst_gb - src_gb, 0.0) * 1024.0
+        self.total_mb = self.copy_mb + self.exp_mb
+        self.begin("copy", t, self.copy_mb, tag="copy")
+        if self.exp_mb > 0 and overlap:
+            self.begin("expansion", t, self.exp_mb, tag="exp")
+        self.exp_pending = self.exp_mb > 0 and not overlap
+        lay.l_live[self.dst] = False  # the destination is not available during the migration
+        sim.invalidate(luns={self.dst})
+        self.touches = set(self.workloads_on_groups({self.gs, self.gd}))
+        self.asap_advice("LUN migration")
+        self.concurrent_advice(self.ctrl)
+        self.fill_rate = 0.0
+        if self.asap and self.host_busy():
+            dep = "dependent" if self.touches else "independent"
+            self.sim.advise("info", f"migration-{dep}",
+                            f"{ev.id}: {dep} migration (the source or destination RAID group "
+                            f"{'carries' if dep == 'dependent' else 'does not carry'} host load)", ev.id,
+                            "emc 'Cumulative effects on performance'")
+        if self.cache_path:  # (last: a start that raises is not running; finish() takes it out)
+            self.ix.cache_path_migs.setdefault(self.ctrl, {})[self] = None
+        return True
+
+    def rates(self, mirror: bool) -> tuple:
+        """What start() reads of the rate tables after copy_cap: the same for every migration with
+        that copy_cap, ASAP or not, to a destination of one kind (mirror, cached), so
+        RunIndex.migration_rates keeps it per run (~10 reads a start)."""
+        R = self.R
+        if self.asap:
+            if not mirror and not self.cached and R.has("migration.expansion.parity_write_aside_511"):
+                exp_cap = R.v("migration.expansion.parity_write_aside_511")
+            else:
+                exp_cap = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
+        else:
+            exp_cap = self.copy_cap
+        cpu_copy = R.v("migration.cpu.copy")
+        cpu_exp = R.v("migration.cpu.expansion")
+        asap_exp = R.v("migration.expansion.mirror" if mirror else "migration.expansion.parity")
+        exp_cost_u = R.v("migration.disk.expansion_util_at_asap") / asap_exp
+        if not self.asap or not self.cached:
+            # throttled (or write-aside) expansion writes do not pile up in the write cache: they
+            # cost what the uncached best-case expansion costs (12 vs 40 MB/s at the same busy)
+            exp_cost_u *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
+            cpu_exp *= R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
+        overlap = bool(R.raw("migration.expansion.economical_overlaps_copy", False)) and not self.asap
+        return (exp_cap, cpu_copy, cpu_exp, exp_cost_u,
+                R.v("migration.disk.copy_read"), R.v("migration.disk.copy_write"), overlap)
+
+    def resources(self) -> list[tuple[str, int]]:
+        return self.res
+
+    def count_asap(self, ctx) -> None:
+        if self.asap:
+            for s in self.streams:
+                if s.kind == "transfer":
+                    ctx.count("g", self.gd)
+                    if s.tag == "copy":
+                        ctx.count("g", self.gs)
+                        ctx.count("core", self.core)
+
+    def drain(self, ctx, cost: float) -> float:
+        """MB/s the destination drives can absorb (what the host and other phases leave)."""
+        n = max(ctx.asap_g[self.gd], 1)
+        return ctx.free_g(self.gd) / n / cost if cost > 0 else math.inf
+
+    def demand(self, ctx) -> None:
+        total = 0.0
+        gs, gd = self.gs, self.gd
+        c_dst = self.c_dst
+        cache_path = self.cache_path
+        forced = cache_path and self.sim.forced[self.ctrl]
+        core = self.core
+        self.fill_rate = 0.0
+        for s in self.streams:
+            if s.tag == "copy":
+                if cache_path:
+                    drain = self.drain(ctx, c_dst)
+                    if forced:
+                        ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
+                        rate = self.take(ctx, min(self.copy_cap, drain), self.copy_uses, True, core, self.cpu_copy,
+                                         bus=self.copy_bus)
+                    else:
+                        rate = self.take(ctx, self.copy_cap, self.src_uses, True, core, self.cpu_copy,
+                                         bus=self.copy_bus)
+                        ctx.add("g", gd, c_dst * min(rate, drain))
+                        self.fill_rate += max(rate - drain, 0.0)
+                else:
+                    rate = self.take(ctx, self.copy_cap, self.copy_uses, self.asap, core, self.cpu_copy,
+                                     bus=self.copy_bus)
+                s.limit = self.last_limit
+                s.rate = rate
+                ctx.add("core", core, self.cpu_copy * rate)
+                self.bus_g(ctx, gs, rate)
+                self.bus_g(ctx, gd, rate * self.dst_width / self.dst_data)
+                total += rate
+            elif s.tag == "exp":
+                cost = self.exp_cost_u
+                cpu_exp = self.cpu_exp
+                if cache_path:
+                    # the expansion writes through the write cache too (emc: 'affected by the cache
+                    # settings'); a destination that cannot keep up fills it
+                    drain = self.drain(ctx, cost)
+                    if forced:
+                        ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
+                        if drain < self.exp_cap:  # drive-limited: the cheaper write-around path
+                            rate = self.take(ctx, self.exp_cap, self.exp_uses_lo, True)
+                            cpu_exp = self.cpu_exp_lo
+                        else:
+                            rate = self.take(ctx, min(self.exp_cap, drain), self.exp_uses, True)
+                    else:
+                        rate = self.exp_cap
+                        ctx.add("g", gd, cost * min(rate, drain))
+                        self.fill_rate += max(rate - drain, 0.0)
+                else:
+                    uses = self.exp_uses
+                    if self.asap and self.drain(ctx, cost) < self.exp_cap:
+                        uses, cpu_exp = self.exp_uses_lo, self.cpu_exp_lo
+                    rate = self.take(ctx, self.exp_cap, uses, self.asap)
+                s.limit = self.last_limit
+                s.rate = rate
+                ctx.add("core", core, cpu_exp * rate)
+                total += rate  # no bus bandwidth in the expansion (emc 'Migration duration')
+        self.rate = total
+
+    def build_fixed(self) -> Fixed | None:
+        if self.cache_path:
+            return None  # the write-cache path: not a plain take()
+        f = Fixed()
+        gs, gd, core = self.gs, self.gd, self.core
+        for s in self.streams:
+            if s.tag == "copy":
+                p = f.take(s, self.copy_cap, self.copy_uses)
+                p.add("core", core, self.cpu_copy * p.rate)
+                for gi, mb in ((gs, p.rate), (gd, p.rate * self.dst_width / self.dst_data)):
+                    self.bus_g(p, gi, mb)
+            elif s.tag == "exp":
+                p = f.take(s, self.exp_cap, self.exp_uses)
+                p.add("core", core, self.cpu_exp * p.rate)
+        return f
+
+    def take_parts(self) -> Fixed | None:
+        # the write-cache path has no fixed(), but its copy is a take() too (on the source only,
+        # unless forced flushes are on): a source the host fills starves it at any priority
+        if not self.cache_path:
+            return self.fixed()
+        forced = bool(self.sim.forced[self.ctrl])
+        f = Fixed()
+        for s in self.streams:
+            if s.tag == "copy":
+                f.take(s, self.copy_cap, self.copy_uses if forced else self.src_uses)
+            elif s.tag == "exp" and forced:  # unforced, it runs at its cap whatever the drives
+                f.take(s, self.exp_cap, self.exp_uses)
+        return f
+
+    def cache_full_in(self, tl: float) -> float:
+        if not self.sim.forced[self.ctrl]:
+            at = self.R.v("cache.forced_flush_at_pct") / 100.0 * self.sim.write_cache_mb
+            left = max(at - float(self.sim.cache_fill[self.ctrl]), 0.0)  # a float: the clock follows it
+            tl = min(tl, left / (self.fill_rate * 3600.0))
+        return tl
+
+    def fill_cache(self, dt_h: float) -> None:
+        if not self.sim.forced[self.ctrl]:
+            self.sim.cache_fill[self.ctrl] += self.fill_rate * dt_h * 3600.0
+
+    def set_forced(self, on: bool) -> None:
+        """Forced flushes on this op's SP start or stop; demand() reads the flag on the
+        write-cache path, so every running migration on that path on that SP is placed again."""
+        sim = self.sim
+        if not on and self.ctrl in sim.host_forced:
+            return  # the host's own writes keep the SP in forced flush (host_model.host_fill_advance)
+        if bool(sim.forced[self.ctrl]) is not on:  # (a numpy bool compared with != costs ~1 us)
+            sim.forced = sim.forced.copy()  # a new array: recorded steps keep theirs
+            sim.forced[self.ctrl] = on
+            sim.dirty_ops.update(self.ix.cache_path_migs.get(self.ctrl, ()))
+
+    def maybe_finish_phase(self, t: float) -> None:
+        wc = self.sim.write_cache_mb
+        if self.fill_rate > 0 and not self.sim.forced[self.ctrl] and self.sim.ff_ms is not None:
+            at = self.R.v("cache.forced_flush_at_pct") / 100.0 * wc
+            if self.sim.cache_fill[self.ctrl] >= at - 1e-6:
+                self.set_forced(True)
+                self.sim.advise("warning", "forced-flush",
+                                f"{self.event.id}: the destination cannot write as fast as the source reads; the "
+                                f"write cache of {self.lay.ctrl_names[self.ctrl]} fills and forced flushes slow every "
+                                "LUN on that SP. Set write-aside 511 on the destination or use High priority.",
+                                self.event.id, "emc 'Best practices for migrations'")
+        super().maybe_finish_phase(t)
+
+    def on_stream_end(self, s: Stream, t: float) -> None:
+        if s.tag == "copy":
+            if not (self.exp_pending and self.asap and self.cached):
+                self.set_forced(False)
+                self.sim.cache_fill[self.ctrl] = self.sim.host_dirty[self.ctrl]  # (the host's dirty MB stay)
+            self.fill_rate = 0.0
+            if self.exp_pending:
+                self.exp_pending = False
+                self.begin("expansion", t, self.exp_mb, tag="exp")
+
+    def finish(self, t: float) -> None:
+        lay = self.lay
+        self.on_stop()
+        self.ix.move_lun(self.sim, self.src, self.gd)
+        lay.l_cap[self.src] = lay.l_cap[self.dst]
+        lay.l_live[self.dst] = False
+        self.sim.invalidate(luns={self.src, self.dst})
+        super().finish(t)
+
+    def on_stop(self) -> None:
+        """The write-cache state goes with the migration (finish, or stop when a group it works
+        on lost its data: the source stays where it is, the destination unavailable)."""
+        self.set_forced(False)
+        self.sim.cache_fill[self.ctrl] = self.sim.host_dirty[self.ctrl]  # (the host's dirty MB stay)
+        if self.cache_path and self in self.ix.cache_path_migs.get(self.ctrl, {}):
+            del self.ix.cache_path_migs[self.ctrl][self]
