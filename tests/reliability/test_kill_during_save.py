@@ -63,6 +63,7 @@ def _projects():
     return a, b
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the saver forks; SIGKILL")
 @pytest.mark.timeout(120)
 def test_killed_saves_leave_the_old_or_the_new_project_and_no_litter(tmp_path):
     a, b = _projects()
