@@ -14,6 +14,8 @@ The file format (docs/project-format.md):
 * Files are opened read-only (a failed or refused open never changes a byte) and saved atomically:
   the new database is written to a temporary file in the same folder, fsynced, then moved over
   the old one with os.replace. A save that fails at any point leaves the old file as it was.
+  Saving through a symbolic link writes its target (the link stays a link); each save removes
+  the temporary files that killed saves left in that folder (app/store/disk.py).
 
 Schema version 2 (current) stores the project in normalized tables, one row per object, with the
 free-form parts (settings, workload and event fields) as JSON text:
@@ -36,10 +38,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import errno
 import json
 import os
-import secrets
 import sqlite3
 import time
 from pathlib import Path
@@ -48,6 +48,7 @@ from typing import Any, Callable
 from app.domain.hardware import Catalog
 from app.domain.project import Project
 
+from . import disk
 from .project_json import FORMAT, FORMAT_VERSION, ProjectFormatError, project_from_dict, project_to_dict
 
 APPLICATION_ID = 0x41504C4E  # "APLN"
@@ -312,18 +313,10 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def _new_temp_file(folder: Path, name: str) -> Path:
-    """A new empty file in `folder`, created as any program creates a file: mode 0o666 less the
-    umask (and the folder's default ACL). mkstemp makes it 0o600, which a new project kept, so
-    colleagues could not open it in a shared folder. O_EXCL: never an existing file or a link."""
-    for _ in range(100):
-        tmp = folder / f".{name}.{secrets.token_hex(4)}.tmp"
-        try:
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-        except FileExistsError:
-            continue
-        return tmp
-    raise FileExistsError(errno.EEXIST, "no unused temporary file name")
+def _new_temp_file(folder: Path, name: str) -> disk.TempFile:
+    """A new empty `.NAME.xxxxxxxx.tmp` in `folder`, locked until its close() (disk.new_temp_file:
+    mode 0o666 less the umask; O_EXCL, never an existing file or a link)."""
+    return disk.new_temp_file(folder, name)
 
 
 def replace_keeping_mode(tmp: Path, path: Path) -> None:
@@ -336,29 +329,44 @@ def replace_keeping_mode(tmp: Path, path: Path) -> None:
 
 
 def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Call write(tmp) for a temporary file next to `path`, fsync it, and move it over `path`."""
+    """Call write(tmp) for a temporary file next to `path`, fsync it, and move it over `path`.
+
+    A symbolic link is saved through: the file written and replaced is the link's final target
+    (in the target's folder), and the link stays. Afterwards the folder's leftovers of earlier
+    saves that were killed are removed (disk.clean_leftovers)."""
     path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ProjectFileError(f"{path}: the folder {folder} does not exist")
     try:
-        tmp = _new_temp_file(folder, path.name)
+        target = disk.save_target(path)
+    except OSError as exc:
+        raise ProjectFileError(f"{path}: cannot be saved ({_one_line(exc.strerror or exc)})") from None
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        shown = path if target == path else f"{path} (a link to {target})"
+        raise ProjectFileError(f"{shown}: the folder {folder} does not exist")
+    try:
+        tmp_file = _new_temp_file(folder, target.name)
     except OSError as exc:
         raise ProjectFileError(f"{path}: cannot write in {folder} ({_one_line(exc.strerror or exc)})") from None
+    tmp = tmp_file.path
     try:
         write(tmp)
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
-        replace_keeping_mode(tmp, path)
+        replace_keeping_mode(tmp, target)
         _fsync_dir(folder)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        with contextlib.suppress(OSError):
+            Path(str(tmp) + "-journal").unlink()
         if isinstance(exc, ProjectFileError):
             raise
         if isinstance(exc, (OSError, sqlite3.Error)):
             raise ProjectFileError(f"{path}: could not be saved ({_one_line(exc)}); the previous file is unchanged") from None
         raise
+    finally:
+        tmp_file.close()  # the lock goes after the rename: until then the cleaner keeps off
+    disk.clean_leftovers(folder)
 
 
 def write_arrayplan_db(path: Path, project: Project) -> None:

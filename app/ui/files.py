@@ -2,7 +2,10 @@
 prompt, autosave to a recovery file and the offer to recover after a crash.
 
 Open and save go through app.store (load_project / save_project; the store saves atomically, so a
-failed save never overwrites the user's file); a ProjectFileError becomes a message box.
+failed save never overwrites the user's file); a ProjectFileError becomes a message box. Before an
+open or a save, self.guard (app/ui/file_guard.py) asks when the file is open in another window,
+changed on disk since it was opened, or read-only; opening a folder also removes the temporary
+files that killed saves left there (app/store/disk.py).
 
 Recovery: while the project is dirty, a QTimer writes it every `AUTOSAVE_MS` to
 <AppDataLocation>/recovery/<session>.arrayplan with a <session>.json note (original path, title,
@@ -23,6 +26,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.domain.project import Project
 from app.ui.document import UnknownPlatformError
+from app.ui.file_guard import CANCEL, SAVE_AS, FileGuard
 
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
@@ -65,6 +69,7 @@ class FileController(QObject):
         self._autosave_done.connect(self._on_autosave_done)
         self.timer.start()
         self._autosaved_revision = -1
+        self.guard = FileGuard(self)
 
     # ---------------------------------------------------------------- recent files
     def recent_files(self) -> list[str]:
@@ -112,21 +117,31 @@ class FileController(QObject):
 
     def load(self, path: str | Path) -> bool:
         """Open `path` without asking about the current project (that is open()'s job)."""
+        from app.store.disk import clean_leftovers
         from app.store.project_file import ProjectFileError, load_project
         path = Path(path)
+        opening = self.guard.before_open(path)  # asks when another window has it open
+        if opening is None:
+            return False
         try:
             project = load_project(path)  # its errors name the file
         except ProjectFileError as exc:
+            self.guard.abandon(opening)
             self._error("Cannot open the project", str(exc))
             return False
         try:
-            self.document.replace_project(project, path)
+            with self.guard.adopting():
+                self.document.replace_project(project, path)
         except (ProjectFileError, UnknownPlatformError) as exc:  # the current project stays as it was
             # e.g. an embedded platform snapshot that cannot be read: name the file too
+            self.guard.abandon(opening)
             self._error("Cannot open the project", f"{path}: {exc}")
             return False
+        self.guard.opened(opening)
+        clean_leftovers(opening.target.parent)
         self._add_recent(path)
-        self.window.status(f"Opened {path}")
+        self.window.status(f"Opened {path} read-only: save your changes under another name"
+                           if opening.read_only else f"Opened {path}")
         return True
 
     def new(self, project: Project) -> bool:
@@ -140,7 +155,7 @@ class FileController(QObject):
 
     # ---------------------------------------------------------------- save
     def save(self) -> bool:
-        if self.document.path is None:
+        if self.document.path is None or self.guard.read_only:  # opened read-only: Save As
             return self.save_as()
         return self.save_to(self.document.path)
 
@@ -157,6 +172,11 @@ class FileController(QObject):
     def save_to(self, path: str | Path) -> bool:
         from app.store.project_file import ProjectFileError, save_project
         path = Path(path)
+        answer = self.guard.before_save(path)  # changed on disk, open elsewhere, read-only
+        if answer == CANCEL:
+            return False
+        if answer == SAVE_AS:
+            return self.save_as()
         try:
             save_project(self.document.project, path, self.document.catalog)
         except (ProjectFileError, OSError) as exc:
@@ -165,6 +185,7 @@ class FileController(QObject):
                 text += "\n\nYour file was not changed."
             self._error("Cannot save the project", text)
             return False
+        self.guard.saved(path)
         self.document.mark_saved(path)
         self._add_recent(path)
         self.window.status(f"Saved {path}")

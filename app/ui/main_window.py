@@ -102,6 +102,7 @@ class MainWindow(QMainWindow):
         self.messages.countsChanged.connect(self._counts_timer.start)  # the prediction's advisories too
         document.dirtyChanged.connect(lambda _d: self._update_title())
         document.pathChanged.connect(lambda _p: self._update_title())
+        self.files.guard.readOnlyChanged.connect(lambda _r: self._update_title())
         self._update_title()
         self._update_counts()
 
@@ -416,6 +417,7 @@ class MainWindow(QMainWindow):
             return
         self.save_layout()
         self.files.discard_recovery()
+        self.files.guard.release()  # its lock file: other windows may now open it without a warning
         event.accept()
 
     # ---------------------------------------------------------------- layout memory
@@ -547,7 +549,8 @@ class MainWindow(QMainWindow):
         self.messages_dock.setWindowTitle(f"Messages ({tally})" if e or w or self.document.shown_issues else "Messages")
 
     def _update_title(self) -> None:
-        self.setWindowTitle(f"{self.document.title}[*] — ArrayPlanner")
+        read_only = " (read-only)" if self.files.guard.read_only else ""
+        self.setWindowTitle(f"{self.document.title}{read_only}[*] — ArrayPlanner")
         self.setWindowModified(self.document.dirty)
 
     # ---------------------------------------------------------------- help
