@@ -66,11 +66,16 @@ def cmd_check(args: argparse.Namespace) -> int:
 def check_preset(args: argparse.Namespace) -> int:
     """`check PRESET.toml`: load the catalog with this file as a user preset (it may lie outside
     the user preset folder) and report what loading and checking it found."""
-    from app.store.presets import PresetError, builtin_presets_dir, load_catalog, user_presets_dir
+    from app.store.presets import (
+        MAX_TOML_BYTES, PresetError, builtin_presets_dir, load_catalog, parse_toml, user_presets_dir,
+    )
+    from app.store.safe_read import UnreadableFile, read_regular
 
     path = Path(args.file).resolve()
-    if not path.is_file():
-        raise CliError(f"{args.file}: no such file", EXIT_UNREADABLE)
+    try:  # a FIFO, a device, a folder or a huge file: refused here, not read by the catalog
+        text = read_regular(path, "preset file", MAX_TOML_BYTES).decode("utf-8", errors="replace")
+    except UnreadableFile as exc:
+        raise CliError(str(exc).replace(str(path), args.file, 1), EXIT_UNREADABLE) from None
     try:
         catalog = load_catalog(builtin_presets_dir(), user_presets_dir(), extra_files=(path,))
     except PresetError as exc:
@@ -79,11 +84,9 @@ def check_preset(args: argparse.Namespace) -> int:
     mine = [pf for pf in catalog.platforms.values() if pf.origin == str(path)]
     for pf in mine:
         lines += [(i.severity, f"platform {pf.id}: {i.text}") for i in pf.preset_issues]
-    import tomllib
-
     try:
-        rid = tomllib.loads(path.read_text(errors="replace")).get("rates_id")
-    except (tomllib.TOMLDecodeError, OSError):
+        rid = parse_toml(text, args.file).get("rates_id")
+    except PresetError:  # loading it above has said why
         rid = None
     users = [pf for pf in catalog.platforms.values()
              if isinstance(rid, str) and pf.document.get("rates") == rid and pf not in mine]
