@@ -14,7 +14,9 @@ import sys
 from pathlib import Path
 
 from app.cli import CliError
-from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, format_issue, load_or_fail
+from app.cli.common import (
+    EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, MAX_ERROR_LINES, format_issue, load_or_fail,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -103,11 +105,25 @@ def check_preset(args: argparse.Namespace) -> int:
     return EXIT_INVALID if n_err else EXIT_OK
 
 
+def storable_or_fail(project, args: argparse.Namespace) -> None:
+    """CliError(code 1) naming the first fields a project file cannot store (a LUN id of 2**63,
+    a lone surrogate in a name): the save would fail halfway (OverflowError, UnicodeEncodeError)."""
+    from app.domain.validation import storage_issues
+
+    issues = storage_issues(project)
+    if issues:
+        lines = [format_issue(i) for i in issues[:MAX_ERROR_LINES]]
+        more = f"\n  ... and {len(issues) - MAX_ERROR_LINES} more" if len(issues) > MAX_ERROR_LINES else ""
+        raise CliError(f"{args.file}: cannot be written, {len(issues)} value{'s' if len(issues) > 1 else ''} "
+                       f"a project file cannot store:\n  " + "\n  ".join(lines) + more, EXIT_INVALID)
+
+
 def cmd_export_json(args: argparse.Namespace) -> int:
     from app.store.project_file import ProjectFileError, save_project
     from app.store.project_json import project_to_json
 
     project, catalog = load_or_fail(args.file)
+    storable_or_fail(project, args)
     if not args.output:
         sys.stdout.write(project_to_json(project))
         return EXIT_OK
@@ -131,6 +147,7 @@ def cmd_import_json(args: argparse.Namespace) -> int:
     if out.resolve() == Path(args.file).resolve():
         raise CliError(f"{out}: the output would overwrite the input", EXIT_UNREADABLE)
     project, catalog = load_or_fail(args.file)
+    storable_or_fail(project, args)
     try:
         save_project(project, out, catalog)
     except ProjectFileError as exc:
