@@ -822,7 +822,7 @@ class _Checker:
 
 def _event_name(scenario: str, e: Event) -> str:
     """'Baseline: op3 (bind)': how an event's issues start."""
-    return f"{scenario}: {e.id} ({_kind_label(e)})"
+    return f"{printable(str(scenario))}: {printable(str(e.id))} ({_kind_label(e)})"
 
 
 # the Workload fields a workload change may set

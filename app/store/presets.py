@@ -108,8 +108,8 @@ def user_presets_dir() -> Path:
 
 def _sourced(node: Mapping[str, Any], path: str, source: str, unit: str, where: str) -> Tables:
     """Turn a parsed TOML table into Tables whose numeric leaves are Params with a source."""
-    source = node.get("source", source)
-    unit = node.get("unit", unit)
+    source = _text(node, "source", source, path, where)
+    unit = _text(node, "unit", unit, path, where)
     out: dict[str, Any] = {}
     for key, val in node.items():
         if key in ("source", "unit", "note"):
@@ -122,10 +122,10 @@ def _sourced(node: Mapping[str, Any], path: str, source: str, unit: str, where: 
                 raise PresetError(f"{where}: {sub} = {val} has no source (add source = \"...\" to its table)")
             out[key] = Param(float(val), source, unit, sub)
         elif isinstance(val, dict) and "value" in val and isinstance(val["value"], (int, float)):
-            src = val.get("source", source)
+            src = _text(val, "source", source, sub, where)
             if not src:
                 raise PresetError(f"{where}: {sub} has no source")
-            out[key] = Param(float(val["value"]), src, val.get("unit", unit), sub)
+            out[key] = Param(float(val["value"]), src, _text(val, "unit", unit, sub, where), sub)
         elif isinstance(val, dict):
             out[key] = _sourced(val, sub, source, unit, where)
         elif isinstance(val, list):
@@ -136,6 +136,15 @@ def _sourced(node: Mapping[str, Any], path: str, source: str, unit: str, where: 
         else:
             out[key] = val  # strings: names, notes, modes
     return Tables(out, path)
+
+
+def _text(node: Mapping[str, Any], key: str, default: str, path: str, where: str) -> str:
+    """node[key] (a table's source or unit), which must be text: a number there reached the
+    engine's messages (TypeError joining the sources of a range)."""
+    value = node.get(key, default)
+    if not isinstance(value, str):
+        raise PresetError(f"{where}: {f'[{path}] ' if path else ''}{key} must be text (in quotes), not {value!r}")
+    return value
 
 
 def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
