@@ -59,6 +59,9 @@ MAX_START_H = 87_660.0
 REALLOCATE_THRESHOLD = (1.0, 10.0)
 # LUN capacities are compared with a small tolerance (GB arithmetic in floating point).
 _EPS_GB = 1e-6
+# The smallest LUN: 1 MB, as arrays bind them. A capacity of 1e-320 GB passed "positive" and the
+# engine's rebuild time squared underflowed to 0 (ZeroDivisionError in the MTTDL).
+MIN_LUN_GB = 1 / 1024
 # What a project file can store (app.store.project_file): SQLite's integers are signed 64-bit and
 # its text is UTF-8. A value beyond either passed `check` and then failed the save (OverflowError
 # for a LUN id of 2**63, UnicodeEncodeError for a lone surrogate that a JSON "\\ud800" escape
@@ -521,6 +524,10 @@ class _Checker:
             where = f"LUN {l.id}"
             if not _num(l.capacity_gb) or l.capacity_gb <= 0:
                 self.err(where, f"LUN {l.id} has capacity {l.capacity_gb!r}; it must be a positive number of GB")
+                cap_ok = False
+            elif l.capacity_gb < MIN_LUN_GB:
+                self.err(where, f"LUN {l.id} has capacity {l.capacity_gb:g} GB; the smallest LUN is 1 MB "
+                                f"({MIN_LUN_GB:g} GB)")
                 cap_ok = False
             else:
                 cap_ok = True

@@ -521,3 +521,18 @@ def test_fuzzed_embedded_platforms_never_give_an_internal_error(tmp_path):
             assert code == EXIT_OK, (seed, name, err)
             simulated += 1
     assert simulated >= 5
+
+
+def test_a_lun_of_a_subnormal_capacity_is_refused_not_divided_by(tmp_path):
+    """capacity_gb = 1e-320 was "positive": the rebuild time squared underflowed to 0 and the
+    MTTDL divided by it (ZeroDivisionError, exit 3). The smallest LUN is now 1 MB."""
+    d = json.loads((EXAMPLES / "netapp-fas-wafl.json").read_text())
+    d["luns"][0]["capacity_gb"] = 1e-320
+    path = write_json(tmp_path / "p.json", d)
+    code, out, _ = cli("check", path)
+    assert code == EXIT_INVALID and "the smallest LUN is 1 MB" in out, out
+    code, _, err = cli("simulate", path)
+    assert code == EXIT_INVALID and "internal error" not in err, err
+    d["luns"][0]["capacity_gb"] = 1 / 1024
+    assert cli("check", write_json(tmp_path / "p.json", d))[0] in (EXIT_OK, EXIT_INVALID)
+    assert "smallest LUN" not in cli("check", tmp_path / "p.json")[1]
