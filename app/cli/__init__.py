@@ -7,6 +7,7 @@ handler returns the process exit code. Errors are one clear line on stderr, neve
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -112,8 +113,18 @@ def _stdout_to_devnull() -> None:
     os.close(devnull)
 
 
+def _print_anything() -> None:
+    """Let stdout and stderr print any str: a name read from a hostile file may hold a lone
+    surrogate (a JSON "\\ud800" escape), which UTF-8 cannot encode: printing it raised
+    UnicodeEncodeError (exit 3) in the middle of `check`'s report; it shows as \\ud800 instead."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError):  # not a text file (a test's capture)
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _print_anything()
     parser = build_parser()
     commands = set(parser._subparsers._group_actions[0].choices) if parser._subparsers else set()
     # `arrayplanner FILE` and bare `arrayplanner` mean the GUI

@@ -14,7 +14,9 @@ import sys
 from pathlib import Path
 
 from app.cli import CliError
-from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, format_issue, load_or_fail
+from app.cli.common import (
+    EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, MAX_ERROR_LINES, format_issue, load_or_fail,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -66,11 +68,16 @@ def cmd_check(args: argparse.Namespace) -> int:
 def check_preset(args: argparse.Namespace) -> int:
     """`check PRESET.toml`: load the catalog with this file as a user preset (it may lie outside
     the user preset folder) and report what loading and checking it found."""
-    from app.store.presets import PresetError, builtin_presets_dir, load_catalog, user_presets_dir
+    from app.store.presets import (
+        MAX_TOML_BYTES, PresetError, builtin_presets_dir, load_catalog, parse_toml, user_presets_dir,
+    )
+    from app.store.safe_read import UnreadableFile, read_regular
 
     path = Path(args.file).resolve()
-    if not path.is_file():
-        raise CliError(f"{args.file}: no such file", EXIT_UNREADABLE)
+    try:  # a FIFO, a device, a folder or a huge file: refused here, not read by the catalog
+        text = read_regular(path, "preset file", MAX_TOML_BYTES).decode("utf-8", errors="replace")
+    except UnreadableFile as exc:
+        raise CliError(str(exc).replace(str(path), args.file, 1), EXIT_UNREADABLE) from None
     try:
         catalog = load_catalog(builtin_presets_dir(), user_presets_dir(), extra_files=(path,))
     except PresetError as exc:
@@ -79,11 +86,9 @@ def check_preset(args: argparse.Namespace) -> int:
     mine = [pf for pf in catalog.platforms.values() if pf.origin == str(path)]
     for pf in mine:
         lines += [(i.severity, f"platform {pf.id}: {i.text}") for i in pf.preset_issues]
-    import tomllib
-
     try:
-        rid = tomllib.loads(path.read_text(errors="replace")).get("rates_id")
-    except (tomllib.TOMLDecodeError, OSError):
+        rid = parse_toml(text, args.file).get("rates_id")
+    except PresetError:  # loading it above has said why
         rid = None
     users = [pf for pf in catalog.platforms.values()
              if isinstance(rid, str) and pf.document.get("rates") == rid and pf not in mine]
@@ -100,11 +105,25 @@ def check_preset(args: argparse.Namespace) -> int:
     return EXIT_INVALID if n_err else EXIT_OK
 
 
+def storable_or_fail(project, args: argparse.Namespace) -> None:
+    """CliError(code 1) naming the first fields a project file cannot store (a LUN id of 2**63,
+    a lone surrogate in a name): the save would fail halfway (OverflowError, UnicodeEncodeError)."""
+    from app.domain.validation import storage_issues
+
+    issues = storage_issues(project)
+    if issues:
+        lines = [format_issue(i) for i in issues[:MAX_ERROR_LINES]]
+        more = f"\n  ... and {len(issues) - MAX_ERROR_LINES} more" if len(issues) > MAX_ERROR_LINES else ""
+        raise CliError(f"{args.file}: cannot be written, {len(issues)} value{'s' if len(issues) > 1 else ''} "
+                       f"a project file cannot store:\n  " + "\n  ".join(lines) + more, EXIT_INVALID)
+
+
 def cmd_export_json(args: argparse.Namespace) -> int:
     from app.store.project_file import ProjectFileError, save_project
     from app.store.project_json import project_to_json
 
     project, catalog = load_or_fail(args.file)
+    storable_or_fail(project, args)
     if not args.output:
         sys.stdout.write(project_to_json(project))
         return EXIT_OK
@@ -128,6 +147,7 @@ def cmd_import_json(args: argparse.Namespace) -> int:
     if out.resolve() == Path(args.file).resolve():
         raise CliError(f"{out}: the output would overwrite the input", EXIT_UNREADABLE)
     project, catalog = load_or_fail(args.file)
+    storable_or_fail(project, args)
     try:
         save_project(project, out, catalog)
     except ProjectFileError as exc:

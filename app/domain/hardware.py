@@ -171,7 +171,11 @@ class SettingSpec:
                 f"{self.label} must be one of {', '.join(map(str, self.choices))}")
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             return f"{self.label} must be a number"
-        if not math.isfinite(value):  # before int(): NaN/inf would raise; NaN passes < and >
+        try:
+            finite = math.isfinite(value)  # before int(): NaN/inf would raise; NaN passes < and >
+        except OverflowError:  # an int too large for a float
+            return f"{self.label}: the number is too large"
+        if not finite:
             return f"{self.label}: expected a finite number, got {value}"
         if self.kind == "int" and int(value) != value:
             return f"{self.label} must be a whole number"

@@ -200,8 +200,8 @@ def check_number(value: Any, lo: float | None, hi: float | None, lo_open: bool =
     """None when value is a finite number in range, else a sentence with the valid range."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return f"must be a number, not {value!r}"
-    if not math.isfinite(value):
-        return f"must be a finite number, not {value!r}"
+    if not _finite(value):
+        return f"must be a finite number, not {value!r}" if isinstance(value, float) else "is too large"
     if integer and int(value) != value:
         return f"must be a whole number, not {value!r}"
     low_bad = lo is not None and (value <= lo if lo_open else value < lo)
@@ -792,7 +792,16 @@ def _check_keyed(k: RateKey, path: str, doc: Mapping[str, Any], facts: PlatformF
 
 
 def _num(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and _finite(x)
+
+
+def _finite(x: int | float) -> bool:
+    """math.isfinite, False (not OverflowError) for an int too large for a float (TOML's 1e400
+    written out in digits)."""
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
 
 
 def _fallback(key: str, keys: list[str], order: list[str] | None) -> str:

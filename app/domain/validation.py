@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, fields, replace
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .hardware import Catalog, DriveType, Interface, Platform
 from .project import (
@@ -59,6 +59,16 @@ MAX_START_H = 87_660.0
 REALLOCATE_THRESHOLD = (1.0, 10.0)
 # LUN capacities are compared with a small tolerance (GB arithmetic in floating point).
 _EPS_GB = 1e-6
+# The smallest LUN: 1 MB, as arrays bind them. A capacity of 1e-320 GB passed "positive" and the
+# engine's rebuild time squared underflowed to 0 (ZeroDivisionError in the MTTDL).
+MIN_LUN_GB = 1 / 1024
+# What a project file can store (app.store.project_file): SQLite's integers are signed 64-bit and
+# its text is UTF-8. A value beyond either passed `check` and then failed the save (OverflowError
+# for a LUN id of 2**63, UnicodeEncodeError for a lone surrogate that a JSON "\\ud800" escape
+# gives): the rules below make it an error naming the field.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+# The largest integer that converts to a float (a larger one raises OverflowError).
+_FLOAT_INT_MAX = 2**1023
 
 
 @dataclass(frozen=True)
@@ -123,7 +133,75 @@ def blocking(issues: Iterable[Issue], scenarios: Iterable[str | None]) -> list[I
 
 def _num(x: Any) -> bool:
     # `type(x) is float` first: most numbers checked are floats (an event edit checks ~600)
-    return (type(x) is float or isinstance(x, (int, float)) and not isinstance(x, bool)) and math.isfinite(x)
+    if type(x) is float:
+        return math.isfinite(x)
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return False
+    # an int too large for a float has no math.isfinite (OverflowError) and no use in the engine
+    return abs(x) <= _FLOAT_INT_MAX if isinstance(x, int) else math.isfinite(x)
+
+
+def unstorable(value: Any) -> str | None:
+    """Why a project file cannot store the scalar `value` (a whole number beyond 64 bits, text
+    that is not UTF-8), or None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if INT64_MIN <= value <= INT64_MAX:
+            return None
+        digits = len(str(abs(value))) if abs(value) < 10**4000 else "4,000+"
+        shown = f"{value}" if abs(value) < 10**30 else f"a {digits}-digit number"
+        return f"{shown} is beyond the whole numbers a project file can store ({INT64_MIN} to {INT64_MAX})"
+    if isinstance(value, str) and not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return (f"'{printable(value)}' holds {printable(exc.object[exc.start])}, which is not a character "
+                    f"(a lone surrogate, e.g. from a JSON \\u escape) and cannot be stored as UTF-8 text")
+    return None
+
+
+def printable(text: str) -> str:
+    """`text` with what UTF-8 cannot encode (lone surrogates) written as \\udxxx escapes: safe to
+    print, show or save in a message."""
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _plainly_storable(v: Any) -> bool:
+    """A quick yes for the common scalars (an event's fields): floats, ASCII text, small ints."""
+    t = type(v)
+    if t is float or t is bool or v is None:
+        return True
+    if t is str:
+        return v.isascii()
+    return t is int and INT64_MIN <= v <= INT64_MAX
+
+
+def storage_problems(obj: Any, path: str = "") -> list[tuple[str, str]]:
+    """(field path, why) for each value inside `obj` (a dataclass of the project, a dict, a list or
+    a scalar) that a project file cannot store; dict keys are checked too. Iterative: the
+    nesting is bounded where files are read (app.store.project_json.MAX_JSON_DEPTH), not here."""
+    out: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [(path, obj)]
+    while stack:
+        at, v = stack.pop()
+        if isinstance(v, (str, int)):
+            why = unstorable(v)
+            if why:
+                out.append((at, why))
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                key = printable(k) if isinstance(k, str) else str(k)
+                why = unstorable(k)
+                if why:
+                    out.append((f"{at} key" if at else "key", why))
+                stack.append((f"{at}.{key}" if at else key, x))
+        elif isinstance(v, (list, tuple)):
+            stack.extend((f"{at}[{i}]", x) for i, x in enumerate(v))
+        elif hasattr(v, "__dataclass_fields__"):
+            fields_ = vars(v)
+            if not all(map(_plainly_storable, fields_.values())):  # most objects: nothing to walk
+                stack.extend((f"{at}.{name}" if at else name, x) for name, x in fields_.items())
+    out.reverse()  # the stack walks backwards: report in field order
+    return out
 
 
 def _kind_label(e: Event) -> str:
@@ -171,6 +249,7 @@ class _Checker:
             self.check_cache()
             self.check_features()
             self.check_workloads()
+            self.check_storable()
         except Exception as exc:  # noqa: BLE001 - a rule tripped over unexpected data: report, never crash
             self.tripped(exc)
             return False
@@ -195,6 +274,37 @@ class _Checker:
             self.err("project", f"the simulation horizon {h:,.0f} h is more than ten years "
                                 f"(the longest is {MAX_START_H:,.0f} h)")
         return True
+
+    # ------------------------------------------------------------ what the project file can hold
+    def check_storable(self) -> None:
+        """Every value of the layout a project file can store (the events': check_scenario)."""
+        p = self.p
+
+        def check(where: Callable[[], str], obj: Any, path: str = "") -> None:
+            if _plainly_storable(obj) or (hasattr(obj, "__dataclass_fields__")
+                                          and all(map(_plainly_storable, vars(obj).values()))):
+                return  # the common case, without walking or building the object's name
+            for at, why in storage_problems(obj, path):
+                self.err(where(), f"{where()}: {at} {why}")
+
+        project = lambda: "project"  # noqa: E731
+        for name in ("platform_id", "current_scenario", "baseline_scenario", "platform_snapshot", "features"):
+            check(project, getattr(p, name), name)
+        check(project, p.info, "info")
+        for e in p.enclosures:
+            check(lambda: f"enclosure {printable(str(e.id))}", e)
+        for d in p.drives.values():
+            check(lambda: f"drive {printable(str(d.location))}", d)
+        for g in p.groups:
+            check(lambda: f"RG {g.id}", g)
+        for l in p.luns:
+            check(lambda: f"LUN {l.id}", l)
+        for k, v in p.cache.items():
+            check(lambda: f"cache.{printable(str(k))}", {k: v}, "cache")
+        for w in p.workloads:
+            check(lambda: f"workload {printable(str(w.id))}", w)
+        for sc in p.scenarios:
+            check(lambda: f"scenario {printable(str(sc.name))}", {"name": sc.name, "notes": sc.notes})
 
     # ------------------------------------------------------------ enclosures and buses
     def check_enclosures(self) -> None:
@@ -415,6 +525,10 @@ class _Checker:
             if not _num(l.capacity_gb) or l.capacity_gb <= 0:
                 self.err(where, f"LUN {l.id} has capacity {l.capacity_gb!r}; it must be a positive number of GB")
                 cap_ok = False
+            elif l.capacity_gb < MIN_LUN_GB:
+                self.err(where, f"LUN {l.id} has capacity {l.capacity_gb:g} GB; the smallest LUN is 1 MB "
+                                f"({MIN_LUN_GB:g} GB)")
+                cap_ok = False
             else:
                 cap_ok = True
             if l.group_id not in groups:
@@ -571,6 +685,9 @@ class _Checker:
             self.warn(e.id, f"{_event_name(sc, e)}: {text}", sc)
 
         for e in ordered:
+            if not all(map(_plainly_storable, vars(e).values())):  # the walk only when it may find something
+                for at, why in storage_problems(e):
+                    bad(f"{at} {why}")
             if not _num(e.start_h) or e.start_h < 0:
                 bad(f"start time {e.start_h!r} h must be zero or a positive number of hours")
             elif e.start_h > MAX_START_H:
@@ -712,7 +829,7 @@ class _Checker:
 
 def _event_name(scenario: str, e: Event) -> str:
     """'Baseline: op3 (bind)': how an event's issues start."""
-    return f"{scenario}: {e.id} ({_kind_label(e)})"
+    return f"{printable(str(scenario))}: {printable(str(e.id))} ({_kind_label(e)})"
 
 
 # the Workload fields a workload change may set
@@ -841,6 +958,18 @@ def validate(project: Project, catalog: Catalog, scenario: str | None = None,
             c.tripped(exc)
         cache["lookups"] = c.lookups
     return sorted(c.issues, key=lambda i: 0 if i.severity == ERROR else 1)
+
+
+def storage_issues(project: Project) -> list[Issue]:
+    """The errors of values a project file cannot store (the rule validate() runs among the
+    others), for a command that writes a project without checking it all (export, import)."""
+    c = _Checker(project, Catalog({}, {}))
+    c.check_storable()
+    for s in project.scenarios:
+        for e in s.events:
+            for at, why in storage_problems(e):
+                c.err(e.id, f"{_event_name(s.name, e)}: {at} {why}", s.name)
+    return c.issues
 
 
 def has_errors(project: Project, catalog: Catalog, scenario: str | None = None) -> bool:

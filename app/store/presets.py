@@ -34,10 +34,55 @@ from app.domain.rate_keys import (
     INTERFACES, MIN_SPINNING_RPM, OPERATION_KINDS, RAID_KEYS, RESERVED_TABLES, SETTING_KINDS, PlatformFacts,
     PresetIssue, check_number, check_rates, check_values, field_spec, known_fields, nearest,
 )
+from app.store.safe_read import UnreadableFile, read_regular
 
 
 class PresetError(ValueError):
     """A preset file is malformed; the message names the file and the key."""
+
+
+# The deepest nesting of tables and lists a preset may have (the shipped ones reach 9); the
+# loader walks them recursively, so a dotted key of 3,000 parts ended in RecursionError.
+MAX_TOML_DEPTH = 32
+# The largest preset file read (the shipped ones are under 40 KB).
+MAX_TOML_BYTES = 16 * 2**20
+
+
+def toml_depth(doc: Any) -> int:
+    """How deeply tables and lists nest in parsed TOML (without recursion)."""
+    deepest, stack = 0, [(doc, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            node = node.values()
+        elif not isinstance(node, list):
+            continue
+        depth += 1
+        deepest = max(deepest, depth)
+        if depth <= MAX_TOML_DEPTH:  # deeper is refused anyway: no need to walk a hostile file to its end
+            stack.extend((v, depth) for v in node)
+    return deepest
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """tomllib.loads for a preset or an embedded platform: PresetError naming `where` for invalid
+    TOML, nesting beyond MAX_TOML_DEPTH (tomllib itself recurses into nested inline arrays and
+    tables: RecursionError) or a number it cannot take (more than 4,300 digits)."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PresetError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise PresetError(f"{where}: not valid TOML: lists or tables nest too deeply "
+                          f"(a preset has at most {MAX_TOML_DEPTH} levels)") from None
+    except ValueError as exc:  # int("1" * 5000): Python's limit on digits
+        why = "a number has more than 4,300 digits" if "4300" in str(exc) else " ".join(str(exc).split())
+        raise PresetError(f"{where}: not valid TOML: {why}") from None
+    depth = toml_depth(doc)
+    if depth > MAX_TOML_DEPTH:
+        raise PresetError(f"{where}: tables and lists nest more than {MAX_TOML_DEPTH} levels deep (a dotted "
+                          f"key of that many parts?); a preset has at most {MAX_TOML_DEPTH}")
+    return doc
 
 
 def builtin_presets_dir() -> Path:
@@ -63,8 +108,8 @@ def user_presets_dir() -> Path:
 
 def _sourced(node: Mapping[str, Any], path: str, source: str, unit: str, where: str) -> Tables:
     """Turn a parsed TOML table into Tables whose numeric leaves are Params with a source."""
-    source = node.get("source", source)
-    unit = node.get("unit", unit)
+    source = _text(node, "source", source, path, where)
+    unit = _text(node, "unit", unit, path, where)
     out: dict[str, Any] = {}
     for key, val in node.items():
         if key in ("source", "unit", "note"):
@@ -77,10 +122,10 @@ def _sourced(node: Mapping[str, Any], path: str, source: str, unit: str, where: 
                 raise PresetError(f"{where}: {sub} = {val} has no source (add source = \"...\" to its table)")
             out[key] = Param(float(val), source, unit, sub)
         elif isinstance(val, dict) and "value" in val and isinstance(val["value"], (int, float)):
-            src = val.get("source", source)
+            src = _text(val, "source", source, sub, where)
             if not src:
                 raise PresetError(f"{where}: {sub} has no source")
-            out[key] = Param(float(val["value"]), src, val.get("unit", unit), sub)
+            out[key] = Param(float(val["value"]), src, _text(val, "unit", unit, sub, where), sub)
         elif isinstance(val, dict):
             out[key] = _sourced(val, sub, source, unit, where)
         elif isinstance(val, list):
@@ -91,6 +136,15 @@ def _sourced(node: Mapping[str, Any], path: str, source: str, unit: str, where: 
         else:
             out[key] = val  # strings: names, notes, modes
     return Tables(out, path)
+
+
+def _text(node: Mapping[str, Any], key: str, default: str, path: str, where: str) -> str:
+    """node[key] (a table's source or unit), which must be text: a number there reached the
+    engine's messages (TypeError joining the sources of a range)."""
+    value = node.get(key, default)
+    if not isinstance(value, str):
+        raise PresetError(f"{where}: {f'[{path}] ' if path else ''}{key} must be text (in quotes), not {value!r}")
+    return value
 
 
 def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -455,13 +509,16 @@ def _unknown_keys(doc: Mapping[str, Any], where: str) -> list[PresetIssue]:
 
 
 def _read_toml(path: Path, name: str | None = None) -> dict[str, Any]:
+    """A preset file parsed; PresetError naming it when it is no regular file (a FIFO in the
+    preset folder would hang the start), too large, not UTF-8 or not valid TOML."""
+    where = name or path.name
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise PresetError(f"{name or path.name}: not valid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PresetError(f"{name or path.name}: cannot be read: {exc}") from None
+        text = read_regular(path, "preset file", MAX_TOML_BYTES).decode("utf-8")
+    except UnreadableFile as exc:
+        raise PresetError(f"{where}: {str(exc).removeprefix(f'{path}: ')}") from None
+    except UnicodeDecodeError as exc:
+        raise PresetError(f"{where}: cannot be read: {exc}") from None
+    return parse_toml(text, where)
 
 
 def _rates_doc(doc: Mapping[str, Any], where: str) -> dict[str, Any]:
@@ -594,10 +651,7 @@ def _errors(p: Platform) -> bool:
 
 def platform_from_text(text: str, catalog: Catalog, builtin_dir: Path | None = None) -> Platform:
     """Parse a platform snapshot embedded in a project file (a custom platform)."""
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PresetError(f"embedded platform: not valid TOML: {exc}") from None
+    doc = parse_toml(text, "embedded platform")
     builtin_dir = builtin_dir or builtin_presets_dir()
     rates: dict[str, dict[str, Any]] = {}
     for path in sorted((builtin_dir / "rates").glob("*.toml")):

@@ -49,12 +49,19 @@ from app.domain.hardware import Catalog
 from app.domain.project import Project
 
 from . import disk
-from .project_json import FORMAT, FORMAT_VERSION, ProjectFormatError, project_from_dict, project_to_dict
+from .project_json import (
+    FORMAT, FORMAT_VERSION, ProjectFormatError, parse_json, project_from_dict, project_to_dict,
+)
+from .safe_read import UnreadableFile, open_regular, read_regular
 
 APPLICATION_ID = 0x41504C4E  # "APLN"
 SCHEMA_VERSION = 2
 SUFFIX = ".arrayplan"
 SQLITE_MAGIC = b"SQLite format 3\x00"
+# The largest .json project read: a bigger "project" (a symlink to /dev/zero, a log renamed
+# .json) is refused before it fills the memory. A project of 10^6 operations is ~250 MB of JSON
+# and needs ~3 GB to load; a .arrayplan file has no such limit.
+MAX_JSON_BYTES = 512 * 1024 * 1024
 
 
 class ProjectFileError(Exception):
@@ -133,15 +140,16 @@ def _read_v2_rows(con: sqlite3.Connection) -> dict[str, Any]:
         raise ProjectFormatError("the project table is empty")
     d: dict[str, Any] = {
         "format": FORMAT, "version": FORMAT_VERSION,
-        "platform_id": row[0], "info": json.loads(row[1]), "cache": json.loads(row[2]),
-        "features": json.loads(row[3]), "current_scenario": row[4], "baseline_scenario": row[5],
+        "platform_id": row[0], "info": parse_json(row[1], "project.info_json"),
+        "cache": parse_json(row[2], "project.cache_json"), "features": parse_json(row[3], "project.features_json"),
+        "current_scenario": row[4], "baseline_scenario": row[5],
         "horizon_h": row[6], "platform_snapshot": row[7],
     }
     d["enclosures"] = [{"bus": b, "position": p, "type_id": t}
                        for b, p, t in con.execute("SELECT bus, position, type_id FROM enclosure ORDER BY ord")]
     d["drives"] = [{"location": loc, "type_id": t, **({"hot_spare": True} if hs else {})}
                    for loc, t, hs in con.execute("SELECT location, type_id, hot_spare FROM drive ORDER BY ord")]
-    d["groups"] = [{"id": i, "raid": r, "drives": json.loads(dj), **({"name": n} if n else {})}
+    d["groups"] = [{"id": i, "raid": r, "drives": parse_json(dj, f"raid_group {i}.drives_json"), **({"name": n} if n else {})}
                    for i, r, n, dj in con.execute("SELECT id, raid, name, drives_json FROM raid_group ORDER BY ord")]
     luns = []
     for i, g, cap, owner, name, sj, opt in con.execute(
@@ -149,18 +157,19 @@ def _read_v2_rows(con: sqlite3.Connection) -> dict[str, Any]:
         lun: dict[str, Any] = {"id": i, "group_id": g, "capacity_gb": cap, "owner": owner}
         if name:
             lun["name"] = name
-        settings = json.loads(sj)
+        settings = parse_json(sj, f"lun {i}.settings_json")
         if settings:
             lun["settings"] = settings
         if opt != 1.0:
             lun["optimization"] = opt
         luns.append(lun)
     d["luns"] = luns
-    d["workloads"] = [json.loads(doc) for (doc,) in con.execute("SELECT doc_json FROM workload ORDER BY ord")]
+    d["workloads"] = [parse_json(doc, f"workload {wid!r}.doc_json")
+                      for wid, doc in con.execute("SELECT id, doc_json FROM workload ORDER BY ord")]
     scenarios = []
     for so, name, notes in con.execute("SELECT ord, name, notes FROM scenario ORDER BY ord").fetchall():
-        events = [json.loads(doc) for (doc,) in con.execute(
-            "SELECT doc_json FROM event WHERE scenario_ord = ? ORDER BY ord", (so,))]
+        events = [parse_json(doc, f"event {eid!r}.doc_json") for eid, doc in con.execute(
+            "SELECT id, doc_json FROM event WHERE scenario_ord = ? ORDER BY ord", (so,))]
         s: dict[str, Any] = {"name": name, "events": events}
         if notes:
             s["notes"] = notes
@@ -174,7 +183,7 @@ def _upgrade_1_to_2(con: sqlite3.Connection) -> None:
     row = con.execute("SELECT json FROM project_doc WHERE id = 1").fetchone()
     if row is None:
         raise ProjectFormatError("the version 1 project table is empty")
-    doc = json.loads(row[0])
+    doc = parse_json(row[0], "project_doc.json")
     # v1 documents predate the format header and named the platform "platform"
     doc.setdefault("format", FORMAT)
     doc.setdefault("version", 1)
@@ -207,15 +216,12 @@ def _one_line(text: str) -> str:
 
 
 def _sniff(path: Path) -> bytes:
+    """The first 100 bytes of a regular file (ProjectFileError for a FIFO, a device, a folder)."""
     try:
-        with path.open("rb") as fh:
+        with open_regular(path, "project file") as fh:
             return fh.read(100)
-    except FileNotFoundError:
-        raise ProjectFileError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ProjectFileError(f"{path}: is a folder, not a project file") from None
-    except PermissionError:
-        raise ProjectFileError(f"{path}: permission denied") from None
+    except UnreadableFile as exc:
+        raise ProjectFileError(str(exc)) from None
     except OSError as exc:
         raise ProjectFileError(f"{path}: cannot be read ({_one_line(exc.strerror or exc)})") from None
 
@@ -262,6 +268,8 @@ def read_arrayplan(path: Path) -> Project:
         raise ProjectFileError(f"{path}: invalid project data: {_one_line(exc)}") from None
     except (sqlite3.DatabaseError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
         raise ProjectFileError(f"{path}: the project file is damaged or not readable ({_one_line(exc)})") from None
+    except RecursionError:  # parse_json bounds the nesting of every JSON column; this is the backstop
+        raise ProjectFileError(f"{path}: the project is nested too deeply to be read") from None
     finally:
         for con in (src, mem):
             if con is not None:
@@ -274,19 +282,20 @@ def read_json_project(path: Path) -> Project:
     if head.startswith(SQLITE_MAGIC):
         return read_arrayplan(path)
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, "JSON project", MAX_JSON_BYTES, f"a large project is kept as a {SUFFIX} file")
+    except UnreadableFile as exc:
+        raise ProjectFileError(str(exc)) from None
+    try:
         text = raw.decode("utf-8")
-        data = json.loads(text)
     except UnicodeDecodeError:
         raise ProjectFileError(f"{path}: not a JSON project (the file is not text)") from None
-    except json.JSONDecodeError as exc:
-        raise ProjectFileError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
-    except OSError as exc:
-        raise ProjectFileError(f"{path}: cannot be read ({_one_line(exc.strerror or exc)})") from None
+    del raw
     try:
-        return project_from_dict(data)
+        return project_from_dict(parse_json(text))
     except ProjectFormatError as exc:
         raise ProjectFileError(f"{path}: {_one_line(exc)}") from None
+    except RecursionError:  # parse_json bounds the nesting; this is the backstop
+        raise ProjectFileError(f"{path}: the project is nested too deeply to be read") from None
 
 
 def load_project(path: str | Path) -> Project:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import fields
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,53 @@ FORMAT_VERSION = 1
 
 class ProjectFormatError(ValueError):
     """Malformed project data; the message names the field and its object ("luns[3] (LUN 12).capacity_gb")."""
+
+
+# ---------------------------------------------------------------- parsing JSON text safely
+
+# The deepest nesting of lists/objects accepted. A project needs 6 (scenarios > events > changes >
+# luns); json.loads and the reader below recurse once per level and die of RecursionError near
+# 1,000, so a hostile file is refused well before, with one line.
+MAX_JSON_DEPTH = 64
+
+# Every byte but the JSON brackets and the quote (bytes.translate deletes them), and each bracket's step.
+_NOT_A_MARK = bytes(c for c in range(256) if c not in b'[]{}"')
+_DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def json_depth(text: str | bytes) -> int:
+    """How deeply lists and objects nest in JSON `text`, found without parsing it (so without
+    recursion) and in C loops (~1.5 s for a 250 MB project of 10^6 operations, half of what
+    json.loads takes): escaped backslashes and quotes are dropped, then everything but brackets
+    and quotes; what lies between quotes is inside strings. Unclosed brackets count as open, as
+    the parser takes them."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    outside_strings = b"".join(raw.translate(None, _NOT_A_MARK).split(b'"')[::2])
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, outside_strings)), default=0)
+
+
+def parse_json(text: str | bytes, what: str = "") -> Any:
+    """json.loads for text from a file: ProjectFormatError (prefixed with `what`) for invalid
+    JSON, nesting deeper than MAX_JSON_DEPTH, or a number the parser refuses (an integer of more
+    than 4,300 digits), never a RecursionError or a bare ValueError."""
+    prefix = f"{what}: " if what else ""
+    if not isinstance(text, (str, bytes)):  # a column of a damaged database holding a number
+        raise ProjectFormatError(f"{prefix}expected JSON text, got {_kind(text)}")
+    depth = json_depth(text)
+    if depth > MAX_JSON_DEPTH:
+        raise ProjectFormatError(f"{prefix}lists and objects nest {depth:,} levels deep; a project file "
+                                 f"has at most {MAX_JSON_DEPTH} (the file is damaged or not a project)")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProjectFormatError(f"{prefix}not valid JSON ({exc.msg} at line {exc.lineno}, "
+                                 f"column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:
+        why = " ".join(str(exc).split())
+        if "4300 digits" in why:  # Python's guard against slow int parsing; its text names sys calls
+            why = "a number has more than 4,300 digits"
+        raise ProjectFormatError(f"{prefix}not valid JSON ({why})") from None
 
 
 # ---------------------------------------------------------------- to dict
@@ -130,9 +178,13 @@ class _Reader:
             return v
         if not isinstance(v, (int, float)) or isinstance(v, bool):
             raise ProjectFormatError(f"{self._p(key)}: expected a number, got {_kind(v)}")
+        try:
+            v = float(v)  # OverflowError: an integer beyond any float (1e309 written out in digits)
+        except OverflowError:
+            raise ProjectFormatError(f"{self._p(key)}: the number {_short(v)} is too large") from None
         if not math.isfinite(v):
             raise ProjectFormatError(f"{self._p(key)}: expected a finite number, got {v}")
-        return float(v)
+        return v
 
     def bool(self, key: str, default: Any = _MISSING) -> Any:
         v = self.get(key, default)
@@ -187,7 +239,7 @@ def _kind(v: Any) -> str:
     if isinstance(v, bool):
         return "true/false"
     if isinstance(v, (int, float)):
-        return f"the number {v}"
+        return f"the number {_short(v)}"
     if isinstance(v, str):
         return f"the text {v[:40]!r}"
     if isinstance(v, list):
@@ -195,6 +247,15 @@ def _kind(v: Any) -> str:
     if isinstance(v, dict):
         return "an object"
     return type(v).__name__
+
+
+def _short(v: int | float) -> str:
+    """A number for a message: a 400-digit integer as its first digits and its length."""
+    text = repr(v) if isinstance(v, float) else str(v) if abs(v) < 10**30 else None
+    if text is None:
+        digits = len(str(abs(v)))  # at most 4,300 digits: json.loads refuses longer ones
+        text = f"{str(v)[:8]}... ({digits} digits)"
+    return text
 
 
 def _json_value(v: Any, path: str) -> Any:
@@ -358,11 +419,7 @@ def project_from_dict(data: Any) -> Project:
 
 
 def project_from_json(text: str, name: str = "JSON") -> Project:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ProjectFormatError(f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
-    return project_from_dict(data)
+    return project_from_dict(parse_json(text))
 
 
 def read_json_file(path: Path) -> Project:
