@@ -7,8 +7,9 @@ Each window's session writes, in <AppDataLocation>/recovery/:
     <session>.lock        a QLockFile, held from the first autosave until the files are deleted
 
 A session is live while its lock is held. QLockFile tells a held lock from one left by a dead
-process (it checks the pid, the host and the process name), and its staleness by age is turned
-off: an idle window autosaves nothing for hours and is still alive. So another instance never
+process (it checks the pid, the host and the process name, and a live holder's flock), and its
+staleness by age is turned off: an idle window autosaves nothing for hours and is still alive
+(on a file system without flock, e.g. some network mounts, age alone would call it dead). So another instance never
 takes a running session's files for a crash's, and taking a dead session's lock claims it: two
 instances starting together never both offer (or delete) the same files.
 
