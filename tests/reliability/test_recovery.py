@@ -11,9 +11,7 @@ real by killing the subprocess that holds the lock.
 """
 from __future__ import annotations
 
-import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -22,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gui"))
 
 from configurator_support import (  # noqa: E402,F401  (fixtures)
-    config_dict, drop_drive, isolated, make_window, settle, simulate_crash,
+    config_dict, drop_drive, isolated, make_window, simulate_crash,
 )
 
 import pytest  # noqa: E402
