@@ -1,43 +1,30 @@
 """File handling for the main window: new, open, save, save as, recent files, the unsaved-changes
-prompt, autosave to a recovery file and the offer to recover after a crash.
+prompt; autosave and the offer to recover after a crash are app/ui/recovery.py's.
 
 Open and save go through app.store (load_project / save_project; the store saves atomically, so a
-failed save never overwrites the user's file); a ProjectFileError becomes a message box. Before an
+failed save never overwrites the user's file); every failed save says why in a
+message box (app/ui/save_errors.py words the errors the store does not). Before an
 open or a save, self.guard (app/ui/file_guard.py) asks when the file is open in another window,
 changed on disk since it was opened, or read-only; opening a folder also removes the temporary
 files that killed saves left there (app/store/disk.py).
-
-Recovery: while the project is dirty, a QTimer writes it every `AUTOSAVE_MS` to
-<AppDataLocation>/recovery/<session>.arrayplan with a <session>.json note (original path, title,
-time). A clean exit (or a save) deletes them; files left behind at start-up were a crash, and the
-user is offered to recover them.
 """
 from __future__ import annotations
 
-import json
-import os
-import time
-import uuid
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.domain.project import Project
+from app.ui import recovery
 from app.ui.document import UnknownPlatformError
 from app.ui.file_guard import CANCEL, SAVE_AS, FileGuard
+from app.ui.recovery import AUTOSAVE_MS, recovery_dir  # noqa: F401 - their old home
+from app.ui.save_errors import save_error_text
 
-AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
 FILE_FILTER = "ArrayPlanner projects (*.arrayplan *.json);;ArrayPlanner project (*.arrayplan);;JSON (*.json);;All files (*)"
-
-
-def recovery_dir() -> Path:
-    base = QStandardPaths.writableLocation(QStandardPaths.AppDataLocation)
-    d = Path(base or Path.home() / ".arrayplanner") / "recovery"
-    d.mkdir(parents=True, exist_ok=True)
-    return d
 
 
 def examples_dir() -> Path:
@@ -62,13 +49,7 @@ class FileController(QObject):
         super().__init__(window)
         self.window = window
         self.document = window.document
-        self.session = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        self.timer = QTimer(self)
-        self.timer.setInterval(AUTOSAVE_MS)
-        self.timer.timeout.connect(lambda: self.autosave(wait=False))
-        self._autosave_done.connect(self._on_autosave_done)
-        self.timer.start()
-        self._autosaved_revision = -1
+        self.recovery = recovery.AutosaveSession(window, self.document)
         self.guard = FileGuard(self)
 
     # ---------------------------------------------------------------- recent files
@@ -142,6 +123,7 @@ class FileController(QObject):
         self._add_recent(path)
         self.window.status(f"Opened {path} read-only: save your changes under another name"
                            if opening.read_only else f"Opened {path}")
+        self.discard_recovery()  # the work it replaced was saved or discarded (maybe_save)
         return True
 
     def new(self, project: Project) -> bool:
@@ -151,6 +133,7 @@ class FileController(QObject):
         except UnknownPlatformError as exc:
             self._error("Cannot create the project", str(exc))
             return False
+        self.discard_recovery()
         return True
 
     # ---------------------------------------------------------------- save
@@ -179,8 +162,10 @@ class FileController(QObject):
             return self.save_as()
         try:
             save_project(self.document.project, path, self.document.catalog)
-        except (ProjectFileError, OSError) as exc:
-            text = str(exc)
+        except Exception as exc:  # noqa: BLE001 - any failure, e.g. a name the file cannot hold: say why
+            text = save_error_text(exc, self.document.project)
+            if not isinstance(exc, (ProjectFileError, OSError)):
+                text = f"{path}: {text}"
             if path.exists() and "unchanged" not in text:  # a failed write says so itself
                 text += "\n\nYour file was not changed."
             self._error("Cannot save the project", text)
@@ -193,132 +178,20 @@ class FileController(QObject):
         return True
 
     # ---------------------------------------------------------------- autosave and recovery
+    # (app/ui/recovery.py; these keep the window's and the tests' calls short)
+    @property
+    def timer(self) -> QTimer:
+        return self.recovery.timer
+
     def recovery_paths(self) -> tuple[Path, Path]:
-        d = recovery_dir()
-        return d / f"{self.session}.arrayplan", d / f"{self.session}.json"
+        return self.recovery.paths()
 
     def autosave(self, wait: bool = True) -> bool:
-        """Write the recovery file if there are unsaved changes since the last autosave.
-
-        The timer calls autosave(wait=False): the project is copied on the GUI thread and written
-        by a worker thread (the store saves atomically, so a crash mid-write leaves the previous
-        recovery file). Returns whether a save was made (or started)."""
-        doc = self.document
-        if not doc.dirty or doc.revision == self._autosaved_revision:
-            return False
-        if getattr(self, "_autosave_running", False):
-            return False
-        snapshot = doc.project.clone()
-        meta_text = json.dumps({"original": str(doc.path) if doc.path else None, "title": doc.project.info.title,
-                                "saved_at": time.time(), "pid": os.getpid()})
-        paths = self.recovery_paths()
-        self._autosaved_revision = doc.revision
-        if wait:
-            why = _write_recovery(snapshot, meta_text, paths)
-            if why:
-                self._autosave_failed(why)
-            return why is None
-        self._autosave_running = True
-        from PySide6.QtCore import QThreadPool
-
-        def work() -> None:
-            why = _write_recovery(snapshot, meta_text, paths)
-            self._autosave_done.emit(why or "")
-
-        QThreadPool.globalInstance().start(work)
-        return True
-
-    _autosave_done = Signal(str)
-
-    def _on_autosave_done(self, why: str) -> None:
-        self._autosave_running = False
-        if why:
-            self._autosave_failed(why)
-
-    def _autosave_failed(self, why: str) -> None:
-        self._autosaved_revision = -1
-        self.window.status(f"Autosave failed: {why}")
+        return self.recovery.autosave(wait)
 
     def discard_recovery(self) -> None:
-        for p in self.recovery_paths():
-            try:
-                p.unlink()
-            except FileNotFoundError:
-                pass
-        self._autosaved_revision = -1
-
-    @staticmethod
-    def leftover_recovery() -> list[tuple[Path, dict]]:
-        """Recovery files from sessions that did not end cleanly, newest first."""
-        out = []
-        for data in recovery_dir().glob("*.arrayplan"):
-            meta_path = data.with_suffix(".json")
-            try:
-                meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                meta = {}
-            pid = meta.get("pid")
-            if pid and pid != os.getpid() and _alive(pid) and data.stat().st_mtime > time.time() - 2 * AUTOSAVE_MS / 1000:
-                continue  # another running ArrayPlanner's live recovery file
-            if pid == os.getpid():
-                continue
-            out.append((data, meta))
-        out.sort(key=lambda dm: dm[0].stat().st_mtime, reverse=True)
-        return out
+        self.recovery.discard()
 
     def offer_recovery(self) -> bool:
-        """At start-up: offer to open a recovery file left by a crash. True if one was recovered."""
-        leftovers = self.leftover_recovery()
-        if not leftovers:
-            return False
-        data, meta = leftovers[0]
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(meta.get("saved_at", data.stat().st_mtime)))
-        original = meta.get("original") or "an unsaved project"
-        answer = QMessageBox.question(
-            self.window, "Recover unsaved work?",
-            f"ArrayPlanner did not close properly. Recover the changes to {original} autosaved at {when}?",
-            QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
-        recovered = False
-        if answer == QMessageBox.Yes:
-            from app.store.project_file import ProjectFileError, load_project
-            try:
-                project = load_project(data)  # its errors name the file
-            except ProjectFileError as exc:
-                self._error("Cannot recover", str(exc))
-                return False
-            try:
-                self.document.replace_project(project, meta.get("original"), dirty=True)
-            except (ProjectFileError, UnknownPlatformError) as exc:  # e.g. its user preset was deleted since the crash
-                self._error("Cannot recover", f"{data}: {exc}")
-                return False
-            self.window.status(f"Recovered unsaved changes from {when}; save them to keep them")
-            recovered = True
-        for d, _m in leftovers:  # offered once; the recovered project is dirty and autosaves again
-            for p in (d, d.with_suffix(".json")):
-                try:
-                    p.unlink()
-                except FileNotFoundError:
-                    pass
-        return recovered
-
-
-def _write_recovery(project: Project, meta_text: str, paths: tuple[Path, Path]) -> str | None:
-    """Write a recovery file and its note; None on success, else the reason (any thread)."""
-    from app.store.project_file import ProjectFileError, save_project
-    data, meta = paths
-    try:
-        save_project(project, data)
-        meta.write_text(meta_text, encoding="utf-8")
-    except (ProjectFileError, OSError) as exc:
-        return str(exc)
-    return None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True
+        """At start-up: offer the work of every session that died; True if any was restored."""
+        return recovery.offer(self)

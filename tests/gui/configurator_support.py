@@ -29,7 +29,7 @@ def config_dict(project: Project) -> dict:
 @pytest.fixture
 def isolated(tmp_path, monkeypatch, qapp):
     """QSettings, recovery folder and app names confined to tmp_path."""
-    from app.ui import files
+    from app.ui import recovery
     from app.ui.launch import make_app
 
     make_app()
@@ -38,7 +38,7 @@ def isolated(tmp_path, monkeypatch, qapp):
         QSettings.setPath(fmt, QSettings.UserScope, str(tmp_path / "settings"))
     rec = tmp_path / "recovery"
     rec.mkdir()
-    monkeypatch.setattr(files, "recovery_dir", lambda: rec)
+    monkeypatch.setattr(recovery, "recovery_dir", lambda: rec)
     QSettings().clear()
     return tmp_path
 
@@ -64,6 +64,21 @@ def _forget_changes(w) -> None:
     """Teardown closes the window: no unsaved-changes prompt, no recovery file left behind."""
     w.document.mark_saved()
     w.files.discard_recovery()
+
+
+def simulate_crash(w) -> None:
+    """As if w's process died: its recovery files stay and their lock is free (as a dead holder's
+    is); the window goes on as a new session, so its teardown deletes none of those files."""
+    import uuid
+
+    from app.ui import recovery
+
+    s = w.files.recovery
+    if s.lock is not None:
+        s.lock.unlock()
+        s.lock = None
+    recovery._OWN_SESSIONS.discard(s.session)
+    s.session = f"after-crash-{uuid.uuid4().hex[:8]}"
 
 
 def settle(qtbot, ms: int = 0) -> None:

@@ -6,7 +6,7 @@ import sys
 
 from configurator_support import (  # noqa: F401  (fixtures)
     EXAMPLES, config_dict, drag_drop, drop_drive, drop_enclosure, isolated, make_window, palette_mime,
-    placeholder_center, select_drives, settle, slot_center,
+    placeholder_center, select_drives, settle, simulate_crash, slot_center,
 )
 
 import pytest
@@ -393,7 +393,7 @@ def test_unsaved_changes_prompt_on_close(qtbot, isolated, monkeypatch, answer, c
 
 
 def test_autosave_and_recovery_after_a_crash(qtbot, isolated, monkeypatch):
-    from app.ui import files
+    from app.ui import recovery
 
     w = make_window(qtbot)
     assert not w.files.autosave()  # nothing to save while clean
@@ -402,35 +402,33 @@ def test_autosave_and_recovery_after_a_crash(qtbot, isolated, monkeypatch):
     data, meta = w.files.recovery_paths()
     assert data.exists() and meta.exists()
     edited = config_dict(w.document.project)
-    # "crash": the session's files stay; a new session starts
-    monkeypatch.setattr(files.FileController, "leftover_recovery",
-                        staticmethod(lambda: [(data, {"original": None, "saved_at": 0})]))
+    simulate_crash(w)  # the session's files stay, its lock is free; a new session starts
     w2 = make_window(qtbot)
-    asked = []
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
+    offered = []
+    monkeypatch.setattr(recovery, "ask", lambda _parent, leftovers: offered.extend(leftovers)
+                        or recovery.Choice(restore=list(leftovers)))
     assert w2.files.offer_recovery()
-    assert asked and "did not close properly" in asked[0]
+    assert [lo.data for lo in offered] == [data]
     assert config_dict(w2.document.project) == edited
     assert w2.document.dirty  # recovered work is unsaved until the user saves it
-    assert not data.exists()  # offered once
-    w.files.discard_recovery()
+    assert data.exists()  # kept until saved or autosaved anew (tests/reliability/test_recovery.py)
 
 
 def test_leftover_recovery_ignores_own_session_and_finds_dead_ones(qtbot, isolated):
     import json
-    import os
-    from app.ui import files
+    from app.ui import recovery
 
     w = make_window(qtbot)
     assert drop_drive(w, "fc-15k-73", "0_0_12")
     assert w.files.autosave()
-    assert files.FileController.leftover_recovery() == []  # our own live file
-    rec = files.recovery_dir()
+    assert recovery.find_leftovers() == []  # our own live file
+    rec = recovery.recovery_dir()
     dead = rec / "999999-dead.arrayplan"
     dead.write_bytes(w.files.recovery_paths()[0].read_bytes())
     (rec / "999999-dead.json").write_text(json.dumps({"pid": 99999999, "original": None, "saved_at": 1}))
-    found = files.FileController.leftover_recovery()
-    assert [p.name for p, _m in found] == ["999999-dead.arrayplan"]
+    found = recovery.find_leftovers()
+    assert [lo.data.name for lo in found] == ["999999-dead.arrayplan"]
+    found[0].release()
 
 
 def test_window_layout_is_remembered(qtbot, isolated):
@@ -574,7 +572,7 @@ def test_timer_autosave_writes_in_the_background(qtbot, isolated):
     w = make_window(qtbot)
     assert drop_drive(w, "fc-15k-73", "0_0_12")
     data, meta = w.files.recovery_paths()
-    with qtbot.waitSignal(w.files._autosave_done, timeout=10000):
+    with qtbot.waitSignal(w.files.recovery.finished, timeout=10000):
         w.files.timer.timeout.emit()
     assert data.exists() and meta.exists()
     from app.store.project_file import load_project

@@ -70,7 +70,7 @@ def test_open_with_an_unreadable_embedded_platform_keeps_the_project(qtbot, isol
 
 
 def test_recovery_and_new_with_an_unknown_platform_are_refused(qtbot, isolated, monkeypatch):
-    from app.ui import files
+    from app.ui import recovery
 
     w = make_window(qtbot)
     before, title = config_dict(w.document.project), w.windowTitle()
@@ -80,10 +80,9 @@ def test_recovery_and_new_with_an_unknown_platform_are_refused(qtbot, isolated, 
     orphan.platform_id = "nope"
     data = isolated / "recovery" / "999999-dead.arrayplan"
     save_project(orphan, data)
-    monkeypatch.setattr(files.FileController, "leftover_recovery",
-                        staticmethod(lambda: [(data, {"original": None, "saved_at": 0})]))
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
+    monkeypatch.setattr(recovery, "ask", lambda _p, leftovers: recovery.Choice(restore=list(leftovers)))
     assert not w.files.offer_recovery()
+    assert data.exists()  # kept: restorable once the preset is back, or discarded explicitly
     settle(qtbot)
     assert shown and "platform 'nope' is not in the preset catalog" in shown[-1]
     assert _kept(w, before, title)

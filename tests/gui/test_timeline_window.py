@@ -243,12 +243,12 @@ def test_the_window_selection_selects_the_op_in_the_started_app(qtbot, tmp_path,
     the timeline plug-in, where there is no panel)."""
     from app.store.examples import example_path
     from app.store.project_file import load_project
-    from app.ui import files
+    from app.ui import recovery
     from app.ui.document import Document
     from app.ui.main_window import MainWindow
     from app.ui.timeline.panel import TimelinePanel
 
-    monkeypatch.setattr(files, "recovery_dir", lambda: tmp_path)
+    monkeypatch.setattr(recovery, "recovery_dir", lambda: tmp_path)
     window = MainWindow(Document(load_project(example_path("emc-cx4-960-oltp")), catalog()))
     window.files.maybe_save = lambda: True
     qtbot.addWidget(window)
