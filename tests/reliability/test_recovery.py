@@ -353,4 +353,5 @@ def test_a_save_that_raises_says_why_and_keeps_the_file(qtbot, isolated, monkeyp
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(other), ""))
     assert not w.files.save_as()
     assert len(shown) == 2 and field in shown[1] and not other.exists()
-    assert sorted(p.name for p in isolated.iterdir() if p.is_file()) == [path.name]
+    # the project and the window's lock on it (app/ui/file_guard.py), no temporary file
+    assert sorted(p.name for p in isolated.iterdir() if p.is_file()) == sorted([path.name, f".{path.name}.lock"])
