@@ -60,7 +60,7 @@ def policy_rate(op: Any, ctx: Any, pol: Policy, full: float, full_limit: str, us
     duty = pol.p("idle_duty", 1.0)
     idle = (1.0 - c) * duty * r0
     if kind == "share":
-        f, eff = share_of(pol, ctx.host_random_g[gi] >= 0.5)
+        f, eff = share_of(pol, bool(ctx.host_random_g[gi] >= 0.5))
         busy = c * f * eff * r0
         for kind_, i, cost in uses:
             ctx.add(kind_, i, idle * cost + c * f)

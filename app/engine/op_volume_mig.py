@@ -214,7 +214,7 @@ class VolumeMig(Op):
             rate = min(rates) / slow
             if self.pol.kind != "asap":
                 c = float(ctx.occ_g[busiest]) if busiest >= 0 else 0.0
-                rnd = busiest >= 0 and ctx.host_random_g[busiest] >= 0.5
+                rnd = busiest >= 0 and bool(ctx.host_random_g[busiest] >= 0.5)
                 rate = scaled_rate(self.pol, min(idle_rates) / slow, rate, c, rnd)
             s.rate = rate
             lay = self.lay
