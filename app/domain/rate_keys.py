@@ -91,8 +91,8 @@ def when_offered(kind: str, extra: str = "", test: Callable[[PlatformFacts, str]
 # [policy.<op kind>] tables (app.domain.policies checks them; app.engine.policy reads them) hold
 # each priority level's throttle policy. Which operations the engine can still predict without
 # one: a rebuild runs on the generic model (each level a duty cycle of the full-speed rate, the
-# `generic-model` advisory); the others model only some policy kinds (op_migration.py, op_bind.py: migration and bind
-# cap / asap, volume migration and reallocate asap), so without their table they are not predicted.
+# `generic-model` advisory); the others need their table (check says so; reallocate models the asap kind
+# only), though LUN migration, bind and volume migration take every policy kind (app/engine/op_policy.py).
 POLICY_KIND = {"lun_migration": "migration", "drive_failure": "rebuild", "bind": "bind",
                "volume_migration": "volume_migration", "reallocate": "reallocate"}
 GENERIC_POLICY = frozenset({"drive_failure"})  # the operations the generic duty-cycle policy serves
@@ -272,8 +272,9 @@ register(
             doc="degraded / normal sequential read throughput"),
     RateKey(f"host.write_penalty.{_PEN_LEVELS}", lo=1.0, hi=20.0, unit="back-end I/Os per write",
             default="app/domain/raid.py: R0 1, R1 and R1/0 2, R3 and R5 4, R6 and RAID-DP 6",
-            doc="back-end I/Os per small random host write on a group of that RAID level (the host model; "
-                "operations do not read it)"),
+            doc="back-end I/Os per small random host write on a group of that RAID level; the host model "
+                "and a LUN migration's partial-stripe writes onto such a group read it (app/engine/write_cost.py; "
+                "full-stripe writes cost width/data whatever it is)"),
     RateKey("fragmentation.k", lo=0.0, hi=10.0, default="layout does not slow sequential reads",
             doc="sequential read slow-down per step of the WAFL optimization level above 1"),
     RateKey("fragmentation.random_sensitivity", lo=0.0, hi=10.0, need=UNUSED,
@@ -685,9 +686,9 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
     return out
 
 
-# the policy kinds each operation models (app/engine/op_base.py: Op.policy(..., kinds)); a rebuild takes all
-MODELLED_KINDS: dict[str, tuple[str, ...]] = {"lun_migration": ("cap", "asap"), "bind": ("cap", "asap"),
-                                              "volume_migration": ("asap",), "reallocate": ("asap",)}
+# the policy kinds an operation models when not all (app/engine/op_base.py: Op.policy(..., kinds));
+# rebuild, LUN migration, bind and volume migration take every kind (app/engine/op_policy.py)
+MODELLED_KINDS: dict[str, tuple[str, ...]] = {"reallocate": ("asap",)}
 # the phase whose policy the engine asks for (op_*.py); another phase's sub-table is not read
 READ_PHASE = {"lun_migration": "copy", "bind": "verify", "volume_migration": "copy", "reallocate": "reallocate"}
 
@@ -721,7 +722,9 @@ def _check_levels(kind: str, pk: str, levels: tuple[str, ...], doc: Mapping[str,
                 f"{', '.join(MODELLED_KINDS[kind])} (another kind is reported as not predicted)")
             continue
         read.append((lv, pol))
-        if kind == "bind":
+        if kind == "bind" and (pkind in ("cap", "asap") or lv == levels[-1]):
+            # cap / asap: mb_s is the level's average bind rate; the fastest level's calibrates the
+            # verify's drive and CPU cost whatever its kind (op_bind.py)
             _check_bind_level(name, pol, doc, facts, err)
     # a higher priority is never capped slower (levels are listed slowest first)
     capped = [(lv, _num_of(pol.get("mb_s"))) for lv, pol in read]

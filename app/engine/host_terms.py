@@ -11,6 +11,7 @@ from typing import Any, Final
 import numpy as np
 
 from .sim_state import SimState
+from .write_cost import penalty_overrides
 
 
 
@@ -243,8 +244,8 @@ def _group_factors(sim: SimState) -> tuple[np.ndarray, np.ndarray]:
     if getattr(sim, "_grp_factors", None) is None:
         lay = sim.lay
         # a platform may override the RAID write penalty (host.write_penalty.<RAID level>)
-        pen_over = tuple(sorted((raid, sim.R.v(f"host.write_penalty.{raid}")) for raid in set(lay.g_raid)
-                                if sim.R.has(f"host.write_penalty.{raid}")))
+        # (write_cost.py: the operations read the same overrides)
+        pen_over = penalty_overrides(sim.R, lay.g_raid)
         key: tuple = (sim.degr_seq, sim.degr_fac) + ((pen_over,) if pen_over else ())
         cached = lay.group_factors.get(key)
         if cached is None:

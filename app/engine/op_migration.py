@@ -6,7 +6,9 @@ import math
 from typing import TYPE_CHECKING
 
 from .op_base import Op
+from .op_policy import policy_rate, require_table
 from .op_streams import Fixed, INF
+from .write_cost import partial_stripe_factor
 
 if TYPE_CHECKING:  # pragma: no cover
     from .op_streams import Stream
@@ -15,7 +17,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class Migration(Op):
     __slots__ = ("src", "dst", "gs", "gd", "ctrl", "core", "copy_cap", "exp_cap", "cached", "cache_path", "cpu_copy",
                  "cpu_exp", "exp_cost_u", "c_src", "c_dst", "copy_uses", "src_uses", "exp_uses", "res", "dst_width",
-                 "dst_data", "copy_mb", "exp_mb", "exp_pending", "exp_uses_lo", "exp_cost_lo", "cpu_exp_lo", "copy_bus")
+                 "dst_data", "copy_mb", "exp_mb", "exp_pending", "exp_uses_lo", "exp_cost_lo", "cpu_exp_lo", "copy_bus",
+                 "pol", "pol_exp", "throttled")
 
     def start(self, t: float) -> bool:
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
@@ -27,11 +30,15 @@ class Migration(Op):
         self.gd = lay.l_group.item(self.dst)
         self.ctrl = lay.l_owner.item(self.src)
         mirror = lay.g_mirror.item(self.gd)
-        pol = self.policy("migration", "copy", ("cap", "asap"))
+        pol = self.pol = require_table(self.policy("migration", "copy"), "migration")
+        self.pol_exp = self.policy("migration", "expansion")
         self.asap = pol.kind == "asap"
+        # duty_cycle / window / share / idle_only: op_policy.policy_rate scales the full-speed rate
+        # (the drives, CPU and buses alone); cap and asap keep their own paths below
+        self.throttled = pol.kind not in ("cap", "asap")
         self.asap_class = 1 if self.asap else 0
         self.label = f"Migrate LUN {ev.source_lun} -> LUN {ev.dest_lun} ({self.priority})"
-        self.copy_cap = pol.p("mirror_mb_s" if mirror and pol.has("mirror_mb_s") else "mb_s", INF)
+        self.copy_cap = INF if self.throttled else pol.p("mirror_mb_s" if mirror and pol.has("mirror_mb_s") else "mb_s", INF)
         dest = self.ix.default_lun_settings | lay.luns[self.dst].settings
         wa = dest.get("write_aside_blocks")
         # write-aside 511 or less sends the copy's large writes around the cache (emc 'Best
@@ -46,8 +53,18 @@ class Migration(Op):
         if rates is None:
             rates = self.ix.migration_rates[key] = self.rates(mirror)
         self.exp_cap, self.cpu_copy, self.cpu_exp, self.exp_cost_u, copy_read, copy_write, overlap = rates
+        if self.throttled:
+            # the expansion follows the copy (as at ASAP): an overlapped one would compete with the
+            # copy for the destination's drive time, so a faster copy could end the migration later
+            overlap = False
+            # the expansion's full speed: the measured write-around (uncached) rate
+            self.exp_cap = R.v("migration.expansion.mirror" if mirror else (
+                "migration.expansion.parity_write_aside_511" if R.has("migration.expansion.parity_write_aside_511")
+                else "migration.expansion.parity"))
         # busy per MB/s copied on each source / destination member
         self.c_src = copy_read / (self.gseq(self.gs) * float(lay.g_data.item(self.gs)))
+        # (the destination's partial-stripe writes pay its write penalty: write_cost.py)
+        copy_write = partial_stripe_factor(R, lay, self.gd, copy_write)
         self.c_dst = copy_write / (self.gseq(self.gd) * float(lay.g_data.item(self.gd)))
         # what demand() and build_fixed() read at every placement, as plain Python values
         self.core = lay.core_off.item(self.ctrl)
@@ -155,6 +172,9 @@ class Migration(Op):
                                          bus=self.copy_bus)
                         ctx.add("g", gd, c_dst * min(rate, drain))
                         self.fill_rate += max(rate - drain, 0.0)
+                elif self.throttled:
+                    rate = policy_rate(self, ctx, self.pol, INF, "policy", self.copy_uses, self.cpu_copy, [gs, gd],
+                                       core, self.copy_bus)
                 else:
                     rate = self.take(ctx, self.copy_cap, self.copy_uses, self.asap, core, self.cpu_copy,
                                      bus=self.copy_bus)
@@ -182,6 +202,8 @@ class Migration(Op):
                         rate = self.exp_cap
                         ctx.add("g", gd, cost * min(rate, drain))
                         self.fill_rate += max(rate - drain, 0.0)
+                elif self.throttled:
+                    rate = policy_rate(self, ctx, self.pol_exp, self.exp_cap, "policy", self.exp_uses, 0.0, [gd], -1)
                 else:
                     uses = self.exp_uses
                     if self.asap and self.drain(ctx, cost) < self.exp_cap:
@@ -194,8 +216,8 @@ class Migration(Op):
         self.rate = total
 
     def build_fixed(self) -> Fixed | None:
-        if self.cache_path:
-            return None  # the write-cache path: not a plain take()
+        if self.cache_path or self.throttled:
+            return None  # the write-cache path, shares, duty cycles, windows: not a plain take()
         f = Fixed()
         gs, gd, core = self.gs, self.gd, self.core
         for s in self.streams:

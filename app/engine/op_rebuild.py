@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any, TYPE_CHECKING
 
 from .op_base import Op
-from .op_rebuild_plan import full_speed, rebuild_mb, rebuild_plan
+from .op_policy import policy_rate
+from .op_rebuild_plan import rebuild_mb, rebuild_plan
 from .op_streams import Fixed, INF
 from .policy import Policy
 from .protocols import SimView as Sim
@@ -321,47 +322,9 @@ class Rebuild(Op):
 
     def policy_rate(self, ctx, pol: Policy, full: float, full_limit: str, uses, cpu_coef: float, gi: int,
                     bus: list[tuple[int, float]] | None = None) -> float:
-        """A transfer's rate under its level's policy (docs/model.md 4); self.last_limit names
-        the centre that set it."""
-        kind = pol.kind
-        core = self.core0
-        if kind == "cap" or kind == "asap":
-            cap = min(pol.p("mb_s", INF), full)
-            return self.take(ctx, cap, uses, kind == "asap", core, cpu_coef, full_limit if cap >= full else "policy",
-                             bus)
-        r0 = full_speed(ctx.max_util, full, uses, cpu_coef)
-        lim0 = full_limit if r0 >= full else "drives"
-        if kind == "duty_cycle":
-            duty = pol.p("duty", 1.0)
-            return self.take(ctx, duty * r0, uses, False, core, cpu_coef, "policy" if duty < 1.0 else lim0, bus)
-        if kind == "window":
-            cap = min(pol.p("max_mb_s", INF), r0)
-            rate = self.take(ctx, cap, uses, False, core, cpu_coef, "policy" if cap < r0 else lim0, bus)
-            lo = min(pol.p("min_mb_s", 0.0), r0)
-            if rate < lo:  # guaranteed even under load: it pushes the host aside
-                for kind_, i, cost in uses:
-                    ctx.add(kind_, i, cost * (lo - rate))
-                self.last_limit = "policy"
-                rate = lo
-            return rate
-        # share / idle_only: the host contends for a fraction c of the time (placement.host_occupancy);
-        # the rest of the time the transfer runs at full speed in the drives' idle periods
-        c = ctx.occ_g[gi]
-        duty = pol.p("idle_duty", 1.0)
-        idle = (1.0 - c) * duty * r0
-        if kind == "share":
-            pattern = "random" if ctx.host_random_g[gi] >= 0.5 else "sequential"
-            f = pol.p("share_" + pattern, pol.p("share", 0.0))
-            eff = pol.p("efficiency_" + pattern, pol.p("efficiency", 1.0))
-            busy = c * f * eff * r0
-            for kind_, i, cost in uses:
-                ctx.add(kind_, i, idle * cost + c * f)
-        else:  # idle_only
-            busy = c * min(pol.p("trickle_mb_s", 0.0), r0)
-            for kind_, i, cost in uses:
-                ctx.add(kind_, i, (idle + busy) * cost)
-        self.last_limit = "policy" if c > 0.5 or duty < 1.0 else lim0
-        return idle + busy
+        """A transfer's rate under its level's policy (op_policy.policy_rate, docs/model.md 4);
+        self.last_limit names the centre that set it."""
+        return policy_rate(self, ctx, pol, full, full_limit, uses, cpu_coef, [gi], self.core0, bus)
 
     def add_cpu_and_bus(self, target, rate: float, cpu_coef: float, bus) -> None:
         """A transfer's CPU 0 and bus load at `rate`, added to the placement (Ctx) or to a cached

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from app.domain.hardware import Interface
 
 from .op_base import Op
+from .op_policy import require_table, scaled_rate
 
 if TYPE_CHECKING:  # pragma: no cover
     from .op_streams import Stream
@@ -22,8 +23,9 @@ class VolumeMig(Op):
         for pair in ev.moves:
             s, d = lay.lidx[pair[0]], lay.lidx[pair[1]]
             self.moves.append((pair[0], pair[1], s, d, int(lay.l_group[s]), int(lay.l_group[d])))
-        # the level's policy: the copy keeps its array groups at most max_util busy
-        self.max_util = self.policy("volume_migration", "copy", ("asap",)).p("max_util", sim.max_util)
+        # the level's policy (op_policy.scaled_rate): asap keeps its array groups at most max_util busy
+        self.pol = require_table(self.policy("volume_migration", "copy"), "volume_migration")
+        self.max_util = self.pol.p("max_util", sim.max_util)
         self.setup_h = R.v("migration.setup_s") / 3600.0
         if sim.wp_pct[int(lay.l_owner[self.moves[0][2]]) if self.moves else 0] > R.v("migration.write_pending_threshold_pct"):
             self.setup_h *= R.v("migration.write_pending_slowdown")  # hitachi Table 4: the whole migration slows
@@ -195,15 +197,25 @@ class VolumeMig(Op):
                 continue
             mv = self.moves[s.tag[1]]
             rates = []
+            idle_rates = []  # on idle drives (what duty_cycle, share, idle_only and window scale)
+            busiest = -1  # the copy's group with the most host contention (share, idle_only)
             for kind, g in res:
                 if kind == "link":
                     cap = self.link
+                    idle_rates.append(cap / load[(kind, g)])
                 else:
                     cap = self.capacity(g, kind == "w", load[(kind, g)])
+                    idle_rates.append(cap / load[(kind, g)])
                     host = float(ctx.U_host_g[g])
                     cap *= max(mu - host, 0.0) / mu
+                    if busiest < 0 or ctx.occ_g[g] > ctx.occ_g[busiest]:
+                        busiest = g
                 rates.append(cap / load[(kind, g)])
             rate = min(rates) / slow
+            if self.pol.kind != "asap":
+                c = float(ctx.occ_g[busiest]) if busiest >= 0 else 0.0
+                rnd = busiest >= 0 and bool(ctx.host_random_g[busiest] >= 0.5)
+                rate = scaled_rate(self.pol, min(idle_rates) / slow, rate, c, rnd)
             s.rate = rate
             lay = self.lay
             for kind, g in res:

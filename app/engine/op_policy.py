@@ -1,0 +1,100 @@
+"""A transfer's rate under its level's policy, for every operation kind (docs/model.md 4): cap,
+asap, duty_cycle, window, share, idle_only.
+
+policy_rate() places a phase whose drive costs are a take() list (rebuild, equalization, LUN
+migration, bind verify); scaled_rate() answers the same question for a phase that knows only its
+idle rate and the rate the free drive time allows (volume migration's group-capacity model).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import MissingRate
+from .op_rebuild_plan import full_speed
+from .op_streams import INF
+from .policy import Policy
+
+
+def require_table(pol: Policy, op_kind: str) -> Policy:
+    """`pol` unless it is the generic model: only a rebuild is predicted without its
+    [policy.<op kind>] table (app/domain/rate_keys.py GENERIC_POLICY; `check` says so too)."""
+    if pol.generic:
+        raise MissingRate(f"the rates have no [policy.{op_kind}] table: a {op_kind} is predicted from "
+                          "its level's policy (docs/presets.md, 'Priority policies and operation keys')")
+    return pol
+
+
+def policy_rate(op: Any, ctx: Any, pol: Policy, full: float, full_limit: str, uses: list[tuple[str, int, float]],
+                cpu_coef: float, groups: list[int], core: int, bus: list[tuple[int, float]] | None = None,
+                cap_key: str = "mb_s") -> float:
+    """Rate of one transfer of `op` (an Op) with drive costs `uses` and full-speed ceiling `full`
+    under policy `pol`, placed on ctx; op.last_limit names the centre that set it. `groups`: the
+    RAID groups whose host load the share / idle_only policies contend with (the busiest one
+    counts); cap_key: the policy's rate key for this target (mirror_mb_s, sata_mb_s)."""
+    kind = pol.kind
+    if kind == "cap" or kind == "asap":
+        cap = min(pol.p(cap_key, pol.p("mb_s", INF)), full)
+        return op.take(ctx, cap, uses, kind == "asap", core, cpu_coef, full_limit if cap >= full else "policy", bus)
+    r0 = full_speed(ctx.max_util, full, uses, cpu_coef)
+    lim0 = full_limit if r0 >= full else "drives"
+    if kind == "duty_cycle":
+        duty = pol.p("duty", 1.0)
+        return op.take(ctx, duty * r0, uses, False, core, cpu_coef, "policy" if duty < 1.0 else lim0, bus)
+    if kind == "window":
+        cap = min(pol.p("max_mb_s", INF), r0)
+        rate = op.take(ctx, cap, uses, False, core, cpu_coef, "policy" if cap < r0 else lim0, bus)
+        lo = min(pol.p("min_mb_s", 0.0), r0)
+        if rate < lo:  # guaranteed even under load: it pushes the host aside
+            for kind_, i, cost in uses:
+                ctx.add(kind_, i, cost * (lo - rate))
+            op.last_limit = "policy"
+            rate = lo
+        return rate
+    # share / idle_only: the host contends for a fraction c of the time (placement.host_occupancy);
+    # the rest of the time the transfer runs at full speed in the drives' idle periods
+    gi = groups[0]
+    for g in groups[1:]:
+        if ctx.occ_g[g] > ctx.occ_g[gi]:
+            gi = g
+    c = ctx.occ_g[gi]
+    duty = pol.p("idle_duty", 1.0)
+    idle = (1.0 - c) * duty * r0
+    if kind == "share":
+        f, eff = share_of(pol, bool(ctx.host_random_g[gi] >= 0.5))
+        busy = c * f * eff * r0
+        for kind_, i, cost in uses:
+            ctx.add(kind_, i, idle * cost + c * f)
+    else:  # idle_only
+        busy = c * min(pol.p("trickle_mb_s", 0.0), r0)
+        for kind_, i, cost in uses:
+            ctx.add(kind_, i, (idle + busy) * cost)
+    op.last_limit = "policy" if c > 0.5 or duty < 1.0 else lim0
+    return idle + busy
+
+
+def share_of(pol: Policy, random: bool) -> tuple[float, float]:
+    """A share policy's (share, efficiency) under a random or a sequential host load."""
+    pattern = "random" if random else "sequential"
+    return pol.p("share_" + pattern, pol.p("share", 0.0)), pol.p("efficiency_" + pattern, pol.p("efficiency", 1.0))
+
+
+def scaled_rate(pol: Policy, idle_rate: float, free_rate: float, c: float, random: bool) -> float:
+    """A phase's rate under `pol` when it knows its rate on idle drives (`idle_rate`) and the rate
+    the drive time the host leaves allows (`free_rate`, what asap takes); c: the fraction of the
+    time the host contends for its drives (as in policy_rate). A floor the window guarantees is
+    taken even when the host leaves less."""
+    kind = pol.kind
+    if kind == "asap":
+        return min(pol.p("mb_s", INF), free_rate)
+    if kind == "cap":
+        return min(pol.p("mb_s", INF), free_rate)
+    if kind == "duty_cycle":
+        return min(pol.p("duty", 1.0) * idle_rate, free_rate)
+    if kind == "window":
+        rate = min(pol.p("max_mb_s", INF), free_rate)
+        return max(rate, min(pol.p("min_mb_s", 0.0), idle_rate))
+    idle = (1.0 - c) * pol.p("idle_duty", 1.0) * idle_rate
+    if kind == "share":
+        f, eff = share_of(pol, random)
+        return idle + c * f * eff * idle_rate
+    return idle + c * min(pol.p("trickle_mb_s", 0.0), idle_rate)  # idle_only
