@@ -83,7 +83,7 @@ class Op:
         self.counted: dict[int, float] = {}  # (Ctx.count: what Ctx.own holds)
         # its CPU and bus reads at its last placement (Ctx.fit_log, Ctx.holds) and the cores whose
         # ASAP count it read (Ctx.read_count): placement.place places it again only if they changed
-        self.fit_log: list[tuple[int, float, float, float, float]] = []
+        self.fit_log: list[tuple[int, float, float, float, float, bool]] = []
         self.n_reads: list[int] = []
         self.idle: bool | None = None
         self.rec_first = self.rec_end = 0  # the recorded rows it ran in (results.record): none unless started
@@ -289,7 +289,7 @@ class Op:
                 limit = self.centre(kind, i)
         if core >= 0 and cpu_coef > 0.0:
             free = ctx.free_core(core)
-            n_c = 0
+            n_c: Any = 0  # (counts may be floats: Ctx.recount)
             if asap:
                 n_c = ctx.read_count(core)
                 if n_c > 1:
@@ -300,8 +300,9 @@ class Op:
             if lim < rate:
                 rate = lim
                 limit = "cpu " + self.lay.core_names[core]
-            elif n_c <= 1:  # (the fair share moves with the host's CPU: then only the same values hold)
-                ctx.allow(rate * cpu_coef)  # the core did not limit it: nor will any load that leaves this
+            else:  # the core did not limit it: nor will any load that leaves this (and, with a
+                # fair share, the same host CPU: the share moves with it)
+                ctx.allow(rate * cpu_coef, n_c > 1)
         if bus:
             for b, coef in bus:  # MB/s on bus b per MB/s: what the host and earlier operations leave
                 lim = ctx.free_bus(b) / coef
@@ -309,7 +310,7 @@ class Op:
                     rate = lim
                     limit = f"bus {b}"
                 else:
-                    ctx.allow(rate * coef)
+                    ctx.allow(rate * coef, False)
         if rate < 0.0:
             rate = 0.0
         for kind, i, cost in uses:

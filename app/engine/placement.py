@@ -85,8 +85,10 @@ def place(sim: SimState, U_host_g: np.ndarray, host_random_g: np.ndarray) -> Non
         if op not in must:
             if still_starved(op, ctx):
                 continue  # only the host load changed and it still fills the op's drives
-            if op not in hard and not op.idle and ctx.holds(op):
-                continue  # only CPU or bus loads changed, by less than would change its rates
+            if op not in hard and ctx.holds(op):  # only CPU or bus loads changed, too little to
+                if op.idle:  # change its rates (as placing it again would)
+                    op.now = sim.idle_now
+                continue
         if op.running:
             if op.idle:
                 op.now = sim.idle_now  # its clock stood still while it was idle

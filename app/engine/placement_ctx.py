@@ -77,9 +77,10 @@ class Ctx:
         self.pos = -1
         self.own: dict[int, float] = {}
         # and what it read of the CPU and bus loads: (key, host value, its own addition, partial(),
-        # the highest host + partial that gives the same placement; -inf: only the same values do),
-        # and the cores whose ASAP count it read (Op.fit_log, Op.n_reads; holds())
-        self.fit_log: list[tuple[int, float, float, float, float]] = []
+        # the highest host + partial that gives the same placement, -inf: only the same values do;
+        # whether that needs the same host value too), and the cores whose ASAP count it read
+        # (Op.fit_log, Op.n_reads; holds())
+        self.fit_log: list[tuple[int, float, float, float, float, bool]] = []
         self.n_reads: list[int] = []
 
     # ---- what an operation reads while it is placed
@@ -118,7 +119,7 @@ class Ctx:
         key = c << RK_BITS | RK_CORE
         host = self.core_host[c]
         p = self.partial(key)
-        self.fit_log.append((key, host, self.own.get(key, 0.0), p, _NEG_INF))  # (allow() widens it)
+        self.fit_log.append((key, host, self.own.get(key, 0.0), p, _NEG_INF, True))  # (allow() widens it)
         f = 100.0 - host - p
         return f if f > 0.0 else 0.0
 
@@ -127,7 +128,7 @@ class Ctx:
         key = b << RK_BITS | RK_BUS_X
         host = self.host_bus[b]
         p = self.partial(key)
-        self.fit_log.append((key, host, self.own.get(key, 0.0), p, _NEG_INF))
+        self.fit_log.append((key, host, self.own.get(key, 0.0), p, _NEG_INF, True))
         f = self.bus_mb_s - host - p
         return f if f > 0.0 else 0.0
 
@@ -137,26 +138,28 @@ class Ctx:
         self.n_reads.append(c << RK_BITS | RK_CORE)
         return self.asap_c.get(c, 0)
 
-    def allow(self, need: float) -> None:
+    def allow(self, need: float, same_host: bool) -> None:
         """The last free_core/free_bus read did not limit the rate: it needed only `need` of
         what was free. Any host + partial load that leaves `need` free gives the same placement
-        (a margin of 1e-9 against rounding)."""
-        key, host, own, p, _ = self.fit_log[-1]
+        (a margin of 1e-9 against rounding); same_host: only with the same host value (an ASAP
+        phase's fair share of what the host leaves limits it too)."""
+        key, host, own, p, _, _ = self.fit_log[-1]
         cap = 100.0 if key & RK_MASK == RK_CORE else self.bus_mb_s
         most = cap - need * (1.0 + 1e-9) - cap * 1e-9 if need > 0.0 else _INF
-        self.fit_log[-1] = (key, host, own, p, most)
+        self.fit_log[-1] = (key, host, own, p, most, same_host)
 
     def note_fit(self, key: int, host: float, p: float, most: float) -> None:
         """A CPU or bus fit check of placement.place_economical (own additions: none yet)."""
-        self.fit_log.append((key, host, 0.0, p, most))
+        self.fit_log.append((key, host, 0.0, p, most, False))
 
     def holds(self, op: Op) -> bool:
         """op's CPU and bus reads at its last placement give the same placement with today's
         loads: each read sees the same host value and partial sum, or a load no higher than the
-        one it allowed. Then placing op again would give the same rates and additions."""
+        one it allowed (with the same host value where it said so). Then placing op again would
+        give the same rates and additions."""
         by_of = self.by
         pos = op.pos
-        for key, host0, own, p0, most in op.fit_log:
+        for key, host0, own, p0, most, same_host in op.fit_log:
             i = key >> RK_BITS
             host = self.core_host[i] if key & RK_MASK == RK_CORE else self.host_bus[i]
             p = own  # (summed as partial() sums)
@@ -165,7 +168,10 @@ class Ctx:
                 for o, v in by.items():
                     if o.pos < pos:
                         p += v
-            if not ((host == host0 and p == p0) or host + p <= most):
+            if host == host0:
+                if p != p0 and host + p > most:
+                    return False
+            elif same_host or host + p > most:
                 return False
         return True
 
