@@ -135,6 +135,7 @@ def _host_static(sim: SimState) -> dict[str, Any]:
     x_prev = st.get("X_open")  # the served IOPS the history holds (before this version)
     if st["any_closed"]:
         st["host"] = st["host_off"] = None
+        st.pop("served", None)
         st["X_open"] = st["X_port"]
         st["full_g"] = None
         sim.host_fill = None
@@ -154,11 +155,20 @@ def _host_static(sim: SimState) -> dict[str, Any]:
             # a group its own host load fills is at max_util (not a rounding below it: the
             # operations on it get no drive time, as before the cap; _host_load)
             st["full_g"] = host[0] > sim.max_util
-            busy_off = st["host_busy"]
-            host = _host_load(sim, st, st["X_open"])
-            st["host_busy"] = busy_off  # (the offered sums: the next update's base)
+            busy_off, host_off = st["host_busy"], st["host_off"]
+            # the served load's sums: from the last version's where only some groups' pairs
+            # changed their terms (touched) or their served IOPS, as the offered load's are
+            served, groups = st.get("served"), None
+            if served is not None and touched is not None and x_prev is not None and len(x_prev) == sim.P:
+                groups = set(touched)
+                groups.update(st["gi"].take((st["X_open"] != x_prev).nonzero()[0]).tolist())
+                st["host_off"], st["host_busy"] = served[0], served[1].copy()  # (_host_load's base)
+            host = _host_load(sim, st, st["X_open"], None, groups)
+            st["served"] = (host, st["host_busy"])
+            st["host_busy"], st["host_off"] = busy_off, host_off  # (the offered sums: the next update's base)
         else:
             st["X_open"] = X_port
+            st.pop("served", None)
         st["host"] = host
     host_cache_follow(sim)
     if capped or was_capped:

@@ -45,7 +45,7 @@ class Op:
     __slots__ = ("sim", "R", "lay", "ix", "event", "priority", "asap", "streams", "phases", "start_h", "now",
                  "label", "placed", "reads", "counted", "end_h", "rate", "total_mb", "moved_mb", "touches",
                  "sver", "_fixed_sver", "_fixed", "pos", "running", "reads_key", "idle", "rec_first", "rec_end",
-                 "on_sp", "index", "last_limit", "__dict__")
+                 "on_sp", "index", "last_limit", "fit_log", "n_reads", "__dict__")
     __deletable__ = ("sim",)  # simulate() drops each op's reference to its Sim after the run
 
     def __init__(self, sim: "Sim", ev):
@@ -81,6 +81,10 @@ class Op:
         self.reads: set[int] = set()
         self.reads_key: Any = None
         self.counted: dict[int, float] = {}  # (Ctx.count: what Ctx.own holds)
+        # its CPU and bus reads at its last placement (Ctx.fit_log, Ctx.holds) and the cores whose
+        # ASAP count it read (Ctx.read_count): placement.place places it again only if they changed
+        self.fit_log: list[tuple[int, float, float, float, float, bool]] = []
+        self.n_reads: list[int] = []
         self.idle: bool | None = None
         self.rec_first = self.rec_end = 0  # the recorded rows it ran in (results.record): none unless started
         self.on_sp: dict | None = None  # sim.lun_ops' dict it is in (concurrent_advice)
@@ -285,8 +289,9 @@ class Op:
                 limit = self.centre(kind, i)
         if core >= 0 and cpu_coef > 0.0:
             free = ctx.free_core(core)
+            n_c: Any = 0  # (counts may be floats: Ctx.recount)
             if asap:
-                n_c = ctx.asap_c.get(core, 0)
+                n_c = ctx.read_count(core)
                 if n_c > 1:
                     fair = (100.0 - ctx.core_host[core]) / n_c
                     if fair < free:
@@ -295,12 +300,17 @@ class Op:
             if lim < rate:
                 rate = lim
                 limit = "cpu " + self.lay.core_names[core]
+            else:  # the core did not limit it: nor will any load that leaves this (and, with a
+                # fair share, the same host CPU: the share moves with it)
+                ctx.allow(rate * cpu_coef, n_c > 1)
         if bus:
             for b, coef in bus:  # MB/s on bus b per MB/s: what the host and earlier operations leave
                 lim = ctx.free_bus(b) / coef
                 if lim < rate:
                     rate = lim
                     limit = f"bus {b}"
+                else:
+                    ctx.allow(rate * coef, False)
         if rate < 0.0:
             rate = 0.0
         for kind, i, cost in uses:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import math
 from operator import attrgetter
 from typing import Final, TYPE_CHECKING
 
@@ -24,6 +25,7 @@ _INDEX = attrgetter("index")
 _heapify: Final = heapq.heapify
 _heappop: Final = heapq.heappop
 _heappush: Final = heapq.heappush
+_NEG_INF: Final = -math.inf
 
 
 def place(sim: SimState, U_host_g: np.ndarray, host_random_g: np.ndarray) -> None:
@@ -33,12 +35,15 @@ def place(sim: SimState, U_host_g: np.ndarray, host_random_g: np.ndarray) -> Non
     placement of every running operation from scratch (the sums may differ in the last bits)."""
     ctx = sim.ctx
     host = ctx.follow_host(U_host_g, host_random_g, host_occupancy(sim, U_host_g))
+    # the host's CPU and bus loads: their readers are placed again only if their reads no longer
+    # hold (Ctx.holds), as for an earlier operation's CPU or bus additions below
+    soft: list[int] = []
     core_host = getattr(sim, "step_core_host", None)
     if core_host is not None:
-        host += ctx.follow_core(core_host)
+        soft += ctx.follow_core(core_host)
     be_g = getattr(sim, "step_be_g", None)
     if be_g is not None:
-        host += ctx.follow_bus(be_g)
+        soft += ctx.follow_bus(be_g)
     # resources whose inputs changed for every reader: drives that failed, came back or moved
     # between groups (the group's load per alive member is in the host load), ASAP counts
     changed = ctx.follow_topology(sim)
@@ -56,11 +61,19 @@ def place(sim: SimState, U_host_g: np.ndarray, host_random_g: np.ndarray) -> Non
     # readers of a changed host load only if it no longer starves them
     must = dirty  # (a set of its own: sim.dirty_ops is a new one)
     for key in changed:
-        must.update(ctx.readers.get(key, ()))
-    if not must and not host:
+        if key & RK_MASK == RK_CORE:  # an ASAP count per core: only an ASAP take() reads it
+            must.update([o for o in ctx.readers.get(key, ()) if key in o.n_reads])
+        else:
+            must.update(ctx.readers.get(key, ()))
+    if not must and not host and not soft:
         return  # nothing to place (a step of one in ten): no additions changed either
     queue = [(op.pos, op) for op in must]
+    # the readers of a changed host drive load: placed again unless it still starves them
+    hard: set[Op] = set()
     for key in host:
+        hard.update(ctx.readers[key])
+    queue.extend([(op.pos, op) for op in hard])
+    for key in soft:
         queue.extend([(op.pos, op) for op in ctx.readers[key]])
     _heapify(queue)
     done = set()
@@ -69,13 +82,20 @@ def place(sim: SimState, U_host_g: np.ndarray, host_random_g: np.ndarray) -> Non
         if op in done:
             continue
         done.add(op)
-        if op not in must and still_starved(op, ctx):
-            continue  # only the host load changed and it still fills the op's drives
+        if op not in must:
+            if still_starved(op, ctx):
+                continue  # only the host load changed and it still fills the op's drives
+            if op not in hard and ctx.holds(op):  # only CPU or bus loads changed, too little to
+                if op.idle:  # change its rates (as placing it again would)
+                    op.now = sim.idle_now
+                continue
         if op.running:
             if op.idle:
                 op.now = sim.idle_now  # its clock stood still while it was idle
             ctx.pos, ctx.own = pos, {}
+            ctx.fit_log, ctx.n_reads = [], []
             place_op(sim, op, ctx)
+            op.fit_log, op.n_reads = ctx.fit_log, ctx.n_reads
             moved = ctx.commit(op, ctx.own, ctx.footprint(op))
             # no rate and nothing due: the loop skips it (advance would add 0 MB) until placed again;
             # sim.busy holds the placed ops that are not idle, so only a change moves it
@@ -86,9 +106,12 @@ def place(sim: SimState, U_host_g: np.ndarray, host_random_g: np.ndarray) -> Non
             moved = ctx.commit(op, {}, set())
             set_busy(sim, op, False)
         for key in moved:  # later ops on these resources saw other partial sums
+            kind = key & RK_MASK
+            cpu_or_bus = kind == RK_CORE or kind == RK_BUS_X  # (checked when popped: Ctx.holds)
             for o in ctx.readers.get(key, ()):
                 if o.pos > pos and o not in done:
-                    must.add(o)
+                    if not cpu_or_bus:
+                        must.add(o)
                     _heappush(queue, (o.pos, o))
     ctx.settle()
 
@@ -273,13 +296,21 @@ def place_economical(sim: SimState, op: Op, ctx: Ctx) -> None:
         for key, v in p.adds:  # the CPU and bus it adds must fit in what the host and the others leave
             kind = key & RK_MASK
             if v > 0.0 and (kind == RK_CORE or kind == RK_BUS_X):
-                pend_c[key] = pend_c.get(key, 0.0) + v
+                pend = pend_c[key] = pend_c.get(key, 0.0) + v
                 if kind == RK_CORE:
-                    over = ctx.core_host[key >> RK_BITS] + ctx.partial(key) + pend_c[key] > 100.0 - 1e-9
+                    cap, host = 100.0, ctx.core_host[key >> RK_BITS]
+                    top = 100.0 - 1e-9
                 else:
-                    over = ctx.host_bus[key >> RK_BITS] + ctx.partial(key) + pend_c[key] > ctx.bus_mb_s * (1 - 1e-9)
-                if over:
+                    cap, host = ctx.bus_mb_s, ctx.host_bus[key >> RK_BITS]
+                    top = ctx.bus_mb_s * (1 - 1e-9)
+                others = ctx.partial(key)
+                used = host + others
+                if used + pend > top:
                     fits = False
+                    ctx.note_fit(key, host, others, _NEG_INF)
+                else:  # it fits under any load up to this one, or up to the top with a margin
+                    room = top - pend - cap * 1e-9
+                    ctx.note_fit(key, host, others, room if room > used else used)
         rates.append(p.rate)
     if not fits:
         demand(sim, op, ctx)

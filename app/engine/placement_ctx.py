@@ -3,13 +3,17 @@ from step to step (placement.place, placement.py).
 """
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Final
 
 import numpy as np
 
 from .ops import Op, Part, RK_BITS, RK_BUS_G, RK_BUS_X, RK_CORE, RK_D, RK_G, RK_MASK, res_key
 
 from .protocols import SimView
+
+_NEG_INF: Final = -math.inf
+_INF: Final = math.inf
 
 
 class Ctx:
@@ -72,6 +76,12 @@ class Ctx:
         # the operation being placed: its position and additions so far
         self.pos = -1
         self.own: dict[int, float] = {}
+        # and what it read of the CPU and bus loads: (key, host value, its own addition, partial(),
+        # the highest host + partial that gives the same placement, -inf: only the same values do;
+        # whether that needs the same host value too), and the cores whose ASAP count it read
+        # (Op.fit_log, Op.n_reads; holds())
+        self.fit_log: list[tuple[int, float, float, float, float, bool]] = []
+        self.n_reads: list[int] = []
 
     # ---- what an operation reads while it is placed
     def partial(self, key: int) -> float:
@@ -106,13 +116,64 @@ class Ctx:
 
     def free_core(self, c: int) -> float:
         """CPU % of core c that the host and the operations placed before this one leave."""
-        f = 100.0 - self.core_host[c] - self.partial(c << RK_BITS | RK_CORE)
+        key = c << RK_BITS | RK_CORE
+        host = self.core_host[c]
+        p = self.partial(key)
+        self.fit_log.append((key, host, self.own.get(key, 0.0), p, _NEG_INF, True))  # (allow() widens it)
+        f = 100.0 - host - p
         return f if f > 0.0 else 0.0
 
     def free_bus(self, b: int) -> float:
         """MB/s of bus b that the host and the operations placed before this one leave."""
-        f = self.bus_mb_s - self.host_bus[b] - self.partial(b << RK_BITS | RK_BUS_X)
+        key = b << RK_BITS | RK_BUS_X
+        host = self.host_bus[b]
+        p = self.partial(key)
+        self.fit_log.append((key, host, self.own.get(key, 0.0), p, _NEG_INF, True))
+        f = self.bus_mb_s - host - p
         return f if f > 0.0 else 0.0
+
+    def read_count(self, c: int) -> Any:
+        """The ASAP-priority phases on core c (asap_c), noted as read: a change of the count
+        places again only the operations that read it."""
+        self.n_reads.append(c << RK_BITS | RK_CORE)
+        return self.asap_c.get(c, 0)
+
+    def allow(self, need: float, same_host: bool) -> None:
+        """The last free_core/free_bus read did not limit the rate: it needed only `need` of
+        what was free. Any host + partial load that leaves `need` free gives the same placement
+        (a margin of 1e-9 against rounding); same_host: only with the same host value (an ASAP
+        phase's fair share of what the host leaves limits it too)."""
+        key, host, own, p, _, _ = self.fit_log[-1]
+        cap = 100.0 if key & RK_MASK == RK_CORE else self.bus_mb_s
+        most = cap - need * (1.0 + 1e-9) - cap * 1e-9 if need > 0.0 else _INF
+        self.fit_log[-1] = (key, host, own, p, most, same_host)
+
+    def note_fit(self, key: int, host: float, p: float, most: float) -> None:
+        """A CPU or bus fit check of placement.place_economical (own additions: none yet)."""
+        self.fit_log.append((key, host, 0.0, p, most, False))
+
+    def holds(self, op: Op) -> bool:
+        """op's CPU and bus reads at its last placement give the same placement with today's
+        loads: each read sees the same host value and partial sum, or a load no higher than the
+        one it allowed (with the same host value where it said so). Then placing op again would
+        give the same rates and additions."""
+        by_of = self.by
+        pos = op.pos
+        for key, host0, own, p0, most, same_host in op.fit_log:
+            i = key >> RK_BITS
+            host = self.core_host[i] if key & RK_MASK == RK_CORE else self.host_bus[i]
+            p = own  # (summed as partial() sums)
+            by = by_of.get(key)
+            if by:
+                for o, v in by.items():
+                    if o.pos < pos:
+                        p += v
+            if host == host0:
+                if p != p0 and host + p > most:
+                    return False
+            elif same_host or host + p > most:
+                return False
+        return True
 
     def follow_bus(self, be_g: np.ndarray) -> list[int]:
         """Take the host's back-end MB/s per group (spread over each group's buses as its members
