@@ -428,21 +428,21 @@ def offer(files: Any, ask_user: Callable[[Any, list[Leftover]], Choice] | None =
     choice = (ask_user or ask)(files.window, leftovers)
     for lo in choice.discard:
         lo.discard()
-    restored = 0
+    restored: list[Leftover] = []  # the first goes into this window; one that fails is skipped
     for lo in choice.restore:
         if lo in choice.discard:
             continue
-        if _restore(files, lo, into_current=restored == 0):
-            restored += 1
+        if _restore(files, lo, into_current=not restored):
+            restored.append(lo)
     handled = {id(lo) for lo in choice.discard} | {id(lo) for lo in choice.restore}
     for lo in leftovers:
         if id(lo) not in handled:
             lo.release()  # neither restored nor discarded: offered again next time
     if restored:
         files.window.status("Recovered unsaved changes from "
-                            + ", ".join(lo.when for lo in choice.restore[:restored])
+                            + ", ".join(lo.when for lo in restored)
                             + "; save them to keep them")
-    return restored > 0
+    return bool(restored)
 
 
 def _restore(files: Any, lo: Leftover, into_current: bool) -> bool:

@@ -152,6 +152,31 @@ def test_restoring_one_of_two_keeps_the_other_for_next_time(qtbot, isolated, mon
     found[0].release()
 
 
+def test_a_session_that_cannot_be_restored_is_kept_and_the_next_one_is(qtbot, isolated, monkeypatch):
+    import json
+
+    edited_a, data_a = crashed_window(qtbot, "0_0_12", title="Alpha plan")
+    _eb, data_b = crashed_window(qtbot, "0_0_13", title="Beta plan")
+    for data, saved_at in ((data_a, 1_000_000_000), (data_b, 1_500_000_000)):  # Beta is newer
+        meta = json.loads(data.with_suffix(".json").read_text())
+        data.with_suffix(".json").write_text(json.dumps(dict(meta, saved_at=saved_at)))
+    broken = data_b.read_bytes()
+    data_b.write_bytes(b"not a project")
+    w = make_window(qtbot)
+    shown = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: shown.append(a[2]))
+    monkeypatch.setattr(recovery, "ask", restore_all)
+    assert w.files.offer_recovery()
+    assert len(shown) == 1 and str(data_b) in shown[0]  # says which file and why
+    assert config_dict(w.document.project) == edited_a  # the next one went into this window
+    when_a = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(1_000_000_000))
+    when_b = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(1_500_000_000))
+    assert when_a in status_text(w) and when_b not in status_text(w)  # only what was restored
+    assert data_b.exists()  # kept for a later try
+    assert [lo.data for lo in recovery.find_leftovers()] == [data_b]
+    data_b.write_bytes(broken)
+
+
 def test_restoring_both_opens_the_second_in_a_window_of_its_own(qtbot, isolated, monkeypatch):
     edited_a, data_a = crashed_window(qtbot, "0_0_12", title="Alpha plan")
     edited_b, data_b = crashed_window(qtbot, "0_0_13", title="Beta plan")
