@@ -69,6 +69,16 @@ POLICY_KINDS: dict[str, dict[str, tuple[float, float, bool, str]]] = {
     },
 }
 
+# parameters every kind takes
+COMMON: dict[str, tuple[float, float, bool, str]] = {
+    "queue_depth": (0.0, 1024.0, False, "I/Os the operation keeps outstanding on each drive (ZFS "
+                    "zfs_vdev_scrub_max_active, an md or controller rebuild queue depth): the host's "
+                    "response sees them as a closed class and the rate follows Little's law "
+                    "(docs/model.md 3.1); default 0, its I/O counted as open load"),
+}
+for _params in POLICY_KINDS.values():
+    _params.update(COMMON)
+
 _META = ("kind", "source", "unit", "note")
 
 # tables the [policy.*] schema replaced: a preset (or a platform's rates_override) that still

@@ -40,6 +40,7 @@ class BindOp(Op):
         pol = self.policy("bind", "verify", ("cap", "asap"))
         self.asap = pol.kind == "asap"
         self.asap_class = 1 if self.asap else 0
+        self.use_queue(pol)
         rate_key = "sata_mb_s" if key == "SATA" and pol.has("sata_mb_s") else "mb_s"
         bind_rate = pol.p(rate_key, 0.0)
         # the verify's drive and CPU costs are calibrated at the platform's fastest (ASAP-class) level

@@ -30,6 +30,7 @@ class Migration(Op):
         pol = self.policy("migration", "copy", ("cap", "asap"))
         self.asap = pol.kind == "asap"
         self.asap_class = 1 if self.asap else 0
+        self.use_queue(pol)
         self.label = f"Migrate LUN {ev.source_lun} -> LUN {ev.dest_lun} ({self.priority})"
         self.copy_cap = pol.p("mirror_mb_s" if mirror and pol.has("mirror_mb_s") else "mb_s", INF)
         dest = self.ix.default_lun_settings | lay.luns[self.dst].settings

@@ -54,6 +54,7 @@ class Rebuild(Op):
         # the level's policy per phase (UnknownLevel: the failure stands, its rebuild is not predicted)
         self.pols = {ph: self.policy("rebuild", ph) for ph in ("rebuild", "equalization")}
         self.asap = self.pols["rebuild"].kind == "asap"
+        self.use_queue(self.pols["rebuild"])
         self.label = f"Rebuild drive {ev.drive} of {g.label} ({self.priority})"
         if gi in self.ix.lost:
             sim.advise("info", "lost-group-failure",
@@ -349,19 +350,30 @@ class Rebuild(Op):
         c = ctx.occ_g[gi]
         duty = pol.p("idle_duty", 1.0)
         idle = (1.0 - c) * duty * r0
+        held = 0.0  # the share policy's drive time held per member while the host contends
         if kind == "share":
             pattern = "random" if ctx.host_random_g[gi] >= 0.5 else "sequential"
             f = pol.p("share_" + pattern, pol.p("share", 0.0))
             eff = pol.p("efficiency_" + pattern, pol.p("efficiency", 1.0))
             busy = c * f * eff * r0
-            for kind_, i, cost in uses:
-                ctx.add(kind_, i, idle * cost + c * f)
+            held = c * f
+            moved = idle
         else:  # idle_only
             busy = c * min(pol.p("trickle_mb_s", 0.0), r0)
-            for kind_, i, cost in uses:
-                ctx.add(kind_, i, (idle + busy) * cost)
+            moved = idle + busy
         self.last_limit = "policy" if c > 0.5 or duty < 1.0 else lim0
-        return idle + busy
+        scale = 1.0
+        q = self.queue_depth
+        if q > 0.0:  # Little's law on each drive it reads or writes (Op.little_limit)
+            for kind_, i, cost in uses:
+                if cost > 0.0:
+                    lim = self.little_limit(ctx, kind_, i, cost, q)
+                    if lim < (idle + busy) * scale:
+                        scale = lim / (idle + busy)
+                        self.last_limit = "queue depth (" + self.centre(kind_, i) + ")"
+        for kind_, i, cost in uses:
+            ctx.add(kind_, i, (moved * cost + held) * scale)
+        return (idle + busy) * scale
 
     def add_cpu_and_bus(self, target, rate: float, cpu_coef: float, bus) -> None:
         """A transfer's CPU 0 and bus load at `rate`, added to the placement (Ctx) or to a cached
