@@ -139,3 +139,16 @@ def test_check_names_a_bad_queue_depth(tmp_path):
     cat = load_catalog(PRESETS, user_dir=tmp_path)
     text = " ".join(str(p) for p in cat.problems)
     assert "mine.toml" in text and "[policy.rebuild.ASAP] queue_depth = -2 is out of range (0 to 1024)" in text, text
+
+
+def test_a_closed_host_load_waits_behind_the_operation_queue_too(catalog):
+    """A closed host load (4 outstanding I/Os) during the rebuild: a deeper operation queue
+    lengthens its response and so lowers its IOPS (X = N / R)."""
+    resp, iops = [], []
+    for q in (2, 8):  # (the rebuild at the same rate, the free drive time, at both)
+        cat = small_io(catalog, q)
+        r = simulate(rebuild_group(cat, 0, mode="closed", outstanding=4), cat)
+        resp.append(r.get("response_ms", "w").at(0.12))
+        iops.append(r.get("iops", "w").at(0.12))
+    assert resp[0] < resp[1] and iops[0] > iops[1], (resp, iops)
+    assert r.operations[0].phases[0].limited_by == "drives RG 0"

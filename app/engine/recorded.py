@@ -148,6 +148,16 @@ def queue_stretch(U: np.ndarray, U_o: np.ndarray, N: np.ndarray, r: np.ndarray |
     return np.where(closed, (1.0 + r * Q_o) / free, 1.0 / (1.0 - U))
 
 
+def queue_core_pct(core: np.ndarray, queue_cu: np.ndarray, queue_cn: np.ndarray, max_util: float) -> np.ndarray:
+    """Core CPU % as the SP path reads it where operations with a queue depth run on a core: the
+    closed class's wait factor w = queue_stretch - 1 (r = 1: the fitted sp_latency_ms stands for
+    every request's time there) as the utilization w / (1 + w) an open load would need for it,
+    so the SP path stays sp_latency_ms x U / (1 - U) of the busiest core."""
+    u = np.clip(core / 100.0, 0.0, max_util)
+    w = queue_stretch(u, queue_cu / 100.0, queue_cn) - 1.0
+    return 100.0 * w / (1.0 + w)
+
+
 class OpenResponses:
     """Response times of the open-load steps (solve() leaves them to finish()): per workload
     (mean and worst LUN) and per LUN, from the pair history and each step's group and SP-core

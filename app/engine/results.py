@@ -15,7 +15,7 @@ from . import envelope
 from .host_terms import pair_wcache
 from .op_streams import INF
 from .ops import Op
-from .recorded import Cells, DriveLoad, OpenResponses, PartResponses, Progress, RecordedRows, queue_stretch
+from .recorded import Cells, DriveLoad, OpenResponses, PartResponses, Progress, RecordedRows, queue_core_pct
 from .result import Assumption, Result, SeriesBlock
 from .sim_state import SimState
 
@@ -159,12 +159,7 @@ def open_responses(sim: SimState, U_g: np.ndarray, core: np.ndarray, forced: np.
         # a queued I/O's drive time over the host's random I/O (the group's positioning time)
         queue_r = queue_s / np.maximum(lay.g_rand / 1000.0, 1e-6)
     if queue_cu is not None and queue_cn is not None and lay.C and bool((queue_cn > 0).any()):
-        # operations with a queue depth on a core: each core's wait factor w of the closed class
-        # (queue_stretch - 1), as the utilization w / (1 + w) an open load would need for it,
-        # so the SP path below stays sp_latency_ms x U / (1 - U) of the busiest core
-        u = np.clip(core / 100.0, 0.0, sim.max_util)
-        w = queue_stretch(u, queue_cu / 100.0, queue_cn) - 1.0
-        core = 100.0 * w / (1.0 + w)
+        core = queue_core_pct(core, queue_cu, queue_cn, sim.max_util)  # (operations with a queue there)
     core_max = np.maximum.reduceat(core, lay.core_off, axis=1) if lay.C else np.zeros((len(U_g), len(lay.ctrl_names)))
     terms = sim.pair_history.response_terms(pair_wcache(sim), sim.hit_ms, sim.rand_over,
                                              sim.ff_ms, sim.max_util)
