@@ -152,3 +152,14 @@ def test_a_closed_host_load_waits_behind_the_operation_queue_too(catalog):
         iops.append(r.get("iops", "w").at(0.12))
     assert resp[0] < resp[1] and iops[0] > iops[1], (resp, iops)
     assert r.operations[0].phases[0].limited_by == "drives RG 0"
+
+
+def test_check_rejects_a_queue_depth_an_operation_does_not_read(tmp_path):
+    """Volume migration paces itself by max_util and never reads queue_depth: check says so."""
+    hit = (PRESETS / "platforms" / "hitachi-usp600-ams500.toml")
+    text = hit.read_text()
+    pid = text.split('id = "', 1)[1].split('"', 1)[0]
+    over = '\n[rates_override.policy.volume_migration.Normal]\nkind = "asap"\nmax_util = 0.75\nqueue_depth = 2\nsource = "lab"\n'
+    (tmp_path / "mine.toml").write_text(text.replace(f'id = "{pid}"', 'id = "my-usp"', 1) + over)
+    text = " ".join(str(p) for p in load_catalog(PRESETS, user_dir=tmp_path).problems)
+    assert "[policy.volume_migration.Normal] queue_depth: not read for volume_migration" in text, text
