@@ -265,7 +265,7 @@ class Op:
             except MissingRate:
                 self._fixed = None  # demand() reports it
             self._fixed_sver = self.sver
-        return self._fixed if self.queue_depth <= 0.0 else None  # (Little's law: always take())
+        return self._fixed
 
     def build_fixed(self) -> "Fixed | None":
         return Fixed() if type(self).demand is Op.demand else None

@@ -141,9 +141,10 @@ def still_starved(op: Op, ctx: Ctx) -> bool:
 def queue_columns(sim: SimState, groups: list[int] | None, cores: list[int] | None) -> None:
     """The row's queue columns of the groups and cores (None: all), the closed class of the
     response (docs/model.md 3.1): queue_u, queue_n, the busy per alive member that operations
-    with a queue depth put on each group and the I/Os they keep outstanding on each of its drives
-    (their queue depths added), queue_s the drive time of one of those I/Os; queue_cu, queue_cn, their CPU % on each core and their requests
-    there (one queue depth per operation: its I/Os in flight go through the core in turn)."""
+    with a queue depth put on each group and the I/Os they keep outstanding on each of its
+    drives (their queue depths added), queue_s the drive time of one of those I/Os; queue_cu,
+    queue_cn, their CPU % on each core and their requests there (one queue depth per
+    operation: its I/Os in flight go through the core in turn)."""
     rv, by_of = sim.rv, sim.ctx.by
     qs = rv["queue_s"]
     for kind, n_res, code, cu, cn in ((RK_G, sim.lay.G, groups, "queue_u", "queue_n"),
@@ -269,7 +270,7 @@ def place_economical(sim: SimState, op: Op, ctx: Ctx) -> None:
     whatever the others do). Otherwise demand() runs on the same partial sums, so the outcome
     is the same."""
     f = op.fixed()
-    if f is None:
+    if f is None or op.queue_depth > 0.0:  # (a queue depth: Little's law in take() may bind)
         demand(sim, op, ctx)
         return
     mu = ctx.max_util
