@@ -222,9 +222,6 @@ def test_full_stripe_sequential_writes_avoid_the_reads(catalog):
 
 # ---------------------------------------------------------------- 4. monotonic under an operation
 
-@pytest.mark.xfail(strict=True, reason="not done: the ASAP rebuild yields drive time to the host and its CPU 0 load "
-                   "falls with it, so the SP path of every LUN on the SP shortens as the host load rises "
-                   "(needs a closed-class treatment of ASAP-class operations in the response)")
 def test_response_during_an_emc_asap_rebuild_does_not_fall_as_load_rises(catalog):
     prev = 0.0
     for iops in (1000, 3000, 5000, 7000):

@@ -69,6 +69,19 @@ POLICY_KINDS: dict[str, dict[str, tuple[float, float, bool, str]]] = {
     },
 }
 
+# parameters every kind takes
+COMMON: dict[str, tuple[float, float, bool, str]] = {
+    "queue_depth": (0.0, 1024.0, False, "I/Os the operation keeps outstanding on each drive (ZFS "
+                    "zfs_vdev_scrub_max_active, an md or controller rebuild queue depth): the host's "
+                    "response sees them as a closed class and the rate follows Little's law "
+                    "(docs/model.md 3.1); default 0, its I/O counted as open load"),
+}
+for _params in POLICY_KINDS.values():
+    _params.update(COMMON)
+# the op kinds whose engine reads queue_depth (their rates go through Op.take; volume migration
+# and reallocate pace themselves by max_util and do not read it)
+QUEUE_OPS = ("migration", "rebuild", "bind")
+
 _META = ("kind", "source", "unit", "note")
 
 # tables the [policy.*] schema replaced: a preset (or a platform's rates_override) that still
@@ -102,7 +115,8 @@ def levels_of(operations: Mapping[str, Any], op_kind: str) -> tuple[str, ...]:
     return tuple(getattr(spec, "priorities", ()) or ()) if spec is not None else ()
 
 
-def _check_policy(table: Mapping[str, Any], where: str, name: str, out: list[str], phases: tuple[str, ...]) -> None:
+def _check_policy(table: Mapping[str, Any], where: str, name: str, out: list[str], phases: tuple[str, ...],
+                  op_kind: str = "") -> None:
     kind = table.get("kind")
     if kind not in POLICY_KINDS:
         out.append(f"{where}: [{name}] kind = {kind!r} is not a policy kind "
@@ -114,13 +128,16 @@ def _check_policy(table: Mapping[str, Any], where: str, name: str, out: list[str
             continue
         if isinstance(val, dict) and "value" not in val:
             if key in phases:
-                _check_policy(val, where, f"{name}.{key}", out, ())
+                _check_policy(val, where, f"{name}.{key}", out, (), op_kind)
             else:
                 out.append(f"{where}: [{name}.{key}] is not a phase ({', '.join(phases) or 'none here'})")
             continue
         if key not in params:
             out.append(f"{where}: [{name}] {key}: not a parameter of kind {kind!r} "
                        f"({', '.join(params)})")
+            continue
+        if key in COMMON and op_kind and op_kind not in QUEUE_OPS:
+            out.append(f"{where}: [{name}] {key}: not read for {op_kind} (only {', '.join(QUEUE_OPS)})")
             continue
         x = _number(val)
         lo, hi, _, _ = params[key]
@@ -177,5 +194,5 @@ def policy_problems(rates: Mapping[str, Any], operations: Mapping[str, Any], whe
             if not isinstance(table, dict):
                 out.append(f"{where}: [{name}] must be a table with a kind")
                 continue
-            _check_policy(table, where, name, out, PHASES[op_kind])
+            _check_policy(table, where, name, out, PHASES[op_kind], op_kind)
     return out

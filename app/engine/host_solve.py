@@ -12,6 +12,7 @@ import numpy as np
 from .host_model import _host_static, port_scale
 from .host_terms import _host_load
 from .placement import loads, place
+from .recorded import queue_core_pct, queue_stretch
 from .sim_state import SimState
 
 
@@ -75,6 +76,9 @@ def solve(sim: SimState) -> None:
         U_g, core_u = loads(sim, U_host_g, core_host, be_g, alive_n)
         if not P:
             break
+        queued = sim.any_queue and bool((sim.rv["queue_n"] > 0).any() or (sim.rv["queue_cn"] > 0).any())
+        if queued:  # operations with a queue depth: a closed class at their drives and cores (3.1)
+            core_u = queue_core_pct(core_u, sim.rv["queue_cu"], sim.rv["queue_cn"], sim.max_util)
         core_max = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(n_ctrl)
         gi, ctrl, closed = st["gi"], st["ctrl"], st["closed"]
         own = X * st["busy_per_io"] / st["alive_g"][gi]
@@ -82,7 +86,12 @@ def solve(sim: SimState) -> None:
         if closed_loop:  # arrival theorem: an I/O sees the others' load and (N-1)/N of its own
             u = u - np.where(closed, own / st["n_out"], 0.0)
         u = np.clip(u, 0.0, sim.max_util)
-        stretch = 1.0 / (1.0 - u)
+        if queued:
+            rv = sim.rv
+            stretch = queue_stretch(u, rv["queue_u"][gi], rv["queue_n"][gi],
+                                    rv["queue_s"][gi] / np.maximum(lay.g_rand[gi] / 1000.0, 1e-6))
+        else:
+            stretch = 1.0 / (1.0 - u)
         hit, rnd = st["hit"], st["rnd"]
         r_read = hit * sim.hit_ms + (1 - hit) * (rnd * st["r_rand_fixed"] * stretch + (1 - rnd) * st["t_seq"] * stretch)
         wc = st["wcache"]

@@ -5,6 +5,7 @@ ops.OPS).
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .op_streams import EPS_MB, Fixed, INF, Stream, stream_limit
@@ -38,6 +39,11 @@ class Op:
     # on the write-cache path sets it): time_left/advance/at_rest follow the cache then. A hook
     # here, not an override, because the loop calls them for every busy op at every step.
     fill_rate = 0.0
+    # the policy's queue_depth: I/Os the operation keeps outstanding on each drive (a closed class
+    # in the host's response and Little's law on its rate, docs/model.md 3.1); 0: its I/O is
+    # counted as an open load (no queue of its own). queue_io_mb: the size of one of those I/Os.
+    queue_depth = 0.0
+    queue_io_mb = 1.0
     # slots (and the subclasses' own): the loop, the placement and the starts read and set
     # these on every op; in an instance dict (an op has 40-60 attributes, past CPython's
     # shared-key limit of 30) each store costs a dict insert. Attributes not listed (asap_class
@@ -212,6 +218,15 @@ class Op:
                             self.event.id, "assumption: generic operation model (docs/model.md 4)")
         return pol
 
+    def use_queue(self, pol: Policy) -> None:
+        """Take the policy's per-drive queue depth (docs/model.md 3.1), with the rebuild's I/O
+        size (`rebuild.io.kb`, 1 MB without it) as the size of each queued I/O."""
+        q = pol.p("queue_depth", 0.0)
+        self.queue_depth = q
+        if q > 0.0:
+            self.queue_io_mb = (self.R.v("rebuild.io.kb") if self.R.has("rebuild.io.kb") else 1024.0) / 1024.0
+            self.sim.any_queue = True
+
     def stop(self, t: float, why: str) -> None:
         """End the operation before its work is done (a RAID group it works on lost its data):
         its open phases close with `why` in their names and it takes nothing any more. Not
@@ -275,6 +290,7 @@ class Op:
         centre that limited it is in self.last_limit (cap_limit when the cap did)."""
         rate = cap
         limit = cap_limit
+        q = self.queue_depth
         for kind, i, cost in uses:
             if cost <= 0:
                 continue
@@ -287,6 +303,11 @@ class Op:
             if lim < rate:
                 rate = lim
                 limit = self.centre(kind, i)
+            if q > 0.0:
+                lim = self.little_limit(ctx, kind, i, cost, q)
+                if lim < rate:
+                    rate = lim
+                    limit = "queue depth (" + self.centre(kind, i) + ")"
         if core >= 0 and cpu_coef > 0.0:
             free = ctx.free_core(core)
             n_c: Any = 0  # (counts may be floats: Ctx.recount)
@@ -317,6 +338,22 @@ class Op:
             ctx.add(kind, i, cost * rate)
         self.last_limit = limit
         return rate
+
+    def little_limit(self, ctx: "Ctx", kind: str, i: int, cost: float, q: float) -> float:
+        """Little's law on a drive: with q I/Os of queue_io_mb outstanding the rate is at most
+        q x io / residence, an I/O's residence being its own q service times plus the host I/Os
+        queued ahead of it, N_h = U/(1-U) of them at the group's random service time (U: what the
+        host and the operations placed before this one keep busy). MB/s; inf on an idle drive."""
+        g = i if kind == "g" else ctx.d_group[i]
+        if g < 0:
+            return math.inf
+        u = ctx.used_g(g) if kind == "g" else ctx.used_d(i)
+        if u <= 0.0:
+            return math.inf
+        u = min(u, ctx.max_util)
+        s_o = cost * self.queue_io_mb  # drive-seconds of one queued I/O
+        ahead = u / (1.0 - u) * float(self.lay.g_rand.item(g)) / 1000.0
+        return q * self.queue_io_mb / (q * s_o + ahead)
 
     def centre(self, kind: str, i: int) -> str:
         """A drive-time resource's name for Phase.limited_by."""

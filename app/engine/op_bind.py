@@ -42,6 +42,7 @@ class BindOp(Op):
         pol = self.pol = require_table(self.policy("bind", "verify"), "bind")
         self.asap = pol.kind == "asap"
         self.asap_class = 1 if self.asap else 0
+        self.use_queue(pol)
         rate_key = "sata_mb_s" if key == "SATA" and pol.has("sata_mb_s") else "mb_s"
         # cap / asap: mb_s is the whole bind's average (emc Table 8), the verify runs at the rate
         # that keeps it; the other kinds (op_policy.policy_rate) scale the verify's full speed

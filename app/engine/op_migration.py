@@ -37,6 +37,7 @@ class Migration(Op):
         # (the drives, CPU and buses alone); cap and asap keep their own paths below
         self.throttled = pol.kind not in ("cap", "asap")
         self.asap_class = 1 if self.asap else 0
+        self.use_queue(pol)
         self.label = f"Migrate LUN {ev.source_lun} -> LUN {ev.dest_lun} ({self.priority})"
         self.copy_cap = INF if self.throttled else pol.p("mirror_mb_s" if mirror and pol.has("mirror_mb_s") else "mb_s", INF)
         dest = self.ix.default_lun_settings | lay.luns[self.dst].settings

@@ -59,17 +59,28 @@ def policy_rate(op: Any, ctx: Any, pol: Policy, full: float, full_limit: str, us
     c = ctx.occ_g[gi]
     duty = pol.p("idle_duty", 1.0)
     idle = (1.0 - c) * duty * r0
+    held = 0.0  # the share policy's drive time held per member while the host contends
     if kind == "share":
         f, eff = share_of(pol, bool(ctx.host_random_g[gi] >= 0.5))
         busy = c * f * eff * r0
-        for kind_, i, cost in uses:
-            ctx.add(kind_, i, idle * cost + c * f)
+        held = c * f
+        moved = idle
     else:  # idle_only
         busy = c * min(pol.p("trickle_mb_s", 0.0), r0)
-        for kind_, i, cost in uses:
-            ctx.add(kind_, i, (idle + busy) * cost)
+        moved = idle + busy
     op.last_limit = "policy" if c > 0.5 or duty < 1.0 else lim0
-    return idle + busy
+    scale = 1.0
+    q = op.queue_depth
+    if q > 0.0:  # Little's law on each drive it reads or writes (Op.little_limit)
+        for kind_, i, cost in uses:
+            if cost > 0.0:
+                lim = op.little_limit(ctx, kind_, i, cost, q)
+                if lim < (idle + busy) * scale:
+                    scale = lim / (idle + busy)
+                    op.last_limit = "queue depth (" + op.centre(kind_, i) + ")"
+    for kind_, i, cost in uses:
+        ctx.add(kind_, i, (moved * cost + held) * scale)
+    return (idle + busy) * scale
 
 
 def share_of(pol: Policy, random: bool) -> tuple[float, float]:

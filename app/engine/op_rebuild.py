@@ -55,6 +55,7 @@ class Rebuild(Op):
         # the level's policy per phase (UnknownLevel: the failure stands, its rebuild is not predicted)
         self.pols = {ph: self.policy("rebuild", ph) for ph in ("rebuild", "equalization")}
         self.asap = self.pols["rebuild"].kind == "asap"
+        self.use_queue(self.pols["rebuild"])
         self.label = f"Rebuild drive {ev.drive} of {g.label} ({self.priority})"
         if gi in self.ix.lost:
             sim.advise("info", "lost-group-failure",

@@ -161,6 +161,36 @@ def still_starved(op: Op, ctx: Ctx) -> bool:
     return f is not None and all(ctx.starves(p) for p in f.parts)
 
 
+def queue_columns(sim: SimState, groups: list[int] | None, cores: list[int] | None) -> None:
+    """The row's queue columns of the groups and cores (None: all), the closed class of the
+    response (docs/model.md 3.1): queue_u, queue_n, the busy per alive member that operations
+    with a queue depth put on each group and the I/Os they keep outstanding on each of its
+    drives (their queue depths added), queue_s the drive time of one of those I/Os; queue_cu,
+    queue_cn, their CPU % on each core and their requests there (one queue depth per
+    operation: its I/Os in flight go through the core in turn)."""
+    rv, by_of = sim.rv, sim.ctx.by
+    qs = rv["queue_s"]
+    for kind, n_res, code, cu, cn in ((RK_G, sim.lay.G, groups, "queue_u", "queue_n"),
+                                      (RK_CORE, sim.lay.C, cores, "queue_cu", "queue_cn")):
+        qu, qn = rv[cu], rv[cn]
+        for i in (range(n_res) if code is None else code):
+            u = 0.0
+            n = 0.0
+            work = 0.0  # drive-seconds of the queued I/Os (a group's)
+            by = by_of.get(i << RK_BITS | kind)
+            if by:
+                for op, v in by.items():
+                    if op.queue_depth > 0.0 and v > 0.0:
+                        u += v
+                        n += op.queue_depth
+                        if op.rate > 0.0:  # busy per MB/s x MB per I/O: one queued I/O's service
+                            work += op.queue_depth * v / op.rate * op.queue_io_mb
+            qu[i] = u
+            qn[i] = n
+            if kind == RK_G:
+                qs[i] = work / n if n > 0.0 else 0.0
+
+
 def loads(sim: SimState, U_host_g, core_host, be_g, alive_n) -> tuple[np.ndarray, np.ndarray]:
     """The host load plus the placement, written in place into the row's columns (sim.rv):
     group_pct, drive_group, cpu_pct, bus_pct's terms, and the drive extras and layout record() keeps
@@ -216,6 +246,8 @@ def loads(sim: SimState, U_host_g, core_host, be_g, alive_n) -> tuple[np.ndarray
             busy_g[g] = busy
             extra = extra_g.get(g)
             U_g[g] = min(busy + extra / alive_n.item(g), 1.0) if extra else min(busy, 1.0)
+    if sim.any_queue and (new_g or groups or new_core or cores):
+        queue_columns(sim, None if new_g else groups, None if new_core else cores)
     # per drive (for charts): group load on alive members + per-drive extras, built for all
     # steps at once in drive_load(); the extras are copied only when they changed
     if drives or new_topo:
@@ -261,7 +293,7 @@ def place_economical(sim: SimState, op: Op, ctx: Ctx) -> None:
     whatever the others do). Otherwise demand() runs on the same partial sums, so the outcome
     is the same."""
     f = op.fixed()
-    if f is None:
+    if f is None or op.queue_depth > 0.0:  # (a queue depth: Little's law in take() may bind)
         demand(sim, op, ctx)
         return
     mu = ctx.max_util

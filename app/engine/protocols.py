@@ -19,6 +19,11 @@ class CtxView(Protocol):
     core_host: Any
     asap_g: Any
     asap_c: Any
+    d_group: Any
+
+    def used_g(self, g: int) -> float: ...
+
+    def used_d(self, d: int) -> float: ...
 
     def free_g(self, g: int) -> float: ...
 
@@ -76,6 +81,7 @@ class SimView(Protocol):
     X: Any
     _pairs_of_l: Any
     _run_index: Any
+    any_queue: Any
 
     def advise(self, severity: str, code: str, text: str, where: str = "", source: str = "") -> None: ...
 

@@ -126,6 +126,38 @@ class PairHistory:
             yield terms, where
 
 
+def queue_stretch(U: np.ndarray, U_o: np.ndarray, N: np.ndarray, r: np.ndarray | float = 1.0) -> np.ndarray:
+    """An open (host) I/O's queueing stretch, residence / own service time, at a centre of
+    utilization U (host and operations, capped) of which U_o is a closed class of N requests
+    (operations with a queue depth), each r times the host I/O's service time; the rest open
+    (docs/model.md 3.1). The open I/O waits for the open load's queue and the Q_o closed
+    requests ahead of it, R = S (1 + U_h R/S) + Q_o r S, so
+        stretch = (1 + r Q_o) / (1 - U_h),  U_h = U - U_o,
+        Q_o = a / (1 - a (N-1)/N),  a = U_o / (1 - U_h)
+    (Q_o from the closed class's own residence, s (1 + Q_o (N-1)/N) / (1 - U_h), by Little's law
+    and Schweitzer's estimate of the queue an arriving closed request sees: mixed mean-value
+    analysis). Where N = 0 it is the open stretch 1 / (1 - U); with r = 1 it tends to it as N
+    grows (the former open treatment)."""
+    U_o = np.minimum(U_o, U)
+    U_h = U - U_o
+    free = 1.0 - U_h
+    a = U_o / free
+    closed = N > 0
+    Nq = np.where(closed, N, 1.0)
+    Q_o = np.minimum(a / (1.0 - a * (Nq - 1.0) / Nq), Nq)
+    return np.where(closed, (1.0 + r * Q_o) / free, 1.0 / (1.0 - U))
+
+
+def queue_core_pct(core: np.ndarray, queue_cu: np.ndarray, queue_cn: np.ndarray, max_util: float) -> np.ndarray:
+    """Core CPU % as the SP path reads it where operations with a queue depth run on a core: the
+    closed class's wait factor w = queue_stretch - 1 (r = 1: the fitted sp_latency_ms stands for
+    every request's time there) as the utilization w / (1 + w) an open load would need for it,
+    so the SP path stays sp_latency_ms x U / (1 - U) of the busiest core."""
+    u = np.clip(core / 100.0, 0.0, max_util)
+    w = queue_stretch(u, queue_cu / 100.0, queue_cn) - 1.0
+    return 100.0 * w / (1.0 + w)
+
+
 class OpenResponses:
     """Response times of the open-load steps (solve() leaves them to finish()): per workload
     (mean and worst LUN) and per LUN, from the pair history and each step's group and SP-core
@@ -133,15 +165,21 @@ class OpenResponses:
 
     def __init__(self, history: PairHistory, versions: np.ndarray, U_g: np.ndarray, core_max: np.ndarray,
                  forced: np.ndarray, p_w: np.ndarray, p_l: np.ndarray, W: int, L: int, max_util: float,
-                 sp_latency_ms: float):
+                 sp_latency_ms: float, queue_u: np.ndarray | None = None, queue_n: np.ndarray | None = None,
+                 queue_r: np.ndarray | None = None):
         """versions: the history version of each step (non-decreasing); U_g, core_max (%), forced:
-        one row per step."""
+        one row per step; queue_u, queue_n, queue_r (None: no operation keeps a queue): per step
+        and group the busy and the I/Os per drive of the operations with a queue depth, and one
+        such I/O's service time over a host I/O's."""
         self.history = history
         self.versions = versions
         # in place: one new matrix, not one per operation (the same arithmetic per element)
         self.stretch = np.clip(U_g, 0.0, max_util)
-        np.subtract(1.0, self.stretch, out=self.stretch)
-        np.divide(1.0, self.stretch, out=self.stretch)
+        if queue_n is not None and queue_u is not None and bool((queue_n > 0).any()):
+            self.stretch = queue_stretch(self.stretch, queue_u, queue_n, 1.0 if queue_r is None else queue_r)
+        else:
+            np.subtract(1.0, self.stretch, out=self.stretch)
+            np.divide(1.0, self.stretch, out=self.stretch)
         uc = np.clip(core_max / 100.0, 0.0, max_util)
         self.spwait = sp_latency_ms * uc / (1.0 - uc)
         self.forced = forced

@@ -15,7 +15,7 @@ from . import envelope
 from .host_terms import pair_wcache
 from .op_streams import INF
 from .ops import Op
-from .recorded import Cells, DriveLoad, OpenResponses, PartResponses, Progress, RecordedRows
+from .recorded import Cells, DriveLoad, OpenResponses, PartResponses, Progress, RecordedRows, queue_core_pct
 from .result import Assumption, Result, SeriesBlock
 from .sim_state import SimState
 
@@ -138,20 +138,33 @@ def drive_load(sim: SimState, group_load: list[np.ndarray]) -> DriveLoad:
                      np.array(starts, int), np.array(ks, int), np.array(ds, int), np.array(bs, float))
 
 
-def open_responses(sim: SimState, U_g: np.ndarray, core: np.ndarray, forced: np.ndarray) -> OpenResponses | None:
+def open_responses(sim: SimState, U_g: np.ndarray, core: np.ndarray, forced: np.ndarray,
+                   queue_u: np.ndarray | None = None, queue_n: np.ndarray | None = None,
+                   queue_cu: np.ndarray | None = None, queue_cn: np.ndarray | None = None,
+                   queue_s: np.ndarray | None = None) -> OpenResponses | None:
     """The open-load steps' response times (computed when read), None without such steps;
-    U_g, core (%), forced: the recorded rows of every step."""
+    U_g, core (%), forced, queue_u, queue_n (None: no operation kept a queue): the recorded
+    rows of every step."""
     if not sim.rec_open or not sim.P:
         return None
     lay = sim.lay
     if len(sim.rec_open) < len(U_g):  # (usually every step is: no copies then)
         ks = np.array(sim.rec_open, int)
         U_g, core, forced = U_g[ks], core[ks], forced[ks]
+        if queue_u is not None and queue_n is not None and queue_cu is not None and queue_cn is not None:
+            queue_u, queue_n, queue_cu, queue_cn = queue_u[ks], queue_n[ks], queue_cu[ks], queue_cn[ks]
+            queue_s = None if queue_s is None else queue_s[ks]
+    queue_r = None
+    if queue_s is not None:
+        # a queued I/O's drive time over the host's random I/O (the group's positioning time)
+        queue_r = queue_s / np.maximum(lay.g_rand / 1000.0, 1e-6)
+    if queue_cu is not None and queue_cn is not None and lay.C and bool((queue_cn > 0).any()):
+        core = queue_core_pct(core, queue_cu, queue_cn, sim.max_util)  # (operations with a queue there)
     core_max = np.maximum.reduceat(core, lay.core_off, axis=1) if lay.C else np.zeros((len(U_g), len(lay.ctrl_names)))
     terms = sim.pair_history.response_terms(pair_wcache(sim), sim.hit_ms, sim.rand_over,
                                              sim.ff_ms, sim.max_util)
     return OpenResponses(terms, np.array(sim.rec_open_version, int), U_g, core_max, forced > 0.0, sim.p_w,
-                         sim.p_l, len(sim.workloads), lay.L, sim.max_util, sim.sp_lat)
+                         sim.p_l, len(sim.workloads), lay.L, sim.max_util, sim.sp_lat, queue_u, queue_n, queue_r)
 
 
 def finish(sim: SimState, horizon: float, steps: int) -> Result:
@@ -172,7 +185,9 @@ def finish(sim: SimState, horizon: float, steps: int) -> Result:
         return np.concatenate(parts(metric))
 
     group_pct, cpu_pct, bus_pct = recorded("group_pct"), recorded("cpu_pct"), recorded("bus_pct")
-    open_resp = open_responses(sim, group_pct, cpu_pct, recorded("forced"))
+    queues = (tuple(recorded(m) for m in ("queue_u", "queue_n", "queue_cu", "queue_cn", "queue_s"))
+              if sim.any_queue else (None,) * 5)
+    open_resp = open_responses(sim, group_pct, cpu_pct, recorded("forced"), *queues)
     group_pct *= 100.0
     bus_pct /= max(sim.platform.bus_mb_s, 1e-9)
     bus_pct *= 100.0

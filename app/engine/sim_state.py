@@ -180,6 +180,8 @@ class SimState:
         if at is None:
             at = float(self.cache.get("high_watermark_pct") or 100.0)
         self.host_flush_at = at / 100.0
+        # an operation keeps a queue on its drives (Op.use_queue): loads() records its closed class
+        self.any_queue = False
         # recording
         # one row per step of every metric side by side (record() copies it with one call), in
         # matrices of REC_CHUNK rows (no growing matrix to copy); series that need the whole run
@@ -194,6 +196,11 @@ class SimState:
             # bus_pct's terms: MB/s on each group's buses (host back-end + ops) and on single
             # buses (ops); bus_columns() sums them for all steps at once at the end of run()
             "bus_by_group": lay.G, "bus_by_bus": lay.B,
+            # the operations that keep a queue on each group's drives (Op.queue_depth > 0): their
+            # busy per alive member and their I/Os outstanding per drive (the host's response
+            # sees them as a closed class, recorded.queue_stretch; docs/model.md 3.1)
+            "queue_u": lay.G, "queue_n": lay.G, "queue_s": lay.G,  # (queue_s: s per queued I/O)
+            "queue_cu": lay.C, "queue_cn": lay.C,  # the same on each controller core (CPU %, count)
         }
         ends = np.cumsum(list(self.rec_width.values())).tolist()
         self.rec_cols = {m: slice(e - w, e) for (m, w), e in zip(self.rec_width.items(), ends)}
