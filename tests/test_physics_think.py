@@ -102,3 +102,23 @@ def test_a_workload_change_sets_think_time(catalog):
     assert after < before / 2
     r = res.get("response_ms", "w").at(1.5)
     assert after == pytest.approx(16 / ((r + 50.0) / 1000.0), rel=2e-3)
+
+
+def test_a_thinking_host_contends_less_with_an_hp_rebuild(catalog):
+    """HP High (the share policy) throttles a rebuild only while host I/O is at the drives:
+    with think time only N - X Z of the N I/Os are, so a long think time lets the rebuild run
+    as beside an open load of N / Z (docs/model.md 2.3 and 4)."""
+    from app.store.project_file import load_project
+    from conftest import EXAMPLE_PATHS
+    path = next(p for p in EXAMPLE_PATHS if p.stem == "hp-sa6402-raid5")
+
+    def rebuild_h(mode, z=0.0, iops=0.0):
+        p = load_project(path)
+        for w in p.workloads:
+            if w.id == "oltp":
+                w.mode, w.think_ms, w.iops = mode, z, iops
+        return simulate(p, catalog).operation("op1").duration_h
+
+    durations = [rebuild_h("closed", z) for z in (0.0, 100.0, 1000.0, 10000.0)]
+    assert all(b < a for a, b in zip(durations, durations[1:]))
+    assert durations[-1] == pytest.approx(rebuild_h("open", iops=1000.0 / 10000.0), rel=0.02)
