@@ -111,6 +111,57 @@ def test_upgrade_from_v1(tmp_path, load_example):
     assert load_project(path) == project
 
 
+def make_v2_file(path: Path, project) -> None:
+    """A version 2 file as ArrayPlanner wrote it before think time: the v2 tables, each
+    workload's fields in its doc_json, no think_ms anywhere."""
+    d = project_to_dict(project)
+    for w in d["workloads"]:
+        w.pop("think_ms")
+    con = sqlite3.connect(path)
+    con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    con.executescript(project_file.SCHEMA_V2)
+    project_file._write_v2_rows(con, d, version=2)
+    con.execute("PRAGMA user_version = 2")
+    con.commit()
+    con.close()
+
+
+def test_upgrade_from_v2_adds_think_time(tmp_path, load_example):
+    project = load_example("hp-sa6402-raid5")
+    assert all(w.think_ms == 0 for w in project.workloads)
+    path = tmp_path / "v2.arrayplan"
+    make_v2_file(path, project)
+    with sqlite3.connect(path) as con:
+        columns = [r[1] for r in con.execute("PRAGMA table_info(workload)")]
+    assert "think_ms" not in columns
+    before = digest(path)
+    loaded = load_project(path)
+    assert loaded == project  # think time 0: a closed load issues its next I/O at once, as before
+    assert digest(path) == before, "opening an old file must not rewrite it"
+    loaded.workloads[0].think_ms = 12.5
+    save_project(loaded, path)
+    with sqlite3.connect(path) as con:
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        think, doc = con.execute("SELECT think_ms, doc_json FROM workload ORDER BY ord").fetchone()
+    assert think == 12.5 and "think_ms" not in json.loads(doc)  # the column holds it, once
+    assert load_project(path).workloads[0].think_ms == 12.5
+
+
+def test_think_time_round_trips(tmp_path, load_example):
+    project = load_example("hp-sa6402-raid5")
+    project.workloads[0].mode, project.workloads[0].think_ms = "closed", 7.25
+    for name in ("p.arrayplan", "p.json"):
+        save_project(project, tmp_path / name)
+        assert load_project(tmp_path / name) == project
+    # a JSON file without the key (every file written before think time) reads as 0
+    d = project_to_dict(project)
+    del d["workloads"][0]["think_ms"]
+    assert project_from_dict(d).workloads[0].think_ms == 0.0
+    d["workloads"][0]["think_ms"] = "soon"
+    with pytest.raises(ProjectFormatError, match=r"workloads\[0\]|think_ms"):
+        project_from_dict(d)
+
+
 def test_upgrade_steps_are_numbered():
     assert len(project_file.UPGRADES) == SCHEMA_VERSION - 1
     assert project_file.UPGRADES[0].__name__ == "_upgrade_1_to_2"
@@ -151,7 +202,7 @@ def test_too_new_file(tmp_path, load_example):
     save_project(load_example("hp-sa6402-raid5"), path)
     with sqlite3.connect(path) as con:
         con.execute("PRAGMA user_version = 99")
-    assert_refused(path, r"newer ArrayPlanner \(project schema version 99; this version reads up to 2\)")
+    assert_refused(path, rf"newer ArrayPlanner \(project schema version 99; this version reads up to {SCHEMA_VERSION}\)")
 
 
 def test_foreign_sqlite_file(tmp_path):

@@ -107,7 +107,8 @@ class Workload:
 
     mode "open": a fixed arrival rate `iops` (the EMC OLTP load);
     mode "closed": `outstanding` I/Os always in flight, as Iometer/Orion run (HP: one outstanding
-    I/O, so IOPS = 1 / response time).
+    I/O, so IOPS = 1 / response time); each of them waits `think_ms` after its I/O completes
+    before issuing the next (the interactive response time law, IOPS = N / (R + Z); 0: at once).
     """
 
     id: str
@@ -116,6 +117,7 @@ class Workload:
     mode: str = "open"
     iops: float = 0.0
     outstanding: int = 1
+    think_ms: float = 0.0  # closed mode only: think time Z between an I/O's completion and the next
     read_pct: float = 67.0
     io_kb: float = 8.0
     random_pct: float = 100.0

@@ -50,6 +50,7 @@ WARNING = "warning"
 MAX_IO_KB = 16384  # 16 MB per I/O
 MAX_IOPS = 10_000_000
 MAX_OUTSTANDING = 65536
+MAX_THINK_MS = 3_600_000.0  # an hour between a closed loop's I/Os: beyond that it is no host load
 # The latest start a timeline event may have: ten years of 8,766 h. A plan for an array's service
 # life; a later start is a typo (a date typed as hours). The engine's clock also loses the
 # precision it needs to step past ~500,000 h (a run at 700,000 h stalls).
@@ -614,6 +615,12 @@ class _Checker:
             bad(f"IOPS {w.iops:,.0f} is not a plausible host load (limit {MAX_IOPS:,})")
         if not isinstance(w.outstanding, int) or isinstance(w.outstanding, bool) or not 0 <= w.outstanding <= MAX_OUTSTANDING:
             bad(f"outstanding I/Os {w.outstanding!r} must be a whole number from 0 (idle) to {MAX_OUTSTANDING}")
+        if not _num(w.think_ms) or not 0 <= w.think_ms <= MAX_THINK_MS:
+            bad(f"think time (think_ms) {w.think_ms!r} ms must be a number from 0 (the next I/O at once) "
+                f"to {MAX_THINK_MS:,.0f} ms")
+        elif w.mode == "open" and w.think_ms > 0 and scenario is None:
+            self.warn(where, f"{name}: think time {w.think_ms:g} ms is used only by closed workloads; "
+                      "this open workload ignores it", scenario)
         for label, v in (("read share", w.read_pct), ("random share", w.random_pct)):
             if not _num(v) or not 0 <= v <= 100:
                 bad(f"{label} {v!r}% must be between 0 and 100")
@@ -864,16 +871,18 @@ def _no_effect(before: Workload, after: Workload, changes: dict) -> str | None:
     """Why a workload change that turns `before` into `after` changes nothing the engine reads."""
     if not changes:
         return "it changes no field"
-    # the engine reads IOPS of open workloads only, outstanding I/Os of closed ones only
-    ignored = {"closed": "iops", "open": "outstanding"}.get(after.mode)
-    effective = [k for k in changes if k != ignored and getattr(before, k) != getattr(after, k)]
+    # the engine reads IOPS of open workloads only, outstanding I/Os and think time of closed ones only
+    ignored = {"closed": ("iops",), "open": ("outstanding", "think_ms")}.get(after.mode, ())
+    effective = [k for k in changes if k not in ignored and getattr(before, k) != getattr(after, k)]
     if effective:
         return None
-    if ignored in changes:
+    unused = [k for k in ignored if k in changes]
+    if unused:
         kind = {"closed": "closed-loop (a fixed number of outstanding I/Os)",
                 "open": "open-loop (a fixed IOPS rate)"}[after.mode]
-        what = "IOPS" if ignored == "iops" else "outstanding I/Os"
-        return f"workload {before.id!r} is {kind}, so its {what} are not used"
+        what = " and ".join({"iops": "IOPS", "outstanding": "outstanding I/Os", "think_ms": "think time"}[k]
+                            for k in unused)
+        return f"workload {before.id!r} is {kind}, so its {what} {'is' if unused == ['think_ms'] else 'are'} not used"
     return f"workload {before.id!r} already has {', '.join(f'{k}={v!r}' for k, v in changes.items())}"
 
 

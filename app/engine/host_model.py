@@ -128,6 +128,9 @@ def _host_static(sim: SimState) -> dict[str, Any]:
         st["X_port"] = st["X_raw"] * scale  # a new array: solve() keeps it past this version
         scaled = isinstance(scale, np.ndarray)
     st["any_closed"] = sim.any_closed_w and bool((st["closed"] & st["on"]).any())
+    # closed loops' think time per pair (ms; None: every closed loop issues its next I/O at once)
+    think = sim.w_think.take(sim.p_w) if st["any_closed"] else None
+    st["think_ms"] = think if think is not None and bool((think[st["closed"]] > 0).any()) else None
     # open workloads: the host load on every resource is fixed until the next invalidate();
     # an open load a centre cannot serve is served at that centre's capacity (_centre_scale)
     was_capped = getattr(sim, "_capped", False)

@@ -62,11 +62,14 @@ def solve(sim: SimState) -> None:
         alive_n = sim._alive_n
     else:
         alive_n = st["alive_n"]
+    think = st["think_ms"] if closed_loop else None  # Z per pair (ms), None: all 0
     for it in range(n_pass):
         if not P:
             U_host_g, host_random_g, core_host, be_g = sim.no_host
         elif closed_loop:
             U_host_g, host_random_g, core_host, be_g = _host_load(sim, st, X * st["on"])
+            if think is not None:  # the I/Os at the array, X R (Little), the rest thinking
+                st["n_at"] = np.maximum(st["n_raw"] - X * think / 1000.0, 0.0)
         else:
             U_host_g, host_random_g, core_host, be_g = st["host"]
         sim.step_core_host, sim.step_be_g = core_host, be_g
@@ -105,7 +108,8 @@ def solve(sim: SimState) -> None:
         R_p = R_f = r * r_read + (1 - r) * r_write + common
         if closed_loop:
             n_raw = st["n_raw"]
-            Xc = n_raw / (R_p / 1000.0)
+            # the interactive response time law: N I/Os, each R at the array then Z thinking
+            Xc = n_raw / ((R_p if think is None else R_p + think) / 1000.0)
             # asymptotic bound: the busiest drive cannot exceed max_util
             others = np.maximum(U_g[gi] - own, 0.0)
             demand = st["busy_per_io"] / st["alive_g"][gi]
@@ -122,9 +126,19 @@ def solve(sim: SimState) -> None:
             scale = np.minimum(1.0, np.minimum(mb_lim / np.maximum(mb_c, 1e-9), io_lim / np.maximum(io_c, 1e-9)))
             X = X * scale[ctrl]
         if closed_loop:
-            R_p = np.where(closed & (X > 0), st["n_raw"] / np.maximum(X, 1e-12) * 1000.0, R_p)
-            # converged: the fixed point moved less than 0.05% (a warm start needs few passes)
-            if it >= 2 and np.all(np.abs(X - X_prev) <= 5e-4 * np.maximum(np.abs(X), 1e-9)):
+            # the loop's measured response: N / X, less the think time (X <= N / Z after the
+            # first pass: the clip is for rounding only)
+            R_m = st["n_raw"] / np.maximum(X, 1e-12) * 1000.0
+            if think is not None:
+                R_m = np.maximum(R_m - think, 0.0)
+            R_p = np.where(closed & (X > 0), R_m, R_p)
+            # converged: the fixed point moved less than 0.05% (a warm start needs few passes);
+            # with think time the response N / X - Z is what must settle to 0.05%, so X to
+            # R / (R + Z) of that
+            tol = 5e-4 * np.maximum(np.abs(X), 1e-9)
+            if think is not None:
+                tol = tol * (R_f / np.maximum(R_f + think, 1e-12))
+            if it >= 2 and np.all(np.abs(X - X_prev) <= tol):
                 break
     sim.X = X
     W = len(sim.workloads)

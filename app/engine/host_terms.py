@@ -81,6 +81,7 @@ _WL_ARRAYS = (  # Sim's per-workload arrays: (attribute, dtype, value of a workl
     ("w_closed", bool, lambda w: w["mode"] == "closed"),
     ("w_iops", float, lambda w: float(w["iops"] or 0)),
     ("w_out", float, lambda w: float(w["outstanding"] or 0)),
+    ("w_think", float, lambda w: float(w["think_ms"] or 0)),  # closed loops' think time Z (ms)
     ("w_r", float, lambda w: float(w["read_pct"]) / 100),
     ("w_kb", float, lambda w: float(w["io_kb"])),
     ("w_rand", float, lambda w: float(w["random_pct"]) / 100),

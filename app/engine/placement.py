@@ -119,10 +119,10 @@ def place(sim: SimState, U_host_g: np.ndarray, host_random_g: np.ndarray) -> Non
 def host_occupancy(sim: SimState, U_host_g: np.ndarray) -> list[float]:
     """Per group: the fraction of time host I/O is at the group, min(1, L) by Little's law:
     the drive-seconds per second the host's I/O takes there (U x alive members), plus the
-    I/Os a closed loop without think time keeps there (hp Tables 1-2: one outstanding I/O is
-    always at the array). The share and idle_only policies throttle only this fraction of
-    the time (docs/model.md 4): a trickle barely slows a rebuild (Thomasian and Menon's
-    rebuild in the drives' idle periods). Kept per host-load version."""
+    I/Os a closed loop keeps there (hp Tables 1-2: one outstanding I/O is always at the
+    array; with think time Z only N - X Z of them). The share and idle_only policies throttle
+    only this fraction of the time (docs/model.md 4): a trickle barely slows a rebuild
+    (Thomasian and Menon's rebuild in the drives' idle periods). Kept per host-load version."""
     hit = getattr(sim, "_occ_memo", None)
     if hit is not None and hit[0] is U_host_g:
         return hit[1]
@@ -132,7 +132,9 @@ def host_occupancy(sim: SimState, U_host_g: np.ndarray) -> list[float]:
         st = sim._st
         occ = U_host_g * st["alive_n"]
         if st["any_closed"]:
-            w = np.where(st["closed"] & st["on"], st["n_raw"], 0.0)
+            # with think time only the I/Os not thinking are at the array (solve sets n_at)
+            n_at = st["n_raw"] if st["think_ms"] is None else st["n_at"]
+            w = np.where(st["closed"] & st["on"], n_at, 0.0)
             occ = occ + np.bincount(st["gi"], weights=w, minlength=G)[:G]
     out = np.minimum(occ, 1.0).tolist()
     sim._occ_memo = (U_host_g, out)

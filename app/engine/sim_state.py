@@ -24,7 +24,7 @@ from .state import Layout, LayoutCache
 
 
 
-_WL_FIELDS = ("mode", "iops", "outstanding", "read_pct", "io_kb", "random_pct", "read_hit_pct")
+_WL_FIELDS = ("mode", "iops", "outstanding", "think_ms", "read_pct", "io_kb", "random_pct", "read_hit_pct")
 
 
 class SimState:
@@ -55,6 +55,7 @@ class SimState:
     w_closed: Any
     w_iops: Any
     w_out: Any
+    w_think: Any
     w_r: Any
     w_kb: Any
     w_rand: Any

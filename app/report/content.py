@@ -676,6 +676,8 @@ class ReportBuilder:
         for w in p.workloads:
             load = (format_iops(w.iops) if w.mode == "open"
                     else f"{format_count(w.outstanding)} outstanding I/O{'s' if w.outstanding != 1 else ''}")
+            if w.mode == "closed" and w.think_ms:
+                load += f", {format_ms(w.think_ms)} think"
             luns = compress_numbers(w.luns)
             rows.append(Row([
                 w.name or w.id, luns or DASH, load, format_pct(w.read_pct), f"{format_sig(w.io_kb)} KB",
@@ -686,7 +688,7 @@ class ReportBuilder:
                     Col("I/O size", 0.8, "right"), Col("Random", 0.8, "right"), Col("Read hits", 0.9, "right"),
                     Col("Target", 0.8, "right")], rows)
         self.para("Open workloads arrive at a fixed rate (IOPS); closed workloads keep a fixed number of I/Os "
-                  "outstanding, as benchmark tools do. Read hits: share of reads the cache serves "
+                  "outstanding, as benchmark tools do, each I/O issued again after its think time (if any). Read hits: share of reads the cache serves "
                   "(\u201cplatform\u201d: the platform's default). Target: the response time the host needs.", "note")
 
     def _event_text(self, e) -> str:

@@ -9,7 +9,7 @@ The file format (docs/project-format.md):
 * PRAGMA application_id = APPLICATION_ID marks the file as ours; PRAGMA user_version holds the
   schema version. Opening a file whose user_version is newer than SCHEMA_VERSION is refused with a
   message, never guessed at.
-* Upgrades are numbered steps (as Anki does): UPGRADES[n - 1] turns a version n-1 database into
+* Upgrades are numbered steps (as Anki does): UPGRADES[n - 2] turns a version n-1 database into
   version n. An old file is upgraded in memory when opened; it is rewritten only when saved.
 * Files are opened read-only (a failed or refused open never changes a byte) and saved atomically:
   the new database is written to a temporary file in the same folder, fsynced, then moved over
@@ -17,7 +17,10 @@ The file format (docs/project-format.md):
   Saving through a symbolic link writes its target (the link stays a link); each save removes
   the temporary files that killed saves left in that folder (app/store/disk.py).
 
-Schema version 2 (current) stores the project in normalized tables, one row per object, with the
+Schema version 3 (current) is version 2 with a workload column: workload.think_ms (REAL, 0: a
+closed workload issues its next I/O at once), taken out of the workload's doc_json.
+
+Schema version 2 stores the project in normalized tables, one row per object, with the
 free-form parts (settings, workload and event fields) as JSON text:
 
     meta(key PRIMARY KEY, value)                       app version, format, saved_at
@@ -55,7 +58,7 @@ from .project_json import (
 from .safe_read import UnreadableFile, open_regular, read_regular
 
 APPLICATION_ID = 0x41504C4E  # "APLN"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SUFFIX = ".arrayplan"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # The largest .json project read: a bigger "project" (a symlink to /dev/zero, a log renamed
@@ -99,6 +102,9 @@ CREATE TABLE event(scenario_ord INTEGER NOT NULL REFERENCES scenario(ord), ord I
                    PRIMARY KEY (scenario_ord, ord));
 """
 
+# version 3: a closed workload's think time gets its own column (the upgrade step and new files)
+SCHEMA_V3_ALTER = "ALTER TABLE workload ADD COLUMN think_ms REAL NOT NULL DEFAULT 0;"
+
 _V2_TABLES = ("meta", "project", "enclosure", "drive", "raid_group", "lun", "workload", "scenario", "event")
 
 
@@ -106,8 +112,9 @@ def _dumps(v: Any) -> str:
     return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
 
 
-def _write_v2_rows(con: sqlite3.Connection, d: dict[str, Any]) -> None:
-    """Insert a project (as a project_to_dict dict) into empty version 2 tables."""
+def _write_v2_rows(con: sqlite3.Connection, d: dict[str, Any], version: int = SCHEMA_VERSION) -> None:
+    """Insert a project (as a project_to_dict dict) into empty tables of schema `version` (2, or
+    3: the workloads' think time in its column)."""
     con.execute("INSERT INTO project VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)", (
         d["platform_id"], _dumps(d.get("info", {})), _dumps(d.get("cache", {})), _dumps(d.get("features", {})),
         d.get("current_scenario", "Baseline"), d.get("baseline_scenario"), d.get("horizon_h"),
@@ -124,16 +131,27 @@ def _write_v2_rows(con: sqlite3.Connection, d: dict[str, Any]) -> None:
                     [(i, l["id"], l["group_id"], l["capacity_gb"], l["owner"], l.get("name", ""),
                       _dumps(l.get("settings", {})), l.get("optimization", 1.0))
                      for i, l in enumerate(d.get("luns", []))])
-    con.executemany("INSERT INTO workload VALUES (?, ?, ?)",
-                    [(i, w["id"], _dumps(w)) for i, w in enumerate(d.get("workloads", []))])
+    if version >= 3:
+        con.executemany("INSERT INTO workload(ord, id, doc_json, think_ms) VALUES (?, ?, ?, ?)",
+                        [(i, w["id"], _dumps({k: v for k, v in w.items() if k != "think_ms"}),
+                          float(w.get("think_ms", 0.0))) for i, w in enumerate(d.get("workloads", []))])
+    else:
+        con.executemany("INSERT INTO workload(ord, id, doc_json) VALUES (?, ?, ?)",
+                        [(i, w["id"], _dumps(w)) for i, w in enumerate(d.get("workloads", []))])
     for si, s in enumerate(d.get("scenarios", [])):
         con.execute("INSERT INTO scenario VALUES (?, ?, ?)", (si, s["name"], s.get("notes", "")))
         con.executemany("INSERT INTO event VALUES (?, ?, ?, ?, ?, ?)",
                         [(si, ei, e["id"], e["kind"], e["start_h"], _dumps(e)) for ei, e in enumerate(s.get("events", []))])
 
 
+def _with_think(doc: Any, think: Any) -> Any:
+    """A workload's document with its think_ms column (schema 3); a document that is not an
+    object is left for project_from_dict to refuse with its own message."""
+    return doc | {"think_ms": think} if isinstance(doc, dict) else doc
+
+
 def _read_v2_rows(con: sqlite3.Connection) -> dict[str, Any]:
-    """The inverse of _write_v2_rows: a project_to_dict-shaped dict."""
+    """The inverse of _write_v2_rows (of the current schema): a project_to_dict-shaped dict."""
     row = con.execute("SELECT platform_id, info_json, cache_json, features_json, current_scenario, "
                       "baseline_scenario, horizon_h, platform_snapshot FROM project WHERE id = 1").fetchone()
     if row is None:
@@ -164,8 +182,8 @@ def _read_v2_rows(con: sqlite3.Connection) -> dict[str, Any]:
             lun["optimization"] = opt
         luns.append(lun)
     d["luns"] = luns
-    d["workloads"] = [parse_json(doc, f"workload {wid!r}.doc_json")
-                      for wid, doc in con.execute("SELECT id, doc_json FROM workload ORDER BY ord")]
+    d["workloads"] = [_with_think(parse_json(doc, f"workload {wid!r}.doc_json"), think) for wid, doc, think in
+                      con.execute("SELECT id, doc_json, think_ms FROM workload ORDER BY ord")]
     scenarios = []
     for so, name, notes in con.execute("SELECT ord, name, notes FROM scenario ORDER BY ord").fetchall():
         events = [parse_json(doc, f"event {eid!r}.doc_json") for eid, doc in con.execute(
@@ -192,13 +210,25 @@ def _upgrade_1_to_2(con: sqlite3.Connection) -> None:
     # normalise through the JSON reader so the upgraded rows are valid
     d = project_to_dict(project_from_dict(doc))
     con.executescript(SCHEMA_V2)
-    _write_v2_rows(con, d)
+    _write_v2_rows(con, d, version=2)
     con.execute("DROP TABLE project_doc")
     con.execute("INSERT OR REPLACE INTO meta VALUES ('upgraded_from', '1')")
 
 
+def _upgrade_2_to_3(con: sqlite3.Connection) -> None:
+    """Version 3 keeps a workload's think time in a column (version 2 had none: 0, or, in a
+    document written by a build that had the field, the doc_json's think_ms)."""
+    con.executescript(SCHEMA_V3_ALTER)
+    for ord_, doc in con.execute("SELECT ord, doc_json FROM workload").fetchall():
+        w = parse_json(doc, f"workload {ord_}.doc_json")  # bounded nesting, as every read
+        if isinstance(w, dict) and "think_ms" in w:
+            con.execute("UPDATE workload SET doc_json = ?, think_ms = ? WHERE ord = ?",
+                        (_dumps({k: v for k, v in w.items() if k != "think_ms"}), w["think_ms"], ord_))
+    con.execute("INSERT OR IGNORE INTO meta VALUES ('upgraded_from', '2')")  # (a '1' stays)
+
+
 # UPGRADES[n - 2] upgrades version n-1 to n (step for version 2 is first).
-UPGRADES: list[Callable[[sqlite3.Connection], None]] = [_upgrade_1_to_2]
+UPGRADES: list[Callable[[sqlite3.Connection], None]] = [_upgrade_1_to_2, _upgrade_2_to_3]
 assert len(UPGRADES) == SCHEMA_VERSION - 1
 
 
@@ -386,7 +416,7 @@ def write_arrayplan_db(path: Path, project: Project) -> None:
         con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         con.execute("PRAGMA journal_mode = DELETE")
         with con:
-            con.executescript(SCHEMA_V2)
+            con.executescript(SCHEMA_V2 + SCHEMA_V3_ALTER)
             from app import __version__
             con.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("format", "arrayplanner-project-db"), ("app_version", __version__),

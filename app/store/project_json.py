@@ -283,6 +283,7 @@ def _workload(r: _Reader) -> Workload:
     return Workload(
         id=r.str("id"), name=r.str("name", ""), luns=_int_list(r, "luns"),
         mode=r.str("mode", "open"), iops=r.num("iops", 0.0), outstanding=r.int("outstanding", 1),
+        think_ms=r.num("think_ms", 0.0),
         read_pct=r.num("read_pct", 67.0), io_kb=r.num("io_kb", 8.0), random_pct=r.num("random_pct", 100.0),
         read_hit_pct=r.num("read_hit_pct", None, allow_none=True),
         response_target_ms=r.num("response_target_ms", None, allow_none=True),

@@ -22,7 +22,7 @@ from app.domain.formatting import (
     EVENT_FIELD_LABELS, format_capacity, format_duration, format_event_field, plural,
 )
 from app.domain.hardware import SettingSpec
-from app.domain.validation import MAX_OUTSTANDING, MAX_START_H
+from app.domain.validation import MAX_OUTSTANDING, MAX_START_H, MAX_THINK_MS
 from app.domain.ops import parse_ref, ref_group, ref_lun, ref_workload
 from app.domain.project import Workload
 from app.domain.raid import RaidType
@@ -45,6 +45,9 @@ WORKLOAD_SPECS = [
     SettingSpec("iops", "Arrival rate", "float", 0.0, unit="IOPS", minimum=0, help="For open workloads"),
     SettingSpec("outstanding", "Outstanding I/Os", "int", 1, minimum=0, maximum=MAX_OUTSTANDING,
                 help="For closed workloads (0: idle)"),
+    SettingSpec("think_ms", "Think time", "float", 0.0, unit="ms", minimum=0, maximum=MAX_THINK_MS,
+                help="For closed workloads: the wait after an I/O completes before the next is issued "
+                     "(IOPS = outstanding / (response + think time); 0: at once)"),
     SettingSpec("read_pct", "Reads", "float", 67.0, unit="%", minimum=0, maximum=100),
     SettingSpec("io_kb", "I/O size", "float", 8.0, unit="KB", minimum=0.5, maximum=16384),
     SettingSpec("random_pct", "Random", "float", 100.0, unit="%", minimum=0, maximum=100),
@@ -442,7 +445,8 @@ class Inspector(QTabWidget):
         lay.addWidget(_title(f"Workload {w.name or w.id}"))
         form = PropertyForm()
         id_spec = SettingSpec("id", "Id", "str", "", help="A short word that names the workload in files and events")
-        form.set_properties([(id_spec, w.id)] + [(s, getattr(w, s.key)) for s in WORKLOAD_SPECS])
+        form.set_properties([(id_spec, w.id)] + [(s, getattr(w, s.key)) for s in WORKLOAD_SPECS
+                                                 if _shown_for(s.key, w)])
 
         def commit(k: str, v: Any) -> None:
             if k == "id":
@@ -547,9 +551,17 @@ def _flush(form: PropertyForm) -> None:
             ed.editingFinished.emit()
 
 
+def _shown_for(key: str, w: Workload) -> bool:
+    """Think time is a closed loop's: an open workload's editor leaves it out (unless it was set,
+    so the user can see and clear what validation warns about)."""
+    return key != "think_ms" or w.mode == "closed" or w.think_ms != 0
+
+
 def _workload_summary(w: Workload) -> str:
     luns = ", ".join(map(str, w.luns)) or "no LUNs"
     load = f"{w.iops:,.0f} IOPS" if w.mode == "open" else f"{w.outstanding} outstanding"
+    if w.mode == "closed" and w.think_ms:
+        load += f", {w.think_ms:g} ms think time"
     return f"{load}, {w.read_pct:g}% read, {w.io_kb:g} KB on LUN {luns}"
 
 
