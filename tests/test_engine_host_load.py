@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from app.engine.host_model import _centre_scale
 from app.engine.host_terms import PAIR_TERMS, _host_load, _pair_terms
 from app.engine.simulate import Sim
 
@@ -43,3 +44,39 @@ def test_incremental_host_load_matches_host_load_from_scratch(checked, catalog, 
     sim.run()
     if sim.P:
         assert checked and all(c is sim for c in checked)
+
+
+def check_centre_from_scratch(sim, st):
+    """The served load where a centre caps it: _centre_scale on every pair (a copy of st without
+    the last call's memo) gives the served IOPS, cache fill, peak demands and unserved workloads
+    that the few-groups path (_centre_scale_few) left."""
+    if not sim._capped or st["host"] is None:
+        return
+    fill, sat_g, mask = sim.host_fill, sim.sat_g.copy(), sim.unserved_mask.copy()
+    saturated = dict(sim.saturated)
+    fresh = dict(st)
+    fresh.pop("centre_memo", None)
+    try:
+        scale = _centre_scale(sim, fresh, st["X_port"], st["host_off"])
+        assert scale is not None, "capped"
+        assert np.array_equal(st["X_port"] * scale, st["X_open"]), "served IOPS"
+        assert np.array_equal(sim.host_fill, fill), "host writes' cache fill per controller"
+        assert np.array_equal(sim.sat_g, sat_g), "each group's peak demand"
+        assert np.array_equal(sim.unserved_mask, mask), "unserved workloads"
+    finally:
+        sim.host_fill, sim.sat_g, sim.unserved_mask = fill, sat_g, mask
+        sim.saturated.clear()
+        sim.saturated.update(saturated)
+
+
+@pytest.fixture
+def centre_checked(monkeypatch):
+    return check_after_each_call(monkeypatch, "_host_static", check_centre_from_scratch)
+
+
+@pytest.mark.parametrize("project,scenario", list(every_plan()))
+def test_centre_scale_of_few_groups_matches_centre_scale_from_scratch(centre_checked, catalog, project, scenario):
+    sim = Sim(project, catalog, scenario)
+    sim.run()
+    if sim.P:
+        assert centre_checked and all(c is sim for c in centre_checked)
