@@ -27,6 +27,16 @@ def check_from_scratch(sim, st):
     assert np.array_equal(sim._sum_rows, f[[PAIR_TERMS.index(t) for t in ("busy_per_io", "rnd", "be_mb_per_io")]],
                           equal_nan=True), "the per-group sums' terms (_host_load)"
     assert sim._group_pairs == [np.flatnonzero(i[0] == g).tolist() for g in range(sim.lay.G)], "each group's pairs"
+    agg = st.get("agg")  # solve_open's per-version sums, kept while the served IOPS stay
+    if agg is not None:
+        X, pw, ctrl, W = st["X_open"], st["pw"], st["ctrl"], len(sim.workloads)
+        mb = X * st["kb"] / 1024.0
+        port_cap = sim.platform.host_ports_per_controller * sim.platform.host_port_mb_s
+        fresh = (np.bincount(pw, weights=X, minlength=W), np.bincount(pw, weights=mb, minlength=W),
+                 np.bincount(ctrl, weights=mb, minlength=len(sim.lay.ctrl_names)) / max(port_cap, 1e-9) * 100.0,
+                 np.bincount(pw, weights=st["X_raw"], minlength=W))
+        for a, s, what in zip(agg, fresh, ("iops", "mb_s", "port_pct", "offered_iops")):
+            assert np.array_equal(a, s), f"solve_open's {what} sums"
     if st["host"] is not None:
         scratch = _host_load(sim, dict(st), st["X_open"])
         for a, s, what in zip(st["host"], scratch, ("group load", "random share", "SP-core load", "back-end MB/s")):

@@ -171,7 +171,8 @@ def _host_static(sim: SimState) -> dict[str, Any]:
             st.pop("served", None)
         st["host"] = host
     host_cache_follow(sim)
-    if capped or was_capped:
+    if (capped or was_capped) and not (capped and was_capped and x_prev is not None
+                                       and st["X_open"].tobytes() == x_prev.tobytes()):
         st.pop("agg", None)  # solve()'s per-version sums (the served IOPS changed)
     sim._capped = capped
     if scaled or getattr(sim, "_scaled", False):  # every pair's IOPS changed
