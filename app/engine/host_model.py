@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .host_terms import (
-    PAIR_TERMS, SUM_TERMS, _KB, _SCALAR_PAIRS, _WT_X_OPEN, _group_terms, _host_load, _move_pair,
+    PAIR_TERMS, SUM_TERMS, _KB, _SCALAR_PAIRS, _SCALAR_SUMS, _WT_X_OPEN, _group_terms, _host_load, _move_pair,
     _offered, _pair_terms, _update_few, _workload_terms, pair_wcache,
 )
 from .op_streams import INF
@@ -151,7 +151,7 @@ def _host_static(sim: SimState) -> dict[str, Any]:
         sim.host_fill = None
         host = _host_load(sim, st, X_port, host[2] if same_x and host else None, touched if host else None)
         st["host_off"] = host
-        cap = _centre_scale(sim, st, X_port, host)
+        cap = _centre_scale(sim, st, X_port, host, touched)
         if cap is not None:
             capped = True
             st["X_open"] = X_port * cap
@@ -174,7 +174,8 @@ def _host_static(sim: SimState) -> dict[str, Any]:
             st.pop("served", None)
         st["host"] = host
     host_cache_follow(sim)
-    if capped or was_capped:
+    if (capped or was_capped) and not (capped and was_capped and x_prev is not None
+                                       and st["X_open"].tobytes() == x_prev.tobytes()):
         st.pop("agg", None)  # solve()'s per-version sums (the served IOPS changed)
     sim._capped = capped
     if scaled or getattr(sim, "_scaled", False):  # every pair's IOPS changed
@@ -264,7 +265,7 @@ def host_fill_advance(sim: SimState, dt_h: float, t: float) -> None:
                         name, "emc 'Best practices for migrations' (forced flushes: poor response times)")
 
 
-def _centre_scale(sim: SimState, st, X: np.ndarray, host: tuple) -> np.ndarray | None:
+def _centre_scale(sim: SimState, st, X: np.ndarray, host: tuple, touched: set[int] | None = None) -> np.ndarray | None:
     """Open workloads against the centres' capacity (docs/model.md section 2.3): a RAID group's
     drives, a controller's cores and a back-end bus can be busy at most host.max_util of the
     time. Where the offered host load alone asks for more, the pairs through that centre are
@@ -284,8 +285,13 @@ def _centre_scale(sim: SimState, st, X: np.ndarray, host: tuple) -> np.ndarray |
     if bus_cap > 0 and len(be_g) and lay.B and float(be_g.sum()) > bus_cap * (1.0 - 1e-9):
         bus_mb = be_g @ lay.GB
         over_b = float(bus_mb.max()) > bus_cap * (1.0 + 1e-12)
+    memo = st.pop("centre_memo", None)  # (the last call's, when only groups capped it)
     if not (over_g or over_c or over_b):
         return None
+    if memo is not None and touched is not None and not (over_c or over_b):
+        few = _centre_scale_few(sim, st, X, U_g, touched, memo)
+        if few is not None:
+            return few
     gi, ctrl = st["gi"], st["ctrl"]
     on = X > 0
     scale = np.ones(len(X))
@@ -321,6 +327,8 @@ def _centre_scale(sim: SimState, st, X: np.ndarray, host: tuple) -> np.ndarray |
         scale = np.minimum(scale, s_g[gi])
         # (each group's peak demand, an array: no Python loop over the groups per version)
         np.maximum(sim.sat_g, np.where(U_g > lim, U_g, 0.0), out=sim.sat_g)
+        if not (over_c or over_b):  # the next version's base (_centre_scale_few)
+            st["centre_memo"] = (X, U_g, alive, sim.forced, cached.tolist(), mb, scale.copy())
     if over_c:
         # a controller's host CPU is spread evenly over its cores: its busiest core decides
         c_max = np.maximum.reduceat(core_u, lay.core_off) / 100.0
@@ -339,3 +347,72 @@ def _centre_scale(sim: SimState, st, X: np.ndarray, host: tuple) -> np.ndarray |
             sat[key] = max(sat.get(key, 0.0), float(bus_mb[b] / max(sim.platform.bus_mb_s, 1e-9)))
     sim.unserved_mask |= np.bincount(st["pw"], weights=on & (scale < 1.0), minlength=len(sim.workloads)) > 0
     return scale
+
+def _centre_scale_few(sim: SimState, st, X: np.ndarray, U_g: np.ndarray, touched: set[int],
+                      memo: tuple) -> np.ndarray | None:
+    """_centre_scale where only groups cap the open load, now and at the last call (memo), and
+    the pairs of only a few groups changed (touched: their terms; those whose IOPS, group load
+    or alive members moved are added here): their pairs' factors and cache-fill MB/s again on
+    Python floats, in the order and the arithmetic of the arrays' path (the same values), the
+    other pairs' kept. ~40 numpy calls on every pair cost more than a few groups' arithmetic.
+    None: too many pairs changed (the caller takes the arrays' path)."""
+    x_prev, u_prev, a_prev, forced_prev, cached, mb, scale = memo
+    if sim.forced is not forced_prev:  # (a new array when a controller enters or leaves forced flush)
+        return None
+    lay = sim.lay
+    alive = st["alive_g"]
+    groups = set(touched)
+    if X is not x_prev:
+        groups.update(st["gi"].take((X != x_prev).nonzero()[0]).tolist())
+    if U_g is not u_prev:
+        groups.update((U_g != u_prev).nonzero()[0].tolist())
+    if alive is not a_prev:
+        groups.update((alive != a_prev).nonzero()[0].tolist())
+    group_pairs: list[list[int]] = sim._group_pairs
+    if sum(len(group_pairs[g]) for g in groups) > _SCALAR_SUMS:
+        return None
+    mu = sim.max_util
+    lim = mu * (1.0 + 1e-12)
+    forced = sim.forced
+    p_ctrl: list[int] = sim._pair_i_rows[1]
+    p_w: list[int] = sim._p_w_list
+    any_forced = bool(forced.take(st["ctrl"]).any())
+    r_row, kb_row, bw_row = st["r"], st["kb"], st["busy_w"]
+    sat_g, mask = sim.sat_g, sim.unserved_mask
+    for g in sorted(groups):
+        pairs = group_pairs[g]
+        a: float = alive.item(g)
+        u: float = U_g.item(g)
+        # split(cached): the absorbed writes' busy, the rest, the group factor
+        wb: float = 0.0
+        for k in pairs:
+            wb += X.item(k) * bw_row.item(k) * (1.0 if cached[k] else 0.0)
+        w_busy = wb / a
+        must = u - w_busy
+        s_g = _min1(mu / max(must, 1e-300))
+        room = max(mu - must, 0.0)
+        to_cache = 1.0 - min(room / max(w_busy, 1e-300), 1.0) if u > lim and w_busy > 0 else 0.0
+        for k in pairs:
+            mb[k] = (X.item(k) * s_g * (1 - r_row.item(k)) * kb_row.item(k) / 1024.0
+                     * (1.0 if cached[k] else 0.0) * to_cache)
+        if any_forced:  # writes on a controller in forced flush wait for the drives
+            wb = 0.0
+            for k in pairs:
+                keep = cached[k] and not forced.item(p_ctrl[k])
+                wb += X.item(k) * bw_row.item(k) * (1.0 if keep else 0.0)
+            s_g = _min1(mu / max(u - wb / a, 1e-300))
+        for k in pairs:
+            scale[k] = s_g
+            if s_g < 1.0 and X.item(k) > 0:
+                mask[p_w[k]] = True
+        peak = u if u > lim else 0.0
+        if peak > sat_g.item(g):
+            sat_g[g] = peak
+    sim.host_fill = np.bincount(st["ctrl"], weights=mb, minlength=len(lay.ctrl_names))
+    st["centre_memo"] = (X, U_g, alive, forced, cached, mb, scale)
+    return scale.copy()
+
+
+def _min1(x: float) -> float:
+    """np.minimum(1.0, x) of a float (a NaN stays NaN)."""
+    return x if not x >= 1.0 else 1.0

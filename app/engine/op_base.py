@@ -205,7 +205,10 @@ class Op:
         """The policy of this op's priority level for a phase (policy_for); kinds: the policy
         kinds this operation models (another one is reported, not approximated). The level's
         canonical spelling replaces the event's."""
-        pol = policy_for(self.R, self.sim.platform, op_kind, self.priority, phase)
+        key = (op_kind, self.priority, phase)
+        pol = self.sim.policies.get(key)
+        if pol is None:  # (the same tables for every op of the run: resolved once)
+            pol = self.sim.policies[key] = policy_for(self.R, self.sim.platform, op_kind, self.priority, phase)
         self.priority = pol.level
         if kinds and pol.kind not in kinds:
             raise MissingRate(f"[{pol.path}] kind {pol.kind!r} is not modelled for this operation "

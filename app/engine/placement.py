@@ -67,18 +67,24 @@ def place(sim: SimState, U_host_g: np.ndarray, host_random_g: np.ndarray) -> Non
             must.update(ctx.readers.get(key, ()))
     if not must and not host and not soft:
         return  # nothing to place (a step of one in ten): no additions changed either
-    queue = [(op.pos, op) for op in must]
+    # a heap of placement positions (ints compare faster than (pos, op) tuples), each op by its
+    # position: unique, Sim.fire sets it (start index + ASAP class)
+    by_pos: dict[int, Op] = {op.pos: op for op in must}
     # the readers of a changed host drive load: placed again unless it still starves them
     hard: set[Op] = set()
     for key in host:
         hard.update(ctx.readers[key])
-    queue.extend([(op.pos, op) for op in hard])
+    for op in hard:
+        by_pos[op.pos] = op
     for key in soft:
-        queue.extend([(op.pos, op) for op in ctx.readers[key]])
+        for op in ctx.readers[key]:
+            by_pos[op.pos] = op
+    queue: list[int] = list(by_pos)
     _heapify(queue)
     done = set()
     while queue:
-        pos, op = _heappop(queue)
+        pos = _heappop(queue)
+        op = by_pos[pos]
         if op in done:
             continue
         done.add(op)
@@ -112,7 +118,8 @@ def place(sim: SimState, U_host_g: np.ndarray, host_random_g: np.ndarray) -> Non
                 if o.pos > pos and o not in done:
                     if not cpu_or_bus:
                         must.add(o)
-                    _heappush(queue, (o.pos, o))
+                    by_pos[o.pos] = o
+                    _heappush(queue, o.pos)
     ctx.settle()
 
 

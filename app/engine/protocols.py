@@ -49,6 +49,7 @@ class SimView(Protocol):
     state it changes, the bookkeeping of running operations, and advisories."""
 
     R: Any
+    policies: Any
     lay: Any
     platform: Any
     project: Any

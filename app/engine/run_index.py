@@ -173,7 +173,9 @@ class RunIndex:
         running rebuild onto a drive like its first member, with the drives all free."""
         spec = sim.platform.operations.get("drive_failure")
         prio = spec.default if spec else ""
-        pol = policy_for(sim.R, sim.platform, "rebuild", prio, "rebuild")
+        pol = sim.policies.get(("rebuild", prio, "rebuild"))
+        if pol is None:  # (Op.policy's cache)
+            pol = sim.policies[("rebuild", prio, "rebuild")] = policy_for(sim.R, sim.platform, "rebuild", prio, "rebuild")
         lay = sim.lay
         members = lay.g_members[gi].tolist()
         d = int(members[0])

@@ -168,6 +168,8 @@ class SimState:
         # centres an open host load alone asks more of than max_util -> the peak demand (fraction
         # of the centre's time; _centre_scale), and the workloads not fully served
         self.saturated: dict[tuple[str, int], Any] = {}
+        # policy_for's Policy per (op kind, level, phase): resolved once a run (Op.policy)
+        self.policies: dict[tuple[str, str, str], Any] = {}
         self.unserved_w: set[int] = set()
         self.sat_g = np.zeros(lay.G)  # each group's peak offered host demand above max_util (else 0)
         self.unserved_mask = np.zeros(len(project.workloads), bool)  # workloads a centre capped
