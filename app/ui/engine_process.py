@@ -1,4 +1,4 @@
-"""The GUI side of the engine worker processes (app/service/worker.py).
+"""The GUI side of the engine worker processes (app/service/engine_worker/main.py).
 
     proc = engine_process("live")       # one per name, living as long as the GUI process
     proc.start()                        # in the background; `usable` from now on
@@ -11,7 +11,7 @@ Each process keeps a replica of the project (see the worker's docstring); `submi
 containers edited since the replica was last brought up to date (all of them for another project
 or a new process) on the GUI thread, which is the snapshot. A small request to an idle worker is
 written at once; otherwise a writer thread sends it, so a busy worker never blocks the GUI. A
-reader thread receives each reply (app.service.wire: the Result's arrays, megabytes, come as raw
+reader thread receives each reply (app.service.engine_worker.wire: the Result's arrays, megabytes, come as raw
 memory beside a small pickle) and unpickles it, then hands it to the GUI thread as a queued
 signal.
 
@@ -35,9 +35,9 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
-from app.service import wire
+from app.service.engine_worker import wire
 from app.service.predict import failure_message
-from app.service.replica import project_parts
+from app.service.engine_worker.replica import project_parts
 
 START_TIMEOUT_MS = 30000  # a worker that has not said "ready" by then is given up
 RESTARTS = 3  # deaths within RESTART_WINDOW_S before a worker is given up
@@ -186,11 +186,11 @@ class EngineProcess(QObject):
         return self.usable
 
     def _launch(self) -> None:
-        from app.service.worker import serve
+        from app.service.engine_worker.main import serve
 
         ctx = multiprocessing.get_context("spawn")
         here, there = ctx.Pipe(duplex=True)
-        wire.widen_socket_buffers(here)  # the worker widens its end too (app/service/wire.py)
+        wire.widen_socket_buffers(here)  # the worker widens its end too (app/service/engine_worker/wire.py)
         process = ctx.Process(target=serve, args=(there,), name=f"arrayplanner-engine-{self.name}", daemon=True)
         process.start()
         there.close()
