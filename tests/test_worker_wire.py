@@ -54,6 +54,7 @@ def same_result(got, want) -> None:
         type(p.mb) for o in want.operations for p in o.phases]
     assert got.advisories == want.advisories and got.assumptions == want.assumptions
     assert got.mttdl_h == want.mttdl_h
+    assert got.labels == want.labels and want.labels.scenario == want.scenario  # its names
     assert len(got.series.blocks) == len(want.series.blocks)
     for a, b in zip(got.series.blocks, want.series.blocks):
         assert (a.metric, a.unit, a.entities) == (b.metric, b.unit, b.entities)
