@@ -380,4 +380,7 @@ class Result:
             "platform_id": self.platform_id,
             "rates_id": self.rates_id,
             "event_count": self.event_count,
+            "labels": {"scenario": self.labels.scenario, "workloads": dict(self.labels.workloads),
+                       "luns": {str(k): v for k, v in self.labels.luns.items()},
+                       "groups": {str(k): v for k, v in self.labels.groups.items()}},
         }
