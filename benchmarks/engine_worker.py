@@ -1,4 +1,4 @@
-"""What the engine worker process costs and saves (app/service/worker.py, app/ui/engine_process.py).
+"""What the engine worker process costs and saves (app/service/engine_worker/main.py, app/ui/engine_process.py).
 
     python benchmarks/engine_worker.py [--edits 20] [--project large|example]
 
@@ -10,7 +10,7 @@ plug-in has them, on the large generated plan (benchmarks/engine.py large_projec
 - per edit, by kind (an operation's priority or start, a workload, a LUN, a drive, a new
   project): the bytes sent to the replica and the GUI-thread time to pickle them;
 - per reply: its size, pickling in the worker, unpickling in the reader thread (the two overlap:
-  app/service/wire.py), the transfer from the job's end in the worker to the payload in the
+  app/service/engine_worker/wire.py), the transfer from the job's end in the worker to the payload in the
   reader thread, and edit -> LiveSimulator.resultReady;
 - the longest gap of a 5 ms heartbeat on the GUI thread (what it could not run for) while the
   predictions run: in the worker process, and for comparison in a thread of this process.
@@ -163,7 +163,7 @@ def main(argv=None) -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([])
-    from app.service.replica import snapshot_project
+    from app.service.engine_worker.replica import snapshot_project
     from app.ui.document import Document
     from app.ui.engine_process import engine_process, wait_until
     from app.ui.live import LiveSimulator

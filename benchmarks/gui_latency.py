@@ -16,7 +16,7 @@ steps left out). A QTimer heartbeat every 5 ms on the GUI thread records the lon
 two ticks minus the interval: the longest time the GUI thread was blocked. A burst of edits 15 ms
 apart (dragging) measures the time from the last edit to its curves. Undo and redo of the last
 five edits measure the way back to states the engine worker has simulated before (it keeps its
-last runs: app/service/result_cache.py).
+last runs: app/service/engine_worker/result_cache.py).
 
 Where a stall comes from: a watchdog thread samples the GUI thread's Python stack
 (sys._current_frames()) every 2 ms while a heartbeat gap is open (no tick for 8 ms), and for

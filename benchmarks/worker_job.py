@@ -6,7 +6,7 @@
 
 benchmarks/gui_latency.py's edits (move an operation by half an hour, change its priority;
 alternately, the same random choices) on benchmarks/engine.py's generated plan, each followed by
-what app.service.worker runs for the live view: `predict` with the layout-validation cache, the
+what app.service.engine_worker.main runs for the live view: `predict` with the layout-validation cache, the
 result cache and the Layout cache, on a replica whose edited container (the scenarios) is a new
 object. Prints the median and p95 CPU ms per edit (no GUI, no pipe: the engine's share of
 gui_latency's figure without the window's noise). Under callgrind the instruction counts are
@@ -29,9 +29,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from app.engine import native  # noqa: E402
 from app.engine.state import LayoutCache  # noqa: E402
-from app.service.heap import keep_freed_memory  # noqa: E402
+from app.service.engine_worker.heap import keep_freed_memory  # noqa: E402
 from app.service.predict import predict  # noqa: E402
-from app.service.result_cache import ResultCache  # noqa: E402
+from app.service.engine_worker.result_cache import ResultCache  # noqa: E402
 from app.store.presets import load_catalog  # noqa: E402
 from engine import large_project  # noqa: E402
 from gui_latency import timeline_edit  # noqa: E402
@@ -42,7 +42,7 @@ def main(argv=None) -> int:
     ap.add_argument("--edits", type=int, default=40)
     args = ap.parse_args(argv)
     print(native.describe())
-    keep_freed_memory()  # as the worker process does (app/service/worker.py)
+    keep_freed_memory()  # as the worker process does (app/service/engine_worker/main.py)
     catalog, project = load_catalog(), large_project()
     platform = catalog.platform(project.platform_id)
     caches = dict(layout_cache={}, results=ResultCache(), layouts=LayoutCache())

@@ -1,7 +1,7 @@
 """app/engine/state.py's LayoutCache: the engine worker's runs share one Layout while the replica's
 drives, groups and LUNs are the same objects, and never see a stale one.
 
-The replica is played as the worker gets it: the containers an edit touched (app.service.replica's
+The replica is played as the worker gets it: the containers an edit touched (app.service.engine_worker.replica's
 ChangeLog), pickled and put into the previous replica. Every run with the cache must give what a
 fresh run of a full copy gives, and use the Layout a fresh build gives."""
 from __future__ import annotations
@@ -18,7 +18,7 @@ from app.domain.raid import RaidType
 from app.engine.host_terms import _group_factors
 from app.engine.simulate import Sim, simulate
 from app.engine.state import Layout, LayoutCache
-from app.service.replica import ChangeLog, apply_parts, project_parts, snapshot_project
+from app.service.engine_worker.replica import ChangeLog, apply_parts, project_parts, snapshot_project
 
 
 def as_json(result) -> str:
@@ -53,7 +53,7 @@ def assert_fresh(lay: Layout, project: Project, catalog) -> None:
 
 
 class Replica:
-    """The worker's copy of a project edited in place (app.service.worker, app.ui.engine_process)."""
+    """The worker's copy of a project edited in place (app.service.engine_worker.main, app.ui.engine_process)."""
 
     def __init__(self, project: Project) -> None:
         self.project, self.log, self.copy = project, ChangeLog(), None
@@ -167,10 +167,10 @@ def test_another_catalog_or_platform_builds_the_layout_again(catalog, load_examp
 
 
 def test_the_worker_s_predictions_share_the_layout_of_its_replica(catalog, load_example):
-    """app.service.worker passes its LayoutCache through predict(): a timeline edit reuses the
+    """app.service.engine_worker.main passes its LayoutCache through predict(): a timeline edit reuses the
     Layout, a hardware edit does not, and the prediction is the one without the cache."""
     from app.service.predict import predict
-    from app.service.worker import _Server
+    from app.service.engine_worker.main import _Server
 
     project = load_example("emc-cx4-960-oltp")
     no_stop = type("Pipe", (), {"poll": staticmethod(lambda: False)})()  # the worker's pipe: nothing waiting
@@ -194,7 +194,7 @@ def test_a_primed_worker_meets_the_first_edit_warm(catalog, load_example):
     """The "prime" job (sent by the GUI when the worker starts, app.ui.live) simulates the project
     on screen and sends nothing big back; the user's first edit then reuses its Layout and
     validation, and undoing that edit is a result-cache hit."""
-    from app.service.worker import _Server
+    from app.service.engine_worker.main import _Server
 
     class Pipe:  # the worker's end: nothing waiting; what it sends is kept
         def __init__(self):

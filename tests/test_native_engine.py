@@ -127,9 +127,9 @@ def test_a_fresh_build_is_loaded_from_build_native():
 
 @pytest.mark.parametrize("engine", [None, "python"])
 def test_the_worker_process_runs_the_engine_of_the_gui_process(monkeypatch, engine):
-    """app.service.worker says which engine it loaded in its "ready" message; a spawned process
+    """app.service.engine_worker.main says which engine it loaded in its "ready" message; a spawned process
     inherits the environment, so it must find the same build as a fresh interpreter here."""
-    from app.service.worker import serve
+    from app.service.engine_worker.main import serve
 
     if engine is None:
         monkeypatch.delenv(native.ENV, raising=False)

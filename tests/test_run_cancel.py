@@ -7,7 +7,7 @@ import json
 import pytest
 
 from app.engine.simulate import STOP_CHECK_STEPS, RunCancelled, simulate
-from app.service.worker import _Server
+from app.service.engine_worker.main import _Server
 
 
 def test_should_stop_false_changes_nothing_and_true_stops_the_run(catalog, load_example):

@@ -236,7 +236,11 @@ def format_setting(value, unit: str = "") -> str:
 def series_label(metric: str, entity: str, project=None, result=None) -> str:
     """How a chart names one series, in the GUI and the report alike: "SP A CPU 0" (the EMC
     paper's words), "Bus 1", the RAID group's label, "Drive 0_0_3", the workload's name, the
-    operation's label. `project` and `result` are optional; without them the raw id is used."""
+    operation's label. `project` and `result` are optional; without them the raw id is used.
+    The names come from the result when it carries them (Result.labels: the names it was
+    computed with), so a result shown while the next one runs keeps its own names; from the
+    project only for a result without them."""
+    labels = getattr(result, "labels", None)
     if metric == "cpu_pct":
         ctrl, _, core = entity.rpartition("/")
         return f"{ctrl} CPU {core}" if ctrl else entity
@@ -245,6 +249,11 @@ def series_label(metric: str, entity: str, project=None, result=None) -> str:
     if metric == "bus_pct":
         return f"Bus {entity}"
     if metric == "group_pct":
+        if labels is not None and labels.groups:
+            try:
+                return labels.groups.get(int(entity)) or f"RG {entity}"
+            except ValueError:
+                return f"RG {entity}"
         if project is not None:
             try:
                 return project.group(int(entity)).label
@@ -257,6 +266,8 @@ def series_label(metric: str, entity: str, project=None, result=None) -> str:
         side = "reads" if metric == "response_read_ms" else "writes"
         return f"{series_label('response_ms', entity, project, result)} {side}"
     if metric in ("response_ms", "iops", "mb_s"):
+        if labels is not None and labels.workloads:
+            return labels.workloads.get(entity) or entity
         if project is not None:
             try:
                 return project.workload(entity).name or entity

@@ -287,6 +287,24 @@ class Assumption:
 
 
 @dataclass
+class RunLabels:
+    """The names the project gave its objects when a run was made: a chart, the timeline or the
+    report labels a Result with these, so an old result shown while the next one is computed
+    keeps the names it was computed with (the user may have renamed a workload since)."""
+
+    scenario: str = ""
+    workloads: dict[str, str] = field(default_factory=dict)  # workload id -> its name (or id)
+    luns: dict[int, str] = field(default_factory=dict)  # LUN id -> "LUN 5" or its name
+    groups: dict[int, str] = field(default_factory=dict)  # RAID group id -> "RG 2" or its name
+
+    @classmethod
+    def of(cls, project, scenario_name: str) -> "RunLabels":
+        """The labels of `project` (an app.domain.project.Project) now."""
+        return cls(scenario_name, {w.id: w.name or w.id for w in project.workloads},
+                   {lun.id: lun.label for lun in project.luns}, {g.id: g.label for g in project.groups})
+
+
+@dataclass
 class Result:
     scenario: str
     horizon_h: float
@@ -298,6 +316,9 @@ class Result:
     event_count: int = 0  # engine steps (for the benchmark)
     platform_id: str = ""
     rates_id: str = ""
+    # the names it was computed with (operations carry their own label); empty from a caller
+    # that built a Result by hand: then the labels come from the project, or the raw ids
+    labels: RunLabels = field(default_factory=RunLabels)
 
     def __post_init__(self) -> None:
         if not isinstance(self.series, SeriesStore):
@@ -359,4 +380,7 @@ class Result:
             "platform_id": self.platform_id,
             "rates_id": self.rates_id,
             "event_count": self.event_count,
+            "labels": {"scenario": self.labels.scenario, "workloads": dict(self.labels.workloads),
+                       "luns": {str(k): v for k, v in self.labels.luns.items()},
+                       "groups": {str(k): v for k, v in self.labels.groups.items()}},
         }

@@ -41,7 +41,7 @@ from .ops import OPS, Op
 from .placement_ctx import Ctx
 from .policy import UnknownLevel
 from .rates import MissingRate
-from .result import Result
+from .result import Result, RunLabels
 from .results import bus_columns, finish, progress_cells, record
 from .sim_state import SimState, _WL_FIELDS
 from .state import LayoutCache
@@ -222,7 +222,9 @@ def simulate(project: Project, catalog: Catalog, scenario_name: str | None = Non
     sim: Sim | None = None
     try:
         sim = Sim(project, catalog, scenario_name, layouts)
-        return sim.run(should_stop)
+        result = sim.run(should_stop)
+        result.labels = RunLabels.of(project, result.scenario)
+        return result
     finally:
         # the operations refer back to the Sim (op.sim), a cycle that would keep the run's
         # recorded rows and caches (~5 MB on the large plan) alive until the cyclic collector

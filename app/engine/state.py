@@ -284,7 +284,7 @@ class LayoutCache:
     """The Layout of the last run, reused while its inputs are the same objects.
 
     For a caller whose project containers are replaced, never modified in place (the engine
-    worker's replica, app.service.replica): the key is the identity of what Layout reads, the
+    worker's replica, app.service.engine_worker.replica): the key is the identity of what Layout reads, the
     catalog and the project's drives, groups and LUNs (kept, so an id cannot be reused by a new
     object), plus the platform id by value. Not for a project edited in place (the GUI's own):
     a changed LUN in the same list would not be seen. Enclosures, cache settings, features and

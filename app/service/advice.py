@@ -5,7 +5,7 @@ kind, each on a copy of the project with only that operation's priority changed,
 priority's predicted duration and the peak response time, while the operation runs, of the
 workloads it touches (as the engine reports them). `Advice.recommended` is the fastest priority
 whose peaks stay within the target. app/ui/advisor.py shows it; the runs happen in the engine
-worker process (app/service/worker.py) or a worker thread.
+worker process (app/service/engine_worker/main.py) or a worker thread.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from app.domain.formatting import format_duration, format_ms
 
-from .replica import snapshot_project
+from .engine_worker.replica import snapshot_project
 
 DEFAULT_TARGET_MS = 20.0
 

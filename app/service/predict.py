@@ -87,7 +87,7 @@ def predict(project, catalog, simulate: SimulateFn | None = None,
     `simulate` stands in for the engine (tests); errors of the layout and of those two scenarios
     stop the prediction, errors of other scenarios are only listed in `issues`.
     `layout_cache`: see app.domain.validation.validate (for a replica of the project).
-    `results`: an app.service.result_cache.ResultCache kept between calls (the worker's): a run
+    `results`: an app.service.engine_worker.result_cache.ResultCache kept between calls (the worker's): a run
     whose inputs were simulated before is not run again (undo/redo, the pinned baseline).
     `should_stop`: for the engine (app.engine.simulate.simulate): the run ends early, with
     `Prediction.error` set, once it returns True (a newer edit makes this one stale).

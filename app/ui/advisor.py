@@ -24,7 +24,7 @@ from app.domain import ops
 from app.domain.formatting import NO_IO, format_duration, format_ms
 from app.service.advice import DEFAULT_TARGET_MS, Advice, default_target, evaluate_priorities
 from app.service.predict import default_simulate
-from app.service.replica import ChangeLog, snapshot_project
+from app.service.engine_worker.replica import ChangeLog, snapshot_project
 from app.ui.document import follow_document
 from app.ui.engine_process import engine_process, wait_until
 

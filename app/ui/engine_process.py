@@ -1,4 +1,4 @@
-"""The GUI side of the engine worker processes (app/service/worker.py).
+"""The Qt adapter of the engine worker processes (app/service/engine_worker/).
 
     proc = engine_process("live")       # one per name, living as long as the GUI process
     proc.start()                        # in the background; `usable` from now on
@@ -7,44 +7,33 @@
 
 The engine is pure Python and holds the GIL while it runs: in a thread of the GUI process it
 stalled the GUI thread for up to 110 ms on a 960-drive plan. In a process of its own it does not.
-Each process keeps a replica of the project (see the worker's docstring); `submit` pickles only the
-containers edited since the replica was last brought up to date (all of them for another project
-or a new process) on the GUI thread, which is the snapshot. A small request to an idle worker is
-written at once; otherwise a writer thread sends it, so a busy worker never blocks the GUI. A
-reader thread receives each reply (app.service.wire: the Result's arrays, megabytes, come as raw
-memory beside a small pickle) and unpickles it, then hands it to the GUI thread as a queued
-signal.
+The process, its pipe and its reader/writer threads are app.service.engine_worker.client's
+Channel, the requests its Requests (only the containers edited since the replica was last
+brought up to date are pickled, on the GUI thread: that is the snapshot). This module adds what
+needs Qt: replies handed from the reader thread to the GUI thread as queued signals, a start
+timeout, the restart policy and the notices. A small request to an idle worker is written at
+once; otherwise the writer thread sends it, so a busy worker never blocks the GUI.
 
-Processes are started with the spawn method (the GUI has threads: fork is unsafe) and end with
-the GUI (app.aboutToQuit, atexit; the worker also exits when the GUI process dies). One that dies
-is started again and its pending tickets are reported `lost` so their owners send them again; one
-that cannot start (or keeps dying) is given up, and the owners run the engine in a thread of the
-GUI process instead (`usable` is False). `WORKERS.notice` says either in the status bar
-(through LiveSimulator.notice).
+Processes end with the GUI (app.aboutToQuit, atexit; the worker also exits when the GUI process
+dies). One that dies is started again and its pending tickets are reported `lost` so their
+owners send them again; one that cannot start (or keeps dying) is given up, and the owners run
+the engine in a thread of the GUI process instead (`usable` is False). `WORKERS.notice` says
+either in the status bar (through LiveSimulator.notice).
 """
 from __future__ import annotations
 
 import atexit
 import gc
-import multiprocessing
-import pickle
-import queue
-import threading
 import time
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
-from app.service import wire
-from app.service.predict import failure_message
-from app.service.replica import project_parts
+from app.service.engine_worker.client import DIRECT_WRITE_MAX, Channel, Requests
 
 START_TIMEOUT_MS = 30000  # a worker that has not said "ready" by then is given up
 RESTARTS = 3  # deaths within RESTART_WINDOW_S before a worker is given up
 RESTART_WINDOW_S = 60.0
-# A request up to this size, for a worker with nothing to do, is written on the GUI thread: the
-# pipe's buffer (a socket pair's is 200+ KB on Linux) takes it without blocking
-DIRECT_WRITE_MAX = 64 * 1024
 
 
 class _Workers(QObject):
@@ -100,24 +89,6 @@ def shutdown_all() -> None:
         proc.shutdown()
 
 
-class _Channel:
-    """One worker process and its pipe, reader and writer threads (a restart makes a new one)."""
-
-    def __init__(self, incarnation: int, process, conn) -> None:
-        self.incarnation = incarnation
-        self.process = process
-        self.conn = conn
-        self.outbox: queue.SimpleQueue = queue.SimpleQueue()
-        self.queued = 0  # messages put in the outbox and not yet written (under `lock`)
-        self.lock = threading.Lock()
-        self.closing = False
-        self.ready = False
-        self.engine_build: str | None = None  # the worker's app.engine.ENGINE_BUILD, from "ready"
-        self.started_at = time.perf_counter()
-        self.reader: threading.Thread | None = None
-        self.writer: threading.Thread | None = None
-
-
 class EngineProcess(QObject):
     """One engine worker process, started on demand; its replies come as signals."""
 
@@ -141,13 +112,11 @@ class EngineProcess(QObject):
         # applied_at, done_at), when the reader had unpickled it (unpickled_at) and when the GUI
         # thread got it (delivered_at)
         self.last_reply: dict[str, float] = {}
-        self._channel: _Channel | None = None
+        self._channel: Channel | None = None
         self._incarnations = 0
         self._deaths: list[float] = []
-        self._ticket = 0
+        self._requests = Requests()  # tickets, and what the process's replica has
         self._pending: set[int] = set()
-        self._replica_of: Any = None  # the GUI project the replica mirrors
-        self._replica_catalog: Any = None
         self._start_timer = QTimer(self)
         self._start_timer.setSingleShot(True)
         self._start_timer.setInterval(START_TIMEOUT_MS)
@@ -186,25 +155,10 @@ class EngineProcess(QObject):
         return self.usable
 
     def _launch(self) -> None:
-        from app.service.worker import serve
-
-        ctx = multiprocessing.get_context("spawn")
-        here, there = ctx.Pipe(duplex=True)
-        wire.widen_socket_buffers(here)  # the worker widens its end too (app/service/wire.py)
-        process = ctx.Process(target=serve, args=(there,), name=f"arrayplanner-engine-{self.name}", daemon=True)
-        process.start()
-        there.close()
         self._incarnations += 1
-        ch = self._channel = _Channel(self._incarnations, process, here)
-        self._replica_of = self._replica_catalog = None
-        # Python threads, not QThreads: a daemon thread blocked in a read may be left at exit, a
-        # QThread destroyed while it runs aborts the process
-        ch.reader = threading.Thread(target=self._read, args=(ch,), name=f"engine-{self.name}-reader",
-                                     daemon=True)
-        ch.writer = threading.Thread(target=self._write, args=(ch,), name=f"engine-{self.name}-writer",
-                                     daemon=True)
-        ch.reader.start()
-        ch.writer.start()
+        self._channel = Channel.launch(self.name, self._incarnations, self._got_ready.emit,
+                                       self._reader_got_reply, self._got_eof.emit)
+        self._requests.forget_replica()
         self._start_timer.start()
         app = QCoreApplication.instance()
         if app is not None and not WORKERS.quit_hooked:
@@ -219,23 +173,8 @@ class EngineProcess(QObject):
             return
         if self._start_timer.isActive():
             self._start_timer.stop()
-        self._close(ch)
+        ch.close()
         self._pending.clear()
-
-    @staticmethod
-    def _close(ch: _Channel) -> None:
-        ch.closing = True
-        ch.outbox.put(None)
-        if ch.process.is_alive():
-            ch.process.terminate()
-        ch.process.join(2.0)
-        if ch.process.is_alive():
-            ch.process.kill()
-            ch.process.join(2.0)
-        for t in (ch.reader, ch.writer):  # the reader ends at the pipe's end-of-file
-            if t is not None and t is not threading.current_thread():
-                t.join(2.0)
-        ch.conn.close()
 
     # ---------------------------------------------------------------- requests
     def submit(self, kind: str, project, catalog, changed_attrs: set[str] | None, args: tuple) -> int:
@@ -243,86 +182,39 @@ class EngineProcess(QObject):
         containers edited since this process last got this project; None: all). The pickling
         is the snapshot: the project can be edited as soon as this returns."""
         ch = self._channel
-        full = changed_attrs is None or self._replica_of is not project
-        parts = project_parts(project, None if full else changed_attrs)
-        new_catalog = catalog if catalog is not self._replica_catalog else None
-        self._ticket += 1
-        data = pickle.dumps(("run", self._ticket, kind, full, parts, new_catalog, args),
-                            protocol=pickle.HIGHEST_PROTOCOL)
+        ticket, data = self._requests.run(kind, project, catalog, changed_attrs, args)
         self.last_request_bytes = len(data)
         self.last_request = {"pickled_at": time.perf_counter()}
-        self._replica_of, self._replica_catalog = project, catalog
         # a ready worker with no job is reading the pipe (or will be, once it has collected the
         # last job's garbage): the write does not wait for it
         if ch.ready and not self._pending and len(data) <= DIRECT_WRITE_MAX:
             self._write_now(ch, data, self.last_request)
         else:
             self._queue(ch, data, self.last_request)
-        self._pending.add(self._ticket)
-        return self._ticket
+        self._pending.add(ticket)
+        return ticket
 
     def interrupt(self) -> None:
         """The running job is stale: the live job's engine run stops within a few steps, a job
         of several engine runs (the advisor's) at its next run."""
         if self._channel is not None and self._pending:
-            self._queue(self._channel, pickle.dumps(("stop",)), {})
+            self._queue(self._channel, Requests.stop(), {})
 
     @staticmethod
-    def _queue(ch: _Channel, data: bytes, marks: dict) -> None:
-        with ch.lock:
-            ch.queued += 1
-            ch.outbox.put((data, marks))
+    def _queue(ch: Channel, data: bytes, marks: dict) -> None:
+        ch.queue(data, marks)
 
     @classmethod
-    def _write_now(cls, ch: _Channel, data: bytes, marks: dict) -> None:
-        """Write on the GUI thread, unless the writer thread has messages to write first. Handed
-        to the writer, a request waited ~3 ms for the GIL while the GUI thread went on handling
-        the edit (the writer only runs once the GUI thread lets go of it)."""
-        with ch.lock:
-            if not ch.queued:
-                try:
-                    ch.conn.send_bytes(data)
-                    marks["written_at"] = time.perf_counter()
-                except OSError:  # the process is gone: the reader reports it
-                    pass
-                return
-        cls._queue(ch, data, marks)
+    def _write_now(cls, ch: Channel, data: bytes, marks: dict) -> None:
+        """On the GUI thread, unless the writer thread has messages to write first."""
+        if not ch.write_now(data, marks):
+            cls._queue(ch, data, marks)
 
-    # ---------------------------------------------------------------- threads
-    def _write(self, ch: _Channel) -> None:
-        while (item := ch.outbox.get()) is not None:
-            data, marks = item
-            try:
-                ch.conn.send_bytes(data)
-            except OSError:  # the process is gone: the reader reports it
-                return
-            marks["written_at"] = time.perf_counter()
-            with ch.lock:
-                ch.queued -= 1
-
-    def _read(self, ch: _Channel) -> None:
-        try:
-            while True:
-                head = ch.conn.recv()
-                if head[0] == "ready":
-                    ch.engine_build = head[2]
-                    self._got_ready.emit(ch.incarnation, head[1])
-                    continue
-                _, ticket, ok, marks = head
-                try:
-                    payload, figures = wire.receive(ch.conn)
-                except wire.UnreadableReply as exc:  # an answer the GUI cannot read is a failure
-                    payload, ok, figures = failure_message(exc), False, {}
-                unpickled_at = time.perf_counter()
-                transfer_s = unpickled_at - marks["done"]
-                self.last_reply = {**figures, **{f"{k}_at": t for k, t in marks.items()},
-                                   "unpickled_at": unpickled_at, "transfer_s": transfer_s}
-                self._got_reply.emit(ch.incarnation, ticket, ok, payload, transfer_s)
-                del payload
-        except (EOFError, OSError):
-            pass
-        if not ch.closing:
-            self._got_eof.emit(ch.incarnation)
+    # ---------------------------------------------------------------- from the reader thread
+    def _reader_got_reply(self, incarnation: int, ticket: int, ok: bool, payload, transfer_s: float,
+                          figures: dict) -> None:
+        self.last_reply = figures
+        self._got_reply.emit(incarnation, ticket, ok, payload, transfer_s)
 
     # ---------------------------------------------------------------- on the GUI thread
     def _current(self, incarnation: int) -> bool:
@@ -334,7 +226,7 @@ class EngineProcess(QObject):
             self._channel.ready = True
             self.start_s = time.perf_counter() - self._channel.started_at
 
-    def _on_reply(self, incarnation: int, ticket: int, ok: bool, payload: Any, transfer_s: float) -> None:
+    def _on_reply(self, incarnation: int, ticket: int, ok: bool, payload: object, transfer_s: float) -> None:
         if self._current(incarnation) and ticket in self._pending:
             self.last_reply["delivered_at"] = time.perf_counter()
             self._pending.discard(ticket)
@@ -346,7 +238,7 @@ class EngineProcess(QObject):
         ch, self._channel = self._channel, None
         ch.process.join(1.0)
         code = ch.process.exitcode
-        self._close(ch)
+        ch.close()
         now = time.monotonic()
         self._deaths = [t for t in self._deaths if now - t < RESTART_WINDOW_S] + [now]
         if not ch.ready:
@@ -362,7 +254,7 @@ class EngineProcess(QObject):
     def _start_timed_out(self) -> None:
         ch, self._channel = self._channel, None
         if ch is not None:
-            self._close(ch)
+            ch.close()
             self._give_up(f"did not start within {START_TIMEOUT_MS // 1000} s", at_start=True)
             self._lose_pending()
 

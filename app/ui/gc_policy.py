@@ -21,7 +21,7 @@ import gc
 
 from PySide6.QtCore import QObject, Qt, QTimer
 
-from app.service.heap import collect_due
+from app.service.engine_worker.heap import collect_due
 
 CHECK_MS = 500
 

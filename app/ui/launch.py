@@ -31,9 +31,9 @@ def make_app(argv: list[str] | None = None):
     from app.ui.gc_policy import collect_on_gui_thread
 
     collect_on_gui_thread(app)  # never in the engine's reader/pool threads (see gc_policy)
-    from app.service.heap import keep_freed_memory
+    from app.service.engine_worker.heap import keep_freed_memory
 
-    keep_freed_memory()  # each reply lands in pages an earlier one used (app/service/heap.py)
+    keep_freed_memory()  # each reply lands in pages an earlier one used (app/service/engine_worker/heap.py)
     try:
         from app import __version__
         app.setApplicationVersion(__version__)

@@ -29,7 +29,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 from app.service.predict import Prediction, SimulateFn, default_simulate, failure_message, predict
-from app.service.replica import ChangeLog, snapshot_project
+from app.service.engine_worker.replica import ChangeLog, snapshot_project
 from app.ui.document import follow_document
 from app.ui.gc_policy import collect_while_waiting
 from app.ui.engine_process import WORKERS, engine_process, wait_until

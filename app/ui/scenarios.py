@@ -70,7 +70,13 @@ def compare_results(current, baseline, project=None) -> list[CompareRow]:
                                c.duration_h if c is not None else None, "h", note,
                                "absent" if b is None else NOT_FINISHED,
                                "absent" if c is None else NOT_FINISHED))
+    # the names the runs were computed with (Result.labels), the project's only for results
+    # without them: the table never names an old result with a rename made since
     names = {w.id: (w.name or w.id) for w in project.workloads} if project is not None else {}
+    for res in (baseline, current):
+        labels = getattr(res, "labels", None)
+        if labels is not None and labels.workloads:
+            names.update(labels.workloads)
     wl = sorted(set(current.entities("response_ms")) | set(baseline.entities("response_ms")))
     for wid in wl:
         cs, bs = current.get("response_ms", wid), baseline.get("response_ms", wid)

@@ -21,7 +21,7 @@ from app.domain.project import Bind  # noqa: E402
 from app.domain.validation import validate  # noqa: E402
 from app.service.advice import evaluate_priorities  # noqa: E402
 from app.service.predict import default_simulate, predict, refusal  # noqa: E402
-from app.service.replica import snapshot_project  # noqa: E402
+from app.service.engine_worker.replica import snapshot_project  # noqa: E402
 from app.ui.document import Document  # noqa: E402
 from app.ui.engine_process import engine_process  # noqa: E402
 from app.ui.live import LiveSimulator  # noqa: E402

@@ -1,4 +1,4 @@
-"""The engine worker process: validates and simulates off the GUI process, so the engine (pure
+"""The engine worker process's main: validates and simulates off the GUI process, so the engine (pure
 Python, holding the GIL while it runs) never stalls the GUI thread.
 
 app/ui/engine_process.py starts `serve` with multiprocessing's spawn method and one duplex pipe.
@@ -7,7 +7,7 @@ edited since the previous one (all of them after open/new, a restart, or another
 
 Messages (pickled tuples), GUI -> worker:
     ("run", ticket, kind, full, parts, catalog, args)  bring the replica up to date (`parts` from
-        app.service.replica.project_parts; `full`: start a new replica; `catalog`: None when it
+        app.service.engine_worker.replica.project_parts; `full`: start a new replica; `catalog`: None when it
         did not change), then run job `kind` ("live", "prime": the live job with no payload
         back, or "advise") and reply
     ("stop",)   the GUI wants something newer: the live job's engine run ends within a few steps
@@ -17,7 +17,7 @@ worker -> GUI:
     ("ready", pid, engine)                  once imported; engine: app.engine.ENGINE_BUILD, which
         engine this process runs ("mypyc" or "python (<why>)")
     ("reply", ticket, ok, marks)  then the payload (a Prediction or an Advice; a failure
-        message when not ok) as app.service.wire sends it. marks: time.perf_counter() (the same
+        message when not ok) as app.service.engine_worker.wire sends it. marks: time.perf_counter() (the same
         clock in both processes on Linux) when the request was read ("read"), the replica
         updated ("applied") and the job ended ("done": the transfer is timed from it).
 
@@ -39,10 +39,11 @@ import app.engine.simulate  # noqa: F401
 from app.engine import ENGINE_BUILD
 from app.engine.state import LayoutCache
 
+from app.service.advice import evaluate_priorities
+from app.service.predict import default_simulate, failure_message, predict
+
 from . import wire
-from .advice import evaluate_priorities
 from .heap import collect_due, keep_freed_memory
-from .predict import default_simulate, failure_message, predict
 from .replica import apply_parts
 from .result_cache import ResultCache
 
@@ -128,8 +129,8 @@ def _exit_with_parent() -> None:
 def serve(conn) -> None:
     """The worker process's main (the multiprocessing target)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C in a terminal is for the GUI, which stops us
-    keep_freed_memory()  # a run reuses the pages earlier runs freed (app/service/heap.py)
-    wire.widen_socket_buffers(conn)  # a reply's megabytes in a few writes (app/service/wire.py)
+    keep_freed_memory()  # a run reuses the pages earlier runs freed (app/service/engine_worker/heap.py)
+    wire.widen_socket_buffers(conn)  # a reply's megabytes in a few writes (app/service/engine_worker/wire.py)
     _exit_with_parent()
     conn.send(("ready", os.getpid(), ENGINE_BUILD))
     try:

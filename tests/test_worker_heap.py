@@ -1,10 +1,10 @@
-"""app/service/heap.py: collect_due runs the collection Python's collector has due, now."""
+"""app/service/engine_worker/heap.py: collect_due runs the collection Python's collector has due, now."""
 from __future__ import annotations
 
 import gc
 import weakref
 
-from app.service.heap import collect_due
+from app.service.engine_worker.heap import collect_due
 
 
 class Node:

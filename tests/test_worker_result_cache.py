@@ -1,7 +1,7 @@
-"""app/service/result_cache.py: the engine worker answers a run it has made before from memory
+"""app/service/engine_worker/result_cache.py: the engine worker answers a run it has made before from memory
 (undo/redo, the pinned baseline after an edit of the current scenario) and only then.
 
-The worker's replica gets new container objects for every edit (app.service.replica); the tests
+The worker's replica gets new container objects for every edit (app.service.engine_worker.replica); the tests
 play that with snapshot_project() copies of a project edited in place."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import json
 from app.domain import ops
 from app.engine.simulate import simulate
 from app.service.predict import predict
-from app.service.replica import snapshot_project
-from app.service.result_cache import ResultCache
+from app.service.engine_worker.replica import snapshot_project
+from app.service.engine_worker.result_cache import ResultCache
 
 
 class CountingEngine:

@@ -1,4 +1,4 @@
-"""How a reply crosses the engine worker's pipe (app/service/worker.py -> app/ui/engine_process.py):
+"""How a reply crosses the engine worker's pipe (app/service/engine_worker/main.py -> app/ui/engine_process.py):
 
     send(conn, payload)                 # in the worker
     payload, figures = receive(conn)    # in the GUI's reader thread

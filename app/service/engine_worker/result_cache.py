@@ -13,7 +13,7 @@ the pickled bytes of the values, hashed. Equal bytes mean equal content (pickle 
 field and the sharing between objects), so a hit is exact; equal content pickled differently
 is only a miss. Containers are digested again only when they are other objects, which in the
 worker's replica means the GUI sent them again (its containers are replaced, never modified:
-app.service.replica).
+app.service.engine_worker.replica).
 
 Qt-free: app/service is used by the worker process and by tests.
 """

@@ -1,4 +1,4 @@
-"""app/service/wire.py, the engine worker's replies through a pipe: what arrives equals what was
+"""app/service/engine_worker/wire.py, the engine worker's replies through a pipe: what arrives equals what was
 sent, block by block, for every scenario of every example and the large generated plan, through
 the raw descriptor (POSIX) and through Connection messages (Windows' way); an unreadable reply
 leaves the pipe in step."""
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from app.engine.simulate import simulate
-from app.service import wire
+from app.service.engine_worker import wire
 from app.service.predict import predict
 from app.store.project_file import load_project
 
@@ -54,6 +54,7 @@ def same_result(got, want) -> None:
         type(p.mb) for o in want.operations for p in o.phases]
     assert got.advisories == want.advisories and got.assumptions == want.assumptions
     assert got.mttdl_h == want.mttdl_h
+    assert got.labels == want.labels and want.labels.scenario == want.scenario  # its names
     assert len(got.series.blocks) == len(want.series.blocks)
     for a, b in zip(got.series.blocks, want.series.blocks):
         assert (a.metric, a.unit, a.entities) == (b.metric, b.unit, b.entities)
