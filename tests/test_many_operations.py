@@ -80,6 +80,27 @@ def test_sparse_progress_reads_back_as_the_dense_matrix(monkeypatch, load_exampl
     assert checked
 
 
+def test_operations_with_rows_and_no_log_entry_are_at_zero():
+    """Rows recorded for an operation before its first log entry (or with none at all) read 0 MB
+    at 0 MB/s, as the dense form's -1 entries did (an empty log once raised IndexError)."""
+    from types import SimpleNamespace
+
+    from app.engine.results import progress_cells
+
+    ops = [SimpleNamespace(rec_first=1, rec_end=4), SimpleNamespace(rec_first=0, rec_end=10**9)]
+    for log in ([], [2, 0, 5.0, 1.0, 3, 1, 7.0, 2.0]):
+        sim = SimpleNamespace(ops=ops, rec_n=5, rec_progress=list(map(float, log)))
+        progress_cells(sim)
+        dense = _dense_progress_cells(sim)
+        n = len(ops)
+        assert sim.rec_rows.tolist() == [1, 2, 3, 0, 1, 2, 3, 4]
+        flat = np.repeat(np.arange(n), np.diff(sim.rec_offsets)) + sim.rec_rows * n
+        order = np.argsort(flat)
+        np.testing.assert_array_equal(flat[order], dense[0])
+        np.testing.assert_array_equal(sim.rec_moved[order], dense[1])
+        np.testing.assert_array_equal(sim.rec_rate[order], dense[2])
+
+
 def test_peaks_of_a_column_stored_in_full():
     """A column whose every row is stored has no background value in its peak."""
     from app.engine.recorded import Cells, Progress

@@ -110,7 +110,8 @@ def progress_cells(sim: SimState) -> None:
     src = np.searchsorted(keys, cell_op * stride + rows, side="right") - 1
     mine = src >= 0
     mine[mine] = j[order[src[mine]]] == cell_op[mine]
-    src = np.where(mine, order[np.maximum(src, 0)], len(k))
+    # (index len(k): the zeros appended below; an op may have rows and no entry yet)
+    src = np.append(order, len(k)).take(np.where(mine, src, len(k)))
     sim.rec_rows, sim.rec_offsets = rows, offsets
     # (take: cheaper than fancy indexing for a flat gather)
     sim.rec_moved = np.append(moved, 0.0).take(src)
