@@ -372,7 +372,7 @@ class Cells:
         self.rows = (cells // max(n, 1))[order].astype(np.int32)
         self.values = np.asarray(values, float)[order]
         self.offsets = np.searchsorted(col[order], np.arange(n + 1))  # column j: offsets[j]:offsets[j + 1]
-        self._row_order: np.ndarray | None = None
+        self._row_order: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (row(): built on first use)
 
     @classmethod
     def by_column(cls, shape: tuple[int, int], rows: np.ndarray, offsets: np.ndarray, values: np.ndarray):
@@ -420,14 +420,13 @@ class Cells:
 
     def row(self, i: int) -> np.ndarray:
         """Row i of the matrix (every column at one step), without building it."""
-        if self._row_order is None:
-            self._row_order = np.argsort(self.rows, kind="stable")
-        order = self._row_order
-        lo, hi = np.searchsorted(self.rows[order], [i, i + 1])
-        pick = order[lo:hi]
-        cols = self._cols()[pick] if len(pick) else np.zeros(0, int)
+        if self._row_order is None:  # (kept: the charts read a row per hover)
+            order = np.argsort(self.rows, kind="stable")
+            self._row_order = (order, self.rows[order], self._cols()[order])
+        order, rows, cols = self._row_order
+        lo, hi = np.searchsorted(rows, [i, i + 1]).tolist()
         p = self._background(np.full(self.shape[1], i), np.arange(self.shape[1]))
-        p[cols] = self._stored(self.values[pick], cols)
+        p[cols[lo:hi]] = self._stored(self.values[order[lo:hi]], cols[lo:hi])
         return p
 
     def peaks(self) -> np.ndarray:
