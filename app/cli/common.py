@@ -49,6 +49,18 @@ def load_or_fail(path: str | Path) -> tuple["Project", "Catalog"]:
     return project, catalog
 
 
+def refuse_too_large(path: str | Path, project: "Project", scenarios: list[str | None]) -> None:
+    """Raise CliError(code 2) with one line naming the file, the scenario, its event count and
+    the limit when a scenario to be simulated is larger than the engine runs
+    (app.domain.limits); checked before validation, which is slow on such a plan too."""
+    from app.domain.limits import too_many_events
+
+    for name in scenarios:
+        why = too_many_events(project, name)
+        if why:
+            raise CliError(f"{path}: {why}", EXIT_UNREADABLE)
+
+
 def format_issue(issue: "Issue") -> str:
     """One line: 'error: RG 3: RAID 5 takes 3 to 16 drives, it has 2' (Issue.line names the
     object once; a scenario's issue names its scenario and event in its text)."""

@@ -50,7 +50,7 @@ def hmm(hours: float | None) -> str:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from app.cli.common import load_or_fail, validate_or_fail
+    from app.cli.common import load_or_fail, refuse_too_large, validate_or_fail
     from app.engine import simulate
 
     project, catalog = load_or_fail(args.file)
@@ -59,6 +59,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             project.scenario(args.scenario)
         except KeyError as exc:
             raise CliError(str(exc).strip("'\""), 2) from None
+    refuse_too_large(args.file, project, [args.scenario])
     # a file whose current scenario does not exist reads but is invalid: validation's error (1)
     validate_or_fail(project, catalog, args.scenario)
     result = simulate(project, catalog, args.scenario)

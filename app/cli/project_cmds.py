@@ -15,7 +15,7 @@ from pathlib import Path
 
 from app.cli import CliError
 from app.cli.common import (
-    EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, MAX_ERROR_LINES, format_issue, load_or_fail,
+    EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, MAX_ERROR_LINES, format_issue, load_or_fail, refuse_too_large,
 )
 
 
@@ -49,6 +49,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.scenario and args.scenario not in {s.name for s in project.scenarios}:
         raise CliError(f"{args.file}: no scenario {args.scenario!r} "
                        f"(scenarios: {', '.join(s.name for s in project.scenarios)})", EXIT_UNREADABLE)
+    refuse_too_large(args.file, project,
+                     [args.scenario] if args.scenario else [s.name for s in project.scenarios])
     issues = validate(project, catalog, args.scenario)
     n_err = sum(1 for i in issues if i.severity == "error")
     n_warn = len(issues) - n_err

@@ -18,7 +18,7 @@ from typing import Callable
 from pathlib import Path
 
 from app.cli import CliError
-from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, format_issue, load_or_fail
+from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, format_issue, load_or_fail, refuse_too_large
 
 EXIT_FAILED = 3  # the engine failed on a scenario (a bug; the message names it)
 EXIT_TERMINATED = 128 + 15  # SIGTERM, as a shell reports a process it ended
@@ -81,6 +81,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         if bad:
             raise CliError(f"unknown chart {bad[0]!r} (charts: {', '.join(CHART_KINDS)})", EXIT_UNREADABLE)
 
+    refuse_too_large(args.file, project, args.scenario or [project.current_scenario, project.baseline_scenario])
     issues = []
     for n in (args.scenario or [None]):
         issues += [i for i in validate(project, catalog, n) if i not in issues]

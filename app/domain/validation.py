@@ -36,6 +36,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterable
 
 from .hardware import Catalog, DriveType, Interface, Platform
+from .limits import too_many_events
 from .project import (
     Bind, DriveFailure, DriveReplacement, Event, FeatureEnable, Lun, LunMigration, Project,
     RaidGroup, Reallocate, Scenario, VolumeMigration, Workload, WorkloadChange, enclosure_id,
@@ -664,6 +665,10 @@ class _Checker:
             self.err("project", f"the baseline scenario {self.p.baseline_scenario!r} does not exist")
         for s in self.p.scenarios:
             if only is None or s.name == only:
+                too_many = too_many_events(self.p, s.name)
+                if too_many:  # not simulated at all: its events are not checked either (slow)
+                    self.err(f"scenario {s.name}", too_many, s.name)
+                    continue
                 self.check_scenario(s)
         if only is not None and only not in names:
             self.err(f"scenario {only}", f"scenario {only!r} does not exist")

@@ -7,5 +7,9 @@ class EngineStall(RuntimeError):
     """The event loop stopped advancing time (a bug in an operation's bookkeeping)."""
 
 
+class PlanTooLarge(ValueError):
+    """The scenario has more events than the engine simulates (app.domain.limits.MAX_EVENTS)."""
+
+
 class MissingRate(KeyError):
     """The preset has no value the engine needs for this case (app.engine.rates raises it)."""

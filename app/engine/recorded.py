@@ -395,44 +395,134 @@ class DriveLoad:
 
 
 class Cells:
-    """SeriesBlock.compute of a sparse block (rate_mb_s): zero but in the given cells (flat
-    indices, row-major)."""
+    """SeriesBlock.compute of a sparse block (rate_mb_s): zero but in the given cells. Stored
+    per column (operation): the rows of its cells and their values, column after column, so
+    that a column, a row or the peaks are read without the (steps x columns) matrix, which for
+    10^5 operations would not fit in memory (docs/result-format.md, "Many operations")."""
 
     def __init__(self, shape: tuple[int, int], cells: np.ndarray, values: np.ndarray):
-        self.shape, self.cells, self.values = shape, cells, values
+        """cells: flat indices (row-major) of the non-zero cells, in any order."""
+        self.shape = shape
+        n_rows, n = shape
+        cells = np.asarray(cells, np.int64)
+        col = cells % n if n else cells
+        order = np.argsort(col, kind="stable")  # (already column-major from the engine: cheap)
+        self.rows = (cells // max(n, 1))[order].astype(np.int32)
+        self.values = np.asarray(values, float)[order]
+        self.offsets = np.searchsorted(col[order], np.arange(n + 1))  # column j: offsets[j]:offsets[j + 1]
+        self._row_order: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (row(): built on first use)
+
+    @classmethod
+    def by_column(cls, shape: tuple[int, int], rows: np.ndarray, offsets: np.ndarray, values: np.ndarray):
+        """From the column-major form itself: column j's cells are rows[offsets[j]:offsets[j + 1]]."""
+        out = object.__new__(cls)
+        out.shape, out.rows, out.offsets, out.values = shape, rows.astype(np.int32), offsets, values
+        out._row_order = None
+        return out
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_row_order"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        if "cells" in state:  # pickled before the column-major form
+            state = Cells(state["shape"], state["cells"], state["values"]).__dict__
+        self.__dict__.update(state)
+
+    def _cols(self) -> np.ndarray:
+        """The column of every stored cell."""
+        return np.repeat(np.arange(self.shape[1]), np.diff(self.offsets))
+
+    def _background(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """The value outside the stored cells at (rows, cols), broadcast (here 0); non-decreasing
+        down a column (peaks)."""
+        return np.zeros(np.broadcast(rows, cols).shape)
+
+    def _stored(self, values: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """The series' value in stored cells (here the stored value itself)."""
+        return values
 
     def __call__(self) -> np.ndarray:
-        V = np.zeros(self.shape)
-        V.ravel()[self.cells] = self.values
+        V = self._background(np.arange(self.shape[0])[:, None], np.arange(self.shape[1])[None, :])
+        V[self.rows, self._cols()] = self._stored(self.values, self._cols())
         return V
-
-
-class Progress:
-    """SeriesBlock.compute of progress_pct: each operation (column) at 100% from its end and, in
-    the cells where it ran (flat indices, row-major), at its moved MB over its total (at most
-    100%; 0% without a total). Built when read: a Result without the matrix is ~0.7 MB smaller
-    on the large plan, and the run does not touch that much fresh memory."""
-
-    def __init__(self, t: np.ndarray, ends: np.ndarray, cells: np.ndarray, moved: np.ndarray, totals: np.ndarray,
-                 final: np.ndarray | None = None):
-        self.t, self.ends, self.cells, self.moved, self.totals = t, ends, cells, moved, totals
-        self.final = final  # % from its end (None: 100 for all; an op stopped early keeps its part)
-
-    def __call__(self) -> np.ndarray:
-        P = (self.t[:, None] >= self.ends - 1e-12) * (100.0 if getattr(self, "final", None) is None else self.final)
-        tot = self.totals[self.cells % len(self.ends)]
-        ok = tot > 0
-        P.ravel()[self.cells] = np.where(ok, np.minimum(self.moved / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)
-        return P
 
     def column(self, j: int) -> np.ndarray:
         """Column j of the matrix __call__ builds, without building it (a report charting the 8
         longest of 10^6 operations reads 8 columns, not a steps x 10^6 matrix)."""
-        n = len(self.ends)
-        final = getattr(self, "final", None)
-        p = (self.t >= self.ends[j] - 1e-12) * (100.0 if final is None else final[j])
-        mine = self.cells % n == j
-        cells, moved = self.cells[mine], self.moved[mine]
-        tot = self.totals[j]
-        p[cells // n] = np.minimum(moved / tot * 100.0, 100.0) if tot > 0 else 0.0
+        p = self._background(np.arange(self.shape[0]), np.full(self.shape[0], j))
+        a, b = int(self.offsets[j]), int(self.offsets[j + 1])
+        p[self.rows[a:b]] = self._stored(self.values[a:b], np.full(b - a, j))
         return p
+
+    def row(self, i: int) -> np.ndarray:
+        """Row i of the matrix (every column at one step), without building it."""
+        if self._row_order is None:  # (kept: the charts read a row per hover)
+            order = np.argsort(self.rows, kind="stable")
+            self._row_order = (order, self.rows[order], self._cols()[order])
+        order, rows, cols = self._row_order
+        lo, hi = np.searchsorted(rows, [i, i + 1]).tolist()
+        p = self._background(np.full(self.shape[1], i), np.arange(self.shape[1]))
+        p[cols[lo:hi]] = self._stored(self.values[order[lo:hi]], cols[lo:hi])
+        return p
+
+    def peaks(self) -> np.ndarray:
+        """Each column's largest value (np.fmax.reduce of the matrix, column by column)."""
+        T, n = self.shape
+        cols = self._cols()
+        counts = np.diff(self.offsets)
+        # the background's largest value is at a column's last row outside its cells: before
+        # the run of stored rows that ends the column (a column's rows are sorted and distinct,
+        # so its cell i is in that run if its row is T - count + i)
+        at = np.arange(len(cols)) - np.repeat(self.offsets[:-1], counts)
+        in_tail = np.bincount(cols[self.rows == T - counts[cols] + at], minlength=n)
+        last_free = T - 1 - in_tail
+        free = last_free >= 0
+        out = np.full(n, np.nan)
+        out[free] = self._background(last_free[free], np.flatnonzero(free))
+        if len(cols):
+            np.fmax.at(out, cols, self._stored(self.values, cols))
+        return out
+
+
+class Progress(Cells):
+    """SeriesBlock.compute of progress_pct: each operation (column) at 100% from its end and, in
+    the cells where it ran, at its moved MB over its total (at most 100%; 0% without a total).
+    Stored sparsely (Cells): only the rows an operation ran in; before them it is at 0%, after
+    them at its final value (a step function of t)."""
+
+    def __init__(self, t: np.ndarray, ends: np.ndarray, cells: np.ndarray, moved: np.ndarray, totals: np.ndarray,
+                 final: np.ndarray | None = None):
+        """cells: flat indices (row-major) of the cells where an op ran, moved: its MB there."""
+        super().__init__((len(t), len(ends)), cells, moved)
+        self._set(t, ends, totals, final)
+
+    @classmethod
+    def by_column(cls, t: np.ndarray, ends: np.ndarray, rows: np.ndarray, offsets: np.ndarray, moved: np.ndarray,
+                  totals: np.ndarray, final: np.ndarray | None = None) -> Progress:  # type: ignore[override]
+        out = Cells.by_column.__func__(cls, (len(t), len(ends)), rows, offsets, moved)  # type: ignore[attr-defined]
+        out._set(t, ends, totals, final)
+        return out
+
+    def _set(self, t: np.ndarray, ends: np.ndarray, totals: np.ndarray, final: np.ndarray | None) -> None:
+        self.t, self.ends, self.totals = t, ends, totals
+        self.final = final  # % from its end (None: 100 for all; an op stopped early keeps its part)
+
+    def __setstate__(self, state: dict) -> None:
+        if "cells" in state:  # pickled before the column-major form: convert
+            fresh = Progress(state["t"], state["ends"], state["cells"], state["moved"], state["totals"],
+                             state.get("final"))
+            self.__dict__.update(fresh.__dict__)
+        else:
+            self.__dict__.update(state)
+
+    def _background(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        # non-decreasing down a column: t is, and final >= 0
+        final = 100.0 if getattr(self, "final", None) is None else self.final[cols]
+        return (self.t[rows] >= self.ends[cols] - 1e-12) * final
+
+    def _stored(self, values: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        tot = self.totals[cols]
+        ok = tot > 0
+        return np.where(ok, np.minimum(values / np.where(ok, tot, 1.0) * 100.0, 100.0), 0.0)

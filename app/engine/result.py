@@ -176,17 +176,33 @@ class SeriesBlock:
             keep[:-1] |= keep[1:]  # the last point of a flat stretch: where the slope starts
         return Series(self.metric, self.entities[j], self.unit, self.t[keep], v[keep], self.linear)
 
+    @property
+    def size(self) -> int:
+        """The number of cells of V, without building it."""
+        return len(self.t) * len(self.entities)
+
+    def _row(self, i: int) -> np.ndarray:
+        if self._V is None and hasattr(self.compute, "row"):
+            return self.compute.row(i)  # one row of a sparse block (Cells), the matrix left unbuilt
+        return self.V[i]
+
+    def peaks(self) -> np.ndarray:
+        """Every entity's largest value (NaN skipped; all NaN: NaN)."""
+        if self._V is None and hasattr(self.compute, "peaks"):
+            return self.compute.peaks()
+        return np.fmax.reduce(self.V, axis=0)
+
     def row_values(self, time_h: float) -> np.ndarray:
         """Every entity's value at a time (as Series.at gives it), from the matrix."""
-        V = self.V
         i = int(np.searchsorted(self.t, time_h, side="right")) - 1
         if i < 0:
-            return V[0]
+            return self._row(0)
         if not self.linear or i >= len(self.t) - 1:
-            return V[i]
+            return self._row(i)
         t0, t1 = self.t[i], self.t[i + 1]
         f = (time_h - t0) / (t1 - t0) if t1 > t0 else 1.0
-        return V[i] + (V[i + 1] - V[i]) * f
+        a, b = self._row(i), self._row(i + 1)
+        return a + (b - a) * f
 
 
 class SeriesStore(dict):

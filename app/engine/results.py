@@ -83,28 +83,37 @@ def bus_columns(sim: SimState) -> None:
 
 
 def progress_cells(sim: SimState) -> None:
-    """rec_cells, rec_moved and rec_rate as finish() reads them, from rec_progress: the
-    moved MB and rate of every running op at every step, in row-major (step, op) order (a
-    step's entries follow sim.active, which is in op order)."""
+    """rec_rows, rec_offsets, rec_moved and rec_rate as finish() reads them, from rec_progress:
+    the moved MB and rate of every running op at every step it ran in, op after op (op j's
+    cells: rows rec_rows[rec_offsets[j]:rec_offsets[j + 1]]). Sparse: an op's cells are its own
+    rows only, never a (steps x ops) matrix (10^5 binds would need ~50 GiB)."""
     ops = sim.ops
     n_rows, n_ops = sim.rec_n, len(ops)
     if not sim.rec_progress and not n_ops:
         return
     # the log as rows of (step, op index, moved MB, rate); small ints are exact as floats
     log = np.fromiter(sim.rec_progress, float, len(sim.rec_progress)).reshape(-1, 4)
-    k, j, moved, rate = log[:, 0].astype(int), log[:, 1].astype(int), log[:, 2], log[:, 3]
-    # per (step, op) the latest entry at or before the step (-1: none, the new op's zeros);
-    # an op's entries all lie in its rows, so the fill never crosses from another run
-    # (int32: half the memory of the (steps x ops) matrices to fill and scan)
-    latest = np.full((n_rows, n_ops), -1, np.int32)
-    latest[k, j] = np.arange(len(k))
-    np.maximum.accumulate(latest, axis=0, out=latest)
-    first = np.array([op.rec_first for op in ops], np.int32)
-    end = np.array([min(op.rec_end, n_rows) for op in ops], np.int32)
-    row = np.arange(n_rows, dtype=np.int32)[:, None]
-    sim.rec_cells = np.flatnonzero((row >= first) & (row < end))  # (flat, row-major; finish)
+    k, j, moved, rate = log[:, 0].astype(np.int64), log[:, 1].astype(np.int64), log[:, 2], log[:, 3]
+    first = np.array([op.rec_first for op in ops], np.int64)
+    end = np.maximum(np.array([min(op.rec_end, n_rows) for op in ops], np.int64), first)
+    lengths = end - first
+    offsets = np.zeros(n_ops + 1, np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    cell_op = np.repeat(np.arange(n_ops, dtype=np.int64), lengths)
+    rows = np.arange(len(cell_op), dtype=np.int64) - np.repeat(offsets[:-1] - first, lengths)
+    # per cell the op's latest entry at or before its row (-1: none, the new op's zeros): the
+    # entries ordered by (op, step), a search of each cell's (op, row) key among theirs; an
+    # op's entries all lie in its rows, so a found entry of another op means none
+    stride = n_rows + 1
+    order = np.argsort(j, kind="stable")  # (the log is in step order: each op's entries stay so)
+    keys = (j * stride + k)[order]
+    src = np.searchsorted(keys, cell_op * stride + rows, side="right") - 1
+    mine = src >= 0
+    mine[mine] = j[order[src[mine]]] == cell_op[mine]
+    # (index len(k): the zeros appended below; an op may have rows and no entry yet)
+    src = np.append(order, len(k)).take(np.where(mine, src, len(k)))
+    sim.rec_rows, sim.rec_offsets = rows, offsets
     # (take: cheaper than fancy indexing for a flat gather)
-    src = latest.ravel().take(sim.rec_cells)
     sim.rec_moved = np.append(moved, 0.0).take(src)
     sim.rec_rate = np.append(rate, 0.0).take(src)
 
@@ -237,16 +246,16 @@ def finish(sim: SimState, horizon: float, steps: int) -> Result:
         # (Progress: the matrix is built when read)
         ops = sim.ops
         ends = np.array([INF if op.end_h is None else op.end_h for op in ops])
-        # the (step, op) cells where an op ran and its moved MB and rate there (progress_cells)
-        cells, moved, rate = sim.rec_cells, sim.rec_moved, sim.rec_rate
+        # the rows where each op ran and its moved MB and rate there (progress_cells)
+        rows, offsets, moved, rate = sim.rec_rows, sim.rec_offsets, sim.rec_moved, sim.rec_rate
         totals = np.array([op.total_mb for op in ops], float)
         ids = [op.event.id for op in sim.ops]
         # an op stopped before its work was done (its group lost its data) stays at its part
         final = (np.array([op.progress_pct() for op in ops]) if any(op.stopped for op in ops) else None)
         res.add_block(SeriesBlock("progress_pct", "%", ids, t,
-                                  compute=Progress(t, ends, cells, moved, totals, final)))
+                                  compute=Progress.by_column(t, ends, rows, offsets, moved, totals, final)))
         # no chart shows the rate: its matrix (zero where an op does not run) is built when read
-        res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, compute=Cells((n_rows, len(ops)), cells, rate)))
+        res.add_block(SeriesBlock("rate_mb_s", "MB/s", ids, t, compute=Cells.by_column((n_rows, len(ops)), rows, offsets, rate)))
     for op in sim.ops:
         res.operations.append(op.result())
     final_advisories(sim, res)

@@ -228,8 +228,10 @@ class SimState:
         # Op.finish), four numbers an entry in one flat list (one fromiter reads it); expanded to
         # every running op's step by progress_cells() at the end of run()
         self.rec_progress: list[float] = []
-        # (the cells where an op ran, flat in a steps x ops matrix, and its moved MB and rate there)
-        self.rec_cells, self.rec_moved, self.rec_rate = np.zeros(0, int), np.zeros(0), np.zeros(0)
+        # (the rows where each op ran, op after op, op j's from rec_offsets[j] to rec_offsets[j + 1],
+        # and its moved MB and rate there)
+        self.rec_rows, self.rec_offsets = np.zeros(0, int), np.zeros(1, int)
+        self.rec_moved, self.rec_rate = np.zeros(0), np.zeros(0)
         self.pair_history = PairHistory()  # the host path's response-time inputs per version
         self.rec_open: list[int] = []  # open-load steps: finish() computes their response times
         self.rec_open_version: list[int] = []  # and the pair_history version each used

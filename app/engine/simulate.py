@@ -30,9 +30,10 @@ from typing import Any, Callable, Final
 import numpy as np
 
 from app.domain.hardware import Catalog
+from app.domain.limits import too_many_events
 from app.domain.project import DriveReplacement, Project, WorkloadChange
 
-from .errors import EngineStall
+from .errors import EngineStall, PlanTooLarge
 from .host_model import host_fill_advance, host_fill_in
 from .host_solve import CHECKS, solve  # (CHECKS: tests/conftest.py hooks it here)
 from .host_terms import _wl_arrays
@@ -214,6 +215,9 @@ def simulate(project: Project, catalog: Catalog, scenario_name: str | None = Non
     layouts: a LayoutCache kept by the caller between runs, only for a project whose containers
     are replaced, never modified in place (the worker's replica): runs on the same drives,
     groups and LUNs share their static arrays (the 960-drive plan: ~12 M instructions, ~1 ms a run)."""
+    too_many = too_many_events(project, scenario_name)
+    if too_many:  # refused before anything is built (docs/model.md, "Plan size")
+        raise PlanTooLarge(too_many)
     # the run allocates many small short-lived objects and makes no reference cycles worth
     # collecting; a collection during the run would scan the caller's whole heap (the GUI's is
     # large), so the collector waits until the result is built

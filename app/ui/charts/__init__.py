@@ -217,14 +217,14 @@ class _SeriesIndex:
         return ents
 
     def _blocks(self, metric: str):
-        return [b for b in getattr(self.result.series, "blocks", ()) if b.metric == metric and b.V.size]
+        return [b for b in getattr(self.result.series, "blocks", ()) if b.metric == metric and b.size]
 
     def peak(self, metric: str, ent: str) -> float:
         peaks = self._peaks.get(metric)
         if peaks is None:
             peaks = self._peaks[metric] = {}
             for block in self._blocks(metric):  # fmax: NaN cells (no I/O) left out, all NaN: NaN
-                peaks.update(zip(block.entities, np.fmax.reduce(block.V, axis=0).tolist()))
+                peaks.update(zip(block.entities, block.peaks().tolist()))
         p = peaks.get(ent)
         return p if p is not None else self.result.series[(metric, ent)].peak()
 
