@@ -175,10 +175,10 @@ def test_analysis_includes_presets_and_every_command_module():
     kw = common.analysis_kwargs()
     assert (str(ROOT / "presets"), "presets") in kw["datas"]
     from app.cli import COMMAND_MODULES
+    from app.ui.main_window import PLUGINS
 
-    for name in COMMAND_MODULES:
-        if (ROOT / (name.replace(".", "/") + ".py")).exists():
-            assert name in kw["hiddenimports"], name
+    for name in [m.__name__ for m in COMMAND_MODULES] + list(PLUGINS):  # PLUGINS: imported by name
+        assert name in kw["hiddenimports"], name
     assert "app.ui.launch" in kw["hiddenimports"]
     for used in common.qt_modules_used_by_app():
         assert f"PySide6.{used}" not in kw["excludes"], used

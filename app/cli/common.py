@@ -14,8 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.cli import CliError
-
 if TYPE_CHECKING:  # pragma: no cover
     from app.domain.hardware import Catalog
     from app.domain.project import Project
@@ -24,6 +22,16 @@ if TYPE_CHECKING:  # pragma: no cover
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 2
+
+
+
+class CliError(Exception):
+    """A command's failure: `message` is the one line printed on stderr, `code` the exit status."""
+
+    def __init__(self, message: str, code: int = EXIT_UNREADABLE):
+        super().__init__(message)
+        self.code = code
+
 
 # How many error lines validate_or_fail puts in its message before "... and N more".
 MAX_ERROR_LINES = 5

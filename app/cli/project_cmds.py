@@ -13,8 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from app.cli import CliError
-from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, format_issue, load_or_fail
+from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, CliError, format_issue, load_or_fail
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -17,8 +17,7 @@ import threading
 from typing import Callable
 from pathlib import Path
 
-from app.cli import CliError
-from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, format_issue, load_or_fail
+from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, CliError, format_issue, load_or_fail
 
 EXIT_FAILED = 3  # the engine failed on a scenario (a bug; the message names it)
 EXIT_TERMINATED = 128 + 15  # SIGTERM, as a shell reports a process it ended
@@ -103,13 +102,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     picture = None
     if options.diagram and not args.no_canvas:
-        try:
-            from app.ui.report_dialog import canvas_picture
-        except ImportError:  # a build without the GUI: the report draws the layout itself
-            ensure_gui_app()
-        else:
-            ensure_gui_app(widgets=True)
-            picture = canvas_picture(project, catalog)
+        from app.ui.report_dialog import canvas_picture
+
+        ensure_gui_app(widgets=True)
+        picture = canvas_picture(project, catalog)
     ensure_gui_app()
     terminated = _cancel_on_sigterm()
     try:
