@@ -33,6 +33,16 @@ class CliError(Exception):
         self.code = code
 
 
+def refuse_read_only(out: Path, force: bool) -> None:
+    """A save would silently replace a read-only (e.g. 0444) file: the GUI asks first, the CLI
+    cannot, so it refuses unless --force was given."""
+    from app.store.disk import is_read_only
+
+    if not force and is_read_only(out):
+        raise CliError(f"{out}: the file is read-only; not replaced (give --force to replace it)",
+                       EXIT_UNREADABLE)
+
+
 # How many error lines validate_or_fail puts in its message before "... and N more".
 MAX_ERROR_LINES = 5
 
