@@ -100,8 +100,8 @@ def app_data_files() -> list[tuple[str, str]]:
 
 
 def hidden_imports() -> list[str]:
-    """Every module of the app package: app.cli loads its command modules by name
-    (importlib), which PyInstaller's import scan cannot see."""
+    """Every module of the app package: the main window loads its plug-ins by name
+    (app.ui.main_window.PLUGINS, importlib), which PyInstaller's import scan cannot see."""
     mods = []
     for path in sorted((ROOT / "app").rglob("*.py")):
         rel = path.relative_to(ROOT).with_suffix("")

@@ -4,13 +4,14 @@
 #   1. system libraries Qt needs, and a C compiler for step 4 (apt-get, only when running as root
 #      and only what is missing)
 #   2. uv (installed with pip when it is not on PATH)
-#   3. .venv with Python >= 3.11 and `uv pip install --compile-bytecode -e '.[test,native]'`
+#   3. .venv with Python >= 3.11: `uv sync --locked --extra test --extra native`, the versions and
+#      hashes of uv.lock exactly (after editing pyproject.toml's dependencies: `uv lock`)
 #   4. the native engine: scripts/build_native.py compiles the engine's hot modules with mypyc into
 #      build/native when its stamp is missing or stale (about a minute); when it cannot (no
 #      compiler, mypyc refuses the sources), the engine runs as pure Python, and the same failure
 #      is not tried again until a source, mypy or the compiler changes
 #
-# A stamp in .venv records the hash of pyproject.toml; when it matches, steps 2-3 are skipped;
+# A stamp in .venv records the hash of pyproject.toml and uv.lock; when it matches, steps 2-3 are skipped;
 # step 4 checks build/native's own stamp (a few ms when nothing changed).
 # Environment: ARRAYPLANNER_SKIP_APT=1 skips step 1; ARRAYPLANNER_SKIP_NATIVE=1 skips step 4;
 # PYTHON=/path/to/python3.11 picks the interpreter.
@@ -104,18 +105,17 @@ install_uv() {
 # ---------------------------------------------------------------- 3. the virtual environment
 install_venv() {
     local want
-    want="$(cat pyproject.toml | "$PY" -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')"
+    want="$(cat pyproject.toml uv.lock | "$PY" -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')"
     if [ -x "$VENV/bin/python" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] \
             && "$VENV/bin/python" -c 'import app, PySide6, pytest' >/dev/null 2>&1; then
         return 0
     fi
     find_uv || { install_uv; find_uv; } || { say "could not install uv"; exit 1; }
-    if [ ! -x "$VENV/bin/python" ]; then
-        say "creating .venv with $PY"
-        "${UV[@]}" venv --quiet --python "$PY" "$VENV"
-    fi
-    say "installing ArrayPlanner and its test and build dependencies into .venv"
-    "${UV[@]}" pip install --quiet --python "$VENV/bin/python" --compile-bytecode -e '.[test,native]'
+    say "installing ArrayPlanner and its test and build dependencies into .venv (uv.lock)"
+    # --locked: exactly the lock's versions, each file checked against its hash; a lock that no
+    # longer matches pyproject.toml is an error (run `uv lock`), never a silent re-resolve
+    UV_PROJECT_ENVIRONMENT="$VENV" "${UV[@]}" sync --quiet --locked --python "$PY" --compile-bytecode \
+        --extra test --extra native
     printf '%s\n' "$want" > "$STAMP"
 }
 

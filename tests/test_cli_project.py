@@ -161,6 +161,24 @@ def test_import_json_bad_input_keeps_existing_output(tmp_path, load_example, cap
     assert sha(out) == before
 
 
+@pytest.mark.parametrize("command, name", [("import-json", "ro.arrayplan"), ("export-json", "ro.json")])
+def test_a_read_only_output_is_refused_without_force(tmp_path, capsys, command, name):
+    out = tmp_path / name
+    out.write_text("keep me")
+    os.chmod(out, 0o444)
+    src = ROOT / "presets/examples/emc-cx4-960-oltp.json"
+    if command == "export-json":
+        src = tmp_path / "src.arrayplan"
+        assert main(["import-json", str(ROOT / "presets/examples/emc-cx4-960-oltp.json"), "-o", str(src)]) == 0
+    capsys.readouterr()
+    assert main([command, str(src), "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"arrayplanner: {out}: the file is read-only; not replaced (give --force to replace it)"
+    assert out.read_text() == "keep me"
+    assert main([command, str(src), "-o", str(out), "--force"]) == 0
+    assert out.read_text(errors="replace") != "keep me"
+
+
 # ---------------------------------------------------------------- shared helpers
 
 def test_load_or_fail_and_validate_or_fail(tmp_path, load_example):

@@ -149,18 +149,85 @@ def test_icons_exist_and_are_what_they_claim():
     assert "common.ICON_ICO" in specs["windows"] and "common.ICON_ICNS" in specs["macos"]
 
 
-def test_specs_share_spec_common():
-    for os_ in ("linux", "windows", "macos"):
-        text = (PACKAGING / os_ / "arrayplanner.spec").read_text(encoding="utf-8")
-        assert "import spec_common as common" in text, os_
-        assert "Analysis(**common.analysis_kwargs())" in text, os_
-        assert "common.trim(a" in text, os_
-        assert "COLLECT(" in text, os_
-    mac = (PACKAGING / "macos" / "arrayplanner.spec").read_text(encoding="utf-8")
-    assert "BUNDLE(" in mac and "info_plist=common.mac_info_plist()" in mac
-    assert "bundle_identifier=common.BUNDLE_ID" in mac
-    win = (PACKAGING / "windows" / "arrayplanner.spec").read_text(encoding="utf-8")
-    assert "console=False" in win and "console=True" in win and "write_windows_version_file" in win
+class _Recorded:
+    """What a PyInstaller class was called with (the spec's stand-in for Analysis, EXE ...)."""
+
+    def __init__(self, kind: str, *args, **kwargs):
+        self.kind, self.args, self.kwargs = kind, args, kwargs
+        self.pure, self.scripts, self.binaries, self.datas = ["pure"], ["scripts"], ["binaries"], ["datas"]
+
+
+def run_spec(os_: str, tmp_path: Path, monkeypatch, lay_out: bool = True) -> dict[str, list[_Recorded]]:
+    """Execute packaging/<os_>/arrayplanner.spec as PyInstaller would, with recording stand-ins
+    for its classes and for the helpers that need PyInstaller or a built bundle; returns the
+    calls by kind. COLLECT lays out the executables' files as PyInstaller does (unless not lay_out)."""
+    calls: dict[str, list[_Recorded]] = {}
+    dist = tmp_path / "dist"
+
+    def recorder(kind):
+        def make(*args, **kwargs):
+            rec = _Recorded(kind, *args, **kwargs)
+            calls.setdefault(kind, []).append(rec)
+            if kind == "COLLECT" and lay_out:  # the folder with each executable, as PyInstaller leaves it
+                folder = dist / kwargs["name"]
+                folder.mkdir(parents=True, exist_ok=True)
+                for exe in args:
+                    if isinstance(exe, _Recorded) and exe.kind == "EXE":
+                        name = exe.kwargs["name"]
+                        (folder / (name + ".exe" if os_ == "windows" else name)).write_bytes(b"MZ")
+            return rec
+        return make
+
+    monkeypatch.setattr(common, "analysis_kwargs", lambda: {"scripts": ["entry"], "marker": "from spec_common"})
+    monkeypatch.setattr(common, "trim", lambda a, report: calls.setdefault("trim", []).append(a))
+    monkeypatch.setattr(common, "strip_debug_info", lambda bundle, report: 0)
+    monkeypatch.setattr(common, "add_linux_desktop_files", lambda bundle: calls.setdefault("desktop", []).append(bundle))
+    spec = PACKAGING / os_ / "arrayplanner.spec"
+    namespace = {"__file__": str(spec), "SPECPATH": str(spec.parent), "DISTPATH": str(dist),
+                 "workpath": str(tmp_path / "work")}
+    (tmp_path / "work").mkdir()
+    namespace.update({k: recorder(k) for k in ("Analysis", "PYZ", "EXE", "COLLECT", "BUNDLE")})
+    exec(compile(spec.read_text(encoding="utf-8"), str(spec), "exec"), namespace)
+    return calls
+
+
+@pytest.mark.parametrize("os_, plat", [("linux", "linux"), ("windows", "win32"), ("macos", "darwin")])
+def test_each_spec_builds_the_gui_and_the_cli_from_spec_common(os_, plat, tmp_path, monkeypatch):
+    calls = run_spec(os_, tmp_path, monkeypatch)
+    (analysis,) = calls["Analysis"]
+    assert analysis.kwargs == common.analysis_kwargs()  # the same Analysis on every OS
+    assert calls["trim"] == [analysis]
+    gui, cli = calls["EXE"]
+    for exe in (gui, cli):
+        assert exe.args[0] is calls["PYZ"][0] and exe.kwargs["exclude_binaries"] is True
+    # the GUI is windowed where the OS has the distinction (Linux: both are console programs)
+    assert gui.kwargs["console"] is (os_ == "linux") and cli.kwargs["console"] is True
+    (collect,) = calls["COLLECT"]
+    assert collect.args[:2] == (gui, cli) and collect.kwargs["name"] == common.APP_NAME
+    assert analysis.binaries in collect.args and analysis.datas in collect.args
+    folder = tmp_path / "dist" / common.APP_NAME
+    if os_ == "windows":  # the console build is renamed to arrayplanner.com, next to ArrayPlanner.exe
+        assert sorted(p.name for p in folder.iterdir()) == sorted([common.gui_executable(plat),
+                                                                   common.cli_executable(plat)])
+        for exe, name in ((gui, "version_gui.txt"), (cli, "version_cli.txt")):
+            version = Path(exe.kwargs["version"])
+            assert version == tmp_path / "work" / name and common.read_version() in version.read_text(encoding="utf-8")
+    else:
+        assert [gui.kwargs["name"], cli.kwargs["name"]] == [common.gui_executable(plat), common.cli_executable(plat)]
+    if os_ == "macos":
+        (bundle,) = calls["BUNDLE"]
+        assert bundle.args == (collect,) and bundle.kwargs["name"] == common.APP_NAME + ".app"
+        assert bundle.kwargs["bundle_identifier"] == common.BUNDLE_ID
+        assert bundle.kwargs["info_plist"] == common.mac_info_plist()
+        assert gui.kwargs["argv_emulation"] is True  # Finder's "open document" events
+    else:
+        assert "BUNDLE" not in calls
+    assert ("desktop" in calls) is (os_ == "linux")
+
+
+def test_the_windows_spec_fails_without_its_console_executable(tmp_path, monkeypatch):
+    with pytest.raises(SystemExit, match="console executable missing"):
+        run_spec("windows", tmp_path, monkeypatch, lay_out=False)
 
 
 def test_executable_names_do_not_collide_on_case_insensitive_file_systems():
@@ -175,10 +242,10 @@ def test_analysis_includes_presets_and_every_command_module():
     kw = common.analysis_kwargs()
     assert (str(ROOT / "presets"), "presets") in kw["datas"]
     from app.cli import COMMAND_MODULES
+    from app.ui.main_window import PLUGINS
 
-    for name in COMMAND_MODULES:
-        if (ROOT / (name.replace(".", "/") + ".py")).exists():
-            assert name in kw["hiddenimports"], name
+    for name in [m.__name__ for m in COMMAND_MODULES] + list(PLUGINS):  # PLUGINS: imported by name
+        assert name in kw["hiddenimports"], name
     assert "app.ui.launch" in kw["hiddenimports"]
     for used in common.qt_modules_used_by_app():
         assert f"PySide6.{used}" not in kw["excludes"], used

@@ -39,20 +39,10 @@ def pdf_text(path: Path) -> str:
 
 
 def simulate_json(project_file: Path, scenario: str) -> dict:
-    """What `arrayplanner simulate FILE --json` reports (in-process when that command is not built)."""
-    from app.cli import build_parser
-
-    commands = build_parser()._subparsers._group_actions[0].choices
-    if "simulate" in commands:
-        res = run_cli("simulate", str(project_file), "--scenario", scenario, "--json")
-        assert res.returncode == 0, res.stderr
-        return json.loads(res.stdout)
-    from app.report import simulate_scenarios
-    from app.store.presets import default_catalog
-    from app.store.project_file import catalog_for, load_project
-
-    project = load_project(project_file)
-    return simulate_scenarios(project, catalog_for(project, default_catalog()), [scenario])[scenario].to_json()
+    """What `arrayplanner simulate FILE --json` reports."""
+    res = run_cli("simulate", str(project_file), "--scenario", scenario, "--json")
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
 
 
 @pytest.mark.parametrize("example", EXAMPLE_PATHS, ids=EXAMPLE_IDS)

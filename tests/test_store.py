@@ -445,6 +445,39 @@ def test_custom_platform_travels_with_the_file(tmp_path, catalog, load_example):
         "policy.migration.High.mb_s").value
 
 
+def test_every_builtin_platform_snapshot_reads_back_as_its_documents(catalog):
+    """platform_snapshot_text (tomli-w) writes what tomllib reads back unchanged: every built-in
+    platform's preset and rate tables, and the platform rebuilt from it matches the original."""
+    import tomllib
+
+    from app.store.presets import platform_from_text
+    from app.store.toml_write import platform_snapshot_text
+
+    for pid, platform in catalog.platforms.items():
+        text = platform_snapshot_text(platform)
+        doc = tomllib.loads(text)
+        assert doc.pop("rates_inline") == dict(platform.rates_document), pid
+        assert doc == dict(platform.document), pid
+        again = platform_from_text(text, catalog)
+        assert (again.id, again.buses, again.name) == (platform.id, platform.buses, platform.name), pid
+
+
+def test_toml_dumps_round_trips_awkward_values():
+    import math
+    import tomllib
+
+    from app.store.toml_write import dumps
+
+    doc = {"plain key": "caf\u00e9 \"quoted\"\n\\", "n": -3, "x": 1e-9, "big": 1e300, "yes": False,
+           "empty": [], "mixed": [{"a": 1}, {"b": [1.5, 2]}], "t": {"inner": {"k.dot": "v"}},
+           "aot": [{"name": "one"}, {"name": "two", "sub": {"z": 0}}], "inf": math.inf}
+    back = tomllib.loads(dumps(doc))
+    assert back == doc
+    assert math.isnan(tomllib.loads(dumps({"v": math.nan}))["v"])
+    with pytest.raises(TypeError):
+        dumps({"none": None})
+
+
 def test_builtin_platform_carries_no_snapshot(tmp_path, catalog, load_example):
     p = load_example("hp-sa6402-raid5")
     p.platform_snapshot = "stale"

@@ -65,15 +65,37 @@ def test_scripts_are_valid_shell():
         assert r.returncode == 0, f"{name}: {r.stderr}"
 
 
-def test_setup_installs_the_documented_libraries():
-    text = (ROOT / "scripts" / "setup.sh").read_text()
-    for pkg in ("libglib2.0-0", "libegl1", "libgl1", "libx11-6", "libdbus-1-3", "libfontconfig1", "libfreetype6",
-                "libxkbcommon0", "fonts-dejavu-core", "xvfb", "xauth", "libxcb-cursor0", "libxcb-icccm4",
-                "libxcb-image0", "libxcb-keysyms1", "libxcb-render-util0", "libxcb-shape0", "libxkbcommon-x11-0",
-                "poppler-utils"):
-        assert pkg in text, pkg
-    assert "dpkg-query" in text and "--compile-bytecode -e '.[test,native]'" in text
-    assert "scripts/build_native.py --if-stale" in text and "gcc" in text  # the native engine
-    dev = (ROOT / "scripts" / "dev").read_text()
-    assert "QT_QPA_PLATFORM=offscreen" in dev and " -m " not in dev.split("test)")[1].split(";;")[0].replace(
-        "-m pytest", ""), "the test command must not deselect slow tests"
+def locked_versions() -> dict[str, str]:
+    """{distribution name: version} that uv.lock gives for this interpreter (a package locked at
+    several versions, one per range of Python versions, counts with the one whose range fits)."""
+    from packaging.markers import Marker
+
+    lock = tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))
+    out: dict[str, str] = {}
+    for pkg in lock["package"]:
+        markers = pkg.get("resolution-markers")
+        if markers is None or any(Marker(m).evaluate() for m in markers):
+            out[pkg["name"]] = pkg["version"]
+    return out
+
+
+def normalized(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def test_the_environment_is_the_lock():
+    """scripts/setup.sh installs .venv from uv.lock (`uv sync --locked`): every distribution in
+    it, and nothing else, at the locked version, so that every machine tests the same set."""
+    import sys
+    from importlib import metadata
+
+    import pytest
+
+    if Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
+        pytest.skip(f"not the repository's .venv (this is {sys.prefix}): scripts/setup.sh makes it from uv.lock")
+    locked = locked_versions()
+    installed = {normalized(d.metadata["Name"]): d.version for d in metadata.distributions()}
+    assert {n: v for n, v in installed.items() if locked.get(n) != v} == {}, \
+        "installed versions that are not uv.lock's: run ./scripts/dev setup (after editing pyproject.toml: uv lock)"
+    for name in ("arrayplanner", "pyside6-essentials", "numpy", "tomli-w", "pytest", "import-linter", "mypy"):
+        assert name in installed, f"{name} is not installed"

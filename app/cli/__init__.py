@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import os
 import sys
 
-# Modules that add subcommands. A module that is missing (a part not built yet) is skipped.
+from app.cli import engine_cmds, project_cmds, report_cmd
+from app.cli.common import CliError
+
+# The modules that add subcommands, each with register(subparsers).
 COMMAND_MODULES = (
-    "app.cli.project_cmds",  # check, export-json, import-json
-    "app.cli.engine_cmds",   # simulate, validate
-    "app.cli.report_cmd",    # report
+    project_cmds,  # check, export-json, import-json
+    engine_cmds,   # simulate, validate
+    report_cmd,    # report
 )
 
 
@@ -35,12 +37,6 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-class CliError(Exception):
-    def __init__(self, message: str, code: int = 2):
-        super().__init__(message)
-        self.code = code
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="arrayplanner",
@@ -53,13 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("file", nargs="?", help="project file (.arrayplan or .json)")
     gui.add_argument("--example", action="store_true", help="open the built-in example project")
     gui.set_defaults(handler=_run_gui)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue
-            raise
+    for module in COMMAND_MODULES:
         module.register(sub)
     return parser
 
@@ -86,8 +76,6 @@ def _run_gui(args: argparse.Namespace) -> int:
     try:
         from app.ui.launch import launch  # imports Qt only when the GUI is wanted
     except ModuleNotFoundError as exc:
-        if exc.name in ("app.ui.launch", "app.ui"):
-            raise CliError("the GUI is not part of this build (app.ui.launch is missing)", 2) from None
         if exc.name and exc.name.split(".")[0] in ("PySide6", "pyqtgraph", "shiboken6"):
             raise CliError(f"the GUI needs {exc.name}, which is not installed (run the set-up again)", 2) from None
         raise

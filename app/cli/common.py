@@ -14,8 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.cli import CliError
-
 if TYPE_CHECKING:  # pragma: no cover
     from app.domain.hardware import Catalog
     from app.domain.project import Project
@@ -24,6 +22,26 @@ if TYPE_CHECKING:  # pragma: no cover
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 2
+
+
+
+class CliError(Exception):
+    """A command's failure: `message` is the one line printed on stderr, `code` the exit status."""
+
+    def __init__(self, message: str, code: int = EXIT_UNREADABLE):
+        super().__init__(message)
+        self.code = code
+
+
+def refuse_read_only(out: Path, force: bool) -> None:
+    """A save would silently replace a read-only (e.g. 0444) file: the GUI asks first, the CLI
+    cannot, so it refuses unless --force was given."""
+    from app.store.disk import is_read_only
+
+    if not force and is_read_only(out):
+        raise CliError(f"{out}: the file is read-only; not replaced (give --force to replace it)",
+                       EXIT_UNREADABLE)
+
 
 # How many error lines validate_or_fail puts in its message before "... and N more".
 MAX_ERROR_LINES = 5

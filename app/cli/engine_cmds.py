@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from app.cli import CliError
+from app.cli.common import CliError
 from app.domain.formatting import format_response
 
 

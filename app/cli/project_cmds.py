@@ -13,9 +13,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from app.cli import CliError
 from app.cli.common import (
-    EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, MAX_ERROR_LINES, format_issue, load_or_fail, refuse_too_large,
+    EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, MAX_ERROR_LINES, CliError, format_issue, load_or_fail, refuse_read_only,
+    refuse_too_large,
 )
 
 
@@ -32,11 +32,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export-json", help="write a project as JSON")
     p.add_argument("file", help="project file (.arrayplan or .json)")
     p.add_argument("-o", "--output", help="JSON file to write (default: standard output)")
+    p.add_argument("--force", action="store_true", help="replace the output even when it is read-only")
     p.set_defaults(handler=cmd_export_json)
 
     p = sub.add_parser("import-json", help="turn a JSON project into a .arrayplan project file")
     p.add_argument("file", help="JSON project file")
     p.add_argument("-o", "--output", required=True, help="project file to write (.arrayplan)")
+    p.add_argument("--force", action="store_true", help="replace the output even when it is read-only")
     p.set_defaults(handler=cmd_import_json)
 
 
@@ -132,6 +134,7 @@ def cmd_export_json(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if out.suffix.lower() != ".json":
         raise CliError(f"{out}: the output of export-json must end in .json", EXIT_UNREADABLE)
+    refuse_read_only(out, args.force)
     try:
         save_project(project, out, catalog)
     except ProjectFileError as exc:
@@ -148,6 +151,7 @@ def cmd_import_json(args: argparse.Namespace) -> int:
         raise CliError(f"{out}: import-json writes a project file; give it the {SUFFIX} suffix", EXIT_UNREADABLE)
     if out.resolve() == Path(args.file).resolve():
         raise CliError(f"{out}: the output would overwrite the input", EXIT_UNREADABLE)
+    refuse_read_only(out, args.force)
     project, catalog = load_or_fail(args.file)
     storable_or_fail(project, args)
     try:

@@ -17,8 +17,9 @@ import threading
 from typing import Callable
 from pathlib import Path
 
-from app.cli import CliError
-from app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, format_issue, load_or_fail, refuse_too_large
+from app.cli.common import (
+    EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, CliError, format_issue, load_or_fail, refuse_read_only, refuse_too_large,
+)
 
 EXIT_FAILED = 3  # the engine failed on a scenario (a bug; the message names it)
 EXIT_TERMINATED = 128 + 15  # SIGTERM, as a shell reports a process it ended
@@ -34,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "the assumptions with their sources. Exit 1 if the project has validation errors.")
     p.add_argument("file", help="project file (.arrayplan or .json)")
     p.add_argument("-o", "--output", help="PDF to write (default: FILE with .pdf)")
+    p.add_argument("--force", action="store_true", help="replace the PDF even when it is read-only")
     p.add_argument("--scenario", action="append", metavar="NAME",
                    help="include this scenario (repeat for several; default: every scenario)")
     p.add_argument("--charts", metavar="LIST",
@@ -96,6 +98,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else Path(args.file).with_suffix(".pdf")
     if out.suffix.lower() != ".pdf":
         raise CliError(f"{out}: the report must be a .pdf file", EXIT_UNREADABLE)
+    refuse_read_only(out, args.force)
     options = ReportOptions(scenarios=args.scenario or None, charts=charts, page_size=args.page_size,
                             lun_table=not args.no_luns)
 
@@ -104,13 +107,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     picture = None
     if options.diagram and not args.no_canvas:
-        try:
-            from app.ui.report_dialog import canvas_picture
-        except ImportError:  # a build without the GUI: the report draws the layout itself
-            ensure_gui_app()
-        else:
-            ensure_gui_app(widgets=True)
-            picture = canvas_picture(project, catalog)
+        from app.ui.report_dialog import canvas_picture
+
+        ensure_gui_app(widgets=True)
+        picture = canvas_picture(project, catalog)
     ensure_gui_app()
     terminated = _cancel_on_sigterm()
     try:

@@ -63,12 +63,7 @@ Progress = Callable[[float, str], None]
 def simulate_scenarios(project: "Project", catalog: "Catalog", names: Iterable[str],
                        progress: Progress | None = None, cancelled: Callable[[], bool] | None = None,
                        share: float = 1.0) -> dict[str, "Result"]:
-    try:
-        from app.engine import simulate
-    except ImportError:
-        simulate = None
-    if not callable(simulate):  # the package does not export the function (yet)
-        from app.engine.simulate import simulate
+    from app.engine import simulate
     names = list(names)
     out: dict[str, Result] = {}
     for i, name in enumerate(names):

@@ -127,10 +127,8 @@ class Document(QObject):
         """The catalog plus the project's embedded platform when it is not a known preset."""
         if project.platform_id in catalog.platforms:
             return catalog
-        try:
-            from app.store.project_file import catalog_for
-        except ImportError:
-            return catalog
+        from app.store.project_file import catalog_for
+
         return catalog_for(project, catalog)
 
     @property
@@ -232,16 +230,13 @@ class Document(QObject):
         """Validation issues (severity, where, text) of the project as it is now, computed once
         per change, on the calling thread: for one-shot callers (export, save), not per edit."""
         if self._issues is None:
+            from app.domain.validation import validate
+
             try:
-                from app.domain.validation import validate
-            except ImportError:
-                self._issues = []
-            else:
-                try:
-                    self._issues = list(validate(self.project, self.catalog))
-                except Exception as exc:  # a validation bug must not take the GUI down
-                    from types import SimpleNamespace
-                    self._issues = [SimpleNamespace(severity="error", where="", text=f"validation failed: {exc}")]
+                self._issues = list(validate(self.project, self.catalog))
+            except Exception as exc:  # a validation bug must not take the GUI down
+                from types import SimpleNamespace
+                self._issues = [SimpleNamespace(severity="error", where="", text=f"validation failed: {exc}")]
         return self._issues
 
 

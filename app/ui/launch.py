@@ -34,11 +34,9 @@ def make_app(argv: list[str] | None = None):
     from app.service.engine_worker.heap import keep_freed_memory
 
     keep_freed_memory()  # each reply lands in pages an earlier one used (app/service/engine_worker/heap.py)
-    try:
-        from app import __version__
-        app.setApplicationVersion(__version__)
-    except ImportError:
-        pass
+    from app import __version__
+
+    app.setApplicationVersion(__version__)
     icon = Path(__file__).resolve().parents[2] / "resources" / "icons" / "app.png"
     if icon.exists():
         from PySide6.QtGui import QIcon

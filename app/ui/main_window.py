@@ -1,7 +1,7 @@
 """The main window: menus, toolbar with the scenario combo, the layout canvas in the middle, the
 palette and the RAID group/LUN tree on the left, the inspector on the right, messages below.
 
-Other parts plug in through PLUGINS: each module that imports has `install(window)` called once
+Other parts plug in through PLUGINS: each module named there has `install(window)` called once
 the window is built. What they can use:
 
     window.document           app.ui.document.Document (project, catalog, platform, apply(op), changed)
@@ -144,12 +144,7 @@ class MainWindow(QMainWindow):
     def _install_plugins(self, names: tuple[str, ...]) -> None:
         self.plugins: dict[str, Any] = {}
         for name in names:
-            try:
-                module = importlib.import_module(name)
-            except ModuleNotFoundError as exc:
-                if exc.name and name.startswith(exc.name):
-                    continue  # that part is not built (yet)
-                raise
+            module = importlib.import_module(name)  # a missing plug-in is a bug: it raises
             install = getattr(module, "install", None)
             if install is None:
                 continue

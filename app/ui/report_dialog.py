@@ -70,12 +70,10 @@ def canvas_picture(project, catalog):
     """The layout canvas recorded as vectors, coloured by RAID group (a fresh scene, so the
     user's selection and utilization colouring do not end up in the customer's PDF), in parts
     that each fit a page (a list of (QPicture, bounds)). Needs a QApplication; call on the GUI
-    thread. None when the canvas is not available."""
-    try:
-        from app.report.diagram import pictures_from_scene
-        from app.ui.canvas import LayoutScene
-    except ImportError:
-        return None
+    thread."""
+    from app.report.diagram import pictures_from_scene
+    from app.ui.canvas import LayoutScene
+
     doc = SimpleNamespace(project=project, catalog=catalog, platform=catalog.platform(project.platform_id))
     scene = LayoutScene(doc)
     try:
@@ -215,10 +213,8 @@ class ReportDialog(QDialog):
         )
 
     def _errors(self, scenarios: list[str]) -> tuple[list[str], list[str]]:
-        try:
-            from app.domain.validation import validate
-        except ImportError:
-            return [], []
+        from app.domain.validation import validate
+
         issues = []
         for name in scenarios or [None]:
             issues += [i for i in validate(self.document.project, self.document.catalog, name) if i not in issues]

@@ -442,7 +442,7 @@ def test_window_layout_is_remembered(qtbot, isolated):
     assert w2.messages_dock.isVisible()
 
 
-def test_plugins_are_installed_and_missing_ones_skipped(qtbot, isolated, monkeypatch):
+def test_plugins_are_installed_and_a_missing_one_is_an_error(qtbot, isolated, monkeypatch):
     import types
     mod = types.ModuleType("fake_plugin_for_test")
     seen = []
@@ -453,7 +453,9 @@ def test_plugins_are_installed_and_missing_ones_skipped(qtbot, isolated, monkeyp
     from app.store.presets import default_catalog
     from app.ui.sample import sample_project
     cat = default_catalog()
-    w = MainWindow(Document(sample_project(cat), cat), plugins=("app.ui.not_built_yet", "fake_plugin_for_test"))
+    with pytest.raises(ModuleNotFoundError, match="app.ui.not_there"):
+        MainWindow(Document(sample_project(cat), cat), plugins=("app.ui.not_there",))
+    w = MainWindow(Document(sample_project(cat), cat), plugins=("fake_plugin_for_test",))
     qtbot.addWidget(w, before_close_func=lambda w: w.document.mark_saved())
     assert w.plugins == {"fake_plugin_for_test": "ok"}
     assert seen[0][0].title() == "&Report"
