@@ -49,7 +49,7 @@ PLANTED = [
     ("app/report/content.py", "import app.ui.palette", "Layers"),                 # report above ui
     ("app/ui/icons.py", "from app.cli import common", "Layers"),                  # ui above cli
     ("app/engine/policy.py", "from PySide6 import QtCore", "never load it"),      # Qt in the engine
-    ("app/service/heap.py", "import pyqtgraph", "never load it"),
+    ("app/service/engine_worker/heap.py", "import pyqtgraph", "never load it"),
     ("app/cli/common.py", "from PySide6.QtCore import QObject", "the CLI reaches Qt only through them"),
     ("app/cli/common.py", "from app.cli import main", "app.cli's modules do not import app.cli"),
     ("app/ui/icons.py", "import app.ui", "app.ui's modules do not import app.ui"),
