@@ -31,6 +31,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QFile, QFileDevice, QIODevice
 
+from app.store import disk
+
 #: Qt gives a failed write as text only (qt_error_string, i.e. strerror); back to an errno
 _ERRNO_BY_TEXT = {os.strerror(n): n for n in errno.errorcode}
 
@@ -80,17 +82,6 @@ def remove_stale_parts(folder: Path, name: str, now: float | None = None) -> lis
                 os.unlink(entry.path)
                 removed.append(Path(entry.path))
     return removed
-
-
-def _fsync_dir(folder: Path) -> None:
-    if os.name != "posix":
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 class PdfOutput:
@@ -150,7 +141,7 @@ class PdfOutput:
             self._discard()
             raise self.named(exc) from None
         self.part = None
-        _fsync_dir(self.target.parent)
+        disk.fsync_dir(self.target.parent)
 
     def device_error(self) -> OSError | None:
         """Why writing to the temporary file failed (naming the target), or None when it has

@@ -75,6 +75,27 @@ def same_file(a: str | Path, b: str | Path) -> bool:
 
 # ---------------------------------------------------------------- what is on disk
 
+def _open_regular(path: str | Path, follow_links: bool) -> tuple[int, os.stat_result] | None:
+    """A read-only descriptor of the regular file at `path` and its stat, or None (absent, not a
+    regular file, a link when `follow_links` is False). O_NONBLOCK: a FIFO must not hang us."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        os.close(fd)
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        return None
+    return fd, st
+
+
 @dataclasses.dataclass(frozen=True)
 class DiskStamp:
     """What a project file was when it was opened or saved. Compared with the file at the next
@@ -88,14 +109,11 @@ class DiskStamp:
     @classmethod
     def of(cls, path: str | Path) -> "DiskStamp | None":
         """The stamp of the regular file at `path` (links followed); None if there is none."""
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        except OSError:
+        opened = _open_regular(path, follow_links=True)
+        if opened is None:
             return None
+        fd, st = opened
         try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                return None
             h = hashlib.sha256()
             while chunk := os.read(fd, 1 << 20):
                 h.update(chunk)
@@ -117,6 +135,18 @@ class DiskStamp:
             return True
         now = DiskStamp.of(path)
         return now is not None and now.sha256 == self.sha256
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in `folder` durable (POSIX: the directory entry is data of its own)."""
+    if os.name != "posix":
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def is_read_only(path: str | Path) -> bool:
@@ -215,14 +245,11 @@ def _remove_if_dead(path: Path, journal: bool, now: float) -> bool:
     with _live_guard:
         if name in _live or (journal and name[: -len("-journal")] in _live):
             return False
-    try:  # O_NONBLOCK: a FIFO with our name must not hang the save; O_NOFOLLOW: nor a link
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    opened = _open_regular(path, follow_links=False)
+    if opened is None:
         return False
+    fd, st = opened
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return False
         m = TEMP_RE.match(path.name)
         if m is None or not _ours(m["name"], _head(fd), journal):
             return False

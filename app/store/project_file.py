@@ -341,17 +341,6 @@ def load_project(path: str | Path) -> Project:
 
 # ---------------------------------------------------------------- writing
 
-def _fsync_dir(folder: Path) -> None:
-    if os.name != "posix":
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def _new_temp_file(folder: Path, name: str) -> disk.TempFile:
     """A new empty `.NAME.xxxxxxxx.tmp` in `folder`, locked until its close() (disk.new_temp_file:
     mode 0o666 less the umask; O_EXCL, never an existing file or a link)."""
@@ -392,7 +381,7 @@ def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         replace_keeping_mode(tmp, target)
-        _fsync_dir(folder)
+        disk.fsync_dir(folder)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
