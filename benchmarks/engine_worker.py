@@ -86,7 +86,7 @@ class Heartbeat:
 def edits(project, rounds: int):
     """(kind, op) pairs: every kind of Change the replica has to follow, `rounds` times over
     (each round puts back what the previous one changed)."""
-    from app.domain import ops
+    from app.domain import edits
 
     events = [e for e in project.scenario().events if hasattr(e, "priority")][:6]
     w = project.workloads[0] if project.workloads else None
@@ -95,13 +95,13 @@ def edits(project, rounds: int):
     out = []
     for r in range(rounds):
         for i, ev in enumerate(events):  # half an hour later, then back
-            out.append(("operation start", ops.MoveEvent(ev.id, ev.start_h + 0.5 if r % 2 == 0 else ev.start_h)))
+            out.append(("operation start", edits.MoveEvent(ev.id, ev.start_h + 0.5 if r % 2 == 0 else ev.start_h)))
             if w is not None:
-                out.append(("workload", ops.EditWorkload(w.id, iops=w.iops * (1.0 + 0.01 * (i + 1)))))
+                out.append(("workload", edits.EditWorkload(w.id, iops=w.iops * (1.0 + 0.01 * (i + 1)))))
             if lun is not None:
-                out.append(("LUN", ops.SetLunFields(lun.id, name=f"bench {r} {i}")))
+                out.append(("LUN", edits.SetLunFields(lun.id, name=f"bench {r} {i}")))
             if spare is not None:
-                out.append(("drive", ops.SetHotSpare(spare.location, i % 2 == 1)))
+                out.append(("drive", edits.SetHotSpare(spare.location, i % 2 == 1)))
     return out
 
 

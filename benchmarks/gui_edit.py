@@ -64,7 +64,7 @@ def pct(values, q):
 
 def edits_for(doc):
     """An endless cycle of (label, callable) edits valid for the document's project."""
-    from app.domain import ops
+    from app.domain import edits
 
     p, cat = doc.project, doc.catalog
     platform = doc.platform
@@ -78,7 +78,7 @@ def edits_for(doc):
             loc = f"{e.bus}_{e.position}_{s}"
             if loc not in p.drives:
                 for t in platform.drive_types:
-                    if t in cat.drives and ops.place_drive_problem(p, cat, loc, t) is None:
+                    if t in cat.drives and edits.place_drive_problem(p, cat, loc, t) is None:
                         empty = (loc, t)
                         break
             if empty:
@@ -91,18 +91,18 @@ def edits_for(doc):
     stack = doc.undo_stack
     cycle = []
     if empty:
-        cycle += [("place drive", lambda: doc.apply(ops.PlaceDrive(*empty))),
-                  ("hot spare", lambda: doc.apply(ops.SetHotSpare(empty[0], True))),
+        cycle += [("place drive", lambda: doc.apply(edits.PlaceDrive(*empty))),
+                  ("hot spare", lambda: doc.apply(edits.SetHotSpare(empty[0], True))),
                   ("undo spare", stack.undo), ("undo place", stack.undo)]
     if lun is not None:
         sizes = [lun.capacity_gb * 0.5, lun.capacity_gb]
-        cycle += [("resize LUN", lambda: doc.apply(ops.ResizeLun(lun.id, sizes[0]))),
-                  ("resize LUN", lambda: doc.apply(ops.ResizeLun(lun.id, sizes[1])))]
+        cycle += [("resize LUN", lambda: doc.apply(edits.ResizeLun(lun.id, sizes[0]))),
+                  ("resize LUN", lambda: doc.apply(edits.ResizeLun(lun.id, sizes[1])))]
     if cache_key:
         spec = platform.cache_settings[cache_key]
         vals = [spec.default, spec.minimum if spec.minimum is not None and spec.minimum != spec.default else spec.default + 1]
-        cycle += [("cache setting", lambda: doc.apply(ops.SetCacheSetting(cache_key, vals[1]))),
-                  ("cache setting", lambda: doc.apply(ops.SetCacheSetting(cache_key, vals[0])))]
+        cycle += [("cache setting", lambda: doc.apply(edits.SetCacheSetting(cache_key, vals[1]))),
+                  ("cache setting", lambda: doc.apply(edits.SetCacheSetting(cache_key, vals[0])))]
     # a RAID group: place drives in empty slots of one enclosure (one step), group them, undo both
     if empty:
         b, e, _s = (int(x) for x in empty[0].split("_"))
@@ -114,17 +114,17 @@ def edits_for(doc):
                 pick = free_slots[:n]
                 trial = p.clone()
                 for loc in pick:
-                    ops.PlaceDrive(loc, empty[1]).do(trial)
-                allowed = [rt for rt, why in ops.allowed_raid_types(trial, cat, pick).items() if why is None]
+                    edits.PlaceDrive(loc, empty[1]).do(trial)
+                allowed = [rt for rt, why in edits.allowed_raid_types(trial, cat, pick).items() if why is None]
                 if allowed:
-                    cycle += [("place drives", lambda pick=pick: doc.apply(ops.Batch([ops.PlaceDrive(l, empty[1]) for l in pick]))),
-                              ("create group", lambda pick=pick, rt=allowed[0]: doc.apply(ops.CreateRaidGroup(rt, pick))),
+                    cycle += [("place drives", lambda pick=pick: doc.apply(edits.Batch([edits.PlaceDrive(l, empty[1]) for l in pick]))),
+                              ("create group", lambda pick=pick, rt=allowed[0]: doc.apply(edits.CreateRaidGroup(rt, pick))),
                               ("undo group", stack.undo), ("undo place", stack.undo)]
                     break
     if empty and p.drives:
         src = next(iter(p.drives))
-        if ops.MoveDrive(src, empty[0]).check(p, cat) is None:
-            cycle += [("move drive", lambda: doc.apply(ops.MoveDrive(src, empty[0]))), ("undo move", stack.undo)]
+        if edits.MoveDrive(src, empty[0]).check(p, cat) is None:
+            cycle += [("move drive", lambda: doc.apply(edits.MoveDrive(src, empty[0]))), ("undo move", stack.undo)]
     return cycle, group_ref
 
 

@@ -424,13 +424,13 @@ def report_trace(traces: list[list[tuple[str, float]]]) -> None:
 def timeline_edit(i: int, op_events: list, platform, rnd: random.Random):
     """Edit i of the benchmark, as the timeline makes it: even edits move a random operation by
     half an hour, odd ones give it another priority (a move when it has no other)."""
-    from app.domain import ops
+    from app.domain import edits
 
     ev = rnd.choice(op_events)
     prios = [p for p in platform.priorities(ev.kind) if p != getattr(ev, "priority", None)]
     if i % 2 == 0 or not prios:
-        return ops.MoveEvent(ev.id, max(0.0, ev.start_h + rnd.choice((-0.5, 0.5))))
-    return ops.SetEventPriority(ev.id, rnd.choice(prios))
+        return edits.MoveEvent(ev.id, max(0.0, ev.start_h + rnd.choice((-0.5, 0.5))))
+    return edits.SetEventPriority(ev.id, rnd.choice(prios))
 
 
 def minor_faults(pid: int | None = None) -> int:
@@ -448,7 +448,7 @@ def minor_faults(pid: int | None = None) -> int:
 
 
 def measure(project, catalog, label: str, edits: int, app, sample: bool = True, trace: bool = False) -> dict:
-    from app.domain import ops
+    from app.domain import edits
     from app.ui.document import Document
     from app.ui.main_window import MainWindow
 
@@ -546,7 +546,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
         ev = rnd.choice(op_events)
         base = ev.start_h
         for k in range(10):
-            doc.apply(ops.MoveEvent(ev.id, base + 0.1 * (k + 1)))
+            doc.apply(edits.MoveEvent(ev.id, base + 0.1 * (k + 1)))
             last = time.perf_counter()
             end = last + 0.015
             while time.perf_counter() < end:
@@ -667,11 +667,11 @@ def main(argv=None) -> int:
     results = []
     def pin(proj):
         if args.baseline:
-            from app.domain import ops
+            from app.domain import edits
 
             base = proj.current_scenario
-            ops.DuplicateScenario(proj, base).do(proj)  # the copy becomes current
-            ops.SetBaselineScenario(base).do(proj)
+            edits.DuplicateScenario(proj, base).do(proj)  # the copy becomes current
+            edits.SetBaselineScenario(base).do(proj)
         return proj
 
     if args.only in (None, "example"):

@@ -2,25 +2,25 @@
 typed), but not an edit of a workload that was already invalid for another reason."""
 from __future__ import annotations
 
-from app.domain import ops
+from app.domain import edits
 
 
 def test_an_impossible_value_is_refused_with_the_rule(catalog, load_example):
     project = load_example("emc-cx4-960-oltp")
     w = project.workloads[0]
     # the rule alone: the refusal reads "Cannot edit workload oltp: read share ..." (op.text names it)
-    assert ops.EditWorkload(w.id, read_pct=150).check(project, catalog) == \
+    assert edits.EditWorkload(w.id, read_pct=150).check(project, catalog) == \
         "read share 150% must be between 0 and 100"
-    assert "LUN 999 does not exist" in ops.EditWorkload(w.id, luns=[999]).check(project, catalog)
-    assert ops.EditWorkload(w.id, read_pct=50).check(project, catalog) is None
+    assert "LUN 999 does not exist" in edits.EditWorkload(w.id, luns=[999]).check(project, catalog)
+    assert edits.EditWorkload(w.id, read_pct=50).check(project, catalog) is None
 
 
 def test_an_already_invalid_workload_can_still_be_edited(catalog, load_example):
     project = load_example("emc-cx4-960-oltp")
     w = project.workloads[0]
     w.io_kb = -1  # invalid already (e.g. from a hand-edited file)
-    assert ops.EditWorkload(w.id, read_pct=50).check(project, catalog) is None
-    assert ops.EditWorkload(w.id, io_kb=8).check(project, catalog) is None
+    assert edits.EditWorkload(w.id, read_pct=50).check(project, catalog) is None
+    assert edits.EditWorkload(w.id, io_kb=8).check(project, catalog) is None
 
 
 def test_a_lun_listed_twice_is_refused(catalog, load_example):
@@ -28,5 +28,5 @@ def test_a_lun_listed_twice_is_refused(catalog, load_example):
     project = load_example("emc-cx4-960-oltp")
     w = project.workloads[0]
     lun = w.luns[0]
-    assert ops.EditWorkload(w.id, luns=[lun, lun]).check(project, catalog) == \
+    assert edits.EditWorkload(w.id, luns=[lun, lun]).check(project, catalog) == \
         f"LUN {lun} is listed 2 times; list each LUN once"

@@ -12,7 +12,7 @@ import pickle
 import numpy as np
 import pytest
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.project import Project
 from app.domain.raid import RaidType
 from app.engine.host_terms import _group_factors
@@ -58,7 +58,7 @@ class Replica:
     def __init__(self, project: Project) -> None:
         self.project, self.log, self.copy = project, ChangeLog(), None
 
-    def edit(self, op: ops.Op) -> None:
+    def edit(self, op: edits.Edit) -> None:
         self.log.note(op.do(self.project))
 
     def update(self) -> Project:
@@ -81,22 +81,22 @@ def test_an_edit_of_the_hardware_builds_the_layout_again_and_nothing_else_does(c
     lun = project.luns[0]
     other_owner = next(c for c in platform.controller_names() if c != lun.owner)
     ev = next(e for e in project.scenario().events if e.kind == "lun_migration")
-    edits = [  # (the edit, whether the Layout may be reused after it)
+    steps = [  # (the edit, whether the Layout may be reused after it)
         (None, False),  # the first run
-        (ops.SetCacheSetting("write_cache_mb", 123), True),
-        (ops.MoveEvent(ev.id, ev.start_h + 0.5), True),
-        (ops.SetHotSpare(free[0], not project.drives[free[0]].hot_spare), False),
-        (ops.AddEnclosure(enclosure.bus, enclosure.position + 1, enclosure.type_id), False),
-        (ops.Batch([ops.PlaceDrive(loc, drive_type) for loc in new_slots]), False),
-        (ops.CreateRaidGroup(RaidType.R5, new_slots), False),
-        (ops.SetGroupFields(project.groups[0].id, raid=RaidType.R6), False),
-        (ops.SetLunFields(lun.id, owner=other_owner), False),
-        (ops.SetLunFields(lun.id, capacity_gb=lun.capacity_gb / 2), False),
-        (ops.SetLunFields(lun.id, settings={"write_cache": False}), False),
-        (ops.RemoveDrive(free[-1]), False),
-        (ops.SetFeature(next(iter(project.features), "x"), True), True),
+        (edits.SetCacheSetting("write_cache_mb", 123), True),
+        (edits.MoveEvent(ev.id, ev.start_h + 0.5), True),
+        (edits.SetHotSpare(free[0], not project.drives[free[0]].hot_spare), False),
+        (edits.AddEnclosure(enclosure.bus, enclosure.position + 1, enclosure.type_id), False),
+        (edits.Batch([edits.PlaceDrive(loc, drive_type) for loc in new_slots]), False),
+        (edits.CreateRaidGroup(RaidType.R5, new_slots), False),
+        (edits.SetGroupFields(project.groups[0].id, raid=RaidType.R6), False),
+        (edits.SetLunFields(lun.id, owner=other_owner), False),
+        (edits.SetLunFields(lun.id, capacity_gb=lun.capacity_gb / 2), False),
+        (edits.SetLunFields(lun.id, settings={"write_cache": False}), False),
+        (edits.RemoveDrive(free[-1]), False),
+        (edits.SetFeature(next(iter(project.features), "x"), True), True),
     ]
-    for op, reused in edits:
+    for op, reused in steps:
         if op is not None:
             replica.edit(op)
         copy = replica.update()
@@ -179,8 +179,8 @@ def test_the_worker_s_predictions_share_the_layout_of_its_replica(catalog, load_
     ev = next(e for e in project.scenario().events if e.kind == "lun_migration")
     other = "SP B" if project.luns[0].owner != "SP B" else "SP A"
     # (the edit, how many Layouts the worker has built by then; a pinned baseline's run reuses one)
-    for op, built in ((None, 1), (ops.MoveEvent(ev.id, ev.start_h + 0.5), 1),
-                      (ops.SetLunFields(project.luns[0].id, owner=other), 2)):
+    for op, built in ((None, 1), (edits.MoveEvent(ev.id, ev.start_h + 0.5), 1),
+                      (edits.SetLunFields(project.luns[0].id, owner=other), 2)):
         if op is not None:
             replica.edit(op)
         server.project = replica.update()
@@ -223,7 +223,7 @@ def test_a_primed_worker_meets_the_first_edit_warm(catalog, load_example):
     replica.log.take("worker")  # the prime had the whole project
     replica.copy = server.project
     # moved: only the current scenario is simulated anew; moved back: nothing is
-    for op, new_runs in ((ops.MoveEvent(ev.id, ev.start_h + 0.5), 1), (ops.MoveEvent(ev.id, ev.start_h), 0)):
+    for op, new_runs in ((edits.MoveEvent(ev.id, ev.start_h + 0.5), 1), (edits.MoveEvent(ev.id, ev.start_h), 0)):
         replica.edit(op)
         server.project = replica.update()
         misses = server.results.misses

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.project import Drive, Enclosure, Project
 from app.domain.validation import ERROR, validate
 from app.store.presets import builtin_presets_dir, load_catalog
@@ -42,14 +42,14 @@ def test_the_dell_presets_state_the_sizes_their_names_give(cat):
 
 def test_a_drop_of_a_drive_of_another_size_is_refused(cat):
     p = dell(cat)
-    assert ops.PlaceDrive("0_0_0", LARGE).check(p, cat) == 'MD3220 RAID enclosure, 24 x 2.5" takes 2.5" drives, not 3.5"'
-    assert ops.PlaceDrive("0_1_0", SMALL).check(p, cat) == 'MD1200 expansion, 12 x 3.5" takes 3.5" drives, not 2.5"'
-    assert ops.fill_enclosure(p, cat, "0_0", LARGE).check(p, cat) == ops.PlaceDrive("0_0_0", LARGE).check(p, cat)
+    assert edits.PlaceDrive("0_0_0", LARGE).check(p, cat) == 'MD3220 RAID enclosure, 24 x 2.5" takes 2.5" drives, not 3.5"'
+    assert edits.PlaceDrive("0_1_0", SMALL).check(p, cat) == 'MD1200 expansion, 12 x 3.5" takes 3.5" drives, not 2.5"'
+    assert edits.fill_enclosure(p, cat, "0_0", LARGE).check(p, cat) == edits.PlaceDrive("0_0_0", LARGE).check(p, cat)
     for loc, t in (("0_0_0", SMALL), ("0_1_0", LARGE), ("0_0_1", SSD), ("0_1_1", SSD)):
-        assert ops.PlaceDrive(loc, t).check(p, cat) is None, (loc, t)
-        ops.PlaceDrive(loc, t).do(p)
-    assert ops.MoveDrive("0_1_0", "0_0_5").check(p, cat) == 'MD3220 RAID enclosure, 24 x 2.5" takes 2.5" drives, not 3.5"'
-    assert ops.MoveDrive("0_0_1", "0_1_5").check(p, cat) is None
+        assert edits.PlaceDrive(loc, t).check(p, cat) is None, (loc, t)
+        edits.PlaceDrive(loc, t).do(p)
+    assert edits.MoveDrive("0_1_0", "0_0_5").check(p, cat) == 'MD3220 RAID enclosure, 24 x 2.5" takes 2.5" drives, not 3.5"'
+    assert edits.MoveDrive("0_0_1", "0_1_5").check(p, cat) is None
 
 
 def test_a_project_file_with_one_is_an_error(cat, tmp_path):
@@ -73,7 +73,7 @@ def test_a_catalog_without_sizes_checks_none(tmp_path):
     mine = load_catalog(builtin_presets_dir(), user_dir=tmp_path)
     assert mine.problems == () and mine.drive(LARGE).form_factor == ""
     p = dell(mine)
-    assert ops.PlaceDrive("0_0_0", LARGE).check(p, mine) is None
+    assert edits.PlaceDrive("0_0_0", LARGE).check(p, mine) is None
     p.drives["0_0_0"] = Drive("0_0_0", LARGE)
     assert not [i for i in validate(p, mine) if i.severity == ERROR]
     # and enclosures that state no size take any drive (the CX4's DAE)

@@ -42,7 +42,7 @@ def copy_of_the_source(tmp_path_factory) -> Path:
 
 # (module file, the line planted in it, the contract it breaks)
 PLANTED = [
-    ("app/domain/ops.py", "import app.engine.simulate", "Layers"),                # domain above engine
+    ("app/domain/edits/base.py", "import app.engine.simulate", "Layers"),                # domain above engine
     ("app/engine/rates.py", "from app.store import disk", "Layers"),              # engine | store are siblings
     ("app/store/disk.py", "from app.service import wire", "Layers"),              # store above service
     ("app/service/predict.py", "from app.report import content", "Layers"),       # service | report siblings

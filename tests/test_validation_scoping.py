@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.formatting import plural
 from app.domain.project import (
     Bind, FeatureEnable, LunMigration, Reallocate, Scenario, VolumeMigration, WorkloadChange,
@@ -29,7 +29,7 @@ def _fake_engine(calls):
 
 
 def _delete_lun(project, catalog, lun):
-    op = ops.Batch(ops.delete_ops(project, [f"LUN {lun}"]), "delete")
+    op = edits.Batch(edits.delete_edits(project, [f"LUN {lun}"]), "delete")
     assert op.check(project, catalog) is None
     op.do(project)
 

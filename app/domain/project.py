@@ -1,6 +1,6 @@
 """The user's project: physical layout, RAID groups, LUNs, cache, features, workloads, and the
 scenarios of timeline events. Plain mutable dataclasses; the GUI changes them only through
-operations (app.domain.ops) so every change is undoable and reports what it touched.
+operations (app.domain.edits) so every change is undoable and reports what it touched.
 
 Identifiers follow the CLARiiON convention the documents use:
   enclosure "B_E" (bus, enclosure on that bus), drive slot "B_E_S" (bus, enclosure, slot).

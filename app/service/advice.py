@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from app.domain.formatting import format_duration, format_ms
+from app.domain.priorities import offered_priorities
 
 from .engine_worker.replica import snapshot_project
 
@@ -112,7 +113,7 @@ def evaluate_priorities(project, catalog, event_id: str, simulate: Callable[...,
     sc = project.scenario(scenario)
     ev = sc.event(event_id)
     platform = catalog.platform(project.platform_id)
-    priorities = list(platform.priorities(ev.kind))
+    priorities = list(offered_priorities(platform, ev.kind))
     target = float(target_ms) if target_ms else default_target(project, event_id)
     outcomes = []
     for prio in priorities:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.formatting import NO_IO, format_duration, format_ms
 from app.service.advice import DEFAULT_TARGET_MS, Advice, default_target, evaluate_priorities
 from app.service.predict import default_simulate
@@ -291,7 +291,7 @@ class AdvisorPanel(QWidget):
         rec = self.advice.recommended
         if rec is None:
             return False
-        why = self.document.try_apply(ops.SetEventPriority(self.advice.event_id, rec.priority))
+        why = self.document.try_apply(edits.SetEventPriority(self.advice.event_id, rec.priority))
         if why:
             self.summary.setText(why)
         return why is None

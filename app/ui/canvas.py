@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QGraphicsSimpleTextItem, QGraphicsView, QStyleOptionGraphicsItem, QWidget,
 )
 
-from app.domain import ops
-from app.domain.ops import Change, parse_ref, ref_drive, ref_enclosure, ref_group
+from app.domain import edits
+from app.domain.edits import Change, parse_ref, ref_drive, ref_enclosure, ref_group
 from app.domain.project import enclosure_id, parse_slot_id, slot_id
 
 MIME_DRIVE_TYPE = "application/x-arrayplanner-drive-type"
@@ -541,7 +541,7 @@ class LayoutScene(QGraphicsScene):
     def on_changed(self, change: Change) -> None:
         if change.replaced or self._structure_key() != self._structure:
             self.rebuild()
-        elif change.affects(ops.LAYOUT, ops.GROUPS):
+        elif change.affects(edits.LAYOUT, edits.GROUPS):
             self.refresh_drives()
 
     # ---------------------------------------------------------------- values mode
@@ -625,28 +625,28 @@ class LayoutScene(QGraphicsScene):
         return None
 
     # ---------------------------------------------------------------- drops
-    def _drop_op(self, mime: QMimeData, pos: QPointF) -> tuple[ops.Op | None, Any, str | None]:
+    def _drop_op(self, mime: QMimeData, pos: QPointF) -> tuple[edits.Edit | None, Any, str | None]:
         """The operation a drop at `pos` would apply, its target item, and why it is refused."""
         if mime.hasFormat(MIME_DRIVE_TYPE) or mime.hasFormat(MIME_DRIVE_MOVE):
             slot = self.slot_at(pos)
             if slot is None and mime.hasFormat(MIME_DRIVE_TYPE):
                 enc = next((it for it in self.items(pos) if isinstance(it, EnclosureItem)), None)
                 if enc is not None:  # on the enclosure's label: fill its empty slots
-                    op = ops.fill_enclosure(self.document.project, self.document.catalog, enc.enc_id,
+                    op = edits.fill_enclosure(self.document.project, self.document.catalog, enc.enc_id,
                                             bytes(mime.data(MIME_DRIVE_TYPE)).decode())
                     return op, enc, self.document.check(op)
             if slot is None:
                 return None, None, "drop the drive into a slot of an enclosure (or on its label to fill it)"
             if mime.hasFormat(MIME_DRIVE_TYPE):
-                op: ops.Op = ops.PlaceDrive(slot.location, bytes(mime.data(MIME_DRIVE_TYPE)).decode())
+                op: edits.Edit = edits.PlaceDrive(slot.location, bytes(mime.data(MIME_DRIVE_TYPE)).decode())
             else:
-                op = ops.MoveDrive(bytes(mime.data(MIME_DRIVE_MOVE)).decode(), slot.location)
+                op = edits.MoveDrive(bytes(mime.data(MIME_DRIVE_MOVE)).decode(), slot.location)
             return op, slot, self.document.check(op)
         if mime.hasFormat(MIME_ENCLOSURE_TYPE):
             target = self.enclosure_target_at(pos)
             if target is None:
                 return None, None, "drop the enclosure onto a bus"
-            op = ops.AddEnclosure(target[0], target[1], bytes(mime.data(MIME_ENCLOSURE_TYPE)).decode())
+            op = edits.AddEnclosure(target[0], target[1], bytes(mime.data(MIME_ENCLOSURE_TYPE)).decode())
             ph = next((p for p in self.placeholders if (p.bus, p.position) == target), None)
             return op, ph, self.document.check(op)
         return None, None, None
@@ -735,13 +735,13 @@ class LayoutScene(QGraphicsScene):
             return
         event.setDropAction(Qt.MoveAction if mime.hasFormat(MIME_DRIVE_MOVE) else Qt.CopyAction)
         event.accept()
-        if isinstance(op, ops.PlaceDrive):
+        if isinstance(op, edits.PlaceDrive):
             self.driveTypeDropped.emit(op.location, op.type_id)
-        elif isinstance(op, ops.Batch) and isinstance(_target, EnclosureItem):
+        elif isinstance(op, edits.Batch) and isinstance(_target, EnclosureItem):
             self.enclosureFilled.emit(_target.enc_id, bytes(mime.data(MIME_DRIVE_TYPE)).decode())
-        elif isinstance(op, ops.MoveDrive):
+        elif isinstance(op, edits.MoveDrive):
             self.driveMoved.emit(op.source, op.dest)
-        elif isinstance(op, ops.AddEnclosure):
+        elif isinstance(op, edits.AddEnclosure):
             self.enclosureDropped.emit(op.bus, op.position, op.type_id)
 
 
@@ -773,11 +773,11 @@ class LayoutView(QGraphicsView):
         self._space = False
         self._auto_fit = True
         s = self.layout_scene
-        s.driveTypeDropped.connect(lambda loc, t: self._apply(ops.PlaceDrive(loc, t)))
+        s.driveTypeDropped.connect(lambda loc, t: self._apply(edits.PlaceDrive(loc, t)))
         s.enclosureFilled.connect(lambda e, t: self._apply(
-            ops.fill_enclosure(self.document.project, self.document.catalog, e, t)))
-        s.driveMoved.connect(lambda a, b: self._apply(ops.MoveDrive(a, b)))
-        s.enclosureDropped.connect(lambda b, p, t: self._apply(ops.AddEnclosure(b, p, t)))
+            edits.fill_enclosure(self.document.project, self.document.catalog, e, t)))
+        s.driveMoved.connect(lambda a, b: self._apply(edits.MoveDrive(a, b)))
+        s.enclosureDropped.connect(lambda b, p, t: self._apply(edits.AddEnclosure(b, p, t)))
         s.dropRefused.connect(self._refused)
         s.dropRefusalCleared.connect(self._refusal_cleared)
         self._refusal_in_status = False
@@ -789,7 +789,7 @@ class LayoutView(QGraphicsView):
     def set_drive_values(self, values: dict[str, float | None] | None) -> None:
         self.layout_scene.set_drive_values(values)
 
-    def _apply(self, op: ops.Op) -> None:
+    def _apply(self, op: edits.Edit) -> None:
         self._refusal_in_status = False
         why = self.document.try_apply(op)
         self.message.emit(f"Cannot {op.text.lower()}: {why}" if why else

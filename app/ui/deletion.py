@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.formatting import plural
 from app.domain.project import describe_event
 
 MAX_LISTED = 12  # events named in the question; the rest are counted
 
 
-def confirm_deletion(parent: QWidget, document, op: ops.Op) -> ops.Op | None:
+def confirm_deletion(parent: QWidget, document, op: edits.Edit) -> edits.Edit | None:
     """`op` as it should be applied: itself when no event uses what it deletes, else (if the
     user agrees) with the removal of those events; None when the user cancels."""
-    dangling = ops.dangling_events(document.project, op)
+    dangling = edits.dangling_events(document.project, op)
     if not dangling or document.check(op):
         return op  # nothing to ask (a refused deletion is reported by whoever applies it)
     several = len(document.project.scenarios) > 1
@@ -35,4 +35,4 @@ def confirm_deletion(parent: QWidget, document, op: ops.Op) -> ops.Op | None:
     answer = QMessageBox.question(parent, "Delete", text, QMessageBox.Yes | QMessageBox.Cancel, QMessageBox.Yes)
     if answer != QMessageBox.Yes:
         return None
-    return ops.with_dependent_events(op, dangling)
+    return edits.with_dependent_events(op, dangling)

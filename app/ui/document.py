@@ -1,6 +1,6 @@
 """The open project as the GUI sees it: project + catalog + path + undo stack.
 
-Every edit goes through `Document.apply(op)` with an operation from app.domain.ops; the op runs
+Every edit goes through `Document.apply(op)` with an operation from app.domain.edits; the op runs
 inside a QUndoCommand, and `changed(Change)` is emitted after every apply, undo and redo (and with
 Change.everything() when the project is replaced by open/new/recover). Views refresh from it.
 
@@ -11,7 +11,7 @@ without plug-ins) validates itself, on the GUI thread, once per burst of edits.
 
     doc = Document(project, catalog)
     doc.changed.connect(lambda change: ...)
-    doc.apply(ops.PlaceDrive("0_0_3", "fc-15k-73"))   # raises OpError(reason) when refused
+    doc.apply(edits.PlaceDrive("0_0_3", "fc-15k-73"))   # raises EditError(reason) when refused
     doc.undo_stack.undo()
 """
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.hardware import Catalog, Platform
-from app.domain.ops import Change, Op, OpError
+from app.domain.edits import Change, Edit, EditError
 from app.domain.project import Project
 from app.domain.validation import unknown_platform_text
 
@@ -53,11 +53,11 @@ def follow_document(old: Any, new: Any, slot) -> None:
         new.changed.connect(slot)
 
 
-class OpCommand(QUndoCommand):
+class EditCommand(QUndoCommand):
     """A domain operation as an undo command (NodeGraphQt's model/item/command trio: the item
     refreshes from Document.changed)."""
 
-    def __init__(self, document: "Document", op: Op, change: Change):
+    def __init__(self, document: "Document", op: Edit, change: Change):
         super().__init__(op.text)
         self.document = document
         self.op = op
@@ -78,7 +78,7 @@ class OpCommand(QUndoCommand):
         return _merge_id(self.op.merge_key())
 
     def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt API
-        if not isinstance(other, OpCommand) or other.id() != self.id() or self.id() == -1:
+        if not isinstance(other, EditCommand) or other.id() != self.id() or self.id() == -1:
             return False
         if other._last_t - self._last_t > MERGE_BURST_S or not self.op.merge(other.op):
             return False
@@ -91,7 +91,7 @@ class UnknownPlatformError(Exception):
 
 
 class Document(QObject):
-    changed = Signal(object)        # ops.Change
+    changed = Signal(object)        # edits.Change
     dirtyChanged = Signal(bool)
     pathChanged = Signal(object)    # Path | None
     replaced = Signal()             # a different project (open, new, recover)
@@ -154,28 +154,28 @@ class Document(QObject):
         return self.path.name if self.path else (self.project.info.title or "Untitled")
 
     # ---------------------------------------------------------------- edits
-    def check(self, op: Op) -> str | None:
+    def check(self, op: Edit) -> str | None:
         """Why `op` would be refused (None: it is fine); changes nothing."""
         try:
             return op.check(self.project, self.catalog)
         except KeyError as exc:
             return str(exc.args[0]) if exc.args else str(exc)
 
-    def apply(self, op: Op) -> Change:
-        """Check, do, and push `op` as one undo step. Raises OpError(reason) when refused; then
+    def apply(self, op: Edit) -> Change:
+        """Check, do, and push `op` as one undo step. Raises EditError(reason) when refused; then
         nothing changed."""
         why = self.check(op)
         if why:
-            raise OpError(why)
-        change = op.do(self.project)  # raises OpError with the project untouched
-        self.undo_stack.push(OpCommand(self, op, change))
+            raise EditError(why)
+        change = op.do(self.project)  # raises EditError with the project untouched
+        self.undo_stack.push(EditCommand(self, op, change))
         return change
 
-    def try_apply(self, op: Op) -> str | None:
+    def try_apply(self, op: Edit) -> str | None:
         """apply() for callers that only want the reason: None on success."""
         try:
             self.apply(op)
-        except OpError as exc:
+        except EditError as exc:
             return str(exc)
         return None
 
@@ -240,4 +240,4 @@ class Document(QObject):
         return self._issues
 
 
-__all__ = ["Document", "OpCommand", "UnknownPlatformError", "ops"]
+__all__ = ["Document", "EditCommand", "UnknownPlatformError", "edits"]

@@ -16,14 +16,15 @@ from PySide6.QtWidgets import (
     QSizePolicy, QTabWidget, QVBoxLayout, QWidget,
 )
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.capacity import group_capacity, member_capacity_gb
 from app.domain.formatting import (
     EVENT_FIELD_LABELS, format_capacity, format_duration, format_event_field, plural,
 )
 from app.domain.hardware import SettingSpec
+from app.domain.priorities import priority_choice
 from app.domain.validation import MAX_OUTSTANDING, MAX_START_H, MAX_THINK_MS
-from app.domain.ops import parse_ref, ref_group, ref_lun, ref_workload
+from app.domain.edits import parse_ref, ref_group, ref_lun, ref_workload
 from app.domain.project import Workload
 from app.domain.raid import RaidType
 from app.ui.deletion import confirm_deletion
@@ -102,22 +103,22 @@ class Inspector(QTabWidget):
         self.refresh()
         self.refresh_array()
 
-    def _changed(self, change: ops.Change) -> None:
+    def _changed(self, change: edits.Change) -> None:
         if self._selection_affected(change):
             self._timer.start()
-        if change.affects(ops.CACHE, ops.FEATURES) or change.replaced:
+        if change.affects(edits.CACHE, edits.FEATURES) or change.replaced:
             # only what the Array page shows: rebuilding it after every timeline edit cost the
             # GUI thread 10-20 ms on a large plan (building, then deleting the old editors)
             self._array_timer.start()
 
-    def _selection_affected(self, change: ops.Change) -> bool:
+    def _selection_affected(self, change: edits.Change) -> bool:
         """Does the edit change what the Selection page shows? (Rebuilding the page for an edit
         elsewhere would cost time on every edit of a large plan.)"""
         if change.replaced:
             return True
         refs = self.selection.refs()
         if not refs:  # the project page: info and the workload list
-            return change.affects(ops.INFO, ops.WORKLOADS)
+            return change.affects(edits.INFO, edits.WORKLOADS)
         if set(refs) & change.refs:
             return True
         project = self.document.project
@@ -129,15 +130,15 @@ class Inspector(QTabWidget):
                         return True
                 except KeyError:
                     return True
-                if change.affects(ops.WORKLOADS):
+                if change.affects(edits.WORKLOADS):
                     return True
-            elif kind == "group" and change.affects(ops.LAYOUT, ops.WORKLOADS):
+            elif kind == "group" and change.affects(edits.LAYOUT, edits.WORKLOADS):
                 return True
-            elif kind == "drive" and change.affects(ops.GROUPS):
+            elif kind == "drive" and change.affects(edits.GROUPS):
                 return True
         return False
 
-    def apply(self, op: ops.Op) -> bool:
+    def apply(self, op: edits.Edit) -> bool:
         op = confirm_deletion(self, self.document, op)  # a deletion that leaves events dangling asks
         if op is None:
             self.message.emit("Nothing deleted")
@@ -216,7 +217,7 @@ class Inspector(QTabWidget):
                                        ("Controllers", ", ".join(f"{c.name} ({plural(c.cores, 'core')})" for c in platform.controllers)),
                                        ("Back end", f"{plural(platform.buses, 'bus', 'buses')} of {platform.bus_mb_s:g} MB/s, "
                                                     f"up to {plural(platform.max_enclosures_per_bus, 'enclosure')} each")])
-        form.committed.connect(lambda k, v: self.apply(ops.SetProjectInfo(**{k: v})))
+        form.committed.connect(lambda k, v: self.apply(edits.SetProjectInfo(**{k: v})))
         lay.addWidget(form)
         self._workloads_list(lay)
         lay.addWidget(_note("Drag drives from the palette into slots and enclosures onto buses. "
@@ -250,7 +251,7 @@ class Inspector(QTabWidget):
             spec = SettingSpec("hot_spare", "Hot spare", "bool", False,
                                help="A hot spare takes over a failed drive's data (the rebuild writes to it)")
             form.set_properties([] if g else [(spec, d.hot_spare)], read_only=ro)
-            form.committed.connect(lambda _k, v, loc=d.location: self.apply(ops.SetHotSpare(loc, bool(v))))
+            form.committed.connect(lambda _k, v, loc=d.location: self.apply(edits.SetHotSpare(loc, bool(v))))
             lay.addWidget(form)
             if g:
                 b = QPushButton(f"Show {g.label}")
@@ -268,7 +269,7 @@ class Inspector(QTabWidget):
         # create a RAID group of a type the selection and platform allow
         box = QGroupBox("Create RAID group")
         v = QVBoxLayout(box)
-        allowed = ops.allowed_raid_types(project, catalog, [d.location for d in drives])
+        allowed = edits.allowed_raid_types(project, catalog, [d.location for d in drives])
         combo = QComboBox()
         combo.setObjectName("raid_type")
         first_ok = -1
@@ -295,7 +296,7 @@ class Inspector(QTabWidget):
 
         def create() -> None:
             rt = RaidType(combo.currentData())
-            op = ops.CreateRaidGroup(rt, [d.location for d in drives])
+            op = edits.CreateRaidGroup(rt, [d.location for d in drives])
             if self.apply(op):
                 self.refsSelected.emit([ref_group(op.group_id)])
 
@@ -306,11 +307,11 @@ class Inspector(QTabWidget):
         row = QHBoxLayout()
         spare = QPushButton("Mark hot spare" if not all(d.hot_spare for d in drives) else "Unmark hot spare")
         to = not all(d.hot_spare for d in drives)
-        spare.clicked.connect(lambda: self.apply(ops.Batch([ops.SetHotSpare(d.location, to) for d in drives],
+        spare.clicked.connect(lambda: self.apply(edits.Batch([edits.SetHotSpare(d.location, to) for d in drives],
                                                            f"{'Mark' if to else 'Unmark'} {len(drives)} hot spare(s)")))
         spare.setEnabled(all(project.group_of_drive(d.location) is None for d in drives))
         remove = QPushButton("Remove drives" if len(drives) > 1 else "Remove drive")
-        remove.clicked.connect(lambda: self.apply(ops.Batch([ops.RemoveDrive(d.location) for d in drives],
+        remove.clicked.connect(lambda: self.apply(edits.Batch([edits.RemoveDrive(d.location) for d in drives],
                                                             f"Remove {len(drives)} drive(s)")))
         row.addWidget(spare)
         row.addWidget(remove)
@@ -333,7 +334,7 @@ class Inspector(QTabWidget):
             ("Takes", "/".join(i.value for i in et.interfaces) if et else "–")])
         lay.addWidget(form)
         b = QPushButton("Remove enclosure")
-        b.clicked.connect(lambda: self.apply(ops.RemoveEnclosure(enc_id)) and self.refsSelected.emit([]))
+        b.clicked.connect(lambda: self.apply(edits.RemoveEnclosure(enc_id)) and self.refsSelected.emit([]))
         lay.addWidget(b)
 
     def _group_section(self, lay: QVBoxLayout, gid: int) -> None:
@@ -350,7 +351,7 @@ class Inspector(QTabWidget):
               ("Write penalty", f"{g.math.write_penalty} back-end I/Os per random write"),
               ("Survives", f"{g.math.failures_tolerated} drive failure(s)")]
         form.set_properties([(SettingSpec("name", "Name", "str", ""), g.name)], read_only=ro)
-        form.committed.connect(lambda k, v: self.apply(ops.SetGroupFields(gid, **{k: v})))
+        form.committed.connect(lambda k, v: self.apply(edits.SetGroupFields(gid, **{k: v})))
         lay.addWidget(form)
         # LUNs
         box = QGroupBox("LUNs")
@@ -379,7 +380,7 @@ class Inspector(QTabWidget):
             _flush(nform)
             # only what differs from the platform's default is stored with the LUN
             settings = {k: values[k] for k, spec in platform.lun_settings.items() if values[k] != spec.default}
-            op = ops.CreateLun(gid, float(values["capacity_gb"]), values["owner"], settings,
+            op = edits.CreateLun(gid, float(values["capacity_gb"]), values["owner"], settings,
                                name=values.get("name", ""))
             if self.apply(op):
                 self.refsSelected.emit([ref_lun(op.lun_id)])
@@ -390,7 +391,7 @@ class Inspector(QTabWidget):
         self.new_lun_values = values
         lay.addWidget(new)
         b = QPushButton(f"Delete {g.label}" + (" and its LUNs" if project.luns_in_group(gid) else ""))
-        b.clicked.connect(lambda: self.apply(ops.DeleteRaidGroup(gid)) and self.refsSelected.emit([]))
+        b.clicked.connect(lambda: self.apply(edits.DeleteRaidGroup(gid)) and self.refsSelected.emit([]))
         lay.addWidget(b)
 
     def _lun_section(self, lay: QVBoxLayout, lid: int) -> None:
@@ -411,9 +412,9 @@ class Inspector(QTabWidget):
 
         def commit(k: str, v: Any) -> None:
             if k in vals:
-                self.apply(ops.SetLunFields(lid, **{k: v}))
+                self.apply(edits.SetLunFields(lid, **{k: v}))
             else:
-                self.apply(ops.SetLunFields(lid, settings={k: v}))
+                self.apply(edits.SetLunFields(lid, settings={k: v}))
 
         form.committed.connect(commit)
         self.lun_form = form
@@ -428,16 +429,16 @@ class Inspector(QTabWidget):
         add.setObjectName("add_workload")
 
         def add_workload() -> None:
-            wid = ops.new_workload_id(project)
+            wid = edits.new_workload_id(project)
             w = Workload(wid, f"Workload {wid[1:]}", [lid], iops=1000.0)
-            if self.apply(ops.AddWorkload(w)):
+            if self.apply(edits.AddWorkload(w)):
                 self.refsSelected.emit([ref_workload(wid)])
 
         add.clicked.connect(add_workload)
         v.addWidget(add)
         lay.addWidget(box)
         b = QPushButton(f"Delete {lun.label}")
-        b.clicked.connect(lambda: self.apply(ops.DeleteLun(lid)) and self.refsSelected.emit([ref_group(lun.group_id)]))
+        b.clicked.connect(lambda: self.apply(edits.DeleteLun(lid)) and self.refsSelected.emit([ref_group(lun.group_id)]))
         lay.addWidget(b)
 
     def _workload_section(self, lay: QVBoxLayout, wid: str) -> None:
@@ -450,17 +451,17 @@ class Inspector(QTabWidget):
 
         def commit(k: str, v: Any) -> None:
             if k == "id":
-                op = ops.RenameWorkload(wid, v)
+                op = edits.RenameWorkload(wid, v)
                 if self.apply(op):
                     self.refsSelected.emit([ref_workload(op.new)])
             else:
-                self.apply(ops.EditWorkload(wid, **{k: v}))
+                self.apply(edits.EditWorkload(wid, **{k: v}))
 
         form.committed.connect(commit)
         self.workload_form = form
         lay.addWidget(form)
         b = QPushButton("Remove workload")
-        b.clicked.connect(lambda: self.apply(ops.RemoveWorkload(wid)) and self.refsSelected.emit([]))
+        b.clicked.connect(lambda: self.apply(edits.RemoveWorkload(wid)) and self.refsSelected.emit([]))
         lay.addWidget(b)
 
     def _current_event(self, event_id: str):
@@ -476,9 +477,9 @@ class Inspector(QTabWidget):
         lay.addWidget(_title(f"{ev.label_text or type(ev).__name__} {ev.id}"))
         specs = [(SettingSpec("start_h", "Start", "time", 0.0, minimum=0, maximum=MAX_START_H,
                               help="From the start of the plan: h:mm, d hh:mm or decimal hours"), ev.start_h)]
-        priorities = self.document.platform.priorities(ev.kind)
-        if priorities and hasattr(ev, "priority"):
-            specs.append((SettingSpec("priority", "Priority", "choice", priorities[0], choices=tuple(priorities),
+        choice = priority_choice(self.document.platform, ev)
+        if choice is not None and choice.choices:
+            specs.append((SettingSpec("priority", "Priority", "choice", choice.choices[0], choices=choice.choices,
                                       help="The Priority advisor compares them for this operation"), ev.priority))
         form = PropertyForm()
         shown = {"id", "start_h", "priority", "kind"}
@@ -487,7 +488,7 @@ class Inspector(QTabWidget):
         form.set_properties(specs, read_only=others)
 
         def commit(k: str, v: Any) -> None:
-            op = ops.MoveEvent(event_id, v) if k == "start_h" else ops.SetEventPriority(event_id, v)
+            op = edits.MoveEvent(event_id, v) if k == "start_h" else edits.SetEventPriority(event_id, v)
             op.mergeable = bool(getattr(form.editors.get(k), "stepping", False))  # arrow steps only
             self.apply(op)
 
@@ -509,7 +510,7 @@ class Inspector(QTabWidget):
         form = PropertyForm()
         form.set_properties([(spec, project.cache.get(k, spec.default)) for k, spec in platform.cache_settings.items()])
         form.committed.connect(
-            lambda k, val: self.apply(ops.SetCacheSetting(k, val, platform.cache_settings[k].label.lower())))
+            lambda k, val: self.apply(edits.SetCacheSetting(k, val, platform.cache_settings[k].label.lower())))
         self.cache_form = form
         v.addWidget(form)
         if not platform.cache_settings:
@@ -522,7 +523,7 @@ class Inspector(QTabWidget):
             cb = QCheckBox(spec.name)
             cb.setObjectName(f"feature_{fid}")
             cb.setChecked(bool(project.features.get(fid, False)))
-            cb.toggled.connect(lambda on, f=fid: self.apply(ops.SetFeature(f, on)))
+            cb.toggled.connect(lambda on, f=fid: self.apply(edits.SetFeature(f, on)))
             tip = spec.description + (f"\nSource: {spec.source}" if spec.source else "")
             cb.setToolTip(tip)
             fv.addWidget(cb)

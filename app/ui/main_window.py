@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QComboBox, QDockWidget, QLabel, QMainWindow, QMenu, QMessageBox, QToolBar, QWidget,
 )
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.formatting import plural
 from app.ui.canvas import LayoutView
 from app.ui.deletion import confirm_deletion
@@ -276,7 +276,7 @@ class MainWindow(QMainWindow):
     def _scenario_picked(self, index: int) -> None:
         name = self.scenario_combo.itemData(index)
         if name and name != self.document.project.current_scenario:
-            why = self.document.try_apply(ops.SetCurrentScenario(name))
+            why = self.document.try_apply(edits.SetCurrentScenario(name))
             if why:
                 self.status(why)
 
@@ -322,7 +322,7 @@ class MainWindow(QMainWindow):
 
     def select_ref(self, ref: str) -> None:
         """Select the object a reference names (a message was clicked) and bring it into view."""
-        kind, _key = ops.parse_ref(ref)
+        kind, _key = edits.parse_ref(ref)
         if kind in ("cache", "feature"):
             self.inspector.setCurrentWidget(self.inspector.array_page)
             self.inspector_dock.raise_()
@@ -340,17 +340,17 @@ class MainWindow(QMainWindow):
         self.status(ref)
 
     def select_all(self) -> None:
-        self.selection.set([ops.ref_drive(l) for l in self.document.project.drives])
+        self.selection.set([edits.ref_drive(l) for l in self.document.project.drives])
 
     # ---------------------------------------------------------------- edit actions
     def delete_selection(self) -> None:
         refs = self.selection.refs()
-        todo = ops.delete_ops(self.document.project, refs)
+        todo = edits.delete_edits(self.document.project, refs)
         if not todo:
             self.status("Nothing to delete: select drives, an enclosure, a RAID group or a LUN")
             return
         op = confirm_deletion(self, self.document,
-                              ops.Batch(todo, todo[0].text if len(todo) == 1 else f"Delete {len(todo)} objects"))
+                              edits.Batch(todo, todo[0].text if len(todo) == 1 else f"Delete {len(todo)} objects"))
         if op is None:
             self.status("Nothing deleted")
             return
@@ -373,7 +373,7 @@ class MainWindow(QMainWindow):
         if not drives:
             self.status("Select a drive to mark it as a hot spare")
             return
-        op = ops.Batch([ops.SetHotSpare(d, True) for d in drives], f"Mark {len(drives)} hot spare(s)")
+        op = edits.Batch([edits.SetHotSpare(d, True) for d in drives], f"Mark {len(drives)} hot spare(s)")
         why = self.document.try_apply(op)
         self.status(f"Cannot mark hot spare: {why}" if why else op.text)
 
@@ -508,8 +508,8 @@ class MainWindow(QMainWindow):
         self._arrange_default()
 
     # ---------------------------------------------------------------- refresh
-    def _doc_changed(self, change: ops.Change) -> None:
-        if change.affects(ops.SCENARIOS, ops.EVENTS):
+    def _doc_changed(self, change: edits.Change) -> None:
+        if change.affects(edits.SCENARIOS, edits.EVENTS):
             self._fill_scenarios()
         if change.replaced:
             self.selection.clear()
@@ -525,7 +525,7 @@ class MainWindow(QMainWindow):
         refs = self.selection.refs()
         if refs:
             project = self.document.project
-            kept = [r for r in refs if ops.ref_exists(project, r)]
+            kept = [r for r in refs if edits.ref_exists(project, r)]
             if kept != refs:
                 self.selection.set(kept)
 

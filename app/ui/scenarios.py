@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QTableWidgetItem, QToolButton, QVBoxLayout, QWidget,
 )
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.formatting import DASH, format_duration, format_ms, format_response
 from app.ui.document import follow_document
 
@@ -157,7 +157,7 @@ class ScenarioBar(QWidget):
         self.refresh()
 
     def refresh(self, change=None) -> None:
-        if change is not None and not change.affects(ops.SCENARIOS):
+        if change is not None and not change.affects(edits.SCENARIOS):
             return
         p = self.document.project
         names = [s.name for s in p.scenarios]
@@ -185,23 +185,23 @@ class ScenarioBar(QWidget):
     def switch_to(self, name: str) -> bool:
         if name == self.document.project.current_scenario:
             return True
-        return self._apply(ops.SetCurrentScenario(name))
+        return self._apply(edits.SetCurrentScenario(name))
 
     def duplicate(self, new_name: str | None = None) -> str | None:
         p = self.document.project
-        op = ops.DuplicateScenario(p, p.current_scenario, new_name)
+        op = edits.DuplicateScenario(p, p.current_scenario, new_name)
         return op.scenario.name if self._apply(op) else None
 
     def rename(self, new_name: str) -> bool:
-        return self._apply(ops.RenameScenario(self.document.project.current_scenario, new_name))
+        return self._apply(edits.RenameScenario(self.document.project.current_scenario, new_name))
 
     def remove_current(self) -> bool:
-        return self._apply(ops.RemoveScenario(self.document.project.current_scenario))
+        return self._apply(edits.RemoveScenario(self.document.project.current_scenario))
 
     def set_baseline(self, name: str | None) -> bool:
         if name == self.document.project.baseline_scenario:
             return True
-        return self._apply(ops.SetBaselineScenario(name))
+        return self._apply(edits.SetBaselineScenario(name))
 
     def _current_chosen(self, _i: int) -> None:
         self.switch_to(self.current_box.currentText())

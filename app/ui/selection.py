@@ -6,7 +6,7 @@ from typing import Iterable
 
 from PySide6.QtCore import QObject, Signal
 
-from app.domain.ops import parse_ref
+from app.domain.edits import parse_ref
 
 
 class Selection(QObject):

@@ -12,10 +12,10 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.capacity import capacity_summary
 from app.domain.formatting import format_capacity
-from app.domain.ops import ref_group, ref_lun
+from app.domain.edits import ref_group, ref_lun
 from app.ui.canvas import group_color
 from app.ui.deletion import confirm_deletion
 
@@ -53,8 +53,8 @@ class StorageTree(QTreeWidget):
         document.changed.connect(self._changed)
         self.refresh()
 
-    def _changed(self, change: ops.Change) -> None:
-        if not change.affects(ops.LAYOUT, ops.GROUPS, ops.LUNS, ops.WORKLOADS):
+    def _changed(self, change: edits.Change) -> None:
+        if not change.affects(edits.LAYOUT, edits.GROUPS, edits.LUNS, edits.WORKLOADS):
             return
         self._pending_full = getattr(self, "_pending_full", False) or change.replaced
         self._pending_refs = getattr(self, "_pending_refs", set()) | set(change.refs)
@@ -129,7 +129,7 @@ class StorageTree(QTreeWidget):
             it = self._rows.get(ref)
             if it is None:
                 continue
-            kind, key = ops.parse_ref(ref)
+            kind, key = edits.parse_ref(ref)
             try:
                 if kind == "group":
                     g = project.group(key)
@@ -219,12 +219,12 @@ class StorageTree(QTreeWidget):
     def build_context_menu(self, ref: str) -> QMenu | None:
         """The menu for the group or LUN `ref` (None for other rows)."""
         project = self.document.project
-        kind, key = ops.parse_ref(ref)
+        kind, key = edits.parse_ref(ref)
         if kind == "group" and any(g.id == key for g in project.groups):
             luns = project.luns_in_group(key)
-            text, op, then = f"Delete RG {key}" + (" and its LUNs" if luns else ""), ops.DeleteRaidGroup(key), []
+            text, op, then = f"Delete RG {key}" + (" and its LUNs" if luns else ""), edits.DeleteRaidGroup(key), []
         elif kind == "lun" and any(l.id == key for l in project.luns):
-            text, op, then = f"Delete LUN {key}", ops.DeleteLun(key), [ref_group(project.lun(key).group_id)]
+            text, op, then = f"Delete LUN {key}", edits.DeleteLun(key), [ref_group(project.lun(key).group_id)]
         else:
             return None
         menu = QMenu(self)
@@ -235,7 +235,7 @@ class StorageTree(QTreeWidget):
         menu.addAction(text, lambda: self._delete(op, then))
         return menu
 
-    def _delete(self, op: ops.Op, then: list[str]) -> None:
+    def _delete(self, op: edits.Edit, then: list[str]) -> None:
         op = confirm_deletion(self, self.document, op)  # events that use what it deletes: asked
         if op is not None and self.document.try_apply(op) is None:
             self.refsSelected.emit(then)

@@ -116,7 +116,7 @@ def test_advisor_on_the_emc_oltp_example(qtbot):
 
 
 def test_edits_during_an_evaluation_stop_it_and_the_newest_state_wins(qtbot):
-    from app.domain import ops
+    from app.domain import edits
 
     cat = catalog()
     doc = Document(small_project(cat), cat)
@@ -128,7 +128,7 @@ def test_edits_during_an_evaluation_stop_it_and_the_newest_state_wins(qtbot):
     panel.adviceReady.connect(got.append)
     panel.set_event("op1")
     for t in (3.0, 4.0, 5.0):  # edits while the first evaluation runs
-        doc.apply(ops.MoveEvent("op1", t))
+        doc.apply(edits.MoveEvent("op1", t))
     qtbot.waitUntil(lambda: bool(got) and not panel._in_flight and not panel._timer.isActive(), timeout=20000)
     qtbot.wait(100)
     assert not panel._in_flight

@@ -15,7 +15,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 from app.ui.charts import PLOTS, ChartsPanel, choose_entities  # noqa: E402
 from app.ui.document import Document  # noqa: E402
 from app.ui.live import LiveSimulator  # noqa: E402
@@ -56,7 +56,7 @@ def live_setup(qtbot, example_file):
 
     cat = default_catalog()
     doc = Document(load_project(example_file), cat)
-    doc.apply(ops.SetCurrentScenario(SCENARIO))
+    doc.apply(edits.SetCurrentScenario(SCENARIO))
     live = LiveSimulator(doc)
     charts = ChartsPanel()
     timeline = TimelinePanel(doc)

@@ -12,7 +12,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 from app.engine.result import Result, Series, SeriesBlock  # noqa: E402
 from app.engine.simulate import simulate  # noqa: E402
 from app.ui.charts import PLOTS  # noqa: E402
@@ -41,7 +41,7 @@ def _example(cat, name: str, scenario: str | None = None):
 
     doc = Document(load_project(example_path(name)), cat)
     if scenario is not None:
-        doc.apply(ops.SetCurrentScenario(scenario))
+        doc.apply(edits.SetCurrentScenario(scenario))
     return doc
 
 
@@ -111,7 +111,7 @@ def test_progress_reaches_100_at_the_operations_end(panel, oltp):
 def test_progress_of_a_long_low_migration_rises_through_the_run(cat):
     """QA: worked examples, 'Migration Low' with op1 at 40 h: 0% for the whole run, then a spike."""
     doc = _example(cat, "emc-cx4-960-worked-examples", "Migration Low")
-    doc.apply(ops.MoveEvent("op1", 40.0))
+    doc.apply(edits.MoveEvent("op1", 40.0))
     res = simulate(doc.project, cat)
     op = res.operation("op1")
     s = res.get("progress_pct", "op1")

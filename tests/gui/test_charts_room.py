@@ -11,7 +11,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 from PySide6.QtGui import QFontMetricsF, QImage, QPainter  # noqa: E402
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 from app.engine.simulate import simulate  # noqa: E402
 from app.ui.charts import PLOTS, ChartsPanel  # noqa: E402
 from app.ui.document import Document  # noqa: E402
@@ -30,7 +30,7 @@ def oltp():
 
     cat = default_catalog()
     doc = Document(load_project(example_path("emc-cx4-960-oltp")), cat)
-    doc.apply(ops.SetCurrentScenario("Dependent ASAP migration"))
+    doc.apply(edits.SetCurrentScenario("Dependent ASAP migration"))
     return doc.project, simulate(doc.project, cat)
 
 

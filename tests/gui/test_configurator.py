@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QByteArray, Qt
 from PySide6.QtWidgets import QMessageBox
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.project import Project
 from app.domain.raid import RaidType
 from app.ui.canvas import MIME_DRIVE_MOVE, MIME_DRIVE_TYPE
@@ -193,7 +193,7 @@ def test_create_resize_delete_lun_and_attach_a_workload(qtbot, isolated):
     settle(qtbot)
     ed = w.inspector.lun_form.editors["capacity_gb"]
     assert "At most 7" in ed.toolTip()  # the editor says the room (its own 250 GB included)
-    why = doc.check(ops.SetLunFields(lun.id, capacity_gb=99999))
+    why = doc.check(edits.SetLunFields(lun.id, capacity_gb=99999))
     assert why and "RG 3 has room for" in why
     # attach a workload
     from PySide6.QtWidgets import QPushButton
@@ -247,7 +247,7 @@ def test_array_page_is_rebuilt_only_for_cache_and_feature_edits(qtbot, isolated)
     settle(qtbot)
     form = w.inspector.cache_form
     drive = next(iter(w.document.project.groups[0].drives))
-    w.document.apply(ops.AddEvent(DriveFailure("", 1.0, drive=drive)))  # a timeline edit
+    w.document.apply(edits.AddEvent(DriveFailure("", 1.0, drive=drive)))  # a timeline edit
     settle(qtbot)
     assert w.inspector.cache_form is form
     w.inspector.feature_boxes["hpt"].setChecked(True)
@@ -465,7 +465,7 @@ def test_plugins_are_installed_and_a_missing_one_is_an_error(qtbot, isolated, mo
 def test_scenario_combo_switches_scenario_undoably(qtbot, isolated):
     w = make_window(qtbot)
     doc = w.document
-    doc.apply(ops.AddScenario("What if", make_current=False))
+    doc.apply(edits.AddScenario("What if", make_current=False))
     combo = w.scenario_combo
     assert [combo.itemData(i) for i in range(combo.count())] == ["Baseline", "What if"]
     combo.setCurrentIndex(1)
@@ -538,7 +538,7 @@ def test_layout_scene_renders_headless_and_colours_by_value(qtbot, isolated):
     scene.set_drive_values(None)
     assert scene.slots["0_0_0"].fill.rgba() == group_color(0).rgba()
     # edits reach a scene without a view too
-    doc.apply(ops.PlaceDrive("0_0_12", "fc-15k-73"))
+    doc.apply(edits.PlaceDrive("0_0_12", "fc-15k-73"))
     assert scene.slots["0_0_12"].occupied
 
 

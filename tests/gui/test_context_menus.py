@@ -13,7 +13,7 @@ from PySide6.QtCore import QStandardPaths, QTimer  # noqa: E402
 from PySide6.QtGui import QContextMenuEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMenu  # noqa: E402
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 from app.domain.project import Bind, LunMigration, VolumeMigration  # noqa: E402
 from app.domain.validation import validate  # noqa: E402
 from app.store.project_file import load_project  # noqa: E402
@@ -70,7 +70,7 @@ def errors(doc) -> list:
 
 def test_tree_menu_on_a_lun_schedules_its_operations(oltp, monkeypatch):
     window, doc, parts = oltp
-    doc.apply(ops.SetCurrentScenario("Baseline"))
+    doc.apply(edits.SetCurrentScenario("Baseline"))
     menu = window.storage.build_context_menu("LUN 18")
     assert texts(menu) == ["Migrate LUN 18 to...", "Bind LUN 18...", "Delete LUN 18"]  # CX4: no reallocate
     shown = accept_forms(monkeypatch)
@@ -160,7 +160,7 @@ def test_migrate_prefills_a_valid_destination(oltp, monkeypatch):
     window, doc, parts = oltp
     accept_forms(monkeypatch)
     for scenario in ("Baseline", "Dependent ASAP migration"):
-        doc.apply(ops.SetCurrentScenario(scenario))
+        doc.apply(edits.SetCurrentScenario(scenario))
         assert errors(doc) == []
         menu = window.storage.build_context_menu("LUN 20")
         action(menu, "Migrate LUN 20 to...").trigger()
@@ -183,7 +183,7 @@ def test_migrate_without_a_valid_destination_says_so(oltp, monkeypatch):
 def test_add_menu_migration_starts_valid(oltp, monkeypatch):
     window, doc, parts = oltp
     accept_forms(monkeypatch)
-    doc.apply(ops.SetCurrentScenario("Baseline"))
+    doc.apply(edits.SetCurrentScenario("Baseline"))
     parts.timeline.new_event_dialog("lun_migration")  # Timeline > Add: LUN 0 cannot move, LUN 18 can
     added = doc.project.scenario().events[-1]
     assert (added.source_lun, added.dest_lun) == (18, 20)
@@ -193,7 +193,7 @@ def test_add_menu_migration_starts_valid(oltp, monkeypatch):
 def test_cursor_reaches_a_longer_baselines_horizon(oltp, qtbot):
     window, doc, parts = oltp
     with qtbot.waitSignal(parts.live.resultReady, timeout=10000):
-        doc.apply(ops.SetCurrentScenario("Baseline"))
+        doc.apply(edits.SetCurrentScenario("Baseline"))
     with qtbot.waitSignal(parts.live.resultReady, timeout=10000) as sig:
         parts.scenarios.set_baseline("Dependent High migration")
     live = sig.args[0]

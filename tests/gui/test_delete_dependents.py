@@ -7,7 +7,7 @@ import pytest
 from configurator_support import isolated, make_window, settle  # noqa: F401  (fixtures)
 from PySide6.QtWidgets import QMessageBox
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.project import (
     Bind, DriveFailure, DriveReplacement, LunMigration, Scenario, WorkloadChange,
 )
@@ -36,17 +36,17 @@ def test_dangling_events_name_what_a_deletion_leaves_behind(qtbot, isolated):
     w = make_window(qtbot)
     p = w.document.project
     lun, other, drive, wl = _with_events(p)
-    got = {(sc, ev.id) for sc, ev in ops.dangling_events(p, ops.DeleteLun(lun.id))}
+    got = {(sc, ev.id) for sc, ev in edits.dangling_events(p, edits.DeleteLun(lun.id))}
     assert got == {(p.scenarios[0].name, "m1"), ("What-if", "b2")}
     # a group takes its LUNs' events; the failure and replacement name a member drive, which stays
-    group = {ev.id for _, ev in ops.dangling_events(p, ops.DeleteRaidGroup(lun.group_id))}
+    group = {ev.id for _, ev in edits.dangling_events(p, edits.DeleteRaidGroup(lun.group_id))}
     assert {"m1", "b2"} <= group and not {"f1", "r1"} & group
     if wl:
-        assert [ev.id for _, ev in ops.dangling_events(p, ops.RemoveWorkload(wl))] == ["c1"]
+        assert [ev.id for _, ev in edits.dangling_events(p, edits.RemoveWorkload(wl))] == ["c1"]
     # an event the deletion removes itself is not asked about; other edits leave nothing
-    both = ops.Batch([ops.RemoveEvent("m1"), ops.DeleteLun(lun.id)])
-    assert [ev.id for _, ev in ops.dangling_events(p, both)] == ["b2"]
-    assert ops.dangling_events(p, ops.SetEventPriority("m1", "Low")) == []
+    both = edits.Batch([edits.RemoveEvent("m1"), edits.DeleteLun(lun.id)])
+    assert [ev.id for _, ev in edits.dangling_events(p, both)] == ["b2"]
+    assert edits.dangling_events(p, edits.SetEventPriority("m1", "Low")) == []
 
 
 def test_deleting_a_lun_used_by_operations_asks_and_removes_them_in_one_undo_step(qtbot, isolated, monkeypatch):
@@ -55,7 +55,7 @@ def test_deleting_a_lun_used_by_operations_asks_and_removes_them_in_one_undo_ste
     lun, other, drive, _wl = _with_events(doc.project)
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
-    w.selection.set([ops.ref_lun(lun.id)])
+    w.selection.set([edits.ref_lun(lun.id)])
     settle(qtbot)
     w.act_delete.trigger()
     settle(qtbot)
@@ -77,9 +77,9 @@ def test_cancel_deletes_nothing(qtbot, isolated, monkeypatch):
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Cancel)
     n_undo = doc.undo_stack.count()
     # from the inspector's Delete button (the selection's page)
-    w.selection.set([ops.ref_lun(lun.id)])
+    w.selection.set([edits.ref_lun(lun.id)])
     settle(qtbot)
-    assert w.inspector.apply(ops.DeleteLun(lun.id)) is False
+    assert w.inspector.apply(edits.DeleteLun(lun.id)) is False
     assert any(l.id == lun.id for l in doc.project.luns)
     assert doc.undo_stack.count() == n_undo
     assert [e.id for e in doc.project.scenario("What-if").events] == ["b2"]
@@ -90,7 +90,7 @@ def test_a_refused_deletion_does_not_ask(qtbot, isolated, monkeypatch):
     doc = w.document
     _lun, _other, drive, _wl = _with_events(doc.project)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: pytest.fail("asked about a refused deletion"))
-    w.selection.set([ops.ref_drive(drive)])  # a member of a group: refused, with the reason
+    w.selection.set([edits.ref_drive(drive)])  # a member of a group: refused, with the reason
     settle(qtbot)
     w.act_delete.trigger()
     assert drive in doc.project.drives

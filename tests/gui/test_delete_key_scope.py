@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QMessageBox
 
-from app.domain import ops
+from app.domain import edits
 
 pytestmark = pytest.mark.gui
 
@@ -37,7 +37,7 @@ def window(qtbot, isolated, monkeypatch):
 def test_the_keys_in_an_inspector_combo_box_delete_nothing(qtbot, window, key):
     w, doc = window, window.document
     lun = next(iter(_luns(doc)))
-    w.selection.set([ops.ref_lun(lun)])
+    w.selection.set([edits.ref_lun(lun)])
     settle(qtbot)
     combos = [c for c in w.inspector.selection_page.findChildren(QComboBox) if c.isVisible() and not c.isEditable()]
     assert combos, "no combo box on the LUN's page"
@@ -51,7 +51,7 @@ def test_the_keys_in_an_inspector_combo_box_delete_nothing(qtbot, window, key):
 def test_the_keys_in_a_view_of_the_selection_delete_it(qtbot, window, view):
     w, doc = window, window.document
     lun = next(iter(_luns(doc)))
-    w.selection.set([ops.ref_lun(lun)])
+    w.selection.set([edits.ref_lun(lun)])
     settle(qtbot)
     widget = w.canvas.viewport() if view == "canvas" else w.storage
     _focus(qtbot, w.canvas if view == "canvas" else w.storage)
@@ -63,7 +63,7 @@ def test_the_keys_in_a_view_of_the_selection_delete_it(qtbot, window, view):
 def test_edit_delete_works_from_an_editor(qtbot, window):
     w, doc = window, window.document
     lun = next(iter(_luns(doc)))
-    w.selection.set([ops.ref_lun(lun)])
+    w.selection.set([edits.ref_lun(lun)])
     settle(qtbot)
     combo = next(c for c in w.inspector.selection_page.findChildren(QComboBox) if c.isVisible())
     _focus(qtbot, combo)

@@ -11,7 +11,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragLeaveEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 
-from app.domain import ops
+from app.domain import edits
 from app.store.presets import default_catalog
 from app.ui.canvas import DropNote
 from app.ui.new_dialog import empty_project
@@ -23,7 +23,7 @@ WHY = "drop the drive into a slot of an enclosure (or on its label to fill it)"
 
 def _window(qtbot):
     p = empty_project(default_catalog(), "dell-md3200")
-    ops.AddEnclosure(0, 0, "md3200").do(p)
+    edits.AddEnclosure(0, 0, "md3200").do(p)
     return make_window(qtbot, p)
 
 

@@ -9,7 +9,7 @@ from configurator_support import drag_drop, isolated, make_window, palette_mime,
 import pytest
 from PySide6.QtCore import QPointF
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.validation import validate
 from app.store.presets import default_catalog
 from app.ui.new_dialog import empty_project
@@ -21,14 +21,14 @@ def _dell(n_enclosures: int):
     cat = default_catalog()
     p = empty_project(cat, PLATFORM)
     for i in range(n_enclosures):
-        op = ops.AddEnclosure(0, i, ENCL)
+        op = edits.AddEnclosure(0, i, ENCL)
         assert op.check(p, cat) is None
         op.do(p)
     return p, cat
 
 
 def _fill(p, cat, enc_id, drive=DRIVE):
-    op = ops.fill_enclosure(p, cat, enc_id, drive)
+    op = edits.fill_enclosure(p, cat, enc_id, drive)
     why = op.check(p, cat)
     if why is None:
         op.do(p)
@@ -48,7 +48,7 @@ def test_fill_stops_at_the_limit_and_says_so():
 
     p, cat = _dell(5)
     for loc in ("0_4_0", "0_4_1", "0_4_2"):  # 3 drives first: the fourth fill has room for 21
-        ops.PlaceDrive(loc, DRIVE).do(p)
+        edits.PlaceDrive(loc, DRIVE).do(p)
     for e in ("0_0", "0_1", "0_2"):
         _fill(p, cat, e)
     op, why = _fill(p, cat, "0_3")
@@ -64,13 +64,13 @@ def test_place_at_the_limit_is_refused_but_a_move_is_not():
     p, cat = _dell(4)
     for e in ("0_0", "0_1", "0_2", "0_3"):
         _fill(p, cat, e)
-    ops.RemoveDrive("0_3_23").do(p)
-    assert ops.PlaceDrive("0_3_23", DRIVE).check(p, cat) is None  # the 96th
-    ops.PlaceDrive("0_3_23", DRIVE).do(p)
-    ops.AddEnclosure(0, 4, ENCL).do(p)
-    assert ops.PlaceDrive("0_4_0", DRIVE).check(p, cat) == (
+    edits.RemoveDrive("0_3_23").do(p)
+    assert edits.PlaceDrive("0_3_23", DRIVE).check(p, cat) is None  # the 96th
+    edits.PlaceDrive("0_3_23", DRIVE).do(p)
+    edits.AddEnclosure(0, 4, ENCL).do(p)
+    assert edits.PlaceDrive("0_4_0", DRIVE).check(p, cat) == (
         "the Dell PowerVault MD3200 (6 Gb SAS) addresses at most 96 drives; the project has 96")
-    assert ops.MoveDrive("0_3_23", "0_4_0").check(p, cat) is None  # the count stays 96
+    assert edits.MoveDrive("0_3_23", "0_4_0").check(p, cat) is None  # the count stays 96
 
 
 def test_no_limit_no_change():
@@ -78,7 +78,7 @@ def test_no_limit_no_change():
     p = empty_project(cat, "hp-sa6402-msa30")  # no max_drives
     assert cat.platform("hp-sa6402-msa30").max_drives == 0
     encl = next(iter(cat.platform("hp-sa6402-msa30").enclosure_types))
-    ops.AddEnclosure(0, 0, encl).do(p)
+    edits.AddEnclosure(0, 0, encl).do(p)
     op, why = _fill(p, cat, "0_0", "scsi-15k-36")
     assert why is None and len(p.drives) == 14 and op.note == ""
 
@@ -88,7 +88,7 @@ def test_canvas_refuses_a_drop_past_the_limit_during_the_drag(qtbot, isolated):
     p, cat = _dell(5)
     for e in ("0_0", "0_1", "0_2"):
         _fill(p, cat, e)
-    ops.PlaceDrive("0_4_0", DRIVE).do(p)  # 73 drives: the fill of 0_3 has room for 23 of 24
+    edits.PlaceDrive("0_4_0", DRIVE).do(p)  # 73 drives: the fill of 0_3 has room for 23 of 24
     w = make_window(qtbot, p)
     doc = w.document
     refused = []

@@ -16,7 +16,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 from app.domain.project import Bind  # noqa: E402
 from app.domain.validation import validate  # noqa: E402
 from app.service.advice import evaluate_priorities  # noqa: E402
@@ -114,17 +114,17 @@ def test_replica_follows_edits_undo_redo_and_another_project(qtbot, proc, doc):
     full_bytes = proc.last_request_bytes
     drive = next(iter(doc.project.drives.values())).type_id
     steps = [
-        lambda: doc.apply(ops.SetEventPriority("op1", "Low")),
-        lambda: doc.apply(ops.EditWorkload("w1", iops=2500)),
-        lambda: doc.apply(ops.PlaceDrive("0_0_7", drive)),
-        lambda: doc.apply(ops.CreateLun(1, 10, "SP B")),
-        lambda: doc.apply(ops.SetCacheSetting("page_kb", 16)),
-        lambda: doc.apply(ops.DuplicateScenario(doc.project, "Baseline", "High")),
-        lambda: doc.apply(ops.SetEventPriority("op1", "High")),
-        lambda: doc.apply(ops.SetBaselineScenario("Baseline")),
+        lambda: doc.apply(edits.SetEventPriority("op1", "Low")),
+        lambda: doc.apply(edits.EditWorkload("w1", iops=2500)),
+        lambda: doc.apply(edits.PlaceDrive("0_0_7", drive)),
+        lambda: doc.apply(edits.CreateLun(1, 10, "SP B")),
+        lambda: doc.apply(edits.SetCacheSetting("page_kb", 16)),
+        lambda: doc.apply(edits.DuplicateScenario(doc.project, "Baseline", "High")),
+        lambda: doc.apply(edits.SetEventPriority("op1", "High")),
+        lambda: doc.apply(edits.SetBaselineScenario("Baseline")),
         doc.undo_stack.undo, doc.undo_stack.undo, doc.undo_stack.undo, doc.undo_stack.undo,
         doc.undo_stack.redo, doc.undo_stack.redo,
-        lambda: doc.apply(ops.MoveEvent("op1", 3.5)),
+        lambda: doc.apply(edits.MoveEvent("op1", 3.5)),
     ]
     sizes = []
     for step in steps:
@@ -150,7 +150,7 @@ def test_burst_of_edits_gives_one_newest_result(qtbot, proc, doc):
     received = []
     live.resultReady.connect(received.append)
     for t in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0):  # faster than a run: one in flight, the rest wait
-        doc.apply(ops.MoveEvent("op1", t))
+        doc.apply(edits.MoveEvent("op1", t))
     qtbot.waitUntil(lambda: not live.busy, timeout=30000)
     assert len(received) == 1 and received[0].generation == live.generation
     assert received[0].current.operation("op1").start_h == 6.0
@@ -174,7 +174,7 @@ def test_validation_errors_stop_the_prediction_and_reach_the_messages_dock(qtbot
         return [view.cell(i, 2) for i in range(view.row_count())]
 
     with qtbot.waitSignal(live.failed, timeout=30000) as sig:
-        doc.apply(ops.SetEventFields("op1", None, dest_lun=1))  # a LUN the workload uses
+        doc.apply(edits.SetEventFields("op1", None, dest_lun=1))  # a LUN the workload uses
     expected = refusal(validate(doc.project, doc.catalog), [doc.project.current_scenario])
     assert sig.args[0] == expected  # a sentence for the status bar, no exception name
     text = "Baseline: op1 (LUN migration): destination LUN 1 is in use by workload 'w1'; a destination must be an unused LUN"
@@ -202,7 +202,7 @@ def test_a_killed_worker_is_restarted_and_the_run_sent_again(qtbot, proc, doc):
     old = proc.pid
     os.kill(old, signal.SIGKILL)
     with qtbot.waitSignal(live.resultReady, timeout=60000):
-        doc.apply(ops.SetEventPriority("op1", "Medium"))  # sent to the dead process, then again
+        doc.apply(edits.SetEventPriority("op1", "Medium"))  # sent to the dead process, then again
     assert live.result.operation("op1").priority == "Medium"
     assert proc.usable and proc.pid not in (None, old)
     assert any("restarted" in n for n in notices)
@@ -234,7 +234,7 @@ def test_a_worker_that_cannot_start_leaves_the_runs_in_this_process(qtbot, doc, 
     assert not ep.EngineProcess("other").start()  # no other worker is tried
     for prio in ("Low", "High"):
         with qtbot.waitSignal(live.resultReady, timeout=30000):
-            doc.apply(ops.SetEventPriority("op1", prio))
+            doc.apply(edits.SetEventPriority("op1", prio))
         same_as_here(live, doc)
     assert len(notices) == 1
 
@@ -256,7 +256,7 @@ def test_advisor_evaluates_in_its_own_worker_process(qtbot, doc):
     got = []
     panel.adviceReady.connect(got.append)
     with qtbot.waitSignal(live.resultReady, timeout=60000):
-        doc.apply(ops.EditWorkload("w1", iops=3000))
+        doc.apply(edits.EditWorkload("w1", iops=3000))
     qtbot.waitUntil(lambda: bool(got), timeout=60000)
     want = evaluate_priorities(snapshot_project(doc.project), doc.catalog, "op1", default_simulate,
                                panel.target_box.value())
@@ -335,9 +335,9 @@ def test_an_edit_during_a_run_stops_it_and_the_newest_project_is_predicted(qtbot
     stops = []
     interrupt = live.process.interrupt
     monkeypatch.setattr(live.process, "interrupt", lambda: (stops.append(1), interrupt()))
-    doc.apply(ops.MoveEvent("op1", 3.0))  # starts a run in the worker
-    doc.apply(ops.MoveEvent("op1", 4.0))  # while it is in flight: "stop", then the newest
-    doc.apply(ops.MoveEvent("op1", 5.0))  # one "stop" per run is enough
+    doc.apply(edits.MoveEvent("op1", 3.0))  # starts a run in the worker
+    doc.apply(edits.MoveEvent("op1", 4.0))  # while it is in flight: "stop", then the newest
+    doc.apply(edits.MoveEvent("op1", 5.0))  # one "stop" per run is enough
     qtbot.waitUntil(lambda: not live.busy, timeout=30000)
     assert stops == [1]
     assert live.error is None and live.result.operation("op1").start_h == 5.0
@@ -364,5 +364,5 @@ def test_a_started_worker_is_primed_and_its_answer_ignored(qtbot, proc, doc):
     assert sent == ["prime"] and replies == [(True, None)]
     assert live.live is shown and not live.busy  # not a prediction
     with qtbot.waitSignal(live.resultReady, timeout=30000):
-        doc.apply(ops.MoveEvent(doc.project.scenario().events[0].id, 1.0))
+        doc.apply(edits.MoveEvent(doc.project.scenario().events[0].id, 1.0))
     same_as_here(live, doc)

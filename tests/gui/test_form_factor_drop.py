@@ -7,7 +7,7 @@ from configurator_support import drag_drop, isolated, make_window, palette_mime,
 import pytest
 from PySide6.QtCore import QPointF
 
-from app.domain import ops
+from app.domain import edits
 from app.store.presets import default_catalog
 from app.ui.canvas import EnclosureItem
 from app.ui.new_dialog import empty_project
@@ -19,7 +19,7 @@ WHY = 'MD3220 RAID enclosure, 24 x 2.5" takes 2.5" drives, not 3.5"'
 def test_a_drive_of_another_size_is_refused_during_the_drag(qtbot, isolated):
     cat = default_catalog()
     p = empty_project(cat, "dell-md3200")
-    ops.AddEnclosure(0, 0, "md3220").do(p)
+    edits.AddEnclosure(0, 0, "md3220").do(p)
     w = make_window(qtbot, p)
     refused = []
     w.canvas.layout_scene.dropRefused.connect(lambda why, _pos: refused.append(why))

@@ -6,7 +6,7 @@ from configurator_support import EXAMPLES, isolated, make_window, settle  # noqa
 
 import pytest
 
-from app.domain import ops
+from app.domain import edits
 from app.store.project_file import load_project
 
 pytestmark = pytest.mark.gui
@@ -16,7 +16,7 @@ def test_think_time_edits_and_undoes(qtbot, isolated):
     w = make_window(qtbot, load_project(EXAMPLES / "hp-sa6402-raid5.json"))
     doc = w.document
     wl = next(x for x in doc.project.workloads if x.mode == "closed")
-    w.selection.set([ops.ref_workload(wl.id)])
+    w.selection.set([edits.ref_workload(wl.id)])
     settle(qtbot)
     editor = w.inspector.workload_form.editors["think_ms"]
     assert editor.value() == 0.0 and editor.suffix() == " ms"
@@ -40,7 +40,7 @@ def test_open_workloads_show_no_think_time_until_closed(qtbot, isolated):
     doc = w.document
     wl = doc.project.workloads[0]
     assert wl.mode == "open"
-    w.selection.set([ops.ref_workload(wl.id)])
+    w.selection.set([edits.ref_workload(wl.id)])
     settle(qtbot)
     assert "think_ms" not in w.inspector.workload_form.editors
     mode = w.inspector.workload_form.editors["mode"]
@@ -58,7 +58,7 @@ def test_a_think_time_past_the_bound_is_refused(qtbot, isolated):
     w = make_window(qtbot, load_project(EXAMPLES / "hp-sa6402-raid5.json"))
     doc = w.document
     wl = next(x for x in doc.project.workloads if x.mode == "closed")
-    w.selection.set([ops.ref_workload(wl.id)])
+    w.selection.set([edits.ref_workload(wl.id)])
     settle(qtbot)
     editor = w.inspector.workload_form.editors["think_ms"]
     editor.setValue(5e6)  # past an hour: the soft bounds let it be typed, the domain refuses it

@@ -6,7 +6,7 @@ from configurator_support import EXAMPLES, isolated, make_window, settle  # noqa
 
 import pytest
 
-from app.domain import ops
+from app.domain import edits
 from app.store.project_file import load_project
 
 pytestmark = pytest.mark.gui
@@ -17,7 +17,7 @@ def test_a_lun_typed_twice_is_refused(qtbot, isolated):
     doc = w.document
     wl = doc.project.workloads[0]
     before = list(wl.luns)
-    w.selection.set([ops.ref_workload(wl.id)])
+    w.selection.set([edits.ref_workload(wl.id)])
     settle(qtbot)
     editor = w.inspector.workload_form.editors["luns"]
     editor.setText(f"{before[0]}, {before[0]}")

@@ -10,7 +10,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 from app.ui.document import Document  # noqa: E402
 from app.ui.live import BackgroundRunner, LiveSimulator, TimeCursor  # noqa: E402
 
@@ -43,7 +43,7 @@ def test_edit_reruns_and_result_matches_the_edit(qtbot, doc):
     live = LiveSimulator(doc, simulate=FakeEngine())
     qtbot.waitSignal(live.resultReady, timeout=5000).wait()
     with qtbot.waitSignal(live.resultReady, timeout=5000) as sig:
-        doc.apply(ops.SetEventPriority("op1", "Low"))
+        doc.apply(edits.SetEventPriority("op1", "Low"))
     assert sig.args[0].current.operation("op1").priority == "Low"
     with qtbot.waitSignal(live.resultReady, timeout=5000) as sig:
         doc.undo_stack.undo()
@@ -64,7 +64,7 @@ def test_burst_of_edits_drops_stale_results_and_gui_stays_responsive(qtbot, doc)
     beat.start()
     calls_before = engine.calls
     for t in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0):
-        doc.apply(ops.MoveEvent("op1", t))
+        doc.apply(edits.MoveEvent("op1", t))
         qtbot.wait(20)
     qtbot.waitUntil(lambda: not live.busy, timeout=10000)
     beat.stop()
@@ -93,11 +93,11 @@ def test_baseline_simulated_alongside(qtbot, doc):
     live = LiveSimulator(doc, simulate=engine)
     qtbot.waitSignal(live.resultReady, timeout=5000).wait()
     with qtbot.waitSignal(live.resultReady, timeout=5000):
-        doc.apply(ops.DuplicateScenario(doc.project, "Baseline", "Low"))
+        doc.apply(edits.DuplicateScenario(doc.project, "Baseline", "Low"))
     with qtbot.waitSignal(live.resultReady, timeout=5000):
-        doc.apply(ops.SetEventPriority("op1", "Low"))
+        doc.apply(edits.SetEventPriority("op1", "Low"))
     with qtbot.waitSignal(live.resultReady, timeout=5000) as sig:
-        doc.apply(ops.SetBaselineScenario("Baseline"))
+        doc.apply(edits.SetBaselineScenario("Baseline"))
     got = sig.args[0]
     assert got.scenario == "Low" and got.baseline_scenario == "Baseline"
     assert got.current.operation("op1").priority == "Low"
@@ -109,7 +109,7 @@ def test_info_edit_does_not_resimulate(qtbot, doc):
     live = LiveSimulator(doc, simulate=engine)
     qtbot.waitSignal(live.resultReady, timeout=5000).wait()
     gen = live.generation
-    doc.apply(ops.SetProjectInfo(title="Renamed"))
+    doc.apply(edits.SetProjectInfo(title="Renamed"))
     assert live.generation == gen and not live.busy
 
 

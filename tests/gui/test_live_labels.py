@@ -10,7 +10,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 from app.engine.simulate import simulate  # noqa: E402
 from app.ui.charts import ChartsPanel  # noqa: E402
 from app.ui.document import Document  # noqa: E402
@@ -49,7 +49,7 @@ def response_label(charts: ChartsPanel, workload: str) -> str:
 def test_chart_keeps_the_result_s_names_until_the_new_result(qtbot):
     cat = catalog()
     doc = Document(small_project(cat), cat)
-    doc.apply(ops.EditWorkload("w1", name="Orders"))
+    doc.apply(edits.EditWorkload("w1", name="Orders"))
     engine = GatedEngine()
     live = LiveSimulator(doc, simulate=engine)
     charts = ChartsPanel()
@@ -61,7 +61,7 @@ def test_chart_keeps_the_result_s_names_until_the_new_result(qtbot):
 
     engine.gate.clear()
     engine.started.clear()
-    doc.apply(ops.EditWorkload("w1", name="Billing"))  # the rename's prediction is now held
+    doc.apply(edits.EditWorkload("w1", name="Billing"))  # the rename's prediction is now held
     assert engine.started.wait(30) and live.busy
     # anything redrawing the shown (old) result now, with the renamed project beside it
     charts.set_results(live.result, live.baseline_result, doc.project)

@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.project import LunMigration, Project, Workload
 from app.engine.result import Advisory, OperationResult, Phase, Result, Series
 
@@ -52,12 +52,12 @@ def small_project(cat) -> Project:
     p.cache = plat.default_cache()
     enc = next(iter(plat.enclosure_types))
     drive = "fc-15k-73" if "fc-15k-73" in cat.drives else next(iter(plat.drive_types))
-    steps = [ops.AddEnclosure(0, 0, enc), ops.AddEnclosure(1, 0, enc)]
-    steps += [ops.PlaceDrive(f"{b}_0_{s}", drive) for b in (0, 1) for s in range(5)]
-    steps += [ops.CreateRaidGroup("R5", [f"0_0_{s}" for s in range(5)]),
-              ops.CreateRaidGroup("R5", [f"1_0_{s}" for s in range(5)]),
-              ops.CreateLun(0, 20, "SP A"), ops.CreateLun(0, 50, "SP A"),
-              ops.CreateLun(1, 40, "SP A"), ops.CreateLun(1, 50, "SP A")]
+    steps = [edits.AddEnclosure(0, 0, enc), edits.AddEnclosure(1, 0, enc)]
+    steps += [edits.PlaceDrive(f"{b}_0_{s}", drive) for b in (0, 1) for s in range(5)]
+    steps += [edits.CreateRaidGroup("R5", [f"0_0_{s}" for s in range(5)]),
+              edits.CreateRaidGroup("R5", [f"1_0_{s}" for s in range(5)]),
+              edits.CreateLun(0, 20, "SP A"), edits.CreateLun(0, 50, "SP A"),
+              edits.CreateLun(1, 40, "SP A"), edits.CreateLun(1, 50, "SP A")]
     for op in steps:
         why = op.check(p, cat)
         assert why is None, why

@@ -1,10 +1,10 @@
-"""app.domain.ops: every operation undoes exactly, reports what it changed, and refuses what
+"""app.domain.edits: every operation undoes exactly, reports what it changed, and refuses what
 breaks a rule with a sentence (no Qt needed)."""
 from __future__ import annotations
 
 import pytest
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.project import Bind, DriveFailure, Workload, WorkloadChange
 from app.store.presets import default_catalog
 from app.store.project_json import project_to_dict
@@ -29,7 +29,7 @@ def roundtrip(project, catalog, op, aspects=None):
     assert op.check(project, catalog) is None, op.check(project, catalog)
     change = op.do(project)
     after = project_to_dict(project)
-    assert after != before or isinstance(op, ops.SetCurrentScenario)
+    assert after != before or isinstance(op, edits.SetCurrentScenario)
     if aspects:
         assert set(aspects) <= change.aspects, change
     undo_change = op.undo(project)
@@ -42,34 +42,34 @@ def roundtrip(project, catalog, op, aspects=None):
 
 def test_every_op_undoes_exactly(proj, cat):
     cases = [
-        (ops.AddEnclosure(2, 0, "dae-4g-15"), [ops.LAYOUT]),
-        (ops.PlaceDrive("0_0_12", "fc-15k-73"), [ops.LAYOUT]),
-        (ops.SetHotSpare("0_0_12", True), [ops.LAYOUT]),
-        (ops.MoveDrive("0_0_3", "0_0_13"), [ops.LAYOUT, ops.GROUPS]),
-        (ops.PlaceDrive("0_1_9", "fc-10k-400"), [ops.LAYOUT]),
-        (ops.PlaceDrive("0_1_10", "fc-10k-400"), [ops.LAYOUT]),
-        (ops.CreateRaidGroup("R1", ["0_1_9", "0_1_10"], name="Log"), [ops.GROUPS]),
-        (ops.SetLunFields(0, capacity_gb=50, owner="SP B", settings={"write_cache": False}), [ops.LUNS]),
-        (ops.CreateLun(3, 500, "SP B"), [ops.LUNS]),
-        (ops.DeleteLun(1), [ops.LUNS, ops.WORKLOADS]),
-        (ops.DeleteRaidGroup(0), [ops.GROUPS]),
-        (ops.SetGroupFields(2, name="Fast"), [ops.GROUPS]),
-        (ops.SetCacheSetting("write_cache_mb", 2000), [ops.CACHE]),
-        (ops.SetProjectInfo(title="T", customer="C"), [ops.INFO]),
-        (ops.AddWorkload(Workload("w2", "Backup", [3], iops=100)), [ops.WORKLOADS]),
-        (ops.EditWorkload("w1", iops=3000, luns=[2]), [ops.WORKLOADS]),
-        (ops.RenameWorkload("w1", "oltp"), [ops.WORKLOADS, ops.EVENTS]),
-        (ops.AddEvent(Bind("", 3.0, lun=2)), [ops.EVENTS]),
-        (ops.MoveEvent("op1", 5.0), [ops.EVENTS]),
-        (ops.SetEventPriority("op1", "ASAP"), [ops.EVENTS]),
-        (ops.RemoveEvent("op1"), [ops.EVENTS]),
-        (ops.RemoveWorkload("oltp"), [ops.WORKLOADS]),
-        (ops.AddScenario("Plan B"), [ops.SCENARIOS]),
-        (ops.DuplicateScenario(proj, "Baseline"), [ops.SCENARIOS]),
-        (ops.RenameScenario("Baseline", "Today"), [ops.SCENARIOS]),
-        (ops.SetBaselineScenario("Today"), [ops.SCENARIOS]),
-        (ops.SetCurrentScenario("Today"), [ops.SCENARIOS]),
-        (ops.RemoveScenario("Plan B"), [ops.SCENARIOS]),
+        (edits.AddEnclosure(2, 0, "dae-4g-15"), [edits.LAYOUT]),
+        (edits.PlaceDrive("0_0_12", "fc-15k-73"), [edits.LAYOUT]),
+        (edits.SetHotSpare("0_0_12", True), [edits.LAYOUT]),
+        (edits.MoveDrive("0_0_3", "0_0_13"), [edits.LAYOUT, edits.GROUPS]),
+        (edits.PlaceDrive("0_1_9", "fc-10k-400"), [edits.LAYOUT]),
+        (edits.PlaceDrive("0_1_10", "fc-10k-400"), [edits.LAYOUT]),
+        (edits.CreateRaidGroup("R1", ["0_1_9", "0_1_10"], name="Log"), [edits.GROUPS]),
+        (edits.SetLunFields(0, capacity_gb=50, owner="SP B", settings={"write_cache": False}), [edits.LUNS]),
+        (edits.CreateLun(3, 500, "SP B"), [edits.LUNS]),
+        (edits.DeleteLun(1), [edits.LUNS, edits.WORKLOADS]),
+        (edits.DeleteRaidGroup(0), [edits.GROUPS]),
+        (edits.SetGroupFields(2, name="Fast"), [edits.GROUPS]),
+        (edits.SetCacheSetting("write_cache_mb", 2000), [edits.CACHE]),
+        (edits.SetProjectInfo(title="T", customer="C"), [edits.INFO]),
+        (edits.AddWorkload(Workload("w2", "Backup", [3], iops=100)), [edits.WORKLOADS]),
+        (edits.EditWorkload("w1", iops=3000, luns=[2]), [edits.WORKLOADS]),
+        (edits.RenameWorkload("w1", "oltp"), [edits.WORKLOADS, edits.EVENTS]),
+        (edits.AddEvent(Bind("", 3.0, lun=2)), [edits.EVENTS]),
+        (edits.MoveEvent("op1", 5.0), [edits.EVENTS]),
+        (edits.SetEventPriority("op1", "ASAP"), [edits.EVENTS]),
+        (edits.RemoveEvent("op1"), [edits.EVENTS]),
+        (edits.RemoveWorkload("oltp"), [edits.WORKLOADS]),
+        (edits.AddScenario("Plan B"), [edits.SCENARIOS]),
+        (edits.DuplicateScenario(proj, "Baseline"), [edits.SCENARIOS]),
+        (edits.RenameScenario("Baseline", "Today"), [edits.SCENARIOS]),
+        (edits.SetBaselineScenario("Today"), [edits.SCENARIOS]),
+        (edits.SetCurrentScenario("Today"), [edits.SCENARIOS]),
+        (edits.RemoveScenario("Plan B"), [edits.SCENARIOS]),
     ]
     start = project_to_dict(proj)
     done = []
@@ -83,7 +83,7 @@ def test_every_op_undoes_exactly(proj, cat):
 
 def test_remove_enclosure_and_drive_keep_the_drive_order(proj, cat):
     order = list(proj.drives)
-    op = ops.RemoveDrive("0_0_14")  # the hot spare
+    op = edits.RemoveDrive("0_0_14")  # the hot spare
     roundtrip(proj, cat, op)
     op.undo(proj)
     assert list(proj.drives) == order
@@ -91,14 +91,14 @@ def test_remove_enclosure_and_drive_keep_the_drive_order(proj, cat):
     proj.luns = [l for l in proj.luns if l.group_id in {g.id for g in proj.groups}]
     proj.workloads[0].luns = [l.id for l in proj.luns][:2]
     order = list(proj.drives)
-    op = ops.RemoveEnclosure("1_0")
+    op = edits.RemoveEnclosure("1_0")
     roundtrip(proj, cat, op)
     op.undo(proj)
     assert list(proj.drives) == order
 
 
 def test_move_drive_follows_group_and_events(proj, cat):
-    op = ops.MoveDrive("0_0_1", "0_0_12")
+    op = edits.MoveDrive("0_0_1", "0_0_12")
     change = op.do(proj)
     assert "0_0_12" in proj.group(0).drives and proj.scenarios[0].event("op1").drive == "0_0_12"
     assert {"RG 0", "op1", "drive 0_0_1", "drive 0_0_12"} <= change.refs
@@ -107,24 +107,24 @@ def test_move_drive_follows_group_and_events(proj, cat):
 
 
 @pytest.mark.parametrize("op, words", [
-    (ops.PlaceDrive("0_0_0", "fc-15k-73"), "already holds a drive"),
-    (ops.PlaceDrive("3_0_0", "fc-15k-73"), "no enclosure 3_0"),
-    (ops.PlaceDrive("0_0_15", "fc-15k-73"), "slots 0 to 14"),
-    (ops.PlaceDrive("0_0_12", "nonsense"), "unknown drive type"),
-    (ops.AddEnclosure(0, 0, "dae-4g-15"), "already has enclosure 0_0"),
-    (ops.AddEnclosure(9, 0, "dae-4g-15"), "buses 0 to 7"),
-    (ops.RemoveDrive("0_0_0"), "delete the group first"),
-    (ops.RemoveEnclosure("0_0"), "delete the group first"),
-    (ops.SetHotSpare("0_0_0", True), "must not belong to a group"),
-    (ops.CreateRaidGroup("R6", [f"0_0_{s}" for s in range(5)]), "already in RG 0"),
-    (ops.CreateLun(0, 1e6, "SP A"), "GB free"),
-    (ops.CreateLun(0, 1, "SP C"), "owner must be one of SP A, SP B"),
-    (ops.SetCacheSetting("page_kb", 3), "must be one of 2, 4, 8, 16"),
-    (ops.SetCacheSetting("write_cache_mb", 99999), "above the maximum"),
-    (ops.SetFeature("hpt", True), "no premium feature"),
-    (ops.SetEventPriority("op1", "Turbo"), "priorities are Low, Medium, High, ASAP"),
-    (ops.RemoveScenario("Baseline"), "at least one scenario"),
-    (ops.RenameWorkload("w1", "two words"), "one word"),
+    (edits.PlaceDrive("0_0_0", "fc-15k-73"), "already holds a drive"),
+    (edits.PlaceDrive("3_0_0", "fc-15k-73"), "no enclosure 3_0"),
+    (edits.PlaceDrive("0_0_15", "fc-15k-73"), "slots 0 to 14"),
+    (edits.PlaceDrive("0_0_12", "nonsense"), "unknown drive type"),
+    (edits.AddEnclosure(0, 0, "dae-4g-15"), "already has enclosure 0_0"),
+    (edits.AddEnclosure(9, 0, "dae-4g-15"), "buses 0 to 7"),
+    (edits.RemoveDrive("0_0_0"), "delete the group first"),
+    (edits.RemoveEnclosure("0_0"), "delete the group first"),
+    (edits.SetHotSpare("0_0_0", True), "must not belong to a group"),
+    (edits.CreateRaidGroup("R6", [f"0_0_{s}" for s in range(5)]), "already in RG 0"),
+    (edits.CreateLun(0, 1e6, "SP A"), "GB free"),
+    (edits.CreateLun(0, 1, "SP C"), "owner must be one of SP A, SP B"),
+    (edits.SetCacheSetting("page_kb", 3), "must be one of 2, 4, 8, 16"),
+    (edits.SetCacheSetting("write_cache_mb", 99999), "above the maximum"),
+    (edits.SetFeature("hpt", True), "no premium feature"),
+    (edits.SetEventPriority("op1", "Turbo"), "priorities are Low, Medium, High, ASAP"),
+    (edits.RemoveScenario("Baseline"), "at least one scenario"),
+    (edits.RenameWorkload("w1", "two words"), "one word"),
 ])
 def test_refusals_are_sentences(proj, cat, op, words):
     why = op.check(proj, cat)
@@ -133,27 +133,27 @@ def test_refusals_are_sentences(proj, cat, op, words):
 
 def test_allowed_raid_types_follow_platform_rules(proj, cat):
     proj.drives.update({f"0_0_{s}": proj.drives.get(f"0_0_{s}") or __import__("app.domain.project", fromlist=["Drive"]).Drive(f"0_0_{s}", "fc-15k-73") for s in (10, 11, 12, 13)})
-    allowed = ops.allowed_raid_types(proj, cat, ["0_0_10", "0_0_11", "0_0_12", "0_0_13"])
+    allowed = edits.allowed_raid_types(proj, cat, ["0_0_10", "0_0_11", "0_0_12", "0_0_13"])
     assert {rt.value for rt, why in allowed.items() if why is None} == {"R0", "R1/0", "R5", "R6"}
-    mixed = ops.allowed_raid_types(proj, cat, ["0_0_12", "1_0_12"] if "1_0_12" in proj.drives else ["0_0_12", "0_1_9"])
+    mixed = edits.allowed_raid_types(proj, cat, ["0_0_12", "1_0_12"] if "1_0_12" in proj.drives else ["0_0_12", "0_1_9"])
     assert all(why for why in mixed.values())
 
 
 def test_batch_is_one_step_and_all_or_nothing(proj, cat):
     before = project_to_dict(proj)
-    bad = ops.Batch([ops.PlaceDrive("0_0_12", "fc-15k-73"), ops.PlaceDrive("0_0_12", "fc-15k-73")])
+    bad = edits.Batch([edits.PlaceDrive("0_0_12", "fc-15k-73"), edits.PlaceDrive("0_0_12", "fc-15k-73")])
     assert "already holds a drive" in bad.check(proj, cat)
-    with pytest.raises(ops.OpError):
+    with pytest.raises(edits.EditError):
         bad.do(proj)
     assert project_to_dict(proj) == before
-    good = ops.Batch([ops.PlaceDrive("0_0_12", "fc-15k-73"), ops.SetHotSpare("0_0_12", True)])
-    roundtrip(proj, cat, good, [ops.LAYOUT])
+    good = edits.Batch([edits.PlaceDrive("0_0_12", "fc-15k-73"), edits.SetHotSpare("0_0_12", True)])
+    roundtrip(proj, cat, good, [edits.LAYOUT])
 
 
 def test_move_event_merges_into_one_undo_step(proj):
-    a = ops.MoveEvent("op1", 3.0)
+    a = edits.MoveEvent("op1", 3.0)
     a.do(proj)
-    b = ops.MoveEvent("op1", 4.0)
+    b = edits.MoveEvent("op1", 4.0)
     b.do(proj)
     assert a.merge_key() == b.merge_key()
     assert not a.merge(b)  # two separate moves (two drags) stay two undo steps
@@ -164,20 +164,20 @@ def test_move_event_merges_into_one_undo_step(proj):
 
 
 def test_parse_ref_reads_validation_references():
-    assert ops.parse_ref("drive 0_1_4") == ("drive", "0_1_4")
-    assert ops.parse_ref("RG 3") == ("group", 3)
-    assert ops.parse_ref("LUN 12") == ("lun", 12)
-    assert ops.parse_ref("enclosure 0_2") == ("enclosure", "0_2")
-    assert ops.parse_ref("bus 1") == ("bus", 1)
-    assert ops.parse_ref("cache.page_kb") == ("cache", "page_kb")
-    assert ops.parse_ref("feature hpt") == ("feature", "hpt")
-    assert ops.parse_ref("workload oltp") == ("workload", "oltp")
-    assert ops.parse_ref("op3") == ("event", "op3")
-    assert ops.parse_ref("project") == ("project", "")
+    assert edits.parse_ref("drive 0_1_4") == ("drive", "0_1_4")
+    assert edits.parse_ref("RG 3") == ("group", 3)
+    assert edits.parse_ref("LUN 12") == ("lun", 12)
+    assert edits.parse_ref("enclosure 0_2") == ("enclosure", "0_2")
+    assert edits.parse_ref("bus 1") == ("bus", 1)
+    assert edits.parse_ref("cache.page_kb") == ("cache", "page_kb")
+    assert edits.parse_ref("feature hpt") == ("feature", "hpt")
+    assert edits.parse_ref("workload oltp") == ("workload", "oltp")
+    assert edits.parse_ref("op3") == ("event", "op3")
+    assert edits.parse_ref("project") == ("project", "")
 
 
 def test_change_flags():
-    c = ops.Change.of(ops.INFO)
+    c = edits.Change.of(edits.INFO)
     assert not c.needs_simulation
-    assert (c | ops.Change.of(ops.LAYOUT)).needs_simulation
-    assert ops.Change.everything().affects(ops.CACHE)
+    assert (c | edits.Change.of(edits.LAYOUT)).needs_simulation
+    assert edits.Change.everything().affects(edits.CACHE)

@@ -11,7 +11,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 from app.domain.formatting import DASH, NO_IO  # noqa: E402
 from app.ui.charts import ChartsPanel  # noqa: E402
 from app.ui.document import Document  # noqa: E402
@@ -42,7 +42,7 @@ def test_duplicate_switch_and_pin_are_undoable(bar):
     assert [e.id for e in p.scenario(name).events] == ["op1"]
     assert b.current_box.currentText() == name and b.current_box.count() == 2
     # the copy is independent
-    doc.apply(ops.SetEventPriority("op1", "Low"))
+    doc.apply(edits.SetEventPriority("op1", "Low"))
     assert p.scenario("Baseline").event("op1").priority == "ASAP"
     assert b.set_baseline("Baseline") and p.baseline_scenario == "Baseline"
     assert b.baseline_box.currentData() == "Baseline"

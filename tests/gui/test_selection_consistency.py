@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QStandardPaths, Qt  # noqa: E402
 from PySide6.QtWidgets import QLabel  # noqa: E402
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 from app.domain.project import Bind, Workload  # noqa: E402
 
 pytestmark = pytest.mark.gui
@@ -75,14 +75,14 @@ def test_a_selection_without_an_op_clears_the_timeline_selection(win, qtbot):
 
 
 def _place_drive(doc):
-    return ops.PlaceDrive("0_0_7", doc.project.drives["0_0_1"].type_id)
+    return edits.PlaceDrive("0_0_7", doc.project.drives["0_0_1"].type_id)
 
 
 @pytest.mark.parametrize("make, selected, left, title", [
-    (lambda doc: ops.CreateLun(1, 10, "SP A"), ["LUN 4"], [], "Project"),
+    (lambda doc: edits.CreateLun(1, 10, "SP A"), ["LUN 4"], [], "Project"),
     (_place_drive, ["drive 0_0_7"], [], "Project"),
     (_place_drive, ["drive 0_0_1", "drive 0_0_7"], ["drive 0_0_1"], "Drive 0_0_1"),
-    (lambda doc: ops.AddWorkload(Workload("w2", "Backup", [2], iops=100.0)), ["workload w2"], [], "Project"),
+    (lambda doc: edits.AddWorkload(Workload("w2", "Backup", [2], iops=100.0)), ["workload w2"], [], "Project"),
 ], ids=["lun", "drive", "one-of-two-drives", "workload"])
 def test_undoing_the_creation_of_a_selected_object_drops_it(win, qtbot, make, selected, left, title):
     window, doc, _parts = win

@@ -8,7 +8,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 from app.domain.project import Event  # noqa: E402
 from app.ui.timeline.dialogs import EventForm, available_kinds, default_event  # noqa: E402
 
@@ -30,7 +30,7 @@ def test_forms_for_every_offered_kind(qtbot, example_path, catalog):
         assert isinstance(made, Event.registry[kind]) and made.start_h == 1.5
         if hasattr(made, "priority") and platform.priorities(kind):
             assert made.priority in platform.priorities(kind)
-        op = ops.AddEvent(made)
+        op = edits.AddEvent(made)
         assert op.check(project, catalog) is None
         op.do(project)
         assert any(e.kind == kind for e in project.scenario().events)

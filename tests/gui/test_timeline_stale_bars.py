@@ -9,7 +9,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 from PySide6.QtCore import QPointF, QStandardPaths  # noqa: E402
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 
 try:
     from test_live_support import FakeEngine, catalog, small_project, timeline_window
@@ -42,7 +42,7 @@ def test_a_failed_prediction_dims_the_bars_and_a_good_one_restores_them(qtbot):
 
     parts.live.simulate = broken
     with qtbot.waitSignal(parts.live.failed, timeout=10000):
-        doc.apply(ops.SetEventPriority("op1", "Low"))  # the bar does not move: only the state changes
+        doc.apply(edits.SetEventPriority("op1", "Low"))  # the bar does not move: only the state changes
     qtbot.wait(50)
     assert gantt.items["op1"].phases == phases  # the last good prediction's bar stays...
     dimmed = bar_colour(gantt, "op1")

@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QStandardPaths  # noqa: E402
 from PySide6.QtWidgets import QDockWidget, QMenu  # noqa: E402
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 from app.domain.project import DriveFailure  # noqa: E402
 
 try:
@@ -45,7 +45,7 @@ def test_a_result_is_drawn_in_one_turn_within_the_budget(win, qtbot):
     parts.live.resultReady.connect(lambda live: seen.append(
         (parts.charts.result is live.current, parts.timeline.result is live.current, parts.redrawing)))
     with qtbot.waitSignal(parts.live.resultReady, timeout=10000):
-        doc.apply(ops.SetEventPriority("op1", "Low"))
+        doc.apply(edits.SetEventPriority("op1", "Low"))
     assert seen == [(True, True, False)]  # a small plan: every step in the result's own turn
     assert [name for name, _ in parts.step_ms] == [
         "_show_charts", "_show_timeline", "_show_comparison", "_show_colours", "_show_advisories"]
@@ -61,7 +61,7 @@ def test_steps_past_the_turn_budget_wait_for_the_next_turn_charts_first(win, qtb
     parts.live.resultReady.connect(lambda live: seen.append(
         (parts.charts.result is live.current, parts.timeline.result is live.current, parts.redrawing)))
     with qtbot.waitSignal(parts.live.resultReady, timeout=10000) as sig:
-        doc.apply(ops.SetEventPriority("op1", "Low"))
+        doc.apply(edits.SetEventPriority("op1", "Low"))
     # the curves at once; the timeline (and then the rest) on later turns of the event loop
     assert seen == [(True, False, True)]
     qtbot.waitUntil(lambda: not parts.redrawing, timeout=5000)
@@ -77,7 +77,7 @@ def test_the_engine_request_leaves_before_the_timeline_redraws(win, monkeypatch)
     request, refresh = parts.live.request, parts.timeline.refresh
     monkeypatch.setattr(parts.live, "request", lambda: (order.append("request"), request()))
     monkeypatch.setattr(parts.timeline, "refresh", lambda: (order.append("timeline"), refresh()))
-    doc.apply(ops.MoveEvent("op1", 2.0))
+    doc.apply(edits.MoveEvent("op1", 2.0))
     assert order == ["request", "timeline"]
 
 
@@ -133,7 +133,7 @@ def test_scenario_bar_duplicate_and_baseline(win, qtbot):
     with qtbot.waitSignal(parts.live.resultReady, timeout=10000):
         bar.set_baseline("Baseline")
     with qtbot.waitSignal(parts.live.resultReady, timeout=10000) as sig:
-        doc.apply(ops.SetEventPriority("op1", "Low"))
+        doc.apply(edits.SetEventPriority("op1", "Low"))
     live = sig.args[0]
     assert live.baseline is not None and live.baseline.scenario == "Baseline"
     assert parts.charts.curve("response_ms", "w1", baseline=True) is not None
@@ -180,7 +180,7 @@ def test_engine_advisories_reach_the_messages_dock(win, qtbot):
 
     qtbot.waitUntil(lambda: "op1: ASAP under host load" in texts(), timeout=5000)
     with qtbot.waitSignal(parts.live.resultReady, timeout=10000):
-        doc.apply(ops.SetEventPriority("op1", "Low"))
+        doc.apply(edits.SetEventPriority("op1", "Low"))
     qtbot.waitUntil(lambda: "op1: ASAP under host load" not in texts(), timeout=5000)
 
 

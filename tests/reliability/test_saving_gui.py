@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gui"))
 from configurator_support import isolated, make_window, settle  # noqa: E402,F401
 
-from app.domain import ops  # noqa: E402
+from app.domain import edits  # noqa: E402
 from app.store import disk  # noqa: E402
 from app.store.project_file import load_project, save_project  # noqa: E402
 from app.ui import file_guard  # noqa: E402
@@ -50,7 +50,7 @@ def _plan(folder: Path, title: str = "on disk", name: str = "plan.arrayplan") ->
 
 
 def _edit(w, title: str) -> None:
-    w.document.apply(ops.SetProjectInfo(title=title))
+    w.document.apply(edits.SetProjectInfo(title=title))
 
 
 def _title_on_disk(path: Path) -> str:

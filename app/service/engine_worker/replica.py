@@ -1,6 +1,6 @@
 """Copies of the project that follow the GUI's edits: what a worker reads while the user edits.
 
-A `Change` (app.domain.ops) names the aspects an edit touched; `ASPECT_ATTRS` maps them to the
+A `Change` (app.domain.edits) names the aspects an edit touched; `ASPECT_ATTRS` maps them to the
 Project containers that can hold them. `ChangeLog` gathers the containers edited since a copy
 was last brought up to date, so only those are copied again: `snapshot_project` for a worker
 thread in the GUI process, `project_parts` / `apply_parts` for the replica in the engine worker
@@ -15,7 +15,7 @@ from typing import Any
 
 from app.domain.project import Project
 
-# which Project attributes each kind of change (app.domain.ops.Change.aspects) can touch
+# which Project attributes each kind of change (app.domain.edits.Change.aspects) can touch
 ASPECT_ATTRS = {
     "layout": ("enclosures", "drives"),
     "groups": ("groups",),

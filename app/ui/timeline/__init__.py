@@ -22,7 +22,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
-from app.domain.ops import parse_ref
+from app.domain.edits import parse_ref
 from app.ui.timeline.dialogs import failed_drives
 from app.ui.charts import values_at
 

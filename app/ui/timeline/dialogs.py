@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from app.domain.formatting import EVENT_FIELD_LABELS, format_changes, format_moves
 from app.domain.hardware import Catalog
+from app.domain.priorities import PriorityChoice, default_priority, offered_priorities
 from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEnable, LunMigration, VolumeMigration
 from app.domain.validation import (
     ERROR, MAX_START_H, REALLOCATE_THRESHOLD, event_issues, migration_targets, unused_luns,
@@ -108,10 +109,8 @@ def default_event(kind: str, project, platform, start_h: float = 0.0, **preset: 
     where there are any (id left empty)."""
     cls = Event.registry[kind]
     ev = cls(id="", start_h=float(start_h))
-    if hasattr(ev, "priority") and platform is not None:
-        spec = platform.operations.get(kind)
-        if spec is not None:
-            ev.priority = spec.default
+    if hasattr(ev, "priority") and default_priority(platform, kind) is not None:
+        ev.priority = default_priority(platform, kind)
     luns = [l.id for l in project.luns]
     if kind == "lun_migration" and luns:
         ends = _migration_ends(project)
@@ -275,10 +274,8 @@ class EventForm(QDialog):
                 items.append((f"{loc} ({where})", loc))
             return self._combo(items, value)
         if name == "priority":
-            offered = list(self.platform.priorities(self._event.kind)) if self.platform else []
-            if value not in offered:
-                offered.append(value)
-            return self._combo([(x, x) for x in offered], value)
+            choice = PriorityChoice(offered_priorities(self.platform, self._event.kind), value)
+            return self._combo([(choice.label(x), x) for x in choice.choices], value)
         if name == "feature":
             feats = self.platform.features if self.platform else {}
             return self._combo([(f.name, fid) for fid, f in feats.items()], value)

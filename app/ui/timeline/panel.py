@@ -1,6 +1,6 @@
 """The Timeline dock: a toolbar (add, delete, priority, start, play) over the Gantt view.
 
-Every edit is an undoable operation applied through the Document (app.domain.ops: AddEvent,
+Every edit is an undoable operation applied through the Document (app.domain.edits: AddEvent,
 RemoveEvent, MoveEvent, SetEventPriority, SetEventFields). The panel redraws from the project at
 once (so a new event shows where it starts) and again when the engine's prediction arrives.
 """
@@ -15,8 +15,9 @@ from PySide6.QtWidgets import (
     QComboBox, QHBoxLayout, QLabel, QMenu, QSizePolicy, QToolButton, QVBoxLayout, QWidget,
 )
 
-from app.domain import ops
+from app.domain import edits
 from app.domain.formatting import format_time
+from app.domain.priorities import offered_priorities, priority_choice
 from app.domain.project import Event, LunMigration, VolumeMigration
 from app.domain.validation import event_issues
 from app.ui.charts.statustext import StatusText
@@ -163,7 +164,7 @@ class TimelinePanel(QWidget):
 
     def _doc_changed(self, change=None) -> None:
         if change is not None and getattr(change, "aspects", None) is not None and not change.replaced:
-            if not change.affects(ops.EVENTS, ops.SCENARIOS, ops.WORKLOADS):
+            if not change.affects(edits.EVENTS, edits.SCENARIOS, edits.WORKLOADS):
                 self.gantt.set_stale(True)  # the rows stand; the prediction is being redone
                 return
         if self.selected and self.project is not None:
@@ -208,11 +209,10 @@ class TimelinePanel(QWidget):
             self.priority_box.clear()
             has_priority = ev is not None and hasattr(ev, "priority")
             if has_priority:
-                offered = list(self.platform.priorities(ev.kind)) if self.platform else []
-                if ev.priority not in offered:
-                    offered.append(ev.priority)
-                self.priority_box.addItems(offered)
-                self.priority_box.setCurrentText(ev.priority)
+                choice = priority_choice(self.platform, ev)
+                for level in choice.choices:
+                    self.priority_box.addItem(choice.label(level), level)
+                self.priority_box.setCurrentIndex(choice.choices.index(ev.priority))
             self.priority_box.setEnabled(has_priority)
             self.advisor_button.setEnabled(has_priority)
             self.start_box.setEnabled(ev is not None)
@@ -237,14 +237,14 @@ class TimelinePanel(QWidget):
 
     def add_event(self, event: Event) -> str | None:
         """Add `event` to the current scenario; returns its id (filled in when empty)."""
-        op = ops.AddEvent(event)
+        op = edits.AddEvent(event)
         if not self._apply(op):
             return None
         self.select(op.event.id)
         return op.event.id
 
     def move_event(self, event_id: str, start_h: float, mergeable: bool = False) -> bool:
-        op = ops.MoveEvent(event_id, max(0.0, float(start_h)))
+        op = edits.MoveEvent(event_id, max(0.0, float(start_h)))
         op.mergeable = mergeable  # the Start box's arrow steps; a drag is one edit of its own
         ok = self._apply(op)
         if ok:
@@ -252,12 +252,12 @@ class TimelinePanel(QWidget):
         return ok
 
     def set_priority(self, event_id: str, priority: str) -> bool:
-        return self._apply(ops.SetEventPriority(event_id, priority))
+        return self._apply(edits.SetEventPriority(event_id, priority))
 
     def delete_event(self, event_id: str) -> bool:
         # a deleted selected event leaves the selection through the document's change
         # (_doc_changed here, MainWindow._drop_vanished_refs for the window's)
-        return self._apply(ops.RemoveEvent(event_id))
+        return self._apply(edits.RemoveEvent(event_id))
 
     def edit_event(self, event_id: str) -> None:
         try:
@@ -268,7 +268,7 @@ class TimelinePanel(QWidget):
         if form.exec():
             values = form.changed_values()
             if values:
-                self._apply(ops.SetEventFields(event_id, **values))
+                self._apply(edits.SetEventFields(event_id, **values))
 
     def new_event_dialog(self, kind: str, start_h: float | None = None, **preset) -> str | None:
         """Ask for the fields of a new `kind` event (pre-filled with `preset`) and add it."""
@@ -309,7 +309,7 @@ class TimelinePanel(QWidget):
         if self._updating or not self.selected:
             return
         ev = self.selected_event()
-        text = self.priority_box.currentText()
+        text = self.priority_box.currentData() or self.priority_box.currentText()
         if ev is not None and getattr(ev, "priority", text) != text:
             self.set_priority(self.selected, text)
 
@@ -343,7 +343,7 @@ class TimelinePanel(QWidget):
         menu = QMenu(self)
         if hasattr(ev, "priority"):
             sub = menu.addMenu("Priority")
-            for prio in self.platform.priorities(ev.kind) if self.platform else ():
+            for prio in offered_priorities(self.platform, ev.kind):
                 act = sub.addAction(prio, lambda p=prio: self.set_priority(event_id, p))
                 act.setCheckable(True)
                 act.setChecked(prio == ev.priority)

@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="arrayplanner-shots-"))
 
-    from app.domain import ops
+    from app.domain import edits
     from app.store.examples import example_path
     from app.store.presets import default_catalog
     from app.store.project_file import load_project
@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     parts = window.plugins["app.ui.timeline"]
     _settle(app, 0.8)
 
-    doc.apply(ops.SetBaselineScenario(None))
-    doc.apply(ops.SetCurrentScenario("Dependent ASAP migration"))
+    doc.apply(edits.SetBaselineScenario(None))
+    doc.apply(edits.SetCurrentScenario("Dependent ASAP migration"))
     _wait_result(app, parts)
     res = parts.live.result
     op = res.operation("op1")
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     window.grab().save(str(out / "timeline-advisor.png"))
 
     # the comparison: ASAP against the High-priority scenario pinned as the baseline
-    doc.apply(ops.SetBaselineScenario("Dependent High migration"))
+    doc.apply(edits.SetBaselineScenario("Dependent High migration"))
     _wait_result(app, parts)
     parts.docks["compare"].show()
     parts.docks["compare"].raise_()
