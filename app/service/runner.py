@@ -1,0 +1,106 @@
+"""Many engine runs at once, through a concurrent.futures Executor: sweeps and goal seeking.
+
+    results = run_jobs(jobs, catalog, executor=None, work=sweep_step)
+
+executor None: one local process pool for the whole process (spawn, as the engine worker: the
+GUI has threads), created on first use with a worker per core and reused by later calls, so a
+sweep repeated in the GUI pays the process start-up once. Any other concurrent.futures Executor
+works the same: `InProcessExecutor()` (tests, tiny jobs) or a dask.distributed client's
+`get_executor()` (`--dask ADDRESS`: `dask_executor`). Results come back in the jobs' order;
+`should_stop` cancels the jobs not yet started; `progress(done, total)` is called as they end.
+
+Each job names a top-level function (`work`) so that it pickles: it runs the engine where the
+job lands and returns something small (a sweep step, not a Result with its series).
+"""
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import threading
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from app.domain.project import Project
+
+
+@dataclass
+class RunJob:
+    project: Project
+    scenario: str
+    tag: Any = None  # the caller's key for the answer (e.g. (curve, factor))
+
+
+class InProcessExecutor(Executor):
+    """Runs each call at submit time in this process: no start-up cost, one core."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        fut: Future = Future()
+        try:
+            fut.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller through the future
+            fut.set_exception(exc)
+        return fut
+
+
+_pool: ProcessPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def local_pool() -> ProcessPoolExecutor:
+    """The process's shared pool: a worker per core (os.cpu_count())."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 1,
+                                        mp_context=multiprocessing.get_context("spawn"))
+            atexit.register(shutdown_local_pool)
+        return _pool
+
+
+def shutdown_local_pool() -> None:
+    global _pool
+    with _pool_lock:
+        if _pool is not None:
+            _pool.shutdown(wait=False, cancel_futures=True)
+            _pool = None
+
+
+def dask_executor(address: str) -> Executor:
+    """A dask.distributed client's executor ("tcp://host:8786", or a LocalCluster's address).
+    dask is an optional extra: a clear message when it is not installed."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise RuntimeError("--dask needs dask.distributed: install the 'dask' extra "
+                           "(pip install 'arrayplanner[dask]')") from None
+    return Client(address).get_executor()
+
+
+def simulate_job(job: RunJob, catalog) -> Any:
+    """The default work: the engine's Result for the job."""
+    from app.engine.simulate import simulate
+
+    return simulate(job.project, catalog, job.scenario)
+
+
+def run_jobs(jobs: Sequence[RunJob], catalog, executor: Executor | None = None,
+             work: Callable[[RunJob, Any], Any] = simulate_job,
+             progress: Callable[[int, int], None] | None = None,
+             should_stop: Callable[[], bool] | None = None) -> list[Any] | None:
+    """work(job, catalog) for every job, in the jobs' order; None if cancelled."""
+    ex = executor if executor is not None else local_pool()
+    futures = [ex.submit(work, job, catalog) for job in jobs]
+    pending = set(futures)
+    done_count = 0
+    while pending:
+        if should_stop is not None and should_stop():
+            for f in pending:
+                f.cancel()
+            return None
+        finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+        done_count += len(finished)
+        if finished and progress is not None:
+            progress(done_count, len(futures))
+    return [f.result() for f in futures]

@@ -1,0 +1,138 @@
+"""Load sweep (app/service/sweep.py, `arrayplanner sweep`): the curve behaves like physics,
+its answers (knee, max IOPS at a target, headroom) agree with single engine runs, and the
+local process pool, the in-process executor and a dask LocalCluster give the same steps."""
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.engine.simulate import simulate
+from app.service.runner import InProcessExecutor, local_pool
+from app.service.sweep import SweepSpec, measure, scaled_project, sweep
+from app.store.presets import load_catalog
+from app.store.project_file import load_project
+
+ROOT = Path(__file__).resolve().parents[1]
+OLTP = ROOT / "presets/examples/emc-cx4-960-oltp.json"
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+@pytest.fixture(scope="module")
+def oltp_sweep(catalog):
+    project = load_project(OLTP)
+    return project, sweep(project, catalog, SweepSpec(steps=16, background="op1"), executor=InProcessExecutor())
+
+
+def test_the_steady_curve_rises_with_load_and_ends_saturated(oltp_sweep):
+    _, result = oltp_sweep
+    steady = result.curves[0]
+    assert steady.label == "steady" and len(steady.steps) == 16
+    factors = [s.factor for s in steady.steps]
+    assert factors == sorted(factors) and factors[0] == pytest.approx(0.1) and 1.0 in factors
+    unsaturated = [s for s in steady.steps if not s.saturated]
+    resp = [s.worst_response_ms for s in unsaturated]
+    assert all(b >= a - 1e-9 for a, b in zip(resp, resp[1:])), resp  # more load is never faster
+    for s in steady.steps:
+        assert s.total_served <= s.total_offered * (1 + 1e-9)
+        assert all(0.0 <= u <= 100.0 + 1e-6 for u in s.utilisation_pct.values())  # no centre over 100%
+    sat = steady.saturation()
+    assert sat is not None and sat.factor >= result.saturation_factor - 1e-9
+    assert steady.steps[-1].saturated  # the sweep goes past the point of saturation
+    assert steady.knee is not None and steady.knee.factor < sat.factor
+    assert steady.knee.limiting.startswith(("drive", "RG", "bus", "CPU", "host port", "write cache"))
+
+
+def test_a_background_operation_costs_response_at_every_load(oltp_sweep):
+    _, result = oltp_sweep
+    steady, during = result.curves
+    assert during.background == "op1" and "op1" in during.label
+    for a, b in zip(steady.steps, during.steps):
+        assert a.factor == b.factor
+        if not a.saturated:
+            assert b.worst_response_ms >= a.worst_response_ms - 1e-6
+
+
+def test_max_iops_and_headroom_agree_with_single_runs(oltp_sweep, catalog):
+    project, result = oltp_sweep
+    steady = result.curves[0]
+    target = 20.0
+    head = steady.headroom_pct(target)
+    assert head is not None
+    today = sum(w.iops for w in project.workloads)
+    assert steady.max_iops_at(target) == pytest.approx(today * (1 + head / 100), rel=1e-6)
+    # a run just under the answer meets the target, one well past it does not
+    scenario = project.current_scenario
+    for factor, meets in ((1 + head / 100) * 0.97, True), ((1 + head / 100) * 1.15, False):
+        p = scaled_project(project, scenario, factor)
+        step = measure(simulate(p, catalog, scenario), p, factor, None)
+        assert (step.worst_response_ms <= target and not step.saturated) is meets, (factor, step.worst_response_ms)
+
+
+def test_a_heavier_project_saturates_sooner(catalog):
+    project = load_project(OLTP)
+    light = sweep(project, catalog, SweepSpec(steps=4), executor=InProcessExecutor())
+    for w in project.workloads:
+        w.iops *= 2
+    heavy = sweep(project, catalog, SweepSpec(steps=4), executor=InProcessExecutor())
+    assert heavy.saturation_factor == pytest.approx(light.saturation_factor / 2, rel=0.06)
+
+
+def test_the_local_pool_gives_the_in_process_answer(catalog):
+    project = load_project(OLTP)
+    spec = SweepSpec(steps=4, max_factor=1.5)
+    here = sweep(project, catalog, spec, executor=InProcessExecutor())
+    pooled = sweep(project, catalog, spec, executor=local_pool())
+    assert [s.response_ms for s in here.curves[0].steps] == [s.response_ms for s in pooled.curves[0].steps]
+
+
+def test_a_dask_local_cluster_gives_the_local_pool_answer(catalog):
+    distributed = pytest.importorskip("dask.distributed")
+    project = load_project(OLTP)
+    spec = SweepSpec(steps=4, max_factor=1.5)
+    pooled = sweep(project, catalog, spec, executor=local_pool())
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        on_dask = sweep(project, catalog, spec, executor=client.get_executor())
+    assert [s.response_ms for s in on_dask.curves[0].steps] == [s.response_ms for s in pooled.curves[0].steps]
+    assert [s.limiting for s in on_dask.curves[0].steps] == [s.limiting for s in pooled.curves[0].steps]
+
+
+def test_cancel_returns_nothing(catalog):
+    project = load_project(OLTP)
+    assert sweep(project, catalog, SweepSpec(steps=4, max_factor=1.0), executor=local_pool(),
+                 should_stop=lambda: True) is None
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "app", "sweep", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300, env={**__import__("os").environ, "ARRAYPLANNER_ENGINE": "python"})
+
+
+def test_the_command_prints_json_with_the_answers():
+    r = run_cli(str(OLTP), "--steps", "6", "--target", "20", "--json", "--in-process")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    steady = d["curves"][0]
+    assert len(steady["steps"]) == 6 and d["engine_runs"] > 6
+    assert steady["max_iops_at_target"] > 0 and isinstance(steady["growth_fits"], bool)
+    assert all(not math.isnan(s["offered_iops"]) for s in steady["steps"])
+    names = {w.name or w.id for w in load_project(OLTP).workloads}
+    assert set(steady["steps"][0]["response_ms"]) == names  # workloads by name, not id
+
+
+def test_the_command_refuses_bad_input(tmp_path):
+    assert run_cli(str(OLTP), "--steps", "1").returncode == 2
+    r = run_cli(str(OLTP), "--background", "nope", "--in-process")
+    assert r.returncode == 2 and "nope" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    idle = ROOT / "presets/examples/emc-cx4-960-worked-examples.json"
+    r = run_cli(str(idle), "--in-process")
+    assert r.returncode == 1 and "no host workload" in r.stderr
