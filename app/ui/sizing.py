@@ -1,0 +1,329 @@
+"""Load sweep window (Scenario > Load Sweep…): response time against host load, per scenario.
+
+A plug-in (app/ui/main_window.py PLUGINS). The sweep (app/service/sweep.py) runs on a Python
+thread that only waits on the shared local process pool (app/service/runner.py): the engine
+never runs on the GUI thread, progress comes back by a queued signal, Cancel stops the jobs not
+yet started. The chart draws the worst workload response against offered IOPS, one curve per
+scenario and per "steady" / "during OP", with the knee and the saturation point marked and the
+response target as a line; the table lists the chosen curve's steps.
+"""
+from __future__ import annotations
+
+import math
+import threading
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QHBoxLayout,
+    QHeaderView, QLabel, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSpinBox, QSplitter,
+    QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
+
+from app.service.sweep import SweepSpec, sweep
+
+CURVE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+
+
+class _Bridge(QObject):
+    """Signals from the sweep thread (queued to the GUI thread)."""
+
+    progress = Signal(int, int)
+    finished = Signal(object)  # list[(scenario, SweepResult)] or None (cancelled)
+    failed = Signal(str)
+
+
+class SweepDialog(QDialog):
+    def __init__(self, document, parent: QWidget | None = None, executor: Any = None):
+        super().__init__(parent)
+        self.setWindowTitle("Load Sweep")
+        self.setAccessibleName("Load sweep")
+        self.document = document
+        self.executor = executor  # None: the shared local process pool
+        self.results: list[tuple[str, Any]] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.bridge = _Bridge(self)
+        self.bridge.progress.connect(self._progress)
+        self.bridge.finished.connect(self._finished)
+        self.bridge.failed.connect(self._failed)
+
+        form = QFormLayout()
+        self.scenarios = QListWidget()
+        self.scenarios.setAccessibleName("Scenarios to sweep")
+        self.scenarios.setMaximumHeight(72)
+        project = document.project
+        for sc in project.scenarios:
+            item = QListWidgetItem(sc.name)
+            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+            item.setCheckState(Qt.Checked if sc.name == project.current_scenario else Qt.Unchecked)
+            self.scenarios.addItem(item)
+        form.addRow("Scenarios", self.scenarios)
+        self.background = QComboBox()
+        self.background.setAccessibleName("Background operation")
+        self.background.addItem("None (host load alone)", None)
+        for ev in project.scenario().events:
+            if getattr(ev, "priority", None):
+                self.background.addItem(f"{ev.id}: {ev.label_text} at {ev.priority}", ev.id)
+        self.background.setToolTip("Also sweep while this operation of the current scenario runs")
+        form.addRow("During", self.background)
+        self.steps = QSpinBox(minimum=2, maximum=200, value=20)
+        self.steps.setAccessibleName("Load steps")
+        form.addRow("Load steps", self.steps)
+        self.target = QDoubleSpinBox(minimum=0.1, maximum=100000.0, decimals=1, suffix=" ms")
+        targets = [w.response_target_ms for w in project.workloads if w.response_target_ms]
+        self.target.setValue(min(targets) if targets else 20.0)
+        self.target.setAccessibleName("Response target")
+        self.target.valueChanged.connect(lambda _v: self._show())
+        form.addRow("Response target", self.target)
+        self.growth = QSpinBox(minimum=0, maximum=1000, value=30, suffix=" %")
+        self.growth.setAccessibleName("Planned growth")
+        self.growth.valueChanged.connect(lambda _v: self._show())
+        form.addRow("Planned growth", self.growth)
+
+        self.run_button = QPushButton("Run")
+        self.run_button.setAccessibleName("Run the sweep")
+        self.run_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setAccessibleName("Cancel the sweep")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.bar = QProgressBar()
+        self.bar.setAccessibleName("Sweep progress")
+        self.bar.setTextVisible(True)
+        row = QHBoxLayout()
+        row.addWidget(self.run_button)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.bar, 1)
+
+        self.plot = pg.PlotWidget()
+        self._follow_palette()
+        self.plot.setAccessibleName("Response time against offered IOPS")
+        self.legend = self.plot.addLegend(offset=(10, 10))
+        self._follow_palette()
+        self.plot.showGrid(x=True, y=True, alpha=0.2)
+        self.summary = QLabel("Run the sweep to see how the response grows with the load.")
+        self.summary.setWordWrap(True)
+        self.curve_box = QComboBox()
+        self.curve_box.setAccessibleName("Curve shown in the table")
+        self.curve_box.currentIndexChanged.connect(lambda _i: self._fill_table())
+        self.table = QTableWidget(0, 6)
+        self.table.setAccessibleName("Sweep steps")
+        self.table.setHorizontalHeaderLabels(["Load", "Offered IOPS", "Served IOPS", "Worst response",
+                                              "Limiting component", "Note"])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        lower = QWidget()
+        ll = QVBoxLayout(lower)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.curve_box)
+        ll.addWidget(self.table)
+        split = QSplitter(Qt.Vertical)
+        split.addWidget(self.plot)
+        split.addWidget(lower)
+        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons.rejected.connect(self.reject)
+
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addLayout(row)
+        lay.addWidget(self.summary)
+        lay.addWidget(split, 1)
+        lay.addWidget(buttons)
+        self.resize(900, 760)
+
+    def _follow_palette(self) -> None:
+        """The chart in the palette's colours (a dark system palette gives a dark chart)."""
+        pal = self.palette()
+        self.plot.setBackground(pal.color(QPalette.Base))
+        for name in ("left", "bottom"):
+            axis = self.plot.getPlotItem().getAxis(name)
+            axis.setTextPen(pal.color(QPalette.Text))
+            axis.setPen(pal.color(QPalette.Mid))
+        text = pal.color(QPalette.Text).name()
+        self.plot.setLabel("bottom", "Offered IOPS", color=text)
+        self.plot.setLabel("left", "Worst workload response (ms)", color=text)
+        if getattr(self, "legend", None) is not None:
+            self.legend.setLabelTextColor(pal.color(QPalette.Text))
+
+    def changeEvent(self, event) -> None:
+        if event.type() in (QEvent.PaletteChange, QEvent.ApplicationPaletteChange):
+            self._follow_palette()
+        super().changeEvent(event)
+
+    # ---------------------------------------------------------------- running
+    def chosen_scenarios(self) -> list[str]:
+        return [self.scenarios.item(i).text() for i in range(self.scenarios.count())
+                if self.scenarios.item(i).checkState() == Qt.Checked]
+
+    def start(self) -> None:
+        names = self.chosen_scenarios()
+        if not names:
+            self.summary.setText("Tick at least one scenario.")
+            return
+        project = self.document.project.clone()  # a snapshot: edits meanwhile do not reach the run
+        catalog = self.document.catalog
+        background = self.background.currentData()
+        steps = self.steps.value()
+        self._stop.clear()
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.bar.setRange(0, 0)
+        self.summary.setText("Sweeping…")
+        bridge, stop, executor = self.bridge, self._stop, self.executor
+
+        def work() -> None:
+            out = []
+            try:
+                for k, name in enumerate(names):
+                    bg = background if background and _has_event(project, name, background) else None
+                    spec = SweepSpec(steps=steps, scenario=name, background=bg)
+                    res = sweep(project, catalog, spec, executor=executor, should_stop=stop.is_set,
+                                progress=lambda d, t, k=k: bridge.progress.emit(k * t + d, len(names) * t))
+                    if res is None:
+                        bridge.finished.emit(None)
+                        return
+                    out.append((name, res))
+            except Exception as exc:  # noqa: BLE001 - shown to the user, the dialog stays usable
+                bridge.failed.emit(str(exc))
+                return
+            bridge.finished.emit(out)
+
+        self._thread = threading.Thread(target=work, name="load-sweep", daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def wait(self, timeout: float = 60.0) -> None:
+        """For tests and closing: wait for the sweep thread."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def done(self, r: int) -> None:  # noqa: D401 - QDialog.done: stop a running sweep first
+        self._stop.set()
+        super().done(r)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.bar.setRange(0, total)
+        self.bar.setValue(done)
+
+    def _idle(self) -> None:
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.bar.setRange(0, 1)
+        self.bar.setValue(0)
+
+    def _failed(self, message: str) -> None:
+        self._idle()
+        self.summary.setText(f"The sweep failed: {message}")
+
+    def _finished(self, results) -> None:
+        self._idle()
+        if results is None:
+            self.summary.setText("Cancelled.")
+            return
+        self.results = results
+        self.bar.setRange(0, 1)
+        self.bar.setValue(1)
+        self.curve_box.blockSignals(True)
+        self.curve_box.clear()
+        for name, res in results:
+            for c in res.curves:
+                self.curve_box.addItem(f"{name}: {c.label}", (name, c.label))
+        self.curve_box.blockSignals(False)
+        self._show()
+
+    # ---------------------------------------------------------------- showing
+    def curves(self):
+        for name, res in self.results:
+            for c in res.curves:
+                yield name, res, c
+
+    def _show(self) -> None:
+        if not self.results:
+            return
+        target, growth = self.target.value(), float(self.growth.value())
+        self.plot.clear()
+        lines = []
+        for k, (name, res, c) in enumerate(self.curves()):
+            colour = CURVE_COLOURS[k % len(CURVE_COLOURS)]
+            pts = [(s.total_offered, s.worst_response_ms) for s in c.steps if not math.isnan(s.worst_response_ms)]
+            if not pts:
+                continue
+            xs, ys = zip(*pts)
+            self.plot.plot(xs, ys, pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=5,
+                           symbolBrush=colour, name=f"{name}: {c.label}")
+            knee, sat = c.knee, c.saturation()
+            if knee is not None:
+                self.plot.plot([knee.total_offered], [knee.worst_response_ms], pen=None, symbol="d",
+                               symbolSize=14, symbolBrush=colour, symbolPen=self.palette().color(QPalette.Text))
+                text = pg.TextItem("knee", color=colour, anchor=(0, 1))
+                text.setPos(knee.total_offered, knee.worst_response_ms)
+                self.plot.addItem(text)
+            if sat is not None:
+                self.plot.plot([sat.total_offered], [sat.worst_response_ms], pen=None, symbol="x",
+                               symbolSize=14, symbolPen=pg.mkPen(colour, width=3))
+            mx, head = c.max_iops_at(target), c.headroom_pct(target)
+            if mx is None:
+                lines.append(f"{name}, {c.label}: {target:g} ms is not met even at 10% of today's load.")
+            else:
+                fits = "fits" if head >= growth else "does not fit"
+                lim = knee.limiting if knee is not None else c.steps[-1].limiting
+                lines.append(f"{name}, {c.label}: at most {mx:,.0f} IOPS within {target:g} ms; headroom "
+                             f"{head:+.0f}% ({growth:g}% growth {fits}); limiting: {lim}.")
+        sla = pg.InfiniteLine(pos=target, angle=0, pen=pg.mkPen(self.palette().color(QPalette.Mid), style=Qt.DashLine),
+                              label=f"target {target:g} ms", labelOpts={"position": 0.05})
+        self.plot.addItem(sla)
+        self.summary.setText("\n".join(lines) + "\n◆ knee   ✕ saturation (demand no longer served)")
+        self._fill_table()
+
+    def _fill_table(self) -> None:
+        key = self.curve_box.currentData()
+        chosen = next((c for name, _r, c in self.curves() if key == (name, c.label)), None)
+        self.table.setRowCount(0)
+        if chosen is None:
+            return
+        knee, sat = chosen.knee, chosen.saturation()
+        self.table.setRowCount(len(chosen.steps))
+        for i, s in enumerate(chosen.steps):
+            note = "knee" if s is knee else ("saturated" if s is sat else ("" if not s.saturated else "overloaded"))
+            cells = [f"{s.factor:.2f}x", f"{s.total_offered:,.0f}", f"{s.total_served:,.0f}",
+                     "no I/O" if math.isnan(s.worst_response_ms) else f"{s.worst_response_ms:.1f} ms",
+                     f"{s.limiting} {s.utilisation_pct.get(s.limiting, 0.0):.0f}%", note]
+            for j, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if j in (1, 2, 3):
+                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                self.table.setItem(i, j, item)
+
+
+def _has_event(project, scenario: str, event_id: str) -> bool:
+    try:
+        project.scenario(scenario).event(event_id)
+    except KeyError:
+        return False
+    return True
+
+
+class SizingParts:
+    def __init__(self, window) -> None:
+        self.window = window
+        self.dialog: SweepDialog | None = None
+        self.action = window._action("Load &Sweep…", self.open_sweep, "Ctrl+Shift+L",
+                                     "Response time against host load, to saturation")
+        window.menu("Scenario").addAction(self.action)
+
+    def open_sweep(self) -> SweepDialog:
+        if self.dialog is not None:
+            self.dialog.close()
+        self.dialog = SweepDialog(self.window.document, self.window)
+        self.dialog.show()
+        return self.dialog
+
+
+def install(window) -> SizingParts:
+    return SizingParts(window)
