@@ -45,6 +45,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-luns", action="store_true", help="leave out the per-LUN table (large arrays)")
     p.add_argument("--no-canvas", action="store_true",
                    help="draw the layout with the report's own painter instead of the GUI's canvas")
+    p.add_argument("--sweep", action="store_true",
+                   help="add a load-sweep section (response against load to saturation; see `arrayplanner sweep`)")
+    p.add_argument("--sweep-background", metavar="OP", help="with --sweep: also sweep while this operation runs")
+    p.add_argument("--sweep-target", type=float, default=20.0, metavar="MS",
+                   help="with --sweep: the response target it answers for (default 20 ms)")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     p.set_defaults(handler=cmd_report)
 
@@ -65,6 +70,23 @@ def _cancel_on_sigterm() -> Callable[[], bool]:
     except (ValueError, OSError, AttributeError):  # not the main thread, or no SIGTERM (Windows)
         pass
     return stop.is_set
+
+
+def _sweeps(project, catalog, args) -> list:
+    """The load sweep of each reported scenario (the background operation where it has it)."""
+    from app.service.sweep import SweepSpec, sweep
+
+    out = []
+    for name in args.scenario or [project.current_scenario]:
+        ids = {e.id for e in project.scenario(name).events}
+        bg = args.sweep_background if args.sweep_background in ids else None
+        if args.sweep_background and bg is None and len(args.scenario or [name]) == 1:
+            raise CliError(f"{args.file}: no operation {args.sweep_background!r} in scenario {name!r}", EXIT_UNREADABLE)
+        try:
+            out.append((name, sweep(project, catalog, SweepSpec(scenario=name, background=bg))))
+        except ValueError as exc:
+            raise CliError(f"{args.file}: no load sweep: {exc}", EXIT_INVALID) from None
+    return out
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -100,7 +122,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise CliError(f"{out}: the report must be a .pdf file", EXIT_UNREADABLE)
     refuse_read_only(out, args.force)
     options = ReportOptions(scenarios=args.scenario or None, charts=charts, page_size=args.page_size,
-                            lun_table=not args.no_luns)
+                            lun_table=not args.no_luns, sweep_target_ms=args.sweep_target)
+    sweeps = _sweeps(project, catalog, args) if args.sweep else []
 
     from app.report import ReportCancelled, SimulationFailed, generate_report
     from app.report.qt import ensure_gui_app
@@ -115,7 +138,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     terminated = _cancel_on_sigterm()
     try:
         info = generate_report(project, catalog, out, options, scene_picture=picture, warnings=warnings,
-                               cancelled=terminated)
+                               cancelled=terminated, sweeps=sweeps)
     except ReportCancelled:
         kept = "; the existing file is unchanged" if out.is_file() else ""
         raise CliError(f"{out}: the report was not written: terminated (SIGTERM){kept}", EXIT_TERMINATED) from None

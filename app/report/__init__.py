@@ -20,7 +20,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from .content import CHART_KINDS, Report, ReportOptions, build_report
 
@@ -82,8 +82,9 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
                     options: ReportOptions | None = None, results: dict[str, "Result"] | None = None,
                     progress: Progress | None = None, cancelled: Callable[[], bool] | None = None,
                     scene_picture: "tuple[QPicture, QRectF] | list[tuple[QPicture, QRectF]] | None" = None,
-                    warnings: Iterable[str] = ()) -> ReportInfo:
+                    warnings: Iterable[str] = (), sweeps: Sequence[tuple[str, Any]] = ()) -> ReportInfo:
     """Write the report PDF to `path`. Scenarios without a given Result are simulated first.
+    sweeps: (scenario, app.service.sweep.SweepResult) pairs for the "Load sweep" section.
     OSError (naming `path`) when it cannot be written."""
     t0 = time.perf_counter()
     options = options or ReportOptions()
@@ -102,7 +103,8 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
         raise ReportCancelled()
     if progress is not None:
         progress(sim_share, "Building the document")
-    report = build_report(project, catalog, {n: results[n] for n in wanted if n in results}, options, warnings)
+    report = build_report(project, catalog, {n: results[n] for n in wanted if n in results}, options, warnings,
+                          sweeps)
 
     target = Path(path)
     pages = _write_pdf(report, target, options.page_size, scene_picture, progress, cancelled, sim_share)

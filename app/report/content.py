@@ -10,7 +10,7 @@ import heapq
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -203,6 +203,8 @@ class ReportOptions:
     page_size: str = "A4"  # or "Letter"
     date: _dt.date | None = None  # None: today
     version: str = ""  # product version; "" = app.__version__
+    sweep_target_ms: float = 20.0  # the response target the load-sweep section answers for
+    sweep_growth_pct: float = 30.0  # ... and the planned growth
 
     def scenario_names(self, project: Project) -> list[str]:
         names = [s.name for s in project.scenarios]
@@ -331,8 +333,12 @@ class ReportBuilder:
     """Builds the Report for `project` from one Result per included scenario."""
 
     def __init__(self, project: Project, catalog: Catalog, results: dict[str, Result],
-                 options: ReportOptions | None = None, warnings: Iterable[str] = ()):
+                 options: ReportOptions | None = None, warnings: Iterable[str] = (),
+                 sweeps: Sequence[tuple[str, Any]] = ()):
         self.project = project
+        # (scenario, app.service.sweep.SweepResult): made by the caller (the report layer does
+        # not import the service layer), printed by section_sweep
+        self.sweeps = list(sweeps)
         self.catalog = catalog
         self.results = results
         self.options = options or ReportOptions()
@@ -426,6 +432,8 @@ class ReportBuilder:
             self.section_charts(names)
         self.section_advisories(names)
         self.section_mttdl(names)
+        if self.sweeps:
+            self.section_sweep()
         if self.options.assumptions:
             self.section_assumptions(names)
 
@@ -963,6 +971,43 @@ class ReportBuilder:
             self.table([Col("RAID group", 1.2), Col("RAID", 0.8), Col("Drives", 0.6, "right"), Col("Scenario", 2.4),
                         Col("MTTDL", 1.4, "right")], rows)
 
+    def section_sweep(self) -> None:
+        """Response against host load (the load sweep): per scenario and curve, the answers for
+        the target and growth of the options, and the steps."""
+        target, growth = self.options.sweep_target_ms, self.options.sweep_growth_pct
+        self.heading("Load sweep", 1)
+        self.para("Every host workload scaled from 10% of today's load to just past saturation (open loads: "
+                  "offered IOPS; closed loads: outstanding I/Os). \u201cSteady\u201d is the host load alone; "
+                  "\u201cduring\u201d measures while that operation runs. The knee is where the response starts to "
+                  "climb steeply; saturation, where demand is no longer served.", "note")
+        for scenario, res in self.sweeps:
+            for c in res.curves:
+                self.heading(f"\u201c{scenario}\u201d, {c.label}", 2, key=f"sweep-{scenario}-{c.label}")
+                knee, sat = c.knee, c.saturation()
+                mx, head = c.max_iops_at(target), c.headroom_pct(target)
+                if mx is None:
+                    answer = f"A response of {format_ms(target)} is not met even at 10% of today's load."
+                else:
+                    fits = "fits" if head >= growth else "does not fit"
+                    answer = (f"At most {mx:,.0f} IOPS within {format_ms(target)} (headroom {head:+.0f}% on "
+                              f"today's load; {growth:g}% growth {fits}).")
+                if knee is not None:
+                    answer += f" Knee at {knee.factor:.2f}x ({knee.total_offered:,.0f} IOPS), limited by {knee.limiting}."
+                if sat is not None:
+                    answer += f" Saturated from {sat.factor:.2f}x ({sat.total_offered:,.0f} IOPS)."
+                self.para(answer)
+                rows = []
+                for st in c.steps:
+                    note = "knee" if st is knee else ("saturated" if st is sat else ("overloaded" if st.saturated else ""))
+                    resp = st.worst_response_ms
+                    rows.append(Row([f"{st.factor:.2f}x", f"{st.total_offered:,.0f}", f"{st.total_served:,.0f}",
+                                     "no I/O" if resp != resp else format_ms(resp),
+                                     f"{st.limiting} {st.utilisation_pct.get(st.limiting, 0.0):.0f}%", note],
+                                    "bold" if note in ("knee", "saturated") else ""))
+                self.table([Col("Load", 0.8, "right"), Col("Offered IOPS", 1.2, "right"),
+                            Col("Served IOPS", 1.2, "right"), Col("Worst response", 1.2, "right"),
+                            Col("Limiting component", 2.2), Col("Note", 1.0)], rows)
+
     def section_assumptions(self, names: list[str]) -> None:
         self.heading("Assumptions", 1, key="appendix-assumptions")
         self.para("Every rate and factor the predictions used, with the document and table it came from "
@@ -996,5 +1041,6 @@ class ReportBuilder:
 
 
 def build_report(project: Project, catalog: Catalog, results: dict[str, Result],
-                 options: ReportOptions | None = None, warnings: Iterable[str] = ()) -> Report:
-    return ReportBuilder(project, catalog, results, options, warnings).build()
+                 options: ReportOptions | None = None, warnings: Iterable[str] = (),
+                 sweeps: Sequence[tuple[str, Any]] = ()) -> Report:
+    return ReportBuilder(project, catalog, results, options, warnings, sweeps).build()

@@ -1,0 +1,48 @@
+"""The report's "Load sweep" section prints the sweep it is given (app/service/sweep.py), with
+the answers for the options' target and growth; `report --sweep` makes one."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from app.engine.simulate import simulate
+from app.report.content import ReportOptions, build_report
+from app.service.runner import InProcessExecutor
+from app.service.sweep import SweepSpec, sweep
+from app.store.presets import load_catalog
+from app.store.project_file import load_project
+
+ROOT = Path(__file__).resolve().parents[1]
+OLTP = ROOT / "presets/examples/emc-cx4-960-oltp.json"
+
+
+def test_the_section_prints_the_steps_and_answers():
+    cat = load_catalog()
+    project = load_project(OLTP)
+    name = project.current_scenario
+    res = sweep(project, cat, SweepSpec(steps=6, background="op1"), executor=InProcessExecutor())
+    results = {n: simulate(project, cat, n) for n in [s.name for s in project.scenarios]}
+    report = build_report(project, cat, results, ReportOptions(sweep_target_ms=20.0, charts=[]), sweeps=[(name, res)])
+    text = report.text()
+    assert "Load sweep" in [h.text for h in report.headings()]
+    steady = res.curves[0]
+    assert f"At most {steady.max_iops_at(20.0):,.0f} IOPS within 20 ms" in text
+    assert f"Saturated from {steady.saturation().factor:.2f}x" in text
+    assert text.count(f"{steady.steps[0].factor:.2f}x | {steady.steps[0].total_offered:,.0f}") == 2  # both curves
+    plain = build_report(project, cat, results, ReportOptions(charts=[]))
+    assert "Load sweep" not in [h.text for h in plain.headings()]
+
+
+def test_report_sweep_writes_the_section(tmp_path):
+    out = tmp_path / "r.pdf"
+    r = subprocess.run([sys.executable, "-m", "app", "report", str(OLTP), "-o", str(out), "--sweep",
+                        "--sweep-background", "op1", "--no-canvas", "--charts", "none", "-q"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600,
+                       env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen", "ARRAYPLANNER_ENGINE": "python"})
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_size > 10_000
+    bad = subprocess.run([sys.executable, "-m", "app", "report", str(OLTP), "-o", str(tmp_path / "x.pdf"),
+                          "--sweep", "--sweep-background", "nope", "-q"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=600, env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert bad.returncode != 0 and "nope" in bad.stderr and not (tmp_path / "x.pdf").exists()
