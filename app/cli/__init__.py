@@ -19,7 +19,7 @@ COMMAND_MODULES = (
     project_cmds,  # check, export-json, import-json
     engine_cmds,   # simulate, validate
     report_cmd,    # report
-    sizing_cmds,   # sweep
+    sizing_cmds,   # sweep, size
 )
 
 

@@ -1,4 +1,5 @@
-"""`arrayplanner sweep`: response time and utilisation against host load (app/service/sweep.py).
+"""`arrayplanner sweep`: response time and utilisation against host load (app/service/sweep.py);
+`arrayplanner size`: goal seeking, the cheapest designs that meet the goals (app/service/goal_seek.py).
 
     arrayplanner sweep FILE [--steps 20] [--background OP] [--target MS] [--growth PCT] [--json]
                             [--scenario NAME] [--workers N | --in-process | --dask ADDRESS]
@@ -29,6 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--in-process", action="store_true", help="run in this process (no pool)")
     where.add_argument("--dask", metavar="ADDRESS", help="run on a dask.distributed scheduler (optional extra)")
     s.set_defaults(handler=cmd_sweep)
+    register_size(sub)
 
 
 def _num(x: float | None) -> float | None:
@@ -120,4 +122,108 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         print(sweep_text(result, args.target, args.growth))
+    return 0
+
+
+# ---------------------------------------------------------------- size (goal seek)
+
+def register_size(sub: argparse._SubParsersAction) -> None:
+    s = sub.add_parser("size", help="goal seek: the cheapest designs of the platform that meet an SLA")
+    s.add_argument("file", help="project file (.arrayplan or .json): its platform and workloads")
+    s.add_argument("--target", type=float, required=True, metavar="MS",
+                   help="worst workload response at the (grown) load, in ms")
+    s.add_argument("--growth", type=float, default=0.0, metavar="PCT", help="size for today's load + PCT%%")
+    s.add_argument("--capacity", type=float, metavar="GB", help="usable capacity at least (default: today's LUNs)")
+    s.add_argument("--rebuild-hours", type=float, metavar="H", help="a drive rebuild under the load ends within H h")
+    s.add_argument("--priority", help="the rebuild's priority (default: the platform's default)")
+    s.add_argument("--rebuild-target", type=float, metavar="MS", help="response during the rebuild, in ms")
+    s.add_argument("--mttdl-years", type=float, metavar="Y", help="every group's MTTDL at least Y years")
+    s.add_argument("--drive-type", action="append", metavar="ID", help="only this drive type (repeatable)")
+    s.add_argument("--raid", action="append", metavar="LEVEL", help="only this RAID level, e.g. R5 (repeatable)")
+    s.add_argument("--spares-per", type=int, default=30, metavar="N", help="one hot spare per N drives (default 30)")
+    s.add_argument("--keep-features", action="store_true", help="keep the premium features as they are")
+    s.add_argument("--apply", metavar="OUT", help="write the project with the chosen design to OUT")
+    s.add_argument("--json", action="store_true", help="print the candidates as JSON")
+    where = s.add_mutually_exclusive_group()
+    where.add_argument("--in-process", action="store_true", help="run in this process (no pool)")
+    where.add_argument("--dask", metavar="ADDRESS", help="run on a dask.distributed scheduler (optional extra)")
+    s.set_defaults(handler=cmd_size)
+
+
+def candidate_json(c) -> dict:
+    return {"design": c.label, "drive_type": c.family.drive_type, "raid": c.family.raid.value,
+            "width": c.family.width, "groups": c.groups, "drives": c.drives, "spares": c.spares,
+            "enclosures": c.enclosures, "buses": c.buses,
+            "features": {f: on for f, on in c.family.features}, "usable_gb": _num(c.usable_gb),
+            "cost": _num(c.cost), "response_ms": _num(c.response_ms), "rebuild_h": _num(c.rebuild_h),
+            "rebuild_response_ms": _num(c.rebuild_response_ms),
+            "mttdl_years": _num(c.mttdl_h / 8766.0 if c.mttdl_h else None), "meets": c.meets,
+            "why_not": c.why_not, "engine_runs": c.runs}
+
+
+def cmd_size(args: argparse.Namespace) -> int:
+    from app.cli.common import load_or_fail, validate_or_fail
+    from app.domain.raid import RaidType
+    from app.service.goal_seek import SizingGoal, goal_seek
+    from app.service.runner import InProcessExecutor, dask_executor
+    from app.store.presets import PresetError
+    from app.store.prices import load_prices
+
+    project, catalog = load_or_fail(args.file)
+    validate_or_fail(project, catalog)
+    try:
+        raids = tuple(RaidType(r) for r in args.raid or ())
+    except ValueError as exc:
+        raise CliError(f"{exc} (levels: {', '.join(r.value for r in RaidType)})", 2) from None
+    unknown = [t for t in args.drive_type or () if t not in catalog.drives]
+    if unknown:
+        raise CliError(f"unknown drive type {unknown[0]!r}", 2)
+    for name in ("target", "rebuild_hours", "rebuild_target", "mttdl_years", "capacity"):
+        v = getattr(args, name)
+        if v is not None and not v > 0:
+            raise CliError(f"--{name.replace('_', '-')} must be above 0", 2)
+    try:
+        prices = load_prices()
+    except (PresetError, OSError) as exc:
+        raise CliError(str(exc), 2) from None
+    goal = SizingGoal(args.target, args.growth, args.capacity, args.rebuild_hours, args.priority,
+                      args.rebuild_target, args.mttdl_years, tuple(args.drive_type or ()), raids,
+                      args.spares_per, not args.keep_features)
+    executor = InProcessExecutor() if args.in_process else (dask_executor(args.dask) if args.dask else None)
+    try:
+        result = goal_seek(project, catalog, goal, prices, executor=executor)
+    except ValueError as exc:
+        raise CliError(str(exc), 1) from None
+    if args.apply:
+        if result.chosen is None:
+            raise CliError("no design meets the goals: nothing to apply", 1)
+        from app.domain import edits
+        from app.service.goal_seek import build_design
+        from app.store.project_file import save_project
+
+        design = build_design(project, catalog, result.chosen.family, result.chosen.groups, goal.spares_per)
+        edits.ApplyDesign(design, result.chosen.label).do(project)
+        save_project(project, args.apply)
+    if args.json:
+        out = {"engine_runs": result.runs, "families": result.families, "cost_unit": result.cost_unit,
+               "chosen": candidate_json(result.chosen) if result.chosen else None,
+               "front": [candidate_json(c) for c in result.front],
+               "candidates": [candidate_json(c) for c in result.candidates]}
+        json.dump(out, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    print(f"{result.families} design families, {result.runs} engine runs; cost = "
+          f"{'price list' if result.cost_unit == 'price' else 'drive count (no complete price list)'}")
+    if result.chosen is None:
+        print("No design meets the goals. Closest tries:")
+        for c in result.candidates[:5]:
+            print(f"  {c.label}: {'; '.join(c.why_not)}")
+        return 1
+    print("Pareto front (cost, response, rebuild time, MTTDL):")
+    for c in result.front:
+        mark = " <- chosen (cheapest)" if c is result.chosen else ""
+        rb = f"{c.rebuild_h:.1f} h" if c.rebuild_h is not None else "-"
+        print(f"  {c.label}: cost {c.cost:,.0f}, {c.response_ms:.1f} ms, rebuild {rb}{mark}")
+    if args.apply:
+        print(f"wrote {args.apply}")
     return 0

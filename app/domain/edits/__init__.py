@@ -114,3 +114,4 @@ from .deletion import (  # noqa: F401
     removed_refs,
     with_dependent_events,
 )
+from .design import ApplyDesign  # noqa: F401,E402

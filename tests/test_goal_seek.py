@@ -1,0 +1,145 @@
+"""Goal seek (app/service/goal_seek.py, `arrayplanner size`): the model property the search
+relies on, designs that meet the goals by the engine's own runs and are the smallest that do,
+the price list, the undoable apply, and the command."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.domain import edits
+from app.domain.prices import PriceList
+from app.domain.raid import RaidType
+from app.domain.validation import ERROR, validate
+from app.service.goal_seek import Family, SizingGoal, build_design, evaluate, goal_seek, pareto
+from app.service.runner import InProcessExecutor
+from app.store.presets import PresetError, load_catalog
+from app.store.prices import parse_prices
+from app.store.project_file import load_project
+
+ROOT = Path(__file__).resolve().parents[1]
+OLTP = ROOT / "presets/examples/emc-cx4-960-oltp.json"
+GOAL = SizingGoal(response_ms=10.0, growth_pct=30.0, rebuild_hours=8.0, rebuild_priority="High",
+                  drive_types=("fc-15k-146", "fc-15k-300"), raid_types=(RaidType.R5, RaidType.R10))
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+@pytest.fixture(scope="module")
+def project():
+    return load_project(OLTP)
+
+
+@pytest.fixture(scope="module")
+def sized(project, catalog):
+    return goal_seek(project, catalog, GOAL, executor=InProcessExecutor())
+
+
+@pytest.mark.parametrize("fam", [Family("fc-15k-146", RaidType.R5, 5), Family("fc-15k-146", RaidType.R10, 8)])
+def test_more_groups_for_the_same_load_are_never_slower(project, catalog, fam):
+    """The property the bisection relies on: spreading the same load over more drives never
+    raises the response nor lengthens the rebuild."""
+    seen = [evaluate(project, catalog, fam, n, GOAL, 0.0) for n in (6, 12, 24, 48)]
+    saturated = [any(w.startswith("saturated") for w in c.why_not) for c in seen]
+    assert saturated == sorted(saturated, reverse=True), saturated  # once served, always served
+    resp = [c.response_ms for c, sat in zip(seen, saturated) if not sat]
+    rebuild = [c.rebuild_h if c.rebuild_h is not None else float("inf") for c in seen]  # None: never ends
+    assert len(resp) >= 2 and all(b <= a + 1e-6 for a, b in zip(resp, resp[1:])), resp
+    assert all(b <= a + 1e-6 for a, b in zip(rebuild, rebuild[1:])), rebuild
+    meets = [c.meets for c in seen]
+    assert meets == sorted(meets), meets  # the search's bisection needs "meets" upward-closed
+
+
+def test_the_chosen_design_meets_the_goals_and_is_the_smallest_of_its_family(sized, project, catalog):
+    c = sized.chosen
+    assert c is not None and c.meets and not c.why_not
+    assert c.response_ms <= GOAL.response_ms and c.rebuild_h <= GOAL.rebuild_hours
+    assert c.usable_gb >= sum(l.capacity_gb for l in project.luns)
+    fewer = evaluate(project, catalog, c.family, c.groups - 1, GOAL, sum(l.capacity_gb for l in project.luns))
+    assert not fewer.meets, "one group fewer should miss a goal"
+    assert sized.cost_unit == "drives" and c.cost == c.drives + c.spares
+    assert c in sized.front and all(x.meets for x in sized.front)
+    assert sized.runs == sum(x.runs for x in sized.candidates) and sized.runs < 40 * len(sized.candidates)
+    design = build_design(project, catalog, c.family, c.groups, GOAL.spares_per)
+    assert not [i for i in validate(design, catalog) if i.severity == ERROR]
+
+
+def test_a_stricter_goal_never_costs_less(sized, project, catalog):
+    strict = goal_seek(project, catalog, SizingGoal(**{**GOAL.__dict__, "response_ms": 7.0}),
+                       executor=InProcessExecutor())
+    assert strict.chosen is not None and strict.chosen.cost >= sized.chosen.cost
+
+
+def test_an_impossible_goal_says_why(project, catalog):
+    res = goal_seek(project, catalog, SizingGoal(**{**GOAL.__dict__, "rebuild_hours": 0.01}),
+                    executor=InProcessExecutor())
+    assert res.chosen is None and not res.front
+    assert all(c.why_not for c in res.candidates)
+    assert any("even with no host load the rebuild" in c.why_not[0] for c in res.candidates)
+
+
+def test_prices_change_the_choice(project, catalog, sized):
+    c = sized.chosen
+    other = "fc-15k-300" if c.family.drive_type == "fc-15k-146" else "fc-15k-146"
+    prices = PriceList(drives={c.family.drive_type: 1000.0, other: 1.0})
+    res = goal_seek(project, catalog, GOAL, prices, executor=InProcessExecutor())
+    assert res.cost_unit == "price" and res.chosen.family.drive_type == other
+
+
+def test_the_price_file_names_its_bad_entries():
+    assert parse_prices('[drives]\n"fc-15k-146" = 450\n', "p.toml").drives == {"fc-15k-146": 450.0}
+    with pytest.raises(PresetError, match=r"p.toml: \[drives\] x: a price"):
+        parse_prices('[drives]\nx = -1\n', "p.toml")
+    with pytest.raises(PresetError, match="p.toml: unknown table or key 'disks'"):
+        parse_prices('[disks]\nx = 1\n', "p.toml")
+    shipped = (ROOT / "presets/prices.toml").read_text()
+    assert parse_prices(shipped, "presets/prices.toml").drives == {}  # no list prices ship
+
+
+def test_pareto_keeps_only_undominated():
+    from app.service.goal_seek import Candidate
+    fam = Family("d", RaidType.R5, 5)
+    a = Candidate(fam, 1, cost=10, response_ms=5, rebuild_h=2, mttdl_h=100)
+    b = Candidate(fam, 2, cost=12, response_ms=6, rebuild_h=3, mttdl_h=90)  # worse on every axis
+    c = Candidate(fam, 3, cost=12, response_ms=4, rebuild_h=3, mttdl_h=90)  # faster response
+    assert pareto([a, b, c]) == [a, c]
+
+
+def test_apply_design_is_one_undoable_edit(sized, project, catalog):
+    p = project.clone()
+    before = p.clone()
+    c = sized.chosen
+    design = build_design(p, catalog, c.family, c.groups, GOAL.spares_per)
+    edit = edits.ApplyDesign(design, c.label)
+    change = edit.do(p)
+    assert len(p.groups) == c.groups and all(g.raid is c.family.raid for g in p.groups)
+    assert all(set(w.luns) == {lun.id for lun in p.luns} for w in p.workloads)
+    assert "timeline event" in edit.note  # the migrations named LUNs the design does not have
+    assert change.needs_simulation and not [i for i in validate(p, catalog) if i.severity == ERROR]
+    edit.undo(p)
+    assert p == before
+
+
+def test_the_size_command(tmp_path):
+    out = tmp_path / "sized.json"
+    env = {**os.environ, "ARRAYPLANNER_ENGINE": "python"}
+    r = subprocess.run([sys.executable, "-m", "app", "size", str(OLTP), "--target", "10", "--growth", "30",
+                        "--rebuild-hours", "8", "--priority", "High", "--drive-type", "fc-15k-146", "--raid", "R5",
+                        "--json", "--in-process", "--apply", str(out)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["chosen"]["meets"] and d["chosen"]["raid"] == "R5" and d["engine_runs"] > 0
+    check = subprocess.run([sys.executable, "-m", "app", "check", str(out)], capture_output=True, text=True,
+                           cwd=ROOT, timeout=300, env=env)
+    assert check.returncode == 0, check.stdout + check.stderr
+    bad = subprocess.run([sys.executable, "-m", "app", "size", str(OLTP), "--target", "10", "--raid", "R7"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300, env=env)
+    assert bad.returncode == 2 and "R7" in bad.stderr
