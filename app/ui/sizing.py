@@ -1,4 +1,5 @@
-"""Load sweep window (Scenario > Load Sweep…): response time against host load, per scenario.
+"""Sizing windows: Scenario > Load Sweep… (response time against host load, per scenario) and
+Scenario > Goal Seek… (the cheapest designs that meet the goals, applied as one undoable edit).
 
 A plug-in (app/ui/main_window.py PLUGINS). The sweep (app/service/sweep.py) runs on a Python
 thread that only waits on the shared local process pool (app/service/runner.py): the engine
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
+from app.service.goal_seek import SizingGoal, build_design, goal_seek
 from app.service.sweep import SweepSpec, sweep
 
 CURVE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
@@ -309,13 +311,235 @@ def _has_event(project, scenario: str, event_id: str) -> bool:
     return True
 
 
+class GoalSeekDialog(QDialog):
+    """Goals in, the Pareto front of designs out (a table and cost-against-response chart);
+    Apply rewrites the project with the selected design as one undoable edit."""
+
+    def __init__(self, document, parent: QWidget | None = None, executor: Any = None, prices=None):
+        super().__init__(parent)
+        self.setWindowTitle("Goal Seek")
+        self.setAccessibleName("Goal seek")
+        self.document, self.executor, self.prices = document, executor, prices
+        self.result = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.bridge = _Bridge(self)
+        self.bridge.progress.connect(self._progress)
+        self.bridge.finished.connect(self._finished)
+        self.bridge.failed.connect(self._failed)
+        project = document.project
+        platform = document.platform
+        form = QFormLayout()
+        targets = [w.response_target_ms for w in project.workloads if w.response_target_ms]
+        self.target = _spin(0.1, 100000.0, min(targets) if targets else 10.0, " ms", "Response target")
+        form.addRow("Response at peak ≤", self.target)
+        self.growth = _spin(0.0, 1000.0, 30.0, " %", "Planned growth")
+        form.addRow("Growth", self.growth)
+        today = sum(l.capacity_gb for l in project.luns)
+        self.capacity = _spin(1.0, 1e9, max(today, 1.0), " GB", "Usable capacity")
+        form.addRow("Usable capacity ≥", self.capacity)
+        self.rebuild_h = _spin(0.0, 10000.0, 8.0, " h", "Rebuild window (0: none)")
+        form.addRow("Rebuild within (0: no goal)", self.rebuild_h)
+        self.priority = QComboBox()
+        self.priority.setAccessibleName("Rebuild priority")
+        from app.domain.priorities import default_priority, offered_priorities
+
+        for level in offered_priorities(platform, "drive_failure"):
+            self.priority.addItem(level)
+        dp = default_priority(platform, "drive_failure")
+        if dp:
+            self.priority.setCurrentText(dp)
+        form.addRow("at priority", self.priority)
+        self.mttdl = _spin(0.0, 1e12, 0.0, " years", "MTTDL floor (0: none)")
+        form.addRow("MTTDL ≥ (0: no goal)", self.mttdl)
+        self.run_button = QPushButton("Search")
+        self.run_button.setAccessibleName("Search designs")
+        self.run_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setAccessibleName("Cancel the search")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self._stop.set)
+        self.apply_button = QPushButton("Apply Selected Design")
+        self.apply_button.setAccessibleName("Apply the selected design to the project")
+        self.apply_button.setEnabled(False)
+        self.apply_button.clicked.connect(self.apply_selected)
+        self.bar = QProgressBar()
+        self.bar.setAccessibleName("Search progress")
+        row = QHBoxLayout()
+        for w in (self.run_button, self.cancel_button, self.bar):
+            row.addWidget(w, 1 if w is self.bar else 0)
+        row.addWidget(self.apply_button)
+        self.summary = QLabel("Set the goals and search the platform's designs.")
+        self.summary.setWordWrap(True)
+        self.plot = pg.PlotWidget()
+        self.plot.setAccessibleName("Cost against response of the designs")
+        pal = self.palette()
+        self.plot.setBackground(pal.color(QPalette.Base))
+        self.plot.setLabel("bottom", "Cost", color=pal.color(QPalette.Text).name())
+        self.plot.setLabel("left", "Response at peak (ms)", color=pal.color(QPalette.Text).name())
+        self.table = QTableWidget(0, 8)
+        self.table.setAccessibleName("Designs")
+        self.table.setHorizontalHeaderLabels(["Design", "Cost", "Response", "Rebuild", "MTTDL", "Usable",
+                                              "Meets", "Why not / note"])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.itemSelectionChanged.connect(self._selection)
+        split = QSplitter(Qt.Vertical)
+        split.addWidget(self.plot)
+        split.addWidget(self.table)
+        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addLayout(row)
+        lay.addWidget(self.summary)
+        lay.addWidget(split, 1)
+        lay.addWidget(buttons)
+        self.resize(1000, 800)
+        self.rows: list[Any] = []
+
+    def goal(self) -> SizingGoal:
+        return SizingGoal(self.target.value(), self.growth.value(), self.capacity.value(),
+                          self.rebuild_h.value() or None, self.priority.currentText() or None, None,
+                          self.mttdl.value() or None)
+
+    def start(self) -> None:
+        project, catalog, goal = self.document.project.clone(), self.document.catalog, self.goal()
+        prices = self.prices
+        if prices is None:
+            from app.store.prices import load_prices
+
+            try:
+                prices = load_prices()
+            except (ValueError, OSError) as exc:
+                self.summary.setText(f"The price list was not used: {exc}")
+                prices = None
+        self._stop.clear()
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.apply_button.setEnabled(False)
+        self.bar.setRange(0, 0)
+        self.summary.setText("Searching…")
+        bridge, stop, executor = self.bridge, self._stop, self.executor
+
+        def work() -> None:
+            try:
+                res = goal_seek(project, catalog, goal, prices, executor=executor, should_stop=stop.is_set,
+                                progress=lambda d, t: bridge.progress.emit(d, t))
+            except Exception as exc:  # noqa: BLE001 - shown to the user
+                bridge.failed.emit(str(exc))
+                return
+            bridge.finished.emit(res)
+
+        self._thread = threading.Thread(target=work, name="goal-seek", daemon=True)
+        self._thread.start()
+
+    def done(self, r: int) -> None:
+        self._stop.set()
+        super().done(r)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.bar.setRange(0, total)
+        self.bar.setValue(done)
+
+    def _idle(self) -> None:
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.bar.setRange(0, 1)
+
+    def _failed(self, message: str) -> None:
+        self._idle()
+        self.summary.setText(f"The search failed: {message}")
+
+    def _finished(self, res) -> None:
+        self._idle()
+        if res is None:
+            self.summary.setText("Cancelled.")
+            return
+        self.result = res
+        self.bar.setValue(1)
+        unit = "price list" if res.cost_unit == "price" else "drive count (no complete price list)"
+        if res.chosen is None:
+            self.summary.setText(f"No design meets the goals ({res.families} families, {res.runs} engine runs). "
+                                 "The closest tries say why.")
+        else:
+            c = res.chosen
+            self.summary.setText(f"Cheapest design that meets the goals: {c.label}, cost {c.cost:,.0f} ({unit}). "
+                                 f"{len(res.front)} designs on the Pareto front; {res.families} families, "
+                                 f"{res.runs} engine runs.")
+        self.rows = list(res.front) + [c for c in res.candidates if not c.meets][:20]
+        self.table.setRowCount(len(self.rows))
+        for i, c in enumerate(self.rows):
+            cells = [c.label, f"{c.cost:,.0f}", "-" if math.isnan(c.response_ms) else f"{c.response_ms:.1f} ms",
+                     "-" if c.rebuild_h is None else f"{c.rebuild_h:.1f} h",
+                     "-" if not c.mttdl_h else f"{c.mttdl_h / 8766:,.0f} y", f"{c.usable_gb:,.0f} GB",
+                     "yes" if c.meets else "no",
+                     "chosen: the cheapest on the front" if c is res.chosen else "; ".join(c.why_not)]
+            for j, text in enumerate(cells):
+                self.table.setItem(i, j, QTableWidgetItem(text))
+        self.plot.clear()
+        front = [c for c in res.front if not math.isnan(c.response_ms)]
+        if front:
+            self.plot.plot([c.cost for c in front], [c.response_ms for c in front], pen=None, symbol="o",
+                           symbolBrush=CURVE_COLOURS[0], name="Pareto front")
+        if res.chosen is not None:
+            self.plot.plot([res.chosen.cost], [res.chosen.response_ms], pen=None, symbol="star", symbolSize=18,
+                           symbolBrush=CURVE_COLOURS[1])
+        self.plot.addItem(pg.InfiniteLine(pos=self.target.value(), angle=0,
+                                          pen=pg.mkPen(self.palette().color(QPalette.Mid), style=Qt.DashLine)))
+        if self.rows:
+            self.table.selectRow(0)
+
+    def _selection(self) -> None:
+        rows = {i.row() for i in self.table.selectedItems()}
+        self.apply_button.setEnabled(len(rows) == 1 and self.rows[next(iter(rows))].meets)
+
+    def selected(self):
+        rows = {i.row() for i in self.table.selectedItems()}
+        return self.rows[next(iter(rows))] if len(rows) == 1 else None
+
+    def apply_selected(self) -> None:
+        from app.domain import edits
+
+        c = self.selected()
+        if c is None or self.result is None:
+            return
+        design = build_design(self.document.project, self.document.catalog, c.family, c.groups,
+                              self.result.goal.spares_per)
+        edit = edits.ApplyDesign(design, c.label)
+        why = self.document.try_apply(edit)
+        self.summary.setText(f"Not applied: {why}" if why else
+                             f"Applied {c.label} (Edit > Undo reverts it)." + (f" {edit.note}." if edit.note else ""))
+
+
+def _spin(lo: float, hi: float, value: float, suffix: str, name: str) -> QDoubleSpinBox:
+    box = QDoubleSpinBox(minimum=lo, maximum=hi, decimals=1, suffix=suffix)
+    box.setValue(value)
+    box.setAccessibleName(name)
+    return box
+
+
 class SizingParts:
     def __init__(self, window) -> None:
         self.window = window
         self.dialog: SweepDialog | None = None
+        self.goal_dialog: GoalSeekDialog | None = None
         self.action = window._action("Load &Sweep…", self.open_sweep, "Ctrl+Shift+L",
                                      "Response time against host load, to saturation")
+        self.goal_action = window._action("&Goal Seek…", self.open_goal_seek, None,
+                                          "The cheapest designs that meet a response, rebuild and capacity goal")
         window.menu("Scenario").addAction(self.action)
+        window.menu("Scenario").addAction(self.goal_action)
+
+    def open_goal_seek(self) -> GoalSeekDialog:
+        if self.goal_dialog is not None:
+            self.goal_dialog.close()
+        self.goal_dialog = GoalSeekDialog(self.window.document, self.window)
+        self.goal_dialog.show()
+        return self.goal_dialog
 
     def open_sweep(self) -> SweepDialog:
         if self.dialog is not None:

@@ -74,3 +74,30 @@ def test_the_menu_opens_the_dialog(qtbot):
     dlg = w.plugins["app.ui.sizing"].open_sweep()
     assert dlg.isVisible() and dlg.chosen_scenarios() == [doc.project.current_scenario]
     dlg.close()
+
+
+def test_goal_seek_finds_and_applies_a_design_as_one_undo_step(qtbot):
+    from app.domain.prices import PriceList
+    from app.ui.sizing import GoalSeekDialog
+
+    doc = Document(load_project(OLTP), load_catalog())
+    dlg = GoalSeekDialog(doc, executor=InProcessExecutor(), prices=PriceList())
+    qtbot.addWidget(dlg)
+    dlg.target.setValue(10.0)
+    dlg.growth.setValue(30.0)
+    dlg.rebuild_h.setValue(8.0)
+    dlg.priority.setCurrentText("High")
+    with qtbot.waitSignal(dlg.bridge.finished, timeout=300000):
+        dlg.start()
+    res = dlg.result
+    assert res.chosen is not None and dlg.rows[0] in res.front
+    assert dlg.table.item(0, 7).text().startswith("chosen") or res.chosen in dlg.rows
+    assert f"{res.runs} engine runs" in dlg.summary.text()
+    row = dlg.rows.index(res.chosen)
+    dlg.table.selectRow(row)
+    assert dlg.apply_button.isEnabled()
+    before = doc.project.clone()
+    dlg.apply_selected()
+    assert len(doc.project.groups) == res.chosen.groups and "Applied" in dlg.summary.text()
+    doc.undo_stack.undo()
+    assert doc.project == before
