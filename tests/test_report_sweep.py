@@ -46,3 +46,21 @@ def test_report_sweep_writes_the_section(tmp_path):
                           "--sweep", "--sweep-background", "nope", "-q"], capture_output=True, text=True, cwd=ROOT,
                          timeout=600, env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
     assert bad.returncode != 0 and "nope" in bad.stderr and not (tmp_path / "x.pdf").exists()
+
+
+def test_the_sizing_section_names_the_chosen_design_and_why_the_others_miss():
+    from app.domain.raid import RaidType
+    from app.service.goal_seek import SizingGoal, goal_seek
+
+    cat = load_catalog()
+    project = load_project(OLTP)
+    goal = SizingGoal(10.0, 30.0, rebuild_hours=8.0, rebuild_priority="High",
+                      drive_types=("fc-15k-146", "sata-7k2-1000"), raid_types=(RaidType.R5,))
+    sized = goal_seek(project, cat, goal, executor=InProcessExecutor())
+    results = {n: simulate(project, cat, n) for n in [s.name for s in project.scenarios]}
+    report = build_report(project, cat, results, ReportOptions(charts=[]), sizing=sized)
+    text = report.text()
+    assert "Sizing: candidate designs" in [h.text for h in report.headings()]
+    assert f"Chosen: {sized.chosen.label}" in text and f"{sized.runs} engine runs" in text
+    miss = next(c for c in sized.candidates if not c.meets)
+    assert "; ".join(miss.why_not) in text

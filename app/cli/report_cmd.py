@@ -50,6 +50,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sweep-background", metavar="OP", help="with --sweep: also sweep while this operation runs")
     p.add_argument("--sweep-target", type=float, default=20.0, metavar="MS",
                    help="with --sweep: the response target it answers for (default 20 ms)")
+    p.add_argument("--size-target", type=float, metavar="MS",
+                   help="add a sizing section: the cheapest designs with a worst response of at most MS")
+    p.add_argument("--size-growth", type=float, default=0.0, metavar="PCT", help="with --size-target: growth")
+    p.add_argument("--size-rebuild-hours", type=float, metavar="H",
+                   help="with --size-target: a rebuild under load within H h (at the platform's default priority)")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     p.set_defaults(handler=cmd_report)
 
@@ -124,6 +129,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     options = ReportOptions(scenarios=args.scenario or None, charts=charts, page_size=args.page_size,
                             lun_table=not args.no_luns, sweep_target_ms=args.sweep_target)
     sweeps = _sweeps(project, catalog, args) if args.sweep else []
+    sizing = None
+    if args.size_target is not None:
+        from app.service.goal_seek import SizingGoal, goal_seek
+        from app.store.prices import load_prices
+
+        try:
+            sizing = goal_seek(project, catalog, SizingGoal(args.size_target, args.size_growth,
+                                                            rebuild_hours=args.size_rebuild_hours), load_prices())
+        except ValueError as exc:
+            raise CliError(f"{args.file}: no sizing section: {exc}", EXIT_INVALID) from None
 
     from app.report import ReportCancelled, SimulationFailed, generate_report
     from app.report.qt import ensure_gui_app
@@ -138,7 +153,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     terminated = _cancel_on_sigterm()
     try:
         info = generate_report(project, catalog, out, options, scene_picture=picture, warnings=warnings,
-                               cancelled=terminated, sweeps=sweeps)
+                               cancelled=terminated, sweeps=sweeps, sizing=sizing)
     except ReportCancelled:
         kept = "; the existing file is unchanged" if out.is_file() else ""
         raise CliError(f"{out}: the report was not written: terminated (SIGTERM){kept}", EXIT_TERMINATED) from None

@@ -82,9 +82,11 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
                     options: ReportOptions | None = None, results: dict[str, "Result"] | None = None,
                     progress: Progress | None = None, cancelled: Callable[[], bool] | None = None,
                     scene_picture: "tuple[QPicture, QRectF] | list[tuple[QPicture, QRectF]] | None" = None,
-                    warnings: Iterable[str] = (), sweeps: Sequence[tuple[str, Any]] = ()) -> ReportInfo:
+                    warnings: Iterable[str] = (), sweeps: Sequence[tuple[str, Any]] = (),
+                    sizing: Any = None) -> ReportInfo:
     """Write the report PDF to `path`. Scenarios without a given Result are simulated first.
-    sweeps: (scenario, app.service.sweep.SweepResult) pairs for the "Load sweep" section.
+    sweeps: (scenario, app.service.sweep.SweepResult) pairs for the "Load sweep" section;
+    sizing: an app.service.goal_seek.SizingResult for the "Sizing" section.
     OSError (naming `path`) when it cannot be written."""
     t0 = time.perf_counter()
     options = options or ReportOptions()
@@ -104,7 +106,7 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
     if progress is not None:
         progress(sim_share, "Building the document")
     report = build_report(project, catalog, {n: results[n] for n in wanted if n in results}, options, warnings,
-                          sweeps)
+                          sweeps, sizing)
 
     target = Path(path)
     pages = _write_pdf(report, target, options.page_size, scene_picture, progress, cancelled, sim_share)

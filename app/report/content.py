@@ -334,11 +334,12 @@ class ReportBuilder:
 
     def __init__(self, project: Project, catalog: Catalog, results: dict[str, Result],
                  options: ReportOptions | None = None, warnings: Iterable[str] = (),
-                 sweeps: Sequence[tuple[str, Any]] = ()):
+                 sweeps: Sequence[tuple[str, Any]] = (), sizing: Any = None):
         self.project = project
         # (scenario, app.service.sweep.SweepResult): made by the caller (the report layer does
         # not import the service layer), printed by section_sweep
         self.sweeps = list(sweeps)
+        self.sizing = sizing  # an app.service.goal_seek.SizingResult, printed by section_sizing
         self.catalog = catalog
         self.results = results
         self.options = options or ReportOptions()
@@ -434,6 +435,8 @@ class ReportBuilder:
         self.section_mttdl(names)
         if self.sweeps:
             self.section_sweep()
+        if self.sizing is not None:
+            self.section_sizing()
         if self.options.assumptions:
             self.section_assumptions(names)
 
@@ -1008,6 +1011,42 @@ class ReportBuilder:
                             Col("Served IOPS", 1.2, "right"), Col("Worst response", 1.2, "right"),
                             Col("Limiting component", 2.2), Col("Note", 1.0)], rows)
 
+    def section_sizing(self) -> None:
+        """Goal seeking: the goals, the designs that meet them (the Pareto front), the closest
+        misses with why, and why the chosen design wins."""
+        res = self.sizing
+        g = res.goal
+        self.heading("Sizing: candidate designs", 1)
+        goals = [f"worst workload response at most {format_ms(g.response_ms)} at today's load + {g.growth_pct:g}%"]
+        if g.rebuild_hours is not None:
+            goals.append(f"a drive rebuild under that load within {g.rebuild_hours:g} h at "
+                         f"{g.rebuild_priority or 'the default priority'}")
+        if g.usable_gb is not None:
+            goals.append(f"usable capacity at least {g.usable_gb:,.0f} GB")
+        if g.mttdl_years is not None:
+            goals.append(f"every group's MTTDL at least {g.mttdl_years:g} years")
+        unit = "the price list" if res.cost_unit == "price" else "the drive count, spares included (no complete price list)"
+        self.para("Goals: " + "; ".join(goals) + f". Cost: {unit}. {res.families} design families were searched "
+                  f"with {res.runs} engine runs (capacity bounds first, then bisection on the group count).")
+        if res.chosen is None:
+            self.para("No design of this platform meets the goals. The closest tries and why they miss:")
+        else:
+            c = res.chosen
+            rb = f", rebuild {c.rebuild_h:.1f} h" if c.rebuild_h is not None else ""
+            self.para(f"Chosen: {c.label}. It meets every goal ({format_ms(c.response_ms)}{rb}) and is the cheapest "
+                      f"design that does (cost {c.cost:,.0f}); the others below cost more, or trade cost for a faster "
+                      f"response, a shorter rebuild or a higher MTTDL.")
+        rows = []
+        shown = list(res.front) + [c for c in res.candidates if not c.meets][:10]
+        for c in shown:
+            rows.append(Row([c.label, f"{c.cost:,.0f}", "-" if c.response_ms != c.response_ms else format_ms(c.response_ms),
+                             "-" if c.rebuild_h is None else f"{c.rebuild_h:.1f} h",
+                             "-" if not c.mttdl_h else f"{c.mttdl_h / 8766:,.0f} y",
+                             "chosen" if c is res.chosen else ("meets" if c.meets else "; ".join(c.why_not))],
+                            "bold" if c is res.chosen else ""))
+        self.table([Col("Design", 3.2), Col("Cost", 0.7, "right"), Col("Response", 0.9, "right"),
+                    Col("Rebuild", 0.8, "right"), Col("MTTDL", 1.1, "right"), Col("Verdict", 2.6)], rows)
+
     def section_assumptions(self, names: list[str]) -> None:
         self.heading("Assumptions", 1, key="appendix-assumptions")
         self.para("Every rate and factor the predictions used, with the document and table it came from "
@@ -1042,5 +1081,5 @@ class ReportBuilder:
 
 def build_report(project: Project, catalog: Catalog, results: dict[str, Result],
                  options: ReportOptions | None = None, warnings: Iterable[str] = (),
-                 sweeps: Sequence[tuple[str, Any]] = ()) -> Report:
-    return ReportBuilder(project, catalog, results, options, warnings, sweeps).build()
+                 sweeps: Sequence[tuple[str, Any]] = (), sizing: Any = None) -> Report:
+    return ReportBuilder(project, catalog, results, options, warnings, sweeps, sizing).build()
