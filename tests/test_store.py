@@ -14,6 +14,7 @@ import pytest
 
 from app.domain.validation import validate
 from app.store import project_file
+from app.store.upgrades import to_v2
 from app.store.project_file import (
     APPLICATION_ID, SCHEMA_VERSION, ProjectFileError, catalog_for, load_project, save_project,
 )
@@ -119,8 +120,8 @@ def make_v2_file(path: Path, project) -> None:
         w.pop("think_ms")
     con = sqlite3.connect(path)
     con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    con.executescript(project_file.SCHEMA_V2)
-    project_file._write_v2_rows(con, d, version=2)
+    con.executescript(to_v2.SCHEMA)  # the frozen version 2 schema and rows
+    to_v2.write_rows(con, d)
     con.execute("PRAGMA user_version = 2")
     con.commit()
     con.close()
@@ -160,11 +161,6 @@ def test_think_time_round_trips(tmp_path, load_example):
     d["workloads"][0]["think_ms"] = "soon"
     with pytest.raises(ProjectFormatError, match=r"workloads\[0\]|think_ms"):
         project_from_dict(d)
-
-
-def test_upgrade_steps_are_numbered():
-    assert len(project_file.UPGRADES) == SCHEMA_VERSION - 1
-    assert project_file.UPGRADES[0].__name__ == "_upgrade_1_to_2"
 
 
 def test_broken_v1_document_is_a_clear_error(tmp_path):
@@ -316,19 +312,19 @@ def test_failed_save_midway_leaves_old_file(tmp_path, load_example, monkeypatch)
     save_project(original, path)
     before = digest(path)
 
-    real = project_file._write_v2_rows
+    real = project_file._write_rows
 
     def half_write(con, d):
         con.execute("INSERT INTO project VALUES (1, 'x', '{}', '{}', '{}', 'B', NULL, NULL, NULL)")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(project_file, "_write_v2_rows", half_write)
+    monkeypatch.setattr(project_file, "_write_rows", half_write)
     changed = load_example("emc-cx4-960-oltp")
     with pytest.raises(ProjectFileError, match=r"could not be saved .*No space left.*previous file is unchanged"):
         save_project(changed, path)
     assert digest(path) == before
     assert folder_listing(tmp_path) == ["keep.arrayplan"], "the temporary file is removed"
-    monkeypatch.setattr(project_file, "_write_v2_rows", real)
+    monkeypatch.setattr(project_file, "_write_rows", real)
     assert load_project(path) == original
 
 
@@ -356,7 +352,7 @@ def test_interrupted_save_leaves_old_file(tmp_path, load_example, monkeypatch):
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(project_file, "_write_v2_rows", interrupted)
+    monkeypatch.setattr(project_file, "_write_rows", interrupted)
     with pytest.raises(KeyboardInterrupt):
         save_project(load_example("emc-cx4-960-oltp"), path)
     assert digest(path) == before
