@@ -78,13 +78,15 @@ def test_arrayplan_without_suffix_is_recognised(tmp_path, load_example):
 
 # ---------------------------------------------------------------- schema upgrade
 
-def make_v1_file(path: Path, project) -> None:
+def make_v1_file(path: Path, project, mutate=None) -> None:
     """A version 1 file as ArrayPlanner 0.0.x wrote it: one JSON document, no format header,
-    the platform under "platform"."""
+    the platform under "platform" (then changed by `mutate(doc)`, when given)."""
     doc = project_to_dict(project)
     doc.pop("format")
     doc.pop("version")
     doc["platform"] = doc.pop("platform_id")
+    if mutate is not None:
+        mutate(doc)
     con = sqlite3.connect(path)
     con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     con.execute("CREATE TABLE project_doc(id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)")
@@ -174,6 +176,26 @@ def test_broken_v1_document_is_a_clear_error(tmp_path):
     con.close()
     before = digest(path)
     with pytest.raises(ProjectFileError, match=r"bad-v1.arrayplan: invalid project data: luns"):
+        load_project(path)
+    assert digest(path) == before
+
+
+@pytest.mark.parametrize("mutate, pattern", [
+    (lambda d: d["enclosures"][0].update(bus=[1]), r"enclosures\[0\]\.bus: expected text or a number, got a list"),
+    (lambda d: d["luns"][0].update(id=10**30), r"luns\[0\]\.id: the whole number 1000+ is too large"),
+    (lambda d: d["scenarios"][0].update(name={"a": 1}), r"scenarios\[0\]\.name: expected text or a number"),
+    (lambda d: d["drives"][0].update(hot_spare="yes"), r"drives\[0\]\.hot_spare: expected true or false"),
+    (lambda d: d["drives"][1].pop("location"), r"drives\[1\]: missing required field 'location'"),
+    (lambda d: d["enclosures"][0].update(colour="red"), r"enclosures\[0\]: unknown field 'colour'"),
+    (lambda d: d.update(platform_id="x"), r"both 'platform' and 'platform_id'"),
+    (lambda d: d["luns"][0].update(capacity_gb="big"), r"capacity_gb: expected a number, got the text 'big'"),
+])
+def test_a_bad_v1_document_is_refused_naming_the_field(tmp_path, load_example, mutate, pattern):
+    """The frozen 1 -> 2 step checks what its columns need; today's reader checks the values."""
+    path = tmp_path / "bad-v1.arrayplan"
+    make_v1_file(path, load_example("hp-sa6402-raid5"), mutate)
+    before = digest(path)
+    with pytest.raises(ProjectFileError, match=r"bad-v1.arrayplan: invalid project data: .*" + pattern):
         load_project(path)
     assert digest(path) == before
 

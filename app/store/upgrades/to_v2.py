@@ -85,6 +85,22 @@ def _objects(doc: dict[str, Any], key: str, required: tuple[str, ...],
     return items
 
 
+def _cell(value: Any, where: str) -> Any:
+    """`value` for an SQLite column: text, a number or null (a list, an object or a whole number
+    beyond 64 bits has no column type; today's reader names the field of a wrong scalar)."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -2**63 <= value < 2**63:
+        raise ProjectFormatError(f"{where}: the whole number {value} is too large for a project file")
+    if value is not None and not isinstance(value, (str, int, float)):
+        raise ProjectFormatError(f"{where}: expected text or a number, got {_kind(value)}")
+    return value
+
+
+def _cells(item: dict[str, Any], where: str, *keys: str, **defaults: Any) -> tuple[Any, ...]:
+    """The column values of `keys` (required) and `defaults` (optional) of one object."""
+    return (*(_cell(item[k], f"{where}.{k}") for k in keys),
+            *(_cell(item.get(k, d), f"{where}.{k}") for k, d in defaults.items()))
+
+
 def write_rows(con: sqlite3.Connection, doc: dict[str, Any]) -> None:
     """Insert a project document (format version 1, platform under "platform_id") into empty
     version 2 tables."""
@@ -94,33 +110,39 @@ def write_rows(con: sqlite3.Connection, doc: dict[str, Any]) -> None:
     if "platform_id" not in doc:
         raise ProjectFormatError("missing required field 'platform_id'")
     con.execute("INSERT INTO project VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)", (
-        doc["platform_id"], _dumps(doc.get("info", {})), _dumps(doc.get("cache", {})),
-        _dumps(doc.get("features", {})), doc.get("current_scenario", "Baseline"),
-        doc.get("baseline_scenario"), doc.get("horizon_h"), doc.get("platform_snapshot")))
+        _cell(doc["platform_id"], "platform_id"), _dumps(doc.get("info", {})), _dumps(doc.get("cache", {})),
+        _dumps(doc.get("features", {})),
+        *_cells(doc, "project", current_scenario="Baseline", baseline_scenario=None, horizon_h=None,
+                platform_snapshot=None)))
     enclosures = _objects(doc, "enclosures", ("bus", "position", "type_id"), ())
     con.executemany("INSERT INTO enclosure VALUES (?, ?, ?, ?)",
-                    [(i, e["bus"], e["position"], e["type_id"]) for i, e in enumerate(enclosures)])
+                    [(i, *_cells(e, f"enclosures[{i}]", "bus", "position", "type_id")) for i, e in enumerate(enclosures)])
     drives = _objects(doc, "drives", ("location", "type_id"), ("hot_spare",))
     for i, d in enumerate(drives):
         if not isinstance(d.get("hot_spare", False), bool):
             raise ProjectFormatError(f"drives[{i}].hot_spare: expected true or false, got {_kind(d['hot_spare'])}")
     con.executemany("INSERT INTO drive VALUES (?, ?, ?, ?)",
-                    [(i, d["location"], d["type_id"], int(d.get("hot_spare", False))) for i, d in enumerate(drives)])
+                    [(i, *_cells(d, f"drives[{i}]", "location", "type_id"), int(d.get("hot_spare", False)))
+                     for i, d in enumerate(drives)])
     groups = _objects(doc, "groups", ("id", "raid", "drives"), ("name",))
     con.executemany("INSERT INTO raid_group VALUES (?, ?, ?, ?, ?)",
-                    [(i, g["id"], g["raid"], g.get("name", ""), _dumps(g["drives"])) for i, g in enumerate(groups)])
+                    [(i, *_cells(g, f"groups[{i}]", "id", "raid", name=""), _dumps(g["drives"]))
+                     for i, g in enumerate(groups)])
     luns = _objects(doc, "luns", ("id", "group_id", "capacity_gb", "owner"), ("name", "settings", "optimization"))
     con.executemany("INSERT INTO lun VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(i, u["id"], u["group_id"], u["capacity_gb"], u["owner"], u.get("name", ""),
-                      _dumps(u.get("settings", {})), u.get("optimization", 1.0)) for i, u in enumerate(luns)])
+                    [(i, *_cells(u, f"luns[{i}]", "id", "group_id", "capacity_gb", "owner", name=""),
+                      _dumps(u.get("settings", {})), _cell(u.get("optimization", 1.0), f"luns[{i}].optimization"))
+                     for i, u in enumerate(luns)])
     workloads = _objects(doc, "workloads", ("id",))
     con.executemany("INSERT INTO workload VALUES (?, ?, ?)",
-                    [(i, w["id"], _dumps(w)) for i, w in enumerate(workloads)])
+                    [(i, _cell(w["id"], f"workloads[{i}].id"), _dumps(w)) for i, w in enumerate(workloads)])
     for si, scenario in enumerate(_objects(doc, "scenarios", ("name",), ("notes", "events"))):
-        con.execute("INSERT INTO scenario VALUES (?, ?, ?)", (si, scenario["name"], scenario.get("notes", "")))
+        con.execute("INSERT INTO scenario VALUES (?, ?, ?)",
+                    (si, *_cells(scenario, f"scenarios[{si}]", "name", notes="")))
         events = _objects(scenario, "events", ("id", "kind", "start_h"))
         con.executemany("INSERT INTO event VALUES (?, ?, ?, ?, ?, ?)",
-                        [(si, ei, e["id"], e["kind"], e["start_h"], _dumps(e)) for ei, e in enumerate(events)])
+                        [(si, ei, *_cells(e, f"scenarios[{si}].events[{ei}]", "id", "kind", "start_h"), _dumps(e))
+                         for ei, e in enumerate(events)])
 
 
 def upgrade(con: sqlite3.Connection) -> None:
@@ -132,7 +154,9 @@ def upgrade(con: sqlite3.Connection) -> None:
         raise ProjectFormatError(f"project_doc.json: expected an object, got {_kind(doc)}")
     if doc.get("format", "arrayplanner-project") != "arrayplanner-project" or doc.get("version", 1) != 1:
         raise ProjectFormatError("project_doc.json: not an ArrayPlanner project document (format, version)")
-    if "platform" in doc and "platform_id" not in doc:  # version 1's name of the key
+    if "platform" in doc:  # version 1's name of the key
+        if "platform_id" in doc:
+            raise ProjectFormatError("project_doc.json: both 'platform' and 'platform_id'")
         doc["platform_id"] = doc.pop("platform")
     con.executescript(SCHEMA)
     write_rows(con, doc)
