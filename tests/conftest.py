@@ -1,8 +1,9 @@
 """Shared test set-up: Qt runs offscreen, user presets are isolated, and common fixtures.
 
-Set before anything imports Qt: QT_QPA_PLATFORM=offscreen (GUI tests need no display) and
+Set before anything imports Qt: QT_QPA_PLATFORM=offscreen (GUI tests need no display),
 ARRAYPLANNER_PRESETS pointing at an empty folder (a developer's own user presets must not change
-test results; tests that need user presets pass their own folder).
+test results; tests that need user presets pass their own folder) and ARRAYPLANNER_DATA at
+another (recovery files of the tests' windows, never the developer's).
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["ARRAYPLANNER_PRESETS"] = tempfile.mkdtemp(prefix="arrayplanner-no-user-presets-")
+# the per-user data folder (autosave recovery files: app/store/user_dirs.py), never the developer's
+os.environ["ARRAYPLANNER_DATA"] = tempfile.mkdtemp(prefix="arrayplanner-user-data-")
 
 import pytest  # noqa: E402
 

@@ -54,6 +54,7 @@ PLANTED = [
     ("app/cli/common.py", "from app.cli import main", "app.cli's modules do not import app.cli"),
     ("app/ui/icons.py", "import app.ui", "app.ui's modules do not import app.ui"),
     ("app/engine/policy.py", "from app.engine import ENGINE_BUILD", "app.engine's modules do not import app.engine"),
+    ("app/store/upgrades/to_v3.py", "from app.store.project_file import _write_rows", "Frozen schema upgrades"),
 ]
 
 

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGING = ROOT / "packaging"
 sys.path.insert(0, str(PACKAGING))
 import spec_common  # noqa: E402
+from workflow_commands import script_calls  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -63,10 +64,15 @@ def test_frozen_report_is_a_pdf_with_the_project_name(bundle, tmp_path):
 
 
 def test_frozen_smoke_test_passes(bundle, tmp_path):
-    """--version, presets, every module importable, check/simulate/report on every example,
-    the GUI starts (offscreen) and quits after its first window."""
-    proc = subprocess.run([sys.executable, str(PACKAGING / "smoke_test.py"), str(bundle), "--gui",
-                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=1800)
+    """The smoke test exactly as CI's bundle job runs it (.github/workflows/ci.yml, its first
+    packaging/smoke_test.py step, the bundle in place of ${{ matrix.bundle }}): --version,
+    presets, every module importable, check/simulate/report on every example, the GUI starts
+    (offscreen) and quits after its first window."""
+    args = next(args for script, args in script_calls("ci.yml") if script == "packaging/smoke_test.py")
+    args = [str(bundle) if a == "${{}}" else a for a in args]
+    assert str(bundle) in args, args
+    proc = subprocess.run([sys.executable, str(PACKAGING / "smoke_test.py"), *args], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=1800)
     print(proc.stdout)
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
 

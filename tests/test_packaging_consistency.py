@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGING = ROOT / "packaging"
 sys.path.insert(0, str(PACKAGING))
 import spec_common as common  # noqa: E402
+from workflow_commands import WORKFLOWS, script_calls, shell_scripts  # noqa: E402
 
 ISS = PACKAGING / "windows" / "arrayplanner.iss"
-WORKFLOWS = ROOT / ".github" / "workflows"
 
 
 def pyproject_version() -> str:
@@ -317,22 +317,41 @@ def test_shell_scripts_are_valid():
         assert proc.returncode == 0, f"{path}: {proc.stderr}"
 
 
-def test_workflows_build_smoke_test_and_release():
-    ci = (WORKFLOWS / "ci.yml").read_text(encoding="utf-8")
-    release = (WORKFLOWS / "release.yml").read_text(encoding="utf-8")
-    for text in (ci, release):
-        for runner in ("ubuntu-", "windows-", "macos-"):
-            assert runner in text
-        assert "packaging/build.py" in text and "packaging/smoke_test.py" in text
-        assert "QT_QPA_PLATFORM: offscreen" in text
-        assert "build_installer.ps1" in text and "make_dmg.sh" in text
-    assert "pytest" in ci and 'tags: ["v*"]' in release
-    assert "sign.sh" in release and "notarize.sh" in release and "gh release create" in release
-    assert "spec_common.py version" in release  # the tag is checked against pyproject.toml
-    # every path a workflow runs exists
-    for text in (ci, release):
-        for rel in set(re.findall(r"(packaging/[\w/.-]+\.(?:py|sh|ps1))", text)):
-            assert (ROOT / rel).is_file(), rel
+@pytest.mark.parametrize("workflow", ["ci.yml", "release.yml"])
+def test_the_scripts_a_workflow_runs_take_its_arguments(workflow):
+    """Each repository script a workflow calls exists and accepts the options it is given (a
+    renamed option fails here, not in a release); spec_common.py answers the fact asked."""
+    calls = script_calls(workflow)
+    assert calls, f"no script call found in {workflow}: tests/workflow_commands.py is out of step"
+    for script, args in calls:
+        path = ROOT / script
+        assert path.is_file(), script
+        if script == "packaging/spec_common.py":  # no options: its argument is the fact it prints
+            out = subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True, timeout=60)
+            assert out.returncode == 0 and out.stdout.strip(), out.stderr
+            if args == ["version"]:  # the release's tag check compares the tag with this
+                assert out.stdout.strip() == pyproject_version()
+            continue
+        usage = subprocess.run([sys.executable, str(path), "--help"], capture_output=True, text=True,
+                               timeout=60, cwd=ROOT)
+        assert usage.returncode == 0, f"{script} --help: {usage.stderr[-2000:]}"
+        for i, arg in enumerate(args):
+            if not arg.startswith("--"):
+                continue
+            assert re.search(rf"(?<![\w-]){re.escape(arg)}(?![\w-])", usage.stdout), f"{script} has no {arg}"
+            choices = re.search(rf"{re.escape(arg)} \{{([^}}]*)\}}", usage.stdout)
+            if choices:
+                assert args[i + 1] in choices.group(1).split(","), f"{script} {arg} {args[i + 1]}"
+    for script in shell_scripts(workflow):
+        assert (ROOT / script).is_file(), script
+        if script.endswith(".sh") and os.name == "posix":
+            assert os.access(ROOT / script, os.X_OK), f"{script} is not executable"
+    # `uv sync --locked --extra NAME` fails unless the lock provides NAME
+    text = (WORKFLOWS / workflow).read_text(encoding="utf-8")
+    lock = tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))
+    provided = next(p for p in lock["package"] if p["name"] == "arrayplanner")["metadata"]["provides-extras"]
+    for extra in re.findall(r"--extra (\w+)", text):
+        assert extra in provided, f"{workflow} installs the extra {extra!r}, which uv.lock does not provide"
 
 
 def test_docs_name_every_secret_and_the_version_bump():

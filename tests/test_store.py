@@ -14,6 +14,7 @@ import pytest
 
 from app.domain.validation import validate
 from app.store import project_file
+from app.store.upgrades import to_v2
 from app.store.project_file import (
     APPLICATION_ID, SCHEMA_VERSION, ProjectFileError, catalog_for, load_project, save_project,
 )
@@ -77,13 +78,15 @@ def test_arrayplan_without_suffix_is_recognised(tmp_path, load_example):
 
 # ---------------------------------------------------------------- schema upgrade
 
-def make_v1_file(path: Path, project) -> None:
+def make_v1_file(path: Path, project, mutate=None) -> None:
     """A version 1 file as ArrayPlanner 0.0.x wrote it: one JSON document, no format header,
-    the platform under "platform"."""
+    the platform under "platform" (then changed by `mutate(doc)`, when given)."""
     doc = project_to_dict(project)
     doc.pop("format")
     doc.pop("version")
     doc["platform"] = doc.pop("platform_id")
+    if mutate is not None:
+        mutate(doc)
     con = sqlite3.connect(path)
     con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     con.execute("CREATE TABLE project_doc(id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)")
@@ -119,8 +122,8 @@ def make_v2_file(path: Path, project) -> None:
         w.pop("think_ms")
     con = sqlite3.connect(path)
     con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    con.executescript(project_file.SCHEMA_V2)
-    project_file._write_v2_rows(con, d, version=2)
+    con.executescript(to_v2.SCHEMA)  # the frozen version 2 schema and rows
+    to_v2.write_rows(con, d)
     con.execute("PRAGMA user_version = 2")
     con.commit()
     con.close()
@@ -162,11 +165,6 @@ def test_think_time_round_trips(tmp_path, load_example):
         project_from_dict(d)
 
 
-def test_upgrade_steps_are_numbered():
-    assert len(project_file.UPGRADES) == SCHEMA_VERSION - 1
-    assert project_file.UPGRADES[0].__name__ == "_upgrade_1_to_2"
-
-
 def test_broken_v1_document_is_a_clear_error(tmp_path):
     path = tmp_path / "bad-v1.arrayplan"
     con = sqlite3.connect(path)
@@ -178,6 +176,26 @@ def test_broken_v1_document_is_a_clear_error(tmp_path):
     con.close()
     before = digest(path)
     with pytest.raises(ProjectFileError, match=r"bad-v1.arrayplan: invalid project data: luns"):
+        load_project(path)
+    assert digest(path) == before
+
+
+@pytest.mark.parametrize("mutate, pattern", [
+    (lambda d: d["enclosures"][0].update(bus=[1]), r"enclosures\[0\]\.bus: expected text or a number, got a list"),
+    (lambda d: d["luns"][0].update(id=10**30), r"luns\[0\]\.id: the whole number 1000+ is too large"),
+    (lambda d: d["scenarios"][0].update(name={"a": 1}), r"scenarios\[0\]\.name: expected text or a number"),
+    (lambda d: d["drives"][0].update(hot_spare="yes"), r"drives\[0\]\.hot_spare: expected true or false"),
+    (lambda d: d["drives"][1].pop("location"), r"drives\[1\]: missing required field 'location'"),
+    (lambda d: d["enclosures"][0].update(colour="red"), r"enclosures\[0\]: unknown field 'colour'"),
+    (lambda d: d.update(platform_id="x"), r"both 'platform' and 'platform_id'"),
+    (lambda d: d["luns"][0].update(capacity_gb="big"), r"capacity_gb: expected a number, got the text 'big'"),
+])
+def test_a_bad_v1_document_is_refused_naming_the_field(tmp_path, load_example, mutate, pattern):
+    """The frozen 1 -> 2 step checks what its columns need; today's reader checks the values."""
+    path = tmp_path / "bad-v1.arrayplan"
+    make_v1_file(path, load_example("hp-sa6402-raid5"), mutate)
+    before = digest(path)
+    with pytest.raises(ProjectFileError, match=r"bad-v1.arrayplan: invalid project data: .*" + pattern):
         load_project(path)
     assert digest(path) == before
 
@@ -316,19 +334,19 @@ def test_failed_save_midway_leaves_old_file(tmp_path, load_example, monkeypatch)
     save_project(original, path)
     before = digest(path)
 
-    real = project_file._write_v2_rows
+    real = project_file._write_rows
 
     def half_write(con, d):
         con.execute("INSERT INTO project VALUES (1, 'x', '{}', '{}', '{}', 'B', NULL, NULL, NULL)")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(project_file, "_write_v2_rows", half_write)
+    monkeypatch.setattr(project_file, "_write_rows", half_write)
     changed = load_example("emc-cx4-960-oltp")
     with pytest.raises(ProjectFileError, match=r"could not be saved .*No space left.*previous file is unchanged"):
         save_project(changed, path)
     assert digest(path) == before
     assert folder_listing(tmp_path) == ["keep.arrayplan"], "the temporary file is removed"
-    monkeypatch.setattr(project_file, "_write_v2_rows", real)
+    monkeypatch.setattr(project_file, "_write_rows", real)
     assert load_project(path) == original
 
 
@@ -356,7 +374,7 @@ def test_interrupted_save_leaves_old_file(tmp_path, load_example, monkeypatch):
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(project_file, "_write_v2_rows", interrupted)
+    monkeypatch.setattr(project_file, "_write_rows", interrupted)
     with pytest.raises(KeyboardInterrupt):
         save_project(load_example("emc-cx4-960-oltp"), path)
     assert digest(path) == before

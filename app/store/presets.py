@@ -17,7 +17,6 @@ drives and rates. A broken user file is reported in Catalog.problems, never fata
 """
 from __future__ import annotations
 
-import os
 import sys
 import tomllib
 from pathlib import Path
@@ -34,6 +33,7 @@ from app.domain.rate_keys import (
     INTERFACES, MIN_SPINNING_RPM, OPERATION_KINDS, RAID_KEYS, RESERVED_TABLES, SETTING_KINDS, PlatformFacts,
     PresetIssue, check_number, check_rates, check_values, field_spec, known_fields, nearest,
 )
+from app.store import user_dirs
 from app.store.safe_read import UnreadableFile, read_regular
 
 
@@ -92,16 +92,9 @@ def builtin_presets_dir() -> Path:
 
 
 def user_presets_dir() -> Path:
-    env = os.environ.get("ARRAYPLANNER_PRESETS")
-    if env:
-        return Path(env)
-    if sys.platform == "win32":
-        root = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
-    elif sys.platform == "darwin":
-        root = Path.home() / "Library" / "Application Support"
-    else:
-        root = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config"))
-    return root / "ArrayPlanner" / "presets"
+    """The user preset folder (app/store/user_dirs.py: $ARRAYPLANNER_PRESETS, else the per-user
+    data folder's presets/, or an old folder not moved yet)."""
+    return user_dirs.presets_dir()
 
 
 # ---------------------------------------------------------------- sourced tables

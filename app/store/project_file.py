@@ -9,19 +9,18 @@ The file format (docs/project-format.md):
 * PRAGMA application_id = APPLICATION_ID marks the file as ours; PRAGMA user_version holds the
   schema version. Opening a file whose user_version is newer than SCHEMA_VERSION is refused with a
   message, never guessed at.
-* Upgrades are numbered steps (as Anki does): UPGRADES[n - 2] turns a version n-1 database into
-  version n. An old file is upgraded in memory when opened; it is rewritten only when saved.
+* Upgrades are numbered steps (as Anki does), frozen, one module each in app/store/upgrades/:
+  to_vN turns a version N-1 database into version N (upgrades.STEPS[N - 2]), with its own copy
+  of the SQL of its time, never this module's reader or writer. An old file is upgraded in
+  memory when opened; it is rewritten only when saved.
 * Files are opened read-only (a failed or refused open never changes a byte) and saved atomically:
   the new database is written to a temporary file in the same folder, fsynced, then moved over
   the old one with os.replace. A save that fails at any point leaves the old file as it was.
   Saving through a symbolic link writes its target (the link stays a link); each save removes
   the temporary files that killed saves left in that folder (app/store/disk.py).
 
-Schema version 3 (current) is version 2 with a workload column: workload.think_ms (REAL, 0: a
-closed workload issues its next I/O at once), taken out of the workload's doc_json.
-
-Schema version 2 stores the project in normalized tables, one row per object, with the
-free-form parts (settings, workload and event fields) as JSON text:
+Schema version 3 (current, SCHEMA below) stores the project in normalized tables, one row per
+object, with the free-form parts (settings, workload and event fields) as JSON text:
 
     meta(key PRIMARY KEY, value)                       app version, format, saved_at
     project(id = 1, platform_id, info_json, cache_json, features_json, current_scenario,
@@ -30,12 +29,12 @@ free-form parts (settings, workload and event fields) as JSON text:
     drive(ord, location, type_id, hot_spare)
     raid_group(ord, id, raid, name, drives_json)
     lun(ord, id, group_id, capacity_gb, owner, name, settings_json, optimization)
-    workload(ord, id, doc_json)
+    workload(ord, id, doc_json, think_ms)
     scenario(ord, name, notes)
     event(scenario_ord, ord, id, kind, start_h, doc_json)
 
-Schema version 1 (ArrayPlanner 0.0.x) kept the whole project as one JSON document:
-    project_doc(id = 1, json)
+Version 2 had no workload.think_ms (app/store/upgrades/to_v3.py); version 1 (ArrayPlanner 0.0.x)
+kept the whole project as one JSON document, project_doc(id = 1, json) (to_v2.py).
 """
 from __future__ import annotations
 
@@ -51,14 +50,14 @@ from typing import Any, Callable
 from app.domain.hardware import Catalog
 from app.domain.project import Project
 
-from . import disk
+from . import disk, upgrades
 from .project_json import (
     FORMAT, FORMAT_VERSION, ProjectFormatError, parse_json, project_from_dict, project_to_dict,
 )
 from .safe_read import UnreadableFile, open_regular, read_regular
 
 APPLICATION_ID = 0x41504C4E  # "APLN"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = upgrades.LATEST  # the version the last step of app/store/upgrades/ gives
 SUFFIX = ".arrayplan"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # The largest .json project read: a bigger "project" (a symlink to /dev/zero, a log renamed
@@ -71,9 +70,11 @@ class ProjectFileError(Exception):
     """A project file cannot be read or written; the message is one line naming the file."""
 
 
-# ---------------------------------------------------------------- schema and upgrades
+# ---------------------------------------------------------------- the current schema
 
-SCHEMA_V2 = """
+# Version 3 as a new file gets it. The steps in app/store/upgrades/ bring an older file to the
+# same tables (tests/test_store.py checks it); they keep their own copies of older schemas.
+SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE project(
     id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -95,26 +96,21 @@ CREATE TABLE raid_group(ord INTEGER PRIMARY KEY, id INTEGER NOT NULL, raid TEXT 
 CREATE TABLE lun(ord INTEGER PRIMARY KEY, id INTEGER NOT NULL, group_id INTEGER NOT NULL,
                  capacity_gb REAL NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL DEFAULT '',
                  settings_json TEXT NOT NULL DEFAULT '{}', optimization REAL NOT NULL DEFAULT 1.0);
-CREATE TABLE workload(ord INTEGER PRIMARY KEY, id TEXT NOT NULL, doc_json TEXT NOT NULL);
+CREATE TABLE workload(ord INTEGER PRIMARY KEY, id TEXT NOT NULL, doc_json TEXT NOT NULL,
+                      think_ms REAL NOT NULL DEFAULT 0);
 CREATE TABLE scenario(ord INTEGER PRIMARY KEY, name TEXT NOT NULL, notes TEXT NOT NULL DEFAULT '');
 CREATE TABLE event(scenario_ord INTEGER NOT NULL REFERENCES scenario(ord), ord INTEGER NOT NULL,
                    id TEXT NOT NULL, kind TEXT NOT NULL, start_h REAL NOT NULL, doc_json TEXT NOT NULL,
                    PRIMARY KEY (scenario_ord, ord));
 """
 
-# version 3: a closed workload's think time gets its own column (the upgrade step and new files)
-SCHEMA_V3_ALTER = "ALTER TABLE workload ADD COLUMN think_ms REAL NOT NULL DEFAULT 0;"
-
-_V2_TABLES = ("meta", "project", "enclosure", "drive", "raid_group", "lun", "workload", "scenario", "event")
-
 
 def _dumps(v: Any) -> str:
     return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
 
 
-def _write_v2_rows(con: sqlite3.Connection, d: dict[str, Any], version: int = SCHEMA_VERSION) -> None:
-    """Insert a project (as a project_to_dict dict) into empty tables of schema `version` (2, or
-    3: the workloads' think time in its column)."""
+def _write_rows(con: sqlite3.Connection, d: dict[str, Any]) -> None:
+    """Insert a project (as a project_to_dict dict) into the empty tables of SCHEMA."""
     con.execute("INSERT INTO project VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)", (
         d["platform_id"], _dumps(d.get("info", {})), _dumps(d.get("cache", {})), _dumps(d.get("features", {})),
         d.get("current_scenario", "Baseline"), d.get("baseline_scenario"), d.get("horizon_h"),
@@ -131,13 +127,9 @@ def _write_v2_rows(con: sqlite3.Connection, d: dict[str, Any], version: int = SC
                     [(i, l["id"], l["group_id"], l["capacity_gb"], l["owner"], l.get("name", ""),
                       _dumps(l.get("settings", {})), l.get("optimization", 1.0))
                      for i, l in enumerate(d.get("luns", []))])
-    if version >= 3:
-        con.executemany("INSERT INTO workload(ord, id, doc_json, think_ms) VALUES (?, ?, ?, ?)",
-                        [(i, w["id"], _dumps({k: v for k, v in w.items() if k != "think_ms"}),
-                          float(w.get("think_ms", 0.0))) for i, w in enumerate(d.get("workloads", []))])
-    else:
-        con.executemany("INSERT INTO workload(ord, id, doc_json) VALUES (?, ?, ?)",
-                        [(i, w["id"], _dumps(w)) for i, w in enumerate(d.get("workloads", []))])
+    con.executemany("INSERT INTO workload(ord, id, doc_json, think_ms) VALUES (?, ?, ?, ?)",
+                    [(i, w["id"], _dumps({k: v for k, v in w.items() if k != "think_ms"}),
+                      float(w.get("think_ms", 0.0))) for i, w in enumerate(d.get("workloads", []))])
     for si, s in enumerate(d.get("scenarios", [])):
         con.execute("INSERT INTO scenario VALUES (?, ?, ?)", (si, s["name"], s.get("notes", "")))
         con.executemany("INSERT INTO event VALUES (?, ?, ?, ?, ?, ?)",
@@ -150,8 +142,8 @@ def _with_think(doc: Any, think: Any) -> Any:
     return doc | {"think_ms": think} if isinstance(doc, dict) else doc
 
 
-def _read_v2_rows(con: sqlite3.Connection) -> dict[str, Any]:
-    """The inverse of _write_v2_rows (of the current schema): a project_to_dict-shaped dict."""
+def _read_rows(con: sqlite3.Connection) -> dict[str, Any]:
+    """The inverse of _write_rows: a project_to_dict-shaped dict from the tables of SCHEMA."""
     row = con.execute("SELECT platform_id, info_json, cache_json, features_json, current_scenario, "
                       "baseline_scenario, horizon_h, platform_snapshot FROM project WHERE id = 1").fetchone()
     if row is None:
@@ -194,49 +186,6 @@ def _read_v2_rows(con: sqlite3.Connection) -> dict[str, Any]:
         scenarios.append(s)
     d["scenarios"] = scenarios
     return d
-
-
-def _upgrade_1_to_2(con: sqlite3.Connection) -> None:
-    """Version 1 kept one JSON document; version 2 splits it into one table per kind of object."""
-    row = con.execute("SELECT json FROM project_doc WHERE id = 1").fetchone()
-    if row is None:
-        raise ProjectFormatError("the version 1 project table is empty")
-    doc = parse_json(row[0], "project_doc.json")
-    # v1 documents predate the format header and named the platform "platform"
-    doc.setdefault("format", FORMAT)
-    doc.setdefault("version", 1)
-    if "platform" in doc and "platform_id" not in doc:
-        doc["platform_id"] = doc.pop("platform")
-    # normalise through the JSON reader so the upgraded rows are valid
-    d = project_to_dict(project_from_dict(doc))
-    con.executescript(SCHEMA_V2)
-    _write_v2_rows(con, d, version=2)
-    con.execute("DROP TABLE project_doc")
-    con.execute("INSERT OR REPLACE INTO meta VALUES ('upgraded_from', '1')")
-
-
-def _upgrade_2_to_3(con: sqlite3.Connection) -> None:
-    """Version 3 keeps a workload's think time in a column (version 2 had none: 0, or, in a
-    document written by a build that had the field, the doc_json's think_ms)."""
-    con.executescript(SCHEMA_V3_ALTER)
-    for ord_, doc in con.execute("SELECT ord, doc_json FROM workload").fetchall():
-        w = parse_json(doc, f"workload {ord_}.doc_json")  # bounded nesting, as every read
-        if isinstance(w, dict) and "think_ms" in w:
-            con.execute("UPDATE workload SET doc_json = ?, think_ms = ? WHERE ord = ?",
-                        (_dumps({k: v for k, v in w.items() if k != "think_ms"}), w["think_ms"], ord_))
-    con.execute("INSERT OR IGNORE INTO meta VALUES ('upgraded_from', '2')")  # (a '1' stays)
-
-
-# UPGRADES[n - 2] upgrades version n-1 to n (step for version 2 is first).
-UPGRADES: list[Callable[[sqlite3.Connection], None]] = [_upgrade_1_to_2, _upgrade_2_to_3]
-assert len(UPGRADES) == SCHEMA_VERSION - 1
-
-
-def upgrade(con: sqlite3.Connection, from_version: int) -> None:
-    """Run the numbered upgrade steps from `from_version` to SCHEMA_VERSION on `con`."""
-    for target in range(from_version + 1, SCHEMA_VERSION + 1):
-        UPGRADES[target - 2](con)
-        con.execute(f"PRAGMA user_version = {target}")
 
 
 # ---------------------------------------------------------------- reading
@@ -289,8 +238,8 @@ def read_arrayplan(path: Path) -> Project:
         if version < 1:
             raise ProjectFileError(f"{path}: not a valid ArrayPlanner project (schema version {version})")
         if version < SCHEMA_VERSION:
-            upgrade(mem, version)
-        data = _read_v2_rows(mem)
+            upgrades.upgrade(mem, version)
+        data = _read_rows(mem)
         return project_from_dict(data)
     except ProjectFileError:
         raise
@@ -405,13 +354,13 @@ def write_arrayplan_db(path: Path, project: Project) -> None:
         con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         con.execute("PRAGMA journal_mode = DELETE")
         with con:
-            con.executescript(SCHEMA_V2 + SCHEMA_V3_ALTER)
+            con.executescript(SCHEMA)
             from app import __version__
             con.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("format", "arrayplanner-project-db"), ("app_version", __version__),
                 ("saved_at", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
             ])
-            _write_v2_rows(con, d)
+            _write_rows(con, d)
         con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         con.commit()
     finally:

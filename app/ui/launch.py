@@ -60,14 +60,19 @@ def initial_project(catalog):
 def build_window(path: str | Path | None = None, example: bool = False, offer_recovery: bool = True):
     """The main window with `path` (or the example) open; used by launch() and by tests."""
     from app.store.presets import default_catalog
+    from app.store.user_dirs import move_legacy_presets
     from app.ui.document import Document
     from app.ui.main_window import MainWindow
 
+    moved = move_legacy_presets()  # ArrayPlanner 0.1's preset folder on Linux (user_dirs.py)
     catalog = default_catalog()
     document = Document(initial_project(catalog), catalog)
     window = MainWindow(document)
+    notes = [moved] if moved else []
     if catalog.problems:
-        window.status("Some user presets could not be read: " + "; ".join(catalog.problems))
+        notes.append("Some user presets could not be read: " + "; ".join(catalog.problems))
+    if notes:
+        window.status(". ".join(notes))
     if os.environ.get("ARRAYPLANNER_EXIT_AFTER_SHOWN") == "1":
         offer_recovery = False  # benchmarks and the bundle smoke test never wait for a question
     # work left by a crash comes first; the file asked for opens when the user declines it

@@ -1,6 +1,7 @@
 """Autosave to recovery files, and the offer to restore them after a crash.
 
-Each window's session writes, in <AppDataLocation>/recovery/:
+Each window's session writes, in recovery_dir() (app/store/user_dirs.py: the per-user data folder's
+recovery/):
 
     <session>.arrayplan   the project as last autosaved (every AUTOSAVE_MS while it is dirty)
     <session>.json        a note: original path, title, time, pid
@@ -41,6 +42,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.domain.project import Project
+from app.store import user_dirs
 from app.ui.save_errors import printable, save_error_text
 
 AUTOSAVE_MS = 60_000
@@ -55,10 +57,8 @@ _EXTRA_WINDOWS: list[Any] = []
 
 
 def recovery_dir() -> Path:
-    base = QStandardPaths.writableLocation(QStandardPaths.AppDataLocation)
-    d = Path(base or Path.home() / ".arrayplanner") / "recovery"
-    d.mkdir(parents=True, exist_ok=True)
-    return d
+    """The recovery folder, beside the user presets (app/store/user_dirs.py), created if needed."""
+    return user_dirs.recovery_dir()
 
 
 def _unlink(path: Path) -> None:
@@ -143,8 +143,39 @@ class Leftover:
         self.release()
 
 
+def legacy_recovery_dir() -> Path | None:
+    """Where ArrayPlanner 0.1 autosaved (Qt's AppDataLocation/recovery, e.g. on Linux
+    ~/.local/share/ArrayPlanner/ArrayPlanner/recovery), when it exists and is not today's."""
+    if os.environ.get("ARRAYPLANNER_DATA"):
+        return None  # a chosen base folder (tests, a portable set-up): nothing of before
+    base = QStandardPaths.writableLocation(QStandardPaths.AppDataLocation)
+    old = Path(base) / "recovery" if base else None
+    return old if old is not None and old.is_dir() and old != recovery_dir() else None
+
+
+def move_legacy_sessions() -> None:
+    """Move the files of the dead sessions in the old recovery folder into today's, so that a
+    crash just before an upgrade is still offered; a running old instance's are left alone."""
+    old = legacy_recovery_dir()
+    if old is None:
+        return
+    for data in old.glob("*.arrayplan"):
+        lock = None if data.name.startswith(".") else take_lock(data.with_suffix(".lock"))
+        if lock is None:
+            continue  # a save's temporary file, or a running instance's session
+        try:
+            for path in (data.with_suffix(".json"), data):  # the note first: the data file announces it
+                if path.exists():
+                    os.replace(path, recovery_dir() / path.name)
+        except OSError:
+            pass  # left where it is (and offered by no one): the next start tries again
+        finally:
+            lock.unlock()
+
+
 def find_leftovers() -> list[Leftover]:
     """The recovery files of every session that is not running (newest first), each claimed."""
+    move_legacy_sessions()
     d = recovery_dir()
     out = []
     for data in d.glob("*.arrayplan"):
