@@ -281,3 +281,85 @@ def test_write_penalty_orders_raid10_before_raid5_targets(tmp_path):
     # a RAID 5 whose writes cost what RAID 1/0's do (2) closes the gap from below
     cheap = copy_rate(penalty_catalog(tmp_path, 2.0), "t-pen", "ASAP", 300.0, "R5", 5)
     assert copy_rate(base, "emc-cx4-960-r28", "ASAP", 300.0, "R5", 5) < cheap, cheap
+
+
+# ---------------------------------------------------------------- WAFL reallocate
+
+NETAPP = (PRESETS / "platforms" / "netapp-fas-ontap.toml").read_text()
+ONTAP = (PRESETS / "rates" / "netapp-ontap.toml").read_text()
+NETAPP_LEVELS = ("Low", "Medium", "High", "Top")
+
+
+def netapp_catalog(tmp_path: Path, kind: str):
+    """A user copy of the FAS whose reallocate offers four levels, all of `kind`."""
+    rates = strip_tables(ONTAP, "[policy.reallocate.").replace('rates_id = "netapp-ontap"', 'rates_id = "t-ontap"')
+    rates += policy_tables("reallocate", NETAPP_LEVELS, kind, LEVELS4[kind])
+    plat = NETAPP.replace('id = "netapp-fas-ontap"', 'id = "t-fas"').replace('rates = "netapp-ontap"',
+                                                                           'rates = "t-ontap"')
+    start = plat.index("[operations.reallocate]")
+    plat = plat[:start] + plat[start:].replace('priorities = ["Normal"]', 'priorities = ["Low", "Medium", "High", "Top"]', 1).replace(
+        'default = "Normal"', 'default = "Top"', 1)
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "t-ontap.toml").write_text(rates)
+    (tmp_path / "t-fas.toml").write_text(plat)
+    cat = load_catalog(PRESETS, user_dir=tmp_path)
+    assert cat.problems == (), cat.problems
+    errors = [i.text for i in cat.platform("t-fas").preset_issues if i.severity == "error"]
+    assert errors == [], errors
+    return cat
+
+
+def netapp_spec(platform: str, prio: str, iops: float) -> dict:
+    """A fragmented 20 GB LUN reallocated while an open random load runs on the same group."""
+    return {
+        "platform": platform,
+        "groups": [{"id": 0, "raid": "RAID-DP", "drives": 8, "drive_type": "fc-10k-144", "buses": [0]}],
+        "luns": [{"id": 0, "group": 0, "gb": 20, "owner": "Controller A", "optimization": 8},
+                 {"id": 1, "group": 0, "gb": 200, "owner": "Controller A"}],
+        "workloads": [{"id": "oltp", "name": "OLTP", "luns": [1], "mode": "open", "iops": float(iops),
+                       "read_pct": 67, "io_kb": 8, "random_pct": 100, "read_hit_pct": 30}] if iops else [],
+        "events": [{"kind": "reallocate", "id": "op1", "start_h": 0.0, "lun": 0, "threshold": 4, "priority": prio}],
+        "horizon_h": 2000,
+    }
+
+
+@pytest.mark.parametrize("kind", list(LEVELS4))
+def test_reallocate_takes_every_policy_kind_monotone(tmp_path, kind):
+    """Before, reallocate took `asap` only (check: bad-rate; the engine: not predicted)."""
+    cat = netapp_catalog(tmp_path, kind)
+    loads = (0.0, 100.0, 200.0, 300.0)  # (the host alone fills the 8 drives near 350 IOPS)
+    durs = {(lv, load): duration(cat, netapp_spec("t-fas", lv, load)) for lv in NETAPP_LEVELS for load in loads}
+    assert all(math.isfinite(d) and d > 0 for d in durs.values()), durs
+    assert_monotone(durs, NETAPP_LEVELS, loads)
+    assert durs[("Low", 0.0)] > 1.5 * durs[("Top", 0.0)], durs
+
+
+def realloc_phase(cat, platform: str, prio: str, iops: float):
+    r = simulate(build_project(netapp_spec(platform, prio, iops), cat), cat)
+    return next(p for p in r.operation("op1").phases if p.name == "reallocate")
+
+
+def test_reallocate_duty_cycle_scales_its_idle_rate(tmp_path):
+    """Idle, a duty cycle d scans at d x the full-speed rate (the measured MB/s per unit of drive
+    busy, at max_util): Low (25%) a quarter of Top (100%), and the policy is what limits it."""
+    cat = netapp_catalog(tmp_path, "duty_cycle")
+    low, top = realloc_phase(cat, "t-fas", "Low", 0.0), realloc_phase(cat, "t-fas", "Top", 0.0)
+    assert low.avg_mb_s == pytest.approx(0.25 * top.avg_mb_s, rel=1e-6), (low.avg_mb_s, top.avg_mb_s)
+    assert low.limited_by == "policy" and top.limited_by.startswith("drives"), (low.limited_by, top.limited_by)
+
+
+def test_reallocate_window_keeps_its_bounds(tmp_path):
+    cat = netapp_catalog(tmp_path, "window")
+    assert realloc_phase(cat, "t-fas", "Low", 0.0).avg_mb_s == pytest.approx(5.0, rel=1e-6)  # idle: the maximum
+    # a host that leaves the drives almost nothing: the guaranteed minimum still moves it
+    heavy = realloc_phase(cat, "t-fas", "Low", 2000.0)
+    assert heavy.avg_mb_s >= 0.5 * (1 - 1e-6), heavy.avg_mb_s
+
+
+def test_reallocate_asap_level_unchanged_by_the_policy_path():
+    """The shipped Normal level (asap, max_util 0.93) still scans at the post's 24.2 MB/s idle, and
+    slows as a host load takes drive time."""
+    cat = load_catalog(PRESETS)
+    idle = realloc_phase(cat, "netapp-fas-ontap", "Normal", 0.0)
+    assert idle.avg_mb_s == pytest.approx(24.2, rel=1e-6)
+    assert realloc_phase(cat, "netapp-fas-ontap", "Normal", 300.0).avg_mb_s < idle.avg_mb_s * 0.9

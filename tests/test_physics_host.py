@@ -131,6 +131,31 @@ def test_a_back_end_bus_is_a_centre(catalog):
     assert r.get("bus_pct", "0").at(0.01) <= 97.0 + 1e-6
 
 
+def test_dell_back_end_bus_is_capped_and_flagged_with_a_rebuild_on_it(catalog):
+    """Issue 20 point 9: a Dell MD3200 back-end bus was charted at 300% (up to 1,180%) with no
+    advisory. Large sequential reads from four SSD groups owned by both controllers (past their
+    host ports' 2 x 2,000 MB/s, the one 2,400 MB/s SAS bus is the limit) while a drive rebuilds:
+    the bus stays at or below 100%, the host is served what it leaves, and host-overload names it."""
+    def run(iops):
+        spec = {"platform": "dell-md3200",
+                "groups": [{"id": g, "raid": "R5", "drives": 12, "drive_type": "ssd-149"} for g in range(4)],
+                "luns": [{"id": g, "group": g, "gb": 200, "owner": f"Controller {g % 2}"} for g in range(4)],
+                "workloads": [{"id": "w", "name": "w", "luns": [0, 1, 2, 3], "mode": "open", "iops": float(iops),
+                               "read_pct": 100, "io_kb": 256, "random_pct": 0, "read_hit_pct": 0}],
+                "events": [{"kind": "drive_failure", "id": "op1", "start_h": 0.0, "drive": "0_0_1", "priority": "High"},
+                           {"kind": "drive_replacement", "id": "op2", "start_h": 0.0, "drive": "0_0_1"}],
+                "horizon_h": 2.0}
+        return simulate(build_project(spec, catalog), catalog)
+
+    light, heavy = run(2000), run(20000)
+    assert not [a for a in codes(light, "host-overload") if a.where == "bus 0"]
+    bus = heavy.get("bus_pct", "0")
+    assert float(bus.v.max()) <= 100.0 + 1e-6  # the host at most max_util (97%), the rebuild the rest
+    assert any(a.where == "bus 0" for a in codes(heavy, "host-overload"))
+    assert heavy.get("mb_s", "w").at(0.01) <= 2400 * 0.97 * (1 + 1e-6)
+    assert heavy.get("unserved_iops", "w").at(0.01) > 0.0
+
+
 # ---------------------------------------------------------------- 2. the write-back cache is finite
 
 def test_host_writes_fill_the_write_cache_then_forced_flush(catalog):

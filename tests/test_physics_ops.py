@@ -137,6 +137,42 @@ def test_emc_migration_higher_priority_never_finishes_later(catalog, iops):
         assert db <= da * (1 + 1e-6), f"{iops} IOPS: {b} takes {db:.3f} h, {a} {da:.3f} h"
 
 
+def oltp_migration_hours(catalog, prio, iops):
+    """The OLTP example's dependent migration (emc 'Cumulative effects on performance') at
+    `prio` with the OLTP workload at `iops` (the issue's own set-up)."""
+    from dataclasses import replace
+
+    from app.store.project_file import load_project
+    p = load_project(ROOT / "presets" / "examples" / "emc-cx4-960-oltp.json")
+    p.workloads = [replace(w, iops=float(iops)) if w.id == "oltp" else w for w in p.workloads]
+    sc = next(s for s in p.scenarios if s.name == "Dependent ASAP migration")
+    sc.events = [replace(e, priority=prio) for e in sc.events]
+    d = simulate(p, catalog, sc.name).operation(sc.events[0].id).duration_h
+    return float("inf") if d is None else d
+
+
+def test_emc_oltp_migration_asap_beats_the_levels_the_issue_compared(catalog):
+    """Issue 20 point 3 as observed: at 8,500 IOPS ASAP took 6.61 h, longer than Low (6.32 h);
+    at 7,490 IOPS ASAP 2.63 h against High 1.67 h."""
+    assert oltp_migration_hours(catalog, "ASAP", 8500) < oltp_migration_hours(catalog, "Low", 8500)
+    assert oltp_migration_hours(catalog, "ASAP", 7490) < oltp_migration_hours(catalog, "High", 7490)
+
+
+@pytest.mark.parametrize("iops", [0, 5000, 7490, 8200, 8400,
+                                  pytest.param(8500, marks=pytest.mark.xfail(strict=True, reason="known miss")),
+                                  pytest.param(8700, marks=pytest.mark.xfail(strict=True, reason="known miss"))])
+def test_emc_oltp_migration_levels_in_order(catalog, iops):
+    """Every level of the OLTP example's dependent migration, near the destination's saturation.
+    Known miss at 8,500-8,700 IOPS (docs/model.md, LUN migration): the ASAP copy and expansion run
+    one after the other (emc 'Migration duration': 'Table 2 for ASAP'), the economical levels
+    overlap them; where the host holds both copies to the same source-limited rate, ASAP's serial
+    expansion ends later than High's overlapped one (8,500: 2.47 vs 2.43 h; 8,700: 7.42 vs 4.67 h)."""
+    levels = catalog.platform("emc-cx4-960-r28").operations["lun_migration"].priorities
+    durs = [oltp_migration_hours(catalog, lv, iops) for lv in levels]
+    for (a, da), (b, db) in zip(zip(levels, durs), zip(levels[1:], durs[1:])):
+        assert db <= da * (1 + 1e-6), f"{iops} IOPS: {b} takes {db:.3f} h, {a} {da:.3f} h"
+
+
 @pytest.mark.parametrize("platform,drive", [("emc-cx4-960-r28", "fc-15k-73"), ("dell-md3200", None),
                                             ("netapp-fas-ontap", None), ("hp-sa6402-msa30", "scsi-10k-36")])
 @pytest.mark.parametrize("load", [0.0, 0.33, 0.66])
@@ -285,7 +321,10 @@ def test_policy_problems_name_file_table_and_key():
 
 
 def test_no_vendor_branches_in_the_operations_engine():
-    for path in sorted((ROOT / "app" / "engine").glob("ops*.py")) + sorted((ROOT / "app" / "engine").glob("ops/*.py")):
+    # every engine module (ops.py, op_*.py and the host and placement code they call), not ops.py alone
+    paths = sorted((ROOT / "app" / "engine").glob("*.py"))
+    assert any(p.name == "op_rebuild.py" for p in paths)
+    for path in paths:
         text = path.read_text(encoding="utf-8")
         for vendor in ("smartarray", "clariion", '"usp"', '"ontap"', '"md32xx"'):
             assert vendor not in text, f"{path.name} branches on {vendor}"

@@ -1,4 +1,4 @@
-"""Closed workloads with think time (issue 20, docs/model.md section 2.3): N outstanding I/Os,
+"""Closed workloads with think time (issue 20, docs/model.md section 2.4): N outstanding I/Os,
 each followed by Z ms of think time, obey the interactive response time law X = N / (R + Z)
 against the engine's own response R; more think time lowers the throughput and never raises
 the response; a long think time with many I/Os behaves as an open load of N / Z; Z = 0 is the
@@ -107,7 +107,7 @@ def test_a_workload_change_sets_think_time(catalog):
 def test_a_thinking_host_contends_less_with_an_hp_rebuild(catalog):
     """HP High (the share policy) throttles a rebuild only while host I/O is at the drives:
     with think time only N - X Z of the N I/Os are, so a long think time lets the rebuild run
-    as beside an open load of N / Z (docs/model.md 2.3 and 4)."""
+    as beside an open load of N / Z (docs/model.md 2.4 and 4)."""
     from app.store.project_file import load_project
     from conftest import EXAMPLE_PATHS
     path = next(p for p in EXAMPLE_PATHS if p.stem == "hp-sa6402-raid5")

@@ -91,8 +91,8 @@ def when_offered(kind: str, extra: str = "", test: Callable[[PlatformFacts, str]
 # [policy.<op kind>] tables (app.domain.policies checks them; app.engine.policy reads them) hold
 # each priority level's throttle policy. Which operations the engine can still predict without
 # one: a rebuild runs on the generic model (each level a duty cycle of the full-speed rate, the
-# `generic-model` advisory); the others need their table (check says so; reallocate models the asap kind
-# only), though LUN migration, bind and volume migration take every policy kind (app/engine/op_policy.py).
+# `generic-model` advisory); the others need their table (check says so), though every operation
+# takes every policy kind (app/engine/op_policy.py).
 POLICY_KIND = {"lun_migration": "migration", "drive_failure": "rebuild", "bind": "bind",
                "volume_migration": "volume_migration", "reallocate": "reallocate"}
 GENERIC_POLICY = frozenset({"drive_failure"})  # the operations the generic duty-cycle policy serves
@@ -687,8 +687,9 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
 
 
 # the policy kinds an operation models when not all (app/engine/op_base.py: Op.policy(..., kinds));
-# rebuild, LUN migration, bind and volume migration take every kind (app/engine/op_policy.py)
-MODELLED_KINDS: dict[str, tuple[str, ...]] = {"reallocate": ("asap",)}
+# none today: rebuild, LUN migration, bind, volume migration and reallocate take every kind
+# (app/engine/op_policy.py). An operation added with fewer kinds lists them here, so check says so.
+MODELLED_KINDS: dict[str, tuple[str, ...]] = {}
 # the phase whose policy the engine asks for (op_*.py); another phase's sub-table is not read
 READ_PHASE = {"lun_migration": "copy", "bind": "verify", "volume_migration": "copy", "reallocate": "reallocate"}
 

@@ -3,7 +3,8 @@ asap, duty_cycle, window, share, idle_only.
 
 policy_rate() places a phase whose drive costs are a take() list (rebuild, equalization, LUN
 migration, bind verify); scaled_rate() answers the same question for a phase that knows only its
-idle rate and the rate the free drive time allows (volume migration's group-capacity model).
+idle rate and the rate the free drive time allows (volume migration's group-capacity model, WAFL
+reallocate's measured cost per MB).
 """
 from __future__ import annotations
 
