@@ -25,6 +25,7 @@ from app.domain.formatting import NO_IO, format_duration, format_ms
 from app.service.advice import DEFAULT_TARGET_MS, Advice, default_target, evaluate_priorities
 from app.service.predict import default_simulate
 from app.service.engine_worker.replica import ChangeLog, snapshot_project
+from app.ui.accessibility import accessible, label_for
 from app.ui.document import follow_document
 from app.ui.engine_process import engine_process, wait_until
 
@@ -64,8 +65,10 @@ class AdvisorPanel(QWidget):
         self.title.setFont(f)
         lay.addWidget(self.title)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Response-time target"))
+        target_label = QLabel("Response-time target")
+        row.addWidget(target_label)
         self.target_box = QDoubleSpinBox()
+        label_for(target_label, self.target_box)
         self.target_box.setRange(0.1, 10000.0)
         self.target_box.setDecimals(1)
         self.target_box.setSuffix(" ms")
@@ -78,6 +81,7 @@ class AdvisorPanel(QWidget):
         row.addStretch(1)
         lay.addLayout(row)
         self.table = QTableWidget(0, 4)
+        accessible(self.table, "Priorities compared", "Each priority's duration and peak response time")
         self.table.setHorizontalHeaderLabels(["Priority", "Duration", "Peak response", "Target"])
         self.table.horizontalHeaderItem(2).setToolTip(
             "The highest response time, while the operation runs, of the workloads it touches "

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from app.domain import ops
 from app.domain.ops import Change, parse_ref, ref_drive, ref_enclosure, ref_group
 from app.domain.project import enclosure_id, parse_slot_id, slot_id
+from app.ui.accessibility import announce, plain_text
 
 MIME_DRIVE_TYPE = "application/x-arrayplanner-drive-type"
 MIME_ENCLOSURE_TYPE = "application/x-arrayplanner-enclosure-type"
@@ -111,6 +112,9 @@ class SlotItem(QGraphicsItem):
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
         return QRectF(-1, -1, SLOT_W + 2, SLOT_H + 2)
+
+    def accessible_text(self) -> str:
+        return plain_text(self.toolTip())
 
     def set_state(self, occupied: bool, fill: QColor, top: str, bottom: str, spare: bool, tooltip: str) -> None:
         changed = (occupied, fill.rgba(), top, bottom, spare) != (
@@ -201,6 +205,9 @@ class EnclosureItem(QGraphicsRectItem):
         sub.setBrush(QColor("#3b4350"))
         sub.setPos(8, 26)
 
+    def accessible_text(self) -> str:
+        return plain_text(self.toolTip())
+
     def shape(self) -> QPainterPath:
         """Only the label area is the enclosure itself (for clicks and rubber bands): a band over
         the slots selects drives, not the enclosure."""
@@ -288,6 +295,9 @@ class LaneItem(QGraphicsRectItem):
         self.wire.setBrush(QColor("#5b6473"))
         self.wire.setPen(Qt.NoPen)
 
+    def accessible_text(self) -> str:
+        return self.toolTip()
+
 
 class ControllerItem(QGraphicsRectItem):
     def __init__(self, name: str, cores: int, width: float):
@@ -304,6 +314,9 @@ class ControllerItem(QGraphicsRectItem):
         s.setFont(FONT_SMALL)
         s.setBrush(QColor("#c9d3e0"))
         s.setPos(10, 24)
+
+    def accessible_text(self) -> str:
+        return self.toolTip()
 
 
 class DropNote(QGraphicsItem):
@@ -363,6 +376,7 @@ class LayoutScene(QGraphicsScene):
     enclosureDropped = Signal(int, int, str)   # bus, position, enclosure type id
     dropRefused = Signal(str, QPointF)         # reason, scene position
     dropRefusalCleared = Signal()              # the pointer is over a valid target, or the drag is over
+    refsSelected = Signal()                    # select_refs() changed the selection (without selectionChanged)
 
     def __init__(self, document: Any, parent=None):
         super().__init__(parent)
@@ -597,6 +611,7 @@ class LayoutScene(QGraphicsScene):
                     it.setSelected(True)
         finally:
             self.blockSignals(False)
+        self.refsSelected.emit()
 
     def selected_refs(self) -> list[str]:
         out = [it.ref for it in self.selectedItems() if isinstance(it, EnclosureItem)]
@@ -747,6 +762,18 @@ class LayoutScene(QGraphicsScene):
 
 # ---------------------------------------------------------------- the view (and controller)
 
+def describe_items(items: list) -> str:
+    """What a screen reader says for the canvas's selection: the item itself when there is one,
+    else how many and which (a RAID group's drives are many)."""
+    if not items:
+        return "Nothing selected"
+    if len(items) == 1:
+        return "Selected: " + items[0].accessible_text()
+    refs = [it.ref for it in items]
+    shown = ", ".join(refs[:6]) + (", …" if len(refs) > 6 else "")
+    return f"{len(items)} selected: {shown}. First: {items[0].accessible_text()}"
+
+
 class LayoutView(QGraphicsView):
     """Shows a LayoutScene; zoom (Ctrl+wheel, View menu), pan (middle button or Space+drag),
     rubber-band selection; applies drops to the document as operations."""
@@ -778,6 +805,10 @@ class LayoutView(QGraphicsView):
             ops.fill_enclosure(self.document.project, self.document.catalog, e, t)))
         s.driveMoved.connect(lambda a, b: self._apply(ops.MoveDrive(a, b)))
         s.enclosureDropped.connect(lambda b, p, t: self._apply(ops.AddEnclosure(b, p, t)))
+        self.setAccessibleName("Array layout")
+        s.selectionChanged.connect(self._describe_selection)
+        s.refsSelected.connect(self._describe_selection)
+        self._describe_selection()
         s.dropRefused.connect(self._refused)
         s.dropRefusalCleared.connect(self._refusal_cleared)
         self._refusal_in_status = False
@@ -794,6 +825,26 @@ class LayoutView(QGraphicsView):
         why = self.document.try_apply(op)
         self.message.emit(f"Cannot {op.text.lower()}: {why}" if why else
                           f"{op.text} ({op.note})" if op.note else op.text)
+
+    # ---------------------------------------------------------------- accessibility
+    # The items of a scene are not accessible objects: the view's accessible description says
+    # what is selected, or what the pointer is over, as a screen reader should read it.
+    def _describe_selection(self) -> None:
+        try:
+            by_ref = {it.ref: it for it in self.layout_scene.selectedItems() if hasattr(it, "accessible_text")}
+            items = [by_ref[r] for r in self.layout_scene.selected_refs() if r in by_ref]  # in slot order
+        except RuntimeError:  # the scene is being destroyed with the window
+            return
+        announce(self, describe_items(items))
+
+    def _describe_hover(self, pos) -> None:
+        item = self.itemAt(pos)
+        while item is not None and not hasattr(item, "accessible_text"):
+            item = item.parentItem()
+        if item is None:
+            self._describe_selection()
+        else:
+            announce(self, item.accessible_text())
 
     def _refused(self, why: str, scene_pos: QPointF) -> None:
         # the status bar, not a tooltip: a tooltip window under the pointer swallows the drag
@@ -876,6 +927,8 @@ class LayoutView(QGraphicsView):
             self.verticalScrollBar().setValue(self.verticalScrollBar().value() - int(d.y()))
             event.accept()
             return
+        if not event.buttons():
+            self._describe_hover(event.position().toPoint())
         super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802

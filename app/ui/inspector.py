@@ -26,6 +26,7 @@ from app.domain.validation import MAX_OUTSTANDING, MAX_START_H, MAX_THINK_MS
 from app.domain.ops import parse_ref, ref_group, ref_lun, ref_workload
 from app.domain.project import Workload
 from app.domain.raid import RaidType
+from app.ui.accessibility import accessible
 from app.ui.deletion import confirm_deletion
 from app.ui.properties import PropertyForm
 
@@ -84,6 +85,7 @@ class Inspector(QTabWidget):
         self.document = document
         self.selection = selection
         self.setDocumentMode(True)
+        accessible(self, "Inspector", "The selected object's properties, and the array's cache and features")
         self.selection_page = _Scroll()
         self.array_page = _Scroll()
         self.addTab(self.selection_page, "Selection")
@@ -588,6 +590,7 @@ def _note(text: str) -> QLabel:
 class _Scroll(QScrollArea):
     def __init__(self):
         super().__init__()
+        accessible(self, "Inspector page")
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)

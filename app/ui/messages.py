@@ -23,6 +23,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from app.ui.accessibility import accessible
+
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 SEVERITY_COLOR = {"error": "#c62828", "warning": "#b26a00", "info": "#1565c0"}
 STALE_COLOR = "#9e9e9e"
@@ -120,6 +122,8 @@ class MessagesView(QTableView):
         super().__init__(parent)
         self.document = document
         self.model_ = MessagesModel(self)
+        accessible(self, "Messages", "Validation errors, warnings and the prediction's advisories; "
+             "activate one to select its object")
         self.setModel(self.model_)
         self.setShowGrid(False)
         self.setWordWrap(False)

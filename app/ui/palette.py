@@ -6,6 +6,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QMimeData, Qt
 from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem
 
+from app.ui.accessibility import accessible
 from app.ui.canvas import MIME_DRIVE_TYPE, MIME_ENCLOSURE_TYPE
 
 ROLE_KIND = Qt.UserRole
@@ -17,6 +18,7 @@ class Palette(QTreeWidget):
         super().__init__(parent)
         self.document = document
         self.setHeaderHidden(True)
+        accessible(self, "Palette", "Drive and enclosure types to drag onto the layout")
         self.setDragEnabled(True)
         self.setDragDropMode(QAbstractItemView.DragOnly)
         self.setSelectionMode(QAbstractItemView.SingleSelection)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from app.domain.formatting import format_time, parse_time
 from app.domain.hardware import SettingSpec
 from app.domain.validation import MAX_START_H
+from app.ui.accessibility import label_for, plain_text
 
 Commit = Callable[[Any], None]
 EditorFactory = Callable[[SettingSpec, Any, Commit], QWidget]
@@ -285,10 +286,14 @@ class PropertyForm(QWidget):
             lab = QLabel(text)
             lab.setTextInteractionFlags(Qt.TextSelectableByMouse)
             lab.setWordWrap(True)
+            lab.setAccessibleName(f"{label}: {text}")  # read as one line, name and value
             self.form.addRow(f"{label}:", lab)
         for spec, value in items:
             ed = editor_for(spec, value, lambda v, k=spec.key: self.committed.emit(k, v))
             self.editors[spec.key] = ed
             label = QLabel(f"{spec.label}:")
             label.setToolTip(ed.toolTip())
+            label_for(label, ed, spec.label)
+            if ed.toolTip():
+                ed.setAccessibleDescription(plain_text(ed.toolTip()))
             self.form.addRow(label, ed)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from app.domain import ops
 from app.domain.formatting import DASH, format_duration, format_ms, format_response
+from app.ui.accessibility import accessible
 from app.ui.document import follow_document
 
 
@@ -249,6 +250,7 @@ class CompareTable(QWidget):
         self.stale_banner.hide()
         lay.addWidget(self.stale_banner)
         self.table = QTableWidget(0, len(self.COLUMNS))
+        accessible(self.table, "Scenario comparison")
         self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)

@@ -16,6 +16,7 @@ from app.domain import ops
 from app.domain.capacity import capacity_summary
 from app.domain.formatting import format_capacity
 from app.domain.ops import ref_group, ref_lun
+from app.ui.accessibility import accessible
 from app.ui.canvas import group_color
 from app.ui.deletion import confirm_deletion
 
@@ -33,6 +34,7 @@ class StorageTree(QTreeWidget):
         self.document = document
         self.setColumnCount(len(COLS))
         self.setHeaderLabels(COLS)
+        accessible(self, "RAID groups and LUNs", "Each RAID group with its LUNs and capacity; select one to edit it")
         self.setSelectionMode(QAbstractItemView.ExtendedSelection)
         self.setUniformRowHeights(True)
         self.setAlternatingRowColors(True)

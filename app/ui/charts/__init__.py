@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.domain.formatting import OUTAGE_TEXT, format_response, format_time, format_value, series_label
+from app.ui.accessibility import accessible
 
 from .statustext import StatusText
 from .timeaxis import TimeAxisItem
@@ -361,13 +362,17 @@ class ChartsPanel(QWidget):
         split = QSplitter(Qt.Horizontal, self)
         self.glw = pg.GraphicsLayoutWidget()
         self.glw.setBackground("w")
+        accessible(self.glw, "Charts", "Host response time, controller CPU, utilization and rates over the plan; "
+             "the readout beside them lists the values at the cursor")
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
+        accessible(self.scroll, "Charts")
         self.scroll.setFrameShape(QScrollArea.NoFrame)
         self.scroll.setWidget(self.glw)
         self.scroll.verticalScrollBar().valueChanged.connect(self._draw_pending)
         split.addWidget(self.scroll)
         self.readout = QTreeWidget()
+        accessible(self.readout, "Values at the cursor")
         self.readout.setHeaderLabels(["At cursor", "Value", "Baseline"])
         self.readout.setRootIsDecorated(True)
         self.readout.setMinimumWidth(260)

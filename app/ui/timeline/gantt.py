@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from app.domain.formatting import format_duration, format_time
 from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEnable, WorkloadChange, describe_event
+from app.ui.accessibility import accessible, announce, plain_text
 from app.ui.charts.timeaxis import TimeAxisItem
 
 PHASE_COLORS = {
@@ -400,6 +401,7 @@ class GanttView(QWidget):
         self.row_axis = RowAxisItem()
         self.plot_widget = pg.PlotWidget(axisItems={"bottom": TimeAxisItem("bottom"), "left": self.row_axis})
         self.plot_widget.setBackground("w")
+        accessible(self.plot_widget, "Timeline", "Nothing selected")
         lay.addWidget(self.plot_widget)
         self.plot: pg.PlotItem = self.plot_widget.getPlotItem()
         self.plot.setMouseEnabled(x=True, y=False)
@@ -601,6 +603,10 @@ class GanttView(QWidget):
             if item.selected != on:
                 item.selected = on
                 item.update()
+        # the bars are not accessible objects: the view says which one is selected
+        item = self.items.get(event_id) if event_id else None
+        announce(self.plot_widget, f"Selected: {plain_text(item.tooltip_text())}" if item is not None
+                 else "Nothing selected")
 
     def set_cursor(self, t: float) -> None:
         if abs(self.cursor.value() - t) > 1e-12:

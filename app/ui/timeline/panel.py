@@ -19,6 +19,7 @@ from app.domain import ops
 from app.domain.formatting import format_time
 from app.domain.project import Event, LunMigration, VolumeMigration
 from app.domain.validation import event_issues
+from app.ui.accessibility import accessible, label_for
 from app.ui.charts.statustext import StatusText
 from app.ui.document import follow_document
 from app.ui.properties import TimeSpinBox
@@ -70,14 +71,18 @@ class TimelinePanel(QWidget):
         self.edit_button = QToolButton(text="Edit...")
         self.edit_button.clicked.connect(lambda: self.selected and self.edit_event(self.selected))
         bar.addWidget(self.edit_button)
-        bar.addWidget(QLabel("Priority"))
+        priority_label = QLabel("Priority")
+        bar.addWidget(priority_label)
         self.priority_box = QComboBox()
+        label_for(priority_label, self.priority_box, "Priority of the selected operation")
         self.priority_box.setMinimumContentsLength(7)
         self.priority_box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         self.priority_box.activated.connect(self._priority_chosen)
         bar.addWidget(self.priority_box)
-        bar.addWidget(QLabel("Start"))
+        start_label = QLabel("Start")
+        bar.addWidget(start_label)
         self.start_box = TimeSpinBox()
+        label_for(start_label, self.start_box, "Start of the selected operation")
         self.start_box.setToolTip("Start of the selected operation: h:mm, d hh:mm or decimal hours")
         self.start_box.valueChanged.connect(self._start_edited)
         self.start_box.refused.connect(lambda why: self.notify(f"Start not changed: {why}"))
@@ -94,6 +99,7 @@ class TimelinePanel(QWidget):
         bar.addWidget(self.play_button)
         # texts that change while the cursor plays or an operation is dragged
         self.time_label = StatusText("0:00")
+        accessible(self.time_label, "Cursor time")
         # a fixed width the layout keeps: with StatusText's "Ignored" policy the layout placed the
         # message over it ("0:00start 1:15")
         self.time_label.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Fixed)
