@@ -14,7 +14,7 @@ import threading
 from typing import Any, Callable
 
 from PySide6.QtCore import QTimer, Signal, Slot
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
     QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
     QVBoxLayout, QWidget,
@@ -28,6 +28,7 @@ from app.service.engine_worker.replica import ChangeLog, snapshot_project
 from app.ui.accessibility import accessible, label_for
 from app.ui.document import follow_document
 from app.ui.engine_process import engine_process, wait_until
+from app.ui.theme import theme
 
 class AdvisorPanel(QWidget):
     """Dock contents: the selected operation's priorities, a target, the recommendation."""
@@ -261,6 +262,7 @@ class AdvisorPanel(QWidget):
         self.table.setRowCount(len(advice.outcomes))
         bold = QFont()
         bold.setBold(True)
+        ink = theme()  # (the table is filled again for each evaluation; its colours then are current)
         for r, o in enumerate(advice.outcomes):
             peaks = "\n".join([f"{advice.workload_names.get(w, w)}: {format_ms(v)}" for w, v in o.peaks_ms.items()]
                               + [f"{advice.workload_names.get(w, w)}: {NO_IO}" for w in o.no_io])
@@ -277,9 +279,10 @@ class AdvisorPanel(QWidget):
                 item.setToolTip(peaks or o.error or "")
                 if rec is not None and o.priority == rec.priority:
                     item.setFont(bold)
-                    item.setBackground(QBrush(QColor("#dff0d8")))
+                    item.setBackground(QBrush(ink.good_row()))
+                    item.setForeground(QBrush(ink.text))
                 elif c == 3 and text in ("exceeds", "not finished"):
-                    item.setForeground(QBrush(QColor("#c0392b")))
+                    item.setForeground(QBrush(ink.error))
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self.summary.setText(advice.summary())

@@ -25,6 +25,7 @@ from app.domain import ops
 from app.domain.ops import Change, parse_ref, ref_drive, ref_enclosure, ref_group
 from app.domain.project import enclosure_id, parse_slot_id, slot_id
 from app.ui.accessibility import announce, plain_text
+from app.ui.theme import Theme, follow_palette, theme
 
 MIME_DRIVE_TYPE = "application/x-arrayplanner-drive-type"
 MIME_ENCLOSURE_TYPE = "application/x-arrayplanner-enclosure-type"
@@ -45,15 +46,13 @@ FONT_BOLD = QFont("Sans Serif", 9, QFont.Bold)
 EMPTY_FILL = QColor("#f4f5f7")
 # a slot's pens, brushes and text flags, made once: paint() runs for every slot on screen at each
 # repaint, and building a QColor from a name or looking up an unscoped Qt enum (Qt.AlignTop:
-# ~2 us in PySide6) there costs more than the drawing
+# ~2 us in PySide6) there costs more than the drawing. A drive's fill is a light colour in light
+# and dark mode alike, so its text and frame stay dark; the rest follows the palette (SlotInk).
 _SLOT_RECT = QRectF(0, 0, SLOT_W, SLOT_H)
 _SLOT_PEN = QPen(QColor("#4a5260"), 1)
 _SPARE_BRUSH = QBrush(QColor("#8a94a6"), Qt.BrushStyle.BDiagPattern)
 _TEXT_PEN = QPen(QColor("#1d232c"))
 _HANDLE_PEN = QPen(QColor(0, 0, 0, 60), 1)
-_EMPTY_PEN = QPen(QColor("#b6bcc6"), 1, Qt.PenStyle.DashLine)
-_SELECTED_PEN = QPen(QColor("#1565c0"), 3)
-_HIGHLIGHT_PENS = {"ok": QPen(QColor("#2e7d32"), 3), "bad": QPen(QColor("#c62828"), 3)}
 _NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
 _TOP_TEXT = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop
 _BOTTOM_TEXT = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom
@@ -63,6 +62,16 @@ _HANDLE = (QPointF(6, SLOT_H / 2), QPointF(SLOT_W - 6, SLOT_H / 2))
 UNGROUPED_FILL = QColor("#c9ced6")
 SPARE_FILL = QColor("#ffffff")
 NO_VALUE_FILL = QColor("#d9d9d9")
+
+
+class SlotInk:
+    """The palette-dependent pens of a slot, made once per palette (see above)."""
+
+    def __init__(self, ink: Theme):
+        self.empty_fill = ink.shade(0.045)
+        self.empty_pen = QPen(ink.shade(0.3), 1, Qt.PenStyle.DashLine)
+        self.selected_pen = QPen(ink.highlight, 3)
+        self.highlight_pens = {"ok": QPen(ink.ok, 3), "bad": QPen(ink.error, 3)}
 
 
 def group_color(group_id: int) -> QColor:
@@ -129,6 +138,7 @@ class SlotItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         r = _SLOT_RECT
+        ink = self.layout_scene.slot_ink
         if self.occupied:
             painter.setPen(_SLOT_PEN)
             painter.setBrush(self.fill)
@@ -145,15 +155,15 @@ class SlotItem(QGraphicsItem):
             painter.setPen(_HANDLE_PEN)
             painter.drawLine(*_HANDLE)
         else:
-            painter.setPen(_EMPTY_PEN)
-            painter.setBrush(EMPTY_FILL)
+            painter.setPen(ink.empty_pen)
+            painter.setBrush(ink.empty_fill)
             painter.drawRoundedRect(r, 3, 3)
         if self.isSelected():
-            painter.setPen(_SELECTED_PEN)
+            painter.setPen(ink.selected_pen)
             painter.setBrush(_NO_BRUSH)
             painter.drawRoundedRect(r.adjusted(-1, -1, 1, 1), 4, 4)
         if self.highlight:
-            painter.setPen(_HIGHLIGHT_PENS["ok" if self.highlight == "ok" else "bad"])
+            painter.setPen(ink.highlight_pens["ok" if self.highlight == "ok" else "bad"])
             painter.setBrush(_NO_BRUSH)
             painter.drawRoundedRect(r, 3, 3)
 
@@ -191,18 +201,21 @@ class EnclosureItem(QGraphicsRectItem):
     def __init__(self, scene: "LayoutScene", enc_id: str, title: str, type_name: str, slots: int):
         width = ENC_LABEL_W + slots * (SLOT_W + SLOT_GAP) + ENC_PAD - SLOT_GAP + ENC_PAD
         super().__init__(0, 0, width, ENC_H)
+        self.layout_scene = scene
         self.enc_id = enc_id
         self.ref = ref_enclosure(enc_id)
-        self.setBrush(QColor("#e3e7ed"))
-        self.setPen(QPen(QColor("#5b6473"), 1.2))
+        ink = scene.ink
+        self.setBrush(ink.shade(0.11))
+        self.setPen(QPen(ink.shade(0.62), 1.2))
         self.setFlag(QGraphicsItem.ItemIsSelectable, True)
         self.setToolTip(f"Enclosure {enc_id}: {type_name}")
         t = QGraphicsSimpleTextItem(title, self)
         t.setFont(FONT_BOLD)
+        t.setBrush(ink.text)
         t.setPos(8, 8)
         sub = QGraphicsSimpleTextItem(_wrap(type_name, 13), self)
         sub.setFont(FONT_SMALL)
-        sub.setBrush(QColor("#3b4350"))
+        sub.setBrush(ink.shade(0.8))
         sub.setPos(8, 26)
 
     def accessible_text(self) -> str:
@@ -225,7 +238,7 @@ class EnclosureItem(QGraphicsRectItem):
     def paint(self, painter, option, widget=None) -> None:
         super().paint(painter, _no_focus(option), widget)
         if self.isSelected():
-            painter.setPen(QPen(QColor("#1565c0"), 3))
+            painter.setPen(QPen(self.layout_scene.ink.highlight, 3))
             painter.setBrush(Qt.NoBrush)
             painter.drawRect(self.rect())
 
@@ -258,41 +271,43 @@ def _wrap(text: str, width: int, max_lines: int = 3) -> str:
 class PlaceholderItem(QGraphicsRectItem):
     """Where the next enclosure on a bus goes (drop an enclosure type here)."""
 
-    def __init__(self, bus: int, position: int, width: float):
+    def __init__(self, bus: int, position: int, width: float, ink: Theme):
         super().__init__(0, 0, width, PLACEHOLDER_H)
         self.bus, self.position = bus, position
-        self.setPen(QPen(QColor("#9aa3b1"), 1, Qt.DashLine))
+        self.ink = ink
+        self.setPen(QPen(ink.shade(0.4), 1, Qt.DashLine))
         self.setBrush(Qt.NoBrush)
         self.highlight: str | None = None
         t = QGraphicsSimpleTextItem(f"drop an enclosure here (enclosure {enclosure_id(bus, position)})", self)
         t.setFont(FONT)
-        t.setBrush(QColor("#7b8492"))
+        t.setBrush(ink.muted)
         t.setPos(12, PLACEHOLDER_H / 2 - 8)
 
     def set_highlight(self, state: str | None) -> None:
         self.highlight = state
-        color = {"ok": "#2e7d32", "bad": "#c62828"}.get(state or "", "#9aa3b1")
-        self.setPen(QPen(QColor(color), 3 if state else 1, Qt.SolidLine if state else Qt.DashLine))
+        color = {"ok": self.ink.ok, "bad": self.ink.error}.get(state or "", self.ink.shade(0.4))
+        self.setPen(QPen(color, 3 if state else 1, Qt.SolidLine if state else Qt.DashLine))
 
 
 class LaneItem(QGraphicsRectItem):
-    def __init__(self, bus: int, width: float, height: float, bus_mb_s: float):
+    def __init__(self, bus: int, width: float, height: float, bus_mb_s: float, ink: Theme):
         super().__init__(0, 0, width, height)
         self.bus = bus
         self.ref = f"bus {bus}"
-        self.setBrush(QColor("#f7f8fa") if bus % 2 else QColor("#eef1f5"))
-        self.setPen(QPen(QColor("#c3c9d2"), 1))
+        self.setBrush(ink.shade(0.03) if bus % 2 else ink.shade(0.065))
+        self.setPen(QPen(ink.shade(0.22), 1))
         self.setToolTip(f"Back-end bus {bus} ({bus_mb_s:g} MB/s)")
         t = QGraphicsSimpleTextItem(f"Bus {bus}", self)
         t.setFont(FONT_BOLD)
+        t.setBrush(ink.text)
         t.setPos(10, 10)
         s = QGraphicsSimpleTextItem(f"{bus_mb_s:g} MB/s", self)
         s.setFont(FONT_SMALL)
-        s.setBrush(QColor("#5b6473"))
+        s.setBrush(ink.muted)
         s.setPos(10, 28)
         # the loop itself: a thick line the enclosures hang off
         self.wire = QGraphicsRectItem(LANE_HEADER_W - 14, LANE_PAD, 4, height - 2 * LANE_PAD, self)
-        self.wire.setBrush(QColor("#5b6473"))
+        self.wire.setBrush(ink.shade(0.62))
         self.wire.setPen(Qt.NoPen)
 
     def accessible_text(self) -> str:
@@ -378,9 +393,13 @@ class LayoutScene(QGraphicsScene):
     dropRefusalCleared = Signal()              # the pointer is over a valid target, or the drag is over
     refsSelected = Signal()                    # select_refs() changed the selection (without selectionChanged)
 
-    def __init__(self, document: Any, parent=None):
+    def __init__(self, document: Any, parent=None, ink: Theme | None = None):
+        """`ink`: fixed colours (the report's paper); None follows the application's palette
+        (the view calls set_theme when it changes)."""
         super().__init__(parent)
         self.document = document
+        self.ink = ink if ink is not None else theme()
+        self.slot_ink = SlotInk(self.ink)
         self.slots: dict[str, SlotItem] = {}
         self.enclosure_items: dict[str, EnclosureItem] = {}
         self.placeholders: list[PlaceholderItem] = []
@@ -392,10 +411,16 @@ class LayoutScene(QGraphicsScene):
         self._note: DropNote | None = None  # in the scene only while a drag is refused
         self._last_why: str | None = None
         self.legend_items: list[QGraphicsItem] = []
-        self.setBackgroundBrush(QColor("#ffffff"))
+        self.setBackgroundBrush(self.ink.background)
         self.rebuild()
         if hasattr(document, "changed"):
             document.changed.connect(self.on_changed)
+
+    def set_theme(self, ink: Theme) -> None:
+        """New colours (light <-> dark): every item is made again with them."""
+        self.ink, self.slot_ink = ink, SlotInk(ink)
+        self.setBackgroundBrush(ink.background)
+        self.rebuild()
 
     # ---------------------------------------------------------------- building
     def _structure_key(self) -> Any:
@@ -423,6 +448,7 @@ class LayoutScene(QGraphicsScene):
         # title
         title = QGraphicsSimpleTextItem(platform.name)
         title.setFont(QFont("Sans Serif", 11, QFont.Bold))
+        title.setBrush(self.ink.text)
         title.setPos(0, TOP)
         self.addItem(title)
         y = TOP + 26
@@ -443,7 +469,7 @@ class LayoutScene(QGraphicsScene):
             free = [p for p in range(platform.max_enclosures_per_bus) if p not in used]
             height = len(encs) * (ENC_H + ENC_GAP) + (PLACEHOLDER_H if free else -ENC_GAP) + 2 * LANE_PAD
             height = max(height, 44.0)
-            lane = LaneItem(bus, lane_w, height, platform.bus_mb_s)
+            lane = LaneItem(bus, lane_w, height, platform.bus_mb_s, self.ink)
             lane.setPos(0, y)
             self.addItem(lane)
             self.lanes[bus] = lane
@@ -462,7 +488,7 @@ class LayoutScene(QGraphicsScene):
                     self.slots[loc] = si
                 ey += ENC_H + ENC_GAP
             if free:
-                ph = PlaceholderItem(bus, free[0], enc_w)
+                ph = PlaceholderItem(bus, free[0], enc_w, self.ink)
                 ph.setPos(LANE_HEADER_W, ey)
                 self.addItem(ph)
                 self.placeholders.append(ph)
@@ -541,9 +567,10 @@ class LayoutScene(QGraphicsScene):
         for color, text, spare in entries:
             sw = QGraphicsRectItem(x, y, 14, 14)
             sw.setBrush(QBrush(QColor("#8a94a6"), Qt.BDiagPattern) if spare else color)
-            sw.setPen(QPen(QColor("#4a5260")))
+            sw.setPen(QPen(self.ink.shade(0.6)))
             t = QGraphicsSimpleTextItem(text)
             t.setFont(FONT)
+            t.setBrush(self.ink.text)
             t.setPos(x + 19, y)
             self.addItem(sw)
             self.addItem(t)
@@ -806,6 +833,7 @@ class LayoutView(QGraphicsView):
         s.driveMoved.connect(lambda a, b: self._apply(ops.MoveDrive(a, b)))
         s.enclosureDropped.connect(lambda b, p, t: self._apply(ops.AddEnclosure(b, p, t)))
         self.setAccessibleName("Array layout")
+        follow_palette(self, lambda: self.layout_scene.set_theme(theme()))
         s.selectionChanged.connect(self._describe_selection)
         s.refsSelected.connect(self._describe_selection)
         self._describe_selection()

@@ -10,7 +10,7 @@ from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFrame, QGroupBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QScrollArea,
     QSizePolicy, QTabWidget, QVBoxLayout, QWidget,
@@ -29,6 +29,7 @@ from app.domain.raid import RaidType
 from app.ui.accessibility import accessible
 from app.ui.deletion import confirm_deletion
 from app.ui.properties import PropertyForm
+from app.ui.theme import follow_palette, mix
 
 # ---------------------------------------------------------------- specs for the project's own fields
 
@@ -103,6 +104,8 @@ class Inspector(QTabWidget):
         self.create_lun_button: QPushButton | None = None
         self.refresh()
         self.refresh_array()
+        # the notes' grey is set on each label: made again in the new palette's
+        follow_palette(self, lambda: (self._timer.start(), self._array_timer.start()))
 
     def _changed(self, change: ops.Change) -> None:
         if self._selection_affected(change):
@@ -581,7 +584,7 @@ def _note(text: str) -> QLabel:
     lab = QLabel(text)
     lab.setWordWrap(True)
     pal = lab.palette()  # a palette, not a style sheet: style sheets make every rebuild slow
-    pal.setColor(QPalette.WindowText, QColor("#555555"))
+    pal.setColor(QPalette.WindowText, mix(pal.color(QPalette.Window), pal.color(QPalette.WindowText), 0.7))
     lab.setPalette(pal)
     lab.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Minimum)
     return lab

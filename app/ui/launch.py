@@ -28,6 +28,9 @@ def make_app(argv: list[str] | None = None):
     app.setOrganizationName(ORG_NAME)
     app.setOrganizationDomain(ORG_DOMAIN)
     app.setApplicationDisplayName(APP_NAME)
+    from app.ui.theme import apply_forced_scheme
+
+    apply_forced_scheme(app)  # the system's light or dark palette, unless ARRAYPLANNER_COLOR_SCHEME says
     from app.ui.gc_policy import collect_on_gui_thread
 
     collect_on_gui_thread(app)  # never in the engine's reader/pool threads (see gc_policy)

@@ -39,6 +39,7 @@ from app.ui.messages import MessagesView
 from app.ui.palette import Palette
 from app.ui.selection import Selection
 from app.ui.storage_tree import StorageTree
+from app.ui.theme import follow_palette
 
 log = logging.getLogger(__name__)
 
@@ -235,12 +236,10 @@ class MainWindow(QMainWindow):
         tb.setIconSize(QSize(20, 20))
         tb.setToolButtonStyle(Qt.ToolButtonIconOnly)
         self.addToolBar(Qt.TopToolBarArea, tb)
-        from app.ui import icons
-        for action, icon in ((self.act_new, icons.document("new")), (self.act_open, icons.document("open")),
-                             (self.act_save, icons.document("save")), (self.act_undo, icons.arrow("undo")),
-                             (self.act_redo, icons.arrow("redo")), (self.act_zoom_in, icons.magnifier("+")),
-                             (self.act_zoom_out, icons.magnifier("-")), (self.act_fit, icons.fit())):
-            action.setIcon(icon)
+        self._draw_toolbar_icons()
+        follow_palette(tb, self._draw_toolbar_icons)  # dark mode: light strokes
+        for action in (self.act_new, self.act_open, self.act_save, self.act_undo, self.act_redo,
+                       self.act_zoom_in, self.act_zoom_out, self.act_fit):
             keys = action.shortcut().toString(QKeySequence.NativeText)
             action.setToolTip(action.text().replace("&", "").rstrip("…") + (f" ({keys})" if keys else ""))
         self.toolbar = tb
@@ -258,6 +257,14 @@ class MainWindow(QMainWindow):
         self.scenario_combo.activated.connect(self._scenario_picked)
         tb.addWidget(self.scenario_combo)
         self._fill_scenarios()
+
+    def _draw_toolbar_icons(self) -> None:
+        from app.ui import icons
+        for action, icon in ((self.act_new, icons.document("new")), (self.act_open, icons.document("open")),
+                             (self.act_save, icons.document("save")), (self.act_undo, icons.arrow("undo")),
+                             (self.act_redo, icons.arrow("redo")), (self.act_zoom_in, icons.magnifier("+")),
+                             (self.act_zoom_out, icons.magnifier("-")), (self.act_fit, icons.fit())):
+            action.setIcon(icon)
 
     def _fill_scenarios(self) -> None:
         p = self.document.project

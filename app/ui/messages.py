@@ -20,14 +20,13 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from app.ui.accessibility import accessible
+from app.ui.theme import Theme, follow_palette, theme
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-SEVERITY_COLOR = {"error": "#c62828", "warning": "#b26a00", "info": "#1565c0"}
-STALE_COLOR = "#9e9e9e"
 PREDICTION = "prediction"  # the source the timeline plug-in gives its advisories
 STALE_SOURCE = "last good prediction"
 STALE_TIP = ("The prediction stopped at an error: this advisory is from the last prediction that ran, "
@@ -63,9 +62,15 @@ class MessagesModel(QAbstractTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.rows: list[MessageRow] = []
-        self._colors = {name: QColor(value) for name, value in SEVERITY_COLOR.items()}
-        self._stale = QColor(STALE_COLOR)
-        self._other = QColor("#333")
+        self.set_theme(theme())
+
+    def set_theme(self, ink: Theme) -> None:
+        """The severity colours that read on the view's ground (light or dark)."""
+        self._colors = {"error": ink.error, "warning": ink.warning, "info": ink.info}
+        self._stale = ink.stale
+        self._other = ink.text
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(HEADERS) - 1))
 
     def set_rows(self, rows: list[MessageRow]) -> None:
         self.beginResetModel()
@@ -122,6 +127,7 @@ class MessagesView(QTableView):
         super().__init__(parent)
         self.document = document
         self.model_ = MessagesModel(self)
+        follow_palette(self, lambda: self.model_.set_theme(theme()))
         accessible(self, "Messages", "Validation errors, warnings and the prediction's advisories; "
              "activate one to select its object")
         self.setModel(self.model_)

@@ -23,6 +23,7 @@ from app.domain.formatting import format_time, parse_time
 from app.domain.hardware import SettingSpec
 from app.domain.validation import MAX_START_H
 from app.ui.accessibility import label_for, plain_text
+from app.ui.theme import theme
 
 Commit = Callable[[Any], None]
 EditorFactory = Callable[[SettingSpec, Any, Commit], QWidget]
@@ -78,7 +79,8 @@ def _int_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
 def _mark_refused(w: QAbstractSpinBox, why: str, tip: str | None) -> None:
     """A spin box holding a value it will not take: red text, and `why` over its own tooltip
     `tip` (why "": unmarked, the tooltip back to `tip`)."""
-    w.setStyleSheet("QAbstractSpinBox { color: #c62828; }" if why else "")  # a border would drop the native arrows
+    # (a border would drop the native arrows)
+    w.setStyleSheet(f"QAbstractSpinBox {{ color: {theme().error.name()}; }}" if why else "")
     w.setToolTip(f"{why}\n{tip or ''}".strip() if why else (tip or ""))
 
 

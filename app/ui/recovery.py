@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from app.domain.project import Project
 from app.ui.save_errors import printable, save_error_text
+from app.ui.theme import theme
 
 AUTOSAVE_MS = 60_000
 # A lock file whose holder cannot be read (empty or garbled: the writer died between creating
@@ -284,7 +285,7 @@ class AutosaveSession(QObject):
             if why is None or not hasattr(self.window, "statusBar"):
                 return
             self._indicator = QLabel("Autosave failed")
-            self._indicator.setStyleSheet("color: #c62828; font-weight: bold;")
+            self._indicator.setStyleSheet(f"color: {theme().error.name()}; font-weight: bold;")
             self.window.statusBar().addPermanentWidget(self._indicator)
         self._indicator.setToolTip(f"The newest autosave failed: {why}" if why else "")
         self._indicator.setVisible(why is not None)

@@ -73,9 +73,10 @@ def canvas_picture(project, catalog):
     thread."""
     from app.report.diagram import pictures_from_scene
     from app.ui.canvas import LayoutScene
+    from app.ui.theme import paper
 
     doc = SimpleNamespace(project=project, catalog=catalog, platform=catalog.platform(project.platform_id))
-    scene = LayoutScene(doc)
+    scene = LayoutScene(doc, ink=paper())  # white paper, whether the screen is light or dark
     try:
         return pictures_from_scene(scene)
     finally:

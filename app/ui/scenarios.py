@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
     QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox, QTableWidget,
     QTableWidgetItem, QToolButton, QVBoxLayout, QWidget,
@@ -22,6 +22,7 @@ from app.domain import ops
 from app.domain.formatting import DASH, format_duration, format_ms, format_response
 from app.ui.accessibility import accessible
 from app.ui.document import follow_document
+from app.ui.theme import follow_palette, theme
 
 
 @dataclass
@@ -227,7 +228,6 @@ class CompareTable(QWidget):
 
     COLUMNS = ("", "Baseline", "Current", "Difference", "Note")
     LABEL_MIN_W = 110  # the names give way (elided, whole in the tooltip) before the numbers do
-    _TONES = {True: QColor("#c0392b"), False: QColor("#1e8449")}  # worse (longer, slower), better
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -242,11 +242,9 @@ class CompareTable(QWidget):
         self.header.setWordWrap(True)
         lay.addWidget(self.header)
         # shown while the table is that of the last good prediction (set_stale)
-        from app.ui.charts import STALE_STYLE  # (the charts' banner look)
         self.stale_banner = QLabel()
         self.stale_banner.setObjectName("compareStale")
         self.stale_banner.setWordWrap(True)
-        self.stale_banner.setStyleSheet(STALE_STYLE)
         self.stale_banner.hide()
         lay.addWidget(self.stale_banner)
         self.table = QTableWidget(0, len(self.COLUMNS))
@@ -263,6 +261,17 @@ class CompareTable(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         self.table.viewport().installEventFilter(self)
         lay.addWidget(self.table, 1)
+        self._set_theme()
+        follow_palette(self, self._set_theme)
+
+    def _set_theme(self) -> None:
+        """Worse in red, better in green, each in the shade that reads on the table's ground; the
+        banner as the charts' (app.ui.theme)."""
+        ink = theme()
+        self._tones = {True: QBrush(ink.error), False: QBrush(ink.ok)}  # worse (longer, slower), better
+        self.stale_banner.setStyleSheet(ink.banner_style())
+        if self.rows:
+            self._fill()
 
     def set_stale(self, reason: str | None) -> None:
         """With a reason: the table is that of the last good prediction and there is no new one;
@@ -370,7 +379,7 @@ class CompareTable(QWidget):
         self._fit_columns()
 
     def _tone(self, item: QTableWidgetItem, worse: bool | None) -> None:
-        brush = None if worse is None else QBrush(self._TONES[worse])  # None: the table's own colour
+        brush = None if worse is None else self._tones[worse]  # None: the table's own colour
         if item.data(Qt.ForegroundRole) != brush:
             item.setData(Qt.ForegroundRole, brush)
 

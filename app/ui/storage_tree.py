@@ -19,11 +19,18 @@ from app.domain.ops import ref_group, ref_lun
 from app.ui.accessibility import accessible
 from app.ui.canvas import group_color
 from app.ui.deletion import confirm_deletion
+from app.ui.theme import follow_palette, theme
 
 COLS = ["Group / LUN", "Layout", "Raw", "Usable", "Free"]
 COL_TIPS = ["RAID groups and the LUNs bound in them", "RAID layout of a group; owner (SP/controller) of a LUN",
             "Raw capacity: all member drives", "Usable capacity of a group (data drives); size of a LUN",
             "Usable capacity not yet bound to LUNs"]
+
+
+def _mark_free(item: QTreeWidgetItem, free_gb: float) -> None:
+    """An over-allocated group's Free column in the palette's error colour; else the tree's
+    own text colour (light or dark mode)."""
+    item.setData(4, Qt.ForegroundRole, QBrush(theme().error) if free_gb < -1e-6 else None)
 
 
 class StorageTree(QTreeWidget):
@@ -53,6 +60,7 @@ class StorageTree(QTreeWidget):
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self.refresh)
         document.changed.connect(self._changed)
+        follow_palette(self, self._rebuild)  # the error colour for the new ground
         self.refresh()
 
     def _changed(self, change: ops.Change) -> None:
@@ -137,7 +145,7 @@ class StorageTree(QTreeWidget):
                     g = project.group(key)
                     self._set_texts(it, self._group_texts(g, by_id[g.id]))
                     it.setToolTip(0, self._group_tip(g, by_id[g.id]))
-                    it.setForeground(4, QBrush(QColor("#c62828" if by_id[g.id].free_gb < -1e-6 else "#000000")))
+                    _mark_free(it, by_id[g.id].free_gb)
                 elif kind == "lun":
                     lun = project.lun(key)
                     self._set_texts(it, self._lun_texts(lun))
@@ -173,8 +181,7 @@ class StorageTree(QTreeWidget):
             it.setData(0, Qt.UserRole, ref_group(g.id))
             it.setIcon(0, _swatch(group_color(g.id)))
             it.setToolTip(0, self._group_tip(g, cap))
-            if cap.free_gb < -1e-6:
-                it.setForeground(4, QBrush(QColor("#c62828")))
+            _mark_free(it, cap.free_gb)
             for c in (2, 3, 4):
                 it.setTextAlignment(c, right)
             self._rows[ref_group(g.id)] = it

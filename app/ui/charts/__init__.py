@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from app.domain.formatting import OUTAGE_TEXT, format_response, format_time, format_value, series_label
 from app.ui.accessibility import accessible
+from app.ui.theme import Theme, follow_palette, readable, style_plot, theme
 
 from .statustext import StatusText
 from .timeaxis import TimeAxisItem
@@ -69,7 +70,6 @@ PLOTS: tuple[PlotSpec, ...] = (
 )
 LEFT_AXIS_W = 180  # as wide as the timeline's row labels, so both read on one time axis
 STALE_OPACITY = 0.3  # curves of the last good prediction while there is no new one
-STALE_STYLE = "background: #fff3cd; color: #5c4400; border: 1px solid #e0c060; padding: 3px;"
 
 # which kind of thing a metric's entity is: a workload, an operation... has one colour in every chart
 _ENTITY_KIND = {
@@ -320,7 +320,9 @@ class ChartsPanel(QWidget):
         self.focus: set[tuple[str, str]] = set()
         self.cursor_h = 0.0
         self.hidden_plots: set[str] = set()
-        self._colors: dict[tuple[str, str], QColor] = {}  # (entity kind, entity)
+        self._colors: dict[tuple[str, str], QColor] = {}  # (entity kind, entity): its palette colour
+        self._shown_colors: dict[tuple[str, str], QColor] = {}  # the same, readable on the plots' ground
+        self.ink: Theme = theme()
         self._family_counts: dict[str, int] = {}
         self.curves: dict[str, dict[tuple[str, str, bool], pg.PlotDataItem]] = {s.key: {} for s in PLOTS}
         self._pools: dict[str, list[pg.PlotDataItem]] = {}
@@ -361,7 +363,6 @@ class ChartsPanel(QWidget):
 
         split = QSplitter(Qt.Horizontal, self)
         self.glw = pg.GraphicsLayoutWidget()
-        self.glw.setBackground("w")
         accessible(self.glw, "Charts", "Host response time, controller CPU, utilization and rates over the plan; "
              "the readout beside them lists the values at the cursor")
         self.scroll = QScrollArea()
@@ -395,7 +396,6 @@ class ChartsPanel(QWidget):
         self.stale_banner = QLabel()
         self.stale_banner.setObjectName("chartsStale")
         self.stale_banner.setWordWrap(True)
-        self.stale_banner.setStyleSheet(STALE_STYLE)
         self.stale_banner.hide()
         self.stale_reason: str | None = None
         lay.addWidget(self.stale_banner)
@@ -452,19 +452,17 @@ class ChartsPanel(QWidget):
             header.setAlignment(leg, Qt.AlignRight | Qt.AlignVCenter)
             p.layout.addItem(header, 0, 1)
             self._headers[spec.key] = header
-            note = pg.LabelItem("", size="9pt", color="#808080")
+            note = pg.LabelItem("", size="9pt")
             note.setParentItem(p.getViewBox())
             note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
             note.hide()
             self.empty_notes[spec.key] = note
             p.getViewBox().sigResized.connect(lambda _vb, k=spec.key: self._fit_legend(k))
-            line = pg.InfiniteLine(pos=0.0, angle=90, movable=True,
-                                   pen=pg.mkPen("#000000", width=1), hoverPen=pg.mkPen("#d62728", width=2))
+            line = pg.InfiniteLine(pos=0.0, angle=90, movable=True)
             line.setZValue(50)
             line.sigPositionChanged.connect(self._line_moved)
             p.addItem(line, ignoreBounds=True)
-            text = pg.TextItem(anchor=(0, 0), color="#202020", fill=pg.mkBrush(255, 255, 224, 230),
-                               border=pg.mkPen("#999999"))
+            text = pg.TextItem(anchor=(0, 0))
             text.setZValue(60)
             text.hide()
             p.addItem(text, ignoreBounds=True)
@@ -485,6 +483,36 @@ class ChartsPanel(QWidget):
         self._update_time_axis()
         self._update_min_height()
         self._mouse_proxy = pg.SignalProxy(self.glw.scene().sigMouseMoved, rateLimit=30, slot=self._mouse_moved)
+        self.set_theme(self.ink)
+        follow_palette(self, lambda: self.set_theme(theme()))
+
+    def set_theme(self, ink: Theme) -> None:
+        """Draw in the palette's colours (light or dark): the ground, axes, titles, legends,
+        cursor and notes, and every curve and read-out row in its colour made readable there."""
+        self.ink = ink
+        self._shown_colors.clear()
+        self.glw.setBackground(ink.background)
+        self.stale_banner.setStyleSheet(ink.banner_style())
+        for key, plot in self.plots.items():
+            style_plot(plot, ink)
+            self.legends[key].setLabelTextColor(ink.text)
+            self.cursor_lines[key].setPen(pg.mkPen(ink.text, width=1))
+            self.cursor_lines[key].setHoverPen(pg.mkPen(ink.error, width=2))
+            hover = self.hover_text[key]
+            hover.setColor(ink.text)
+            ground = ink.shade(0.06)
+            ground.setAlpha(235)
+            hover.fill = pg.mkBrush(ground)
+            hover.border = pg.mkPen(ink.shade(0.4))
+            hover.update()
+            note = self.empty_notes[key]
+            note.setText(note.text, color=ink.muted)
+            for (metric, ent, is_base), item in self.curves[key].items():
+                item.setPen(self._pen(metric, ent, is_base, (metric, ent) in self.focus))
+        for (_key, metric, ent), item in self._readout_items.items():
+            item.setForeground(0, self._color((metric, ent)))
+        outages, self.outages = self.outages, None  # the bands again, their label in the new colour
+        self._sync_outages(outages)
 
     # ---------------------------------------------------------------- public
     def set_results(self, result, baseline=None, project=None) -> None:
@@ -778,14 +806,16 @@ class ChartsPanel(QWidget):
             title += f" - scenario '{self.result.scenario}'"
             if self.baseline is not None and any(k[2] for k, _ in shown):
                 title += f" (baseline '{self.baseline.scenario}' dashed)"
+        ink = self.ink  # as on screen: the curves' colours were made readable on its ground
         view = pg.GraphicsLayoutWidget()
-        view.setBackground("w")
+        view.setBackground(ink.background)
         view.resize(width, height)
         plot = view.addPlot(axisItems={"bottom": TimeAxisItem("bottom")})
-        plot.setTitle(title, size="11pt")
+        style_plot(plot, ink)
+        plot.setTitle(title, size="11pt", color=ink.text)
         plot.setLabel("left", spec.unit)
         plot.showGrid(x=True, y=True, alpha=0.25)
-        legend = _RowLegend(labelTextSize="9pt", verSpacing=-6, horSpacing=12)
+        legend = _RowLegend(labelTextSize="9pt", verSpacing=-6, horSpacing=12, labelTextColor=ink.text)
         plot.layout.removeItem(plot.getAxis("top"))
         plot.layout.addItem(legend, 1, 1)
         current = [k for k, _ in shown if not k[2]]
@@ -797,14 +827,14 @@ class ChartsPanel(QWidget):
             plot.addItem(copy)
             if not k[2] and len(current) <= LEGEND_MAX:
                 legend.addItem(copy, item.opts["name"])
-        plot.addItem(pg.InfiniteLine(pos=self.cursor_h, angle=90, pen=pg.mkPen("#000000", width=1)))
+        plot.addItem(pg.InfiniteLine(pos=self.cursor_h, angle=90, pen=pg.mkPen(ink.text, width=1)))
         if key in HOST_PLOTS:
             for start, end in self.outages:
-                _add_outage_band(plot, start, end)
+                _add_outage_band(plot, start, end, ink)
         plot.setXRange(*self.master_plot.getViewBox().viewRange()[0], padding=0)
         plot.setYRange(*src.getViewBox().viewRange()[1], padding=0)
         if not shown:
-            note = pg.LabelItem(_EMPTY_NOTE.get(key, "nothing to show"), size="11pt", color="#808080")
+            note = pg.LabelItem(_EMPTY_NOTE.get(key, "nothing to show"), size="11pt", color=ink.muted)
             note.setParentItem(plot.getViewBox())
             note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
         view.ci.resize(width, height)  # never shown: no resize event sizes it
@@ -867,13 +897,20 @@ class ChartsPanel(QWidget):
         the palette together, so a chart's first curves get its most distinct colours."""
         metric, ent = pair
         kind = _ENTITY_KIND.get(metric, metric)
+        shown = self._shown_colors.get((kind, ent))
+        if shown is not None:
+            return shown
         c = self._colors.get((kind, ent))
         if c is None:
             family = _KIND_FAMILY.get(kind, kind)
             n = self._family_counts.get(family, 0)
             self._family_counts[family] = n + 1
             c = self._colors[(kind, ent)] = QColor(_PALETTE[n % len(_PALETTE)])
-        return c
+        # the palette's navy and maroon vanish on a dark ground: lightened there to the contrast
+        # text wants (the read-out writes the names in these colours); on a light ground as is
+        shown = readable(c, self.ink.background, 4.5) if self.ink.dark else QColor(c)
+        self._shown_colors[(kind, ent)] = shown
+        return shown
 
     def _pen(self, metric: str, ent: str, is_base: bool, selected: bool = False) -> QPen:
         color = self._color((metric, ent))
@@ -942,7 +979,7 @@ class ChartsPanel(QWidget):
         note = self.empty_notes[key]
         empty = not has_curves and self.result is not None
         if empty:
-            note.setText(_EMPTY_NOTE.get(key, "nothing to show"), size="9pt", color="#808080")
+            note.setText(_EMPTY_NOTE.get(key, "nothing to show"), size="9pt", color=self.ink.muted)
         if note.isVisible() != empty:
             note.setVisible(empty)
             self.plots[key].getAxis("left").setStyle(showValues=not empty)
@@ -960,7 +997,7 @@ class ChartsPanel(QWidget):
         for key in HOST_PLOTS:
             plot = self.plots[key]
             for start, end in outages:
-                self._outage_items.append((plot, _add_outage_band(plot, start, end)))
+                self._outage_items.append((plot, _add_outage_band(plot, start, end, self.ink)))
 
     def _sync_legend(self, key: str, items: list[pg.PlotDataItem]) -> None:
         legend = self.legends[key]
@@ -1089,14 +1126,14 @@ class ChartsPanel(QWidget):
         return item.toPlainText() if item.isVisible() else ""
 
 
-def _add_outage_band(plot: pg.PlotItem, start: float, end: float) -> pg.LinearRegionItem:
+def _add_outage_band(plot: pg.PlotItem, start: float, end: float, ink: Theme) -> pg.LinearRegionItem:
     band = pg.LinearRegionItem((start, end), movable=False, brush=pg.mkBrush(255, 140, 0, 45),
                                pen=pg.mkPen(255, 140, 0, 110))
     band.setZValue(-10)  # under the curves and the grid's labels
     band.setToolTip(OUTAGE_TEXT)
     plot.addItem(band, ignoreBounds=True)
     label = pg.InfLineLabel(band.lines[0], OUTAGE_TEXT, position=0.92, anchors=[(0, 0), (0, 0)],
-                            color="#8a4b00")
+                            color=readable(QColor("#8a4b00"), ink.background, 4.5))
     label.setFont(QFont("Sans", 8))
     return band
 

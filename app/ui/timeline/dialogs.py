@@ -28,6 +28,7 @@ from app.domain.validation import (
     ERROR, MAX_START_H, REALLOCATE_THRESHOLD, event_issues, migration_targets, unused_luns,
 )
 from app.ui.properties import TimeSpinBox
+from app.ui.theme import theme
 
 # kinds in the Add menu, in order; those with a priority are offered only when the platform
 # lists the operation
@@ -223,12 +224,13 @@ class EventForm(QDialog):
             form.addRow(EVENT_FIELD_LABELS.get(f.name, f.name), w)
         self.error = QLabel("")
         self.error.setObjectName("form_errors")
-        self.error.setStyleSheet("color: #c0392b")
+        ink = theme()  # a dialog lives shorter than a palette: its colours at opening
+        self.error.setStyleSheet(f"color: {ink.error.name()}")
         self.error.setWordWrap(True)
         lay.addWidget(self.error)
         self.warning = QLabel("")
         self.warning.setObjectName("form_warnings")
-        self.warning.setStyleSheet("color: #b26a00")
+        self.warning.setStyleSheet(f"color: {ink.warning.name()}")
         self.warning.setWordWrap(True)
         lay.addWidget(self.warning)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)

@@ -106,7 +106,7 @@ class TimelinePanel(QWidget):
         self.time_label.setFixedWidth(self.time_label.fontMetrics().horizontalAdvance("00 d 00:00") + 8)
         bar.addWidget(self.time_label)
         bar.addSpacing(8)
-        self.message = StatusText("", color="#555555")
+        self.message = StatusText("", muted=True)
         bar.addWidget(self.message, 1)
         self.legend = PhaseLegend()
         bar.addWidget(self.legend)
