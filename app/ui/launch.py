@@ -31,6 +31,9 @@ def make_app(argv: list[str] | None = None):
     from app.ui.theme import apply_forced_scheme
 
     apply_forced_scheme(app)  # the system's light or dark palette, unless ARRAYPLANNER_COLOR_SCHEME says
+    from app.ui.i18n import install_translators
+
+    install_translators(app)  # the system language's .qm, when one is shipped (English needs none)
     from app.ui.gc_policy import collect_on_gui_thread
 
     collect_on_gui_thread(app)  # never in the engine's reader/pool threads (see gc_policy)
