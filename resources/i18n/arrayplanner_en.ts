@@ -248,5 +248,461 @@ Ctrl+wheel or Ctrl++ / Ctrl+-: zoom. Ctrl+0: fit. Middle button or Space+drag: p
 Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Customer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Author</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LUNs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The LUNs the load is spread over, e.g. 0, 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>open: a fixed arrival rate (IOPS); closed: a fixed number of outstanding I/Os</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arrival rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For open workloads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outstanding I/Os</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For closed workloads (0: idle)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Think time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For closed workloads: the wait after an I/O completes before the next is issued (IOPS = outstanding / (response + think time); 0: at once)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>I/O size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read cache hits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave at &apos;default&apos; for the platform&apos;s default hit ratio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Response target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The SLA the priority advisor checks against</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Capacity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At most {capacity} fits in the group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Owner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The controller (SP) that owns the LUN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Selection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Array</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select drives, a RAID group, a LUN or a workload to edit it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{name} ({cores})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{buses} of {speed} MB/s, up to {enclosures} each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Firmware</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Controllers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag drives from the palette into slots and enclosures onto buses. Select drives (click, Ctrl+click or drag a rubber band) to make a RAID group.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host workloads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None yet: select a LUN and add a workload to it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drive {location}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Streaming</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random I/O</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RAID group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hot spare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A hot spare takes over a failed drive&apos;s data (the rebuild writes to it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show {group}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} drives selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only empty slots.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create RAID group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No RAID type fits: {reasons}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mark hot spare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unmark hot spare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove drive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enclosure {id} no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enclosure {id}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slots</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} of {slots} used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Takes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove enclosure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RAID type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per drive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raw</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write penalty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} back-end I/Os per random write</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Survives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} drive failure(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No LUNs bound yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create LUN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete {group} and its LUNs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete {group}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RG {id} (missing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host workloads on this LUN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add workload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete {lun}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workload {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A short word that names the workload in files and events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove workload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From the start of the plan: h:mm, d hh:mm or decimal hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Priority advisor compares them for this operation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot move {event}: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicted phases and durations are on the timeline; the Priority advisor compares every priority against the workloads&apos; response-time target.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache ({platform})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This platform has no cache settings in its preset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Premium features</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source: {source}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Controller reboot: about {duration}. To enable it during the plan, add a Feature enable event on the timeline.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This platform offers no premium features.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no LUNs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{iops} IOPS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} outstanding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{ms} ms think time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{load}, {read}% read, {kb} KB on LUN {luns}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{value} (no editor for kind {kind})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{value} h is too late: the latest start is {latest} h ({years} years)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{value} (not offered)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 0, 1, 5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{label}: {value}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{label}:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>
