@@ -704,5 +704,342 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <source>{label}:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Export report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save as:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paper:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scenarios</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layout diagram</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Table of every LUN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assumptions appendix (rates and factors with their sources)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the report when it is written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose at least one scenario for the report.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>… and {n} more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote {path} ({pages} pages)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report written: {path} ({pages} pages)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The report could not be written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The existing file was left unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The report could not be written:
+{message}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled; no file was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export &amp;Report…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the PDF report for the customer: configuration, plan, charts, assumptions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>updated in {total} ms (engine {engine} ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No prediction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No prediction: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicting...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RAID group {id}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Migrate LUN {id} to...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bind LUN {id}...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reallocate LUN {id}...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Volume migration of LUN {id}...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bind LUN...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reallocate...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Volume migration group...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fail a drive of RG {id}...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} more LUNs: right-click them in the RAID groups and LUNs tree</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace drive {id}...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fail drive {id}...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Priority advisor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scenario comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the cursor where it is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the cursor through the plan; the canvas colours drives by utilization</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add at the cursor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Priority advisor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete selected operation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Duplicate current scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Rename current scenario...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pin current as &amp;baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show &amp;comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour drives by &amp;utilization at the cursor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schedule an operation or event at the cursor time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Priority of the selected operation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start of the selected operation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start of the selected operation: h:mm, d hh:mm or decimal hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start not changed: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Advisor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare the priorities of the selected operation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the cursor through the plan (the canvas shows drive utilization)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cursor time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>start {time}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete operation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{event} now starts at {time}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit {event}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot add {kind}: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add {kind}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no LUN can be the destination of LUN {lun} ({why})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LUN {id}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no unused LUN at least as large is free for {luns}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{kind}: {luns} left out (no unused LUN at least as large is free)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Priority advisor...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start at the cursor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add at {time}</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>
