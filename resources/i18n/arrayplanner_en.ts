@@ -886,7 +886,131 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>only in current</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only in baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plan length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>absent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The scenario the timeline, the charts and the canvas show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the current scenario (its events) and switch to the copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rename...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pin a scenario to draw its curves dashed under the current one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pin current</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make the current scenario the baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rename scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete scenario &apos;{name}&apos; and its events?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Current</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pin a baseline scenario to compare.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Scenario comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No comparison: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These differences are from the last good prediction; there is none for the plan as it is now: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pin a baseline scenario (other than the current one) to compare.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;{current}&apos; compared with baseline &apos;{baseline}&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operations (duration)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workloads (peak response time)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plan</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1039,6 +1163,86 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Add at {time}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Autosave works again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Autosave failed: {why}. Trying again in {s} s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Autosave failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The newest autosave failed: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Autosaved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recover unsaved work</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ArrayPlanner did not close properly. The unsaved work below was autosaved; restore what you want to keep. Work you neither restore nor discard is offered again next time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each restored project opens in a window of its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This project was never saved to a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decide Later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard this autosaved work? It cannot be recovered afterwards.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard the autosaved work of {n} sessions? It cannot be recovered afterwards.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Discard autosaved work?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot look for autosaved work: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recovered unsaved changes from {when}; save them to keep them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot recover</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
