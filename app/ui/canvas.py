@@ -25,6 +25,7 @@ from app.domain import ops
 from app.domain.ops import Change, parse_ref, ref_drive, ref_enclosure, ref_group
 from app.domain.project import enclosure_id, parse_slot_id, slot_id
 from app.ui.accessibility import announce, plain_text
+from app.ui.i18n import tr, tr_count
 from app.ui.theme import Theme, follow_palette, theme
 
 MIME_DRIVE_TYPE = "application/x-arrayplanner-drive-type"
@@ -208,7 +209,7 @@ class EnclosureItem(QGraphicsRectItem):
         self.setBrush(ink.shade(0.11))
         self.setPen(QPen(ink.shade(0.62), 1.2))
         self.setFlag(QGraphicsItem.ItemIsSelectable, True)
-        self.setToolTip(f"Enclosure {enc_id}: {type_name}")
+        self.setToolTip(tr("Enclosure {id}: {type}").format(id=enc_id, type=type_name))
         t = QGraphicsSimpleTextItem(title, self)
         t.setFont(FONT_BOLD)
         t.setBrush(ink.text)
@@ -278,7 +279,8 @@ class PlaceholderItem(QGraphicsRectItem):
         self.setPen(QPen(ink.shade(0.4), 1, Qt.DashLine))
         self.setBrush(Qt.NoBrush)
         self.highlight: str | None = None
-        t = QGraphicsSimpleTextItem(f"drop an enclosure here (enclosure {enclosure_id(bus, position)})", self)
+        t = QGraphicsSimpleTextItem(tr("drop an enclosure here (enclosure {id})").format(id=enclosure_id(bus, position)),
+                                    self)
         t.setFont(FONT)
         t.setBrush(ink.muted)
         t.setPos(12, PLACEHOLDER_H / 2 - 8)
@@ -296,8 +298,8 @@ class LaneItem(QGraphicsRectItem):
         self.ref = f"bus {bus}"
         self.setBrush(ink.shade(0.03) if bus % 2 else ink.shade(0.065))
         self.setPen(QPen(ink.shade(0.22), 1))
-        self.setToolTip(f"Back-end bus {bus} ({bus_mb_s:g} MB/s)")
-        t = QGraphicsSimpleTextItem(f"Bus {bus}", self)
+        self.setToolTip(tr("Back-end bus {bus} ({speed} MB/s)").format(bus=bus, speed=f"{bus_mb_s:g}"))
+        t = QGraphicsSimpleTextItem(tr("Bus {bus}").format(bus=bus), self)
         t.setFont(FONT_BOLD)
         t.setBrush(ink.text)
         t.setPos(10, 10)
@@ -320,12 +322,13 @@ class ControllerItem(QGraphicsRectItem):
         self.ref = name
         self.setBrush(QColor("#2f3b4c"))
         self.setPen(QPen(QColor("#1d2530"), 1))
-        self.setToolTip(f"{name}: {cores} core{'s' if cores != 1 else ''}")
+        cores_text = tr_count(cores, "{n} core", "{n} cores")
+        self.setToolTip(f"{name}: {cores_text}")
         t = QGraphicsSimpleTextItem(name, self)
         t.setFont(FONT_BOLD)
         t.setBrush(QColor("white"))
         t.setPos(10, 6)
-        s = QGraphicsSimpleTextItem(f"{cores} core{'s' if cores != 1 else ''}", self)
+        s = QGraphicsSimpleTextItem(cores_text, self)
         s.setFont(FONT_SMALL)
         s.setBrush(QColor("#c9d3e0"))
         s.setPos(10, 24)
@@ -477,7 +480,8 @@ class LayoutScene(QGraphicsScene):
             for e in encs:
                 et = etypes.get(e.type_id)
                 slots = et.slots if et else 0
-                item = EnclosureItem(self, e.id, f"Encl {e.id}", et.name if et else f"unknown type {e.type_id}", slots)
+                item = EnclosureItem(self, e.id, tr("Encl {id}").format(id=e.id),
+                                     et.name if et else tr("unknown type {type}").format(type=e.type_id), slots)
                 item.setPos(LANE_HEADER_W, ey)
                 self.addItem(item)
                 self.enclosure_items[e.id] = item
@@ -513,7 +517,7 @@ class LayoutScene(QGraphicsScene):
         for loc, item in slots.items():
             d = project.drives.get(loc)
             if d is None:
-                item.set_state(False, EMPTY_FILL, "", "", False, f"Empty slot {loc}")
+                item.set_state(False, EMPTY_FILL, "", "", False, tr("Empty slot {slot}").format(slot=loc))
                 continue
             dt = catalog.drives.get(d.type_id)
             g = member.get(loc)
@@ -531,18 +535,19 @@ class LayoutScene(QGraphicsScene):
                 bottom = f"{values[loc]:.0f}"
             else:
                 bottom = "HS" if d.hot_spare else (str(g.id) if g is not None else "")
-            lines = [f"<b>Drive {loc}</b>", dt.name if dt else f"unknown drive type {d.type_id}"]
+            lines = ["<b>" + tr("Drive {location}").format(location=loc) + "</b>",
+                     dt.name if dt else tr("unknown drive type {type}").format(type=d.type_id)]
             if dt:
                 lines.append(f"{dt.speed_class}, {dt.capacity_gb:g} GB")
             if d.hot_spare:
-                lines.append("Hot spare")
+                lines.append(tr("Hot spare"))
             elif g is not None:
                 lines.append(f"{g.label}: {g.math.label} ({g.raid.label})")
             else:
-                lines.append("Not in a RAID group")
+                lines.append(tr("Not in a RAID group"))
             if values is not None:
                 v = values.get(loc)
-                lines.append("Value: —" if v is None else f"Utilization: {v:.0f}%")
+                lines.append(tr("Value: —") if v is None else tr("Utilization: {pct}%").format(pct=f"{v:.0f}"))
             item.set_state(True, fill, top, bottom, d.hot_spare, "<br>".join(lines))
         if locations is None:
             self._draw_legend()
@@ -556,14 +561,14 @@ class LayoutScene(QGraphicsScene):
         entries: list[tuple[QColor, str, bool]] = []
         if self._values is not None:
             entries = [(value_color(0), "0%", False), (value_color(50), "50%", False),
-                       (value_color(100), "100%", False), (NO_VALUE_FILL, "no value", False)]
+                       (value_color(100), "100%", False), (NO_VALUE_FILL, tr("no value"), False)]
         else:
             for g in project.groups:
                 entries.append((group_color(g.id), f"{g.label}: {g.math.label}", False))
             if project.hot_spares():
-                entries.append((SPARE_FILL, "HS hot spare", True))
+                entries.append((SPARE_FILL, tr("HS hot spare"), True))
             if any(project.group_of_drive(l) is None and not d.hot_spare for l, d in project.drives.items()):
-                entries.append((UNGROUPED_FILL, "not in a group", False))
+                entries.append((UNGROUPED_FILL, tr("not in a group"), False))
         for color, text, spare in entries:
             sw = QGraphicsRectItem(x, y, 14, 14)
             sw.setBrush(QBrush(QColor("#8a94a6"), Qt.BDiagPattern) if spare else color)
@@ -678,7 +683,7 @@ class LayoutScene(QGraphicsScene):
                                             bytes(mime.data(MIME_DRIVE_TYPE)).decode())
                     return op, enc, self.document.check(op)
             if slot is None:
-                return None, None, "drop the drive into a slot of an enclosure (or on its label to fill it)"
+                return None, None, tr("drop the drive into a slot of an enclosure (or on its label to fill it)")
             if mime.hasFormat(MIME_DRIVE_TYPE):
                 op: ops.Op = ops.PlaceDrive(slot.location, bytes(mime.data(MIME_DRIVE_TYPE)).decode())
             else:
@@ -687,7 +692,7 @@ class LayoutScene(QGraphicsScene):
         if mime.hasFormat(MIME_ENCLOSURE_TYPE):
             target = self.enclosure_target_at(pos)
             if target is None:
-                return None, None, "drop the enclosure onto a bus"
+                return None, None, tr("drop the enclosure onto a bus")
             op = ops.AddEnclosure(target[0], target[1], bytes(mime.data(MIME_ENCLOSURE_TYPE)).decode())
             ph = next((p for p in self.placeholders if (p.bus, p.position) == target), None)
             return op, ph, self.document.check(op)
@@ -793,12 +798,12 @@ def describe_items(items: list) -> str:
     """What a screen reader says for the canvas's selection: the item itself when there is one,
     else how many and which (a RAID group's drives are many)."""
     if not items:
-        return "Nothing selected"
+        return tr("Nothing selected")
     if len(items) == 1:
-        return "Selected: " + items[0].accessible_text()
+        return tr("Selected: {item}").format(item=items[0].accessible_text())
     refs = [it.ref for it in items]
     shown = ", ".join(refs[:6]) + (", …" if len(refs) > 6 else "")
-    return f"{len(items)} selected: {shown}. First: {items[0].accessible_text()}"
+    return tr("{n} selected: {refs}. First: {item}").format(n=len(items), refs=shown, item=items[0].accessible_text())
 
 
 class LayoutView(QGraphicsView):
@@ -832,7 +837,7 @@ class LayoutView(QGraphicsView):
             ops.fill_enclosure(self.document.project, self.document.catalog, e, t)))
         s.driveMoved.connect(lambda a, b: self._apply(ops.MoveDrive(a, b)))
         s.enclosureDropped.connect(lambda b, p, t: self._apply(ops.AddEnclosure(b, p, t)))
-        self.setAccessibleName("Array layout")
+        self.setAccessibleName(tr("Array layout"))
         follow_palette(self, lambda: self.layout_scene.set_theme(theme()))
         s.selectionChanged.connect(self._describe_selection)
         s.refsSelected.connect(self._describe_selection)
@@ -851,7 +856,7 @@ class LayoutView(QGraphicsView):
     def _apply(self, op: ops.Op) -> None:
         self._refusal_in_status = False
         why = self.document.try_apply(op)
-        self.message.emit(f"Cannot {op.text.lower()}: {why}" if why else
+        self.message.emit(tr("Cannot {what}: {why}").format(what=op.text.lower(), why=why) if why else
                           f"{op.text} ({op.note})" if op.note else op.text)
 
     # ---------------------------------------------------------------- accessibility
@@ -878,7 +883,7 @@ class LayoutView(QGraphicsView):
         # the status bar, not a tooltip: a tooltip window under the pointer swallows the drag
         # (the scene draws the reason beside the pointer itself)
         self._refusal_in_status = True
-        self.message.emit(f"Refused: {why}")
+        self.message.emit(tr("Refused: {why}").format(why=why))
 
     def _refusal_cleared(self) -> None:
         if self._refusal_in_status:

@@ -401,7 +401,95 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Enclosure {id}: {type}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drop an enclosure here (enclosure {id})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back-end bus {bus} ({speed} MB/s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bus {bus}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Encl {id}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown type {type}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty slot {slot}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Drive {location}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown drive type {type}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not in a RAID group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value: —</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Utilization: {pct}%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HS hot spare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not in a group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drop the drive into a slot of an enclosure (or on its label to fill it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drop the enclosure onto a bus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Selected: {item}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} selected: {refs}. First: {item}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Array layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot {what}: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused: {why}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -609,7 +697,71 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Select an operation on the timeline.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Response-time target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Priorities compared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each priority&apos;s duration and peak response time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Priority</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak response</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The highest response time, while the operation runs, of the workloads it touches (hover a row for each workload)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply recommended priority</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{event}: {kind} has no priority to choose. Select a migration, rebuild, bind or other operation with a priority.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{event}: {kind} (now {priority})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The project changed: press Evaluate.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicting each priority...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine could not predict this operation: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply {priority}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -733,7 +885,135 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Host response time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SP CPU per core / write cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RAID group / drive utilization</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Operation progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back-end bus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no host workloads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no operations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing to show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Controller CPU per core / write cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No prediction yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Charts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the whole plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host response time, controller CPU, utilization and rates over the plan; the readout beside them lists the values at the cursor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Values at the cursor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At cursor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{chart} as PNG...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All series as CSV...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{title}  ({shown} of {total}: busiest and selected)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scenario &apos;{scenario}&apos;, plan to {end}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>baseline &apos;{scenario}&apos; dashed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These curves are from the last good prediction; there is none for the plan as it is now: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scenario &apos;{scenario}&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export chart as PNG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export series as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export this chart as PNG...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export this chart&apos;s series as CSV...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At {time}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>... {n} more in the read-out</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1071,6 +1351,26 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Schedule an operation or event at the cursor time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>... and {n} more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{what}? {n} timeline event uses what it deletes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{what}? {n} timeline events use what it deletes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete it too? Left in place, it would stop the prediction. Undo brings everything back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete them too? Left in place, they would stop the prediction. Undo brings everything back.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from app.domain.formatting import OUTAGE_TEXT, format_response, format_time, format_value, series_label
 from app.ui.accessibility import accessible
+from app.ui.i18n import QT_TR_NOOP, tr
 from app.ui.theme import Theme, follow_palette, readable, style_plot, theme
 
 from .statustext import StatusText
@@ -61,12 +62,12 @@ class PlotSpec:
 
 
 PLOTS: tuple[PlotSpec, ...] = (
-    PlotSpec("response", "Host response time", ("response_ms", "response_read_ms", "response_write_ms"), "ms"),
-    PlotSpec("cpu", "SP CPU per core / write cache", ("cpu_pct", "write_cache_pct"), "%", True),
-    PlotSpec("disk", "RAID group / drive utilization", ("group_pct", "drive_pct"), "%", True),
-    PlotSpec("progress", "Operation progress", ("progress_pct",), "%", True),
-    PlotSpec("bus", "Back-end bus", ("bus_pct",), "%", True),
-    PlotSpec("throughput", "Host throughput", ("iops",), "IOPS"),
+    PlotSpec("response", QT_TR_NOOP("Host response time"), ("response_ms", "response_read_ms", "response_write_ms"), "ms"),
+    PlotSpec("cpu", QT_TR_NOOP("SP CPU per core / write cache"), ("cpu_pct", "write_cache_pct"), "%", True),
+    PlotSpec("disk", QT_TR_NOOP("RAID group / drive utilization"), ("group_pct", "drive_pct"), "%", True),
+    PlotSpec("progress", QT_TR_NOOP("Operation progress"), ("progress_pct",), "%", True),
+    PlotSpec("bus", QT_TR_NOOP("Back-end bus"), ("bus_pct",), "%", True),
+    PlotSpec("throughput", QT_TR_NOOP("Host throughput"), ("iops",), "IOPS"),
 )
 LEFT_AXIS_W = 180  # as wide as the timeline's row labels, so both read on one time axis
 STALE_OPACITY = 0.3  # curves of the last good prediction while there is no new one
@@ -81,7 +82,10 @@ _ENTITY_KIND = {
 }
 _KIND_FAMILY = {"core": "controller", "group": "drive"}  # kinds sharing a chart share the palette
 # what a plot without any curve says instead of an empty axis
-_EMPTY_NOTE = {"response": "no host workloads", "throughput": "no host workloads", "progress": "no operations"}
+_EMPTY_NOTE = {"response": QT_TR_NOOP("no host workloads"), "throughput": QT_TR_NOOP("no host workloads"),
+               "progress": QT_TR_NOOP("no operations")}
+_NOTHING = QT_TR_NOOP("nothing to show")
+QT_TR_NOOP("Controller CPU per core / write cache")  # the cpu title on platforms without "SP"s (_retitle)
 
 _PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -342,19 +346,19 @@ class ChartsPanel(QWidget):
         lay.setSpacing(2)
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 2, 4, 0)
-        self.status_label = StatusText("No prediction yet")  # changes at every prediction
+        self.status_label = StatusText(tr("No prediction yet"))  # changes at every prediction
         self.status_label.setObjectName("chartsStatus")
         bar.addWidget(self.status_label, 1)
-        self.view_button = QToolButton(text="Charts")
+        self.view_button = QToolButton(text=tr("Charts"))
         self.view_button.setPopupMode(QToolButton.InstantPopup)
         self.view_menu = QMenu(self.view_button)
         self.view_button.setMenu(self.view_menu)
         bar.addWidget(self.view_button)
-        self.fit_button = QToolButton(text="Fit")
-        self.fit_button.setToolTip("Show the whole plan")
+        self.fit_button = QToolButton(text=tr("Fit"))
+        self.fit_button.setToolTip(tr("Show the whole plan"))
         self.fit_button.clicked.connect(lambda: self.fit())
         bar.addWidget(self.fit_button)
-        self.export_button = QToolButton(text="Export")
+        self.export_button = QToolButton(text=tr("Export"))
         self.export_button.setPopupMode(QToolButton.InstantPopup)
         self.export_menu = QMenu(self.export_button)
         self.export_button.setMenu(self.export_menu)
@@ -363,18 +367,18 @@ class ChartsPanel(QWidget):
 
         split = QSplitter(Qt.Horizontal, self)
         self.glw = pg.GraphicsLayoutWidget()
-        accessible(self.glw, "Charts", "Host response time, controller CPU, utilization and rates over the plan; "
-             "the readout beside them lists the values at the cursor")
+        accessible(self.glw, tr("Charts"), tr("Host response time, controller CPU, utilization and rates over the "
+                                              "plan; the readout beside them lists the values at the cursor"))
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
-        accessible(self.scroll, "Charts")
+        accessible(self.scroll, tr("Charts"))
         self.scroll.setFrameShape(QScrollArea.NoFrame)
         self.scroll.setWidget(self.glw)
         self.scroll.verticalScrollBar().valueChanged.connect(self._draw_pending)
         split.addWidget(self.scroll)
         self.readout = QTreeWidget()
-        accessible(self.readout, "Values at the cursor")
-        self.readout.setHeaderLabels(["At cursor", "Value", "Baseline"])
+        accessible(self.readout, tr("Values at the cursor"))
+        self.readout.setHeaderLabels([tr("At cursor"), tr("Value"), tr("Baseline")])
         self.readout.setRootIsDecorated(True)
         self.readout.setMinimumWidth(260)
         # values keep a fixed width that fits "99,999 IOPS" (no relayout as the cursor moves);
@@ -409,13 +413,13 @@ class ChartsPanel(QWidget):
         self._headers: dict[str, QGraphicsLinearLayout] = {}
         self._view_actions: dict[str, QAction] = {}
         self._png_actions: dict[str, QAction] = {}
-        self._base_titles: dict[str, str] = {s.key: s.title for s in PLOTS}
+        self._base_titles: dict[str, str] = {s.key: tr(s.title) for s in PLOTS}
         self._axis_plot: str | None = None  # the plot whose time axis shows its ticks
         first = None
         for row, spec in enumerate(PLOTS):
             axis = TimeAxisItem("bottom")
             p = self.glw.addPlot(row=row, col=0, axisItems={"bottom": axis, "left": _ValueAxis("left")})
-            _set_title(p, spec.title)
+            _set_title(p, tr(spec.title))
             p.titleLabel.opts["justify"] = "left"
             # a long title ("... (12 of 20: busiest and selected)") must not make the plot wider
             # than the dock: LabelItem sets its minimum width to its text's after every change
@@ -471,14 +475,14 @@ class ChartsPanel(QWidget):
             self.cursor_lines[spec.key] = line
             self.hover_text[spec.key] = text
             self._add_plot_menu(spec, p)
-            act = QAction(spec.title, self.view_menu, checkable=True, checked=True)
+            act = QAction(tr(spec.title), self.view_menu, checkable=True, checked=True)
             act.toggled.connect(lambda on, k=spec.key: self.set_plot_visible(k, on))
             self.view_menu.addAction(act)
             self._view_actions[spec.key] = act
             self._png_actions[spec.key] = self.export_menu.addAction(
-                f"{spec.title} as PNG...", lambda k=spec.key: self._ask_png(k))
+                tr("{chart} as PNG...").format(chart=tr(spec.title)), lambda k=spec.key: self._ask_png(k))
         self.export_menu.addSeparator()
-        self.export_menu.addAction("All series as CSV...", lambda: self._ask_csv(None))
+        self.export_menu.addAction(tr("All series as CSV..."), lambda: self._ask_csv(None))
         self.master_plot = first
         self._update_time_axis()
         self._update_min_height()
@@ -526,7 +530,7 @@ class ChartsPanel(QWidget):
             for key in self.curves:
                 self._sync_plot(key, [], [])
             self._sync_outages([])
-            self.status_label.setText("No prediction yet")
+            self.status_label.setText(tr("No prediction yet"))
             return
         self._sync_outages(result.host_outages())
         self._retitle(result)
@@ -545,13 +549,15 @@ class ChartsPanel(QWidget):
                 self._pending[spec.key] = (pairs, bpairs)
             title = self._base_titles[spec.key]
             if total > len(pairs):
-                title += f"  ({len(pairs)} of {total}: busiest and selected)"
+                title = tr("{title}  ({shown} of {total}: busiest and selected)").format(
+                    title=title, shown=len(pairs), total=total)
             if self._titles.get(spec.key) != title:  # setting a title is slow: only on change
                 self._titles[spec.key] = title
                 _set_title(self.plots[spec.key], title)
-        text = f"Scenario '{result.scenario}', plan to {format_time(result.horizon_h)}"
+        text = tr("Scenario '{scenario}', plan to {end}").format(scenario=result.scenario,
+                                                                 end=format_time(result.horizon_h))
         if baseline is not None:
-            text += f"; baseline '{baseline.scenario}' dashed"
+            text += "; " + tr("baseline '{scenario}' dashed").format(scenario=baseline.scenario)
         self.status_label.setText(text)
         horizon = max(result.horizon_h, baseline.horizon_h if baseline is not None else 0.0)
         if first:
@@ -570,11 +576,11 @@ class ChartsPanel(QWidget):
         """Name the controllers as the platform does ("SP CPU per core", "Controller CPU ...")."""
         word = _controller_word(result)
         for spec in PLOTS:
-            title = spec.title.replace("SP ", f"{word} ", 1) if spec.title.startswith("SP ") else spec.title
+            title = tr(spec.title.replace("SP ", f"{word} ", 1) if spec.title.startswith("SP ") else spec.title)
             if self._base_titles[spec.key] != title:
                 self._base_titles[spec.key] = title
                 self._view_actions[spec.key].setText(title)
-                self._png_actions[spec.key].setText(f"{title} as PNG...")
+                self._png_actions[spec.key].setText(tr("{chart} as PNG...").format(chart=title))
 
     def set_stale(self, reason: str | None) -> None:
         """With a reason: the curves shown are those of the last good prediction and there is no
@@ -583,10 +589,10 @@ class ChartsPanel(QWidget):
             return
         self.stale_reason = reason
         if reason and self.result is None:
-            self.stale_banner.setText(f"No prediction: {reason}")
+            self.stale_banner.setText(tr("No prediction: {why}").format(why=reason))
         elif reason:
-            self.stale_banner.setText(f"These curves are from the last good prediction; there is none for the "
-                                      f"plan as it is now: {reason}")
+            self.stale_banner.setText(tr("These curves are from the last good prediction; there is none for the "
+                                         "plan as it is now: {why}").format(why=reason))
         self.stale_banner.setVisible(bool(reason))
         opacity = STALE_OPACITY if reason else 1.0
         for plot in self.plots.values():
@@ -803,9 +809,9 @@ class ChartsPanel(QWidget):
         shown = list(self.curves[key].items())  # (a hidden chart's curves count: isVisible() says no)
         title = self._titles.get(key, self._base_titles[key])
         if self.result is not None:
-            title += f" - scenario '{self.result.scenario}'"
+            title += " - " + tr("scenario '{scenario}'").format(scenario=self.result.scenario)
             if self.baseline is not None and any(k[2] for k, _ in shown):
-                title += f" (baseline '{self.baseline.scenario}' dashed)"
+                title += " (" + tr("baseline '{scenario}' dashed").format(scenario=self.baseline.scenario) + ")"
         ink = self.ink  # as on screen: the curves' colours were made readable on its ground
         view = pg.GraphicsLayoutWidget()
         view.setBackground(ink.background)
@@ -834,7 +840,7 @@ class ChartsPanel(QWidget):
         plot.setXRange(*self.master_plot.getViewBox().viewRange()[0], padding=0)
         plot.setYRange(*src.getViewBox().viewRange()[1], padding=0)
         if not shown:
-            note = pg.LabelItem(_EMPTY_NOTE.get(key, "nothing to show"), size="11pt", color=ink.muted)
+            note = pg.LabelItem(tr(_EMPTY_NOTE.get(key, _NOTHING)), size="11pt", color=ink.muted)
             note.setParentItem(plot.getViewBox())
             note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
         view.ci.resize(width, height)  # never shown: no resize event sizes it
@@ -873,22 +879,22 @@ class ChartsPanel(QWidget):
         return path
 
     def _ask_png(self, key: str) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export chart as PNG", f"{key}.png", "PNG image (*.png)")
+        path, _ = QFileDialog.getSaveFileName(self, tr("Export chart as PNG"), f"{key}.png", tr("PNG image (*.png)"))
         if path:
             self.export_png(key, path)
 
     def _ask_csv(self, key: str | None) -> None:
         name = f"{key or 'series'}.csv"
-        path, _ = QFileDialog.getSaveFileName(self, "Export series as CSV", name, "CSV (*.csv)")
+        path, _ = QFileDialog.getSaveFileName(self, tr("Export series as CSV"), name, tr("CSV (*.csv)"))
         if path:
             self.export_csv(path, key)
 
     def _add_plot_menu(self, spec: PlotSpec, plot: pg.PlotItem) -> None:
         menu = plot.getViewBox().menu
         menu.addSeparator()
-        menu.addAction("Export this chart as PNG...", lambda k=spec.key: self._ask_png(k))
-        menu.addAction("Export this chart's series as CSV...", lambda k=spec.key: self._ask_csv(k))
-        menu.addAction("Show the whole plan", lambda: self.fit())
+        menu.addAction(tr("Export this chart as PNG..."), lambda k=spec.key: self._ask_png(k))
+        menu.addAction(tr("Export this chart's series as CSV..."), lambda k=spec.key: self._ask_csv(k))
+        menu.addAction(tr("Show the whole plan"), lambda: self.fit())
 
     # ---------------------------------------------------------------- drawing
     def _color(self, pair: tuple[str, str]) -> QColor:
@@ -979,7 +985,7 @@ class ChartsPanel(QWidget):
         note = self.empty_notes[key]
         empty = not has_curves and self.result is not None
         if empty:
-            note.setText(_EMPTY_NOTE.get(key, "nothing to show"), size="9pt", color=self.ink.muted)
+            note.setText(tr(_EMPTY_NOTE.get(key, _NOTHING)), size="9pt", color=self.ink.muted)
         if note.isVisible() != empty:
             note.setVisible(empty)
             self.plots[key].getAxis("left").setStyle(showValues=not empty)
@@ -1048,7 +1054,7 @@ class ChartsPanel(QWidget):
         the texts that changed are set (a rebuild re-lays out and repaints the whole dock)."""
         tree = self.readout
         t = self.cursor_h
-        header = [f"At {format_time(t)}", "Value", "Baseline" if self.baseline is not None else ""]
+        header = [tr("At {time}").format(time=format_time(t)), tr("Value"), tr("Baseline") if self.baseline is not None else ""]
         if header != self._readout_header:
             self._readout_header = header
             tree.setHeaderLabels(header)
@@ -1111,7 +1117,7 @@ class ChartsPanel(QWidget):
                 lines.append(f"{series_label(metric, ent, self.project, self.result)}: "
                              f"{ENDED if ended else _fmt(s.at(t), s.unit)}")
             if len(self.shown[key]) > 8:
-                lines.append(f"... {len(self.shown[key]) - 8} more in the read-out")
+                lines.append(tr("... {n} more in the read-out").format(n=len(self.shown[key]) - 8))
             text.setText("\n".join(lines))
             text.setPos(pt.x(), pt.y())
             (xr, yr) = vb.viewRange()
