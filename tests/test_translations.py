@@ -36,7 +36,7 @@ def unwrapped() -> list[str]:
             if line.lstrip().startswith("#"):
                 continue
             m = SHOWN.search(line)
-            if m:
+            if m and re.search(r"[A-Za-z]{2}", re.sub(r"\{[^}]*\}", "", m.group(3))):  # words, not only {fields}
                 out.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     return out
 

@@ -2,7 +2,7 @@
 a widget, kept next to the code that builds it.
 
     accessible(widget, "Storage tree", "RAID groups and their LUNs; select one to edit it")
-    label_for(QLabel("Response-time target"), spin_box)   # buddy: the label names the field
+    label_for(QLabel(tr("Response-time target")), spin_box)   # buddy: the label names the field
     announce(widget, "Selected: RG 0")                     # the description, and tell the reader
 
 Items of a QGraphicsScene (the layout canvas, the timeline) are not accessible objects by

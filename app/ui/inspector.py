@@ -146,11 +146,11 @@ class Inspector(QTabWidget):
     def apply(self, op: ops.Op) -> bool:
         op = confirm_deletion(self, self.document, op)  # a deletion that leaves events dangling asks
         if op is None:
-            self.message.emit("Nothing deleted")
+            self.message.emit(tr("Nothing deleted"))
             return False
         why = self.document.try_apply(op)
         if why:
-            self.message.emit(f"Cannot {op.text[:1].lower()}{op.text[1:]}: {why}")
+            self.message.emit(tr("Cannot {what}: {why}").format(what=op.text[:1].lower() + op.text[1:], why=why))
             # put the editors back to the model's values, on both pages: a refused cache value
             # or feature stayed in the Array page's editors (the page is rebuilt on CACHE changes only)
             QTimer.singleShot(0, self.refresh)

@@ -73,7 +73,8 @@ def build_window(path: str | Path | None = None, example: bool = False, offer_re
     document = Document(initial_project(catalog), catalog)
     window = MainWindow(document)
     if catalog.problems:
-        window.status("Some user presets could not be read: " + "; ".join(catalog.problems))
+        from app.ui.i18n import tr
+        window.status(tr("Some user presets could not be read: {problems}").format(problems="; ".join(catalog.problems)))
     if os.environ.get("ARRAYPLANNER_EXIT_AFTER_SHOWN") == "1":
         offer_recovery = False  # benchmarks and the bundle smoke test never wait for a question
     # work left by a crash comes first; the file asked for opens when the user declines it
@@ -81,7 +82,8 @@ def build_window(path: str | Path | None = None, example: bool = False, offer_re
     if path and not example and not recovered:
         window.files.load(path)
     elif not recovered and example:
-        window.status("Opened the built-in example")
+        from app.ui.i18n import tr
+        window.status(tr("Opened the built-in example"))
     return window
 
 

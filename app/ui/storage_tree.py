@@ -19,12 +19,15 @@ from app.domain.ops import ref_group, ref_lun
 from app.ui.accessibility import accessible
 from app.ui.canvas import group_color
 from app.ui.deletion import confirm_deletion
+from app.ui.i18n import QT_TR_NOOP, tr, tr_count
 from app.ui.theme import follow_palette, theme
 
-COLS = ["Group / LUN", "Layout", "Raw", "Usable", "Free"]
-COL_TIPS = ["RAID groups and the LUNs bound in them", "RAID layout of a group; owner (SP/controller) of a LUN",
-            "Raw capacity: all member drives", "Usable capacity of a group (data drives); size of a LUN",
-            "Usable capacity not yet bound to LUNs"]
+COLS = [QT_TR_NOOP("Group / LUN"), QT_TR_NOOP("Layout"), QT_TR_NOOP("Raw"), QT_TR_NOOP("Usable"), QT_TR_NOOP("Free")]
+COL_TIPS = [QT_TR_NOOP("RAID groups and the LUNs bound in them"),
+            QT_TR_NOOP("RAID layout of a group; owner (SP/controller) of a LUN"),
+            QT_TR_NOOP("Raw capacity: all member drives"),
+            QT_TR_NOOP("Usable capacity of a group (data drives); size of a LUN"),
+            QT_TR_NOOP("Usable capacity not yet bound to LUNs")]
 
 
 def _mark_free(item: QTreeWidgetItem, free_gb: float) -> None:
@@ -40,8 +43,8 @@ class StorageTree(QTreeWidget):
         super().__init__(parent)
         self.document = document
         self.setColumnCount(len(COLS))
-        self.setHeaderLabels(COLS)
-        accessible(self, "RAID groups and LUNs", "Each RAID group with its LUNs and capacity; select one to edit it")
+        self.setHeaderLabels([tr(c) for c in COLS])
+        accessible(self, tr("RAID groups and LUNs"), tr("Each RAID group with its LUNs and capacity; select one to edit it"))
         self.setSelectionMode(QAbstractItemView.ExtendedSelection)
         self.setUniformRowHeights(True)
         self.setAlternatingRowColors(True)
@@ -52,7 +55,7 @@ class StorageTree(QTreeWidget):
         for c in range(2, len(COLS)):
             self.headerItem().setTextAlignment(c, Qt.AlignRight | Qt.AlignVCenter)
         for c, tip in enumerate(COL_TIPS):
-            self.headerItem().setToolTip(c, tip)
+            self.headerItem().setToolTip(c, tr(tip))
         self._rows: dict[str, QTreeWidgetItem] = {}
         self._syncing = False
         self.context_menu_hooks: list = []  # hook(menu, [ref]) adds actions for the row's object
@@ -94,28 +97,33 @@ class StorageTree(QTreeWidget):
                 format_capacity(cap.free_gb)]
 
     def _group_tip(self, g, cap) -> str:
-        return (f"RG {g.id}{' (' + g.name + ')' if g.name else ''}: {g.math.label} ({g.raid.label}) on "
-                f"{len(g.drives)} drives; raw {format_capacity(cap.raw_gb)}, usable {format_capacity(cap.usable_gb)}, "
-                f"allocated {format_capacity(cap.allocated_gb)} to LUNs, free {format_capacity(cap.free_gb)}")
+        return tr("{group}: {layout} ({raid}) on {n} drives; raw {raw}, usable {usable}, allocated {allocated} "
+                  "to LUNs, free {free}").format(
+            group=f"RG {g.id}" + (f" ({g.name})" if g.name else ""), layout=g.math.label, raid=g.raid.label,
+            n=len(g.drives), raw=format_capacity(cap.raw_gb), usable=format_capacity(cap.usable_gb),
+            allocated=format_capacity(cap.allocated_gb), free=format_capacity(cap.free_gb))
 
     def _lun_texts(self, lun) -> list[str]:
         return [f"LUN {lun.id}", lun.owner, "", format_capacity(lun.capacity_gb), ""]
 
     def _lun_tip(self, lun, wl: list[str]) -> str:
-        return (f"LUN {lun.id}{' (' + lun.name + ')' if lun.name else ''}: {format_capacity(lun.capacity_gb)} in "
-                f"RG {lun.group_id}, owned by {lun.owner}" + (f"; workloads: {', '.join(wl)}" if wl else ""))
+        text = tr("{lun}: {capacity} in RG {group}, owned by {owner}").format(
+            lun=f"LUN {lun.id}" + (f" ({lun.name})" if lun.name else ""), capacity=format_capacity(lun.capacity_gb),
+            group=lun.group_id, owner=lun.owner)
+        return text + ("; " + tr("workloads: {names}").format(names=", ".join(wl)) if wl else "")
 
     def _total_texts(self, total) -> list[str]:
         project = self.document.project
-        return ["Total", f"{len(project.drives)} drives", format_capacity(total.raw_gb),
+        return [tr("Total"), tr_count(len(project.drives), "{n} drive", "{n} drives"), format_capacity(total.raw_gb),
                 format_capacity(total.usable_gb), format_capacity(total.free_gb)]
 
     def _total_tip(self) -> str:
         project = self.document.project
         spares = project.hot_spares()
-        return (f"{len(project.drives)} drives, {len(spares)} hot spare{'s' if len(spares) != 1 else ''}. Raw counts "
-                "every drive, hot spares and drives not in a group included; usable, allocated and free add up "
-                "the RAID groups.")
+        return tr("{drives}, {spares}. Raw counts every drive, hot spares and drives not in a group included; "
+                  "usable, allocated and free add up the RAID groups.").format(
+            drives=tr_count(len(project.drives), "{n} drive", "{n} drives"),
+            spares=tr_count(len(spares), "{n} hot spare", "{n} hot spares"))
 
     @staticmethod
     def _set_texts(it: QTreeWidgetItem, texts: list[str]) -> None:

@@ -204,7 +204,51 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>ArrayPlanner projects (*.arrayplan *.json);;ArrayPlanner project (*.arrayplan);;JSON (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the changes to {title}?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the project</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened {path} read-only: save your changes under another name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened {path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Cannot create the project</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save project as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your file was not changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot save the project</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1543,6 +1587,266 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Cannot recover</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another window of this ArrayPlanner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ArrayPlanner process {pid} on {host}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another ArrayPlanner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The project is open elsewhere</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{path} is open in {holder}.
+
+If both save it, the changes saved first are lost. Open it read-only (save your changes under another name), or open it anyway?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Read-Only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file changed on disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{path} has changed on disk since it was opened or saved here (another window or program saved it).
+
+Overwrite it with this project, losing those changes, or save this project under another name?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overwrite</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{path} is open in {holder}.
+
+Overwrite it? The changes saved there are lost, and a save there later overwrites this one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file is read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{path} is read-only.
+
+Replace it anyway (it stays read-only), or save this project under another name?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Some user presets could not be read: {problems}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened the built-in example</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The prediction stopped at an error: this advisory is from the last prediction that ran, before the latest edits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>prediction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>last good prediction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validation errors, warnings and the prediction&apos;s advisories; activate one to select its object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(in scenario &apos;{scenario}&apos;: switch to it to select {where})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No problems found.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New {platform}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New project</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start from an empty array or from an example:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty {platform}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Example: {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drive and enclosure types to drag onto the layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag a drive into a slot, or an enclosure onto a bus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{mb_s} MB/s sequential, {ms} ms random I/O</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enclosures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{name}: {slots} slots, takes{size} {accepts} drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Group / LUN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RAID groups and the LUNs bound in them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RAID layout of a group; owner (SP/controller) of a LUN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raw capacity: all member drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usable capacity of a group (data drives); size of a LUN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Usable capacity not yet bound to LUNs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each RAID group with its LUNs and capacity; select one to edit it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{group}: {layout} ({raid}) on {n} drives; raw {raw}, usable {usable}, allocated {allocated} to LUNs, free {free}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{lun}: {capacity} in RG {group}, owned by {owner}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>workloads: {names}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{drives}, {spares}. Raw counts every drive, hot spares and drives not in a group included; usable, allocated and free add up the RAID groups.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hot spare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unbound</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>source&gt;target, ... (no unused LUN large enough was found: create target LUNs first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>source&gt;target, ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(hatched: waiting)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Phases&lt;/b&gt; of the operations on the timeline</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

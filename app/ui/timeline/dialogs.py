@@ -27,6 +27,7 @@ from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEna
 from app.domain.validation import (
     ERROR, MAX_START_H, REALLOCATE_THRESHOLD, event_issues, migration_targets, unused_luns,
 )
+from app.ui.i18n import tr
 from app.ui.properties import TimeSpinBox
 from app.ui.theme import theme
 
@@ -273,7 +274,7 @@ class EventForm(QDialog):
             items = []
             for loc, d in p.drives.items():
                 g = p.group_of_drive(loc)
-                where = g.label if g else ("hot spare" if d.hot_spare else "unbound")
+                where = g.label if g else (tr("hot spare") if d.hot_spare else tr("unbound"))
                 items.append((f"{loc} ({where})", loc))
             return self._combo(items, value)
         if name == "priority":
@@ -288,8 +289,8 @@ class EventForm(QDialog):
             return self._combo([(w.name or w.id, w.id) for w in p.workloads], value)
         if name == "moves":
             le = QLineEdit(format_moves(value))
-            le.setPlaceholderText("source>target, ... (no unused LUN large enough was found: "
-                                  "create target LUNs first)" if not value else "source>target, ...")
+            le.setPlaceholderText(tr("source>target, ... (no unused LUN large enough was found: "
+                                     "create target LUNs first)") if not value else tr("source>target, ..."))
             return le
         if name == "changes":
             return QLineEdit(format_changes(value))
