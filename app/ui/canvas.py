@@ -72,6 +72,9 @@ class SlotInk:
         self.empty_fill = ink.shade(0.045)
         self.empty_pen = QPen(ink.shade(0.3), 1, Qt.PenStyle.DashLine)
         self.selected_pen = QPen(ink.highlight, 3)
+        # on a dark ground the light highlight ring stands out from the ground but not from every
+        # (light) drive fill: a dark inner line marks the selected drive against its own fill
+        self.selected_inner_pen = QPen(QColor("#000000"), 1.5) if ink.dark else None
         self.highlight_pens = {"ok": QPen(ink.ok, 3), "bad": QPen(ink.error, 3)}
 
 
@@ -163,6 +166,9 @@ class SlotItem(QGraphicsItem):
             painter.setPen(ink.selected_pen)
             painter.setBrush(_NO_BRUSH)
             painter.drawRoundedRect(r.adjusted(-1, -1, 1, 1), 4, 4)
+            if ink.selected_inner_pen is not None:
+                painter.setPen(ink.selected_inner_pen)
+                painter.drawRoundedRect(r.adjusted(1.5, 1.5, -1.5, -1.5), 2, 2)
         if self.highlight:
             painter.setPen(ink.highlight_pens["ok" if self.highlight == "ok" else "bad"])
             painter.setBrush(_NO_BRUSH)

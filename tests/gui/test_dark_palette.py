@@ -73,6 +73,10 @@ def test_a_dark_palette_darkens_canvas_charts_and_timeline_and_back(qtbot, isola
     assert colour(label.brush()) == text
     assert scene.slot_ink.empty_fill.lightnessF() < 0.3
     assert contrast(scene.slot_ink.selected_pen.color(), base) >= 3
+    # ... and a selected drive stands out from its own (light) fill too
+    from app.ui.canvas import group_color
+    inner = scene.slot_ink.selected_inner_pen.color()
+    assert min(contrast(inner, group_color(g)) for g in range(60)) >= 3
 
     # charts: axis text, cursor, and every curve readable on the ground
     charts = window.plugins["app.ui.timeline"].charts
