@@ -14,7 +14,7 @@ import threading
 from typing import Any, Callable
 
 from PySide6.QtCore import QTimer, Signal, Slot
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
     QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
     QVBoxLayout, QWidget,
@@ -25,8 +25,11 @@ from app.domain.formatting import NO_IO, format_duration, format_ms
 from app.service.advice import DEFAULT_TARGET_MS, Advice, default_target, evaluate_priorities
 from app.service.predict import default_simulate
 from app.service.engine_worker.replica import ChangeLog, snapshot_project
+from app.ui.accessibility import accessible, label_for
 from app.ui.document import follow_document
 from app.ui.engine_process import engine_process, wait_until
+from app.ui.i18n import tr
+from app.ui.theme import theme
 
 class AdvisorPanel(QWidget):
     """Dock contents: the selected operation's priorities, a target, the recommendation."""
@@ -57,31 +60,34 @@ class AdvisorPanel(QWidget):
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        self.title = QLabel("Select an operation on the timeline.")
+        self.title = QLabel(tr("Select an operation on the timeline."))
         self.title.setWordWrap(True)
         f = self.title.font()
         f.setBold(True)
         self.title.setFont(f)
         lay.addWidget(self.title)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Response-time target"))
+        target_label = QLabel(tr("Response-time target"))
+        row.addWidget(target_label)
         self.target_box = QDoubleSpinBox()
+        label_for(target_label, self.target_box)
         self.target_box.setRange(0.1, 10000.0)
         self.target_box.setDecimals(1)
         self.target_box.setSuffix(" ms")
         self.target_box.setValue(DEFAULT_TARGET_MS)
         self.target_box.valueChanged.connect(self._target_changed)
         row.addWidget(self.target_box)
-        self.evaluate_button = QPushButton("Evaluate")
+        self.evaluate_button = QPushButton(tr("Evaluate"))
         self.evaluate_button.clicked.connect(self.evaluate)
         row.addWidget(self.evaluate_button)
         row.addStretch(1)
         lay.addLayout(row)
         self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["Priority", "Duration", "Peak response", "Target"])
+        accessible(self.table, tr("Priorities compared"), tr("Each priority's duration and peak response time"))
+        self.table.setHorizontalHeaderLabels([tr("Priority"), tr("Duration"), tr("Peak response"), tr("Target")])
         self.table.horizontalHeaderItem(2).setToolTip(
-            "The highest response time, while the operation runs, of the workloads it touches "
-            "(hover a row for each workload)")
+            tr("The highest response time, while the operation runs, of the workloads it touches "
+               "(hover a row for each workload)"))
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
@@ -97,7 +103,7 @@ class AdvisorPanel(QWidget):
         self.summary.setWordWrap(True)
         lay.addWidget(self.summary)
         brow = QHBoxLayout()
-        self.apply_button = QPushButton("Apply recommended priority")
+        self.apply_button = QPushButton(tr("Apply recommended priority"))
         self.apply_button.setEnabled(False)
         self.apply_button.clicked.connect(self.apply_recommendation)
         brow.addWidget(self.apply_button)
@@ -130,9 +136,10 @@ class AdvisorPanel(QWidget):
             self.event_id = None
             self._new_generation()
             self.advice = None
-            self.title.setText("Select an operation on the timeline." if ev is None else
-                               f"{ev.id}: {ev.label_text or type(ev).__name__} has no priority to choose. "
-                               "Select a migration, rebuild, bind or other operation with a priority.")
+            self.title.setText(tr("Select an operation on the timeline.") if ev is None else
+                               tr("{event}: {kind} has no priority to choose. Select a migration, rebuild, bind "
+                                  "or other operation with a priority.").format(
+                                   event=ev.id, kind=ev.label_text or type(ev).__name__))
             self.table.setRowCount(0)
             self.summary.setText("")
             self.apply_button.setEnabled(False)
@@ -141,7 +148,8 @@ class AdvisorPanel(QWidget):
         changed = event_id != self.event_id
         self.event_id = event_id
         self.evaluate_button.setEnabled(True)
-        self.title.setText(f"{event_id}: {ev.label_text} (now {ev.priority})")
+        self.title.setText(tr("{event}: {kind} (now {priority})").format(event=event_id, kind=ev.label_text,
+                                                                        priority=ev.priority))
         if not self._user_target:
             self.target_box.blockSignals(True)
             self.target_box.setValue(default_target(self.document.project, event_id))
@@ -172,7 +180,7 @@ class AdvisorPanel(QWidget):
         if self.auto and self.isVisible():
             self._timer.start()
         else:
-            self.summary.setText("The project changed: press Evaluate.")
+            self.summary.setText(tr("The project changed: press Evaluate."))
 
     def _target_changed(self, value: float) -> None:
         self._user_target = True
@@ -194,7 +202,7 @@ class AdvisorPanel(QWidget):
         if self.event_id is None or self.document is None:
             return
         self._new_generation()
-        self.summary.setText("Predicting each priority...")
+        self.summary.setText(tr("Predicting each priority..."))
         self.apply_button.setEnabled(False)
         if self._in_flight:
             self._again = True
@@ -249,7 +257,7 @@ class AdvisorPanel(QWidget):
     def _failed(self, message: str, gen: int = -1) -> None:
         if not self._finished(gen):
             return
-        self.summary.setText(f"The engine could not predict this operation: {message.splitlines()[0]}")
+        self.summary.setText(tr("The engine could not predict this operation: {why}").format(why=message.splitlines()[0]))
 
     def _show(self, advice: Advice) -> None:
         self.advice = advice
@@ -257,6 +265,7 @@ class AdvisorPanel(QWidget):
         self.table.setRowCount(len(advice.outcomes))
         bold = QFont()
         bold.setBold(True)
+        ink = theme()  # (the table is filled again for each evaluation; its colours then are current)
         for r, o in enumerate(advice.outcomes):
             peaks = "\n".join([f"{advice.workload_names.get(w, w)}: {format_ms(v)}" for w, v in o.peaks_ms.items()]
                               + [f"{advice.workload_names.get(w, w)}: {NO_IO}" for w in o.no_io])
@@ -273,17 +282,18 @@ class AdvisorPanel(QWidget):
                 item.setToolTip(peaks or o.error or "")
                 if rec is not None and o.priority == rec.priority:
                     item.setFont(bold)
-                    item.setBackground(QBrush(QColor("#dff0d8")))
+                    item.setBackground(QBrush(ink.good_row()))
+                    item.setForeground(QBrush(ink.text))
                 elif c == 3 and text in ("exceeds", "not finished"):
-                    item.setForeground(QBrush(QColor("#c0392b")))
+                    item.setForeground(QBrush(ink.error))
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self.summary.setText(advice.summary())
         self.apply_button.setEnabled(rec is not None and rec.priority != advice.current_priority)
         if rec is not None:
-            self.apply_button.setText(f"Apply {rec.priority}")
+            self.apply_button.setText(tr("Apply {priority}").format(priority=rec.priority))
         else:
-            self.apply_button.setText("Apply recommended priority")
+            self.apply_button.setText(tr("Apply recommended priority"))
 
     def apply_recommendation(self) -> bool:
         if self.advice is None or self.document is None:

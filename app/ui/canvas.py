@@ -24,6 +24,9 @@ from PySide6.QtWidgets import (
 from app.domain import edits
 from app.domain.edits import Change, parse_ref, ref_drive, ref_enclosure, ref_group
 from app.domain.project import enclosure_id, parse_slot_id, slot_id
+from app.ui.accessibility import announce, plain_text
+from app.ui.i18n import tr, tr_count
+from app.ui.theme import Theme, follow_palette, theme
 
 MIME_DRIVE_TYPE = "application/x-arrayplanner-drive-type"
 MIME_ENCLOSURE_TYPE = "application/x-arrayplanner-enclosure-type"
@@ -44,15 +47,13 @@ FONT_BOLD = QFont("Sans Serif", 9, QFont.Bold)
 EMPTY_FILL = QColor("#f4f5f7")
 # a slot's pens, brushes and text flags, made once: paint() runs for every slot on screen at each
 # repaint, and building a QColor from a name or looking up an unscoped Qt enum (Qt.AlignTop:
-# ~2 us in PySide6) there costs more than the drawing
+# ~2 us in PySide6) there costs more than the drawing. A drive's fill is a light colour in light
+# and dark mode alike, so its text and frame stay dark; the rest follows the palette (SlotInk).
 _SLOT_RECT = QRectF(0, 0, SLOT_W, SLOT_H)
 _SLOT_PEN = QPen(QColor("#4a5260"), 1)
 _SPARE_BRUSH = QBrush(QColor("#8a94a6"), Qt.BrushStyle.BDiagPattern)
 _TEXT_PEN = QPen(QColor("#1d232c"))
 _HANDLE_PEN = QPen(QColor(0, 0, 0, 60), 1)
-_EMPTY_PEN = QPen(QColor("#b6bcc6"), 1, Qt.PenStyle.DashLine)
-_SELECTED_PEN = QPen(QColor("#1565c0"), 3)
-_HIGHLIGHT_PENS = {"ok": QPen(QColor("#2e7d32"), 3), "bad": QPen(QColor("#c62828"), 3)}
 _NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
 _TOP_TEXT = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop
 _BOTTOM_TEXT = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom
@@ -62,6 +63,19 @@ _HANDLE = (QPointF(6, SLOT_H / 2), QPointF(SLOT_W - 6, SLOT_H / 2))
 UNGROUPED_FILL = QColor("#c9ced6")
 SPARE_FILL = QColor("#ffffff")
 NO_VALUE_FILL = QColor("#d9d9d9")
+
+
+class SlotInk:
+    """The palette-dependent pens of a slot, made once per palette (see above)."""
+
+    def __init__(self, ink: Theme):
+        self.empty_fill = ink.shade(0.045)
+        self.empty_pen = QPen(ink.shade(0.3), 1, Qt.PenStyle.DashLine)
+        self.selected_pen = QPen(ink.highlight, 3)
+        # on a dark ground the light highlight ring stands out from the ground but not from every
+        # (light) drive fill: a dark inner line marks the selected drive against its own fill
+        self.selected_inner_pen = QPen(QColor("#000000"), 1.5) if ink.dark else None
+        self.highlight_pens = {"ok": QPen(ink.ok, 3), "bad": QPen(ink.error, 3)}
 
 
 def group_color(group_id: int) -> QColor:
@@ -112,6 +126,9 @@ class SlotItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
         return QRectF(-1, -1, SLOT_W + 2, SLOT_H + 2)
 
+    def accessible_text(self) -> str:
+        return plain_text(self.toolTip())
+
     def set_state(self, occupied: bool, fill: QColor, top: str, bottom: str, spare: bool, tooltip: str) -> None:
         changed = (occupied, fill.rgba(), top, bottom, spare) != (
             self.occupied, self.fill.rgba(), self.top_text, self.bottom_text, self.spare)
@@ -125,6 +142,7 @@ class SlotItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         r = _SLOT_RECT
+        ink = self.layout_scene.slot_ink
         if self.occupied:
             painter.setPen(_SLOT_PEN)
             painter.setBrush(self.fill)
@@ -141,15 +159,18 @@ class SlotItem(QGraphicsItem):
             painter.setPen(_HANDLE_PEN)
             painter.drawLine(*_HANDLE)
         else:
-            painter.setPen(_EMPTY_PEN)
-            painter.setBrush(EMPTY_FILL)
+            painter.setPen(ink.empty_pen)
+            painter.setBrush(ink.empty_fill)
             painter.drawRoundedRect(r, 3, 3)
         if self.isSelected():
-            painter.setPen(_SELECTED_PEN)
+            painter.setPen(ink.selected_pen)
             painter.setBrush(_NO_BRUSH)
             painter.drawRoundedRect(r.adjusted(-1, -1, 1, 1), 4, 4)
+            if ink.selected_inner_pen is not None:
+                painter.setPen(ink.selected_inner_pen)
+                painter.drawRoundedRect(r.adjusted(1.5, 1.5, -1.5, -1.5), 2, 2)
         if self.highlight:
-            painter.setPen(_HIGHLIGHT_PENS["ok" if self.highlight == "ok" else "bad"])
+            painter.setPen(ink.highlight_pens["ok" if self.highlight == "ok" else "bad"])
             painter.setBrush(_NO_BRUSH)
             painter.drawRoundedRect(r, 3, 3)
 
@@ -187,19 +208,25 @@ class EnclosureItem(QGraphicsRectItem):
     def __init__(self, scene: "LayoutScene", enc_id: str, title: str, type_name: str, slots: int):
         width = ENC_LABEL_W + slots * (SLOT_W + SLOT_GAP) + ENC_PAD - SLOT_GAP + ENC_PAD
         super().__init__(0, 0, width, ENC_H)
+        self.layout_scene = scene
         self.enc_id = enc_id
         self.ref = ref_enclosure(enc_id)
-        self.setBrush(QColor("#e3e7ed"))
-        self.setPen(QPen(QColor("#5b6473"), 1.2))
+        ink = scene.ink
+        self.setBrush(ink.shade(0.11))
+        self.setPen(QPen(ink.shade(0.62), 1.2))
         self.setFlag(QGraphicsItem.ItemIsSelectable, True)
-        self.setToolTip(f"Enclosure {enc_id}: {type_name}")
+        self.setToolTip(tr("Enclosure {id}: {type}").format(id=enc_id, type=type_name))
         t = QGraphicsSimpleTextItem(title, self)
         t.setFont(FONT_BOLD)
+        t.setBrush(ink.text)
         t.setPos(8, 8)
         sub = QGraphicsSimpleTextItem(_wrap(type_name, 13), self)
         sub.setFont(FONT_SMALL)
-        sub.setBrush(QColor("#3b4350"))
+        sub.setBrush(ink.shade(0.8))
         sub.setPos(8, 26)
+
+    def accessible_text(self) -> str:
+        return plain_text(self.toolTip())
 
     def shape(self) -> QPainterPath:
         """Only the label area is the enclosure itself (for clicks and rubber bands): a band over
@@ -218,7 +245,7 @@ class EnclosureItem(QGraphicsRectItem):
     def paint(self, painter, option, widget=None) -> None:
         super().paint(painter, _no_focus(option), widget)
         if self.isSelected():
-            painter.setPen(QPen(QColor("#1565c0"), 3))
+            painter.setPen(QPen(self.layout_scene.ink.highlight, 3))
             painter.setBrush(Qt.NoBrush)
             painter.drawRect(self.rect())
 
@@ -251,42 +278,48 @@ def _wrap(text: str, width: int, max_lines: int = 3) -> str:
 class PlaceholderItem(QGraphicsRectItem):
     """Where the next enclosure on a bus goes (drop an enclosure type here)."""
 
-    def __init__(self, bus: int, position: int, width: float):
+    def __init__(self, bus: int, position: int, width: float, ink: Theme):
         super().__init__(0, 0, width, PLACEHOLDER_H)
         self.bus, self.position = bus, position
-        self.setPen(QPen(QColor("#9aa3b1"), 1, Qt.DashLine))
+        self.ink = ink
+        self.setPen(QPen(ink.shade(0.4), 1, Qt.DashLine))
         self.setBrush(Qt.NoBrush)
         self.highlight: str | None = None
-        t = QGraphicsSimpleTextItem(f"drop an enclosure here (enclosure {enclosure_id(bus, position)})", self)
+        t = QGraphicsSimpleTextItem(tr("drop an enclosure here (enclosure {id})").format(id=enclosure_id(bus, position)),
+                                    self)
         t.setFont(FONT)
-        t.setBrush(QColor("#7b8492"))
+        t.setBrush(ink.muted)
         t.setPos(12, PLACEHOLDER_H / 2 - 8)
 
     def set_highlight(self, state: str | None) -> None:
         self.highlight = state
-        color = {"ok": "#2e7d32", "bad": "#c62828"}.get(state or "", "#9aa3b1")
-        self.setPen(QPen(QColor(color), 3 if state else 1, Qt.SolidLine if state else Qt.DashLine))
+        color = {"ok": self.ink.ok, "bad": self.ink.error}.get(state or "", self.ink.shade(0.4))
+        self.setPen(QPen(color, 3 if state else 1, Qt.SolidLine if state else Qt.DashLine))
 
 
 class LaneItem(QGraphicsRectItem):
-    def __init__(self, bus: int, width: float, height: float, bus_mb_s: float):
+    def __init__(self, bus: int, width: float, height: float, bus_mb_s: float, ink: Theme):
         super().__init__(0, 0, width, height)
         self.bus = bus
         self.ref = f"bus {bus}"
-        self.setBrush(QColor("#f7f8fa") if bus % 2 else QColor("#eef1f5"))
-        self.setPen(QPen(QColor("#c3c9d2"), 1))
-        self.setToolTip(f"Back-end bus {bus} ({bus_mb_s:g} MB/s)")
-        t = QGraphicsSimpleTextItem(f"Bus {bus}", self)
+        self.setBrush(ink.shade(0.03) if bus % 2 else ink.shade(0.065))
+        self.setPen(QPen(ink.shade(0.22), 1))
+        self.setToolTip(tr("Back-end bus {bus} ({speed} MB/s)").format(bus=bus, speed=f"{bus_mb_s:g}"))
+        t = QGraphicsSimpleTextItem(tr("Bus {bus}").format(bus=bus), self)
         t.setFont(FONT_BOLD)
+        t.setBrush(ink.text)
         t.setPos(10, 10)
         s = QGraphicsSimpleTextItem(f"{bus_mb_s:g} MB/s", self)
         s.setFont(FONT_SMALL)
-        s.setBrush(QColor("#5b6473"))
+        s.setBrush(ink.muted)
         s.setPos(10, 28)
         # the loop itself: a thick line the enclosures hang off
         self.wire = QGraphicsRectItem(LANE_HEADER_W - 14, LANE_PAD, 4, height - 2 * LANE_PAD, self)
-        self.wire.setBrush(QColor("#5b6473"))
+        self.wire.setBrush(ink.shade(0.62))
         self.wire.setPen(Qt.NoPen)
+
+    def accessible_text(self) -> str:
+        return self.toolTip()
 
 
 class ControllerItem(QGraphicsRectItem):
@@ -295,15 +328,19 @@ class ControllerItem(QGraphicsRectItem):
         self.ref = name
         self.setBrush(QColor("#2f3b4c"))
         self.setPen(QPen(QColor("#1d2530"), 1))
-        self.setToolTip(f"{name}: {cores} core{'s' if cores != 1 else ''}")
+        cores_text = tr_count(cores, "{n} core", "{n} cores")
+        self.setToolTip(f"{name}: {cores_text}")
         t = QGraphicsSimpleTextItem(name, self)
         t.setFont(FONT_BOLD)
         t.setBrush(QColor("white"))
         t.setPos(10, 6)
-        s = QGraphicsSimpleTextItem(f"{cores} core{'s' if cores != 1 else ''}", self)
+        s = QGraphicsSimpleTextItem(cores_text, self)
         s.setFont(FONT_SMALL)
         s.setBrush(QColor("#c9d3e0"))
         s.setPos(10, 24)
+
+    def accessible_text(self) -> str:
+        return self.toolTip()
 
 
 class DropNote(QGraphicsItem):
@@ -363,10 +400,15 @@ class LayoutScene(QGraphicsScene):
     enclosureDropped = Signal(int, int, str)   # bus, position, enclosure type id
     dropRefused = Signal(str, QPointF)         # reason, scene position
     dropRefusalCleared = Signal()              # the pointer is over a valid target, or the drag is over
+    refsSelected = Signal()                    # select_refs() changed the selection (without selectionChanged)
 
-    def __init__(self, document: Any, parent=None):
+    def __init__(self, document: Any, parent=None, ink: Theme | None = None):
+        """`ink`: fixed colours (the report's paper); None follows the application's palette
+        (the view calls set_theme when it changes)."""
         super().__init__(parent)
         self.document = document
+        self.ink = ink if ink is not None else theme()
+        self.slot_ink = SlotInk(self.ink)
         self.slots: dict[str, SlotItem] = {}
         self.enclosure_items: dict[str, EnclosureItem] = {}
         self.placeholders: list[PlaceholderItem] = []
@@ -378,10 +420,16 @@ class LayoutScene(QGraphicsScene):
         self._note: DropNote | None = None  # in the scene only while a drag is refused
         self._last_why: str | None = None
         self.legend_items: list[QGraphicsItem] = []
-        self.setBackgroundBrush(QColor("#ffffff"))
+        self.setBackgroundBrush(self.ink.background)
         self.rebuild()
         if hasattr(document, "changed"):
             document.changed.connect(self.on_changed)
+
+    def set_theme(self, ink: Theme) -> None:
+        """New colours (light <-> dark): every item is made again with them."""
+        self.ink, self.slot_ink = ink, SlotInk(ink)
+        self.setBackgroundBrush(ink.background)
+        self.rebuild()
 
     # ---------------------------------------------------------------- building
     def _structure_key(self) -> Any:
@@ -409,6 +457,7 @@ class LayoutScene(QGraphicsScene):
         # title
         title = QGraphicsSimpleTextItem(platform.name)
         title.setFont(QFont("Sans Serif", 11, QFont.Bold))
+        title.setBrush(self.ink.text)
         title.setPos(0, TOP)
         self.addItem(title)
         y = TOP + 26
@@ -429,7 +478,7 @@ class LayoutScene(QGraphicsScene):
             free = [p for p in range(platform.max_enclosures_per_bus) if p not in used]
             height = len(encs) * (ENC_H + ENC_GAP) + (PLACEHOLDER_H if free else -ENC_GAP) + 2 * LANE_PAD
             height = max(height, 44.0)
-            lane = LaneItem(bus, lane_w, height, platform.bus_mb_s)
+            lane = LaneItem(bus, lane_w, height, platform.bus_mb_s, self.ink)
             lane.setPos(0, y)
             self.addItem(lane)
             self.lanes[bus] = lane
@@ -437,7 +486,8 @@ class LayoutScene(QGraphicsScene):
             for e in encs:
                 et = etypes.get(e.type_id)
                 slots = et.slots if et else 0
-                item = EnclosureItem(self, e.id, f"Encl {e.id}", et.name if et else f"unknown type {e.type_id}", slots)
+                item = EnclosureItem(self, e.id, tr("Encl {id}").format(id=e.id),
+                                     et.name if et else tr("unknown type {type}").format(type=e.type_id), slots)
                 item.setPos(LANE_HEADER_W, ey)
                 self.addItem(item)
                 self.enclosure_items[e.id] = item
@@ -448,7 +498,7 @@ class LayoutScene(QGraphicsScene):
                     self.slots[loc] = si
                 ey += ENC_H + ENC_GAP
             if free:
-                ph = PlaceholderItem(bus, free[0], enc_w)
+                ph = PlaceholderItem(bus, free[0], enc_w, self.ink)
                 ph.setPos(LANE_HEADER_W, ey)
                 self.addItem(ph)
                 self.placeholders.append(ph)
@@ -473,7 +523,7 @@ class LayoutScene(QGraphicsScene):
         for loc, item in slots.items():
             d = project.drives.get(loc)
             if d is None:
-                item.set_state(False, EMPTY_FILL, "", "", False, f"Empty slot {loc}")
+                item.set_state(False, EMPTY_FILL, "", "", False, tr("Empty slot {slot}").format(slot=loc))
                 continue
             dt = catalog.drives.get(d.type_id)
             g = member.get(loc)
@@ -491,18 +541,19 @@ class LayoutScene(QGraphicsScene):
                 bottom = f"{values[loc]:.0f}"
             else:
                 bottom = "HS" if d.hot_spare else (str(g.id) if g is not None else "")
-            lines = [f"<b>Drive {loc}</b>", dt.name if dt else f"unknown drive type {d.type_id}"]
+            lines = ["<b>" + tr("Drive {location}").format(location=loc) + "</b>",
+                     dt.name if dt else tr("unknown drive type {type}").format(type=d.type_id)]
             if dt:
                 lines.append(f"{dt.speed_class}, {dt.capacity_gb:g} GB")
             if d.hot_spare:
-                lines.append("Hot spare")
+                lines.append(tr("Hot spare"))
             elif g is not None:
                 lines.append(f"{g.label}: {g.math.label} ({g.raid.label})")
             else:
-                lines.append("Not in a RAID group")
+                lines.append(tr("Not in a RAID group"))
             if values is not None:
                 v = values.get(loc)
-                lines.append("Value: —" if v is None else f"Utilization: {v:.0f}%")
+                lines.append(tr("Value: —") if v is None else tr("Utilization: {pct}%").format(pct=f"{v:.0f}"))
             item.set_state(True, fill, top, bottom, d.hot_spare, "<br>".join(lines))
         if locations is None:
             self._draw_legend()
@@ -516,20 +567,21 @@ class LayoutScene(QGraphicsScene):
         entries: list[tuple[QColor, str, bool]] = []
         if self._values is not None:
             entries = [(value_color(0), "0%", False), (value_color(50), "50%", False),
-                       (value_color(100), "100%", False), (NO_VALUE_FILL, "no value", False)]
+                       (value_color(100), "100%", False), (NO_VALUE_FILL, tr("no value"), False)]
         else:
             for g in project.groups:
                 entries.append((group_color(g.id), f"{g.label}: {g.math.label}", False))
             if project.hot_spares():
-                entries.append((SPARE_FILL, "HS hot spare", True))
+                entries.append((SPARE_FILL, tr("HS hot spare"), True))
             if any(project.group_of_drive(l) is None and not d.hot_spare for l, d in project.drives.items()):
-                entries.append((UNGROUPED_FILL, "not in a group", False))
+                entries.append((UNGROUPED_FILL, tr("not in a group"), False))
         for color, text, spare in entries:
             sw = QGraphicsRectItem(x, y, 14, 14)
             sw.setBrush(QBrush(QColor("#8a94a6"), Qt.BDiagPattern) if spare else color)
-            sw.setPen(QPen(QColor("#4a5260")))
+            sw.setPen(QPen(self.ink.shade(0.6)))
             t = QGraphicsSimpleTextItem(text)
             t.setFont(FONT)
+            t.setBrush(self.ink.text)
             t.setPos(x + 19, y)
             self.addItem(sw)
             self.addItem(t)
@@ -597,6 +649,7 @@ class LayoutScene(QGraphicsScene):
                     it.setSelected(True)
         finally:
             self.blockSignals(False)
+        self.refsSelected.emit()
 
     def selected_refs(self) -> list[str]:
         out = [it.ref for it in self.selectedItems() if isinstance(it, EnclosureItem)]
@@ -636,7 +689,7 @@ class LayoutScene(QGraphicsScene):
                                             bytes(mime.data(MIME_DRIVE_TYPE)).decode())
                     return op, enc, self.document.check(op)
             if slot is None:
-                return None, None, "drop the drive into a slot of an enclosure (or on its label to fill it)"
+                return None, None, tr("drop the drive into a slot of an enclosure (or on its label to fill it)")
             if mime.hasFormat(MIME_DRIVE_TYPE):
                 op: edits.Edit = edits.PlaceDrive(slot.location, bytes(mime.data(MIME_DRIVE_TYPE)).decode())
             else:
@@ -645,7 +698,7 @@ class LayoutScene(QGraphicsScene):
         if mime.hasFormat(MIME_ENCLOSURE_TYPE):
             target = self.enclosure_target_at(pos)
             if target is None:
-                return None, None, "drop the enclosure onto a bus"
+                return None, None, tr("drop the enclosure onto a bus")
             op = edits.AddEnclosure(target[0], target[1], bytes(mime.data(MIME_ENCLOSURE_TYPE)).decode())
             ph = next((p for p in self.placeholders if (p.bus, p.position) == target), None)
             return op, ph, self.document.check(op)
@@ -747,6 +800,18 @@ class LayoutScene(QGraphicsScene):
 
 # ---------------------------------------------------------------- the view (and controller)
 
+def describe_items(items: list) -> str:
+    """What a screen reader says for the canvas's selection: the item itself when there is one,
+    else how many and which (a RAID group's drives are many)."""
+    if not items:
+        return tr("Nothing selected")
+    if len(items) == 1:
+        return tr("Selected: {item}").format(item=items[0].accessible_text())
+    refs = [it.ref for it in items]
+    shown = ", ".join(refs[:6]) + (", …" if len(refs) > 6 else "")
+    return tr("{n} selected: {refs}. First: {item}").format(n=len(items), refs=shown, item=items[0].accessible_text())
+
+
 class LayoutView(QGraphicsView):
     """Shows a LayoutScene; zoom (Ctrl+wheel, View menu), pan (middle button or Space+drag),
     rubber-band selection; applies drops to the document as operations."""
@@ -778,6 +843,11 @@ class LayoutView(QGraphicsView):
             edits.fill_enclosure(self.document.project, self.document.catalog, e, t)))
         s.driveMoved.connect(lambda a, b: self._apply(edits.MoveDrive(a, b)))
         s.enclosureDropped.connect(lambda b, p, t: self._apply(edits.AddEnclosure(b, p, t)))
+        self.setAccessibleName(tr("Array layout"))
+        follow_palette(self, lambda: self.layout_scene.set_theme(theme()))
+        s.selectionChanged.connect(self._describe_selection)
+        s.refsSelected.connect(self._describe_selection)
+        self._describe_selection()
         s.dropRefused.connect(self._refused)
         s.dropRefusalCleared.connect(self._refusal_cleared)
         self._refusal_in_status = False
@@ -792,14 +862,34 @@ class LayoutView(QGraphicsView):
     def _apply(self, op: edits.Edit) -> None:
         self._refusal_in_status = False
         why = self.document.try_apply(op)
-        self.message.emit(f"Cannot {op.text.lower()}: {why}" if why else
+        self.message.emit(tr("Cannot {what}: {why}").format(what=op.text.lower(), why=why) if why else
                           f"{op.text} ({op.note})" if op.note else op.text)
+
+    # ---------------------------------------------------------------- accessibility
+    # The items of a scene are not accessible objects: the view's accessible description says
+    # what is selected, or what the pointer is over, as a screen reader should read it.
+    def _describe_selection(self) -> None:
+        try:
+            by_ref = {it.ref: it for it in self.layout_scene.selectedItems() if hasattr(it, "accessible_text")}
+            items = [by_ref[r] for r in self.layout_scene.selected_refs() if r in by_ref]  # in slot order
+        except RuntimeError:  # the scene is being destroyed with the window
+            return
+        announce(self, describe_items(items))
+
+    def _describe_hover(self, pos) -> None:
+        item = self.itemAt(pos)
+        while item is not None and not hasattr(item, "accessible_text"):
+            item = item.parentItem()
+        if item is None:
+            self._describe_selection()
+        else:
+            announce(self, item.accessible_text())
 
     def _refused(self, why: str, scene_pos: QPointF) -> None:
         # the status bar, not a tooltip: a tooltip window under the pointer swallows the drag
         # (the scene draws the reason beside the pointer itself)
         self._refusal_in_status = True
-        self.message.emit(f"Refused: {why}")
+        self.message.emit(tr("Refused: {why}").format(why=why))
 
     def _refusal_cleared(self) -> None:
         if self._refusal_in_status:
@@ -876,6 +966,8 @@ class LayoutView(QGraphicsView):
             self.verticalScrollBar().setValue(self.verticalScrollBar().value() - int(d.y()))
             event.accept()
             return
+        if not event.buttons():
+            self._describe_hover(event.position().toPoint())
         super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802

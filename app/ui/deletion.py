@@ -6,8 +6,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.domain import edits
-from app.domain.formatting import plural
 from app.domain.project import describe_event
+from app.ui.i18n import tr
 
 MAX_LISTED = 12  # events named in the question; the rest are counted
 
@@ -26,13 +26,14 @@ def confirm_deletion(parent: QWidget, document, op: edits.Edit) -> edits.Edit | 
             scenario = sc
         lines.append(f"{'    ' if several else ''}{ev.id}  {describe_event(ev, document.platform)}")
     if len(dangling) > MAX_LISTED:
-        lines.append(f"... and {len(dangling) - MAX_LISTED} more")
+        lines.append(tr("... and {n} more").format(n=len(dangling) - MAX_LISTED))
     one = len(dangling) == 1
-    text = (f"{op.text}? {plural(len(dangling), 'timeline event')} use{'s' if one else ''} what it deletes:\n\n"
-            + "\n".join(lines)
-            + f"\n\nDelete {'it' if one else 'them'} too? Left in place, {'it' if one else 'they'} would stop "
-              "the prediction. Undo brings everything back.")
-    answer = QMessageBox.question(parent, "Delete", text, QMessageBox.Yes | QMessageBox.Cancel, QMessageBox.Yes)
+    text = ((tr("{what}? {n} timeline event uses what it deletes:") if one else
+             tr("{what}? {n} timeline events use what it deletes:")).format(what=op.text, n=len(dangling))
+            + "\n\n" + "\n".join(lines) + "\n\n"
+            + (tr("Delete it too? Left in place, it would stop the prediction. Undo brings everything back.") if one
+               else tr("Delete them too? Left in place, they would stop the prediction. Undo brings everything back.")))
+    answer = QMessageBox.question(parent, tr("Delete"), text, QMessageBox.Yes | QMessageBox.Cancel, QMessageBox.Yes)
     if answer != QMessageBox.Yes:
         return None
     return edits.with_dependent_events(op, dangling)

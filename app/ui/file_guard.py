@@ -31,6 +31,7 @@ from PySide6.QtCore import QLockFile, QObject, Signal
 from PySide6.QtWidgets import QMessageBox
 
 from app.store import disk
+from app.ui.i18n import tr
 
 OPEN_READ_ONLY, OPEN_ANYWAY, CANCEL = "read-only", "anyway", "cancel"
 OVERWRITE, SAVE_AS, SAVE = "overwrite", "save as", "save"
@@ -70,9 +71,9 @@ def _holder(lock: QLockFile) -> str:
     if isinstance(info, tuple) and len(info) >= 2 and info[0]:
         pid, host = info[0], info[1]
         if pid == os.getpid():
-            return "another window of this ArrayPlanner"
-        return f"ArrayPlanner process {pid} on {host or 'another computer'}"
-    return "another ArrayPlanner"
+            return tr("another window of this ArrayPlanner")
+        return tr("ArrayPlanner process {pid} on {host}").format(pid=pid, host=host or tr("another computer"))
+    return tr("another ArrayPlanner")
 
 
 def try_lock(target: Path) -> tuple[QLockFile | None, str | None]:
@@ -149,10 +150,11 @@ class FileGuard(QObject):
         lock, holder = try_lock(target)
         read_only = shared = False
         if holder is not None:
-            answer = ask(self.window, "The project is open elsewhere",
-                         f"{path} is open in {holder}.\n\nIf both save it, the changes saved first are lost. "
-                         "Open it read-only (save your changes under another name), or open it anyway?",
-                         [(OPEN_READ_ONLY, "Open Read-Only"), (OPEN_ANYWAY, "Open Anyway"), (CANCEL, "Cancel")],
+            answer = ask(self.window, tr("The project is open elsewhere"),
+                         tr("{path} is open in {holder}.\n\nIf both save it, the changes saved first are lost. "
+                            "Open it read-only (save your changes under another name), or open it anyway?").format(
+                             path=path, holder=holder),
+                         [(OPEN_READ_ONLY, tr("Open Read-Only")), (OPEN_ANYWAY, tr("Open Anyway")), (CANCEL, tr("Cancel"))],
                          OPEN_READ_ONLY)
             if answer == CANCEL:
                 return None
@@ -188,11 +190,11 @@ class FileGuard(QObject):
             return SAVE  # nothing there to lose (a file deleted since it was opened is saved anew)
         mine = self._mine(target)
         if mine and self.stamp is not None and not self.stamp.unchanged(target):
-            answer = ask(self.window, "The file changed on disk",
-                         f"{path} has changed on disk since it was opened or saved here "
-                         "(another window or program saved it).\n\nOverwrite it with this project, "
-                         "losing those changes, or save this project under another name?",
-                         [(OVERWRITE, "Overwrite"), (SAVE_AS, "Save As…"), (CANCEL, "Cancel")], SAVE_AS)
+            answer = ask(self.window, tr("The file changed on disk"),
+                         tr("{path} has changed on disk since it was opened or saved here "
+                            "(another window or program saved it).\n\nOverwrite it with this project, "
+                            "losing those changes, or save this project under another name?").format(path=path),
+                         [(OVERWRITE, tr("Overwrite")), (SAVE_AS, tr("Save As…")), (CANCEL, tr("Cancel"))], SAVE_AS)
             if answer != OVERWRITE:
                 return answer
         elif not (mine and (self.lock is not None or self.shared)):
@@ -200,18 +202,18 @@ class FileGuard(QObject):
             if lock is not None:
                 lock.unlock()
             if holder is not None:
-                answer = ask(self.window, "The project is open elsewhere",
-                             f"{path} is open in {holder}.\n\nOverwrite it? The changes saved there "
-                             "are lost, and a save there later overwrites this one.",
-                             [(OVERWRITE, "Overwrite"), (SAVE_AS, "Save As…"), (CANCEL, "Cancel")], SAVE_AS)
+                answer = ask(self.window, tr("The project is open elsewhere"),
+                             tr("{path} is open in {holder}.\n\nOverwrite it? The changes saved there "
+                                "are lost, and a save there later overwrites this one.").format(path=path, holder=holder),
+                             [(OVERWRITE, tr("Overwrite")), (SAVE_AS, tr("Save As…")), (CANCEL, tr("Cancel"))], SAVE_AS)
                 if answer != OVERWRITE:
                     return answer
         if disk.is_read_only(target) and not (self.overwrite_read_only is not None
                                               and disk.same_file(self.overwrite_read_only, target)):
-            answer = ask(self.window, "The file is read-only",
-                         f"{path} is read-only.\n\nReplace it anyway (it stays read-only), or save "
-                         "this project under another name?",
-                         [(OVERWRITE, "Replace"), (SAVE_AS, "Save As…"), (CANCEL, "Cancel")], SAVE_AS)
+            answer = ask(self.window, tr("The file is read-only"),
+                         tr("{path} is read-only.\n\nReplace it anyway (it stays read-only), or save "
+                            "this project under another name?").format(path=path),
+                         [(OVERWRITE, tr("Replace")), (SAVE_AS, tr("Save As…")), (CANCEL, tr("Cancel"))], SAVE_AS)
             if answer != OVERWRITE:
                 return answer
             self.overwrite_read_only = target

@@ -20,11 +20,13 @@ from app.domain.project import Project
 from app.ui import recovery
 from app.ui.document import UnknownPlatformError
 from app.ui.file_guard import CANCEL, SAVE_AS, FileGuard
+from app.ui.i18n import QT_TR_NOOP, tr
 from app.ui.recovery import AUTOSAVE_MS, recovery_dir  # noqa: F401 - their old home
 from app.ui.save_errors import save_error_text
 
 MAX_RECENT = 8
-FILE_FILTER = "ArrayPlanner projects (*.arrayplan *.json);;ArrayPlanner project (*.arrayplan);;JSON (*.json);;All files (*)"
+FILE_FILTER = QT_TR_NOOP("ArrayPlanner projects (*.arrayplan *.json);;ArrayPlanner project (*.arrayplan);;"
+                         "JSON (*.json);;All files (*)")
 
 
 def examples_dir() -> Path:
@@ -74,8 +76,8 @@ class FileController(QObject):
         if not self.document.dirty:
             return True
         answer = QMessageBox.question(
-            self.window, "Unsaved changes",
-            f"Save the changes to {self.document.title}?",
+            self.window, tr("Unsaved changes"),
+            tr("Save the changes to {title}?").format(title=self.document.title),
             QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
         if answer == QMessageBox.Save:
             return self.save()
@@ -89,7 +91,7 @@ class FileController(QObject):
     def open(self, path: str | Path | None = None) -> bool:
         if path is None:
             start = str(self.document.path.parent) if self.document.path else str(Path.home())
-            path, _ = QFileDialog.getOpenFileName(self.window, "Open project", start, FILE_FILTER)
+            path, _ = QFileDialog.getOpenFileName(self.window, tr("Open project"), start, tr(FILE_FILTER))
             if not path:
                 return False
         if not self.maybe_save():
@@ -108,7 +110,7 @@ class FileController(QObject):
             project = load_project(path)  # its errors name the file
         except ProjectFileError as exc:
             self.guard.abandon(opening)
-            self._error("Cannot open the project", str(exc))
+            self._error(tr("Cannot open the project"), str(exc))
             return False
         try:
             with self.guard.adopting():
@@ -116,13 +118,13 @@ class FileController(QObject):
         except (ProjectFileError, UnknownPlatformError) as exc:  # the current project stays as it was
             # e.g. an embedded platform snapshot that cannot be read: name the file too
             self.guard.abandon(opening)
-            self._error("Cannot open the project", f"{path}: {exc}")
+            self._error(tr("Cannot open the project"), f"{path}: {exc}")
             return False
         self.guard.opened(opening)
         clean_leftovers(opening.target.parent)
         self._add_recent(path)
-        self.window.status(f"Opened {path} read-only: save your changes under another name"
-                           if opening.read_only else f"Opened {path}")
+        self.window.status((tr("Opened {path} read-only: save your changes under another name")
+                            if opening.read_only else tr("Opened {path}")).format(path=path))
         self.discard_recovery()  # the work it replaced was saved or discarded (maybe_save)
         return True
 
@@ -131,7 +133,7 @@ class FileController(QObject):
         try:
             self.document.replace_project(project, None)
         except UnknownPlatformError as exc:
-            self._error("Cannot create the project", str(exc))
+            self._error(tr("Cannot create the project"), str(exc))
             return False
         self.discard_recovery()
         return True
@@ -145,7 +147,7 @@ class FileController(QObject):
     def save_as(self) -> bool:
         start = str(self.document.path) if self.document.path else str(
             Path.home() / f"{(self.document.project.info.title or 'project').replace('/', '-')}.arrayplan")
-        path, _ = QFileDialog.getSaveFileName(self.window, "Save project as", start, FILE_FILTER)
+        path, _ = QFileDialog.getSaveFileName(self.window, tr("Save project as"), start, tr(FILE_FILTER))
         if not path:
             return False
         if not Path(path).suffix:
@@ -167,13 +169,13 @@ class FileController(QObject):
             if not isinstance(exc, (ProjectFileError, OSError)):
                 text = f"{path}: {text}"
             if path.exists() and "unchanged" not in text:  # a failed write says so itself
-                text += "\n\nYour file was not changed."
-            self._error("Cannot save the project", text)
+                text += "\n\n" + tr("Your file was not changed.")
+            self._error(tr("Cannot save the project"), text)
             return False
         self.guard.saved(path)
         self.document.mark_saved(path)
         self._add_recent(path)
-        self.window.status(f"Saved {path}")
+        self.window.status(tr("Saved {path}").format(path=path))
         self.discard_recovery()
         return True
 

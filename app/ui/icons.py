@@ -1,10 +1,19 @@
-"""Small toolbar icons drawn with QPainter (no image files to ship or theme)."""
+"""Small toolbar icons drawn with QPainter (no image files to ship), in the palette's button-text
+colour: the main window draws them again when the palette changes (light <-> dark)."""
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap
+from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPalette, QPen, QPixmap
+from PySide6.QtWidgets import QApplication
 
-INK = QColor("#2f3b4c")
+INK = QColor("#2f3b4c")  # on a light toolbar: a softer black
+
+
+def ink() -> QColor:
+    """The icons' colour: INK on a light toolbar, the palette's button text on a dark one."""
+    app = QApplication.instance()
+    text = app.palette().color(QPalette.ButtonText) if app is not None else INK
+    return text if text.lightnessF() > 0.5 else INK
 
 
 def _canvas(size: int = 32) -> tuple[QPixmap, QPainter]:
@@ -12,7 +21,7 @@ def _canvas(size: int = 32) -> tuple[QPixmap, QPainter]:
     pm.fill(Qt.transparent)
     p = QPainter(pm)
     p.setRenderHint(QPainter.Antialiasing)
-    p.setPen(QPen(INK, 2.4, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+    p.setPen(QPen(ink(), 2.4, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
     return pm, p
 
 

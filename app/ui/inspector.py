@@ -10,7 +10,7 @@ from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFrame, QGroupBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QScrollArea,
     QSizePolicy, QTabWidget, QVBoxLayout, QWidget,
@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from app.domain import edits
 from app.domain.capacity import group_capacity, member_capacity_gb
 from app.domain.formatting import (
-    EVENT_FIELD_LABELS, format_capacity, format_duration, format_event_field, plural,
+    EVENT_FIELD_LABELS, format_capacity, format_duration, format_event_field,
 )
 from app.domain.hardware import SettingSpec
 from app.domain.priorities import priority_choice
@@ -27,35 +27,38 @@ from app.domain.validation import MAX_OUTSTANDING, MAX_START_H, MAX_THINK_MS
 from app.domain.edits import parse_ref, ref_group, ref_lun, ref_workload
 from app.domain.project import Workload
 from app.domain.raid import RaidType
+from app.ui.accessibility import accessible
 from app.ui.deletion import confirm_deletion
+from app.ui.i18n import QT_TR_NOOP, tr, tr_count
 from app.ui.properties import PropertyForm
+from app.ui.theme import follow_palette, mix
 
 # ---------------------------------------------------------------- specs for the project's own fields
 
 INFO_SPECS = [
-    SettingSpec("title", "Title", "str", ""),
-    SettingSpec("customer", "Customer", "str", ""),
-    SettingSpec("author", "Author", "str", ""),
+    SettingSpec("title", QT_TR_NOOP("Title"), "str", ""),
+    SettingSpec("customer", QT_TR_NOOP("Customer"), "str", ""),
+    SettingSpec("author", QT_TR_NOOP("Author"), "str", ""),
 ]
 
 WORKLOAD_SPECS = [
-    SettingSpec("name", "Name", "str", ""),
-    SettingSpec("luns", "LUNs", "int_list", [], help="The LUNs the load is spread over, e.g. 0, 1"),
-    SettingSpec("mode", "Mode", "choice", "open", choices=("open", "closed"),
-                help="open: a fixed arrival rate (IOPS); closed: a fixed number of outstanding I/Os"),
-    SettingSpec("iops", "Arrival rate", "float", 0.0, unit="IOPS", minimum=0, help="For open workloads"),
-    SettingSpec("outstanding", "Outstanding I/Os", "int", 1, minimum=0, maximum=MAX_OUTSTANDING,
-                help="For closed workloads (0: idle)"),
-    SettingSpec("think_ms", "Think time", "float", 0.0, unit="ms", minimum=0, maximum=MAX_THINK_MS,
-                help="For closed workloads: the wait after an I/O completes before the next is issued "
-                     "(IOPS = outstanding / (response + think time); 0: at once)"),
-    SettingSpec("read_pct", "Reads", "float", 67.0, unit="%", minimum=0, maximum=100),
-    SettingSpec("io_kb", "I/O size", "float", 8.0, unit="KB", minimum=0.5, maximum=16384),
-    SettingSpec("random_pct", "Random", "float", 100.0, unit="%", minimum=0, maximum=100),
-    SettingSpec("read_hit_pct", "Read cache hits", "optional_float", None, unit="%", minimum=0, maximum=100,
-                help="Leave at 'default' for the platform's default hit ratio"),
-    SettingSpec("response_target_ms", "Response target", "optional_float", None, unit="ms", minimum=0,
-                maximum=10000, help="The SLA the priority advisor checks against"),
+    SettingSpec("name", QT_TR_NOOP("Name"), "str", ""),
+    SettingSpec("luns", QT_TR_NOOP("LUNs"), "int_list", [], help=QT_TR_NOOP("The LUNs the load is spread over, e.g. 0, 1")),
+    SettingSpec("mode", QT_TR_NOOP("Mode"), "choice", "open", choices=("open", "closed"),
+                help=QT_TR_NOOP("open: a fixed arrival rate (IOPS); closed: a fixed number of outstanding I/Os")),
+    SettingSpec("iops", QT_TR_NOOP("Arrival rate"), "float", 0.0, unit="IOPS", minimum=0, help=QT_TR_NOOP("For open workloads")),
+    SettingSpec("outstanding", QT_TR_NOOP("Outstanding I/Os"), "int", 1, minimum=0, maximum=MAX_OUTSTANDING,
+                help=QT_TR_NOOP("For closed workloads (0: idle)")),
+    SettingSpec("think_ms", QT_TR_NOOP("Think time"), "float", 0.0, unit="ms", minimum=0, maximum=MAX_THINK_MS,
+                help=QT_TR_NOOP("For closed workloads: the wait after an I/O completes before the next is issued "
+                                "(IOPS = outstanding / (response + think time); 0: at once)")),
+    SettingSpec("read_pct", QT_TR_NOOP("Reads"), "float", 67.0, unit="%", minimum=0, maximum=100),
+    SettingSpec("io_kb", QT_TR_NOOP("I/O size"), "float", 8.0, unit="KB", minimum=0.5, maximum=16384),
+    SettingSpec("random_pct", QT_TR_NOOP("Random"), "float", 100.0, unit="%", minimum=0, maximum=100),
+    SettingSpec("read_hit_pct", QT_TR_NOOP("Read cache hits"), "optional_float", None, unit="%", minimum=0, maximum=100,
+                help=QT_TR_NOOP("Leave at 'default' for the platform's default hit ratio")),
+    SettingSpec("response_target_ms", QT_TR_NOOP("Response target"), "optional_float", None, unit="ms", minimum=0,
+                maximum=10000, help=QT_TR_NOOP("The SLA the priority advisor checks against")),
 ]
 
 
@@ -63,11 +66,11 @@ def lun_specs(document: Any, free_gb: float, new: bool) -> list[SettingSpec]:
     platform = document.platform
     names = tuple(platform.controller_names())
     specs = [
-        SettingSpec("name", "Name", "str", ""),
-        SettingSpec("capacity_gb", "Capacity", "float", 0.0, unit="GB", minimum=0.01, maximum=max(free_gb, 0.01),
-                    help=f"At most {format_capacity(free_gb)} fits in the group"),
-        SettingSpec("owner", "Owner", "choice", names[0] if names else "", choices=names,
-                    help="The controller (SP) that owns the LUN"),
+        SettingSpec("name", tr("Name"), "str", ""),
+        SettingSpec("capacity_gb", tr("Capacity"), "float", 0.0, unit="GB", minimum=0.01, maximum=max(free_gb, 0.01),
+                    help=tr("At most {capacity} fits in the group").format(capacity=format_capacity(free_gb))),
+        SettingSpec("owner", tr("Owner"), "choice", names[0] if names else "", choices=names,
+                    help=tr("The controller (SP) that owns the LUN")),
     ]
     return specs + list(platform.lun_settings.values())
 
@@ -85,10 +88,11 @@ class Inspector(QTabWidget):
         self.document = document
         self.selection = selection
         self.setDocumentMode(True)
+        accessible(self, "Inspector", "The selected object's properties, and the array's cache and features")
         self.selection_page = _Scroll()
         self.array_page = _Scroll()
-        self.addTab(self.selection_page, "Selection")
-        self.addTab(self.array_page, "Array")
+        self.addTab(self.selection_page, tr("Selection"))
+        self.addTab(self.array_page, tr("Array"))
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self.refresh)
         self._array_timer = QTimer(self, singleShot=True, interval=0)
@@ -102,6 +106,8 @@ class Inspector(QTabWidget):
         self.create_lun_button: QPushButton | None = None
         self.refresh()
         self.refresh_array()
+        # the notes' grey is set on each label: made again in the new palette's
+        follow_palette(self, lambda: (self._timer.start(), self._array_timer.start()))
 
     def _changed(self, change: edits.Change) -> None:
         if self._selection_affected(change):
@@ -141,11 +147,11 @@ class Inspector(QTabWidget):
     def apply(self, op: edits.Edit) -> bool:
         op = confirm_deletion(self, self.document, op)  # a deletion that leaves events dangling asks
         if op is None:
-            self.message.emit("Nothing deleted")
+            self.message.emit(tr("Nothing deleted"))
             return False
         why = self.document.try_apply(op)
         if why:
-            self.message.emit(f"Cannot {op.text[:1].lower()}{op.text[1:]}: {why}")
+            self.message.emit(tr("Cannot {what}: {why}").format(what=op.text[:1].lower() + op.text[1:], why=why))
             # put the editors back to the model's values, on both pages: a refused cache value
             # or feature stayed in the Array page's editors (the page is rebuilt on CACHE changes only)
             QTimer.singleShot(0, self.refresh)
@@ -204,31 +210,34 @@ class Inspector(QTabWidget):
             self._event_section(lay, kinds["event"][0])
         else:
             lay.addWidget(_title(", ".join(refs[:4]) + (" …" if len(refs) > 4 else "")))
-            lay.addWidget(_note("Select drives, a RAID group, a LUN or a workload to edit it."))
+            lay.addWidget(_note(tr("Select drives, a RAID group, a LUN or a workload to edit it.")))
         lay.addStretch(1)
         self.selection_page.set_body(body)
 
     def _project_section(self, lay: QVBoxLayout) -> None:
         p, platform = self.document.project, self.document.platform
-        lay.addWidget(_title("Project"))
+        lay.addWidget(_title(tr("Project")))
         form = PropertyForm()
+        controllers = ", ".join(tr("{name} ({cores})").format(name=c.name, cores=tr_count(c.cores, "{n} core", "{n} cores"))
+                                for c in platform.controllers)
+        back_end = tr("{buses} of {speed} MB/s, up to {enclosures} each").format(
+            buses=tr_count(platform.buses, "{n} bus", "{n} buses"), speed=f"{platform.bus_mb_s:g}",
+            enclosures=tr_count(platform.max_enclosures_per_bus, "{n} enclosure", "{n} enclosures"))
         form.set_properties([(s, getattr(p.info, s.key)) for s in INFO_SPECS],
-                            read_only=[("Platform", f"{platform.name}"), ("Firmware", platform.firmware or "–"),
-                                       ("Controllers", ", ".join(f"{c.name} ({plural(c.cores, 'core')})" for c in platform.controllers)),
-                                       ("Back end", f"{plural(platform.buses, 'bus', 'buses')} of {platform.bus_mb_s:g} MB/s, "
-                                                    f"up to {plural(platform.max_enclosures_per_bus, 'enclosure')} each")])
+                            read_only=[(tr("Platform"), f"{platform.name}"), (tr("Firmware"), platform.firmware or "–"),
+                                       (tr("Controllers"), controllers), (tr("Back end"), back_end)])
         form.committed.connect(lambda k, v: self.apply(edits.SetProjectInfo(**{k: v})))
         lay.addWidget(form)
         self._workloads_list(lay)
-        lay.addWidget(_note("Drag drives from the palette into slots and enclosures onto buses. "
-                            "Select drives (click, Ctrl+click or drag a rubber band) to make a RAID group."))
+        lay.addWidget(_note(tr("Drag drives from the palette into slots and enclosures onto buses. "
+                               "Select drives (click, Ctrl+click or drag a rubber band) to make a RAID group.")))
 
     def _workloads_list(self, lay: QVBoxLayout) -> None:
         p = self.document.project
-        box = QGroupBox("Host workloads")
+        box = QGroupBox(tr("Host workloads"))
         v = QVBoxLayout(box)
         if not p.workloads:
-            v.addWidget(_note("None yet: select a LUN and add a workload to it."))
+            v.addWidget(_note(tr("None yet: select a LUN and add a workload to it.")))
         if p.workloads:
             v.addWidget(self._links([(ref_workload(w.id), f"{w.name or w.id}: {_workload_summary(w)}")
                                      for w in p.workloads]))
@@ -241,33 +250,33 @@ class Inspector(QTabWidget):
             d = drives[0]
             dt = catalog.drives.get(d.type_id)
             g = project.group_of_drive(d.location)
-            lay.addWidget(_title(f"Drive {d.location}"))
+            lay.addWidget(_title(tr("Drive {location}").format(location=d.location)))
             form = PropertyForm()
-            ro = [("Type", dt.name if dt else d.type_id)]
+            ro = [(tr("Type"), dt.name if dt else d.type_id)]
             if dt:
-                ro += [("Class", dt.speed_class), ("Capacity", format_capacity(dt.capacity_gb)),
-                       ("Streaming", f"{dt.seq_mb_s:g} MB/s"), ("Random I/O", f"{dt.random_ms:g} ms")]
-            ro.append(("RAID group", f"{g.label} ({g.math.label})" if g else "none"))
-            spec = SettingSpec("hot_spare", "Hot spare", "bool", False,
-                               help="A hot spare takes over a failed drive's data (the rebuild writes to it)")
+                ro += [(tr("Class"), dt.speed_class), (tr("Capacity"), format_capacity(dt.capacity_gb)),
+                       (tr("Streaming"), f"{dt.seq_mb_s:g} MB/s"), (tr("Random I/O"), f"{dt.random_ms:g} ms")]
+            ro.append((tr("RAID group"), f"{g.label} ({g.math.label})" if g else tr("none")))
+            spec = SettingSpec("hot_spare", tr("Hot spare"), "bool", False,
+                               help=tr("A hot spare takes over a failed drive's data (the rebuild writes to it)"))
             form.set_properties([] if g else [(spec, d.hot_spare)], read_only=ro)
             form.committed.connect(lambda _k, v, loc=d.location: self.apply(edits.SetHotSpare(loc, bool(v))))
             lay.addWidget(form)
             if g:
-                b = QPushButton(f"Show {g.label}")
+                b = QPushButton(tr("Show {group}").format(group=g.label))
                 b.clicked.connect(lambda: self.refsSelected.emit([ref_group(g.id)]))
                 lay.addWidget(b)
         else:
-            lay.addWidget(_title(f"{len(drives)} drives selected"))
+            lay.addWidget(_title(tr("{n} drives selected").format(n=len(drives))))
             counts: dict[str, int] = {}
             for d in drives:
                 name = catalog.drives[d.type_id].name if d.type_id in catalog.drives else d.type_id
                 counts[name] = counts.get(name, 0) + 1
-            lay.addWidget(_note("; ".join(f"{n} × {t}" for t, n in counts.items()) or "Only empty slots."))
+            lay.addWidget(_note("; ".join(f"{n} × {t}" for t, n in counts.items()) or tr("Only empty slots.")))
         if not drives:
             return
         # create a RAID group of a type the selection and platform allow
-        box = QGroupBox("Create RAID group")
+        box = QGroupBox(tr("Create RAID group"))
         v = QVBoxLayout(box)
         allowed = edits.allowed_raid_types(project, catalog, [d.location for d in drives])
         combo = QComboBox()
@@ -283,12 +292,13 @@ class Inspector(QTabWidget):
             elif first_ok < 0:
                 first_ok = i
         combo.setCurrentIndex(max(first_ok, 0))
-        button = QPushButton("Create group")
+        button = QPushButton(tr("Create group"))
         button.setObjectName("create_group")
         reasons = sorted({w for w in allowed.values() if w})
         if first_ok < 0:
             button.setEnabled(False)
-            v.addWidget(_note("No RAID type fits: " + (reasons[0] if len(reasons) == 1 else "; ".join(reasons[:3]))))
+            v.addWidget(_note(tr("No RAID type fits: {reasons}").format(
+                reasons=reasons[0] if len(reasons) == 1 else "; ".join(reasons[:3]))))
         row = QHBoxLayout()
         row.addWidget(combo, 1)
         row.addWidget(button)
@@ -305,12 +315,12 @@ class Inspector(QTabWidget):
         lay.addWidget(box)
         # spares / removal
         row = QHBoxLayout()
-        spare = QPushButton("Mark hot spare" if not all(d.hot_spare for d in drives) else "Unmark hot spare")
+        spare = QPushButton(tr("Mark hot spare") if not all(d.hot_spare for d in drives) else tr("Unmark hot spare"))
         to = not all(d.hot_spare for d in drives)
         spare.clicked.connect(lambda: self.apply(edits.Batch([edits.SetHotSpare(d.location, to) for d in drives],
                                                            f"{'Mark' if to else 'Unmark'} {len(drives)} hot spare(s)")))
         spare.setEnabled(all(project.group_of_drive(d.location) is None for d in drives))
-        remove = QPushButton("Remove drives" if len(drives) > 1 else "Remove drive")
+        remove = QPushButton(tr("Remove drives") if len(drives) > 1 else tr("Remove drive"))
         remove.clicked.connect(lambda: self.apply(edits.Batch([edits.RemoveDrive(d.location) for d in drives],
                                                             f"Remove {len(drives)} drive(s)")))
         row.addWidget(spare)
@@ -322,18 +332,18 @@ class Inspector(QTabWidget):
         try:
             e = project.enclosure(enc_id)
         except KeyError:
-            lay.addWidget(_note(f"Enclosure {enc_id} no longer exists."))
+            lay.addWidget(_note(tr("Enclosure {id} no longer exists.").format(id=enc_id)))
             return
         et = platform.enclosure_types.get(e.type_id)
         n = sum(1 for d in project.drives.values() if d.enclosure == enc_id)
-        lay.addWidget(_title(f"Enclosure {enc_id}"))
+        lay.addWidget(_title(tr("Enclosure {id}").format(id=enc_id)))
         form = PropertyForm()
         form.set_properties([], read_only=[
-            ("Type", et.name if et else e.type_id), ("Bus", str(e.bus)), ("Position", str(e.position)),
-            ("Slots", f"{n} of {et.slots if et else '?'} used"),
-            ("Takes", "/".join(i.value for i in et.interfaces) if et else "–")])
+            (tr("Type"), et.name if et else e.type_id), (tr("Bus"), str(e.bus)), (tr("Position"), str(e.position)),
+            (tr("Slots"), tr("{n} of {slots} used").format(n=n, slots=et.slots if et else "?")),
+            (tr("Takes"), "/".join(i.value for i in et.interfaces) if et else "–")])
         lay.addWidget(form)
-        b = QPushButton("Remove enclosure")
+        b = QPushButton(tr("Remove enclosure"))
         b.clicked.connect(lambda: self.apply(edits.RemoveEnclosure(enc_id)) and self.refsSelected.emit([]))
         lay.addWidget(b)
 
@@ -344,26 +354,26 @@ class Inspector(QTabWidget):
         per = member_capacity_gb(project, catalog, g)
         lay.addWidget(_title(f"{g.label}: {g.math.label}"))
         form = PropertyForm()
-        ro = [("RAID type", g.raid.label), ("Drives", f"{g.width}: {', '.join(g.drives)}"),
-              ("Per drive", format_capacity(per)), ("Raw", format_capacity(cap.raw_gb)),
-              ("Usable", format_capacity(cap.usable_gb)), ("Allocated", format_capacity(cap.allocated_gb)),
-              ("Free", format_capacity(cap.free_gb)),
-              ("Write penalty", f"{g.math.write_penalty} back-end I/Os per random write"),
-              ("Survives", f"{g.math.failures_tolerated} drive failure(s)")]
-        form.set_properties([(SettingSpec("name", "Name", "str", ""), g.name)], read_only=ro)
+        ro = [(tr("RAID type"), g.raid.label), (tr("Drives"), f"{g.width}: {', '.join(g.drives)}"),
+              (tr("Per drive"), format_capacity(per)), (tr("Raw"), format_capacity(cap.raw_gb)),
+              (tr("Usable"), format_capacity(cap.usable_gb)), (tr("Allocated"), format_capacity(cap.allocated_gb)),
+              (tr("Free"), format_capacity(cap.free_gb)),
+              (tr("Write penalty"), tr("{n} back-end I/Os per random write").format(n=g.math.write_penalty)),
+              (tr("Survives"), tr("{n} drive failure(s)").format(n=g.math.failures_tolerated))]
+        form.set_properties([(SettingSpec("name", tr("Name"), "str", ""), g.name)], read_only=ro)
         form.committed.connect(lambda k, v: self.apply(edits.SetGroupFields(gid, **{k: v})))
         lay.addWidget(form)
         # LUNs
-        box = QGroupBox("LUNs")
+        box = QGroupBox(tr("LUNs"))
         v = QVBoxLayout(box)
         if project.luns_in_group(gid):
             v.addWidget(self._links([(ref_lun(l.id), f"{l.label}: {format_capacity(l.capacity_gb)}, {l.owner}")
                                      for l in project.luns_in_group(gid)]))
         else:
-            v.addWidget(_note("No LUNs bound yet."))
+            v.addWidget(_note(tr("No LUNs bound yet.")))
         lay.addWidget(box)
         # new LUN
-        new = QGroupBox("Create LUN")
+        new = QGroupBox(tr("Create LUN"))
         nv = QVBoxLayout(new)
         specs = lun_specs(self.document, cap.free_gb, True)
         values: dict[str, Any] = {s.key: s.default for s in specs}
@@ -372,7 +382,7 @@ class Inspector(QTabWidget):
         nform.set_properties([(s, values[s.key]) for s in specs])
         nform.committed.connect(lambda k, val: values.__setitem__(k, val))
         nv.addWidget(nform)
-        button = QPushButton("Create LUN")
+        button = QPushButton(tr("Create LUN"))
         button.setObjectName("create_lun")
         button.setEnabled(cap.free_gb > 0)
 
@@ -390,7 +400,8 @@ class Inspector(QTabWidget):
         self.new_lun_form, self.create_lun_button = nform, button
         self.new_lun_values = values
         lay.addWidget(new)
-        b = QPushButton(f"Delete {g.label}" + (" and its LUNs" if project.luns_in_group(gid) else ""))
+        b = QPushButton((tr("Delete {group} and its LUNs") if project.luns_in_group(gid) else tr("Delete {group}"))
+                        .format(group=g.label))
         b.clicked.connect(lambda: self.apply(edits.DeleteRaidGroup(gid)) and self.refsSelected.emit([]))
         lay.addWidget(b)
 
@@ -402,13 +413,13 @@ class Inspector(QTabWidget):
             free = group_capacity(project, catalog, g).free_gb + lun.capacity_gb
             where = f"{g.label} ({g.math.label})"
         except KeyError:
-            free, where = lun.capacity_gb, f"RG {lun.group_id} (missing)"
+            free, where = lun.capacity_gb, tr("RG {id} (missing)").format(id=lun.group_id)
         lay.addWidget(_title(lun.label))
         form = PropertyForm()
         specs = lun_specs(self.document, free, False)
         vals = {"name": lun.name, "capacity_gb": lun.capacity_gb, "owner": lun.owner}
         items = [(s, vals[s.key] if s.key in vals else lun.settings.get(s.key, s.default)) for s in specs]
-        form.set_properties(items, read_only=[("RAID group", where)])
+        form.set_properties(items, read_only=[(tr("RAID group"), where)])
 
         def commit(k: str, v: Any) -> None:
             if k in vals:
@@ -419,13 +430,13 @@ class Inspector(QTabWidget):
         form.committed.connect(commit)
         self.lun_form = form
         lay.addWidget(form)
-        box = QGroupBox("Host workloads on this LUN")
+        box = QGroupBox(tr("Host workloads on this LUN"))
         v = QVBoxLayout(box)
         using = [w for w in project.workloads if lid in w.luns]
         if using:
             v.addWidget(self._links([(ref_workload(w.id), f"{w.name or w.id}: {_workload_summary(w)}")
                                      for w in using]))
-        add = QPushButton("Add workload")
+        add = QPushButton(tr("Add workload"))
         add.setObjectName("add_workload")
 
         def add_workload() -> None:
@@ -437,15 +448,15 @@ class Inspector(QTabWidget):
         add.clicked.connect(add_workload)
         v.addWidget(add)
         lay.addWidget(box)
-        b = QPushButton(f"Delete {lun.label}")
+        b = QPushButton(tr("Delete {lun}").format(lun=lun.label))
         b.clicked.connect(lambda: self.apply(edits.DeleteLun(lid)) and self.refsSelected.emit([ref_group(lun.group_id)]))
         lay.addWidget(b)
 
     def _workload_section(self, lay: QVBoxLayout, wid: str) -> None:
         w = self.document.project.workload(wid)
-        lay.addWidget(_title(f"Workload {w.name or w.id}"))
+        lay.addWidget(_title(tr("Workload {name}").format(name=w.name or w.id)))
         form = PropertyForm()
-        id_spec = SettingSpec("id", "Id", "str", "", help="A short word that names the workload in files and events")
+        id_spec = SettingSpec("id", tr("Id"), "str", "", help=tr("A short word that names the workload in files and events"))
         form.set_properties([(id_spec, w.id)] + [(s, getattr(w, s.key)) for s in WORKLOAD_SPECS
                                                  if _shown_for(s.key, w)])
 
@@ -460,7 +471,7 @@ class Inspector(QTabWidget):
         form.committed.connect(commit)
         self.workload_form = form
         lay.addWidget(form)
-        b = QPushButton("Remove workload")
+        b = QPushButton(tr("Remove workload"))
         b.clicked.connect(lambda: self.apply(edits.RemoveWorkload(wid)) and self.refsSelected.emit([]))
         lay.addWidget(b)
 
@@ -475,12 +486,12 @@ class Inspector(QTabWidget):
         (as on the timeline); its other fields are shown (the timeline's Edit... changes them)."""
         ev = self._current_event(event_id)
         lay.addWidget(_title(f"{ev.label_text or type(ev).__name__} {ev.id}"))
-        specs = [(SettingSpec("start_h", "Start", "time", 0.0, minimum=0, maximum=MAX_START_H,
-                              help="From the start of the plan: h:mm, d hh:mm or decimal hours"), ev.start_h)]
+        specs = [(SettingSpec("start_h", tr("Start"), "time", 0.0, minimum=0, maximum=MAX_START_H,
+                              help=tr("From the start of the plan: h:mm, d hh:mm or decimal hours")), ev.start_h)]
         choice = priority_choice(self.document.platform, ev)
         if choice is not None and choice.choices:
-            specs.append((SettingSpec("priority", "Priority", "choice", choice.choices[0], choices=choice.choices,
-                                      help="The Priority advisor compares them for this operation"), ev.priority))
+            specs.append((SettingSpec("priority", tr("Priority"), "choice", choice.choices[0], choices=choice.choices,
+                                      help=tr("The Priority advisor compares them for this operation")), ev.priority))
         form = PropertyForm()
         shown = {"id", "start_h", "priority", "kind"}
         others = [(EVENT_FIELD_LABELS.get(f.name, f.name), format_event_field(f.name, getattr(ev, f.name)))
@@ -493,11 +504,12 @@ class Inspector(QTabWidget):
             self.apply(op)
 
         form.committed.connect(commit)
-        form.editors["start_h"].refused.connect(lambda why: self.message.emit(f"Cannot move {event_id}: {why}"))
+        form.editors["start_h"].refused.connect(
+            lambda why: self.message.emit(tr("Cannot move {event}: {why}").format(event=event_id, why=why)))
         self.event_form = form
         lay.addWidget(form)
-        lay.addWidget(_note("Predicted phases and durations are on the timeline; the Priority advisor "
-                            "compares every priority against the workloads' response-time target."))
+        lay.addWidget(_note(tr("Predicted phases and durations are on the timeline; the Priority advisor "
+                               "compares every priority against the workloads' response-time target.")))
 
     # ---------------------------------------------------------------- array page
     def refresh_array(self) -> None:
@@ -505,7 +517,7 @@ class Inspector(QTabWidget):
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(8, 8, 8, 8)
-        box = QGroupBox(f"Cache ({platform.name})")
+        box = QGroupBox(tr("Cache ({platform})").format(platform=platform.name))
         v = QVBoxLayout(box)
         form = PropertyForm()
         form.set_properties([(spec, project.cache.get(k, spec.default)) for k, spec in platform.cache_settings.items()])
@@ -514,9 +526,9 @@ class Inspector(QTabWidget):
         self.cache_form = form
         v.addWidget(form)
         if not platform.cache_settings:
-            v.addWidget(_note("This platform has no cache settings in its preset."))
+            v.addWidget(_note(tr("This platform has no cache settings in its preset.")))
         lay.addWidget(box)
-        fbox = QGroupBox("Premium features")
+        fbox = QGroupBox(tr("Premium features"))
         fv = QVBoxLayout(fbox)
         self.feature_boxes: dict[str, QCheckBox] = {}
         for fid, spec in platform.features.items():
@@ -524,17 +536,18 @@ class Inspector(QTabWidget):
             cb.setObjectName(f"feature_{fid}")
             cb.setChecked(bool(project.features.get(fid, False)))
             cb.toggled.connect(lambda on, f=fid: self.apply(edits.SetFeature(f, on)))
-            tip = spec.description + (f"\nSource: {spec.source}" if spec.source else "")
+            tip = spec.description + ("\n" + tr("Source: {source}").format(source=spec.source) if spec.source else "")
             cb.setToolTip(tip)
             fv.addWidget(cb)
             text = spec.description
             if spec.reboot_minutes:
-                text += (f" Controller reboot: about {format_duration(spec.reboot_minutes / 60)}. To enable it during "
-                         "the plan, add a Feature enable event on the timeline.")
+                text += " " + tr("Controller reboot: about {duration}. To enable it during the plan, add a "
+                                 "Feature enable event on the timeline.").format(
+                    duration=format_duration(spec.reboot_minutes / 60))
             fv.addWidget(_note(text))
             self.feature_boxes[fid] = cb
         if not platform.features:
-            fv.addWidget(_note("This platform offers no premium features."))
+            fv.addWidget(_note(tr("This platform offers no premium features.")))
         lay.addWidget(fbox)
         lay.addStretch(1)
         self.array_page.set_body(body)
@@ -559,11 +572,13 @@ def _shown_for(key: str, w: Workload) -> bool:
 
 
 def _workload_summary(w: Workload) -> str:
-    luns = ", ".join(map(str, w.luns)) or "no LUNs"
-    load = f"{w.iops:,.0f} IOPS" if w.mode == "open" else f"{w.outstanding} outstanding"
+    luns = ", ".join(map(str, w.luns)) or tr("no LUNs")
+    load = (tr("{iops} IOPS").format(iops=f"{w.iops:,.0f}") if w.mode == "open"
+            else tr("{n} outstanding").format(n=w.outstanding))
     if w.mode == "closed" and w.think_ms:
-        load += f", {w.think_ms:g} ms think time"
-    return f"{load}, {w.read_pct:g}% read, {w.io_kb:g} KB on LUN {luns}"
+        load += ", " + tr("{ms} ms think time").format(ms=f"{w.think_ms:g}")
+    return tr("{load}, {read}% read, {kb} KB on LUN {luns}").format(load=load, read=f"{w.read_pct:g}",
+                                                                    kb=f"{w.io_kb:g}", luns=luns)
 
 
 def _title(text: str) -> QLabel:
@@ -580,7 +595,7 @@ def _note(text: str) -> QLabel:
     lab = QLabel(text)
     lab.setWordWrap(True)
     pal = lab.palette()  # a palette, not a style sheet: style sheets make every rebuild slow
-    pal.setColor(QPalette.WindowText, QColor("#555555"))
+    pal.setColor(QPalette.WindowText, mix(pal.color(QPalette.Window), pal.color(QPalette.WindowText), 0.7))
     lab.setPalette(pal)
     lab.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Minimum)
     return lab
@@ -589,6 +604,7 @@ def _note(text: str) -> QLabel:
 class _Scroll(QScrollArea):
     def __init__(self):
         super().__init__()
+        accessible(self, "Inspector page")
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)

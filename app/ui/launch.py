@@ -28,6 +28,12 @@ def make_app(argv: list[str] | None = None):
     app.setOrganizationName(ORG_NAME)
     app.setOrganizationDomain(ORG_DOMAIN)
     app.setApplicationDisplayName(APP_NAME)
+    from app.ui.theme import apply_forced_scheme
+
+    apply_forced_scheme(app)  # the system's light or dark palette, unless ARRAYPLANNER_COLOR_SCHEME says
+    from app.ui.i18n import install_translators
+
+    install_translators(app)  # the system language's .qm, when one is shipped (English needs none)
     from app.ui.gc_policy import collect_on_gui_thread
 
     collect_on_gui_thread(app)  # never in the engine's reader/pool threads (see gc_policy)
@@ -70,7 +76,8 @@ def build_window(path: str | Path | None = None, example: bool = False, offer_re
     window = MainWindow(document)
     notes = [moved] if moved else []
     if catalog.problems:
-        notes.append("Some user presets could not be read: " + "; ".join(catalog.problems))
+        from app.ui.i18n import tr
+        notes.append(tr("Some user presets could not be read: {problems}").format(problems="; ".join(catalog.problems)))
     if notes:
         window.status(". ".join(notes))
     if os.environ.get("ARRAYPLANNER_EXIT_AFTER_SHOWN") == "1":
@@ -80,7 +87,8 @@ def build_window(path: str | Path | None = None, example: bool = False, offer_re
     if path and not example and not recovered:
         window.files.load(path)
     elif not recovered and example:
-        window.status("Opened the built-in example")
+        from app.ui.i18n import tr
+        window.status(tr("Opened the built-in example"))
     return window
 
 

@@ -29,21 +29,26 @@ from PySide6.QtWidgets import (
 )
 
 from app.domain import edits
-from app.domain.formatting import plural
 from app.ui.canvas import LayoutView
 from app.ui.deletion import confirm_deletion
 from app.ui.document import Document
 from app.ui.files import FileController
+from app.ui.i18n import QT_TR_NOOP, tr, tr_count
 from app.ui.inspector import Inspector
 from app.ui.messages import MessagesView
 from app.ui.palette import Palette
 from app.ui.selection import Selection
 from app.ui.storage_tree import StorageTree
+from app.ui.theme import follow_palette
 
 log = logging.getLogger(__name__)
 
 PLUGINS = ("app.ui.timeline", "app.ui.report_dialog", "app.ui.sizing")
 MENUS = ("File", "Edit", "View", "Scenario", "Operations", "Report", "Help")
+# the menus' shown titles (translated); plug-ins name a menu by its English key above
+MENU_TITLES = {"File": QT_TR_NOOP("&File"), "Edit": QT_TR_NOOP("&Edit"), "View": QT_TR_NOOP("&View"),
+               "Scenario": QT_TR_NOOP("&Scenario"), "Operations": QT_TR_NOOP("&Operations"),
+               "Report": QT_TR_NOOP("&Report"), "Help": QT_TR_NOOP("&Help")}
 STATE_VERSION = 1
 TOP_MIN_H = 300  # first run: the canvas keeps at least this height over the bottom docks
 
@@ -69,13 +74,13 @@ class MainWindow(QMainWindow):
 
         # docks
         self.palette = Palette(document)
-        self.palette_dock = self.add_dock(self.palette, "Palette", Qt.LeftDockWidgetArea)
+        self.palette_dock = self.add_dock(self.palette, QT_TR_NOOP("Palette"), Qt.LeftDockWidgetArea)
         self.storage = StorageTree(document)
-        self.storage_dock = self.add_dock(self.storage, "RAID groups and LUNs", Qt.LeftDockWidgetArea)
+        self.storage_dock = self.add_dock(self.storage, QT_TR_NOOP("RAID groups and LUNs"), Qt.LeftDockWidgetArea)
         self.inspector = Inspector(document, self.selection)
-        self.inspector_dock = self.add_dock(self.inspector, "Inspector", Qt.RightDockWidgetArea)
+        self.inspector_dock = self.add_dock(self.inspector, QT_TR_NOOP("Inspector"), Qt.RightDockWidgetArea)
         self.messages = MessagesView(document)
-        self.messages_dock = self.add_dock(self.messages, "Messages", Qt.BottomDockWidgetArea)
+        self.messages_dock = self.add_dock(self.messages, QT_TR_NOOP("Messages"), Qt.BottomDockWidgetArea)
         self.resizeDocks([self.palette_dock, self.inspector_dock], [440, 370], Qt.Horizontal)
         self.resizeDocks([self.palette_dock, self.storage_dock], [260, 460], Qt.Vertical)
         self.resizeDocks([self.messages_dock], [120], Qt.Vertical)
@@ -115,11 +120,13 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- plug-in API
     def menu(self, name: str) -> QMenu:
         if name not in self._menus:
-            self._menus[name] = self.menuBar().addMenu(f"&{name}")
+            self._menus[name] = self.menuBar().addMenu(tr(MENU_TITLES[name]) if name in MENU_TITLES else f"&{name}")
         return self._menus[name]
 
     def add_dock(self, widget: QWidget, title: str, area: Qt.DockWidgetArea = Qt.BottomDockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
+        """`title` in English, marked QT_TR_NOOP at the call: shown translated; the English names
+        the dock in the saved layout (the same whatever the language)."""
+        dock = QDockWidget(tr(title), self)
         dock.setObjectName(f"dock_{title.lower().replace(' ', '_')}")
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
@@ -139,7 +146,10 @@ class MainWindow(QMainWindow):
     def _said_undo(self, what: str, offset: int) -> None:
         stack = self.document.undo_stack
         cmd = stack.command(stack.index() + offset)  # undo: the step above the index; redo: below
-        self.status(f"{what}: {cmd.text()}" if cmd is not None else f"Nothing to {what.lower()}")
+        if cmd is None:
+            self.status(tr("Nothing to undo") if what == "Undo" else tr("Nothing to redo"))
+        else:
+            self.status((tr("Undo: {step}") if what == "Undo" else tr("Redo: {step}")).format(step=cmd.text()))
 
     def _install_plugins(self, names: tuple[str, ...]) -> None:
         self.plugins: dict[str, Any] = {}
@@ -152,7 +162,7 @@ class MainWindow(QMainWindow):
                 self.plugins[name] = install(self)
             except Exception:  # a broken plug-in must not stop the configurator
                 log.exception("plug-in %s failed to install", name)
-                self.status(f"Plug-in {name} failed to load; see the log")
+                self.status(tr("Plug-in {name} failed to load; see the log").format(name=name))
 
     # ---------------------------------------------------------------- menus and toolbar
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -168,14 +178,15 @@ class MainWindow(QMainWindow):
         for name in MENUS:
             self.menu(name)
         f = self.menu("File")
-        self.act_new = self._action("&New…", self.new_project, QKeySequence.New, "A new project from a platform or an example")
-        self.act_open = self._action("&Open…", lambda: self.files.open(), QKeySequence.Open)
-        self.recent_menu = QMenu("Open &Recent", self)
+        self.act_new = self._action(tr("&New…"), self.new_project, QKeySequence.New,
+                                    tr("A new project from a platform or an example"))
+        self.act_open = self._action(tr("&Open…"), lambda: self.files.open(), QKeySequence.Open)
+        self.recent_menu = QMenu(tr("Open &Recent"), self)
         self.files.recentChanged.connect(lambda _l: self._fill_recent())
         self._fill_recent()
-        self.act_save = self._action("&Save", self.files.save, QKeySequence.Save)
-        self.act_save_as = self._action("Save &As…", self.files.save_as, QKeySequence.SaveAs)
-        self.act_quit = self._action("&Quit", self.close, QKeySequence.Quit)
+        self.act_save = self._action(tr("&Save"), self.files.save, QKeySequence.Save)
+        self.act_save_as = self._action(tr("Save &As…"), self.files.save_as, QKeySequence.SaveAs)
+        self.act_quit = self._action(tr("&Quit"), self.close, QKeySequence.Quit)
         f.addActions([self.act_new, self.act_open])
         f.addMenu(self.recent_menu)
         f.addSeparator()
@@ -185,24 +196,24 @@ class MainWindow(QMainWindow):
 
         e = self.menu("Edit")
         stack = self.document.undo_stack
-        self.act_undo = stack.createUndoAction(self, "&Undo")
+        self.act_undo = stack.createUndoAction(self, tr("&Undo"))
         self.act_undo.setShortcut(QKeySequence.Undo)
-        self.act_redo = stack.createRedoAction(self, "&Redo")
+        self.act_redo = stack.createRedoAction(self, tr("&Redo"))
         self.act_redo.setShortcut(QKeySequence.Redo)
         # say what was undone/redone: the last edit's message ("op1 now starts at 0:50") stayed.
         # These run after the stack's own slot (connected first), so the index has moved already.
         self.act_undo.triggered.connect(lambda: self._said_undo("Undo", 0))
         self.act_redo.triggered.connect(lambda: self._said_undo("Redo", -1))
-        self.act_delete = self._action("&Delete", self.delete_selection, QKeySequence.Delete,
-                                       "Delete the selected drives, enclosures, groups or LUNs")
+        self.act_delete = self._action(tr("&Delete"), self.delete_selection, QKeySequence.Delete,
+                                       tr("Delete the selected drives, enclosures, groups or LUNs"))
         self.act_delete.setShortcuts([QKeySequence(QKeySequence.Delete), QKeySequence(Qt.Key_Backspace)])
         # the keys delete the selection only from its views (add_selection_view): in an Inspector
         # editor (a combo box takes no Delete) they went on to delete the selected objects
         self.act_delete.setShortcutContext(Qt.WidgetWithChildrenShortcut)
-        self.act_select_all = self._action("Select &All Drives", self.select_all, QKeySequence.SelectAll)
-        self.act_create_group = self._action("Create RAID &Group…", self.focus_create_group, "Ctrl+G",
-                                             "Make a RAID group of the selected drives")
-        self.act_hot_spare = self._action("Mark as &Hot Spare", self.mark_hot_spare, "Ctrl+H")
+        self.act_select_all = self._action(tr("Select &All Drives"), self.select_all, QKeySequence.SelectAll)
+        self.act_create_group = self._action(tr("Create RAID &Group…"), self.focus_create_group, "Ctrl+G",
+                                             tr("Make a RAID group of the selected drives"))
+        self.act_hot_spare = self._action(tr("Mark as &Hot Spare"), self.mark_hot_spare, "Ctrl+H")
         e.addActions([self.act_undo, self.act_redo])
         e.addSeparator()
         e.addActions([self.act_delete, self.act_select_all])
@@ -210,37 +221,35 @@ class MainWindow(QMainWindow):
         e.addActions([self.act_create_group, self.act_hot_spare])
 
         v = self.menu("View")
-        self.act_zoom_in = self._action("Zoom &In", lambda: self.canvas.zoom(1.25), QKeySequence.ZoomIn)
-        self.act_zoom_out = self._action("Zoom &Out", lambda: self.canvas.zoom(0.8), QKeySequence.ZoomOut)
-        self.act_fit = self._action("&Fit Width", self.canvas.fit, "Ctrl+0")
-        self.act_fit_all = self._action("Fit &Whole Layout", self.canvas.fit_all, "Ctrl+Shift+0")
-        self.act_actual = self._action("&Actual Size", self.canvas.resetTransform, "Ctrl+1")
+        self.act_zoom_in = self._action(tr("Zoom &In"), lambda: self.canvas.zoom(1.25), QKeySequence.ZoomIn)
+        self.act_zoom_out = self._action(tr("Zoom &Out"), lambda: self.canvas.zoom(0.8), QKeySequence.ZoomOut)
+        self.act_fit = self._action(tr("&Fit Width"), self.canvas.fit, "Ctrl+0")
+        self.act_fit_all = self._action(tr("Fit &Whole Layout"), self.canvas.fit_all, "Ctrl+Shift+0")
+        self.act_actual = self._action(tr("&Actual Size"), self.canvas.resetTransform, "Ctrl+1")
         v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit, self.act_fit_all, self.act_actual])
         v.addSeparator()
-        self._panels_menu = v.addMenu("&Panels")
+        self._panels_menu = v.addMenu(tr("&Panels"))
         for d in self._docks:
             self._panels_menu.addAction(d.toggleViewAction())
-        v.addAction(self._action("&Reset Layout", self.reset_layout))
+        v.addAction(self._action(tr("&Reset Layout"), self.reset_layout))
 
         h = self.menu("Help")
-        h.addAction(self._action("&About ArrayPlanner", self.about))
-        h.addAction(self._action("&Keyboard and Mouse", self.help_keys, QKeySequence.HelpContents))
+        h.addAction(self._action(tr("&About ArrayPlanner"), self.about))
+        h.addAction(self._action(tr("&Keyboard and Mouse"), self.help_keys, QKeySequence.HelpContents))
         for name in MENUS:
             self.menu(name)  # keep the order even when a part adds nothing
 
     def _build_toolbar(self) -> None:
-        tb = QToolBar("Main", self)
+        tb = QToolBar(tr("Main"), self)
         tb.setObjectName("toolbar_main")
         tb.setMovable(False)
         tb.setIconSize(QSize(20, 20))
         tb.setToolButtonStyle(Qt.ToolButtonIconOnly)
         self.addToolBar(Qt.TopToolBarArea, tb)
-        from app.ui import icons
-        for action, icon in ((self.act_new, icons.document("new")), (self.act_open, icons.document("open")),
-                             (self.act_save, icons.document("save")), (self.act_undo, icons.arrow("undo")),
-                             (self.act_redo, icons.arrow("redo")), (self.act_zoom_in, icons.magnifier("+")),
-                             (self.act_zoom_out, icons.magnifier("-")), (self.act_fit, icons.fit())):
-            action.setIcon(icon)
+        self._draw_toolbar_icons()
+        follow_palette(tb, self._draw_toolbar_icons)  # dark mode: light strokes
+        for action in (self.act_new, self.act_open, self.act_save, self.act_undo, self.act_redo,
+                       self.act_zoom_in, self.act_zoom_out, self.act_fit):
             keys = action.shortcut().toString(QKeySequence.NativeText)
             action.setToolTip(action.text().replace("&", "").rstrip("…") + (f" ({keys})" if keys else ""))
         self.toolbar = tb
@@ -250,7 +259,7 @@ class MainWindow(QMainWindow):
         tb.addSeparator()
         tb.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
         tb.addSeparator()
-        tb.addWidget(QLabel(" Scenario "))
+        tb.addWidget(QLabel(tr(" Scenario ")))
         self.scenario_combo = QComboBox()
         self.scenario_combo.setObjectName("scenario_combo")
         self.scenario_combo.setMinimumContentsLength(14)
@@ -259,10 +268,19 @@ class MainWindow(QMainWindow):
         tb.addWidget(self.scenario_combo)
         self._fill_scenarios()
 
+    def _draw_toolbar_icons(self) -> None:
+        from app.ui import icons
+        for action, icon in ((self.act_new, icons.document("new")), (self.act_open, icons.document("open")),
+                             (self.act_save, icons.document("save")), (self.act_undo, icons.arrow("undo")),
+                             (self.act_redo, icons.arrow("redo")), (self.act_zoom_in, icons.magnifier("+")),
+                             (self.act_zoom_out, icons.magnifier("-")), (self.act_fit, icons.fit())):
+            action.setIcon(icon)
+
     def _fill_scenarios(self) -> None:
         p = self.document.project
         c = self.scenario_combo
-        items = [(s.name + ("  (baseline)" if s.name == p.baseline_scenario else ""), s.name) for s in p.scenarios]
+        baseline = tr("{name}  (baseline)")
+        items = [(baseline.format(name=s.name) if s.name == p.baseline_scenario else s.name, s.name) for s in p.scenarios]
         c.blockSignals(True)
         # refilled only when the list differs: after every event edit (before the engine request
         # left) a refill laid out and repainted the toolbar and the window
@@ -291,7 +309,7 @@ class MainWindow(QMainWindow):
             a.triggered.connect(lambda _=False, path=p: self.files.open(path))
         if files:
             m.addSeparator()
-            m.addAction("Clear List", self.files.clear_recent)
+            m.addAction(tr("Clear List"), self.files.clear_recent)
         m.setEnabled(bool(files))
 
     # ---------------------------------------------------------------- selection
@@ -347,16 +365,16 @@ class MainWindow(QMainWindow):
         refs = self.selection.refs()
         todo = edits.delete_edits(self.document.project, refs)
         if not todo:
-            self.status("Nothing to delete: select drives, an enclosure, a RAID group or a LUN")
+            self.status(tr("Nothing to delete: select drives, an enclosure, a RAID group or a LUN"))
             return
         op = confirm_deletion(self, self.document,
                               edits.Batch(todo, todo[0].text if len(todo) == 1 else f"Delete {len(todo)} objects"))
         if op is None:
-            self.status("Nothing deleted")
+            self.status(tr("Nothing deleted"))
             return
         why = self.document.try_apply(op)
         if why:
-            self.status(f"Cannot delete: {why}")
+            self.status(tr("Cannot delete: {why}").format(why=why))
         else:
             self.selection.clear()
             self.status(op.text)
@@ -366,16 +384,16 @@ class MainWindow(QMainWindow):
         self.inspector_dock.show()
         self.inspector_dock.raise_()
         QTimer.singleShot(0, lambda: self.inspector.raid_combo.setFocus() if self.inspector.raid_combo else
-                          self.status("Select the drives for the RAID group first"))
+                          self.status(tr("Select the drives for the RAID group first")))
 
     def mark_hot_spare(self) -> None:
         drives = self.selection.drives()
         if not drives:
-            self.status("Select a drive to mark it as a hot spare")
+            self.status(tr("Select a drive to mark it as a hot spare"))
             return
         op = edits.Batch([edits.SetHotSpare(d, True) for d in drives], f"Mark {len(drives)} hot spare(s)")
         why = self.document.try_apply(op)
-        self.status(f"Cannot mark hot spare: {why}" if why else op.text)
+        self.status(tr("Cannot mark hot spare: {why}").format(why=why) if why else op.text)
 
     def _context_menu(self, global_pos, refs: list[str]) -> None:
         m = QMenu(self)
@@ -401,10 +419,10 @@ class MainWindow(QMainWindow):
         try:
             project = dlg.project()
         except Exception as exc:  # ProjectFileError from an example
-            QMessageBox.critical(self, "Cannot create the project", str(exc))
+            QMessageBox.critical(self, tr("Cannot create the project"), str(exc))
             return
         if project is not None and self.files.new(project):
-            self.status(f"New project on the {self.document.platform.name}")
+            self.status(tr("New project on the {platform}").format(platform=self.document.platform.name))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if not self.files.maybe_save():
@@ -536,30 +554,32 @@ class MainWindow(QMainWindow):
         counts = self.messages.counts()  # what the Messages dock lists: validation and advisories
         e, w = counts.get("error", 0), counts.get("warning", 0)
         p = self.document.project
-        tally = f"{plural(e, 'error')}, {plural(w, 'warning')}"
-        self._status_label.setText(
-            f"{self.document.platform.name} · {plural(len(p.enclosures), 'enclosure')} · "
-            f"{plural(len(p.drives), 'drive')} · {plural(len(p.groups), 'RAID group')} · "
-            f"{plural(len(p.luns), 'LUN')} · {tally}")
-        self.messages_dock.setWindowTitle(f"Messages ({tally})" if e or w or self.document.shown_issues else "Messages")
+        tally = tr("{errors}, {warnings}").format(errors=tr_count(e, "{n} error", "{n} errors"),
+                                                  warnings=tr_count(w, "{n} warning", "{n} warnings"))
+        self._status_label.setText(" · ".join((
+            self.document.platform.name, tr_count(len(p.enclosures), "{n} enclosure", "{n} enclosures"),
+            tr_count(len(p.drives), "{n} drive", "{n} drives"),
+            tr_count(len(p.groups), "{n} RAID group", "{n} RAID groups"),
+            tr_count(len(p.luns), "{n} LUN", "{n} LUNs"), tally)))
+        self.messages_dock.setWindowTitle(tr("Messages ({tally})").format(tally=tally)
+                                          if e or w or self.document.shown_issues else tr("Messages"))
 
     def _update_title(self) -> None:
-        read_only = " (read-only)" if self.files.guard.read_only else ""
-        self.setWindowTitle(f"{self.document.title}{read_only}[*] — ArrayPlanner")
+        title = tr("{title} (read-only)[*] — ArrayPlanner") if self.files.guard.read_only else tr("{title}[*] — ArrayPlanner")
+        self.setWindowTitle(title.format(title=self.document.title))
         self.setWindowModified(self.document.dirty)
 
     # ---------------------------------------------------------------- help
     def about(self) -> None:
         from app import __version__
         from app.engine import ENGINE_BUILD
-        QMessageBox.about(self, "About ArrayPlanner",
-                          f"<b>ArrayPlanner {__version__}</b><p>A what-if planner for storage arrays: "
-                          "predict how long a rebuild, migration or bind takes at each priority and "
-                          "what it does to host response time.</p>"
-                          f"<p>Prediction engine: {html.escape(ENGINE_BUILD)}</p>")
+        QMessageBox.about(self, tr("About ArrayPlanner"), tr(
+            "<b>ArrayPlanner {version}</b><p>A what-if planner for storage arrays: predict how long a "
+            "rebuild, migration or bind takes at each priority and what it does to host response time.</p>"
+            "<p>Prediction engine: {engine}</p>").format(version=__version__, engine=html.escape(ENGINE_BUILD)))
 
     def help_keys(self) -> None:
-        QMessageBox.information(self, "Keyboard and mouse", (
+        QMessageBox.information(self, tr("Keyboard and mouse"), tr(
             "Drag drives and enclosures from the Palette onto the layout; a drive dropped on an "
             "enclosure's label fills its empty slots.\n"
             "Click a drive to select it; Ctrl+click adds; drag on empty space for a rubber band.\n"

@@ -20,17 +20,23 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from app.ui.accessibility import accessible
+from app.ui.i18n import QT_TR_NOOP, tr
+from app.ui.theme import Theme, follow_palette, theme
+
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-SEVERITY_COLOR = {"error": "#c62828", "warning": "#b26a00", "info": "#1565c0"}
-STALE_COLOR = "#9e9e9e"
 PREDICTION = "prediction"  # the source the timeline plug-in gives its advisories
 STALE_SOURCE = "last good prediction"
-STALE_TIP = ("The prediction stopped at an error: this advisory is from the last prediction that ran, "
-             "before the latest edits")
-HEADERS = ("Severity", "Object", "Message", "From")
+STALE_TIP = QT_TR_NOOP("The prediction stopped at an error: this advisory is from the last prediction that ran, "
+                       "before the latest edits")
+HEADERS = (QT_TR_NOOP("Severity"), QT_TR_NOOP("Object"), QT_TR_NOOP("Message"), QT_TR_NOOP("From"))
+# the severity and source columns hold keys (the colours, the counts look them up): shown translated
+SHOWN_KEYS = {"error": QT_TR_NOOP("error"), "warning": QT_TR_NOOP("warning"), "info": QT_TR_NOOP("info"),
+              "validation": QT_TR_NOOP("validation"), PREDICTION: QT_TR_NOOP("prediction"),
+              STALE_SOURCE: QT_TR_NOOP("last good prediction")}
 MESSAGE = 2  # the column that stretches; the others are as wide as their widest text
 NARROW = (0, 1, 3)
 
@@ -61,9 +67,15 @@ class MessagesModel(QAbstractTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.rows: list[MessageRow] = []
-        self._colors = {name: QColor(value) for name, value in SEVERITY_COLOR.items()}
-        self._stale = QColor(STALE_COLOR)
-        self._other = QColor("#333")
+        self.set_theme(theme())
+
+    def set_theme(self, ink: Theme) -> None:
+        """The severity colours that read on the view's ground (light or dark)."""
+        self._colors = {"error": ink.error, "warning": ink.warning, "info": ink.info}
+        self._stale = ink.stale
+        self._other = ink.text
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(HEADERS) - 1))
 
     def set_rows(self, rows: list[MessageRow]) -> None:
         self.beginResetModel()
@@ -79,7 +91,7 @@ class MessagesModel(QAbstractTableModel):
 
     def headerData(self, section, orientation, role=_DISPLAY):  # noqa: N802
         if role == _DISPLAY and orientation == _HORIZONTAL:
-            return HEADERS[section]
+            return tr(HEADERS[section])
         return None
 
     def flags(self, index):
@@ -89,7 +101,8 @@ class MessagesModel(QAbstractTableModel):
 
     def data(self, index, role=_DISPLAY):
         if role == _DISPLAY:
-            return self.rows[index.row()].cells[index.column()]
+            text = self.rows[index.row()].cells[index.column()]
+            return tr(SHOWN_KEYS[text]) if text in SHOWN_KEYS and index.column() in (0, 3) else text
         if role == _FOREGROUND:
             row = self.rows[index.row()]
             if row.stale:
@@ -102,7 +115,7 @@ class MessagesModel(QAbstractTableModel):
             if col == MESSAGE:
                 return row.tip
             if col == 3 and row.stale:
-                return STALE_TIP
+                return tr(STALE_TIP)
             return None
         if role == _USER:
             return self.rows[index.row()].ref
@@ -120,6 +133,9 @@ class MessagesView(QTableView):
         super().__init__(parent)
         self.document = document
         self.model_ = MessagesModel(self)
+        follow_palette(self, lambda: self.model_.set_theme(theme()))
+        accessible(self, tr("Messages"), tr("Validation errors, warnings and the prediction's advisories; "
+                                            "activate one to select its object"))
         self.setModel(self.model_)
         self.setShowGrid(False)
         self.setWordWrap(False)
@@ -213,10 +229,11 @@ class MessagesView(QTableView):
             ref = self._ref(issue)
             tip = issue.text
             if where and not ref:
-                tip += f"\n(in scenario '{issue.scenario}': switch to it to select {where})"
+                tip += "\n" + tr("(in scenario '{scenario}': switch to it to select {where})").format(
+                    scenario=issue.scenario, where=where)
             out.append(MessageRow((issue.severity, where, issue.text, src), ref, tip, src == STALE_SOURCE))
         if not out:
-            out.append(MessageRow(("", "", "No problems found.", ""), "", "", placeholder=True))
+            out.append(MessageRow(("", "", tr("No problems found."), ""), "", "", placeholder=True))
         self.model_.set_rows(out)
         self._fit_columns()
         self.countsChanged.emit()

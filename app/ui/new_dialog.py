@@ -10,33 +10,34 @@ from PySide6.QtWidgets import (
 
 from app.domain.hardware import Catalog
 from app.domain.project import Project, ProjectInfo
+from app.ui.i18n import tr
 
 
 def empty_project(catalog: Catalog, platform_id: str) -> Project:
     platform = catalog.platform(platform_id)
-    return Project(platform_id, ProjectInfo(title=f"New {platform.name}"), cache=platform.default_cache(),
+    return Project(platform_id, ProjectInfo(title=tr("New {platform}").format(platform=platform.name)), cache=platform.default_cache(),
                    features={k: False for k in platform.features})
 
 
 class NewProjectDialog(QDialog):
     def __init__(self, catalog: Catalog, parent=None):
         super().__init__(parent)
-        self.setWindowTitle("New project")
+        self.setWindowTitle(tr("New project"))
         self.catalog = catalog
         self.resize(520, 440)
         lay = QVBoxLayout(self)
-        lay.addWidget(QLabel("Start from an empty array or from an example:"))
+        lay.addWidget(QLabel(tr("Start from an empty array or from an example:")))
         self.list = QListWidget()
         self.list.setObjectName("choices")
         lay.addWidget(self.list)
         for p in sorted(catalog.platforms.values(), key=lambda p: (p.vendor, p.name)):
-            it = QListWidgetItem(f"Empty {p.name}" + (f" ({p.firmware})" if p.firmware else ""))
+            it = QListWidgetItem(tr("Empty {platform}").format(platform=p.name) + (f" ({p.firmware})" if p.firmware else ""))
             it.setData(Qt.UserRole, ("platform", p.id))
             it.setToolTip(p.description or p.source)
             self.list.addItem(it)
         from app.ui.files import examples_dir
         for path in sorted(examples_dir().glob("*.json")):
-            it = QListWidgetItem(f"Example: {path.stem}")
+            it = QListWidgetItem(tr("Example: {name}").format(name=path.stem))
             it.setData(Qt.UserRole, ("example", str(path)))
             self.list.addItem(it)
         self.list.setCurrentRow(0)

@@ -6,7 +6,9 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QMimeData, Qt
 from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem
 
+from app.ui.accessibility import accessible
 from app.ui.canvas import MIME_DRIVE_TYPE, MIME_ENCLOSURE_TYPE
+from app.ui.i18n import tr
 
 ROLE_KIND = Qt.UserRole
 ROLE_ID = Qt.UserRole + 1
@@ -17,12 +19,13 @@ class Palette(QTreeWidget):
         super().__init__(parent)
         self.document = document
         self.setHeaderHidden(True)
+        accessible(self, tr("Palette"), tr("Drive and enclosure types to drag onto the layout"))
         self.setDragEnabled(True)
         self.setDragDropMode(QAbstractItemView.DragOnly)
         self.setSelectionMode(QAbstractItemView.SingleSelection)
         self.setRootIsDecorated(False)
         self.setIndentation(8)
-        self.setToolTip("Drag a drive into a slot, or an enclosure onto a bus")
+        self.setToolTip(tr("Drag a drive into a slot, or an enclosure onto a bus"))
         self._platform_id = None
         self.populate()
         document.changed.connect(self._on_changed)
@@ -35,7 +38,7 @@ class Palette(QTreeWidget):
         self.clear()
         platform, catalog = self.document.platform, self.document.catalog
         self._platform_id = platform.id
-        drives = QTreeWidgetItem(self, ["Drives"])
+        drives = QTreeWidgetItem(self, [tr("Drives")])
         drives.setFlags(Qt.ItemIsEnabled)
         # headers carry empty strings: reading an unset role returns None, and PySide6 6.12 then
         # drops a reference to None (a crash at exit on Python 3.11)
@@ -51,9 +54,10 @@ class Palette(QTreeWidget):
             it = QTreeWidgetItem(drives, [f"{dt.speed_class}  {dt.capacity_gb:g} GB{size}"])
             it.setData(0, ROLE_KIND, "drive")
             it.setData(0, ROLE_ID, dt.id)
-            it.setToolTip(0, f"{dt.name}\n{dt.seq_mb_s:g} MB/s sequential, {dt.random_ms:g} ms random I/O")
+            it.setToolTip(0, dt.name + "\n" + tr("{mb_s} MB/s sequential, {ms} ms random I/O").format(
+                mb_s=f"{dt.seq_mb_s:g}", ms=f"{dt.random_ms:g}"))
             it.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled)
-        encl = QTreeWidgetItem(self, ["Enclosures"])
+        encl = QTreeWidgetItem(self, [tr("Enclosures")])
         encl.setFlags(Qt.ItemIsEnabled)
         encl.setData(0, ROLE_KIND, "")
         encl.setData(0, ROLE_ID, "")
@@ -62,9 +66,10 @@ class Palette(QTreeWidget):
             it = QTreeWidgetItem(encl, [f"{et.name}"])
             it.setData(0, ROLE_KIND, "enclosure")
             it.setData(0, ROLE_ID, et.id)
-            accepts = "/".join(i.value for i in et.interfaces) or "any"
+            accepts = "/".join(i.value for i in et.interfaces) or tr("any")
             size = f' {et.form_factor}"' if et.form_factor else ""
-            it.setToolTip(0, f"{et.name}: {et.slots} slots, takes{size} {accepts} drives")
+            it.setToolTip(0, tr("{name}: {slots} slots, takes{size} {accepts} drives").format(
+                name=et.name, slots=et.slots, size=size, accepts=accepts))
             it.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled)
         self.expandAll()
 

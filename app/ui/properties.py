@@ -22,6 +22,9 @@ from PySide6.QtWidgets import (
 from app.domain.formatting import format_time, parse_time
 from app.domain.hardware import SettingSpec
 from app.domain.validation import MAX_START_H
+from app.ui.accessibility import label_for, plain_text
+from app.ui.i18n import tr
+from app.ui.theme import theme
 
 Commit = Callable[[Any], None]
 EditorFactory = Callable[[SettingSpec, Any, Commit], QWidget]
@@ -35,12 +38,12 @@ def register_editor(kind: str, factory: EditorFactory) -> None:
 def editor_for(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     factory = EDITORS.get(spec.kind)
     if factory is None:
-        w = QLabel(f"{value!r} (no editor for kind {spec.kind!r})")
+        w = QLabel(tr("{value} (no editor for kind {kind})").format(value=repr(value), kind=repr(spec.kind)))
         return w
     w = factory(spec, value, commit)
-    tip = spec.help
+    tip = tr(spec.help) if spec.help else ""  # the app's own specs' help is in the catalog
     if spec.source:
-        tip = f"{tip}\nSource: {spec.source}".strip()
+        tip = f"{tip}\n{tr('Source: {source}').format(source=spec.source)}".strip()
     if tip:
         w.setToolTip(tip)
     w.setObjectName(f"prop_{spec.key}")
@@ -77,7 +80,8 @@ def _int_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
 def _mark_refused(w: QAbstractSpinBox, why: str, tip: str | None) -> None:
     """A spin box holding a value it will not take: red text, and `why` over its own tooltip
     `tip` (why "": unmarked, the tooltip back to `tip`)."""
-    w.setStyleSheet("QAbstractSpinBox { color: #c62828; }" if why else "")  # a border would drop the native arrows
+    # (a border would drop the native arrows)
+    w.setStyleSheet(f"QAbstractSpinBox {{ color: {theme().error.name()}; }}" if why else "")
     w.setToolTip(f"{why}\n{tip or ''}".strip() if why else (tip or ""))
 
 
@@ -146,7 +150,8 @@ class TimeSpinBox(QDoubleSpinBox):
         if value is not None and value > self.maximum() and text != self._refused_text:
             self._refused_text = text
             m = self.maximum()
-            why = f"{value:,.0f} h is too late: the latest start is {m:,.0f} h ({m / 8766:g} years)"
+            why = tr("{value} h is too late: the latest start is {latest} h ({years} years)").format(
+                value=f"{value:,.0f}", latest=f"{m:,.0f}", years=f"{m / 8766:g}")
             self._mark(why)
             self.refused.emit(why)
         return text
@@ -184,10 +189,10 @@ def _time_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
 
 
 def _bool_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
-    w = QCheckBox("on")
+    w = QCheckBox(tr("on"))
     w.setChecked(bool(value))
-    w.toggled.connect(lambda on: (w.setText("on" if on else "off"), commit(bool(on))))
-    w.setText("on" if w.isChecked() else "off")
+    w.toggled.connect(lambda on: (w.setText(tr("on") if on else tr("off")), commit(bool(on))))
+    w.setText(tr("on") if w.isChecked() else tr("off"))
     return w
 
 
@@ -197,7 +202,7 @@ def _choice_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
         w.addItem(f"{c} {spec.unit}".strip() if spec.unit and not isinstance(c, str) else str(c), c)
     idx = next((i for i, c in enumerate(spec.choices) if c == value), -1)
     if idx < 0 and value is not None:
-        w.addItem(f"{value} (not offered)", value)
+        w.addItem(tr("{value} (not offered)").format(value=value), value)
         idx = w.count() - 1
     w.setCurrentIndex(idx)
     w.activated.connect(lambda i: commit(w.itemData(i)))
@@ -224,7 +229,7 @@ def _optional_float_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWi
     w.setDecimals(1)
     lo = float(spec.minimum if spec.minimum is not None else 0.0)
     w.setRange(lo - 1, float(spec.maximum if spec.maximum is not None else 1e9))
-    w.setSpecialValueText("default")
+    w.setSpecialValueText(tr("default"))
     w.setValue(lo - 1 if value is None else float(value))
     if spec.unit:
         w.setSuffix(f" {spec.unit}")
@@ -236,7 +241,7 @@ def _optional_float_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWi
 def _int_list_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     """A list of numbers as '0, 1, 5' (the LUNs of a workload)."""
     w = QLineEdit(", ".join(str(v) for v in (value or [])))
-    w.setPlaceholderText("e.g. 0, 1, 5")
+    w.setPlaceholderText(tr("e.g. 0, 1, 5"))
     last = [w.text()]
 
     def done() -> None:
@@ -285,10 +290,14 @@ class PropertyForm(QWidget):
             lab = QLabel(text)
             lab.setTextInteractionFlags(Qt.TextSelectableByMouse)
             lab.setWordWrap(True)
-            self.form.addRow(f"{label}:", lab)
+            lab.setAccessibleName(tr("{label}: {value}").format(label=label, value=text))  # one line, name and value
+            self.form.addRow(tr("{label}:").format(label=label), lab)
         for spec, value in items:
             ed = editor_for(spec, value, lambda v, k=spec.key: self.committed.emit(k, v))
             self.editors[spec.key] = ed
-            label = QLabel(f"{spec.label}:")
+            label = QLabel(tr("{label}:").format(label=tr(spec.label)))  # (a preset's label: as written)
             label.setToolTip(ed.toolTip())
+            label_for(label, ed, tr(spec.label))
+            if ed.toolTip():
+                ed.setAccessibleDescription(plain_text(ed.toolTip()))
             self.form.addRow(label, ed)

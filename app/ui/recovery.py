@@ -44,6 +44,8 @@ from PySide6.QtWidgets import (
 from app.domain.project import Project
 from app.store import user_dirs
 from app.ui.save_errors import printable, save_error_text
+from app.ui.i18n import QT_TR_NOOP, tr
+from app.ui.theme import theme
 
 AUTOSAVE_MS = 60_000
 # A lock file whose holder cannot be read (empty or garbled: the writer died between creating
@@ -301,23 +303,24 @@ class AutosaveSession(QObject):
         elif self.failure is not None:
             self.failure = None
             self._show_indicator(None)
-            self.window.status("Autosave works again")
+            self.window.status(tr("Autosave works again"))
 
     def _failed(self, why: str) -> None:
         self._autosaved_revision = -1  # try again at the next period
         self.failure = why
         self._show_indicator(why)
-        self.window.status(f"Autosave failed: {why}. Trying again in {AUTOSAVE_MS // 1000} s.", 30_000)
+        self.window.status(tr("Autosave failed: {why}. Trying again in {s} s.").format(why=why, s=AUTOSAVE_MS // 1000),
+                           30_000)
 
     def _show_indicator(self, why: str | None) -> None:
         """A lasting mark in the status bar while autosave fails (messages there time out)."""
         if self._indicator is None:
             if why is None or not hasattr(self.window, "statusBar"):
                 return
-            self._indicator = QLabel("Autosave failed")
-            self._indicator.setStyleSheet("color: #c62828; font-weight: bold;")
+            self._indicator = QLabel(tr("Autosave failed"))
+            self._indicator.setStyleSheet(f"color: {theme().error.name()}; font-weight: bold;")
             self.window.statusBar().addPermanentWidget(self._indicator)
-        self._indicator.setToolTip(f"The newest autosave failed: {why}" if why else "")
+        self._indicator.setToolTip(tr("The newest autosave failed: {why}").format(why=why) if why else "")
         self._indicator.setVisible(why is not None)
 
     # ---- ending and adopting
@@ -358,38 +361,38 @@ class RecoveryDialog(QDialog):
     """Lists the sessions that did not end properly; restore the checked ones, discard them (after
     a confirmation) or decide later (everything kept)."""
 
-    COLUMNS = ("Autosaved", "Title", "File")
+    COLUMNS = (QT_TR_NOOP("Autosaved"), QT_TR_NOOP("Title"), QT_TR_NOOP("File"))
 
     def __init__(self, leftovers: list[Leftover], parent=None):
         super().__init__(parent)
-        self.setWindowTitle("Recover unsaved work")
+        self.setWindowTitle(tr("Recover unsaved work"))
         self.discarded: list[Leftover] = []
-        text = ("ArrayPlanner did not close properly. The unsaved work below was autosaved; "
-                "restore what you want to keep. Work you neither restore nor discard is offered "
-                "again next time.")
+        text = tr("ArrayPlanner did not close properly. The unsaved work below was autosaved; "
+                  "restore what you want to keep. Work you neither restore nor discard is offered "
+                  "again next time.")
         if len(leftovers) > 1:
-            text += " Each restored project opens in a window of its own."
+            text += " " + tr("Each restored project opens in a window of its own.")
         self.label = QLabel(text)
         self.label.setWordWrap(True)
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(self.COLUMNS)
+        self.tree.setHeaderLabels([tr(c) for c in self.COLUMNS])
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(True)
         self.tree.header().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.tree.header().setStretchLastSection(True)
         for lo in leftovers:
-            item = QTreeWidgetItem([lo.when, printable(lo.title), printable(lo.original or "never saved")])
+            item = QTreeWidgetItem([lo.when, printable(lo.title), printable(lo.original or tr("never saved"))])
             item.setData(0, Qt.UserRole, lo)
             item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
             item.setCheckState(0, Qt.Checked)
-            item.setToolTip(2, printable(lo.original or "This project was never saved to a file"))
+            item.setToolTip(2, printable(lo.original or tr("This project was never saved to a file")))
             self.tree.addTopLevelItem(item)
         self.tree.itemChanged.connect(lambda *_: self._update_buttons())
         buttons = QDialogButtonBox()
-        self.restore_button = buttons.addButton("Restore", QDialogButtonBox.AcceptRole)
-        self.discard_button = QPushButton("Discard…")
+        self.restore_button = buttons.addButton(tr("Restore"), QDialogButtonBox.AcceptRole)
+        self.discard_button = QPushButton(tr("Discard…"))
         buttons.addButton(self.discard_button, QDialogButtonBox.DestructiveRole)
-        self.later_button = buttons.addButton("Decide Later", QDialogButtonBox.RejectRole)
+        self.later_button = buttons.addButton(tr("Decide Later"), QDialogButtonBox.RejectRole)
         self.restore_button.setDefault(True)
         self.restore_button.clicked.connect(self.accept)
         self.discard_button.clicked.connect(self.discard_checked)
@@ -420,9 +423,10 @@ class RecoveryDialog(QDialog):
         gone = self.checked()
         if not gone:
             return
-        what = "this autosaved work" if len(gone) == 1 else f"the autosaved work of {len(gone)} sessions"
+        question = (tr("Discard this autosaved work? It cannot be recovered afterwards.") if len(gone) == 1 else
+                    tr("Discard the autosaved work of {n} sessions? It cannot be recovered afterwards.").format(n=len(gone)))
         answer = QMessageBox.question(
-            self, "Discard autosaved work?", f"Discard {what}? It cannot be recovered afterwards.",
+            self, tr("Discard autosaved work?"), question,
             QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Cancel)
         if answer != QMessageBox.Discard:
             return
@@ -452,7 +456,7 @@ def offer(files: Any, ask_user: Callable[[Any, list[Leftover]], Choice] | None =
     try:
         leftovers = find_leftovers()
     except OSError as exc:  # no recovery folder: nothing to offer, but say why
-        files.window.status(f"Cannot look for autosaved work: {exc}")
+        files.window.status(tr("Cannot look for autosaved work: {why}").format(why=exc))
         return False
     if not leftovers:
         return False
@@ -470,9 +474,8 @@ def offer(files: Any, ask_user: Callable[[Any, list[Leftover]], Choice] | None =
         if id(lo) not in handled:
             lo.release()  # neither restored nor discarded: offered again next time
     if restored:
-        files.window.status("Recovered unsaved changes from "
-                            + ", ".join(lo.when for lo in restored)
-                            + "; save them to keep them")
+        files.window.status(tr("Recovered unsaved changes from {when}; save them to keep them").format(
+            when=", ".join(lo.when for lo in restored)))
     return bool(restored)
 
 
@@ -491,10 +494,10 @@ def _restore(files: Any, lo: Leftover, into_current: bool) -> bool:
         doc = Document(project, getattr(files.document, "_catalog_base", files.document.catalog))
         doc.replace_project(project, lo.original, dirty=True)  # refuses an unknown platform
     except ProjectFileError as exc:
-        files._error("Cannot recover", printable(str(exc)))
+        files._error(tr("Cannot recover"), printable(str(exc)))
     except (UnknownPlatformError, Exception) as exc:  # noqa: BLE001 - e.g. its user preset was deleted;
         # any other error as well: one bad recovery file must not stop the app from starting
-        files._error("Cannot recover", printable(f"{lo.data}: {exc}"))
+        files._error(tr("Cannot recover"), printable(f"{lo.data}: {exc}"))
     else:
         window = _new_window(files.window, doc)
         window.files.recovery.adopt(lo)

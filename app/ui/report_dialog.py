@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from app.report import ReportCancelled, ReportOptions, generate_report
 from app.report.content import CHART_KINDS
+from app.ui.i18n import tr, tr_count
 
 
 class ExportJob(QObject):
@@ -73,9 +74,10 @@ def canvas_picture(project, catalog):
     thread."""
     from app.report.diagram import pictures_from_scene
     from app.ui.canvas import LayoutScene
+    from app.ui.theme import paper
 
     doc = SimpleNamespace(project=project, catalog=catalog, platform=catalog.platform(project.platform_id))
-    scene = LayoutScene(doc)
+    scene = LayoutScene(doc, ink=paper())  # white paper, whether the screen is light or dark
     try:
         return pictures_from_scene(scene)
     finally:
@@ -87,7 +89,7 @@ class ReportDialog(QDialog):
         super().__init__(parent)
         self.document = document
         self.use_canvas = canvas
-        self.setWindowTitle("Export report")
+        self.setWindowTitle(tr("Export report"))
         self.setMinimumWidth(520)
         self.job: ExportJob | None = None
         self.thread: QThread | None = None
@@ -99,19 +101,19 @@ class ReportDialog(QDialog):
         lay = QVBoxLayout(self)
         form = QFormLayout()
         self.path_edit = QLineEdit(str(self._default_path()))
-        browse = QPushButton("Browse…")
+        browse = QPushButton(tr("Browse…"))
         browse.clicked.connect(self.browse)
         row = QHBoxLayout()
         row.addWidget(self.path_edit, 1)
         row.addWidget(browse)
-        form.addRow("Save as:", row)
+        form.addRow(tr("Save as:"), row)
         self.page_size = QComboBox()
         self.page_size.addItems(["A4", "Letter"])
         self.page_size.setCurrentText(str(settings.value("report/page_size", "A4")))
-        form.addRow("Paper:", self.page_size)
+        form.addRow(tr("Paper:"), self.page_size)
         lay.addLayout(form)
 
-        box = QGroupBox("Scenarios")
+        box = QGroupBox(tr("Scenarios"))
         bl = QVBoxLayout(box)
         self.scenarios = QListWidget()
         for s in project.scenarios:
@@ -123,7 +125,7 @@ class ReportDialog(QDialog):
         self.scenarios.setMaximumHeight(110)
         bl.addWidget(self.scenarios)
         row = QHBoxLayout()
-        for text, state in (("All", Qt.Checked), ("None", Qt.Unchecked)):
+        for text, state in ((tr("All"), Qt.Checked), (tr("None"), Qt.Unchecked)):
             b = QPushButton(text)
             b.setAutoDefault(False)
             b.clicked.connect(lambda _=False, st=state: self._check_all(st))
@@ -132,29 +134,29 @@ class ReportDialog(QDialog):
         bl.addLayout(row)
         lay.addWidget(box)
 
-        box = QGroupBox("Charts")
+        box = QGroupBox(tr("Charts"))
         grid = QGridLayout(box)
         self.chart_boxes: dict[str, QCheckBox] = {}
         for i, (key, (title, _metric, _unit, default)) in enumerate(CHART_KINDS.items()):
-            cb = QCheckBox(title)
+            cb = QCheckBox(title)  # (the report layer names them, in the English of the PDF)
             cb.setChecked(default)
             self.chart_boxes[key] = cb
             grid.addWidget(cb, i // 2, i % 2)
         lay.addWidget(box)
 
-        box = QGroupBox("Contents")
+        box = QGroupBox(tr("Contents"))
         bl = QVBoxLayout(box)
-        self.diagram_box = QCheckBox("Layout diagram")
+        self.diagram_box = QCheckBox(tr("Layout diagram"))
         self.diagram_box.setChecked(True)
-        self.luns_box = QCheckBox("Table of every LUN")
+        self.luns_box = QCheckBox(tr("Table of every LUN"))
         self.luns_box.setChecked(len(project.luns) <= 2000)
-        self.assumptions_box = QCheckBox("Assumptions appendix (rates and factors with their sources)")
+        self.assumptions_box = QCheckBox(tr("Assumptions appendix (rates and factors with their sources)"))
         self.assumptions_box.setChecked(True)
         for w in (self.diagram_box, self.luns_box, self.assumptions_box):
             bl.addWidget(w)
         lay.addWidget(box)
 
-        self.open_box = QCheckBox("Open the report when it is written")
+        self.open_box = QCheckBox(tr("Open the report when it is written"))
         self.open_box.setChecked(settings.value("report/open_after", "true") in (True, "true"))
         lay.addWidget(self.open_box)
 
@@ -168,7 +170,7 @@ class ReportDialog(QDialog):
         lay.addWidget(self.progress_label)
 
         self.buttons = QDialogButtonBox()
-        self.export_button = self.buttons.addButton("Export", QDialogButtonBox.AcceptRole)
+        self.export_button = self.buttons.addButton(tr("Export"), QDialogButtonBox.AcceptRole)
         self.cancel_button = self.buttons.addButton(QDialogButtonBox.Cancel)
         self.export_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
@@ -190,7 +192,7 @@ class ReportDialog(QDialog):
         return (Path(doc_path).parent if doc_path else Path.home()) / name
 
     def browse(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export report", self.path_edit.text(), "PDF (*.pdf)")
+        path, _ = QFileDialog.getSaveFileName(self, tr("Export report"), self.path_edit.text(), tr("PDF (*.pdf)"))
         if path:
             if not path.lower().endswith(".pdf"):
                 path += ".pdf"
@@ -231,14 +233,15 @@ class ReportDialog(QDialog):
             return
         names = self.chosen_scenarios()
         if not names:
-            QMessageBox.warning(self, "Export report", "Choose at least one scenario for the report.")
+            QMessageBox.warning(self, tr("Export report"), tr("Choose at least one scenario for the report."))
             return
         errors, warnings = self._errors(names)
         if errors:
-            more = f"\n… and {len(errors) - 5} more." if len(errors) > 5 else ""
-            QMessageBox.warning(self, "Export report",
-                                f"The project has {len(errors)} validation error{'s' if len(errors) != 1 else ''}; "
-                                "fix them before making a report:\n\n" + "\n".join(errors[:5]) + more)
+            more = "\n" + tr("… and {n} more.").format(n=len(errors) - 5) if len(errors) > 5 else ""
+            QMessageBox.warning(self, tr("Export report"), tr_count(
+                len(errors), "The project has {n} validation error; fix it before making a report:",
+                "The project has {n} validation errors; fix them before making a report:")
+                + "\n\n" + "\n".join(errors[:5]) + more)
             return
         path = Path(self.path_edit.text()).expanduser()
         if path.suffix.lower() != ".pdf":
@@ -272,7 +275,7 @@ class ReportDialog(QDialog):
             w.setEnabled(not running)
         if running:
             self.progress.setValue(0)
-            self.progress_label.setText("Starting…")
+            self.progress_label.setText(tr("Starting…"))
 
     @Slot(float, str)
     def _progress(self, fraction: float, message: str) -> None:
@@ -292,10 +295,10 @@ class ReportDialog(QDialog):
         self.info = info
         self._done()
         QSettings().setValue("report/last_dir", str(Path(info.path).parent))  # only a folder written to
-        self.progress_label.setText(f"Wrote {info.path} ({info.pages} pages)")
+        self.progress_label.setText(tr("Wrote {path} ({pages} pages)").format(path=info.path, pages=info.pages))
         parent = self.parent()
         if parent is not None and hasattr(parent, "status"):
-            parent.status(f"Report written: {info.path} ({info.pages} pages)")
+            parent.status(tr("Report written: {path} ({pages} pages)").format(path=info.path, pages=info.pages))
         if self.open_box.isChecked():
             QDesktopServices.openUrl(QUrl.fromLocalFile(str(info.path)))
         self.accept()
@@ -305,21 +308,22 @@ class ReportDialog(QDialog):
         self.error = message
         path = self.job.path if self.job is not None else None
         self._done()
-        self.progress_label.setText("The report could not be written.")
+        self.progress_label.setText(tr("The report could not be written."))
         # a failed export never touches an existing report (app.report.output): say so
-        kept = "\n\nThe existing file was left unchanged." if path is not None and path.is_file() else ""
-        QMessageBox.critical(self, "Export report", f"The report could not be written:\n{message}{kept}")
+        kept = "\n\n" + tr("The existing file was left unchanged.") if path is not None and path.is_file() else ""
+        QMessageBox.critical(self, tr("Export report"),
+                             tr("The report could not be written:\n{message}").format(message=message) + kept)
 
     @Slot()
     def _cancelled(self) -> None:
         self._done()
         self.progress.setValue(0)
-        self.progress_label.setText("Cancelled; no file was written.")
+        self.progress_label.setText(tr("Cancelled; no file was written."))
 
     def cancel(self) -> None:
         """Cancel the running export (the dialog stays open), or close the dialog."""
         if self.job is not None:
-            self.progress_label.setText("Cancelling…")
+            self.progress_label.setText(tr("Cancelling…"))
             self.job.cancel()
         else:
             self.reject()
@@ -345,9 +349,9 @@ class ReportDialog(QDialog):
 class ReportPlugin:
     def __init__(self, window):
         self.window = window
-        self.action = QAction("Export &Report…", window)
+        self.action = QAction(tr("Export &Report…"), window)
         self.action.setShortcut(QKeySequence("Ctrl+Shift+E"))
-        self.action.setStatusTip("Write the PDF report for the customer: configuration, plan, charts, assumptions")
+        self.action.setStatusTip(tr("Write the PDF report for the customer: configuration, plan, charts, assumptions"))
         self.action.triggered.connect(self.open_dialog)
         file_menu = window.menu("File")
         tail = getattr(window, "_file_tail", None)

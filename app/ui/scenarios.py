@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
     QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox, QTableWidget,
     QTableWidgetItem, QToolButton, QVBoxLayout, QWidget,
@@ -20,7 +20,10 @@ from PySide6.QtWidgets import (
 
 from app.domain import edits
 from app.domain.formatting import DASH, format_duration, format_ms, format_response
+from app.ui.accessibility import accessible
 from app.ui.document import follow_document
+from app.ui.i18n import QT_TR_NOOP, tr
+from app.ui.theme import follow_palette, theme
 
 
 @dataclass
@@ -64,12 +67,12 @@ def compare_results(current, baseline, project=None) -> list[CompareRow]:
         if c is not None and b is not None:
             note = f"{b.priority} -> {c.priority}" if c.priority != b.priority else c.priority
         else:
-            note = "only in " + ("current" if c is not None else "baseline")
+            note = QT_TR_NOOP("only in current") if c is not None else QT_TR_NOOP("only in baseline")
         rows.append(CompareRow("Operations", eid, label,
                                b.duration_h if b is not None else None,
                                c.duration_h if c is not None else None, "h", note,
-                               "absent" if b is None else NOT_FINISHED,
-                               "absent" if c is None else NOT_FINISHED))
+                               ABSENT if b is None else NOT_FINISHED,
+                               ABSENT if c is None else NOT_FINISHED))
     # the names the runs were computed with (Result.labels), the project's only for results
     # without them: the table never names an old result with a rename made since
     names = {w.id: (w.name or w.id) for w in project.workloads} if project is not None else {}
@@ -83,16 +86,17 @@ def compare_results(current, baseline, project=None) -> list[CompareRow]:
         rows.append(CompareRow("Workloads", wid, names.get(wid, wid),
                                bs.peak() if bs is not None else None,
                                cs.peak() if cs is not None else None, "ms"))
-    rows.append(CompareRow("Plan", "horizon", "Plan length", baseline.horizon_h, current.horizon_h, "h"))
+    rows.append(CompareRow("Plan", "horizon", QT_TR_NOOP("Plan length"), baseline.horizon_h, current.horizon_h, "h"))
     return rows
 
 
-NOT_FINISHED = "not finished"
+NOT_FINISHED = QT_TR_NOOP("not finished")
+ABSENT = QT_TR_NOOP("absent")
 
 
 def _fmt(v: float | None, unit: str, missing: str = DASH) -> str:
     if v is None:
-        return missing
+        return tr(missing)  # "absent", "not finished" (marked where the rows are made)
     return format_response(v) if unit == "ms" else format_duration(v)  # NaN ms: "no I/O"
 
 
@@ -102,7 +106,7 @@ def _fmt_delta(row: CompareRow, compact: bool = False) -> str:
     if d is None:
         return DASH
     if abs(d) < 1e-9:
-        return "same"
+        return tr("same")
     if compact and row.delta_pct is not None:
         return f"{row.delta_pct:+.0f}%"
     sign = "+" if d > 0 else "-"
@@ -121,31 +125,31 @@ class ScenarioBar(QWidget):
         self.notify = notify or (lambda text: None)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(2, 0, 2, 0)
-        lay.addWidget(QLabel("Scenario"))
+        lay.addWidget(QLabel(tr("Scenario")))
         self.current_box = QComboBox()
         self.current_box.setMinimumContentsLength(14)
-        self.current_box.setToolTip("The scenario the timeline, the charts and the canvas show")
+        self.current_box.setToolTip(tr("The scenario the timeline, the charts and the canvas show"))
         self.current_box.activated.connect(self._current_chosen)
         lay.addWidget(self.current_box)
-        self.duplicate_button = QToolButton(text="Duplicate")
-        self.duplicate_button.setToolTip("Copy the current scenario (its events) and switch to the copy")
+        self.duplicate_button = QToolButton(text=tr("Duplicate"))
+        self.duplicate_button.setToolTip(tr("Copy the current scenario (its events) and switch to the copy"))
         self.duplicate_button.clicked.connect(lambda: self.duplicate())
         lay.addWidget(self.duplicate_button)
-        self.rename_button = QToolButton(text="Rename...")
+        self.rename_button = QToolButton(text=tr("Rename..."))
         self.rename_button.clicked.connect(self._ask_rename)
         lay.addWidget(self.rename_button)
-        self.delete_button = QToolButton(text="Delete")
+        self.delete_button = QToolButton(text=tr("Delete"))
         self.delete_button.clicked.connect(self._ask_delete)
         lay.addWidget(self.delete_button)
         lay.addSpacing(8)
-        lay.addWidget(QLabel("Baseline"))
+        lay.addWidget(QLabel(tr("Baseline")))
         self.baseline_box = QComboBox()
         self.baseline_box.setMinimumContentsLength(14)
-        self.baseline_box.setToolTip("Pin a scenario to draw its curves dashed under the current one")
+        self.baseline_box.setToolTip(tr("Pin a scenario to draw its curves dashed under the current one"))
         self.baseline_box.activated.connect(self._baseline_chosen)
         lay.addWidget(self.baseline_box)
-        self.pin_button = QToolButton(text="Pin current")
-        self.pin_button.setToolTip("Make the current scenario the baseline")
+        self.pin_button = QToolButton(text=tr("Pin current"))
+        self.pin_button.setToolTip(tr("Make the current scenario the baseline"))
         self.pin_button.clicked.connect(lambda: self.set_baseline(self.document.project.current_scenario))
         lay.addWidget(self.pin_button)
         if document is not None:
@@ -166,7 +170,7 @@ class ScenarioBar(QWidget):
             box.clear()
         self.current_box.addItems(names)
         self.current_box.setCurrentText(p.current_scenario)
-        self.baseline_box.addItem("(none)", None)
+        self.baseline_box.addItem(tr("(none)"), None)
         for n in names:
             self.baseline_box.addItem(n, n)
         idx = self.baseline_box.findData(p.baseline_scenario) if p.baseline_scenario else 0
@@ -211,22 +215,22 @@ class ScenarioBar(QWidget):
 
     def _ask_rename(self) -> None:
         cur = self.document.project.current_scenario
-        text, ok = QInputDialog.getText(self, "Rename scenario", "New name", text=cur)
+        text, ok = QInputDialog.getText(self, tr("Rename scenario"), tr("New name"), text=cur)
         if ok and text.strip() and text.strip() != cur:
             self.rename(text.strip())
 
     def _ask_delete(self) -> None:
         cur = self.document.project.current_scenario
-        if QMessageBox.question(self, "Delete scenario", f"Delete scenario '{cur}' and its events?") == QMessageBox.Yes:
+        if QMessageBox.question(self, tr("Delete scenario"), tr("Delete scenario '{name}' and its events?").format(
+                name=cur)) == QMessageBox.Yes:
             self.remove_current()
 
 
 class CompareTable(QWidget):
     """Differences between the current scenario and the pinned baseline."""
 
-    COLUMNS = ("", "Baseline", "Current", "Difference", "Note")
+    COLUMNS = ("", QT_TR_NOOP("Baseline"), QT_TR_NOOP("Current"), QT_TR_NOOP("Difference"), QT_TR_NOOP("Note"))
     LABEL_MIN_W = 110  # the names give way (elided, whole in the tooltip) before the numbers do
-    _TONES = {True: QColor("#c0392b"), False: QColor("#1e8449")}  # worse (longer, slower), better
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -237,19 +241,18 @@ class CompareTable(QWidget):
         self._full_delta_w = 0
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        self.header = QLabel("Pin a baseline scenario to compare.")
+        self.header = QLabel(tr("Pin a baseline scenario to compare."))
         self.header.setWordWrap(True)
         lay.addWidget(self.header)
         # shown while the table is that of the last good prediction (set_stale)
-        from app.ui.charts import STALE_STYLE  # (the charts' banner look)
         self.stale_banner = QLabel()
         self.stale_banner.setObjectName("compareStale")
         self.stale_banner.setWordWrap(True)
-        self.stale_banner.setStyleSheet(STALE_STYLE)
         self.stale_banner.hide()
         lay.addWidget(self.stale_banner)
         self.table = QTableWidget(0, len(self.COLUMNS))
-        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        accessible(self.table, tr("Scenario comparison"))
+        self.table.setHorizontalHeaderLabels([tr(c) if c else c for c in self.COLUMNS])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setTabKeyNavigation(False)  # Tab leaves the table, not cell to cell
@@ -261,6 +264,17 @@ class CompareTable(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         self.table.viewport().installEventFilter(self)
         lay.addWidget(self.table, 1)
+        self._set_theme()
+        follow_palette(self, self._set_theme)
+
+    def _set_theme(self) -> None:
+        """Worse in red, better in green, each in the shade that reads on the table's ground; the
+        banner as the charts' (app.ui.theme)."""
+        ink = theme()
+        self._tones = {True: QBrush(ink.error), False: QBrush(ink.ok)}  # worse (longer, slower), better
+        self.stale_banner.setStyleSheet(ink.banner_style())
+        if self.rows:
+            self._fill()
 
     def set_stale(self, reason: str | None) -> None:
         """With a reason: the table is that of the last good prediction and there is no new one;
@@ -271,10 +285,10 @@ class CompareTable(QWidget):
             return
         self.stale_reason = reason
         if reason and not self.rows:
-            self.stale_banner.setText(f"No comparison: {reason}")
+            self.stale_banner.setText(tr("No comparison: {why}").format(why=reason))
         elif reason:
-            self.stale_banner.setText(f"These differences are from the last good prediction; there is none "
-                                      f"for the plan as it is now: {reason}")
+            self.stale_banner.setText(tr("These differences are from the last good prediction; there is none "
+                                         "for the plan as it is now: {why}").format(why=reason))
         self.stale_banner.setVisible(bool(reason))
         dim_view(self.table, bool(reason))
 
@@ -308,10 +322,11 @@ class CompareTable(QWidget):
             self.rows = []
             self._keys = None
             self.table.setRowCount(0)
-            self.header.setText("Pin a baseline scenario (other than the current one) to compare.")
+            self.header.setText(tr("Pin a baseline scenario (other than the current one) to compare."))
             return
         self.rows = compare_results(current, baseline, project)
-        self.header.setText(f"'{current.scenario}' compared with baseline '{baseline.scenario}'")
+        self.header.setText(tr("'{current}' compared with baseline '{baseline}'").format(
+            current=current.scenario, baseline=baseline.scenario))
         fm = self.table.fontMetrics()
         self._full_delta_w = max((fm.horizontalAdvance(_fmt_delta(r)) for r in self.rows), default=0) + 16
         self._compact = self._too_narrow()
@@ -368,12 +383,13 @@ class CompareTable(QWidget):
         self._fit_columns()
 
     def _tone(self, item: QTableWidgetItem, worse: bool | None) -> None:
-        brush = None if worse is None else QBrush(self._TONES[worse])  # None: the table's own colour
+        brush = None if worse is None else self._tones[worse]  # None: the table's own colour
         if item.data(Qt.ForegroundRole) != brush:
             item.setData(Qt.ForegroundRole, brush)
 
 
-_SECTION_TITLES = {"Operations": "Operations (duration)", "Workloads": "Workloads (peak response time)"}
+_SECTION_TITLES = {"Operations": QT_TR_NOOP("Operations (duration)"),
+                   "Workloads": QT_TR_NOOP("Workloads (peak response time)"), "Plan": QT_TR_NOOP("Plan")}
 
 
 def _table_lines(rows: list[CompareRow],
@@ -385,10 +401,10 @@ def _table_lines(rows: list[CompareRow],
     for row in rows:
         if row.section != section:
             section = row.section
-            out.append(((section, None), [_SECTION_TITLES.get(section, section), "", "", "", ""], None))
+            out.append(((section, None), [tr(_SECTION_TITLES.get(section, section)), "", "", "", ""], None))
         worse = (row.delta > 0) if row.delta else None  # longer or slower is worse for both
         out.append(((row.section, row.key),
-                    ["  " + row.label, _fmt(row.baseline, row.unit, row.baseline_missing),
-                     _fmt(row.current, row.unit, row.current_missing), _fmt_delta(row, compact), row.note],
+                    ["  " + tr(row.label), _fmt(row.baseline, row.unit, row.baseline_missing),
+                     _fmt(row.current, row.unit, row.current_missing), _fmt_delta(row, compact), tr(row.note)],
                     worse))
     return out

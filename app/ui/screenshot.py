@@ -1,7 +1,7 @@
 """Screenshots of the real main window (for docs/screenshots; run under Xvfb for a real X server):
 
     xvfb-run -a -s "-screen 0 1600x1000x24" python -m app.ui.screenshot OUT.png \\
-        [--file PROJECT] [--select "RG 0"] [--tab array] [--no-plugins] [--wait-ms 3000]
+        [--file PROJECT] [--select "RG 0"] [--tab array] [--no-plugins] [--wait-ms 3000] [--dark]
 
 Settings and recovery files go to a temporary folder, so the user's saved layout is not used.
 """
@@ -21,7 +21,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tab", choices=("selection", "array"), default="selection")
     ap.add_argument("--no-plugins", action="store_true", help="the configurator alone (no timeline/charts)")
     ap.add_argument("--wait-ms", type=int, default=3000)
+    ap.add_argument("--dark", action="store_true", help="the Fusion style with a dark palette (app.ui.theme)")
     args = ap.parse_args(argv)
+    if args.dark:
+        os.environ["ARRAYPLANNER_COLOR_SCHEME"] = "dark"
 
     tmp = tempfile.mkdtemp(prefix="arrayplanner-shot-")
     os.environ["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")

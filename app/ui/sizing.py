@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
+from app.ui.i18n import tr
 from app.service.goal_seek import SizingGoal, build_design, goal_seek
 from app.service.sweep import SweepSpec, sweep
 
@@ -40,7 +41,7 @@ class _Bridge(QObject):
 class SweepDialog(QDialog):
     def __init__(self, document, parent: QWidget | None = None, executor: Any = None):
         super().__init__(parent)
-        self.setWindowTitle("Load Sweep")
+        self.setWindowTitle(tr("Load Sweep"))
         self.setAccessibleName("Load sweep")
         self.document = document
         self.executor = executor  # None: the shared local process pool
@@ -62,33 +63,33 @@ class SweepDialog(QDialog):
             item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
             item.setCheckState(Qt.Checked if sc.name == project.current_scenario else Qt.Unchecked)
             self.scenarios.addItem(item)
-        form.addRow("Scenarios", self.scenarios)
+        form.addRow(tr("Scenarios"), self.scenarios)
         self.background = QComboBox()
         self.background.setAccessibleName("Background operation")
         self.background.addItem("None (host load alone)", None)
         for ev in project.scenario().events:
             if getattr(ev, "priority", None):
                 self.background.addItem(f"{ev.id}: {ev.label_text} at {ev.priority}", ev.id)
-        self.background.setToolTip("Also sweep while this operation of the current scenario runs")
-        form.addRow("During", self.background)
+        self.background.setToolTip(tr("Also sweep while this operation of the current scenario runs"))
+        form.addRow(tr("During"), self.background)
         self.steps = QSpinBox(minimum=2, maximum=200, value=20)
         self.steps.setAccessibleName("Load steps")
-        form.addRow("Load steps", self.steps)
+        form.addRow(tr("Load steps"), self.steps)
         self.target = QDoubleSpinBox(minimum=0.1, maximum=100000.0, decimals=1, suffix=" ms")
         targets = [w.response_target_ms for w in project.workloads if w.response_target_ms]
         self.target.setValue(min(targets) if targets else 20.0)
         self.target.setAccessibleName("Response target")
         self.target.valueChanged.connect(lambda _v: self._show())
-        form.addRow("Response target", self.target)
+        form.addRow(tr("Response target"), self.target)
         self.growth = QSpinBox(minimum=0, maximum=1000, value=30, suffix=" %")
         self.growth.setAccessibleName("Planned growth")
         self.growth.valueChanged.connect(lambda _v: self._show())
-        form.addRow("Planned growth", self.growth)
+        form.addRow(tr("Planned growth"), self.growth)
 
-        self.run_button = QPushButton("Run")
+        self.run_button = QPushButton(tr("Run"))
         self.run_button.setAccessibleName("Run the sweep")
         self.run_button.clicked.connect(self.start)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(tr("Cancel"))
         self.cancel_button.setAccessibleName("Cancel the sweep")
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel)
@@ -106,7 +107,7 @@ class SweepDialog(QDialog):
         self.legend = self.plot.addLegend(offset=(10, 10))
         self._follow_palette()
         self.plot.showGrid(x=True, y=True, alpha=0.2)
-        self.summary = QLabel("Run the sweep to see how the response grows with the load.")
+        self.summary = QLabel(tr("Run the sweep to see how the response grows with the load."))
         self.summary.setWordWrap(True)
         self.curve_box = QComboBox()
         self.curve_box.setAccessibleName("Curve shown in the table")
@@ -164,7 +165,7 @@ class SweepDialog(QDialog):
     def start(self) -> None:
         names = self.chosen_scenarios()
         if not names:
-            self.summary.setText("Tick at least one scenario.")
+            self.summary.setText(tr("Tick at least one scenario."))
             return
         project = self.document.project.clone()  # a snapshot: edits meanwhile do not reach the run
         catalog = self.document.catalog
@@ -174,7 +175,7 @@ class SweepDialog(QDialog):
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.bar.setRange(0, 0)
-        self.summary.setText("Sweeping…")
+        self.summary.setText(tr("Sweeping…"))
         bridge, stop, executor = self.bridge, self._stop, self.executor
 
         def work() -> None:
@@ -226,7 +227,7 @@ class SweepDialog(QDialog):
     def _finished(self, results) -> None:
         self._idle()
         if results is None:
-            self.summary.setText("Cancelled.")
+            self.summary.setText(tr("Cancelled."))
             return
         self.results = results
         self.bar.setRange(0, 1)
@@ -317,7 +318,7 @@ class GoalSeekDialog(QDialog):
 
     def __init__(self, document, parent: QWidget | None = None, executor: Any = None, prices=None):
         super().__init__(parent)
-        self.setWindowTitle("Goal Seek")
+        self.setWindowTitle(tr("Goal Seek"))
         self.setAccessibleName("Goal seek")
         self.document, self.executor, self.prices = document, executor, prices
         self.result = None
@@ -332,14 +333,14 @@ class GoalSeekDialog(QDialog):
         form = QFormLayout()
         targets = [w.response_target_ms for w in project.workloads if w.response_target_ms]
         self.target = _spin(0.1, 100000.0, min(targets) if targets else 10.0, " ms", "Response target")
-        form.addRow("Response at peak ≤", self.target)
+        form.addRow(tr("Response at peak ≤"), self.target)
         self.growth = _spin(0.0, 1000.0, 30.0, " %", "Planned growth")
-        form.addRow("Growth", self.growth)
+        form.addRow(tr("Growth"), self.growth)
         today = sum(l.capacity_gb for l in project.luns)
         self.capacity = _spin(1.0, 1e9, max(today, 1.0), " GB", "Usable capacity")
-        form.addRow("Usable capacity ≥", self.capacity)
+        form.addRow(tr("Usable capacity ≥"), self.capacity)
         self.rebuild_h = _spin(0.0, 10000.0, 8.0, " h", "Rebuild window (0: none)")
-        form.addRow("Rebuild within (0: no goal)", self.rebuild_h)
+        form.addRow(tr("Rebuild within (0: no goal)"), self.rebuild_h)
         self.priority = QComboBox()
         self.priority.setAccessibleName("Rebuild priority")
         from app.domain.priorities import default_priority, offered_priorities
@@ -349,17 +350,17 @@ class GoalSeekDialog(QDialog):
         dp = default_priority(platform, "drive_failure")
         if dp:
             self.priority.setCurrentText(dp)
-        form.addRow("at priority", self.priority)
+        form.addRow(tr("at priority"), self.priority)
         self.mttdl = _spin(0.0, 1e12, 0.0, " years", "MTTDL floor (0: none)")
-        form.addRow("MTTDL ≥ (0: no goal)", self.mttdl)
-        self.run_button = QPushButton("Search")
+        form.addRow(tr("MTTDL ≥ (0: no goal)"), self.mttdl)
+        self.run_button = QPushButton(tr("Search"))
         self.run_button.setAccessibleName("Search designs")
         self.run_button.clicked.connect(self.start)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(tr("Cancel"))
         self.cancel_button.setAccessibleName("Cancel the search")
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self._stop.set)
-        self.apply_button = QPushButton("Apply Selected Design")
+        self.apply_button = QPushButton(tr("Apply Selected Design"))
         self.apply_button.setAccessibleName("Apply the selected design to the project")
         self.apply_button.setEnabled(False)
         self.apply_button.clicked.connect(self.apply_selected)
@@ -369,7 +370,7 @@ class GoalSeekDialog(QDialog):
         for w in (self.run_button, self.cancel_button, self.bar):
             row.addWidget(w, 1 if w is self.bar else 0)
         row.addWidget(self.apply_button)
-        self.summary = QLabel("Set the goals and search the platform's designs.")
+        self.summary = QLabel(tr("Set the goals and search the platform's designs."))
         self.summary.setWordWrap(True)
         self.plot = pg.PlotWidget()
         self.plot.setAccessibleName("Cost against response of the designs")
@@ -422,7 +423,7 @@ class GoalSeekDialog(QDialog):
         self.cancel_button.setEnabled(True)
         self.apply_button.setEnabled(False)
         self.bar.setRange(0, 0)
-        self.summary.setText("Searching…")
+        self.summary.setText(tr("Searching…"))
         bridge, stop, executor = self.bridge, self._stop, self.executor
 
         def work() -> None:
@@ -457,7 +458,7 @@ class GoalSeekDialog(QDialog):
     def _finished(self, res) -> None:
         self._idle()
         if res is None:
-            self.summary.setText("Cancelled.")
+            self.summary.setText(tr("Cancelled."))
             return
         self.result = res
         self.bar.setValue(1)
@@ -527,10 +528,10 @@ class SizingParts:
         self.window = window
         self.dialog: SweepDialog | None = None
         self.goal_dialog: GoalSeekDialog | None = None
-        self.action = window._action("Load &Sweep…", self.open_sweep, "Ctrl+Shift+L",
-                                     "Response time against host load, to saturation")
-        self.goal_action = window._action("&Goal Seek…", self.open_goal_seek, None,
-                                          "The cheapest designs that meet a response, rebuild and capacity goal")
+        self.action = window._action(tr("Load &Sweep…"), self.open_sweep, "Ctrl+Shift+L",
+                                     tr("Response time against host load, to saturation"))
+        self.goal_action = window._action(tr("&Goal Seek…"), self.open_goal_seek, None,
+                                          tr("The cheapest designs that meet a response, rebuild and capacity goal"))
         window.menu("Scenario").addAction(self.action)
         window.menu("Scenario").addAction(self.goal_action)
 

@@ -16,13 +16,24 @@ from app.domain import edits
 from app.domain.capacity import capacity_summary
 from app.domain.formatting import format_capacity
 from app.domain.edits import ref_group, ref_lun
+from app.ui.accessibility import accessible
 from app.ui.canvas import group_color
 from app.ui.deletion import confirm_deletion
+from app.ui.i18n import QT_TR_NOOP, tr, tr_count
+from app.ui.theme import follow_palette, theme
 
-COLS = ["Group / LUN", "Layout", "Raw", "Usable", "Free"]
-COL_TIPS = ["RAID groups and the LUNs bound in them", "RAID layout of a group; owner (SP/controller) of a LUN",
-            "Raw capacity: all member drives", "Usable capacity of a group (data drives); size of a LUN",
-            "Usable capacity not yet bound to LUNs"]
+COLS = [QT_TR_NOOP("Group / LUN"), QT_TR_NOOP("Layout"), QT_TR_NOOP("Raw"), QT_TR_NOOP("Usable"), QT_TR_NOOP("Free")]
+COL_TIPS = [QT_TR_NOOP("RAID groups and the LUNs bound in them"),
+            QT_TR_NOOP("RAID layout of a group; owner (SP/controller) of a LUN"),
+            QT_TR_NOOP("Raw capacity: all member drives"),
+            QT_TR_NOOP("Usable capacity of a group (data drives); size of a LUN"),
+            QT_TR_NOOP("Usable capacity not yet bound to LUNs")]
+
+
+def _mark_free(item: QTreeWidgetItem, free_gb: float) -> None:
+    """An over-allocated group's Free column in the palette's error colour; else the tree's
+    own text colour (light or dark mode)."""
+    item.setData(4, Qt.ForegroundRole, QBrush(theme().error) if free_gb < -1e-6 else None)
 
 
 class StorageTree(QTreeWidget):
@@ -32,7 +43,8 @@ class StorageTree(QTreeWidget):
         super().__init__(parent)
         self.document = document
         self.setColumnCount(len(COLS))
-        self.setHeaderLabels(COLS)
+        self.setHeaderLabels([tr(c) for c in COLS])
+        accessible(self, tr("RAID groups and LUNs"), tr("Each RAID group with its LUNs and capacity; select one to edit it"))
         self.setSelectionMode(QAbstractItemView.ExtendedSelection)
         self.setUniformRowHeights(True)
         self.setAlternatingRowColors(True)
@@ -43,7 +55,7 @@ class StorageTree(QTreeWidget):
         for c in range(2, len(COLS)):
             self.headerItem().setTextAlignment(c, Qt.AlignRight | Qt.AlignVCenter)
         for c, tip in enumerate(COL_TIPS):
-            self.headerItem().setToolTip(c, tip)
+            self.headerItem().setToolTip(c, tr(tip))
         self._rows: dict[str, QTreeWidgetItem] = {}
         self._syncing = False
         self.context_menu_hooks: list = []  # hook(menu, [ref]) adds actions for the row's object
@@ -51,6 +63,7 @@ class StorageTree(QTreeWidget):
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self.refresh)
         document.changed.connect(self._changed)
+        follow_palette(self, self._rebuild)  # the error colour for the new ground
         self.refresh()
 
     def _changed(self, change: edits.Change) -> None:
@@ -84,28 +97,33 @@ class StorageTree(QTreeWidget):
                 format_capacity(cap.free_gb)]
 
     def _group_tip(self, g, cap) -> str:
-        return (f"RG {g.id}{' (' + g.name + ')' if g.name else ''}: {g.math.label} ({g.raid.label}) on "
-                f"{len(g.drives)} drives; raw {format_capacity(cap.raw_gb)}, usable {format_capacity(cap.usable_gb)}, "
-                f"allocated {format_capacity(cap.allocated_gb)} to LUNs, free {format_capacity(cap.free_gb)}")
+        return tr("{group}: {layout} ({raid}) on {n} drives; raw {raw}, usable {usable}, allocated {allocated} "
+                  "to LUNs, free {free}").format(
+            group=f"RG {g.id}" + (f" ({g.name})" if g.name else ""), layout=g.math.label, raid=g.raid.label,
+            n=len(g.drives), raw=format_capacity(cap.raw_gb), usable=format_capacity(cap.usable_gb),
+            allocated=format_capacity(cap.allocated_gb), free=format_capacity(cap.free_gb))
 
     def _lun_texts(self, lun) -> list[str]:
         return [f"LUN {lun.id}", lun.owner, "", format_capacity(lun.capacity_gb), ""]
 
     def _lun_tip(self, lun, wl: list[str]) -> str:
-        return (f"LUN {lun.id}{' (' + lun.name + ')' if lun.name else ''}: {format_capacity(lun.capacity_gb)} in "
-                f"RG {lun.group_id}, owned by {lun.owner}" + (f"; workloads: {', '.join(wl)}" if wl else ""))
+        text = tr("{lun}: {capacity} in RG {group}, owned by {owner}").format(
+            lun=f"LUN {lun.id}" + (f" ({lun.name})" if lun.name else ""), capacity=format_capacity(lun.capacity_gb),
+            group=lun.group_id, owner=lun.owner)
+        return text + ("; " + tr("workloads: {names}").format(names=", ".join(wl)) if wl else "")
 
     def _total_texts(self, total) -> list[str]:
         project = self.document.project
-        return ["Total", f"{len(project.drives)} drives", format_capacity(total.raw_gb),
+        return [tr("Total"), tr_count(len(project.drives), "{n} drive", "{n} drives"), format_capacity(total.raw_gb),
                 format_capacity(total.usable_gb), format_capacity(total.free_gb)]
 
     def _total_tip(self) -> str:
         project = self.document.project
         spares = project.hot_spares()
-        return (f"{len(project.drives)} drives, {len(spares)} hot spare{'s' if len(spares) != 1 else ''}. Raw counts "
-                "every drive, hot spares and drives not in a group included; usable, allocated and free add up "
-                "the RAID groups.")
+        return tr("{drives}, {spares}. Raw counts every drive, hot spares and drives not in a group included; "
+                  "usable, allocated and free add up the RAID groups.").format(
+            drives=tr_count(len(project.drives), "{n} drive", "{n} drives"),
+            spares=tr_count(len(spares), "{n} hot spare", "{n} hot spares"))
 
     @staticmethod
     def _set_texts(it: QTreeWidgetItem, texts: list[str]) -> None:
@@ -135,7 +153,7 @@ class StorageTree(QTreeWidget):
                     g = project.group(key)
                     self._set_texts(it, self._group_texts(g, by_id[g.id]))
                     it.setToolTip(0, self._group_tip(g, by_id[g.id]))
-                    it.setForeground(4, QBrush(QColor("#c62828" if by_id[g.id].free_gb < -1e-6 else "#000000")))
+                    _mark_free(it, by_id[g.id].free_gb)
                 elif kind == "lun":
                     lun = project.lun(key)
                     self._set_texts(it, self._lun_texts(lun))
@@ -171,8 +189,7 @@ class StorageTree(QTreeWidget):
             it.setData(0, Qt.UserRole, ref_group(g.id))
             it.setIcon(0, _swatch(group_color(g.id)))
             it.setToolTip(0, self._group_tip(g, cap))
-            if cap.free_gb < -1e-6:
-                it.setForeground(4, QBrush(QColor("#c62828")))
+            _mark_free(it, cap.free_gb)
             for c in (2, 3, 4):
                 it.setTextAlignment(c, right)
             self._rows[ref_group(g.id)] = it

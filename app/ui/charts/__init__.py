@@ -32,6 +32,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.domain.formatting import OUTAGE_TEXT, format_response, format_time, format_value, series_label
+from app.ui.accessibility import accessible
+from app.ui.i18n import QT_TR_NOOP, tr
+from app.ui.theme import Theme, follow_palette, readable, style_plot, theme
 
 from .statustext import StatusText
 from .timeaxis import TimeAxisItem
@@ -59,16 +62,15 @@ class PlotSpec:
 
 
 PLOTS: tuple[PlotSpec, ...] = (
-    PlotSpec("response", "Host response time", ("response_ms", "response_read_ms", "response_write_ms"), "ms"),
-    PlotSpec("cpu", "SP CPU per core / write cache", ("cpu_pct", "write_cache_pct"), "%", True),
-    PlotSpec("disk", "RAID group / drive utilization", ("group_pct", "drive_pct"), "%", True),
-    PlotSpec("progress", "Operation progress", ("progress_pct",), "%", True),
-    PlotSpec("bus", "Back-end bus", ("bus_pct",), "%", True),
-    PlotSpec("throughput", "Host throughput", ("iops",), "IOPS"),
+    PlotSpec("response", QT_TR_NOOP("Host response time"), ("response_ms", "response_read_ms", "response_write_ms"), "ms"),
+    PlotSpec("cpu", QT_TR_NOOP("SP CPU per core / write cache"), ("cpu_pct", "write_cache_pct"), "%", True),
+    PlotSpec("disk", QT_TR_NOOP("RAID group / drive utilization"), ("group_pct", "drive_pct"), "%", True),
+    PlotSpec("progress", QT_TR_NOOP("Operation progress"), ("progress_pct",), "%", True),
+    PlotSpec("bus", QT_TR_NOOP("Back-end bus"), ("bus_pct",), "%", True),
+    PlotSpec("throughput", QT_TR_NOOP("Host throughput"), ("iops",), "IOPS"),
 )
 LEFT_AXIS_W = 180  # as wide as the timeline's row labels, so both read on one time axis
 STALE_OPACITY = 0.3  # curves of the last good prediction while there is no new one
-STALE_STYLE = "background: #fff3cd; color: #5c4400; border: 1px solid #e0c060; padding: 3px;"
 
 # which kind of thing a metric's entity is: a workload, an operation... has one colour in every chart
 _ENTITY_KIND = {
@@ -80,7 +82,10 @@ _ENTITY_KIND = {
 }
 _KIND_FAMILY = {"core": "controller", "group": "drive"}  # kinds sharing a chart share the palette
 # what a plot without any curve says instead of an empty axis
-_EMPTY_NOTE = {"response": "no host workloads", "throughput": "no host workloads", "progress": "no operations"}
+_EMPTY_NOTE = {"response": QT_TR_NOOP("no host workloads"), "throughput": QT_TR_NOOP("no host workloads"),
+               "progress": QT_TR_NOOP("no operations")}
+_NOTHING = QT_TR_NOOP("nothing to show")
+QT_TR_NOOP("Controller CPU per core / write cache")  # the cpu title on platforms without "SP"s (_retitle)
 
 _PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -319,7 +324,9 @@ class ChartsPanel(QWidget):
         self.focus: set[tuple[str, str]] = set()
         self.cursor_h = 0.0
         self.hidden_plots: set[str] = set()
-        self._colors: dict[tuple[str, str], QColor] = {}  # (entity kind, entity)
+        self._colors: dict[tuple[str, str], QColor] = {}  # (entity kind, entity): its palette colour
+        self._shown_colors: dict[tuple[str, str], QColor] = {}  # the same, readable on the plots' ground
+        self.ink: Theme = theme()
         self._family_counts: dict[str, int] = {}
         self.curves: dict[str, dict[tuple[str, str, bool], pg.PlotDataItem]] = {s.key: {} for s in PLOTS}
         self._pools: dict[str, list[pg.PlotDataItem]] = {}
@@ -339,19 +346,19 @@ class ChartsPanel(QWidget):
         lay.setSpacing(2)
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 2, 4, 0)
-        self.status_label = StatusText("No prediction yet")  # changes at every prediction
+        self.status_label = StatusText(tr("No prediction yet"))  # changes at every prediction
         self.status_label.setObjectName("chartsStatus")
         bar.addWidget(self.status_label, 1)
-        self.view_button = QToolButton(text="Charts")
+        self.view_button = QToolButton(text=tr("Charts"))
         self.view_button.setPopupMode(QToolButton.InstantPopup)
         self.view_menu = QMenu(self.view_button)
         self.view_button.setMenu(self.view_menu)
         bar.addWidget(self.view_button)
-        self.fit_button = QToolButton(text="Fit")
-        self.fit_button.setToolTip("Show the whole plan")
+        self.fit_button = QToolButton(text=tr("Fit"))
+        self.fit_button.setToolTip(tr("Show the whole plan"))
         self.fit_button.clicked.connect(lambda: self.fit())
         bar.addWidget(self.fit_button)
-        self.export_button = QToolButton(text="Export")
+        self.export_button = QToolButton(text=tr("Export"))
         self.export_button.setPopupMode(QToolButton.InstantPopup)
         self.export_menu = QMenu(self.export_button)
         self.export_button.setMenu(self.export_menu)
@@ -360,15 +367,18 @@ class ChartsPanel(QWidget):
 
         split = QSplitter(Qt.Horizontal, self)
         self.glw = pg.GraphicsLayoutWidget()
-        self.glw.setBackground("w")
+        accessible(self.glw, tr("Charts"), tr("Host response time, controller CPU, utilization and rates over the "
+                                              "plan; the readout beside them lists the values at the cursor"))
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
+        accessible(self.scroll, tr("Charts"))
         self.scroll.setFrameShape(QScrollArea.NoFrame)
         self.scroll.setWidget(self.glw)
         self.scroll.verticalScrollBar().valueChanged.connect(self._draw_pending)
         split.addWidget(self.scroll)
         self.readout = QTreeWidget()
-        self.readout.setHeaderLabels(["At cursor", "Value", "Baseline"])
+        accessible(self.readout, tr("Values at the cursor"))
+        self.readout.setHeaderLabels([tr("At cursor"), tr("Value"), tr("Baseline")])
         self.readout.setRootIsDecorated(True)
         self.readout.setMinimumWidth(260)
         # values keep a fixed width that fits "99,999 IOPS" (no relayout as the cursor moves);
@@ -390,7 +400,6 @@ class ChartsPanel(QWidget):
         self.stale_banner = QLabel()
         self.stale_banner.setObjectName("chartsStale")
         self.stale_banner.setWordWrap(True)
-        self.stale_banner.setStyleSheet(STALE_STYLE)
         self.stale_banner.hide()
         self.stale_reason: str | None = None
         lay.addWidget(self.stale_banner)
@@ -404,13 +413,13 @@ class ChartsPanel(QWidget):
         self._headers: dict[str, QGraphicsLinearLayout] = {}
         self._view_actions: dict[str, QAction] = {}
         self._png_actions: dict[str, QAction] = {}
-        self._base_titles: dict[str, str] = {s.key: s.title for s in PLOTS}
+        self._base_titles: dict[str, str] = {s.key: tr(s.title) for s in PLOTS}
         self._axis_plot: str | None = None  # the plot whose time axis shows its ticks
         first = None
         for row, spec in enumerate(PLOTS):
             axis = TimeAxisItem("bottom")
             p = self.glw.addPlot(row=row, col=0, axisItems={"bottom": axis, "left": _ValueAxis("left")})
-            _set_title(p, spec.title)
+            _set_title(p, tr(spec.title))
             p.titleLabel.opts["justify"] = "left"
             # a long title ("... (12 of 20: busiest and selected)") must not make the plot wider
             # than the dock: LabelItem sets its minimum width to its text's after every change
@@ -447,19 +456,17 @@ class ChartsPanel(QWidget):
             header.setAlignment(leg, Qt.AlignRight | Qt.AlignVCenter)
             p.layout.addItem(header, 0, 1)
             self._headers[spec.key] = header
-            note = pg.LabelItem("", size="9pt", color="#808080")
+            note = pg.LabelItem("", size="9pt")
             note.setParentItem(p.getViewBox())
             note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
             note.hide()
             self.empty_notes[spec.key] = note
             p.getViewBox().sigResized.connect(lambda _vb, k=spec.key: self._fit_legend(k))
-            line = pg.InfiniteLine(pos=0.0, angle=90, movable=True,
-                                   pen=pg.mkPen("#000000", width=1), hoverPen=pg.mkPen("#d62728", width=2))
+            line = pg.InfiniteLine(pos=0.0, angle=90, movable=True)
             line.setZValue(50)
             line.sigPositionChanged.connect(self._line_moved)
             p.addItem(line, ignoreBounds=True)
-            text = pg.TextItem(anchor=(0, 0), color="#202020", fill=pg.mkBrush(255, 255, 224, 230),
-                               border=pg.mkPen("#999999"))
+            text = pg.TextItem(anchor=(0, 0))
             text.setZValue(60)
             text.hide()
             p.addItem(text, ignoreBounds=True)
@@ -468,18 +475,48 @@ class ChartsPanel(QWidget):
             self.cursor_lines[spec.key] = line
             self.hover_text[spec.key] = text
             self._add_plot_menu(spec, p)
-            act = QAction(spec.title, self.view_menu, checkable=True, checked=True)
+            act = QAction(tr(spec.title), self.view_menu, checkable=True, checked=True)
             act.toggled.connect(lambda on, k=spec.key: self.set_plot_visible(k, on))
             self.view_menu.addAction(act)
             self._view_actions[spec.key] = act
             self._png_actions[spec.key] = self.export_menu.addAction(
-                f"{spec.title} as PNG...", lambda k=spec.key: self._ask_png(k))
+                tr("{chart} as PNG...").format(chart=tr(spec.title)), lambda k=spec.key: self._ask_png(k))
         self.export_menu.addSeparator()
-        self.export_menu.addAction("All series as CSV...", lambda: self._ask_csv(None))
+        self.export_menu.addAction(tr("All series as CSV..."), lambda: self._ask_csv(None))
         self.master_plot = first
         self._update_time_axis()
         self._update_min_height()
         self._mouse_proxy = pg.SignalProxy(self.glw.scene().sigMouseMoved, rateLimit=30, slot=self._mouse_moved)
+        self.set_theme(self.ink)
+        follow_palette(self, lambda: self.set_theme(theme()))
+
+    def set_theme(self, ink: Theme) -> None:
+        """Draw in the palette's colours (light or dark): the ground, axes, titles, legends,
+        cursor and notes, and every curve and read-out row in its colour made readable there."""
+        self.ink = ink
+        self._shown_colors.clear()
+        self.glw.setBackground(ink.background)
+        self.stale_banner.setStyleSheet(ink.banner_style())
+        for key, plot in self.plots.items():
+            style_plot(plot, ink)
+            self.legends[key].setLabelTextColor(ink.text)
+            self.cursor_lines[key].setPen(pg.mkPen(ink.text, width=1))
+            self.cursor_lines[key].setHoverPen(pg.mkPen(ink.error, width=2))
+            hover = self.hover_text[key]
+            hover.setColor(ink.text)
+            ground = ink.shade(0.06)
+            ground.setAlpha(235)
+            hover.fill = pg.mkBrush(ground)
+            hover.border = pg.mkPen(ink.shade(0.4))
+            hover.update()
+            note = self.empty_notes[key]
+            note.setText(note.text, color=ink.muted)
+            for (metric, ent, is_base), item in self.curves[key].items():
+                item.setPen(self._pen(metric, ent, is_base, (metric, ent) in self.focus))
+        for (_key, metric, ent), item in self._readout_items.items():
+            item.setForeground(0, self._color((metric, ent)))
+        outages, self.outages = self.outages, None  # the bands again, their label in the new colour
+        self._sync_outages(outages)
 
     # ---------------------------------------------------------------- public
     def set_results(self, result, baseline=None, project=None) -> None:
@@ -493,7 +530,7 @@ class ChartsPanel(QWidget):
             for key in self.curves:
                 self._sync_plot(key, [], [])
             self._sync_outages([])
-            self.status_label.setText("No prediction yet")
+            self.status_label.setText(tr("No prediction yet"))
             return
         self._sync_outages(result.host_outages())
         self._retitle(result)
@@ -512,13 +549,15 @@ class ChartsPanel(QWidget):
                 self._pending[spec.key] = (pairs, bpairs)
             title = self._base_titles[spec.key]
             if total > len(pairs):
-                title += f"  ({len(pairs)} of {total}: busiest and selected)"
+                title = tr("{title}  ({shown} of {total}: busiest and selected)").format(
+                    title=title, shown=len(pairs), total=total)
             if self._titles.get(spec.key) != title:  # setting a title is slow: only on change
                 self._titles[spec.key] = title
                 _set_title(self.plots[spec.key], title)
-        text = f"Scenario '{result.scenario}', plan to {format_time(result.horizon_h)}"
+        text = tr("Scenario '{scenario}', plan to {end}").format(scenario=result.scenario,
+                                                                 end=format_time(result.horizon_h))
         if baseline is not None:
-            text += f"; baseline '{baseline.scenario}' dashed"
+            text += "; " + tr("baseline '{scenario}' dashed").format(scenario=baseline.scenario)
         self.status_label.setText(text)
         horizon = max(result.horizon_h, baseline.horizon_h if baseline is not None else 0.0)
         if first:
@@ -537,11 +576,11 @@ class ChartsPanel(QWidget):
         """Name the controllers as the platform does ("SP CPU per core", "Controller CPU ...")."""
         word = _controller_word(result)
         for spec in PLOTS:
-            title = spec.title.replace("SP ", f"{word} ", 1) if spec.title.startswith("SP ") else spec.title
+            title = tr(spec.title.replace("SP ", f"{word} ", 1) if spec.title.startswith("SP ") else spec.title)
             if self._base_titles[spec.key] != title:
                 self._base_titles[spec.key] = title
                 self._view_actions[spec.key].setText(title)
-                self._png_actions[spec.key].setText(f"{title} as PNG...")
+                self._png_actions[spec.key].setText(tr("{chart} as PNG...").format(chart=title))
 
     def set_stale(self, reason: str | None) -> None:
         """With a reason: the curves shown are those of the last good prediction and there is no
@@ -550,10 +589,10 @@ class ChartsPanel(QWidget):
             return
         self.stale_reason = reason
         if reason and self.result is None:
-            self.stale_banner.setText(f"No prediction: {reason}")
+            self.stale_banner.setText(tr("No prediction: {why}").format(why=reason))
         elif reason:
-            self.stale_banner.setText(f"These curves are from the last good prediction; there is none for the "
-                                      f"plan as it is now: {reason}")
+            self.stale_banner.setText(tr("These curves are from the last good prediction; there is none for the "
+                                         "plan as it is now: {why}").format(why=reason))
         self.stale_banner.setVisible(bool(reason))
         opacity = STALE_OPACITY if reason else 1.0
         for plot in self.plots.values():
@@ -770,17 +809,19 @@ class ChartsPanel(QWidget):
         shown = list(self.curves[key].items())  # (a hidden chart's curves count: isVisible() says no)
         title = self._titles.get(key, self._base_titles[key])
         if self.result is not None:
-            title += f" - scenario '{self.result.scenario}'"
+            title += " - " + tr("scenario '{scenario}'").format(scenario=self.result.scenario)
             if self.baseline is not None and any(k[2] for k, _ in shown):
-                title += f" (baseline '{self.baseline.scenario}' dashed)"
+                title += " (" + tr("baseline '{scenario}' dashed").format(scenario=self.baseline.scenario) + ")"
+        ink = self.ink  # as on screen: the curves' colours were made readable on its ground
         view = pg.GraphicsLayoutWidget()
-        view.setBackground("w")
+        view.setBackground(ink.background)
         view.resize(width, height)
         plot = view.addPlot(axisItems={"bottom": TimeAxisItem("bottom")})
-        plot.setTitle(title, size="11pt")
+        style_plot(plot, ink)
+        plot.setTitle(title, size="11pt", color=ink.text)
         plot.setLabel("left", spec.unit)
         plot.showGrid(x=True, y=True, alpha=0.25)
-        legend = _RowLegend(labelTextSize="9pt", verSpacing=-6, horSpacing=12)
+        legend = _RowLegend(labelTextSize="9pt", verSpacing=-6, horSpacing=12, labelTextColor=ink.text)
         plot.layout.removeItem(plot.getAxis("top"))
         plot.layout.addItem(legend, 1, 1)
         current = [k for k, _ in shown if not k[2]]
@@ -792,14 +833,14 @@ class ChartsPanel(QWidget):
             plot.addItem(copy)
             if not k[2] and len(current) <= LEGEND_MAX:
                 legend.addItem(copy, item.opts["name"])
-        plot.addItem(pg.InfiniteLine(pos=self.cursor_h, angle=90, pen=pg.mkPen("#000000", width=1)))
+        plot.addItem(pg.InfiniteLine(pos=self.cursor_h, angle=90, pen=pg.mkPen(ink.text, width=1)))
         if key in HOST_PLOTS:
             for start, end in self.outages:
-                _add_outage_band(plot, start, end)
+                _add_outage_band(plot, start, end, ink)
         plot.setXRange(*self.master_plot.getViewBox().viewRange()[0], padding=0)
         plot.setYRange(*src.getViewBox().viewRange()[1], padding=0)
         if not shown:
-            note = pg.LabelItem(_EMPTY_NOTE.get(key, "nothing to show"), size="11pt", color="#808080")
+            note = pg.LabelItem(tr(_EMPTY_NOTE.get(key, _NOTHING)), size="11pt", color=ink.muted)
             note.setParentItem(plot.getViewBox())
             note.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
         view.ci.resize(width, height)  # never shown: no resize event sizes it
@@ -838,22 +879,22 @@ class ChartsPanel(QWidget):
         return path
 
     def _ask_png(self, key: str) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export chart as PNG", f"{key}.png", "PNG image (*.png)")
+        path, _ = QFileDialog.getSaveFileName(self, tr("Export chart as PNG"), f"{key}.png", tr("PNG image (*.png)"))
         if path:
             self.export_png(key, path)
 
     def _ask_csv(self, key: str | None) -> None:
         name = f"{key or 'series'}.csv"
-        path, _ = QFileDialog.getSaveFileName(self, "Export series as CSV", name, "CSV (*.csv)")
+        path, _ = QFileDialog.getSaveFileName(self, tr("Export series as CSV"), name, tr("CSV (*.csv)"))
         if path:
             self.export_csv(path, key)
 
     def _add_plot_menu(self, spec: PlotSpec, plot: pg.PlotItem) -> None:
         menu = plot.getViewBox().menu
         menu.addSeparator()
-        menu.addAction("Export this chart as PNG...", lambda k=spec.key: self._ask_png(k))
-        menu.addAction("Export this chart's series as CSV...", lambda k=spec.key: self._ask_csv(k))
-        menu.addAction("Show the whole plan", lambda: self.fit())
+        menu.addAction(tr("Export this chart as PNG..."), lambda k=spec.key: self._ask_png(k))
+        menu.addAction(tr("Export this chart's series as CSV..."), lambda k=spec.key: self._ask_csv(k))
+        menu.addAction(tr("Show the whole plan"), lambda: self.fit())
 
     # ---------------------------------------------------------------- drawing
     def _color(self, pair: tuple[str, str]) -> QColor:
@@ -862,13 +903,20 @@ class ChartsPanel(QWidget):
         the palette together, so a chart's first curves get its most distinct colours."""
         metric, ent = pair
         kind = _ENTITY_KIND.get(metric, metric)
+        shown = self._shown_colors.get((kind, ent))
+        if shown is not None:
+            return shown
         c = self._colors.get((kind, ent))
         if c is None:
             family = _KIND_FAMILY.get(kind, kind)
             n = self._family_counts.get(family, 0)
             self._family_counts[family] = n + 1
             c = self._colors[(kind, ent)] = QColor(_PALETTE[n % len(_PALETTE)])
-        return c
+        # the palette's navy and maroon vanish on a dark ground: lightened there to the contrast
+        # text wants (the read-out writes the names in these colours); on a light ground as is
+        shown = readable(c, self.ink.background, 4.5) if self.ink.dark else QColor(c)
+        self._shown_colors[(kind, ent)] = shown
+        return shown
 
     def _pen(self, metric: str, ent: str, is_base: bool, selected: bool = False) -> QPen:
         color = self._color((metric, ent))
@@ -937,7 +985,7 @@ class ChartsPanel(QWidget):
         note = self.empty_notes[key]
         empty = not has_curves and self.result is not None
         if empty:
-            note.setText(_EMPTY_NOTE.get(key, "nothing to show"), size="9pt", color="#808080")
+            note.setText(tr(_EMPTY_NOTE.get(key, _NOTHING)), size="9pt", color=self.ink.muted)
         if note.isVisible() != empty:
             note.setVisible(empty)
             self.plots[key].getAxis("left").setStyle(showValues=not empty)
@@ -955,7 +1003,7 @@ class ChartsPanel(QWidget):
         for key in HOST_PLOTS:
             plot = self.plots[key]
             for start, end in outages:
-                self._outage_items.append((plot, _add_outage_band(plot, start, end)))
+                self._outage_items.append((plot, _add_outage_band(plot, start, end, self.ink)))
 
     def _sync_legend(self, key: str, items: list[pg.PlotDataItem]) -> None:
         legend = self.legends[key]
@@ -1006,7 +1054,7 @@ class ChartsPanel(QWidget):
         the texts that changed are set (a rebuild re-lays out and repaints the whole dock)."""
         tree = self.readout
         t = self.cursor_h
-        header = [f"At {format_time(t)}", "Value", "Baseline" if self.baseline is not None else ""]
+        header = [tr("At {time}").format(time=format_time(t)), tr("Value"), tr("Baseline") if self.baseline is not None else ""]
         if header != self._readout_header:
             self._readout_header = header
             tree.setHeaderLabels(header)
@@ -1069,7 +1117,7 @@ class ChartsPanel(QWidget):
                 lines.append(f"{series_label(metric, ent, self.project, self.result)}: "
                              f"{ENDED if ended else _fmt(s.at(t), s.unit)}")
             if len(self.shown[key]) > 8:
-                lines.append(f"... {len(self.shown[key]) - 8} more in the read-out")
+                lines.append(tr("... {n} more in the read-out").format(n=len(self.shown[key]) - 8))
             text.setText("\n".join(lines))
             text.setPos(pt.x(), pt.y())
             (xr, yr) = vb.viewRange()
@@ -1084,14 +1132,14 @@ class ChartsPanel(QWidget):
         return item.toPlainText() if item.isVisible() else ""
 
 
-def _add_outage_band(plot: pg.PlotItem, start: float, end: float) -> pg.LinearRegionItem:
+def _add_outage_band(plot: pg.PlotItem, start: float, end: float, ink: Theme) -> pg.LinearRegionItem:
     band = pg.LinearRegionItem((start, end), movable=False, brush=pg.mkBrush(255, 140, 0, 45),
                                pen=pg.mkPen(255, 140, 0, 110))
     band.setZValue(-10)  # under the curves and the grid's labels
     band.setToolTip(OUTAGE_TEXT)
     plot.addItem(band, ignoreBounds=True)
     label = pg.InfLineLabel(band.lines[0], OUTAGE_TEXT, position=0.92, anchors=[(0, 0), (0, 0)],
-                            color="#8a4b00")
+                            color=readable(QColor("#8a4b00"), ink.background, 4.5))
     label.setFont(QFont("Sans", 8))
     return band
 

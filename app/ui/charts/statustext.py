@@ -11,12 +11,18 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from app.ui.theme import mix
+
 
 class StatusText(QWidget):
-    def __init__(self, text: str = "", parent: QWidget | None = None, color: str | None = None):
+    def __init__(self, text: str = "", parent: QWidget | None = None, color: str | None = None,
+                 muted: bool = False):
+        """`color`: a fixed colour; `muted`: a grey between the palette's text and ground (light
+        or dark mode); neither: the palette's text colour."""
         super().__init__(parent)
         self._text = text
         self._color = QColor(color) if color else None
+        self._muted = muted
         self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
         self.setFixedHeight(self.fontMetrics().height() + 4)
 
@@ -33,6 +39,12 @@ class StatusText(QWidget):
 
     def paintEvent(self, _event) -> None:  # noqa: N802
         p = QPainter(self)
-        p.setPen(self._color if self._color is not None else self.palette().windowText().color())
+        pal = self.palette()
+        if self._color is not None:
+            p.setPen(self._color)
+        elif self._muted:
+            p.setPen(mix(pal.window().color(), pal.windowText().color(), 0.7))
+        else:
+            p.setPen(pal.windowText().color())
         rect = self.rect().adjusted(2, 0, -2, 0)
         p.drawText(rect, Qt.AlignLeft | Qt.AlignVCenter, self.fontMetrics().elidedText(self._text, Qt.ElideRight, rect.width()))

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QMenu
 from app.domain.edits import parse_ref
 from app.ui.timeline.dialogs import failed_drives
 from app.ui.charts import values_at
+from app.ui.i18n import QT_TR_NOOP, tr
 
 
 # the GUI-thread time one turn of the event loop may spend on a result's redraw steps (the first
@@ -107,7 +108,8 @@ class TimelineParts:
         self.redraws += 1
         self.last_latency_ms = (time.perf_counter() - live.requested_at) * 1000.0
         self.charts.set_status(self.charts.status_label.text()
-                               + f"  ·  updated in {self.last_latency_ms:.0f} ms (engine {live.engine_s * 1000:.0f} ms)")
+                               + "  ·  " + tr("updated in {total} ms (engine {engine} ms)").format(
+                                   total=f"{self.last_latency_ms:.0f}", engine=f"{live.engine_s * 1000:.0f}"))
 
     @staticmethod
     def _horizon(live) -> float:
@@ -140,9 +142,9 @@ class TimelineParts:
         # undims them); the banner says it, so the chart status line does not repeat it
         self.charts.set_stale(first)
         self.compare.set_stale(first)
-        self.charts.set_status("No prediction")
+        self.charts.set_status(tr("No prediction"))
         self.timeline.set_stale(True, dim=True)
-        self.window.status(f"No prediction: {first}")
+        self.window.status(tr("No prediction: {why}").format(why=first))
         messages = getattr(self.window, "messages", None)
         if messages is not None and hasattr(messages, "set_extra") and not messages.prediction_blocked():
             # the engine itself failed (validation would have said so): its advisories are gone
@@ -152,7 +154,7 @@ class TimelineParts:
     def on_busy(self, busy: bool) -> None:
         self.timeline.set_stale(busy)
         if busy:
-            self.charts.set_status("Predicting...")
+            self.charts.set_status(tr("Predicting..."))
 
     def colour_canvas(self, *_args) -> None:
         canvas = getattr(self.window, "canvas", None)
@@ -244,7 +246,7 @@ class TimelineParts:
             group = project.group_of_drive(key)
             sub = self._group_entries(group.id, drive_failure=False) if group is not None else []
             if sub:
-                entries.append((f"RAID group {group.id}", sub))
+                entries.append((tr("RAID group {id}").format(id=group.id), sub))
         if entries:
             menu.addSeparator()
             _add_entries(menu, entries)
@@ -260,13 +262,14 @@ class TimelineParts:
         # best one the rules accept; a move's None target asks for one)
         out = []
         if self._offered("lun_migration"):
-            out.append((f"Migrate LUN {lun} to...", self._dialog("lun_migration", source_lun=lun)))
+            out.append((tr("Migrate LUN {id} to...").format(id=lun), self._dialog("lun_migration", source_lun=lun)))
         if self._offered("bind"):
-            out.append((f"Bind LUN {lun}...", self._dialog("bind", lun=lun)))
+            out.append((tr("Bind LUN {id}...").format(id=lun), self._dialog("bind", lun=lun)))
         if self._offered("reallocate"):
-            out.append((f"Reallocate LUN {lun}...", self._dialog("reallocate", lun=lun)))
+            out.append((tr("Reallocate LUN {id}...").format(id=lun), self._dialog("reallocate", lun=lun)))
         if self._offered("volume_migration"):
-            out.append((f"Volume migration of LUN {lun}...", self._dialog("volume_migration", moves=[[lun, None]])))
+            out.append((tr("Volume migration of LUN {id}...").format(id=lun),
+                        self._dialog("volume_migration", moves=[[lun, None]])))
         return out
 
     def _group_entries(self, gid: int, drive_failure: bool) -> list:
@@ -274,21 +277,22 @@ class TimelineParts:
         luns = [l.id for l in project.luns_in_group(gid)]
         out: list = []
         if luns and self._offered("bind"):  # the form offers every LUN; the newest one first
-            out.append(("Bind LUN...", self._dialog("bind", lun=luns[-1])))
+            out.append((tr("Bind LUN..."), self._dialog("bind", lun=luns[-1])))
         if luns and self._offered("reallocate"):
-            out.append(("Reallocate...", self._dialog("reallocate", lun=luns[0])))
+            out.append((tr("Reallocate..."), self._dialog("reallocate", lun=luns[0])))
         if luns and self._offered("volume_migration"):
-            out.append(("Volume migration group...",
+            out.append((tr("Volume migration group..."),
                         self._dialog("volume_migration", moves=[[l, None] for l in luns], parallel=True)))
         members = project.group(gid).drives
         if drive_failure and members and self._offered("drive_failure"):
-            out.append((f"Fail a drive of RG {gid}...", self._dialog("drive_failure", drive=members[0])))
+            out.append((tr("Fail a drive of RG {id}...").format(id=gid), self._dialog("drive_failure", drive=members[0])))
         if luns and self._offered("lun_migration"):
             out.append(None)
-            out += [(f"Migrate LUN {l} to...", self._dialog("lun_migration", source_lun=l))
+            out += [(tr("Migrate LUN {id} to...").format(id=l), self._dialog("lun_migration", source_lun=l))
                     for l in luns[:MENU_LUNS]]
             if len(luns) > MENU_LUNS:
-                out.append((f"{len(luns) - MENU_LUNS} more LUNs: right-click them in the RAID groups and LUNs tree",
+                out.append((tr("{n} more LUNs: right-click them in the RAID groups and LUNs tree").format(
+                            n=len(luns) - MENU_LUNS),
                             None))
         return out
 
@@ -297,9 +301,9 @@ class TimelineParts:
         failed_at = failed_drives(project).get(loc)  # failed in this scenario and not replaced
         out = []
         if failed_at is not None:
-            out.append((f"Replace drive {loc}...", self._dialog("drive_replacement", drive=loc)))
+            out.append((tr("Replace drive {id}...").format(id=loc), self._dialog("drive_replacement", drive=loc)))
         elif project.group_of_drive(loc) is not None and self._offered("drive_failure"):
-            out.append((f"Fail drive {loc}...", self._dialog("drive_failure", drive=loc)))
+            out.append((tr("Fail drive {id}...").format(id=loc), self._dialog("drive_failure", drive=loc)))
         return out
 
 
@@ -369,12 +373,12 @@ def install(window) -> TimelineParts:
     parts._turn.setInterval(0)
     parts._turn.timeout.connect(parts._next_step)
 
-    parts.docks["timeline"] = window.add_dock(timeline, "Timeline", Qt.BottomDockWidgetArea)
+    parts.docks["timeline"] = window.add_dock(timeline, QT_TR_NOOP("Timeline"), Qt.BottomDockWidgetArea)
     if hasattr(window, "add_selection_view"):
         window.add_selection_view(timeline)  # Delete there deletes the selected operation
-    parts.docks["charts"] = window.add_dock(charts, "Charts", Qt.BottomDockWidgetArea)
-    parts.docks["advisor"] = window.add_dock(advisor, "Priority advisor", Qt.RightDockWidgetArea)
-    parts.docks["compare"] = window.add_dock(compare, "Scenario comparison", Qt.BottomDockWidgetArea)
+    parts.docks["charts"] = window.add_dock(charts, QT_TR_NOOP("Charts"), Qt.BottomDockWidgetArea)
+    parts.docks["advisor"] = window.add_dock(advisor, QT_TR_NOOP("Priority advisor"), Qt.RightDockWidgetArea)
+    parts.docks["compare"] = window.add_dock(compare, QT_TR_NOOP("Scenario comparison"), Qt.BottomDockWidgetArea)
     # The default arrangement (the timeline above the charts, full width, so they read on one
     # time axis; the advisor tabbed with the inspector; messages and the comparison tabbed under
     # it) is made once the window is on screen: tabifying before that leaves stray tab bars
@@ -390,15 +394,15 @@ def install(window) -> TimelineParts:
         toolbar.addWidget(bar)
     else:
         timeline.layout().insertWidget(0, bar)
-    play = QAction("Play", window)
+    play = QAction(tr("Play"), window)
     play.setObjectName("play")
     play.setCheckable(True)
     parts.play_action = play
 
     def show_state(on: bool) -> None:  # as the timeline's own Play button, with a tooltip
         show_play_state(play, on)
-        play.setToolTip("Stop the cursor where it is" if on else
-                        "Move the cursor through the plan; the canvas colours drives by utilization")
+        play.setToolTip(tr("Stop the cursor where it is") if on else
+                        tr("Move the cursor through the plan; the canvas colours drives by utilization"))
 
     def play_toggled(on: bool) -> None:
         cursor.play() if on else cursor.pause()
@@ -431,20 +435,20 @@ def install(window) -> TimelineParts:
 
     # menus
     ops_menu = window.menu("Operations")
-    add_menu = ops_menu.addMenu("&Add at the cursor")
+    add_menu = ops_menu.addMenu(tr("&Add at the cursor"))
     add_menu.aboutToShow.connect(lambda: timeline._fill_add_menu(add_menu))
-    ops_menu.addAction("&Priority advisor", lambda: timeline.selected and parts.show_advisor(timeline.selected))
-    ops_menu.addAction("&Delete selected operation", lambda: timeline.selected and timeline.delete_event(timeline.selected))
+    ops_menu.addAction(tr("&Priority advisor"), lambda: timeline.selected and parts.show_advisor(timeline.selected))
+    ops_menu.addAction(tr("&Delete selected operation"), lambda: timeline.selected and timeline.delete_event(timeline.selected))
     ops_menu.addSeparator()
     ops_menu.addAction(play)
     sc_menu = window.menu("Scenario")
-    sc_menu.addAction("&Duplicate current scenario", lambda: bar.duplicate())
-    sc_menu.addAction("&Rename current scenario...", bar._ask_rename)
-    sc_menu.addAction("Pin current as &baseline", lambda: bar.set_baseline(doc.project.current_scenario))
-    sc_menu.addAction("&Clear baseline", lambda: bar.set_baseline(None))
-    sc_menu.addAction("Show &comparison", lambda: (parts.docks["compare"].show(), parts.docks["compare"].raise_()))
+    sc_menu.addAction(tr("&Duplicate current scenario"), lambda: bar.duplicate())
+    sc_menu.addAction(tr("&Rename current scenario..."), bar._ask_rename)
+    sc_menu.addAction(tr("Pin current as &baseline"), lambda: bar.set_baseline(doc.project.current_scenario))
+    sc_menu.addAction(tr("&Clear baseline"), lambda: bar.set_baseline(None))
+    sc_menu.addAction(tr("Show &comparison"), lambda: (parts.docks["compare"].show(), parts.docks["compare"].raise_()))
     view = window.menu("View")
-    parts.colour_drives = QAction("Colour drives by &utilization at the cursor", window)
+    parts.colour_drives = QAction(tr("Colour drives by &utilization at the cursor"), window)
     parts.colour_drives.setCheckable(True)
     parts.colour_drives.setChecked(False)  # RAID-group colours until asked, or while playing
     cursor.playingChanged.connect(lambda on: on and parts.colour_drives.setChecked(True))

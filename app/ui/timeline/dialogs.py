@@ -28,7 +28,9 @@ from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEna
 from app.domain.validation import (
     ERROR, MAX_START_H, REALLOCATE_THRESHOLD, event_issues, migration_targets, unused_luns,
 )
+from app.ui.i18n import tr
 from app.ui.properties import TimeSpinBox
+from app.ui.theme import theme
 
 # kinds in the Add menu, in order; those with a priority are offered only when the platform
 # lists the operation
@@ -222,12 +224,13 @@ class EventForm(QDialog):
             form.addRow(EVENT_FIELD_LABELS.get(f.name, f.name), w)
         self.error = QLabel("")
         self.error.setObjectName("form_errors")
-        self.error.setStyleSheet("color: #c0392b")
+        ink = theme()  # a dialog lives shorter than a palette: its colours at opening
+        self.error.setStyleSheet(f"color: {ink.error.name()}")
         self.error.setWordWrap(True)
         lay.addWidget(self.error)
         self.warning = QLabel("")
         self.warning.setObjectName("form_warnings")
-        self.warning.setStyleSheet("color: #b26a00")
+        self.warning.setStyleSheet(f"color: {ink.warning.name()}")
         self.warning.setWordWrap(True)
         lay.addWidget(self.warning)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
@@ -270,7 +273,7 @@ class EventForm(QDialog):
             items = []
             for loc, d in p.drives.items():
                 g = p.group_of_drive(loc)
-                where = g.label if g else ("hot spare" if d.hot_spare else "unbound")
+                where = g.label if g else (tr("hot spare") if d.hot_spare else tr("unbound"))
                 items.append((f"{loc} ({where})", loc))
             return self._combo(items, value)
         if name == "priority":
@@ -283,8 +286,8 @@ class EventForm(QDialog):
             return self._combo([(w.name or w.id, w.id) for w in p.workloads], value)
         if name == "moves":
             le = QLineEdit(format_moves(value))
-            le.setPlaceholderText("source>target, ... (no unused LUN large enough was found: "
-                                  "create target LUNs first)" if not value else "source>target, ...")
+            le.setPlaceholderText(tr("source>target, ... (no unused LUN large enough was found: "
+                                     "create target LUNs first)") if not value else tr("source>target, ..."))
             return le
         if name == "changes":
             return QLineEdit(format_changes(value))

@@ -19,6 +19,8 @@ from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
 from app.domain.formatting import format_duration, format_time
 from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEnable, WorkloadChange, describe_event
+from app.ui.accessibility import accessible, announce, plain_text
+from app.ui.theme import Theme, follow_palette, mix, readable, style_plot, theme
 from app.ui.charts.timeaxis import TimeAxisItem
 
 PHASE_COLORS = {
@@ -127,7 +129,19 @@ def _outline(color: QColor, width: float) -> QPen:
     return pen
 
 
-_OUTLINES = {False: _outline(QColor(60, 60, 60, 140), 0.8), True: _outline(QColor("#202020"), 2.2)}  # by selected
+_OUTLINE = _outline(QColor(60, 60, 60, 140), 0.8)  # a bar's (the fills are mid colours on any ground)
+
+
+class GanttInk:
+    """What the timeline draws in the palette's colours, made once per palette."""
+
+    def __init__(self, ink: Theme):
+        self.theme = ink
+        self.selected_outline = _outline(ink.text, 2.2)
+        self.note = QColor(ink.text)
+        self.marker_colors = {k: readable(QColor(v), ink.background) for k, v in MARKER_COLORS.items()}
+        self.lane_pen = QColor(ink.shade(0.5))
+        self.lane_fill = mix(ink.background, QColor(120, 160, 210), 0.35)
 
 
 class EventItem(pg.GraphicsObject):
@@ -212,7 +226,8 @@ class EventItem(pg.GraphicsObject):
     def paint(self, p, *args) -> None:
         pw, ph = self._px()
         h = ROW_H
-        outline = _OUTLINES[self.selected]
+        ink = self.gantt.ink
+        outline = ink.selected_outline if self.selected else _OUTLINE
         lanes, n = phase_lanes(self.phases)
         lane_h = h / n
         stale = self.painted_stale = self.gantt.stale
@@ -230,7 +245,7 @@ class EventItem(pg.GraphicsObject):
             p.save()
             p.resetTransform()
             p.setFont(NOTE_FONT)
-            p.setPen(QColor("#303030"))
+            p.setPen(self.gantt.ink.note)
             p.drawText(QPointF(at.x() + 5, at.y() + NOTE_METRICS.ascent() / 2 - 1), self.note)
             p.restore()
 
@@ -242,8 +257,9 @@ class EventItem(pg.GraphicsObject):
     def _paint_marker(self, p, pw: float, ph: float, stale: bool) -> None:
         x, y = self.start_h, self.y
         r_x, r_y = 7 * pw, 7 * ph
-        color = QColor(MARKER_COLORS.get(self.kind, "#555555"))
-        pen = QPen(_pale(QColor("#000000") if self.selected else color.darker(140), stale))
+        ink = self.gantt.ink
+        color = QColor(ink.marker_colors.get(self.kind, ink.theme.muted))
+        pen = QPen(_pale(ink.theme.text if self.selected else color.darker(140), stale))
         pen.setCosmetic(True)
         pen.setWidthF(2.0 if self.selected else 1.0)
         p.setPen(pen)
@@ -331,10 +347,11 @@ class WorkloadLane(pg.GraphicsObject):
 
     def paint(self, p, *args) -> None:
         stale = self.painted_stale = self.gantt.stale
-        pen = QPen(_pale(QColor("#7f8c8d"), stale))
+        ink = self.gantt.ink
+        pen = QPen(_pale(ink.lane_pen, stale))
         pen.setCosmetic(True)
         p.setPen(pen)
-        p.setBrush(QBrush(_pale(QColor(200, 214, 229, 160), stale)))
+        p.setBrush(QBrush(_pale(ink.lane_fill, stale)))
         p.drawRect(self.boundingRect())
 
 
@@ -399,7 +416,7 @@ class GanttView(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         self.row_axis = RowAxisItem()
         self.plot_widget = pg.PlotWidget(axisItems={"bottom": TimeAxisItem("bottom"), "left": self.row_axis})
-        self.plot_widget.setBackground("w")
+        accessible(self.plot_widget, "Timeline", "Nothing selected")
         lay.addWidget(self.plot_widget)
         self.plot: pg.PlotItem = self.plot_widget.getPlotItem()
         self.plot.setMouseEnabled(x=True, y=False)
@@ -413,8 +430,7 @@ class GanttView(QWidget):
             axis.setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # text painting is slow
         self.plot.getAxis("bottom").setLabel("")
         self.plot.setMenuEnabled(False)
-        self.cursor = pg.InfiniteLine(pos=0.0, angle=90, movable=True, pen=pg.mkPen("#000000"),
-                                      hoverPen=pg.mkPen("#d62728", width=2))
+        self.cursor = pg.InfiniteLine(pos=0.0, angle=90, movable=True)
         self.cursor.setZValue(100)
         self.cursor.sigPositionChanged.connect(lambda line: self.cursorMoved.emit(max(0.0, float(line.value()))))
         self.plot.addItem(self.cursor, ignoreBounds=True)
@@ -434,6 +450,19 @@ class GanttView(QWidget):
         self.stale = False
         self.horizon_h = 0.0
         self.platform = None
+        self.set_theme(theme())
+        follow_palette(self, lambda: self.set_theme(theme()))
+
+    def set_theme(self, ink: Theme) -> None:
+        """The palette's colours (light or dark) for the ground, the axes, the cursor and what
+        the items draw; the items' cached pixmaps are painted again."""
+        self.ink = GanttInk(ink)
+        self.plot_widget.setBackground(ink.background)
+        style_plot(self.plot, ink)
+        self.cursor.setPen(pg.mkPen(ink.text))
+        self.cursor.setHoverPen(pg.mkPen(ink.error, width=2))
+        for item in (*self.items.values(), *self.lanes.values()):
+            item.update()
 
     # ---------------------------------------------------------------- building
     def set_data(self, project, result, scenario_name: str | None = None, platform=None) -> None:
@@ -601,6 +630,10 @@ class GanttView(QWidget):
             if item.selected != on:
                 item.selected = on
                 item.update()
+        # the bars are not accessible objects: the view says which one is selected
+        item = self.items.get(event_id) if event_id else None
+        announce(self.plot_widget, f"Selected: {plain_text(item.tooltip_text())}" if item is not None
+                 else "Nothing selected")
 
     def set_cursor(self, t: float) -> None:
         if abs(self.cursor.value() - t) > 1e-12:

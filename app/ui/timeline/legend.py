@@ -7,6 +7,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from app.ui.i18n import tr
+
 from .gantt import LEGEND_PHASES, PHASE_COLORS, is_waiting, phase_brush, phase_key
 
 SWATCH, GAP, SPACING = 10, 4, 12  # pixels: swatch side, swatch to text, between entries
@@ -25,10 +27,11 @@ class PhaseLegend(QWidget):
         self.keys: list[str] = []
         self.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Fixed)
         self.setFixedHeight(self.fontMetrics().height() + 4)
+        waiting = " " + tr("(hatched: waiting)")
         colours = "".join(
             f"<tr><td style='background:{PHASE_COLORS[k]}'>&nbsp;&nbsp;&nbsp;</td>"
-            f"<td>&nbsp;{k}{' (hatched: waiting)' if is_waiting(k) else ''}</td></tr>" for k in LEGEND_PHASES)
-        self.setToolTip("<b>Phases</b> of the operations on the timeline<table>" + colours + "</table>")
+            f"<td>&nbsp;{k}{waiting if is_waiting(k) else ''}</td></tr>" for k in LEGEND_PHASES)
+        self.setToolTip(tr("<b>Phases</b> of the operations on the timeline") + "<table>" + colours + "</table>")
 
     def set_keys(self, keys: list[str]) -> None:
         if keys != self.keys:

@@ -20,8 +20,10 @@ from app.domain.formatting import format_time
 from app.domain.priorities import offered_priorities, priority_choice
 from app.domain.project import Event, LunMigration, VolumeMigration
 from app.domain.validation import event_issues
+from app.ui.accessibility import accessible, label_for
 from app.ui.charts.statustext import StatusText
 from app.ui.document import follow_document
+from app.ui.i18n import tr
 from app.ui.properties import TimeSpinBox
 
 from .dialogs import EventForm, available_kinds, default_event
@@ -34,7 +36,7 @@ def show_play_state(control, playing: bool) -> None:
     text) as the cursor is: checked and "Pause" while it plays, "Play" otherwise."""
     control.blockSignals(True)
     control.setChecked(playing)
-    control.setText("Pause" if playing else "Play")
+    control.setText(tr("Pause") if playing else tr("Play"))
     control.blockSignals(False)
 
 
@@ -58,50 +60,55 @@ class TimelinePanel(QWidget):
         lay.setSpacing(2)
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 2, 4, 0)
-        self.add_button = QToolButton(text="Add")
-        self.add_button.setToolTip("Schedule an operation or event at the cursor time")
+        self.add_button = QToolButton(text=tr("Add"))
+        self.add_button.setToolTip(tr("Schedule an operation or event at the cursor time"))
         self.add_button.setPopupMode(QToolButton.InstantPopup)
         self.add_menu = QMenu(self.add_button)
         self.add_menu.aboutToShow.connect(self._fill_add_menu)
         self.add_button.setMenu(self.add_menu)
         bar.addWidget(self.add_button)
-        self.delete_button = QToolButton(text="Delete")
+        self.delete_button = QToolButton(text=tr("Delete"))
         self.delete_button.clicked.connect(lambda: self.selected and self.delete_event(self.selected))
         bar.addWidget(self.delete_button)
-        self.edit_button = QToolButton(text="Edit...")
+        self.edit_button = QToolButton(text=tr("Edit..."))
         self.edit_button.clicked.connect(lambda: self.selected and self.edit_event(self.selected))
         bar.addWidget(self.edit_button)
-        bar.addWidget(QLabel("Priority"))
+        priority_label = QLabel(tr("Priority"))
+        bar.addWidget(priority_label)
         self.priority_box = QComboBox()
+        label_for(priority_label, self.priority_box, tr("Priority of the selected operation"))
         self.priority_box.setMinimumContentsLength(7)
         self.priority_box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         self.priority_box.activated.connect(self._priority_chosen)
         bar.addWidget(self.priority_box)
-        bar.addWidget(QLabel("Start"))
+        start_label = QLabel(tr("Start"))
+        bar.addWidget(start_label)
         self.start_box = TimeSpinBox()
-        self.start_box.setToolTip("Start of the selected operation: h:mm, d hh:mm or decimal hours")
+        label_for(start_label, self.start_box, tr("Start of the selected operation"))
+        self.start_box.setToolTip(tr("Start of the selected operation: h:mm, d hh:mm or decimal hours"))
         self.start_box.valueChanged.connect(self._start_edited)
-        self.start_box.refused.connect(lambda why: self.notify(f"Start not changed: {why}"))
+        self.start_box.refused.connect(lambda why: self.notify(tr("Start not changed: {why}").format(why=why)))
         bar.addWidget(self.start_box)
-        self.advisor_button = QToolButton(text="Advisor")
-        self.advisor_button.setToolTip("Compare the priorities of the selected operation")
+        self.advisor_button = QToolButton(text=tr("Advisor"))
+        self.advisor_button.setToolTip(tr("Compare the priorities of the selected operation"))
         self.advisor_button.clicked.connect(lambda: self.selected and self.advisorRequested.emit(self.selected))
         bar.addWidget(self.advisor_button)
         bar.addSpacing(12)
-        self.play_button = QToolButton(text="Play")
-        self.play_button.setToolTip("Move the cursor through the plan (the canvas shows drive utilization)")
+        self.play_button = QToolButton(text=tr("Play"))
+        self.play_button.setToolTip(tr("Move the cursor through the plan (the canvas shows drive utilization)"))
         self.play_button.setCheckable(True)
         self.play_button.toggled.connect(self._play_toggled)
         bar.addWidget(self.play_button)
         # texts that change while the cursor plays or an operation is dragged
         self.time_label = StatusText("0:00")
+        accessible(self.time_label, tr("Cursor time"))
         # a fixed width the layout keeps: with StatusText's "Ignored" policy the layout placed the
         # message over it ("0:00start 1:15")
         self.time_label.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Fixed)
         self.time_label.setFixedWidth(self.time_label.fontMetrics().horizontalAdvance("00 d 00:00") + 8)
         bar.addWidget(self.time_label)
         bar.addSpacing(8)
-        self.message = StatusText("", color="#555555")
+        self.message = StatusText("", muted=True)
         bar.addWidget(self.message, 1)
         self.legend = PhaseLegend()
         bar.addWidget(self.legend)
@@ -114,12 +121,12 @@ class TimelinePanel(QWidget):
         self.gantt.editRequested.connect(self.edit_event)
         self.gantt.contextRequested.connect(self._context_menu)
         self.gantt.backgroundContext.connect(self._background_menu)
-        self.gantt.dragging.connect(lambda _eid, t: self.message.setText(f"start {format_time(t)}"))
+        self.gantt.dragging.connect(lambda _eid, t: self.message.setText(tr("start {time}").format(time=format_time(t))))
         self.gantt.dragFinished.connect(lambda _eid: self.message.setText(""))
 
         # no shortcut of its own: in the main window Edit > Delete (Del) deletes the selection,
         # which holds the selected operation ("op3"); a second Del shortcut would be ambiguous
-        self.delete_action = QAction("Delete operation", self)
+        self.delete_action = QAction(tr("Delete operation"), self)
         self.delete_action.triggered.connect(lambda: self.selected and self.delete_event(self.selected))
         self.addAction(self.delete_action)
 
@@ -248,7 +255,7 @@ class TimelinePanel(QWidget):
         op.mergeable = mergeable  # the Start box's arrow steps; a drag is one edit of its own
         ok = self._apply(op)
         if ok:
-            self.notify(f"{event_id} now starts at {format_time(start_h)}")
+            self.notify(tr("{event} now starts at {time}").format(event=event_id, time=format_time(start_h)))
         return ok
 
     def set_priority(self, event_id: str, priority: str) -> bool:
@@ -264,7 +271,7 @@ class TimelinePanel(QWidget):
             ev = self.project.scenario().event(event_id)
         except KeyError:
             return
-        form = EventForm(ev, self.project, self.platform, self, title=f"Edit {event_id}")
+        form = EventForm(ev, self.project, self.platform, self, title=tr("Edit {event}").format(event=event_id))
         if form.exec():
             values = form.changed_values()
             if values:
@@ -278,9 +285,9 @@ class TimelinePanel(QWidget):
         ev = default_event(kind, self.project, self.platform, t, **preset)  # what the rules accept
         why = self._no_target(ev, [src for src, _ in preset.get("moves", ())])
         if why:
-            self.notify(f"Cannot add {ev.label_text}: {why}")
+            self.notify(tr("Cannot add {kind}: {why}").format(kind=ev.label_text, why=why))
             return None
-        form = EventForm(ev, self.project, self.platform, self, title=f"Add {ev.label_text}")
+        form = EventForm(ev, self.project, self.platform, self, title=tr("Add {kind}").format(kind=ev.label_text))
         if form.exec():
             return self.add_event(form.make_event())
         return None
@@ -295,14 +302,15 @@ class TimelinePanel(QWidget):
             issues = event_issues(self.project, self.document.catalog, named)
             errors = [i.text for i in issues if i.is_error]
             if errors:
-                return f"no LUN can be the destination of LUN {ev.source_lun} ({errors[0]})"
+                return tr("no LUN can be the destination of LUN {lun} ({why})").format(lun=ev.source_lun, why=errors[0])
         elif isinstance(ev, VolumeMigration):
             left = [src for src in asked if src not in {a for a, _ in ev.moves}]
             if left:
-                luns = ", ".join(f"LUN {x}" for x in left)
+                luns = ", ".join(tr("LUN {id}").format(id=x) for x in left)
                 if not ev.moves:
-                    return f"no unused LUN at least as large is free for {luns}"
-                self.notify(f"{ev.label_text}: {luns} left out (no unused LUN at least as large is free)")
+                    return tr("no unused LUN at least as large is free for {luns}").format(luns=luns)
+                self.notify(tr("{kind}: {luns} left out (no unused LUN at least as large is free)").format(
+                    kind=ev.label_text, luns=luns))
         return None
 
     def _priority_chosen(self, _index: int) -> None:
@@ -342,22 +350,22 @@ class TimelinePanel(QWidget):
             return None
         menu = QMenu(self)
         if hasattr(ev, "priority"):
-            sub = menu.addMenu("Priority")
+            sub = menu.addMenu(tr("Priority"))
             for prio in offered_priorities(self.platform, ev.kind):
                 act = sub.addAction(prio, lambda p=prio: self.set_priority(event_id, p))
                 act.setCheckable(True)
                 act.setChecked(prio == ev.priority)
-            menu.addAction("Priority advisor...", lambda: self.advisorRequested.emit(event_id))
-        menu.addAction("Edit...", lambda: self.edit_event(event_id))
+            menu.addAction(tr("Priority advisor..."), lambda: self.advisorRequested.emit(event_id))
+        menu.addAction(tr("Edit..."), lambda: self.edit_event(event_id))
         if self.cursor is not None:
-            menu.addAction("Start at the cursor", lambda: self.move_event(event_id, self.cursor.time_h))
+            menu.addAction(tr("Start at the cursor"), lambda: self.move_event(event_id, self.cursor.time_h))
         menu.addSeparator()
-        menu.addAction("Delete", lambda: self.delete_event(event_id))
+        menu.addAction(tr("Delete"), lambda: self.delete_event(event_id))
         return menu
 
     def _background_menu(self, t: float, pos: QPoint) -> None:
         menu = QMenu(self)
-        sub = menu.addMenu(f"Add at {format_time(t)}")
+        sub = menu.addMenu(tr("Add at {time}").format(time=format_time(t)))
         self._fill_add_menu(sub, t)
         menu.exec(pos)
 
