@@ -17,7 +17,12 @@ The file format (docs/project-format.md):
   Saving through a symbolic link writes its target (the link stays a link); each save removes
   the temporary files that killed saves left in that folder (app/store/disk.py).
 
-Schema version 3 (current) is version 2 with a workload column: workload.think_ms (REAL, 0: a
+Schema version 4 (current) is version 3 with two one-row tables for what a calibration needs
+(docs/measured-data.md): measured_data(id = 1, doc_json), the imported intervals and their
+mapping to the project's objects, and calibration(id = 1, doc_json), the provenance of the
+calibrated platform (which itself is the platform_snapshot). No row: none.
+
+Schema version 3 is version 2 with a workload column: workload.think_ms (REAL, 0: a
 closed workload issues its next I/O at once), taken out of the workload's doc_json.
 
 Schema version 2 stores the project in normalized tables, one row per object, with the
@@ -58,7 +63,7 @@ from .project_json import (
 from .safe_read import UnreadableFile, open_regular, read_regular
 
 APPLICATION_ID = 0x41504C4E  # "APLN"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SUFFIX = ".arrayplan"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # The largest .json project read: a bigger "project" (a symlink to /dev/zero, a log renamed
@@ -105,6 +110,12 @@ CREATE TABLE event(scenario_ord INTEGER NOT NULL REFERENCES scenario(ord), ord I
 # version 3: a closed workload's think time gets its own column (the upgrade step and new files)
 SCHEMA_V3_ALTER = "ALTER TABLE workload ADD COLUMN think_ms REAL NOT NULL DEFAULT 0;"
 
+# version 4: measured data and the calibration's provenance (the upgrade step and new files)
+SCHEMA_V4_TABLES = """
+CREATE TABLE measured_data(id INTEGER PRIMARY KEY CHECK (id = 1), doc_json TEXT NOT NULL);
+CREATE TABLE calibration(id INTEGER PRIMARY KEY CHECK (id = 1), doc_json TEXT NOT NULL);
+"""
+
 _V2_TABLES = ("meta", "project", "enclosure", "drive", "raid_group", "lun", "workload", "scenario", "event")
 
 
@@ -138,6 +149,10 @@ def _write_v2_rows(con: sqlite3.Connection, d: dict[str, Any], version: int = SC
     else:
         con.executemany("INSERT INTO workload(ord, id, doc_json) VALUES (?, ?, ?)",
                         [(i, w["id"], _dumps(w)) for i, w in enumerate(d.get("workloads", []))])
+    if version >= 4:
+        for table, key in (("measured_data", "measured"), ("calibration", "calibration")):
+            if d.get(key) is not None:
+                con.execute(f"INSERT INTO {table} VALUES (1, ?)", (_dumps(d[key]),))
     for si, s in enumerate(d.get("scenarios", [])):
         con.execute("INSERT INTO scenario VALUES (?, ?, ?)", (si, s["name"], s.get("notes", "")))
         con.executemany("INSERT INTO event VALUES (?, ?, ?, ?, ?, ?)",
@@ -193,6 +208,10 @@ def _read_v2_rows(con: sqlite3.Connection) -> dict[str, Any]:
             s["notes"] = notes
         scenarios.append(s)
     d["scenarios"] = scenarios
+    for table, key in (("measured_data", "measured"), ("calibration", "calibration")):
+        row = con.execute(f"SELECT doc_json FROM {table} WHERE id = 1").fetchone()
+        if row is not None:
+            d[key] = parse_json(row[0], f"{table}.doc_json")
     return d
 
 
@@ -227,8 +246,14 @@ def _upgrade_2_to_3(con: sqlite3.Connection) -> None:
     con.execute("INSERT OR IGNORE INTO meta VALUES ('upgraded_from', '2')")  # (a '1' stays)
 
 
+def _upgrade_3_to_4(con: sqlite3.Connection) -> None:
+    """Version 4 adds the (empty) measured_data and calibration tables."""
+    con.executescript(SCHEMA_V4_TABLES)
+    con.execute("INSERT OR IGNORE INTO meta VALUES ('upgraded_from', '3')")  # (an earlier one stays)
+
+
 # UPGRADES[n - 2] upgrades version n-1 to n (step for version 2 is first).
-UPGRADES: list[Callable[[sqlite3.Connection], None]] = [_upgrade_1_to_2, _upgrade_2_to_3]
+UPGRADES: list[Callable[[sqlite3.Connection], None]] = [_upgrade_1_to_2, _upgrade_2_to_3, _upgrade_3_to_4]
 assert len(UPGRADES) == SCHEMA_VERSION - 1
 
 
@@ -405,7 +430,7 @@ def write_arrayplan_db(path: Path, project: Project) -> None:
         con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         con.execute("PRAGMA journal_mode = DELETE")
         with con:
-            con.executescript(SCHEMA_V2 + SCHEMA_V3_ALTER)
+            con.executescript(SCHEMA_V2 + SCHEMA_V3_ALTER + SCHEMA_V4_TABLES)
             from app import __version__
             con.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("format", "arrayplanner-project-db"), ("app_version", __version__),
