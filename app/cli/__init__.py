@@ -11,7 +11,7 @@ import contextlib
 import os
 import sys
 
-from app.cli import engine_cmds, project_cmds, report_cmd
+from app.cli import calibrate_cmd, engine_cmds, project_cmds, report_cmd
 from app.cli.common import CliError
 
 # The modules that add subcommands, each with register(subparsers).
@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     project_cmds,  # check, export-json, import-json
     engine_cmds,   # simulate, validate
     report_cmd,    # report
+    calibrate_cmd,  # calibrate (measured data)
 )
 
 
