@@ -42,7 +42,7 @@ from app.ui.storage_tree import StorageTree
 
 log = logging.getLogger(__name__)
 
-PLUGINS = ("app.ui.timeline", "app.ui.report_dialog")
+PLUGINS = ("app.ui.timeline", "app.ui.report_dialog", "app.ui.measured_dialogs")
 MENUS = ("File", "Edit", "View", "Scenario", "Operations", "Report", "Help")
 STATE_VERSION = 1
 TOP_MIN_H = 300  # first run: the canvas keeps at least this height over the bottom docks
