@@ -129,3 +129,28 @@ def test_cli_calibrate(tmp_path):
     assert load_project(out).calibration.source == "generic.csv"
     again = subprocess.run(cmd[:-2] + ["-o", str(OLTP)], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert again.returncode == 2 and "would overwrite the input" in again.stderr
+
+
+def test_report_section_measured_against_predicted(fitted):
+    from app.report.content import Chart, Table, build_report, ReportOptions
+
+    project, catalog, data, res = fitted
+    project = project.clone()
+    from app.domain.measured_edits import ImportMeasured
+
+    ImportMeasured(data).do(project)
+    res.edit().do(project)
+    cat = catalog_for(project, catalog)
+    options = ReportOptions()
+    results = {n: simulate(project, cat, n) for n in options.scenario_names(project)}
+    report = build_report(project, cat, results, options)
+    titles = [getattr(b, "text", "") for b in report.blocks]
+    assert "Measured against predicted" in titles and "Calibration" in titles
+    charts = [b for b in report.blocks if isinstance(b, Chart) and "measured and predicted" in b.title]
+    assert [c.unit for c in charts] == ["ms", "%"]
+    resp = charts[0]
+    dots = [s for s in resp.series if s.markers]
+    assert dots and all(len(s.t) == 8 for s in dots)  # the eight measured intervals of each LUN
+    assert any(s.dashed for s in resp.series)  # the uncalibrated prediction, for comparison
+    moved = next(b for b in report.blocks if isinstance(b, Table) and b.columns[0].title == "Parameter")
+    assert any(r.cells[0] == "host.cpu_us_per_io" for r in moved.rows)

@@ -26,6 +26,7 @@ from .measured import MeasuredData, MeasuredInterval
 from .project import Project, Scenario, Workload, WorkloadChange
 
 REPLAY_SCENARIO = "Measured load"
+READ_HIT = "workload.read_hit_pct"  # a calibration's workload unknown when the project fixes a hit ratio
 WORKLOAD_PREFIX = "measured-lun-"
 
 # (measured object kind, measured metric) -> the Result metric it is compared with
@@ -156,3 +157,47 @@ def build_replay(project: Project, data: MeasuredData, cores: dict[str, int] | N
             h1 = h0 + iv.seconds / 3600.0
             points.append(Point(iv.key, metric, (h0 + h1) / 2, h0, h1, float(v), rm, ents))
     return Replay(p, REPLAY_SCENARIO, points, measured_luns, source)
+
+
+# ---------------------------------------------------------------- measured against predicted
+
+@dataclass
+class Comparison:
+    """The measured values and the predictions for them: with the project's platform (`now`)
+    and, for a calibrated project, with the platform it was calibrated from (`uncalibrated`)."""
+
+    replay: Replay
+    now: list[float]
+    uncalibrated: list[float] | None = None
+    labels: dict[str, str] = field(default_factory=dict)  # measured object key -> its project object's label
+
+
+def target_label(target: str) -> str:
+    kind, _, ident = target.partition(":")
+    return {"lun": f"LUN {ident}", "group": f"RG {ident}", "drive": f"drive {ident}",
+            "sp": ident, "port": f"{ident} ports"}.get(kind, target)
+
+
+def compare(project: Project, catalog: Any, simulate: Any, data: MeasuredData | None = None) -> Comparison:
+    """Run the replay of the project's measured data (or `data`) with `simulate` (the engine's,
+    passed in: the domain does not import it) on the project's platform and, when the project
+    is calibrated, on the platform it came from (with the read hit ratio the fit started at)."""
+    import dataclasses
+
+    data = data if data is not None else project.measured
+    if data is None:
+        raise ValueError("the project has no measured data (File > Import measured data)")
+    pf = catalog.platform(project.platform_id)
+    cores = {c.name: c.cores for c in pf.controllers}
+    rp = build_replay(project, data, cores)
+    now = rp.predicted(simulate(rp.project, catalog, rp.scenario)) if rp.points else []
+    before = None
+    cal = project.calibration
+    if cal is not None and cal.base_platform_id in catalog.platforms and cal.platform_id == project.platform_id:
+        hit = next((p.before for p in cal.parameters if p.path == READ_HIT), None)
+        base = dataclasses.replace(project, platform_id=cal.base_platform_id, platform_snapshot=None)
+        base_cores = {c.name: c.cores for c in catalog.platform(cal.base_platform_id).controllers}
+        rb = build_replay(base, data, base_cores, hit)
+        before = rb.predicted(simulate(rb.project, catalog, rb.scenario)) if rb.points else []
+    labels = {k: target_label(t) for k, t in data.mapping.items() if t}
+    return Comparison(rp, now, before, labels)

@@ -34,10 +34,10 @@ import numpy as np
 from app.domain.hardware import Catalog, Platform
 from app.domain.measured import Calibration, MeasuredData, ParameterMove, rms
 from app.domain.measured_edits import ApplyCalibration
-from app.domain.measured_replay import Replay, build_replay
+from app.domain.measured_replay import READ_HIT, Comparison, Replay, build_replay
+from app.domain.measured_replay import compare as compare_replay
 from app.domain.project import Project
 
-READ_HIT = "workload.read_hit_pct"  # the workload unknown when the project fixes a hit ratio
 WORKING_SET = "host.working_set_pct"
 FLOORS = {"response_ms": 1.0, "util_pct": 5.0}
 CALIBRATED_SUFFIX = "-calibrated"
@@ -284,39 +284,11 @@ def describe(cal: Calibration) -> list[str]:
 
 # ---------------------------------------------------------------- measured against predicted
 
-@dataclass
-class Comparison:
-    """The measured values and the predictions for them: with the project's platform (`now`)
-    and, for a calibrated project, with the platform it was calibrated from (`uncalibrated`)."""
-
-    replay: Replay
-    now: list[float]
-    uncalibrated: list[float] | None = None
-    labels: dict[str, str] = field(default_factory=dict)  # measured object key -> its project object's label
-
-
-def _label(target: str) -> str:
-    kind, _, ident = target.partition(":")
-    return {"lun": f"LUN {ident}", "group": f"RG {ident}", "drive": f"drive {ident}",
-            "sp": ident, "port": f"{ident} ports"}.get(kind, target)
-
-
 def compare(project: Project, catalog: Catalog, data: MeasuredData | None = None) -> Comparison:
-    """Run the replay of the project's measured data (or `data`) once per platform."""
+    """The measured data against the prediction with the engine (app.domain.measured_replay.compare)."""
     from app.engine import simulate
 
-    data = data if data is not None else project.measured
-    if data is None:
-        raise CalibrationError("the project has no measured data (File > Import measured data)")
-    pf = catalog.platform(project.platform_id)
-    rp = build_replay(project, data, _cores(pf))
-    now = rp.predicted(simulate(rp.project, catalog, rp.scenario)) if rp.points else []
-    before = None
-    cal = project.calibration
-    if cal is not None and cal.base_platform_id in catalog.platforms and cal.platform_id == project.platform_id:
-        hit = next((p.before for p in cal.parameters if p.path == READ_HIT), None)
-        base_project = dataclasses.replace(project, platform_id=cal.base_platform_id, platform_snapshot=None)
-        rb = build_replay(base_project, data, _cores(catalog.platform(cal.base_platform_id)), hit)
-        before = rb.predicted(simulate(rb.project, catalog, rb.scenario)) if rb.points else []
-    labels = {k: _label(t) for k, t in data.mapping.items() if t}
-    return Comparison(rp, now, before, labels)
+    try:
+        return compare_replay(project, catalog, simulate, data)
+    except ValueError as exc:
+        raise CalibrationError(str(exc)) from None

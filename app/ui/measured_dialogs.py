@@ -204,10 +204,11 @@ class CalibrateDialog(QDialog):
                 item = QTableWidgetItem(text)
                 item.setToolTip(p.about)
                 self.params.setItem(row, col, item)
-        labels = {k: v for k, v in ((k, t) for k, t in self.document.project.measured.mapping.items() if t)}
-        from app.service.calibrate import _label
+        from app.domain.measured_replay import target_label
+
+        mapping = self.document.project.measured.mapping
         self.charts.show_points(result.replay.points, {"calibrated": result.after, "before": result.before},
-                                {k: _label(t) for k, t in labels.items()})
+                                {k: target_label(t) for k, t in mapping.items() if t})
         self.apply_button.setEnabled(True)
 
     @Slot(str)

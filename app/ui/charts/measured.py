@@ -62,6 +62,7 @@ class MeasuredCharts(QWidget):
             plot = self.graphics.addPlot(row=row, col=0, axisItems={"bottom": TimeAxisItem("bottom")})
             plot.setTitle(title, size="9pt")
             plot.setLabel("left", unit)
+            plot.setLabel("bottom", "time from the first measured interval")
             plot.showGrid(x=True, y=True, alpha=0.2)
             legend = plot.addLegend(offset=(-8, 8), labelTextSize="8pt")
             self.plots[metric] = plot
@@ -81,12 +82,10 @@ class MeasuredCharts(QWidget):
                     if k:
                         pen.setStyle(Qt.DashLine)
                     pen.setCosmetic(True)
-                    plot.plot(x, y, stepMode="center", pen=pen,
-                              name=f"{label} {name}" if len(keys) <= 4 else (label if k == 0 else None))
+                    plot.plot(x, y, stepMode="center", pen=pen, name=label if k == 0 else None)
                 mx = [p.hour for p in pts]
                 my = [p.measured for p in pts]
-                plot.plot(mx, my, pen=None, symbol="o", symbolSize=7, symbolBrush=color, symbolPen=pg.mkPen("k", width=0.5),
-                          name=f"{label} measured" if len(keys) <= 4 else None)
+                plot.plot(mx, my, pen=None, symbol="o", symbolSize=7, symbolBrush=color, symbolPen=pg.mkPen("k", width=0.5))
             if metric == "util_pct":
                 plot.setYRange(0, 100, padding=0.02)
             legend.setVisible(bool(keys))
@@ -95,5 +94,6 @@ class MeasuredCharts(QWidget):
                               "(RAID groups, drives, SPs) measured.")
         else:
             styles = ", ".join(f"{n} {'solid' if i == 0 else 'dashed'}" for i, n in enumerate(names))
-            self.note.setText(f"Predicted: {styles}. Hours from the first measured interval."
+            self.note.setText(f"Points: measured (at each interval's middle). Steps: predicted, {styles}. "
+                              f"Time from the first measured interval."
                               + (f" Not drawn (more than {MAX_OBJECTS} objects): {', '.join(left_out)}." if left_out else ""))
