@@ -154,3 +154,16 @@ def test_report_section_measured_against_predicted(fitted):
     assert any(s.dashed for s in resp.series)  # the uncalibrated prediction, for comparison
     moved = next(b for b in report.blocks if isinstance(b, Table) and b.columns[0].title == "Parameter")
     assert any(r.cells[0] == "host.cpu_us_per_io" for r in moved.rows)
+
+
+def test_fit_confidence_and_underdetermined_note(fitted):
+    project, catalog, data, res = fitted
+    moved = {p.path: p for p in res.calibration.parameters}
+    for path, true in TRUE.items():
+        se = moved[path].stderr
+        assert se is not None and 0 < se < 0.05 * true
+        assert abs(moved[path].after - true) < 4 * se  # the truth lies within the fit's confidence
+    assert moved["cache.forced_flush_cpu_pct"].stderr is None and res.calibration.notes == []
+    one = dataclasses.replace(data, intervals=[iv for iv in data.intervals if iv.key == "lun:LUN 0"][:2])
+    thin = calibrate(project, catalog, one, max_evaluations=5)
+    assert thin.calibration.notes and "underdetermined" in thin.calibration.notes[0]

@@ -1,4 +1,4 @@
-"""`arrayplanner calibrate PROJECT MEASURED [--json] [-o OUT]` (docs/measured-data.md).
+"""`arrayplanner calibrate PROJECT MEASURED [--map OBJ=TARGET] [--json] [-o OUT]` (docs/measured-data.md).
 
 Imports the measured data (generic CSV, iostat -x -t output or a Unisphere Analyzer dump),
 maps its objects by name (a mapping the project remembers from the GUI wins), fits the
@@ -26,6 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("measured", help="measured-data file")
     p.add_argument("--format", choices=("generic-csv", "iostat", "unisphere-analyzer"),
                    help="the measured file's format (default: told from its content)")
+    p.add_argument("--map", action="append", default=[], metavar="OBJECT=TARGET",
+                   help="map a measured object to a project object, e.g. lun:sdb=lun:3, sp:SPA=sp:SP A "
+                        "(or =  to leave it out); repeatable; wins over the name rules")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("-o", "--output", help="write the calibrated project here (.arrayplan or .json)")
     p.add_argument("--force", action="store_true", help="replace the output even when it is read-only")
@@ -40,6 +43,21 @@ def _clean(v):
     if isinstance(v, list):
         return [_clean(x) for x in v]
     return v
+
+
+def _parse_map(item: str, data, project, controllers) -> tuple[str, str]:
+    from app.domain.measured_map import target_exists
+
+    key, sep, target = item.partition("=")
+    known = {f"{k}:{n}" for k, n in data.objects()}
+    if not sep or key not in known:
+        raise CliError(f"--map {item!r}: the measured objects are {', '.join(sorted(known))} "
+                       f"(write OBJECT=TARGET, e.g. lun:sdb=lun:3)", EXIT_UNREADABLE)
+    if target and (target.partition(":")[0] != key.partition(":")[0]
+                   or not target_exists(project, target, controllers)):
+        raise CliError(f"--map {item!r}: {target!r} is not a {key.partition(':')[0]} of the project "
+                       f"(lun:N, group:N, drive:B_E_S, sp:NAME, port:NAME)", EXIT_UNREADABLE)
+    return key, target
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
@@ -60,7 +78,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         raise CliError(str(exc), EXIT_UNREADABLE) from None
     pf = catalog.platform(project.platform_id)
     keep = project.measured.mapping if project.measured is not None else None
-    data.mapping = guess_mapping(project, data, tuple(c.name for c in pf.controllers), keep)
+    controllers = tuple(c.name for c in pf.controllers)
+    data.mapping = guess_mapping(project, data, controllers, keep)
+    for item in args.map:
+        data.mapping.update([_parse_map(item, data, project, controllers)])
     try:
         result = calibrate(project, catalog, data)
     except CalibrationError as exc:

@@ -176,6 +176,7 @@ class ParameterMove:
     high: float
     about: str = ""
     identified: bool = True  # False: the measured data did not move the model through it
+    stderr: float | None = None  # the fit's standard error (linearized at the fit; None: not estimable)
 
     @property
     def moved_pct(self) -> float:
@@ -205,6 +206,7 @@ class Calibration:
     points: dict[str, int]  # metric -> number of compared values
     created: str  # ISO 8601 UTC
     engine_runs: int = 0
+    notes: list[str] = field(default_factory=list)  # what limits the fit (too few values, ...)
 
     def to_dict(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self)}

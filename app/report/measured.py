@@ -56,7 +56,8 @@ def section_measured(b) -> None:
         for m in cal.parameters:
             change = (f"{m.moved_pct:+.1f}%" if m.identified and math.isfinite(m.moved_pct)
                       else "not identified: unchanged" if not m.identified else "")
-            rows.append(Row([m.path, format_sig(m.before, 4), format_sig(m.after, 4), change, f"{m.low:g}\u2013{m.high:g}"]))
+            after = format_sig(m.after, 4) + (f" \u00b1 {format_sig(m.stderr, 2)}" if m.stderr is not None else "")
+            rows.append(Row([m.path, format_sig(m.before, 4), after, change, f"{m.low:g}\u2013{m.high:g}"]))
         b.table([Col("Parameter", 2.6), Col("Before", 0.9, "right"), Col("After", 0.9, "right"),
                  Col("Change", 1.6, "right"), Col("Bounds", 1.0, "right")], rows)
         units = {"response_ms": "ms", "util_pct": "% points"}
@@ -64,6 +65,9 @@ def section_measured(b) -> None:
                  Col("Values", 0.8, "right")],
                 [Row([f"{m} ({units.get(m, '')})", format_sig(cal.rms_before[m], 3), format_sig(cal.rms_after[m], 3),
                       format_count(cal.points.get(m, 0))]) for m in cal.rms_before])
+        for note in cal.notes:
+            b.para(f"Note: {note}.", "note")
+        b.para("\u00b1: the fit's standard error (linearized at the fit, from the residual scatter).", "note")
     points = cmp_.replay.points
     if not points:
         b.para("Nothing to compare: no mapped object has a response time (LUNs) or a utilization (groups, drives, "

@@ -244,8 +244,9 @@ def calibrate(project: Project, catalog: Catalog, data: MeasuredData, max_evalua
     def rms_of(pred: list[float]) -> dict[str, float]:
         return {m: round(rms(v - pt.measured for pt, v in zip(base.points, pred) if pt.metric == m), 4) for m in metrics}
 
-    moves = [ParameterMove(p.path, p.value, vals[p.path], p.low, p.high, p.about, bool(ok))
-             for p, ok in zip(params, identified)]
+    stderr, notes = _confidence(fit, identified, hi - lo, len(base.points))
+    moves = [ParameterMove(p.path, p.value, vals[p.path], p.low, p.high, p.about, bool(ok), se)
+             for p, ok, se in zip(params, identified, stderr)]
     hits = {}
     if READ_HIT in vals:
         targets = set(base.source_workloads.values()) if base.measured_luns else {w.id for w in project.workloads}
@@ -256,8 +257,35 @@ def calibrate(project: Project, catalog: Catalog, data: MeasuredData, max_evalua
         first_start=min(data.times()), last_start=max(data.times()), parameters=moves,
         rms_before=rms_of(before), rms_after=rms_of(after),
         points={m: sum(1 for pt in base.points if pt.metric == m) for m in metrics}, created=created,
-        engine_runs=runs)
+        engine_runs=runs, notes=notes)
     return CalibrationResult(cal, vals, platform, snapshot, base, before, after, hits, time.perf_counter() - t0)
+
+
+def _confidence(fit, identified: np.ndarray, span: np.ndarray, n_values: int) -> tuple[list[float | None], list[str]]:
+    """Standard errors of the identified parameters from the Jacobian at the fit (Gauss-Newton:
+    cov = s^2 (J'J)^-1, s^2 the residual variance), in the parameters' units; and notes on what
+    limits the fit (fewer values than parameters, parameters the data cannot tell apart)."""
+    out: list[float | None] = [None] * len(identified)
+    notes = []
+    cols = np.flatnonzero(identified)
+    dof = n_values - len(cols)
+    if len(cols) and dof <= 0:
+        notes.append(f"{n_values} compared values for {len(cols)} identified parameters: the fit is "
+                     f"underdetermined (measure more intervals or objects); the values found are one of many")
+        return out, notes
+    if not len(cols):
+        return out, notes
+    J = fit.jac[:, cols]
+    rank = np.linalg.matrix_rank(J, tol=1e-8 * max(1.0, float(np.abs(J).max())))
+    if rank < len(cols):
+        notes.append(f"the measured data moves the model along {rank} directions for {len(cols)} parameters: "
+                     f"some of them cannot be told apart")
+        return out, notes
+    s2 = 2.0 * float(fit.cost) / dof
+    cov = s2 * np.linalg.inv(J.T @ J)
+    for k, j in enumerate(cols):
+        out[j] = float(np.sqrt(max(cov[k, k], 0.0)) * span[j])
+    return out, notes
 
 
 class CalibrationCancelled(Exception):
@@ -275,10 +303,12 @@ def describe(cal: Calibration) -> list[str]:
             continue
         moved = f"{p.moved_pct:+.1f}%" if math.isfinite(p.moved_pct) else "from 0"
         edge = " (at a bound)" if p.at_bound else ""
-        lines.append(f"  {p.path}: {p.before:.4g} -> {p.after:.4g} ({moved}; bounds {p.low:g}-{p.high:g}){edge}")
+        se = f" +/- {p.stderr:.2g}" if p.stderr is not None else ""
+        lines.append(f"  {p.path}: {p.before:.4g} -> {p.after:.4g}{se} ({moved}; bounds {p.low:g}-{p.high:g}){edge}")
     units = {"response_ms": "ms", "util_pct": "% points"}
     for m in cal.rms_before:
         lines.append(f"  RMS error {m}: {cal.rms_before[m]:.3g} -> {cal.rms_after[m]:.3g} {units.get(m, '')}")
+    lines += [f"  note: {n}" for n in cal.notes]
     return lines
 
 

@@ -194,12 +194,14 @@ class CalibrateDialog(QDialog):
         cal = result.calibration
         rms = "; ".join(f"RMS {m}: {cal.rms_before[m]:.3g} -> {cal.rms_after[m]:.3g}" for m in cal.rms_before)
         self.label.setText(describe(cal)[0] + f" in {result.seconds:.1f} s. {rms}. Apply makes the project use "
-                           f"{cal.platform_id} (one edit: Edit > Undo returns to {cal.base_platform_id}).")
+                           f"{cal.platform_id} (one edit: Edit > Undo returns to {cal.base_platform_id})."
+                           + "".join(f"\nNote: {n}." for n in cal.notes))
         self.params.setRowCount(len(cal.parameters))
         for row, p in enumerate(cal.parameters):
             change = f"{p.moved_pct:+.1f}%" if p.identified and math.isfinite(p.moved_pct) else ""
             note = "not identified by this data: unchanged" if not p.identified else ("at a bound" if p.at_bound else "")
-            for col, text in enumerate((p.path, f"{p.before:.4g}", f"{p.after:.4g}", change,
+            after = f"{p.after:.4g}" + (f" ± {p.stderr:.2g}" if p.stderr is not None else "")
+            for col, text in enumerate((p.path, f"{p.before:.4g}", after, change,
                                         f"{p.low:g} – {p.high:g}", note)):
                 item = QTableWidgetItem(text)
                 item.setToolTip(p.about)
