@@ -57,16 +57,29 @@ class Replay:
     source_workloads: dict[int, str] = field(default_factory=dict)  # LUN id -> project workload id
 
     def predicted(self, result: Any) -> list[float]:
-        """The prediction at each point (NaN where the Result has no value there)."""
+        """The prediction at each point (NaN where the Result has no value there). Each series
+        is read once (Result.get builds it) and looked up at all its points' hours."""
+        import numpy as np
+
+        cache: dict[tuple[str, str], Any] = {}
         out = []
         for p in self.points:
             vals = []
             for e in p.entities:
-                try:
-                    v = float(result.get(p.result_metric, e).at(p.hour))
-                except KeyError:
-                    v = math.nan
-                vals.append(v)
+                key = (p.result_metric, e)
+                if key not in cache:
+                    try:
+                        cache[key] = result.get(*key)
+                    except KeyError:
+                        cache[key] = None
+                s = cache[key]
+                if s is None:
+                    vals.append(math.nan)
+                elif getattr(s, "linear", False) or not hasattr(s, "t"):
+                    vals.append(float(s.at(p.hour)))
+                else:  # piecewise constant: the value of the last breakpoint at or before the hour
+                    i = int(np.searchsorted(s.t, p.hour, side="right")) - 1
+                    vals.append(float(s.v[i]) if i >= 0 else math.nan)
             good = [v for v in vals if math.isfinite(v)]
             out.append(sum(good) / len(good) if good else math.nan)
         return out
