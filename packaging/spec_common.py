@@ -193,11 +193,15 @@ PY_EXCLUDES = (
     "tkinter", "_tkinter", "turtle", "turtledemo", "idlelib", "lib2to3", "pydoc_data", "test",
     "distutils", "setuptools", "pkg_resources", "pip", "wheel", "ensurepip", "venv",
     "pytest", "_pytest", "pytestqt", "pluggy", "iniconfig", "pygments", "IPython", "jupyter_client",
-    "ipykernel", "matplotlib", "scipy", "h5py", "numba", "cupy", "OpenGL", "colorcet", "pandas",
+    "ipykernel", "matplotlib", "h5py", "numba", "cupy", "OpenGL", "colorcet", "pandas",
     "PIL", "PyQt5", "PyQt6", "PySide2",
     "numpy.f2py", "numpy.distutils", "numpy.testing._private.extbuild",
     "pyqtgraph.examples", "pyqtgraph.opengl", "pyqtgraph.jupyter", "pyqtgraph.canvas",
     "pyqtgraph.flowchart", "pyqtgraph.console",
+    # scipy: the app uses scipy.optimize.least_squares only (app/service/calibrate.py), which
+    # imports scipy.linalg, sparse, special, spatial, fft and constants; the rest stays out
+    "scipy.stats", "scipy.signal", "scipy.ndimage", "scipy.io", "scipy.cluster", "scipy.odr",
+    "scipy.integrate", "scipy.interpolate", "scipy.datasets", "scipy.misc",
 )  # (pyqtgraph.util.cupy_helper/numba_helper must stay: imported always, they cope without cupy/numba)
 
 _QT_IMPORT = re.compile(r"PySide6\.(Qt\w+)|from\s+PySide6\s+import\s+\(?([\w\s,]+)\)?")

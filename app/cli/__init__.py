@@ -11,7 +11,7 @@ import contextlib
 import os
 import sys
 
-from app.cli import engine_cmds, project_cmds, report_cmd, sizing_cmds
+from app.cli import calibrate_cmd, engine_cmds, project_cmds, report_cmd, sizing_cmds
 from app.cli.common import CliError
 
 # The modules that add subcommands, each with register(subparsers).
@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     engine_cmds,   # simulate, validate
     report_cmd,    # report
     sizing_cmds,   # sweep, size
+    calibrate_cmd,  # calibrate (measured data)
 )
 
 

@@ -16,6 +16,7 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from .measured import Calibration, MeasuredData
 from .raid import RaidMath, RaidType
 
 
@@ -317,6 +318,10 @@ class Project:
     horizon_h: float | None = None  # simulate at least this long (None: until the last operation ends)
     # a copy of a non-built-in platform's TOML, so the file opens where that preset is missing
     platform_snapshot: str | None = None
+    # measured interval data imported for calibration, with its object mapping (docs/measured-data.md)
+    measured: MeasuredData | None = None
+    # where the project's calibrated platform came from (None: the platform is not calibrated here)
+    calibration: Calibration | None = None
 
     # ---- look-ups (raise KeyError with the object named, for validation and the CLI)
     def group(self, group_id: int) -> RaidGroup:

@@ -239,7 +239,7 @@ class ChartPainter:
                 last_right = left + w
             k += 1
         p.setPen(text_pen)
-        axis_title = "time from the start of the plan (" + ("days" if xstep >= 24 else "h:mm") + ")"
+        axis_title = (chart.x_title or "time from the start of the plan") + " (" + ("days" if xstep >= 24 else "h:mm") + ")"
         w = self.fm.horizontalAdvance(axis_title)
         p.drawText(QPointF(plot.center().x() - w / 2, plot.bottom() + 2 * self.fm.height() + 4 * u), axis_title)
         # shaded intervals (controller reboots: no host I/O), under everything else
@@ -278,6 +278,16 @@ class ChartPainter:
         columns = int(plot.width() / u * 2)  # two vertices' columns per point of width
         p.setClipRect(plot.adjusted(-u, -u, u, u))
         for i, s in enumerate(chart.series):
+            if s.markers:  # measured values: dots
+                pen = series_pen(chart, i, 0.5 * u)
+                pen.setStyle(Qt.SolidLine)
+                p.setPen(QPen(QColor("#222222"), 0.4 * u))
+                p.setBrush(pen.color())
+                for a, b in zip(np.asarray(s.t, float).tolist(), np.asarray(s.v, float).tolist()):
+                    if math.isfinite(b) and 0 <= a <= horizon:
+                        p.drawEllipse(QPointF(X(a), Y(b)), 2.2 * u, 2.2 * u)
+                p.setBrush(Qt.NoBrush)
+                continue
             xs, ys = series_points(s, horizon, columns)
             path = QPainterPath()
             gap = True  # the line breaks at NaN (a response time where nothing completed I/O)
@@ -305,6 +315,14 @@ class ChartPainter:
             for i, label, lx in row:
                 x0 = (x_pt + Y_LABEL_W + lx) * u
                 cy = (ly + LEGEND_ROW_H / 2) * u
+                if i >= 0 and chart.series[i].markers:
+                    p.setPen(QPen(QColor("#222222"), 0.4 * u))
+                    p.setBrush(series_pen(chart, i, 1.0).color())
+                    p.drawEllipse(QPointF(x0 + 6 * u, cy), 2.2 * u, 2.2 * u)
+                    p.setBrush(Qt.NoBrush)
+                    p.setPen(text_pen)
+                    p.drawText(QPointF(x0 + 16 * u, cy + self.fm.ascent() / 2.6), label)
+                    continue
                 if i >= 0:
                     pen = series_pen(chart, i, 2.0 * u if not chart.series[i].dashed else 1.2 * u)
                 elif i == -1:

@@ -84,6 +84,7 @@ class ChartSeries:
     dashed: bool = False  # the baseline scenario's line for the same entity
     linear: bool = False  # straight lines between the points (Series.linear: progress), not steps
     end_h: float | None = None  # where its own plan ends (a pinned baseline's); None: the chart's horizon
+    markers: bool = False  # measured values: a dot at each (t, v), no line (docs/measured-data.md)
 
 
 @dataclass
@@ -97,6 +98,7 @@ class Chart:
     marks: list[tuple[float, str]] = field(default_factory=list)  # vertical markers (time, label)
     targets: list[tuple[float, str]] = field(default_factory=list)  # horizontal lines (value, label)
     bands: list[tuple[float, float, str]] = field(default_factory=list)  # shaded intervals (start, end, label)
+    x_title: str = ""  # the time axis' title ("" = time from the start of the plan)
 
 
 @dataclass
@@ -431,6 +433,10 @@ class ReportBuilder:
         self.section_operations(names)
         if self.options.charts:
             self.section_charts(names)
+        if p.measured is not None:
+            from .measured import section_measured  # (it builds on this module's blocks)
+
+            section_measured(self)
         self.section_advisories(names)
         self.section_mttdl(names)
         if self.sweeps:

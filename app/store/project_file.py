@@ -19,8 +19,11 @@ The file format (docs/project-format.md):
   Saving through a symbolic link writes its target (the link stays a link); each save removes
   the temporary files that killed saves left in that folder (app/store/disk.py).
 
-Schema version 3 (current, SCHEMA below) stores the project in normalized tables, one row per
-object, with the free-form parts (settings, workload and event fields) as JSON text:
+Schema version 4 (current, SCHEMA below) stores the project in normalized tables, one row per
+object, with the free-form parts (settings, workload and event fields) as JSON text, and two
+one-row tables for what a calibration needs (docs/measured-data.md): measured_data, the imported
+intervals and their mapping to the project's objects, and calibration, the provenance of the
+calibrated platform (which itself is the platform_snapshot). No row: none.
 
     meta(key PRIMARY KEY, value)                       app version, format, saved_at
     project(id = 1, platform_id, info_json, cache_json, features_json, current_scenario,
@@ -33,7 +36,8 @@ object, with the free-form parts (settings, workload and event fields) as JSON t
     scenario(ord, name, notes)
     event(scenario_ord, ord, id, kind, start_h, doc_json)
 
-Version 2 had no workload.think_ms (app/store/upgrades/to_v3.py); version 1 (ArrayPlanner 0.0.x)
+Version 3 had no measured_data and calibration tables (app/store/upgrades/to_v4.py); version 2
+had no workload.think_ms (to_v3.py); version 1 (ArrayPlanner 0.0.x)
 kept the whole project as one JSON document, project_doc(id = 1, json) (to_v2.py).
 """
 from __future__ import annotations
@@ -72,7 +76,7 @@ class ProjectFileError(Exception):
 
 # ---------------------------------------------------------------- the current schema
 
-# Version 3 as a new file gets it. The steps in app/store/upgrades/ bring an older file to the
+# The latest version as a new file gets it. The steps in app/store/upgrades/ bring an older file to the
 # same tables (tests/test_store.py checks it); they keep their own copies of older schemas.
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -102,6 +106,8 @@ CREATE TABLE scenario(ord INTEGER PRIMARY KEY, name TEXT NOT NULL, notes TEXT NO
 CREATE TABLE event(scenario_ord INTEGER NOT NULL REFERENCES scenario(ord), ord INTEGER NOT NULL,
                    id TEXT NOT NULL, kind TEXT NOT NULL, start_h REAL NOT NULL, doc_json TEXT NOT NULL,
                    PRIMARY KEY (scenario_ord, ord));
+CREATE TABLE measured_data(id INTEGER PRIMARY KEY CHECK (id = 1), doc_json TEXT NOT NULL);
+CREATE TABLE calibration(id INTEGER PRIMARY KEY CHECK (id = 1), doc_json TEXT NOT NULL);
 """
 
 
@@ -130,6 +136,9 @@ def _write_rows(con: sqlite3.Connection, d: dict[str, Any]) -> None:
     con.executemany("INSERT INTO workload(ord, id, doc_json, think_ms) VALUES (?, ?, ?, ?)",
                     [(i, w["id"], _dumps({k: v for k, v in w.items() if k != "think_ms"}),
                       float(w.get("think_ms", 0.0))) for i, w in enumerate(d.get("workloads", []))])
+    for table, key in (("measured_data", "measured"), ("calibration", "calibration")):
+        if d.get(key) is not None:
+            con.execute(f"INSERT INTO {table} VALUES (1, ?)", (_dumps(d[key]),))
     for si, s in enumerate(d.get("scenarios", [])):
         con.execute("INSERT INTO scenario VALUES (?, ?, ?)", (si, s["name"], s.get("notes", "")))
         con.executemany("INSERT INTO event VALUES (?, ?, ?, ?, ?, ?)",
@@ -185,6 +194,10 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, Any]:
             s["notes"] = notes
         scenarios.append(s)
     d["scenarios"] = scenarios
+    for table, key in (("measured_data", "measured"), ("calibration", "calibration")):
+        row = con.execute(f"SELECT doc_json FROM {table} WHERE id = 1").fetchone()
+        if row is not None:
+            d[key] = parse_json(row[0], f"{table}.doc_json")
     return d
 
 

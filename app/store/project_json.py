@@ -17,6 +17,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from app.domain.measured import Calibration, MeasuredData
 from app.domain.project import (
     Drive, Enclosure, Event, Lun, Project, ProjectInfo, RaidGroup, Scenario, Workload,
 )
@@ -119,6 +120,9 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         "baseline_scenario": p.baseline_scenario,
         "horizon_h": p.horizon_h,
         "platform_snapshot": p.platform_snapshot,
+        # (only when present: a project without measured data reads as before)
+        **({"measured": p.measured.to_dict()} if p.measured is not None else {}),
+        **({"calibration": p.calibration.to_dict()} if p.calibration is not None else {}),
     }
 
 
@@ -348,7 +352,7 @@ def project_from_dict(data: Any) -> Project:
         raise ProjectFormatError(f"version: {version} is not a valid format version")
     r.unknown({"format", "version", "platform_id", "info", "enclosures", "drives", "groups", "luns", "cache",
                "features", "workloads", "scenarios", "current_scenario", "baseline_scenario", "horizon_h",
-               "platform_snapshot"})
+               "platform_snapshot", "measured", "calibration"})
 
     info_r = _Reader(r.obj("info", {}), "info")
     info_r.unknown({"title", "customer", "author", "notes"})
@@ -416,7 +420,20 @@ def project_from_dict(data: Any) -> Project:
         current_scenario=current, baseline_scenario=r.str("baseline_scenario", None, allow_none=True),
         horizon_h=r.num("horizon_h", None, allow_none=True),
         platform_snapshot=r.str("platform_snapshot", None, allow_none=True),
+        measured=_attached(r, "measured", MeasuredData.from_dict),
+        calibration=_attached(r, "calibration", Calibration.from_dict),
     )
+
+
+def _attached(r: _Reader, key: str, build) -> Any:
+    """The measured data or calibration record of a project (None when absent)."""
+    d = r.get(key, None)
+    if d is None:
+        return None
+    try:
+        return build(d)
+    except (TypeError, ValueError) as exc:
+        raise ProjectFormatError(f"{key}: {exc}") from None
 
 
 def project_from_json(text: str, name: str = "JSON") -> Project:

@@ -102,6 +102,7 @@ class Document(QObject):
         self._catalog_base = catalog
         self.project = project
         self.catalog = self._catalog_for(project, catalog)
+        self._snapshot_seen = project.platform_snapshot
         self.path: Path | None = Path(path) if path else None
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
@@ -180,6 +181,10 @@ class Document(QObject):
         return None
 
     def _emit(self, change: Change) -> None:
+        if self.project.platform_snapshot is not self._snapshot_seen:
+            # a calibration (or its undo) changed the embedded platform: read it again
+            self.catalog = self._catalog_for(self.project, self._catalog_base)
+            self._snapshot_seen = self.project.platform_snapshot
         self._issues = None
         self.revision += 1
         self.changed.emit(change)
@@ -197,6 +202,7 @@ class Document(QObject):
             raise UnknownPlatformError(unknown_platform_text(project.platform_id, catalog))
         self.project = project
         self.catalog = catalog
+        self._snapshot_seen = project.platform_snapshot
         self.path = Path(path) if path else None
         self.undo_stack.clear()
         self.undo_stack.setClean()

@@ -1949,5 +1949,65 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <source>The cheapest designs that meet a response, rebuild and capacity goal</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Import measured data: {source}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import measured data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibrate to measured data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fitting the platform&apos;s free parameters to the measured intervals…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply Calibration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibrate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured vs predicted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running the measured load…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import &amp;Measured Data…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read interval performance data (CSV, iostat, Unisphere Analyzer) and map it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Calibrate to Measured Data…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fit the platform&apos;s free parameters to the imported measured data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured vs &amp;Predicted…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading {name}…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported {n} measured intervals from {source}</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

@@ -25,9 +25,12 @@ ASPECT_ATTRS = {
     "workloads": ("workloads",),
     "events": ("scenarios",),
     "scenarios": ("scenarios",),
-    "info": ("info",),
+    # measured data (imported as an INFO edit) can be large and the engine never reads it: sent
+    # only when it changes, like a container
+    "info": ("info", "measured"),
 }
-CONTAINERS = ("enclosures", "drives", "groups", "luns", "cache", "features", "workloads", "scenarios", "info")
+CONTAINERS = ("enclosures", "drives", "groups", "luns", "cache", "features", "workloads", "scenarios", "info",
+              "measured")
 
 _ATOMS = (str, int, float, bool, type(None))
 
