@@ -17,7 +17,11 @@ The file format (docs/project-format.md):
   Saving through a symbolic link writes its target (the link stays a link); each save removes
   the temporary files that killed saves left in that folder (app/store/disk.py).
 
-Schema version 3 (current) is version 2 with a workload column: workload.think_ms (REAL, 0: a
+Schema version 4 (current) is version 3 with a scenario column: scenario.overlay_json (TEXT,
+NULL: the scenario runs on the project's configuration; else its overlay, the configuration
+differences it makes, in the JSON form's "overlay" shape).
+
+Schema version 3 is version 2 with a workload column: workload.think_ms (REAL, 0: a
 closed workload issues its next I/O at once), taken out of the workload's doc_json.
 
 Schema version 2 stores the project in normalized tables, one row per object, with the
@@ -58,7 +62,7 @@ from .project_json import (
 from .safe_read import UnreadableFile, open_regular, read_regular
 
 APPLICATION_ID = 0x41504C4E  # "APLN"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SUFFIX = ".arrayplan"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # The largest .json project read: a bigger "project" (a symlink to /dev/zero, a log renamed
@@ -105,6 +109,10 @@ CREATE TABLE event(scenario_ord INTEGER NOT NULL REFERENCES scenario(ord), ord I
 # version 3: a closed workload's think time gets its own column (the upgrade step and new files)
 SCHEMA_V3_ALTER = "ALTER TABLE workload ADD COLUMN think_ms REAL NOT NULL DEFAULT 0;"
 
+# version 4: a scenario may have a configuration of its own (issue 23). Plain SQL, as every step:
+# the step must not depend on today's reader or writer
+SCHEMA_V4_ALTER = "ALTER TABLE scenario ADD COLUMN overlay_json TEXT;"
+
 _V2_TABLES = ("meta", "project", "enclosure", "drive", "raid_group", "lun", "workload", "scenario", "event")
 
 
@@ -113,8 +121,8 @@ def _dumps(v: Any) -> str:
 
 
 def _write_v2_rows(con: sqlite3.Connection, d: dict[str, Any], version: int = SCHEMA_VERSION) -> None:
-    """Insert a project (as a project_to_dict dict) into empty tables of schema `version` (2, or
-    3: the workloads' think time in its column)."""
+    """Insert a project (as a project_to_dict dict) into empty tables of schema `version` (2;
+    3: the workloads' think time in its column; 4: the scenarios' overlays)."""
     con.execute("INSERT INTO project VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)", (
         d["platform_id"], _dumps(d.get("info", {})), _dumps(d.get("cache", {})), _dumps(d.get("features", {})),
         d.get("current_scenario", "Baseline"), d.get("baseline_scenario"), d.get("horizon_h"),
@@ -139,7 +147,12 @@ def _write_v2_rows(con: sqlite3.Connection, d: dict[str, Any], version: int = SC
         con.executemany("INSERT INTO workload(ord, id, doc_json) VALUES (?, ?, ?)",
                         [(i, w["id"], _dumps(w)) for i, w in enumerate(d.get("workloads", []))])
     for si, s in enumerate(d.get("scenarios", [])):
-        con.execute("INSERT INTO scenario VALUES (?, ?, ?)", (si, s["name"], s.get("notes", "")))
+        if version >= 4:
+            overlay = s.get("overlay")
+            con.execute("INSERT INTO scenario(ord, name, notes, overlay_json) VALUES (?, ?, ?, ?)",
+                        (si, s["name"], s.get("notes", ""), None if overlay is None else _dumps(overlay)))
+        else:
+            con.execute("INSERT INTO scenario(ord, name, notes) VALUES (?, ?, ?)", (si, s["name"], s.get("notes", "")))
         con.executemany("INSERT INTO event VALUES (?, ?, ?, ?, ?, ?)",
                         [(si, ei, e["id"], e["kind"], e["start_h"], _dumps(e)) for ei, e in enumerate(s.get("events", []))])
 
@@ -185,12 +198,15 @@ def _read_v2_rows(con: sqlite3.Connection) -> dict[str, Any]:
     d["workloads"] = [_with_think(parse_json(doc, f"workload {wid!r}.doc_json"), think) for wid, doc, think in
                       con.execute("SELECT id, doc_json, think_ms FROM workload ORDER BY ord")]
     scenarios = []
-    for so, name, notes in con.execute("SELECT ord, name, notes FROM scenario ORDER BY ord").fetchall():
+    for so, name, notes, overlay in con.execute(
+            "SELECT ord, name, notes, overlay_json FROM scenario ORDER BY ord").fetchall():
         events = [parse_json(doc, f"event {eid!r}.doc_json") for eid, doc in con.execute(
             "SELECT id, doc_json FROM event WHERE scenario_ord = ? ORDER BY ord", (so,))]
         s: dict[str, Any] = {"name": name, "events": events}
         if notes:
             s["notes"] = notes
+        if overlay is not None:
+            s["overlay"] = parse_json(overlay, f"scenario {name!r}.overlay_json")
         scenarios.append(s)
     d["scenarios"] = scenarios
     return d
@@ -227,8 +243,15 @@ def _upgrade_2_to_3(con: sqlite3.Connection) -> None:
     con.execute("INSERT OR IGNORE INTO meta VALUES ('upgraded_from', '2')")  # (a '1' stays)
 
 
+def _upgrade_3_to_4(con: sqlite3.Connection) -> None:
+    """Version 4 lets a scenario carry an overlay (its own configuration); every scenario of a
+    version 3 file runs on the project's configuration: NULL."""
+    con.executescript(SCHEMA_V4_ALTER)
+    con.execute("INSERT OR IGNORE INTO meta VALUES ('upgraded_from', '3')")  # (an older one stays)
+
+
 # UPGRADES[n - 2] upgrades version n-1 to n (step for version 2 is first).
-UPGRADES: list[Callable[[sqlite3.Connection], None]] = [_upgrade_1_to_2, _upgrade_2_to_3]
+UPGRADES: list[Callable[[sqlite3.Connection], None]] = [_upgrade_1_to_2, _upgrade_2_to_3, _upgrade_3_to_4]
 assert len(UPGRADES) == SCHEMA_VERSION - 1
 
 
@@ -397,6 +420,12 @@ def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     disk.clean_leftovers(folder)
 
 
+def save_text(path: str | Path, text: str) -> None:
+    """Write a text file (a CSV export) as a project is saved: atomically, so a failed write
+    leaves the old file as it was; ProjectFileError with one line naming the file."""
+    _atomic_write(Path(path), lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
 def write_arrayplan_db(path: Path, project: Project) -> None:
     """Write `project` as a new schema-version database at `path` (which must not exist or be empty)."""
     d = project_to_dict(project)
@@ -405,7 +434,7 @@ def write_arrayplan_db(path: Path, project: Project) -> None:
         con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         con.execute("PRAGMA journal_mode = DELETE")
         with con:
-            con.executescript(SCHEMA_V2 + SCHEMA_V3_ALTER)
+            con.executescript(SCHEMA_V2 + SCHEMA_V3_ALTER + SCHEMA_V4_ALTER)
             from app import __version__
             con.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("format", "arrayplanner-project-db"), ("app_version", __version__),
