@@ -1,8 +1,9 @@
 """Scenarios: switch, duplicate, rename, delete, pin a baseline, and compare with it.
 
-`ScenarioBar` is a compact row of controls (for a toolbar or the timeline dock); every action is
-an undoable op (SetCurrentScenario, DuplicateScenario, RenameScenario, RemoveScenario,
-SetBaselineScenario), so the choices are saved in the project file. `CompareTable` lists, for
+`ScenarioBar` is a compact row of controls (for a toolbar or the timeline dock); every action but
+switching is an undoable op (DuplicateScenario, RenameScenario, RemoveScenario,
+SetBaselineScenario, SetScenarioOverlay: "Own configuration"), so the choices are saved in the
+project file; switching (Document.set_current_scenario) is no undo step. `CompareTable` lists, for
 the current scenario against the pinned baseline, each operation's predicted duration and each
 workload's peak response time, with the difference. Both read the engine's Results only.
 """
@@ -11,12 +12,12 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
-    QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox, QTableWidget,
+    QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox, QTableWidget,
     QTableWidgetItem, QToolButton, QVBoxLayout, QWidget,
 )
 
 from app.domain import edits
-from app.domain.overlay import effective_project
+from app.domain.overlay import Overlay, effective_project
 from app.engine.compare import (  # noqa: F401  (CompareRow, NOT_FINISHED: for callers of this module)
     NOT_FINISHED, SECTION_TITLES, CompareRow, compare, csv_rows, delta_text, value_text,
 )
@@ -74,6 +75,12 @@ class ScenarioBar(QWidget):
         self.delete_button = QToolButton(text="Delete")
         self.delete_button.clicked.connect(self._ask_delete)
         lay.addWidget(self.delete_button)
+        self.own_box = QCheckBox("Own configuration")
+        self.own_box.setToolTip("The scenario changes the configuration (drives, RAID groups, LUNs, cache, "
+                                "features, workloads): while it is current, edits go to it, not to the "
+                                "project's configuration the other scenarios run on")
+        self.own_box.toggled.connect(self._own_toggled)
+        lay.addWidget(self.own_box)
         lay.addSpacing(8)
         lay.addWidget(QLabel("Baseline"))
         self.baseline_box = QComboBox()
@@ -111,6 +118,13 @@ class ScenarioBar(QWidget):
         for box in (self.current_box, self.baseline_box):
             box.blockSignals(False)
         self.delete_button.setEnabled(len(names) > 1)
+        try:
+            own = p.scenario().overlay is not None
+        except KeyError:
+            own = False
+        self.own_box.blockSignals(True)
+        self.own_box.setChecked(own)
+        self.own_box.blockSignals(False)
 
     # ---------------------------------------------------------------- actions (undoable)
     def _apply(self, op) -> bool:
@@ -120,9 +134,25 @@ class ScenarioBar(QWidget):
         return why is None
 
     def switch_to(self, name: str) -> bool:
-        if name == self.document.project.current_scenario:
+        """Show scenario `name`: not an edit, so no undo step (issue 23)."""
+        try:
+            self.document.set_current_scenario(name)
+        except KeyError as exc:
+            self.notify(str(exc.args[0]) if exc.args else str(exc))
+            return False
+        return True
+
+    def set_own_configuration(self, own: bool) -> bool:
+        """Give the current scenario a configuration of its own (starting as the project's), or
+        let it run on the project's configuration again (its differences dropped; undoable)."""
+        sc = self.document.project.scenario()
+        if own == (sc.overlay is not None):
             return True
-        return self._apply(edits.SetCurrentScenario(name))
+        ok = self._apply(edits.SetScenarioOverlay(sc.name, Overlay() if own else None))
+        if ok and own:
+            self.notify(f"Scenario {sc.name} has its own configuration: edits on the canvas and in the "
+                        "inspector change it, not the project's")
+        return ok
 
     def duplicate(self, new_name: str | None = None) -> str | None:
         p = self.document.project
@@ -139,6 +169,10 @@ class ScenarioBar(QWidget):
         if name == self.document.project.baseline_scenario:
             return True
         return self._apply(edits.SetBaselineScenario(name))
+
+    def _own_toggled(self, checked: bool) -> None:
+        if not self.set_own_configuration(checked):
+            self.refresh()
 
     def _current_chosen(self, _i: int) -> None:
         self.switch_to(self.current_box.currentText())
