@@ -74,7 +74,8 @@ def canvas_picture(project, catalog):
     from app.report.diagram import pictures_from_scene
     from app.ui.canvas import LayoutScene
 
-    doc = SimpleNamespace(project=project, catalog=catalog, platform=catalog.platform(project.platform_id))
+    doc = SimpleNamespace(project=project, view=project, catalog=catalog,
+                          platform=catalog.platform(project.platform_id))
     scene = LayoutScene(doc)
     try:
         return pictures_from_scene(scene)
