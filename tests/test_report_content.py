@@ -29,7 +29,7 @@ def test_cover(report):
 def test_sections_numbered_and_in_the_toc(report):
     tops = [h.text for h in report.headings() if h.level == 1]
     assert tops == ["Contents", "Summary", "Configuration", "Layout", "RAID groups and LUNs",
-                    "Cache and premium features", "Host workloads", "Operations plan", "Charts", "Advisories",
+                    "Cache and premium features", "Host workloads", "Operations plan", "Scenario comparison", "Charts", "Advisories",
                     "Data protection (MTTDL)", "Assumptions"]
     nums = {h.text: h.number for h in report.headings() if h.level == 1}
     assert nums["Summary"] == "1" and nums["Assumptions"] == "A"

@@ -14,10 +14,13 @@ import functools
 
 import copy
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .measured import Calibration, MeasuredData
 from .raid import RaidMath, RaidType
+
+if TYPE_CHECKING:
+    from .overlay import Overlay
 
 
 def slot_id(bus: int, enclosure: int, slot: int) -> str:
@@ -275,9 +278,14 @@ def describe_event(ev: Event, platform=None) -> str:
 
 @dataclass
 class Scenario:
+    """A plan: timeline events, and optionally a configuration of its own (`overlay`, an
+    app.domain.overlay.Overlay of differences from the project's configuration; None: the
+    scenario runs on the project's configuration)."""
+
     name: str
     events: list[Event] = field(default_factory=list)
     notes: str = ""
+    overlay: "Overlay | None" = None
 
     def event(self, event_id: str) -> Event:
         for e in self.events:

@@ -652,7 +652,9 @@ class _Checker:
             self.lookups = (luns, set(luns), group_of_drive, _workload_luns(self.p), workloads)
         return self.lookups
 
-    def check_scenarios(self, only: str | None) -> None:
+    def check_scenarios(self, only: str | None, own_configuration: frozenset[str] = frozenset()) -> None:
+        """The scenario list and each scenario's events (`only`: just that one's); the scenarios
+        in `own_configuration` are left to _overlay_issues (they run on another layout)."""
         names = Counter(s.name for s in self.p.scenarios)
         for n, c in names.items():
             if c > 1:
@@ -664,7 +666,7 @@ class _Checker:
         if self.p.baseline_scenario is not None and self.p.baseline_scenario not in names:
             self.err("project", f"the baseline scenario {self.p.baseline_scenario!r} does not exist")
         for s in self.p.scenarios:
-            if only is None or s.name == only:
+            if (only is None or s.name == only) and s.name not in own_configuration:
                 too_many = too_many_events(self.p, s.name)
                 if too_many:  # not simulated at all: its events are not checked either (slow)
                     self.err(f"scenario {s.name}", too_many, s.name)
@@ -965,13 +967,44 @@ def validate(project: Project, catalog: Catalog, scenario: str | None = None,
     else:
         complete = c.check_layout()
         cache.update(objects=objects, values=values, issues=list(c.issues), complete=complete, lookups=None)
+    own = frozenset(s.name for s in project.scenarios if s.overlay is not None)
     if complete:
         try:
-            c.check_scenarios(scenario)
+            c.check_scenarios(scenario, own)
         except Exception as exc:  # noqa: BLE001 - see check_layout
             c.tripped(exc)
         cache["lookups"] = c.lookups
+    base_layout = {(i.severity, i.where, i.text) for i in c.issues if i.scenario is None}
+    for s in project.scenarios:
+        if s.name in own and (scenario is None or s.name == scenario):
+            c.issues.extend(_overlay_issues(project, catalog, s.name, base_layout))
     return sorted(c.issues, key=lambda i: 0 if i.severity == ERROR else 1)
+
+
+def _overlay_issues(project: Project, catalog: Catalog, name: str, base_layout: set) -> list[Issue]:
+    """The issues of a scenario with a configuration of its own: its effective project's layout
+    issues that the base does not have (as the scenario's, named by it: they block only its
+    run), and its events checked against that layout."""
+    from .overlay import effective_project
+
+    try:
+        eff = effective_project(project, name)
+    except Exception as exc:  # noqa: BLE001 - a damaged overlay is reported, never a crash
+        return [Issue(ERROR, f"scenario {name}", f"{printable(str(name))}: its configuration could not be "
+                                                  f"applied ({type(exc).__name__}: {exc})", name)]
+    c = _Checker(eff, catalog)
+    complete = c.check_layout()
+    out = [Issue(i.severity, i.where, f"{printable(str(name))}: {i.line}", name)
+           for i in c.issues if (i.severity, i.where, i.text) not in base_layout]
+    if complete:
+        c.issues = []
+        try:
+            c.check_scenarios(name)
+        except Exception as exc:  # noqa: BLE001 - see check_layout
+            c.tripped(exc)
+        # the list-wide checks (names used twice, current scenario) are the base checker's
+        out.extend(i for i in c.issues if i.scenario == name)
+    return out
 
 
 def storage_issues(project: Project) -> list[Issue]:

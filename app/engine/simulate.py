@@ -31,6 +31,7 @@ import numpy as np
 
 from app.domain.hardware import Catalog
 from app.domain.limits import too_many_events
+from app.domain.overlay import effective_project
 from app.domain.project import DriveReplacement, Project, WorkloadChange
 
 from .errors import EngineStall, PlanTooLarge
@@ -215,6 +216,9 @@ def simulate(project: Project, catalog: Catalog, scenario_name: str | None = Non
     layouts: a LayoutCache kept by the caller between runs, only for a project whose containers
     are replaced, never modified in place (the worker's replica): runs on the same drives,
     groups and LUNs share their static arrays (the 960-drive plan: ~12 M instructions, ~1 ms a run)."""
+    # a scenario with a configuration of its own runs on it (the base's untouched containers
+    # are shared, so the layout cache still hits when the overlay leaves drives/groups/LUNs alone)
+    project = effective_project(project, scenario_name)
     too_many = too_many_events(project, scenario_name)
     if too_many:  # refused before anything is built (docs/model.md, "Plan size")
         raise PlanTooLarge(too_many)

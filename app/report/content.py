@@ -431,6 +431,9 @@ class ReportBuilder:
         self.section_cache_features()
         self.section_workloads()
         self.section_operations(names)
+        from .comparison import section_comparison
+
+        section_comparison(self, names)
         if self.options.charts:
             self.section_charts(names)
         if p.measured is not None:

@@ -19,11 +19,13 @@ The file format (docs/project-format.md):
   Saving through a symbolic link writes its target (the link stays a link); each save removes
   the temporary files that killed saves left in that folder (app/store/disk.py).
 
-Schema version 4 (current, SCHEMA below) stores the project in normalized tables, one row per
+Schema version 5 (current, SCHEMA below) stores the project in normalized tables, one row per
 object, with the free-form parts (settings, workload and event fields) as JSON text, and two
 one-row tables for what a calibration needs (docs/measured-data.md): measured_data, the imported
 intervals and their mapping to the project's objects, and calibration, the provenance of the
 calibrated platform (which itself is the platform_snapshot). No row: none.
+A scenario row's overlay_json (NULL: the scenario runs on the project's configuration) holds
+the configuration differences it makes, in the JSON form's "overlay" shape.
 
     meta(key PRIMARY KEY, value)                       app version, format, saved_at
     project(id = 1, platform_id, info_json, cache_json, features_json, current_scenario,
@@ -36,7 +38,8 @@ calibrated platform (which itself is the platform_snapshot). No row: none.
     scenario(ord, name, notes)
     event(scenario_ord, ord, id, kind, start_h, doc_json)
 
-Version 3 had no measured_data and calibration tables (app/store/upgrades/to_v4.py); version 2
+Version 4 had no scenario.overlay_json (app/store/upgrades/to_v5.py); version 3 had no
+measured_data and calibration tables (to_v4.py); version 2
 had no workload.think_ms (to_v3.py); version 1 (ArrayPlanner 0.0.x)
 kept the whole project as one JSON document, project_doc(id = 1, json) (to_v2.py).
 """
@@ -102,7 +105,8 @@ CREATE TABLE lun(ord INTEGER PRIMARY KEY, id INTEGER NOT NULL, group_id INTEGER 
                  settings_json TEXT NOT NULL DEFAULT '{}', optimization REAL NOT NULL DEFAULT 1.0);
 CREATE TABLE workload(ord INTEGER PRIMARY KEY, id TEXT NOT NULL, doc_json TEXT NOT NULL,
                       think_ms REAL NOT NULL DEFAULT 0);
-CREATE TABLE scenario(ord INTEGER PRIMARY KEY, name TEXT NOT NULL, notes TEXT NOT NULL DEFAULT '');
+CREATE TABLE scenario(ord INTEGER PRIMARY KEY, name TEXT NOT NULL, notes TEXT NOT NULL DEFAULT '',
+                      overlay_json TEXT);
 CREATE TABLE event(scenario_ord INTEGER NOT NULL REFERENCES scenario(ord), ord INTEGER NOT NULL,
                    id TEXT NOT NULL, kind TEXT NOT NULL, start_h REAL NOT NULL, doc_json TEXT NOT NULL,
                    PRIMARY KEY (scenario_ord, ord));
@@ -140,7 +144,9 @@ def _write_rows(con: sqlite3.Connection, d: dict[str, Any]) -> None:
         if d.get(key) is not None:
             con.execute(f"INSERT INTO {table} VALUES (1, ?)", (_dumps(d[key]),))
     for si, s in enumerate(d.get("scenarios", [])):
-        con.execute("INSERT INTO scenario VALUES (?, ?, ?)", (si, s["name"], s.get("notes", "")))
+        overlay = s.get("overlay")
+        con.execute("INSERT INTO scenario(ord, name, notes, overlay_json) VALUES (?, ?, ?, ?)",
+                    (si, s["name"], s.get("notes", ""), None if overlay is None else _dumps(overlay)))
         con.executemany("INSERT INTO event VALUES (?, ?, ?, ?, ?, ?)",
                         [(si, ei, e["id"], e["kind"], e["start_h"], _dumps(e)) for ei, e in enumerate(s.get("events", []))])
 
@@ -186,12 +192,15 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, Any]:
     d["workloads"] = [_with_think(parse_json(doc, f"workload {wid!r}.doc_json"), think) for wid, doc, think in
                       con.execute("SELECT id, doc_json, think_ms FROM workload ORDER BY ord")]
     scenarios = []
-    for so, name, notes in con.execute("SELECT ord, name, notes FROM scenario ORDER BY ord").fetchall():
+    for so, name, notes, overlay in con.execute(
+            "SELECT ord, name, notes, overlay_json FROM scenario ORDER BY ord").fetchall():
         events = [parse_json(doc, f"event {eid!r}.doc_json") for eid, doc in con.execute(
             "SELECT id, doc_json FROM event WHERE scenario_ord = ? ORDER BY ord", (so,))]
         s: dict[str, Any] = {"name": name, "events": events}
         if notes:
             s["notes"] = notes
+        if overlay is not None:
+            s["overlay"] = parse_json(overlay, f"scenario {name!r}.overlay_json")
         scenarios.append(s)
     d["scenarios"] = scenarios
     for table, key in (("measured_data", "measured"), ("calibration", "calibration")):
@@ -357,6 +366,12 @@ def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     finally:
         tmp_file.close()  # the lock goes after the rename: until then the cleaner keeps off
     disk.clean_leftovers(folder)
+
+
+def save_text(path: str | Path, text: str) -> None:
+    """Write a text file (a CSV export) as a project is saved: atomically, so a failed write
+    leaves the old file as it was; ProjectFileError with one line naming the file."""
+    _atomic_write(Path(path), lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def write_arrayplan_db(path: Path, project: Project) -> None:

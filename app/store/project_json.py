@@ -21,10 +21,13 @@ from app.domain.measured import Calibration, MeasuredData
 from app.domain.project import (
     Drive, Enclosure, Event, Lun, Project, ProjectInfo, RaidGroup, Scenario, Workload,
 )
+from app.domain.overlay import SECTIONS as OVERLAY_SECTIONS, Overlay
 from app.domain.raid import RaidType
 
 FORMAT = "arrayplanner-project"
-FORMAT_VERSION = 1
+# 2: a scenario may carry an overlay (a configuration of its own); a project without one is
+# still written as version 1, which older readers open
+FORMAT_VERSION = 2
 
 
 class ProjectFormatError(ValueError):
@@ -84,38 +87,73 @@ def _event_to_dict(e: Event) -> dict[str, Any]:
     return e.to_dict()
 
 
+def _enclosure_dict(e: Enclosure) -> dict[str, Any]:
+    return {"bus": e.bus, "position": e.position, "type_id": e.type_id}
+
+
+def _drive_dict(d: Drive) -> dict[str, Any]:
+    return {"location": d.location, "type_id": d.type_id, **({"hot_spare": True} if d.hot_spare else {})}
+
+
+def _group_dict(g: RaidGroup) -> dict[str, Any]:
+    return {"id": g.id, "raid": g.raid.value if isinstance(g.raid, RaidType) else str(g.raid),
+            "drives": list(g.drives), **({"name": g.name} if g.name else {})}
+
+
+def _lun_dict(l: Lun) -> dict[str, Any]:
+    return {"id": l.id, "group_id": l.group_id, "capacity_gb": l.capacity_gb, "owner": l.owner,
+            **({"name": l.name} if l.name else {}),
+            **({"settings": dict(l.settings)} if l.settings else {}),
+            **({"optimization": l.optimization} if l.optimization != 1.0 else {})}
+
+
+def _workload_dict(w: Workload) -> dict[str, Any]:
+    return {f.name: getattr(w, f.name) for f in fields(Workload)}
+
+
+# the object sections of a project and of an overlay: how each object is written
+_OBJECT_DICTS = {"enclosures": _enclosure_dict, "drives": _drive_dict, "groups": _group_dict,
+                 "luns": _lun_dict, "workloads": _workload_dict}
+
+
+def overlay_to_dict(ov: Overlay) -> dict[str, Any]:
+    """{section: {"set": [...], "removed": [...]}}: objects as in the project's own lists, cache
+    and features as {key: value} (docs/project-format.md, "Scenarios with a configuration")."""
+    out: dict[str, Any] = {}
+    for section in ov.sections():
+        changed, removed = ov.changed.get(section, {}), ov.removed.get(section, [])
+        to_dict = _OBJECT_DICTS.get(section)
+        part: dict[str, Any] = {}
+        if changed:
+            part["set"] = [to_dict(v) for v in changed.values()] if to_dict else dict(changed)
+        if removed:
+            part["removed"] = list(removed)
+        out[section] = part
+    return out
+
+
+def _scenario_dict(s: Scenario) -> dict[str, Any]:
+    return {"name": s.name, **({"notes": s.notes} if s.notes else {}),
+            "events": [_event_to_dict(e) for e in s.events],
+            **({"overlay": overlay_to_dict(s.overlay)} if s.overlay is not None else {})}
+
+
 def project_to_dict(project: Project) -> dict[str, Any]:
     p = project
     return {
         "format": FORMAT,
-        "version": FORMAT_VERSION,
+        # version 2 only when a reader of version 1 would miss something: a scenario's overlay
+        "version": FORMAT_VERSION if any(s.overlay is not None for s in p.scenarios) else 1,
         "platform_id": p.platform_id,
         "info": {"title": p.info.title, "customer": p.info.customer, "author": p.info.author, "notes": p.info.notes},
-        "enclosures": [{"bus": e.bus, "position": e.position, "type_id": e.type_id} for e in p.enclosures],
-        "drives": [
-            {"location": d.location, "type_id": d.type_id, **({"hot_spare": True} if d.hot_spare else {})}
-            for d in p.drives.values()
-        ],
-        "groups": [
-            {"id": g.id, "raid": g.raid.value if isinstance(g.raid, RaidType) else str(g.raid),
-             "drives": list(g.drives), **({"name": g.name} if g.name else {})}
-            for g in p.groups
-        ],
-        "luns": [
-            {"id": l.id, "group_id": l.group_id, "capacity_gb": l.capacity_gb, "owner": l.owner,
-             **({"name": l.name} if l.name else {}),
-             **({"settings": dict(l.settings)} if l.settings else {}),
-             **({"optimization": l.optimization} if l.optimization != 1.0 else {})}
-            for l in p.luns
-        ],
+        "enclosures": [_enclosure_dict(e) for e in p.enclosures],
+        "drives": [_drive_dict(d) for d in p.drives.values()],
+        "groups": [_group_dict(g) for g in p.groups],
+        "luns": [_lun_dict(l) for l in p.luns],
         "cache": dict(p.cache),
         "features": dict(p.features),
-        "workloads": [{f.name: getattr(w, f.name) for f in fields(Workload)} for w in p.workloads],
-        "scenarios": [
-            {"name": s.name, **({"notes": s.notes} if s.notes else {}),
-             "events": [_event_to_dict(e) for e in s.events]}
-            for s in p.scenarios
-        ],
+        "workloads": [_workload_dict(w) for w in p.workloads],
+        "scenarios": [_scenario_dict(s) for s in p.scenarios],
         "current_scenario": p.current_scenario,
         "baseline_scenario": p.baseline_scenario,
         "horizon_h": p.horizon_h,
@@ -338,6 +376,90 @@ def _event(r: _Reader) -> Event:
         raise ProjectFormatError(f"{r.path}: {exc}") from None
 
 
+def _enclosure(er: _Reader) -> Enclosure:
+    er.unknown({"bus", "position", "type_id"})
+    return Enclosure(bus=er.int("bus"), position=er.int("position"), type_id=er.str("type_id"))
+
+
+def _drive(dr: _Reader) -> Drive:
+    dr.unknown({"location", "type_id", "hot_spare"})
+    return Drive(location=dr.str("location"), type_id=dr.str("type_id"), hot_spare=dr.bool("hot_spare", False))
+
+
+def _group(gr: _Reader) -> RaidGroup:
+    gr.unknown({"id", "raid", "drives", "name"})
+    raid_text = gr.str("raid")
+    try:
+        raid = RaidType.parse(raid_text)
+    except ValueError:
+        raise ProjectFormatError(f"{gr._p('raid')}: unknown RAID type {raid_text!r} "
+                                 f"(known: {', '.join(t.value for t in RaidType)})") from None
+    locs = gr.list("drives")
+    for i, loc in enumerate(locs):
+        if not isinstance(loc, str):
+            raise ProjectFormatError(f"{gr._p('drives')}[{i}]: expected a drive location like \"0_0_4\", got {_kind(loc)}")
+    return RaidGroup(id=gr.int("id"), raid=raid, drives=list(locs), name=gr.str("name", ""))
+
+
+def _lun(lr: _Reader) -> Lun:
+    lr.unknown({"id", "group_id", "capacity_gb", "owner", "name", "settings", "optimization"})
+    settings = {str(k): _json_value(v, f"{lr._p('settings')}.{k}") for k, v in lr.obj("settings", {}).items()}
+    return Lun(id=lr.int("id"), group_id=lr.int("group_id"), capacity_gb=lr.num("capacity_gb"),
+               owner=lr.str("owner"), name=lr.str("name", ""), settings=settings,
+               optimization=lr.num("optimization", 1.0))
+
+
+def _settings(r: _Reader, key: str) -> dict[str, Any]:
+    return {str(k): _json_value(v, f"{r._p(key)}.{k}") for k, v in r.obj(key, {}).items()}
+
+
+def _features(r: _Reader, key: str) -> dict[str, bool]:
+    features = {}
+    for k, v in r.obj(key, {}).items():
+        if not isinstance(v, bool):
+            raise ProjectFormatError(f"{r._p(key)}.{k}: expected true or false, got {_kind(v)}")
+        features[str(k)] = v
+    return features
+
+
+_OBJECT_READERS = {"enclosures": (_enclosure, lambda e: e.id), "drives": (_drive, lambda d: d.location),
+                   "groups": (_group, lambda g: g.id), "luns": (_lun, lambda l: l.id),
+                   "workloads": (_workload, lambda w: w.id)}
+
+
+def _overlay(r: _Reader) -> Overlay:
+    """A scenario's overlay (overlay_to_dict's form); the keys of `removed` are checked by type
+    here, whether they exist by validation."""
+    r.unknown(set(OVERLAY_SECTIONS))
+    ov = Overlay()
+    for section in OVERLAY_SECTIONS:
+        if section not in r.d:
+            continue
+        part = _Reader(r.obj(section), r._p(section))
+        part.unknown({"set", "removed"})
+        if section in _OBJECT_READERS:
+            read, key = _OBJECT_READERS[section]
+            changed = {}
+            for item in part.items("set", []):
+                obj = read(item)
+                changed[key(obj)] = obj
+        elif section == "cache":
+            changed = _settings(part, "set")
+        else:
+            changed = _features(part, "set")
+        removed = part.list("removed", [])
+        want = int if section in ("groups", "luns") else str
+        for i, k in enumerate(removed):
+            if not isinstance(k, want) or isinstance(k, bool):
+                raise ProjectFormatError(f"{part._p('removed')}[{i}]: expected "
+                                         f"{'a whole number' if want is int else 'text'}, got {_kind(k)}")
+        if changed:
+            ov.changed[section] = changed
+        if removed:
+            ov.removed[section] = list(removed)
+    return ov
+
+
 def project_from_dict(data: Any) -> Project:
     """Build a Project from JSON data; ProjectFormatError names the first malformed field."""
     r = _Reader(data, "")
@@ -359,59 +481,28 @@ def project_from_dict(data: Any) -> Project:
     info = ProjectInfo(title=info_r.str("title", "Untitled"), customer=info_r.str("customer", ""),
                        author=info_r.str("author", ""), notes=info_r.str("notes", ""))
 
-    enclosures = []
-    for er in r.items("enclosures", []):
-        er.unknown({"bus", "position", "type_id"})
-        enclosures.append(Enclosure(bus=er.int("bus"), position=er.int("position"), type_id=er.str("type_id")))
-
+    enclosures = [_enclosure(er) for er in r.items("enclosures", [])]
     drives: dict[str, Drive] = {}
     for dr in r.items("drives", []):
-        dr.unknown({"location", "type_id", "hot_spare"})
-        d = Drive(location=dr.str("location"), type_id=dr.str("type_id"), hot_spare=dr.bool("hot_spare", False))
+        d = _drive(dr)
         key = d.location
         n = 2
         while key in drives:  # a slot listed twice: keep both so validation can name the slot
             key = f"{d.location}#{n}"
             n += 1
         drives[key] = d
-
-    groups = []
-    for gr in r.items("groups", []):
-        gr.unknown({"id", "raid", "drives", "name"})
-        raid_text = gr.str("raid")
-        try:
-            raid = RaidType.parse(raid_text)
-        except ValueError:
-            raise ProjectFormatError(f"{gr._p('raid')}: unknown RAID type {raid_text!r} "
-                                     f"(known: {', '.join(t.value for t in RaidType)})") from None
-        locs = gr.list("drives")
-        for i, loc in enumerate(locs):
-            if not isinstance(loc, str):
-                raise ProjectFormatError(f"{gr._p('drives')}[{i}]: expected a drive location like \"0_0_4\", got {_kind(loc)}")
-        groups.append(RaidGroup(id=gr.int("id"), raid=raid, drives=list(locs), name=gr.str("name", "")))
-
-    luns = []
-    for lr in r.items("luns", []):
-        lr.unknown({"id", "group_id", "capacity_gb", "owner", "name", "settings", "optimization"})
-        settings = {str(k): _json_value(v, f"{lr._p('settings')}.{k}") for k, v in lr.obj("settings", {}).items()}
-        luns.append(Lun(id=lr.int("id"), group_id=lr.int("group_id"), capacity_gb=lr.num("capacity_gb"),
-                        owner=lr.str("owner"), name=lr.str("name", ""), settings=settings,
-                        optimization=lr.num("optimization", 1.0)))
-
-    cache = {str(k): _json_value(v, f"cache.{k}") for k, v in r.obj("cache", {}).items()}
-    features = {}
-    for k, v in r.obj("features", {}).items():
-        if not isinstance(v, bool):
-            raise ProjectFormatError(f"features.{k}: expected true or false, got {_kind(v)}")
-        features[str(k)] = v
-
+    groups = [_group(gr) for gr in r.items("groups", [])]
+    luns = [_lun(lr) for lr in r.items("luns", [])]
+    cache = _settings(r, "cache")
+    features = _features(r, "features")
     workloads = [_workload(wr) for wr in r.items("workloads", [])]
 
     scenarios = []
     for sr in r.items("scenarios", [{"name": "Baseline", "events": []}]):
-        sr.unknown({"name", "notes", "events"})
+        sr.unknown({"name", "notes", "events", "overlay"})
+        overlay = _overlay(_Reader(sr.obj("overlay"), sr._p("overlay"))) if sr.get("overlay", None) is not None else None
         scenarios.append(Scenario(name=sr.str("name"), notes=sr.str("notes", ""),
-                                  events=[_event(er) for er in sr.items("events", [])]))
+                                  events=[_event(er) for er in sr.items("events", [])], overlay=overlay))
 
     current = r.str("current_scenario", scenarios[0].name if scenarios else "Baseline")
     return Project(

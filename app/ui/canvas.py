@@ -433,7 +433,7 @@ class LayoutScene(QGraphicsScene):
 
     # ---------------------------------------------------------------- building
     def _structure_key(self) -> Any:
-        p = self.document.project
+        p = self.document.view
         return (p.platform_id, tuple((e.id, e.type_id) for e in p.enclosures))
 
     def rebuild(self) -> None:
@@ -445,7 +445,7 @@ class LayoutScene(QGraphicsScene):
         self.placeholders.clear()
         self.lanes.clear()
         self.legend_items = []
-        project, platform = self.document.project, self.document.platform
+        project, platform = self.document.view, self.document.platform
         self._structure = self._structure_key()
         etypes = platform.enclosure_types
         # lanes as wide as the widest enclosure in use (any type when there is none yet); a wider
@@ -513,7 +513,7 @@ class LayoutScene(QGraphicsScene):
     def refresh_drives(self, locations: list[str] | None = None) -> None:
         """Colours, labels and tooltips of every slot (or of `locations` only) from the project
         (no geometry change)."""
-        project, catalog = self.document.project, self.document.catalog
+        project, catalog = self.document.view, self.document.catalog
         member: dict[str, Any] = {}
         for g in project.groups:
             for loc in g.drives:
@@ -562,7 +562,7 @@ class LayoutScene(QGraphicsScene):
         for it in self.legend_items:
             self.removeItem(it)
         self.legend_items = []
-        project = self.document.project
+        project = self.document.view
         x, y = 0.0, getattr(self, "_legend_y", 0.0)
         entries: list[tuple[QColor, str, bool]] = []
         if self._values is not None:
@@ -623,13 +623,13 @@ class LayoutScene(QGraphicsScene):
             return [self.lanes[key]]  # not selectable: brought into view only
         if kind == "group":
             try:
-                g = self.document.project.group(key)
+                g = self.document.view.group(key)
             except KeyError:
                 return []
             return [self.slots[l] for l in g.drives if l in self.slots and self.slots[l].occupied]
         if kind == "lun":
             try:
-                lun = self.document.project.lun(key)
+                lun = self.document.view.lun(key)
             except KeyError:
                 return []
             return self._items_for_ref(ref_group(lun.group_id))
@@ -685,7 +685,7 @@ class LayoutScene(QGraphicsScene):
             if slot is None and mime.hasFormat(MIME_DRIVE_TYPE):
                 enc = next((it for it in self.items(pos) if isinstance(it, EnclosureItem)), None)
                 if enc is not None:  # on the enclosure's label: fill its empty slots
-                    op = edits.fill_enclosure(self.document.project, self.document.catalog, enc.enc_id,
+                    op = edits.fill_enclosure(self.document.view, self.document.catalog, enc.enc_id,
                                             bytes(mime.data(MIME_DRIVE_TYPE)).decode())
                     return op, enc, self.document.check(op)
             if slot is None:
@@ -840,7 +840,7 @@ class LayoutView(QGraphicsView):
         s = self.layout_scene
         s.driveTypeDropped.connect(lambda loc, t: self._apply(edits.PlaceDrive(loc, t)))
         s.enclosureFilled.connect(lambda e, t: self._apply(
-            edits.fill_enclosure(self.document.project, self.document.catalog, e, t)))
+            edits.fill_enclosure(self.document.view, self.document.catalog, e, t)))
         s.driveMoved.connect(lambda a, b: self._apply(edits.MoveDrive(a, b)))
         s.enclosureDropped.connect(lambda b, p, t: self._apply(edits.AddEnclosure(b, p, t)))
         self.setAccessibleName(tr("Array layout"))

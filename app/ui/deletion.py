@@ -15,10 +15,10 @@ MAX_LISTED = 12  # events named in the question; the rest are counted
 def confirm_deletion(parent: QWidget, document, op: edits.Edit) -> edits.Edit | None:
     """`op` as it should be applied: itself when no event uses what it deletes, else (if the
     user agrees) with the removal of those events; None when the user cancels."""
-    dangling = edits.dangling_events(document.project, op)
+    dangling = edits.dangling_events(document.view, op)
     if not dangling or document.check(op):
         return op  # nothing to ask (a refused deletion is reported by whoever applies it)
-    several = len(document.project.scenarios) > 1
+    several = len(document.view.scenarios) > 1
     lines, scenario = [], None
     for sc, ev in dangling[:MAX_LISTED]:
         if several and sc != scenario:

@@ -13,6 +13,13 @@ without plug-ins) validates itself, on the GUI thread, once per burst of edits.
     doc.changed.connect(lambda change: ...)
     doc.apply(edits.PlaceDrive("0_0_3", "fc-15k-73"))   # raises EditError(reason) when refused
     doc.undo_stack.undo()
+
+A scenario with a configuration of its own (Scenario.overlay, app/domain/overlay.py): while it is
+current, `view` is its effective project, a copy, and the canvas, inspector and trees show and
+edit that. An edit then runs on the copy and the difference from the base becomes the
+scenario's overlay (OverlayCommand); `project`, the base, keeps its configuration and is what is
+saved and simulated. Switching scenario is not an edit (`set_current_scenario`): it is no undo
+step; an undo or redo first switches back to the scenario its edit was made in.
 """
 from __future__ import annotations
 
@@ -22,10 +29,12 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
+import copy
 
 from app.domain import edits
 from app.domain.hardware import Catalog, Platform
 from app.domain.edits import Change, Edit, EditError
+from app.domain.overlay import editable_copy, overlay_between
 from app.domain.project import Project
 from app.domain.validation import unknown_platform_text
 
@@ -63,15 +72,19 @@ class EditCommand(QUndoCommand):
         self.op = op
         self._first_change: Change | None = change  # already applied by Document.apply
         self._last_t = time.monotonic()  # when the newest op merged in here arrived
+        # the scenario on screen when the edit was made: undo and redo show it again
+        self.scenario = document.project.current_scenario
 
     def redo(self) -> None:
         if self._first_change is not None:
             change, self._first_change = self._first_change, None
         else:
+            self.document._show_scenario(self.scenario)
             change = self.op.do(self.document.project)
         self.document._emit(change)
 
     def undo(self) -> None:
+        self.document._show_scenario(self.scenario)
         self.document._emit(self.op.undo(self.document.project))
 
     def id(self) -> int:
@@ -83,6 +96,46 @@ class EditCommand(QUndoCommand):
         if other._last_t - self._last_t > MERGE_BURST_S or not self.op.merge(other.op):
             return False
         self._last_t = other._last_t
+        return True
+
+
+# what an edit made on a scenario's own configuration can change besides that configuration
+# (which becomes the overlay): restored as a whole by undo and redo
+_SCENARIO_STATE = ("scenarios", "current_scenario", "baseline_scenario", "info", "horizon_h")
+
+
+class OverlayCommand(EditCommand):
+    """An edit made while a scenario with an overlay is current: the op ran on the document's
+    view (the scenario's effective project); the base's configuration did not change, the
+    scenario's overlay did. Undo and redo restore the scenario state from before and after (the
+    op's own undo would act on a view that is rebuilt by then)."""
+
+    def __init__(self, document: "Document", op: Edit, change: Change, before: dict[str, Any]):
+        super().__init__(document, op, change)
+        self.scenario = before["current_scenario"]
+        self.before = before
+        self.after = document._scenario_state()
+
+    def redo(self) -> None:
+        if self._first_change is not None:
+            change, self._first_change = self._first_change, None
+            self.document._emit(change, rebuild_view=False)
+            return
+        self.document._restore_scenario_state(self.after)
+        self.document._emit(self._change())
+
+    def undo(self) -> None:
+        self.document._restore_scenario_state(self.before)
+        self.document._emit(self._change())
+
+    def _change(self) -> Change:
+        # the view is rebuilt: every part of the configuration shown may be another object
+        return Change.of(edits.SCENARIOS, edits.EVENTS, *edits.CONFIG_ASPECTS, scenario=self.scenario)
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt API
+        if not isinstance(other, OverlayCommand) or not super().mergeWith(other):
+            return False
+        self.after = other.after
         return True
 
 
@@ -101,6 +154,7 @@ class Document(QObject):
         super().__init__(parent)
         self._catalog_base = catalog
         self.project = project
+        self._view: Project | None = None  # the current scenario's effective project, if it has an overlay
         self.catalog = self._catalog_for(project, catalog)
         self._snapshot_seen = project.platform_snapshot
         self.path: Path | None = Path(path) if path else None
@@ -136,6 +190,80 @@ class Document(QObject):
     def platform(self) -> Platform:
         return self.catalog.platform(self.project.platform_id)
 
+    # ---------------------------------------------------------------- the scenario's configuration
+    @property
+    def own_configuration(self) -> str | None:
+        """The current scenario's name when it has a configuration of its own (edits go to its
+        overlay), else None."""
+        try:
+            sc = self.project.scenario()
+        except KeyError:
+            return None
+        return sc.name if sc.overlay is not None else None
+
+    @property
+    def view(self) -> Project:
+        """The project the canvas, inspector and trees show and edit: the base, or the current
+        scenario's effective project when it has a configuration of its own (a copy; its
+        scenarios, info and names are the base's own)."""
+        if self.own_configuration is None:
+            self._view = None
+            return self.project
+        if self._view is None:
+            self._view = editable_copy(self.project)
+        return self._view
+
+    def _rebuild_view(self) -> None:
+        self._view = None
+
+    def _scenario_state(self) -> dict[str, Any]:
+        return {a: copy.deepcopy(getattr(self.project, a)) for a in _SCENARIO_STATE}
+
+    def _restore_scenario_state(self, state: dict[str, Any]) -> None:
+        for a, v in state.items():
+            setattr(self.project, a, copy.deepcopy(v))
+        self._rebuild_view()
+
+    def _apply_to_overlay(self, op: Edit) -> Change:
+        """Run `op` on the view, keep its configuration as the current scenario's overlay and
+        write back what else it changed (events, names); returns its Change. The base's
+        configuration is untouched."""
+        before = self._scenario_state()
+        view = self.view
+        scenario = self.project.scenario()
+        change = op.do(view)  # raises EditError with nothing changed
+        for a in _SCENARIO_STATE:
+            setattr(self.project, a, getattr(view, a))
+        if scenario.overlay is not None and any(s is scenario for s in self.project.scenarios):
+            scenario.overlay = overlay_between(self.project, view)
+        if self.project.current_scenario != before["current_scenario"]:
+            self._rebuild_view()  # e.g. a scenario added and made current
+        # the overlay is in the scenarios: a copy of the project (the engine worker's) must take them again
+        change = change | Change.of(edits.SCENARIOS, edits.EVENTS)
+        self.undo_stack.push(OverlayCommand(self, op, change, before))
+        return change
+
+    def set_current_scenario(self, name: str) -> None:
+        """Show another scenario. Not an edit: no undo step (issue 23). KeyError when there is
+        no such scenario."""
+        self.project.scenario(name)  # KeyError
+        if name == self.project.current_scenario:
+            return
+        had_own = self.own_configuration is not None
+        self.project.current_scenario = name
+        self._rebuild_view()
+        aspects = [edits.SCENARIOS, edits.EVENTS]
+        if had_own or self.own_configuration is not None:
+            aspects += edits.CONFIG_ASPECTS  # the canvas shows another configuration
+        # not dirty either: which scenario is on screen is saved with the next save, but is
+        # no change to the plan worth a "save changes?" question
+        self._emit(Change.of(*aspects, scenario=name))
+
+    def _show_scenario(self, name: str) -> None:
+        """Before an undo or redo: show the scenario its edit was made in."""
+        if name != self.project.current_scenario and any(s.name == name for s in self.project.scenarios):
+            self.set_current_scenario(name)
+
     @property
     def dirty(self) -> bool:
         return self._force_dirty or not self.undo_stack.isClean()
@@ -158,7 +286,7 @@ class Document(QObject):
     def check(self, op: Edit) -> str | None:
         """Why `op` would be refused (None: it is fine); changes nothing."""
         try:
-            return op.check(self.project, self.catalog)
+            return op.check(self.view, self.catalog)
         except KeyError as exc:
             return str(exc.args[0]) if exc.args else str(exc)
 
@@ -168,6 +296,8 @@ class Document(QObject):
         why = self.check(op)
         if why:
             raise EditError(why)
+        if self.own_configuration is not None:
+            return self._apply_to_overlay(op)
         change = op.do(self.project)  # raises EditError with the project untouched
         self.undo_stack.push(EditCommand(self, op, change))
         return change
@@ -180,11 +310,13 @@ class Document(QObject):
             return str(exc)
         return None
 
-    def _emit(self, change: Change) -> None:
+    def _emit(self, change: Change, rebuild_view: bool = True) -> None:
         if self.project.platform_snapshot is not self._snapshot_seen:
             # a calibration (or its undo) changed the embedded platform: read it again
             self.catalog = self._catalog_for(self.project, self._catalog_base)
             self._snapshot_seen = self.project.platform_snapshot
+        if rebuild_view:
+            self._rebuild_view()  # the base or the scenario state changed under it
         self._issues = None
         self.revision += 1
         self.changed.emit(change)
@@ -201,6 +333,7 @@ class Document(QObject):
         if project.platform_id not in catalog.platforms:
             raise UnknownPlatformError(unknown_platform_text(project.platform_id, catalog))
         self.project = project
+        self._rebuild_view()
         self.catalog = catalog
         self._snapshot_seen = project.platform_snapshot
         self.path = Path(path) if path else None
@@ -246,4 +379,4 @@ class Document(QObject):
         return self._issues
 
 
-__all__ = ["Document", "EditCommand", "UnknownPlatformError", "edits"]
+__all__ = ["Document", "EditCommand", "OverlayCommand", "UnknownPlatformError", "edits"]

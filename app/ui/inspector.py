@@ -127,7 +127,7 @@ class Inspector(QTabWidget):
             return change.affects(edits.INFO, edits.WORKLOADS)
         if set(refs) & change.refs:
             return True
-        project = self.document.project
+        project = self.document.view
         for r in refs:
             kind, key = parse_ref(r)
             if kind == "lun":  # a LUN's room depends on its group's other LUNs
@@ -191,7 +191,7 @@ class Inspector(QTabWidget):
         for r in refs:
             k, v = parse_ref(r)
             kinds.setdefault(k, []).append(v)
-        project = self.document.project
+        project = self.document.view
         if not refs:
             self._project_section(lay)
         elif set(kinds) == {"drive"}:
@@ -215,7 +215,7 @@ class Inspector(QTabWidget):
         self.selection_page.set_body(body)
 
     def _project_section(self, lay: QVBoxLayout) -> None:
-        p, platform = self.document.project, self.document.platform
+        p, platform = self.document.view, self.document.platform
         lay.addWidget(_title(tr("Project")))
         form = PropertyForm()
         controllers = ", ".join(tr("{name} ({cores})").format(name=c.name, cores=tr_count(c.cores, "{n} core", "{n} cores"))
@@ -233,7 +233,7 @@ class Inspector(QTabWidget):
                                "Select drives (click, Ctrl+click or drag a rubber band) to make a RAID group.")))
 
     def _workloads_list(self, lay: QVBoxLayout) -> None:
-        p = self.document.project
+        p = self.document.view
         box = QGroupBox(tr("Host workloads"))
         v = QVBoxLayout(box)
         if not p.workloads:
@@ -244,7 +244,7 @@ class Inspector(QTabWidget):
         lay.addWidget(box)
 
     def _drives_section(self, lay: QVBoxLayout, locs: list[str]) -> None:
-        project, catalog = self.document.project, self.document.catalog
+        project, catalog = self.document.view, self.document.catalog
         drives = [project.drives[l] for l in locs if l in project.drives]
         if len(drives) == 1:
             d = drives[0]
@@ -328,7 +328,7 @@ class Inspector(QTabWidget):
         lay.addLayout(row)
 
     def _enclosure_section(self, lay: QVBoxLayout, enc_id: str) -> None:
-        project, platform = self.document.project, self.document.platform
+        project, platform = self.document.view, self.document.platform
         try:
             e = project.enclosure(enc_id)
         except KeyError:
@@ -348,7 +348,7 @@ class Inspector(QTabWidget):
         lay.addWidget(b)
 
     def _group_section(self, lay: QVBoxLayout, gid: int) -> None:
-        project, catalog, platform = self.document.project, self.document.catalog, self.document.platform
+        project, catalog, platform = self.document.view, self.document.catalog, self.document.platform
         g = project.group(gid)
         cap = group_capacity(project, catalog, g)
         per = member_capacity_gb(project, catalog, g)
@@ -406,7 +406,7 @@ class Inspector(QTabWidget):
         lay.addWidget(b)
 
     def _lun_section(self, lay: QVBoxLayout, lid: int) -> None:
-        project, catalog = self.document.project, self.document.catalog
+        project, catalog = self.document.view, self.document.catalog
         lun = project.lun(lid)
         try:
             g = project.group(lun.group_id)
@@ -453,7 +453,7 @@ class Inspector(QTabWidget):
         lay.addWidget(b)
 
     def _workload_section(self, lay: QVBoxLayout, wid: str) -> None:
-        w = self.document.project.workload(wid)
+        w = self.document.view.workload(wid)
         lay.addWidget(_title(tr("Workload {name}").format(name=w.name or w.id)))
         form = PropertyForm()
         id_spec = SettingSpec("id", tr("Id"), "str", "", help=tr("A short word that names the workload in files and events"))
@@ -477,7 +477,7 @@ class Inspector(QTabWidget):
 
     def _current_event(self, event_id: str):
         try:
-            return self.document.project.scenario().event(event_id)
+            return self.document.view.scenario().event(event_id)
         except KeyError:
             return None
 
@@ -513,7 +513,7 @@ class Inspector(QTabWidget):
 
     # ---------------------------------------------------------------- array page
     def refresh_array(self) -> None:
-        project, platform = self.document.project, self.document.platform
+        project, platform = self.document.view, self.document.platform
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(8, 8, 8, 8)

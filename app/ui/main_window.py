@@ -294,9 +294,7 @@ class MainWindow(QMainWindow):
     def _scenario_picked(self, index: int) -> None:
         name = self.scenario_combo.itemData(index)
         if name and name != self.document.project.current_scenario:
-            why = self.document.try_apply(edits.SetCurrentScenario(name))
-            if why:
-                self.status(why)
+            self.document.set_current_scenario(name)  # not an undo step
 
     def _fill_recent(self) -> None:
         m = self.recent_menu
@@ -358,12 +356,12 @@ class MainWindow(QMainWindow):
         self.status(ref)
 
     def select_all(self) -> None:
-        self.selection.set([edits.ref_drive(l) for l in self.document.project.drives])
+        self.selection.set([edits.ref_drive(l) for l in self.document.view.drives])
 
     # ---------------------------------------------------------------- edit actions
     def delete_selection(self) -> None:
         refs = self.selection.refs()
-        todo = edits.delete_edits(self.document.project, refs)
+        todo = edits.delete_edits(self.document.view, refs)
         if not todo:
             self.status(tr("Nothing to delete: select drives, an enclosure, a RAID group or a LUN"))
             return
@@ -542,7 +540,7 @@ class MainWindow(QMainWindow):
         timeline, canvas) goes on showing an object that is gone."""
         refs = self.selection.refs()
         if refs:
-            project = self.document.project
+            project = self.document.view
             kept = [r for r in refs if edits.ref_exists(project, r)]
             if kept != refs:
                 self.selection.set(kept)
@@ -553,7 +551,7 @@ class MainWindow(QMainWindow):
     def _update_counts(self) -> None:
         counts = self.messages.counts()  # what the Messages dock lists: validation and advisories
         e, w = counts.get("error", 0), counts.get("warning", 0)
-        p = self.document.project
+        p = self.document.view
         tally = tr("{errors}, {warnings}").format(errors=tr_count(e, "{n} error", "{n} errors"),
                                                   warnings=tr_count(w, "{n} warning", "{n} warnings"))
         self._status_label.setText(" · ".join((

@@ -31,7 +31,7 @@ class Palette(QTreeWidget):
         document.changed.connect(self._on_changed)
 
     def _on_changed(self, change) -> None:
-        if change.replaced or self.document.project.platform_id != self._platform_id:
+        if change.replaced or self.document.view.platform_id != self._platform_id:
             self.populate()
 
     def populate(self) -> None:

@@ -143,6 +143,11 @@ class TimeSpinBox(QDoubleSpinBox):
         if not why:
             self._tip = None
 
+    def clear_mark(self) -> None:
+        """Drop a refusal's red mark (the owner put the model's value back)."""
+        self._mark("")
+        self._refused_text = None
+
     def fixup(self, text: str) -> str:
         # Enter or focus-out with a time past the maximum: Qt keeps the previous value without a
         # word (a typed 1000000 vanished); mark the box and say the latest start

@@ -76,7 +76,7 @@ def canvas_picture(project, catalog):
     from app.ui.canvas import LayoutScene
     from app.ui.theme import paper
 
-    doc = SimpleNamespace(project=project, catalog=catalog, platform=catalog.platform(project.platform_id))
+    doc = SimpleNamespace(project=project, view=project, catalog=catalog, platform=catalog.platform(project.platform_id))
     scene = LayoutScene(doc, ink=paper())  # white paper, whether the screen is light or dark
     try:
         return pictures_from_scene(scene)

@@ -1,119 +1,56 @@
 """Scenarios: switch, duplicate, rename, delete, pin a baseline, and compare with it.
 
-`ScenarioBar` is a compact row of controls (for a toolbar or the timeline dock); every action is
-an undoable op (SetCurrentScenario, DuplicateScenario, RenameScenario, RemoveScenario,
-SetBaselineScenario), so the choices are saved in the project file. `CompareTable` lists, for
+`ScenarioBar` is a compact row of controls (for a toolbar or the timeline dock); every action but
+switching is an undoable op (DuplicateScenario, RenameScenario, RemoveScenario,
+SetBaselineScenario, SetScenarioOverlay: "Own configuration"), so the choices are saved in the
+project file; switching (Document.set_current_scenario) is no undo step. `CompareTable` lists, for
 the current scenario against the pinned baseline, each operation's predicted duration and each
 workload's peak response time, with the difference. Both read the engine's Results only.
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QBrush, QFont
+from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
-    QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox, QTableWidget,
+    QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox, QTableWidget,
     QTableWidgetItem, QToolButton, QVBoxLayout, QWidget,
 )
 
 from app.domain import edits
-from app.domain.formatting import DASH, format_duration, format_ms, format_response
-from app.ui.accessibility import accessible
+from app.domain.overlay import Overlay, effective_project
+from app.engine.compare import (  # noqa: F401  (CompareRow, NOT_FINISHED: for callers of this module)
+    NOT_FINISHED, SECTION_TITLES, CompareRow, compare, csv_rows, delta_text, value_text,
+)
 from app.ui.document import follow_document
-from app.ui.i18n import QT_TR_NOOP, tr
+from app.ui.accessibility import accessible
+from app.ui.i18n import tr
 from app.ui.theme import follow_palette, theme
 
 
-@dataclass
-class CompareRow:
-    section: str  # "Operations", "Workloads", "Plan"
-    key: str  # event id / workload id
-    label: str
-    baseline: float | None  # None: not in that Result; NaN: a workload that completed no I/O
-    current: float | None
-    unit: str  # "h" or "ms"
-    note: str = ""  # e.g. "only in current", priorities
-    # why baseline/current is None: "absent" (not in that scenario) or "not finished" (an
-    # operation still running at the end of the plan)
-    baseline_missing: str = "absent"
-    current_missing: str = "absent"
-
-    @property
-    def delta(self) -> float | None:
-        if self.baseline is None or self.current is None or math.isnan(self.baseline) or math.isnan(self.current):
-            return None  # nothing to compare with (no I/O: no response time)
-        return self.current - self.baseline
-
-    @property
-    def delta_pct(self) -> float | None:
-        if self.delta is None or not self.baseline:
-            return None
-        return 100.0 * self.delta / self.baseline
+def compare_results(current, baseline, project=None, catalog=None) -> list[CompareRow]:
+    """The comparison's rows (app.engine.compare), each scenario on its own configuration: the
+    effective project of each Result's scenario when `project` still has it."""
+    return compare(current, baseline, _effective(project, current), _effective(project, baseline), catalog,
+                   _feature_names(project, catalog))
 
 
-def compare_results(current, baseline, project=None) -> list[CompareRow]:
-    """Rows comparing two Results: operations by event id (duration), workloads by name (peak
-    response time over the plan, the steps without I/O left out: NaN if it never completed I/O),
-    and the plan length."""
-    rows: list[CompareRow] = []
-    cur_ops = {o.event_id: o for o in current.operations}
-    base_ops = {o.event_id: o for o in baseline.operations}
-    order = list(base_ops) + [k for k in cur_ops if k not in base_ops]
-    for eid in order:
-        c, b = cur_ops.get(eid), base_ops.get(eid)
-        label = (c or b).label
-        if c is not None and b is not None:
-            note = f"{b.priority} -> {c.priority}" if c.priority != b.priority else c.priority
-        else:
-            note = QT_TR_NOOP("only in current") if c is not None else QT_TR_NOOP("only in baseline")
-        rows.append(CompareRow("Operations", eid, label,
-                               b.duration_h if b is not None else None,
-                               c.duration_h if c is not None else None, "h", note,
-                               ABSENT if b is None else NOT_FINISHED,
-                               ABSENT if c is None else NOT_FINISHED))
-    # the names the runs were computed with (Result.labels), the project's only for results
-    # without them: the table never names an old result with a rename made since
-    names = {w.id: (w.name or w.id) for w in project.workloads} if project is not None else {}
-    for res in (baseline, current):
-        labels = getattr(res, "labels", None)
-        if labels is not None and labels.workloads:
-            names.update(labels.workloads)
-    wl = sorted(set(current.entities("response_ms")) | set(baseline.entities("response_ms")))
-    for wid in wl:
-        cs, bs = current.get("response_ms", wid), baseline.get("response_ms", wid)
-        rows.append(CompareRow("Workloads", wid, names.get(wid, wid),
-                               bs.peak() if bs is not None else None,
-                               cs.peak() if cs is not None else None, "ms"))
-    rows.append(CompareRow("Plan", "horizon", QT_TR_NOOP("Plan length"), baseline.horizon_h, current.horizon_h, "h"))
-    return rows
+def _effective(project, result):
+    if project is None or result is None:
+        return project
+    try:
+        return effective_project(project, result.scenario)
+    except KeyError:  # a result of a scenario renamed or removed since: the base's configuration
+        return project
 
 
-NOT_FINISHED = QT_TR_NOOP("not finished")
-ABSENT = QT_TR_NOOP("absent")
-
-
-def _fmt(v: float | None, unit: str, missing: str = DASH) -> str:
-    if v is None:
-        return tr(missing)  # "absent", "not finished" (marked where the rows are made)
-    return format_response(v) if unit == "ms" else format_duration(v)  # NaN ms: "no I/O"
+def _feature_names(project, catalog) -> dict[str, str]:
+    if project is None or catalog is None or project.platform_id not in catalog.platforms:
+        return {}
+    return {k: spec.name for k, spec in catalog.platform(project.platform_id).features.items()}
 
 
 def _fmt_delta(row: CompareRow, compact: bool = False) -> str:
-    """'+57.9 ms (+486%)'; compact (a narrow table): '+486%' (the values are beside it)."""
-    d = row.delta
-    if d is None:
-        return DASH
-    if abs(d) < 1e-9:
-        return tr("same")
-    if compact and row.delta_pct is not None:
-        return f"{row.delta_pct:+.0f}%"
-    sign = "+" if d > 0 else "-"
-    text = sign + (format_ms(abs(d)) if row.unit == "ms" else format_duration(abs(d)))
-    if row.delta_pct is not None:
-        text += f" ({row.delta_pct:+.0f}%)"
-    return text
+    return delta_text(row, compact)
 
 
 class ScenarioBar(QWidget):
@@ -141,6 +78,12 @@ class ScenarioBar(QWidget):
         self.delete_button = QToolButton(text=tr("Delete"))
         self.delete_button.clicked.connect(self._ask_delete)
         lay.addWidget(self.delete_button)
+        self.own_box = QCheckBox(tr("Own configuration"))
+        self.own_box.setToolTip(tr("The scenario changes the configuration (drives, RAID groups, LUNs, cache, "
+                                "features, workloads): while it is current, edits go to it, not to the "
+                                "project's configuration the other scenarios run on"))
+        self.own_box.toggled.connect(self._own_toggled)
+        lay.addWidget(self.own_box)
         lay.addSpacing(8)
         lay.addWidget(QLabel(tr("Baseline")))
         self.baseline_box = QComboBox()
@@ -170,7 +113,7 @@ class ScenarioBar(QWidget):
             box.clear()
         self.current_box.addItems(names)
         self.current_box.setCurrentText(p.current_scenario)
-        self.baseline_box.addItem(tr("(none)"), None)
+        self.baseline_box.addItem("(none)", None)
         for n in names:
             self.baseline_box.addItem(n, n)
         idx = self.baseline_box.findData(p.baseline_scenario) if p.baseline_scenario else 0
@@ -178,6 +121,13 @@ class ScenarioBar(QWidget):
         for box in (self.current_box, self.baseline_box):
             box.blockSignals(False)
         self.delete_button.setEnabled(len(names) > 1)
+        try:
+            own = p.scenario().overlay is not None
+        except KeyError:
+            own = False
+        self.own_box.blockSignals(True)
+        self.own_box.setChecked(own)
+        self.own_box.blockSignals(False)
 
     # ---------------------------------------------------------------- actions (undoable)
     def _apply(self, op) -> bool:
@@ -187,9 +137,25 @@ class ScenarioBar(QWidget):
         return why is None
 
     def switch_to(self, name: str) -> bool:
-        if name == self.document.project.current_scenario:
+        """Show scenario `name`: not an edit, so no undo step (issue 23)."""
+        try:
+            self.document.set_current_scenario(name)
+        except KeyError as exc:
+            self.notify(str(exc.args[0]) if exc.args else str(exc))
+            return False
+        return True
+
+    def set_own_configuration(self, own: bool) -> bool:
+        """Give the current scenario a configuration of its own (starting as the project's), or
+        let it run on the project's configuration again (its differences dropped; undoable)."""
+        sc = self.document.project.scenario()
+        if own == (sc.overlay is not None):
             return True
-        return self._apply(edits.SetCurrentScenario(name))
+        ok = self._apply(edits.SetScenarioOverlay(sc.name, Overlay() if own else None))
+        if ok and own:
+            self.notify(f"Scenario {sc.name} has its own configuration: edits on the canvas and in the "
+                        "inspector change it, not the project's")
+        return ok
 
     def duplicate(self, new_name: str | None = None) -> str | None:
         p = self.document.project
@@ -207,6 +173,10 @@ class ScenarioBar(QWidget):
             return True
         return self._apply(edits.SetBaselineScenario(name))
 
+    def _own_toggled(self, checked: bool) -> None:
+        if not self.set_own_configuration(checked):
+            self.refresh()
+
     def _current_chosen(self, _i: int) -> None:
         self.switch_to(self.current_box.currentText())
 
@@ -215,44 +185,55 @@ class ScenarioBar(QWidget):
 
     def _ask_rename(self) -> None:
         cur = self.document.project.current_scenario
-        text, ok = QInputDialog.getText(self, tr("Rename scenario"), tr("New name"), text=cur)
+        text, ok = QInputDialog.getText(self, "Rename scenario", "New name", text=cur)
         if ok and text.strip() and text.strip() != cur:
             self.rename(text.strip())
 
     def _ask_delete(self) -> None:
         cur = self.document.project.current_scenario
-        if QMessageBox.question(self, tr("Delete scenario"), tr("Delete scenario '{name}' and its events?").format(
-                name=cur)) == QMessageBox.Yes:
+        if QMessageBox.question(self, tr("Delete scenario"), tr("Delete scenario '{name}' and its events?").format(name=cur)) == QMessageBox.Yes:
             self.remove_current()
 
 
 class CompareTable(QWidget):
     """Differences between the current scenario and the pinned baseline."""
 
-    COLUMNS = ("", QT_TR_NOOP("Baseline"), QT_TR_NOOP("Current"), QT_TR_NOOP("Difference"), QT_TR_NOOP("Note"))
+    COLUMNS = ("", "Baseline", "Current", "Difference", "Note")
     LABEL_MIN_W = 110  # the names give way (elided, whole in the tooltip) before the numbers do
+    _TONES = {True: QColor("#c0392b"), False: QColor("#1e8449")}  # worse (longer, slower), better
+    _SLA_BROKEN = QColor("#f5b7b1")
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.rows: list[CompareRow] = []
+        self.names: tuple[str, str] = ("", "")  # (baseline, current) scenario of the rows
         self._keys: list[tuple[str, str]] | None = None  # (section, key) of each table row shown
         self.stale_reason: str | None = None
         self._compact = False  # differences as percentages only: the table is too narrow
         self._full_delta_w = 0
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
+        top = QHBoxLayout()
         self.header = QLabel(tr("Pin a baseline scenario to compare."))
         self.header.setWordWrap(True)
-        lay.addWidget(self.header)
+        top.addWidget(self.header, 1)
+        self.export_button = QToolButton(text=tr("Export CSV..."))
+        self.export_button.setToolTip(tr("Save every row of the comparison as a CSV file (numbers unformatted)"))
+        self.export_button.clicked.connect(self._ask_export)
+        self.export_button.setEnabled(False)
+        top.addWidget(self.export_button)
+        lay.addLayout(top)
         # shown while the table is that of the last good prediction (set_stale)
         self.stale_banner = QLabel()
         self.stale_banner.setObjectName("compareStale")
         self.stale_banner.setWordWrap(True)
         self.stale_banner.hide()
+        self._set_theme()
+        follow_palette(self, self._set_theme)
         lay.addWidget(self.stale_banner)
         self.table = QTableWidget(0, len(self.COLUMNS))
         accessible(self.table, tr("Scenario comparison"))
-        self.table.setHorizontalHeaderLabels([tr(c) if c else c for c in self.COLUMNS])
+        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setTabKeyNavigation(False)  # Tab leaves the table, not cell to cell
@@ -264,16 +245,14 @@ class CompareTable(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         self.table.viewport().installEventFilter(self)
         lay.addWidget(self.table, 1)
-        self._set_theme()
-        follow_palette(self, self._set_theme)
 
     def _set_theme(self) -> None:
         """Worse in red, better in green, each in the shade that reads on the table's ground; the
         banner as the charts' (app.ui.theme)."""
         ink = theme()
-        self._tones = {True: QBrush(ink.error), False: QBrush(ink.ok)}  # worse (longer, slower), better
+        self._TONES = {True: ink.error, False: ink.ok}  # worse (longer, slower), better
         self.stale_banner.setStyleSheet(ink.banner_style())
-        if self.rows:
+        if getattr(self, "rows", None):
             self._fill()
 
     def set_stale(self, reason: str | None) -> None:
@@ -285,10 +264,10 @@ class CompareTable(QWidget):
             return
         self.stale_reason = reason
         if reason and not self.rows:
-            self.stale_banner.setText(tr("No comparison: {why}").format(why=reason))
+            self.stale_banner.setText(f"No comparison: {reason}")
         elif reason:
-            self.stale_banner.setText(tr("These differences are from the last good prediction; there is none "
-                                         "for the plan as it is now: {why}").format(why=reason))
+            self.stale_banner.setText(f"These differences are from the last good prediction; there is none "
+                                      f"for the plan as it is now: {reason}")
         self.stale_banner.setVisible(bool(reason))
         dim_view(self.table, bool(reason))
 
@@ -314,19 +293,21 @@ class CompareTable(QWidget):
         t = self.table
         return t.viewport().width() < self.LABEL_MIN_W + t.columnWidth(1) + t.columnWidth(2) + self._full_delta_w
 
-    def set_results(self, current, baseline, project=None) -> None:
+    def set_results(self, current, baseline, project=None, catalog=None) -> None:
         """Fill the table. After an edit the rows are usually the same ones: then only the texts
         that changed are set (rebuilding 300 rows took 30-90 ms of the GUI thread)."""
         self.set_stale(None)  # a new prediction
         if current is None or baseline is None:
             self.rows = []
+            self.export_button.setEnabled(False)
             self._keys = None
             self.table.setRowCount(0)
-            self.header.setText(tr("Pin a baseline scenario (other than the current one) to compare."))
+            self.header.setText("Pin a baseline scenario (other than the current one) to compare.")
             return
-        self.rows = compare_results(current, baseline, project)
-        self.header.setText(tr("'{current}' compared with baseline '{baseline}'").format(
-            current=current.scenario, baseline=baseline.scenario))
+        self.rows = compare_results(current, baseline, project, catalog)
+        self.names = (baseline.scenario, current.scenario)
+        self.export_button.setEnabled(True)
+        self.header.setText(f"'{current.scenario}' compared with baseline '{baseline.scenario}'")
         fm = self.table.fontMetrics()
         self._full_delta_w = max((fm.horizontalAdvance(_fmt_delta(r)) for r in self.rows), default=0) + 16
         self._compact = self._too_narrow()
@@ -334,13 +315,13 @@ class CompareTable(QWidget):
 
     def _fill(self) -> None:
         lines = _table_lines(self.rows, self._compact)
-        keys = [key for key, _, _ in lines]
+        keys = [line[0] for line in lines]
         if keys != self._keys:
             self._keys = keys
             self._rebuild(lines)
             return
         changed = False
-        for r, ((_, key), texts, worse) in enumerate(lines):
+        for r, ((_, key), texts, worse, sla) in enumerate(lines):
             for c, text in enumerate(texts):
                 item = self.table.item(r, c)
                 if item is not None and item.text() != text:
@@ -348,6 +329,7 @@ class CompareTable(QWidget):
                     changed = True
             if key is not None:
                 self._tone(self.table.item(r, 3), worse)
+                self._mark_sla(r, sla)
         if changed:
             self._fit_numbers()
 
@@ -357,7 +339,7 @@ class CompareTable(QWidget):
         self.table.clearSpans()
         bold = QFont()
         bold.setBold(True)
-        for r, ((section, key), texts, worse) in enumerate(lines):
+        for r, ((section, key), texts, worse, sla) in enumerate(lines):
             for c, text in enumerate(texts):
                 if key is None and c > 0:  # a section's title row: one cell over the row
                     self.table.takeItem(r, c)
@@ -374,6 +356,8 @@ class CompareTable(QWidget):
                 self.table.setItem(r, c, item)
             if key is None:
                 self.table.setSpan(r, 0, 1, len(self.COLUMNS))
+            else:
+                self._mark_sla(r, sla)
         self._fit_numbers()
         self.table.setUpdatesEnabled(True)
 
@@ -382,29 +366,60 @@ class CompareTable(QWidget):
             self.table.resizeColumnToContents(c)
         self._fit_columns()
 
+    def export_csv(self, path) -> None:
+        """Write the comparison's rows to `path` (CSV, UTF-8); ProjectFileError when it cannot be
+        written (the old file is then unchanged)."""
+        import csv
+        import io
+
+        from app.store.project_file import save_text
+
+        buf = io.StringIO()
+        csv.writer(buf).writerows(csv_rows(self.rows, *self.names))
+        save_text(path, buf.getvalue())
+
+    def _ask_export(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        path, _ = QFileDialog.getSaveFileName(self, "Export comparison", "comparison.csv", "CSV files (*.csv)")
+        if not path:
+            return
+        from app.store.project_file import ProjectFileError
+
+        try:
+            self.export_csv(path)
+        except ProjectFileError as exc:
+            QMessageBox.warning(self, tr("Export comparison"), str(exc))
+
+    def _mark_sla(self, r: int, sla: frozenset) -> None:
+        """A response-time target broken in a scenario: that scenario's cell on red."""
+        for c, side in ((1, "baseline"), (2, "current")):
+            item = self.table.item(r, c)
+            if item is None:
+                continue
+            brush = QBrush(self._SLA_BROKEN) if side in sla else None
+            if item.data(Qt.BackgroundRole) != brush:
+                item.setData(Qt.BackgroundRole, brush)
+                item.setToolTip(tr("the workload's response-time target is broken here") if brush else "")
+
     def _tone(self, item: QTableWidgetItem, worse: bool | None) -> None:
-        brush = None if worse is None else self._tones[worse]  # None: the table's own colour
+        brush = None if worse is None else QBrush(self._TONES[worse])  # None: the table's own colour
         if item.data(Qt.ForegroundRole) != brush:
             item.setData(Qt.ForegroundRole, brush)
 
 
-_SECTION_TITLES = {"Operations": QT_TR_NOOP("Operations (duration)"),
-                   "Workloads": QT_TR_NOOP("Workloads (peak response time)"), "Plan": QT_TR_NOOP("Plan")}
-
-
 def _table_lines(rows: list[CompareRow],
-                 compact: bool = False) -> list[tuple[tuple[str, str | None], list[str], bool | None]]:
+                 compact: bool = False) -> list[tuple[tuple[str, str | None], list[str], bool | None, frozenset]]:
     """The table's lines: ((section, key or None for the section's title), five texts, whether the
-    difference is worse, better (False) or neither (None))."""
+    difference is worse, better (False) or neither (None), the scenarios breaking a target)."""
     out = []
     section = None
     for row in rows:
         if row.section != section:
             section = row.section
-            out.append(((section, None), [tr(_SECTION_TITLES.get(section, section)), "", "", "", ""], None))
-        worse = (row.delta > 0) if row.delta else None  # longer or slower is worse for both
+            out.append(((section, None), [SECTION_TITLES.get(section, section), "", "", "", ""], None, frozenset()))
         out.append(((row.section, row.key),
-                    ["  " + tr(row.label), _fmt(row.baseline, row.unit, row.baseline_missing),
-                     _fmt(row.current, row.unit, row.current_missing), _fmt_delta(row, compact), tr(row.note)],
-                    worse))
+                    ["  " + row.label, value_text(row, "baseline"), value_text(row, "current"),
+                     _fmt_delta(row, compact), row.note],
+                    row.worse, row.sla_broken))
     return out

@@ -74,7 +74,7 @@ class StorageTree(QTreeWidget):
         self._timer.start()
 
     def _structure_key(self) -> tuple:
-        project = self.document.project
+        project = self.document.view
         luns: dict[int, list[int]] = {}
         for l in project.luns:
             luns.setdefault(l.group_id, []).append(l.id)
@@ -113,12 +113,12 @@ class StorageTree(QTreeWidget):
         return text + ("; " + tr("workloads: {names}").format(names=", ".join(wl)) if wl else "")
 
     def _total_texts(self, total) -> list[str]:
-        project = self.document.project
+        project = self.document.view
         return [tr("Total"), tr_count(len(project.drives), "{n} drive", "{n} drives"), format_capacity(total.raw_gb),
                 format_capacity(total.usable_gb), format_capacity(total.free_gb)]
 
     def _total_tip(self) -> str:
-        project = self.document.project
+        project = self.document.view
         spares = project.hot_spares()
         return tr("{drives}, {spares}. Raw counts every drive, hot spares and drives not in a group included; "
                   "usable, allocated and free add up the RAID groups.").format(
@@ -133,13 +133,13 @@ class StorageTree(QTreeWidget):
 
     def _workload_names(self) -> dict[int, list[str]]:
         out: dict[int, list[str]] = {}
-        for w in self.document.project.workloads:
+        for w in self.document.view.workloads:
             for x in w.luns:
                 out.setdefault(x, []).append(w.name or w.id)
         return out
 
     def _update(self, refs: set[str]) -> None:
-        project, catalog = self.document.project, self.document.catalog
+        project, catalog = self.document.view, self.document.catalog
         rows, total = capacity_summary(project, catalog)
         by_id = {r.group_id: r for r in rows}
         wl = self._workload_names()
@@ -169,7 +169,7 @@ class StorageTree(QTreeWidget):
         self._total.setToolTip(0, self._total_tip())
 
     def _rebuild(self) -> None:
-        project, catalog = self.document.project, self.document.catalog
+        project, catalog = self.document.view, self.document.catalog
         selected = [it.data(0, Qt.UserRole) for it in self.selectedItems()]
         self._syncing = True
         self.setUpdatesEnabled(False)
@@ -235,7 +235,7 @@ class StorageTree(QTreeWidget):
     # ---------------------------------------------------------------- context menu
     def build_context_menu(self, ref: str) -> QMenu | None:
         """The menu for the group or LUN `ref` (None for other rows)."""
-        project = self.document.project
+        project = self.document.view
         kind, key = edits.parse_ref(ref)
         if kind == "group" and any(g.id == key for g in project.groups):
             luns = project.luns_in_group(key)

@@ -1210,30 +1210,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>only in current</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>only in baseline</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Plan length</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not finished</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>absent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>same</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Scenario</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1254,6 +1230,30 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Own configuration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The scenario changes the configuration (drives, RAID groups, LUNs, cache, features, workloads): while it is current, edits go to it, not to the project&apos;s configuration the other scenarios run on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export CSV...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save every row of the comparison as a CSV file (numbers unformatted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the workload&apos;s response-time target is broken here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Baseline</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1270,18 +1270,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>(none)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rename scenario</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>New name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Delete scenario</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1290,51 +1278,11 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Current</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Difference</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Note</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Pin a baseline scenario to compare.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Scenario comparison</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No comparison: {why}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>These differences are from the last good prediction; there is none for the plan as it is now: {why}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pin a baseline scenario (other than the current one) to compare.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&apos;{current}&apos; compared with baseline &apos;{baseline}&apos;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Operations (duration)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Workloads (peak response time)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Plan</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -111,7 +111,7 @@ def test_the_reports_layout_drawing_stays_on_white_paper(qtbot, isolated, palett
 
     switch(qtbot, dark_palette())
     project = sample_project(catalog)
-    doc = SimpleNamespace(project=project, catalog=catalog, platform=catalog.platform(project.platform_id))
+    doc = SimpleNamespace(project=project, view=project, catalog=catalog, platform=catalog.platform(project.platform_id))
     on_screen, on_paper = LayoutScene(doc), LayoutScene(doc, ink=paper())
     assert on_screen.backgroundBrush().color().lightnessF() < 0.3
     assert on_paper.backgroundBrush().color() == QColor("white")

@@ -46,10 +46,11 @@ def test_duplicate_switch_and_pin_are_undoable(bar):
     assert p.scenario("Baseline").event("op1").priority == "ASAP"
     assert b.set_baseline("Baseline") and p.baseline_scenario == "Baseline"
     assert b.baseline_box.currentData() == "Baseline"
+    steps = doc.undo_stack.count()
     assert b.switch_to("Baseline") and p.current_scenario == "Baseline"
-    doc.undo_stack.undo()
+    assert doc.undo_stack.count() == steps  # switching is no undo step (issue 23)
+    doc.undo_stack.undo()  # the pin, made in the copy: undo shows the copy again
     assert p.current_scenario == name
-    doc.undo_stack.undo()
     assert p.baseline_scenario is None and b.baseline_box.currentIndex() == 0
     b.current_box.setCurrentText("Baseline")
     b.current_box.activated.emit(0)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from .change import (  # noqa: F401
     ALL_ASPECTS,
     CACHE,
+    CONFIG_ASPECTS,
     Change,
     EVENTS,
     EditError,
@@ -105,6 +106,7 @@ from .scenarios import (  # noqa: F401
     SetBaselineScenario,
     SetCurrentScenario,
     SetScenarioNotes,
+    SetScenarioOverlay,
     unique_scenario_name,
 )
 from .deletion import (  # noqa: F401

@@ -33,6 +33,10 @@ SCENARIOS = "scenarios"  # scenario list, current / baseline scenario
 INFO = "info"            # title, customer, notes: nothing the engine reads
 
 
+# what a scenario's overlay can differ in (app.domain.overlay)
+CONFIG_ASPECTS = (LAYOUT, GROUPS, LUNS, CACHE, FEATURES, WORKLOADS)
+
+
 ALL_ASPECTS = frozenset({LAYOUT, GROUPS, LUNS, CACHE, FEATURES, WORKLOADS, EVENTS, SCENARIOS, INFO})
 
 

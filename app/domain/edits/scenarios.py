@@ -5,16 +5,18 @@ import copy
 from typing import Sequence
 
 from ..hardware import Catalog
+from ..overlay import Overlay
 from ..project import Event, Project, Scenario
 from .base import Edit, RenameEdit
-from .change import Change, EVENTS, EditError, INFO, SCENARIOS
+from .change import CONFIG_ASPECTS, Change, EVENTS, EditError, INFO, SCENARIOS
 from .events import _scenario
 from .refs import ref_scenario
 
 
 class AddScenario(Edit):
-    def __init__(self, name: str, events: Sequence[Event] = (), notes: str = "", make_current: bool = True):
-        self.scenario = Scenario(name, [copy.deepcopy(e) for e in events], notes)
+    def __init__(self, name: str, events: Sequence[Event] = (), notes: str = "", make_current: bool = True,
+                 overlay: Overlay | None = None):
+        self.scenario = Scenario(name, [copy.deepcopy(e) for e in events], notes, copy.deepcopy(overlay))
         self.make_current = make_current
         self.text = f"Add scenario {name}"
         self._old_current = ""
@@ -54,9 +56,10 @@ def unique_scenario_name(project: Project, base: str) -> str:
 
 
 def DuplicateScenario(project: Project, source: str, new_name: str | None = None) -> AddScenario:  # noqa: N802
-    """A copy of `source` (its events and notes) under a new name, made current."""
+    """A copy of `source` (its events, notes and own configuration) under a new name, made current."""
     sc = project.scenario(source)
-    return AddScenario(new_name or unique_scenario_name(project, f"{source} copy"), sc.events, sc.notes)
+    return AddScenario(new_name or unique_scenario_name(project, f"{source} copy"), sc.events, sc.notes,
+                       overlay=sc.overlay)
 
 
 class RenameScenario(RenameEdit):
@@ -171,3 +174,34 @@ class SetScenarioNotes(Edit):
     def undo(self, project: Project) -> Change:
         project.scenario(self.name).notes = self._old
         return Change.of(INFO, refs=[ref_scenario(self.name)])
+
+
+class SetScenarioOverlay(Edit):
+    """Give a scenario a configuration of its own (`overlay`: an Overlay, empty to start from the
+    project's configuration) or take it away (None: the scenario runs on the project's
+    configuration again). While a scenario with an overlay is current, configuration edits
+    change its overlay (app/ui/document.py)."""
+
+    def __init__(self, name: str, overlay: Overlay | None):
+        self.name, self.overlay = name, copy.deepcopy(overlay)
+        self.text = (f"Give scenario {name} its own configuration" if overlay is not None
+                     else f"Scenario {name} follows the project configuration")
+        self._old: Overlay | None = None
+
+    def check(self, project: Project, catalog: Catalog) -> str | None:
+        if not any(s.name == self.name for s in project.scenarios):
+            return f"scenario {self.name!r} does not exist"
+        return None
+
+    def _set(self, project: Project, overlay: Overlay | None) -> Change:
+        sc = _scenario(project, self.name)
+        sc.overlay = copy.deepcopy(overlay)
+        # what the scenario runs on changed: every part of the configuration may look different
+        return Change.of(SCENARIOS, EVENTS, *CONFIG_ASPECTS, refs=[ref_scenario(self.name)], scenario=self.name)
+
+    def do(self, project: Project) -> Change:
+        self._old = copy.deepcopy(_scenario(project, self.name).overlay)
+        return self._set(project, self.overlay)
+
+    def undo(self, project: Project) -> Change:
+        return self._set(project, self._old)

@@ -120,7 +120,8 @@ class TimelineParts:
         self.timeline.set_result(live.current, horizon_h=self._horizon(live))
 
     def _show_comparison(self, live) -> None:
-        self.compare.set_results(live.current, live.baseline, self.window.document.project)
+        self.compare.set_results(live.current, live.baseline, self.window.document.project,
+                                 self.window.document.catalog)
         pinned = live.baseline is not None
         if pinned != self._had_baseline:  # a baseline was just pinned (or cleared)
             self.docks["compare"].setVisible(pinned)

@@ -151,7 +151,8 @@ class TimelinePanel(QWidget):
 
     @property
     def project(self):
-        return self.document.project if self.document is not None else None
+        # the current scenario's configuration (its own, if it has one): LUNs, drives, workloads
+        return self.document.view if self.document is not None else None
 
     @property
     def platform(self):
@@ -223,6 +224,9 @@ class TimelinePanel(QWidget):
             self.priority_box.setEnabled(has_priority)
             self.advisor_button.setEnabled(has_priority)
             self.start_box.setEnabled(ev is not None)
+            # the text goes back to the model's value (or none): a refusal's red mark with it, also
+            # when the value is the same (after switching scenario, valueChanged does not fire)
+            self.start_box.clear_mark()
             if ev is not None:
                 self.start_box.setValue(ev.start_h)  # puts the text back, even at the same value
             else:

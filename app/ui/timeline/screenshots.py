@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     _settle(app, 0.8)
 
     doc.apply(edits.SetBaselineScenario(None))
-    doc.apply(edits.SetCurrentScenario("Dependent ASAP migration"))
+    doc.set_current_scenario("Dependent ASAP migration")
     _wait_result(app, parts)
     res = parts.live.result
     op = res.operation("op1")
