@@ -178,11 +178,25 @@ def queue_columns(sim: SimState, groups: list[int] | None, cores: list[int] | No
     queue_cn, their CPU % on each core and their requests there (one queue depth per
     operation: its I/Os in flight go through the core in turn)."""
     rv, by_of = sim.rv, sim.ctx.by
-    qs = rv["queue_s"]
+    queued_keys: set[int] | None = None
+    if groups is None or cores is None:
+        # all of them (a new host-load version or topology: ~170 a run): only resources that
+        # an operation with a queue depth adds to can be non-zero, the rest are 0
+        queued_keys = set()
+        for op in sim.active:
+            if op.queue_depth > 0.0:
+                queued_keys.update(op.placed)
     for kind, n_res, code, cu, cn in ((RK_G, sim.lay.G, groups, "queue_u", "queue_n"),
                                       (RK_CORE, sim.lay.C, cores, "queue_cu", "queue_cn")):
-        qu, qn = rv[cu], rv[cn]
-        for i in (range(n_res) if code is None else code):
+        if code is None:  # whole columns, written from lists (an ndarray item costs ~250 instructions)
+            ids: list[int] = [] if queued_keys is None else sorted(
+                k >> RK_BITS for k in queued_keys if k & RK_MASK == kind)
+        else:
+            ids = code
+        us: list[float] = []
+        ns: list[float] = []
+        ss: list[float] = []
+        for i in ids:
             u = 0.0
             n = 0.0
             work = 0.0  # drive-seconds of the queued I/Os (a group's)
@@ -194,10 +208,20 @@ def queue_columns(sim: SimState, groups: list[int] | None, cores: list[int] | No
                         n += op.queue_depth
                         if op.rate > 0.0:  # busy per MB/s x MB per I/O: one queued I/O's service
                             work += op.queue_depth * v / op.rate * op.queue_io_mb
-            qu[i] = u
-            qn[i] = n
+            us.append(u)
+            ns.append(n)
+            ss.append(work / n if n > 0.0 else 0.0)
+        qu, qn = rv[cu], rv[cn]
+        if code is None:
+            qu.fill(0.0)
+            qn.fill(0.0)
             if kind == RK_G:
-                qs[i] = work / n if n > 0.0 else 0.0
+                rv["queue_s"].fill(0.0)
+        for j, i in enumerate(ids):
+            qu[i] = us[j]
+            qn[i] = ns[j]
+            if kind == RK_G:
+                rv["queue_s"][i] = ss[j]
 
 
 def loads(sim: SimState, U_host_g, core_host, be_g, alive_n) -> tuple[np.ndarray, np.ndarray]:
