@@ -14,7 +14,7 @@ RAID_RANGES = ("data_disks", "width")
 DRIVE_RANGES = ("rpm", "capacity_gb")
 HOST_RANGES = ("drive_util", "outstanding", "io_kb")
 RAID_LEVELS = ("R0", "R1", "R1/0", "R3", "R5", "R6", "RAID-DP")
-INTERFACES = ("FC", "SAS", "SATA", "SSD", "SCSI")
+INTERFACES = ("FC", "SAS", "SATA", "SSD", "SCSI", "NVMe")
 
 
 def bounds(node: Any) -> tuple[Param | None, Param | None]:
