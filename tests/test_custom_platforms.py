@@ -166,7 +166,10 @@ _EXAMPLE_FOR = {"clariion-flare28": [("emc-cx4-960-r28", "emc-cx4-960-worked-exa
                 "smartarray-6402": [("hp-sa6402-msa30", "hp-sa6402-raid5")],
                 "hitachi-usp": [("hitachi-usp600-ams500", "hitachi-usp600-tiers")],
                 "dell-md32xx": [("dell-md3200", "dell-md3200-hpt")],
-                "netapp-ontap": [("netapp-fas-ontap", "netapp-fas-wafl")]}
+                "netapp-ontap": [("netapp-fas-ontap", "netapp-fas-wafl")],
+                "dell-me5": [("dell-me5", "dell-me5-adapt")],
+                "santricity": [("netapp-e5700", "netapp-e5700-ddp")],
+                "linux-md": [("linux-md", "linux-md-server")]}
 RATE_FILES = sorted((PRESETS / "rates").glob("*.toml"))
 
 
@@ -301,7 +304,7 @@ def test_drive_enum_lists_valid_values(tmp_path, old, new, words):
 
 
 @pytest.mark.parametrize("old,new,words", [
-    ('[raid.R6]', '[raid.R7]', ("[raid.R7]", "R0, R1, R1/0, R3, R5, R6, RAID-DP")),
+    ('[raid.R6]', '[raid.R7]', ("[raid.R7]", "R0, R1, R1/0, R3, R5, R6, RAID-DP, R5/0, R6/0, dRAID6, DDP")),
     ('interfaces = ["FC", "SATA"]', 'interfaces = ["FC", "PATA"]', ("'PATA'", "FC, SAS, SATA, SSD, SCSI, NVMe")),
     ('[operations.bind]', '[operations.bnid]', ("'bnid'", "lun_migration, drive_failure, bind")),
     ('kind = "choice"', 'kind = "list"', ("kind 'list'", "int, float, bool, choice")),

@@ -141,7 +141,7 @@ def test_upgrade_from_v2_adds_think_time(tmp_path, load_example):
     loaded.workloads[0].think_ms = 12.5
     save_project(loaded, path)
     with sqlite3.connect(path) as con:
-        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         think, doc = con.execute("SELECT think_ms, doc_json FROM workload ORDER BY ord").fetchone()
     assert think == 12.5 and "think_ms" not in json.loads(doc)  # the column holds it, once
     assert load_project(path).workloads[0].think_ms == 12.5
@@ -491,3 +491,25 @@ def test_broken_snapshot_is_a_clear_error(catalog, load_example):
     p.platform_snapshot = "id = [unclosed"
     with pytest.raises(ProjectFileError, match="embedded platform 'gone' cannot be read"):
         catalog_for(p, catalog)
+
+
+def test_upgrade_from_v3_keeps_default_geometry_and_saves_stripe(tmp_path, load_example):
+    """Schema 4 adds raid_group.stripe / spare; a version 3 file opens with the defaults (0) and a
+    distributed group's geometry round-trips through a save."""
+    project = load_example("dell-me5-adapt")
+    assert project.groups[0].stripe == 18
+    path = tmp_path / "v3.arrayplan"
+    d = project_to_dict(project)
+    con = sqlite3.connect(path)
+    con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    con.executescript(project_file.SCHEMA_V2 + project_file.SCHEMA_V3_ALTER)
+    project_file._write_v2_rows(con, d, version=3)
+    con.execute("PRAGMA user_version = 3")
+    con.commit()
+    con.close()
+    loaded = load_project(path)
+    assert loaded.groups[0].stripe == 0 and loaded.groups[0].spare == 0  # v3 had no geometry
+    save_project(project, path)
+    with sqlite3.connect(path) as con:
+        assert con.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert load_project(path).groups[0].stripe == 18

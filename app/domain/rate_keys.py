@@ -345,6 +345,9 @@ register(
     RateKey("rebuild.engine_mb_s", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
             default="no engine cap (drives, buses and CPU limit the rebuild)",
             doc="the controller's rebuild-engine cap per rebuild"),
+    RateKey("rebuild.distributed.critical_first", lo=0.0, hi=1.0, used_by=_RB, default="0 (no)",
+            doc="1: a distributed group (DDP) with two drives down rebuilds the stripes that lost a piece on both "
+                "first, at the highest priority; a third failure after that loses no data"),
     RateKey("rebuild.disk.survivor_read", lo=0.0, hi=100.0, lo_open=True, used_by=_RB, default="1",
             doc="survivor drive time per MB rebuilt, in multiples of the read cost from the geometry"),
     RateKey("rebuild.disk.spare_write", lo=0.0, hi=100.0, lo_open=True, used_by=_RB, default="1",
@@ -859,7 +862,7 @@ class Field:
 
 
 INTERFACES = ("FC", "SAS", "SATA", "SSD", "SCSI", "NVMe")  # app.domain.hardware.Interface
-RAID_KEYS = ("R0", "R1", "R1/0", "R3", "R5", "R6", "RAID-DP")  # app.domain.raid.RaidType
+RAID_KEYS = ("R0", "R1", "R1/0", "R3", "R5", "R6", "RAID-DP", "R5/0", "R6/0", "dRAID6", "DDP")  # app.domain.raid.RaidType
 SETTING_KINDS = ("int", "float", "bool", "choice")
 
 FIELDS: tuple[Field, ...] = (

@@ -171,11 +171,11 @@ class Layout:
         # the RAID arithmetic once per (RAID type, width)
         maths = {}
         for g in groups:
-            key = (g.raid, g.width)  # what RaidGroup.math is made of
+            key = (g.raid, g.width, g.stripe, g.spare)  # what RaidGroup.math is made of
             if key not in maths:
                 m = g.math
                 maths[key] = (max(m.data_disks, 1), m.write_penalty, m.is_mirror, m.is_parity, m.write_service_times)
-        per = np.array([maths[(g.raid, g.width)] for g in groups], float).reshape(G, 5)
+        per = np.array([maths[(g.raid, g.width, g.stripe, g.spare)] for g in groups], float).reshape(G, 5)
         self.g_data = per[:, 0].copy()
         self.g_pen = per[:, 1].copy()
         self.g_mirror = per[:, 2] > 0

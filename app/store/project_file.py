@@ -17,7 +17,11 @@ The file format (docs/project-format.md):
   Saving through a symbolic link writes its target (the link stays a link); each save removes
   the temporary files that killed saves left in that folder (app/store/disk.py).
 
-Schema version 3 (current) is version 2 with a workload column: workload.think_ms (REAL, 0: a
+Schema version 4 (current) is version 3 with the RAID group geometry beyond its width:
+raid_group.stripe (RAID 50/60 drives per span, a distributed group's drives per stripe) and
+raid_group.spare (a distributed group's spare capacity in drives), INTEGER, 0 = the level's default.
+
+Schema version 3 is version 2 with a workload column: workload.think_ms (REAL, 0: a
 closed workload issues its next I/O at once), taken out of the workload's doc_json.
 
 Schema version 2 stores the project in normalized tables, one row per object, with the
@@ -58,7 +62,7 @@ from .project_json import (
 from .safe_read import UnreadableFile, open_regular, read_regular
 
 APPLICATION_ID = 0x41504C4E  # "APLN"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SUFFIX = ".arrayplan"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # The largest .json project read: a bigger "project" (a symlink to /dev/zero, a log renamed
@@ -105,6 +109,10 @@ CREATE TABLE event(scenario_ord INTEGER NOT NULL REFERENCES scenario(ord), ord I
 # version 3: a closed workload's think time gets its own column (the upgrade step and new files)
 SCHEMA_V3_ALTER = "ALTER TABLE workload ADD COLUMN think_ms REAL NOT NULL DEFAULT 0;"
 
+# version 4: a RAID group's stripe / span width and spare capacity (RAID 50/60, distributed RAID)
+SCHEMA_V4_ALTER = ("ALTER TABLE raid_group ADD COLUMN stripe INTEGER NOT NULL DEFAULT 0;"
+                   "ALTER TABLE raid_group ADD COLUMN spare INTEGER NOT NULL DEFAULT 0;")
+
 _V2_TABLES = ("meta", "project", "enclosure", "drive", "raid_group", "lun", "workload", "scenario", "event")
 
 
@@ -124,9 +132,15 @@ def _write_v2_rows(con: sqlite3.Connection, d: dict[str, Any], version: int = SC
     con.executemany("INSERT INTO drive VALUES (?, ?, ?, ?)",
                     [(i, x["location"], x["type_id"], int(bool(x.get("hot_spare", False))))
                      for i, x in enumerate(d.get("drives", []))])
-    con.executemany("INSERT INTO raid_group VALUES (?, ?, ?, ?, ?)",
-                    [(i, g["id"], g["raid"], g.get("name", ""), _dumps(g["drives"]))
-                     for i, g in enumerate(d.get("groups", []))])
+    if version >= 4:
+        con.executemany("INSERT INTO raid_group(ord, id, raid, name, drives_json, stripe, spare) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [(i, g["id"], g["raid"], g.get("name", ""), _dumps(g["drives"]), int(g.get("stripe", 0)),
+                          int(g.get("spare", 0))) for i, g in enumerate(d.get("groups", []))])
+    else:
+        con.executemany("INSERT INTO raid_group(ord, id, raid, name, drives_json) VALUES (?, ?, ?, ?, ?)",
+                        [(i, g["id"], g["raid"], g.get("name", ""), _dumps(g["drives"]))
+                         for i, g in enumerate(d.get("groups", []))])
     con.executemany("INSERT INTO lun VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [(i, l["id"], l["group_id"], l["capacity_gb"], l["owner"], l.get("name", ""),
                       _dumps(l.get("settings", {})), l.get("optimization", 1.0))
@@ -167,8 +181,10 @@ def _read_v2_rows(con: sqlite3.Connection) -> dict[str, Any]:
                        for b, p, t in con.execute("SELECT bus, position, type_id FROM enclosure ORDER BY ord")]
     d["drives"] = [{"location": loc, "type_id": t, **({"hot_spare": True} if hs else {})}
                    for loc, t, hs in con.execute("SELECT location, type_id, hot_spare FROM drive ORDER BY ord")]
-    d["groups"] = [{"id": i, "raid": r, "drives": parse_json(dj, f"raid_group {i}.drives_json"), **({"name": n} if n else {})}
-                   for i, r, n, dj in con.execute("SELECT id, raid, name, drives_json FROM raid_group ORDER BY ord")]
+    d["groups"] = [{"id": i, "raid": r, "drives": parse_json(dj, f"raid_group {i}.drives_json"), **({"name": n} if n else {}),
+                    **({"stripe": st} if st else {}), **({"spare": sp} if sp else {})}
+                   for i, r, n, dj, st, sp in con.execute(
+                       "SELECT id, raid, name, drives_json, stripe, spare FROM raid_group ORDER BY ord")]
     luns = []
     for i, g, cap, owner, name, sj, opt in con.execute(
             "SELECT id, group_id, capacity_gb, owner, name, settings_json, optimization FROM lun ORDER BY ord"):
@@ -227,8 +243,14 @@ def _upgrade_2_to_3(con: sqlite3.Connection) -> None:
     con.execute("INSERT OR IGNORE INTO meta VALUES ('upgraded_from', '2')")  # (a '1' stays)
 
 
+def _upgrade_3_to_4(con: sqlite3.Connection) -> None:
+    """Version 4 keeps a RAID group's stripe and spare (version 3 had neither: 0, the defaults)."""
+    con.executescript(SCHEMA_V4_ALTER)
+    con.execute("INSERT OR IGNORE INTO meta VALUES ('upgraded_from', '3')")
+
+
 # UPGRADES[n - 2] upgrades version n-1 to n (step for version 2 is first).
-UPGRADES: list[Callable[[sqlite3.Connection], None]] = [_upgrade_1_to_2, _upgrade_2_to_3]
+UPGRADES: list[Callable[[sqlite3.Connection], None]] = [_upgrade_1_to_2, _upgrade_2_to_3, _upgrade_3_to_4]
 assert len(UPGRADES) == SCHEMA_VERSION - 1
 
 
@@ -405,7 +427,7 @@ def write_arrayplan_db(path: Path, project: Project) -> None:
         con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         con.execute("PRAGMA journal_mode = DELETE")
         with con:
-            con.executescript(SCHEMA_V2 + SCHEMA_V3_ALTER)
+            con.executescript(SCHEMA_V2 + SCHEMA_V3_ALTER + SCHEMA_V4_ALTER)
             from app import __version__
             con.executemany("INSERT INTO meta VALUES (?, ?)", [
                 ("format", "arrayplanner-project-db"), ("app_version", __version__),

@@ -97,7 +97,8 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         ],
         "groups": [
             {"id": g.id, "raid": g.raid.value if isinstance(g.raid, RaidType) else str(g.raid),
-             "drives": list(g.drives), **({"name": g.name} if g.name else {})}
+             "drives": list(g.drives), **({"name": g.name} if g.name else {}),
+             **({"stripe": g.stripe} if g.stripe else {}), **({"spare": g.spare} if g.spare else {})}
             for g in p.groups
         ],
         "luns": [
@@ -373,7 +374,7 @@ def project_from_dict(data: Any) -> Project:
 
     groups = []
     for gr in r.items("groups", []):
-        gr.unknown({"id", "raid", "drives", "name"})
+        gr.unknown({"id", "raid", "drives", "name", "stripe", "spare"})
         raid_text = gr.str("raid")
         try:
             raid = RaidType.parse(raid_text)
@@ -384,7 +385,8 @@ def project_from_dict(data: Any) -> Project:
         for i, loc in enumerate(locs):
             if not isinstance(loc, str):
                 raise ProjectFormatError(f"{gr._p('drives')}[{i}]: expected a drive location like \"0_0_4\", got {_kind(loc)}")
-        groups.append(RaidGroup(id=gr.int("id"), raid=raid, drives=list(locs), name=gr.str("name", "")))
+        groups.append(RaidGroup(id=gr.int("id"), raid=raid, drives=list(locs), name=gr.str("name", ""),
+                                stripe=gr.int("stripe", 0), spare=gr.int("spare", 0)))
 
     luns = []
     for lr in r.items("luns", []):
