@@ -160,3 +160,12 @@ def test_adapt_without_critical_first_loses_a_third(catalog):
     fails = (("0_0_0", 0.0), ("0_0_1", 1.0), ("0_0_2", 6.0))
     r = run(catalog, "dell-me5", "dRAID6", 24, "nlsas-7k2-24000", "High", gb=100000, fails=fails)
     assert "critical-reconstruction" not in codes(r) and "data-loss" in codes(r)
+
+
+@pytest.mark.parametrize("platform,raid,n", [("netapp-e5700", "DDP", 24), ("dell-me5", "dRAID6", 24),
+                                             ("linux-md", "R6", 12)])
+def test_higher_priority_never_finishes_later(catalog, platform, raid, n):
+    levels = catalog.platform(platform).operations["drive_failure"].priorities
+    hours = [rebuild_h(run(catalog, platform, raid, n, "nlsas-7k2-24000", lv, gb=20000, iops=150, spares=1))
+             for lv in levels]
+    assert all(a >= b * 0.999 for a, b in zip(hours, hours[1:])), dict(zip(levels, hours))

@@ -962,6 +962,8 @@ class ReportBuilder:
                                     "" if k == 0 else "sub"))
             self.table([Col("RAID group", 1.2), Col("RAID", 0.8), Col("Drives", 0.6, "right"), Col("Scenario", 2.4),
                         Col("MTTDL", 1.4, "right")], rows)
+        from .reliability import section_reliability  # (its own module: this one is long)
+        section_reliability(self, names)
 
     def section_assumptions(self, names: list[str]) -> None:
         self.heading("Assumptions", 1, key="appendix-assumptions")

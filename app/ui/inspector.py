@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from app.domain import ops
 from app.domain.capacity import group_capacity, member_capacity_gb
 from app.domain.formatting import (
-    EVENT_FIELD_LABELS, format_capacity, format_duration, format_event_field, plural,
+    EVENT_FIELD_LABELS, format_capacity, format_chance, format_duration, format_event_field, format_mttdl, plural,
 )
 from app.domain.hardware import SettingSpec
 from app.domain.validation import MAX_OUTSTANDING, MAX_START_H, MAX_THINK_MS
@@ -99,8 +99,16 @@ class Inspector(QTabWidget):
         self.create_group_button: QPushButton | None = None
         self.new_lun_form: PropertyForm | None = None
         self.create_lun_button: QPushButton | None = None
+        self.result: Any = None  # the newest prediction (set_result): a group's reliability figures
+        self.reliability_form: PropertyForm | None = None
         self.refresh()
         self.refresh_array()
+
+    def set_result(self, result: Any) -> None:
+        """A new prediction: a selected RAID group shows its reliability figures from it."""
+        self.result = result
+        if any(parse_ref(r)[0] == "group" for r in self.selection.refs()):
+            self._timer.start()
 
     def _changed(self, change: ops.Change) -> None:
         if self._selection_affected(change):
@@ -351,6 +359,7 @@ class Inspector(QTabWidget):
               ("Survives", f"{g.math.failures_tolerated} drive failure(s)")]
         form.set_properties([(SettingSpec("name", "Name", "str", ""), g.name)], read_only=ro)
         form.committed.connect(lambda k, v: self.apply(ops.SetGroupFields(gid, **{k: v})))
+        self._reliability_box(lay, gid)  # (above the long member list: what a failure costs)
         lay.addWidget(form)
         # LUNs
         box = QGroupBox("LUNs")
@@ -392,6 +401,29 @@ class Inspector(QTabWidget):
         b = QPushButton(f"Delete {g.label}" + (" and its LUNs" if project.luns_in_group(gid) else ""))
         b.clicked.connect(lambda: self.apply(ops.DeleteRaidGroup(gid)) and self.refsSelected.emit([]))
         lay.addWidget(b)
+
+    def _reliability_box(self, lay: QVBoxLayout, gid: int) -> None:
+        """The group's rebuild under the planned load, MTTDL and URE risk (app/engine/reliability.py)."""
+        self.reliability_form = None
+        rel = self.result.reliability.get(gid) if self.result is not None else None
+        if rel is None:
+            return
+        box = QGroupBox(f"Reliability ({self.result.scenario})")
+        v = QVBoxLayout(box)
+        rform = PropertyForm()
+        ure = format_chance(rel.p_ure)
+        if rel.p_ure is not None:
+            ure += ", corrected by the 2nd parity" if rel.ure_covered else ", the sector is lost"
+        rows = [("Rebuild under load", format_duration(rel.mttr_h)), ("How", rel.basis),
+                ("Rebuild on idle drives", format_duration(rel.mttr_idle_h)),
+                ("MTTDL", format_mttdl(rel.mttdl_h))]
+        if rel.critical_h is not None:
+            rows.append(("Critical stripes first", f"{format_duration(rel.critical_h)} exposed to a 3rd failure"))
+        rows += [("Read per rebuild", f"{rel.read_tb:.3g} TB"), ("URE during a rebuild", ure)]
+        rform.set_properties([], read_only=rows)
+        v.addWidget(rform)
+        lay.addWidget(box)
+        self.reliability_form = rform
 
     def _lun_section(self, lay: QVBoxLayout, lid: int) -> None:
         project, catalog = self.document.project, self.document.catalog
