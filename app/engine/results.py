@@ -261,10 +261,13 @@ def finish(sim: SimState, horizon: float, steps: int) -> Result:
     final_advisories(sim, res)
     res.advisories = list(sim.advisories.values())
     res.mttdl_h = mttdl(sim)
-    from .reliability import group_reliability  # (end of run only: not a hot module)
-    res.reliability = group_reliability(sim, res)
     res.assumptions = [Assumption(p.path, float(p.value), p.unit, p.source)
                        for p in sorted(sim.R.used.values(), key=lambda p: p.path)]
+    # after the assumptions: they list what the plan's predictions read; the reliability
+    # estimate's reads of the default level's policy would make a case's scan (plumbing /
+    # calibration, app/cli/calibration.py) see values its figure never depended on
+    from .reliability import group_reliability  # (end of run only: not a hot module)
+    res.reliability = group_reliability(sim, res)
     return res
 
 
