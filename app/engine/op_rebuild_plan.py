@@ -51,6 +51,7 @@ def rebuild_plan(sim: "Sim", gi: int, d: int, src: list[tuple[str, int, float]],
             else:
                 cost = rd * read_cost(float(lay.d_seq[i]), lay.drive_types[i].rpm, io, 1)
             uses.append((kind, i, cost))
+        assert dst is not None  # (only a distributed group's rebuild writes to no one drive)
         uses.append(("d", dst, wr * read_cost(float(lay.d_seq[dst]), lay.drive_types[dst].rpm, io, 1)))
     # each MB restored moves the reads and one write over the group's buses (hp 'Array size':
     # the N:1 inefficiency once the bus is the limit)
@@ -79,6 +80,7 @@ def rebuild_plan(sim: "Sim", gi: int, d: int, src: list[tuple[str, int, float]],
     if geo is not None:
         bus = geo_bus
     else:
+        assert dst is not None
         bus = [(kind, i, float(lay.g_width[i]) - 1 if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
     return uses, pol, full, bus_cap, full_limit, cpu_coef, bus
 
