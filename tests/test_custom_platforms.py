@@ -166,7 +166,10 @@ _EXAMPLE_FOR = {"clariion-flare28": [("emc-cx4-960-r28", "emc-cx4-960-worked-exa
                 "smartarray-6402": [("hp-sa6402-msa30", "hp-sa6402-raid5")],
                 "hitachi-usp": [("hitachi-usp600-ams500", "hitachi-usp600-tiers")],
                 "dell-md32xx": [("dell-md3200", "dell-md3200-hpt")],
-                "netapp-ontap": [("netapp-fas-ontap", "netapp-fas-wafl")]}
+                "netapp-ontap": [("netapp-fas-ontap", "netapp-fas-wafl")],
+                "dell-me5": [("dell-me5", "dell-me5-adapt")],
+                "santricity": [("netapp-e5700", "netapp-e5700-ddp")],
+                "linux-md": [("linux-md", "linux-md-server")]}
 RATE_FILES = sorted((PRESETS / "rates").glob("*.toml"))
 
 
@@ -285,7 +288,7 @@ def test_platform_issues_show_in_validation(tmp_path, catalog):
 # ---------------------------------------------------------------- 3. enum fields list the valid values
 
 @pytest.mark.parametrize("old,new,words", [
-    ('interface = "SSD"', 'interface = "NVMe"', ("'NVMe'", "FC, SAS, SATA, SSD, SCSI")),
+    ('interface = "SSD"', 'interface = "PATA"', ("'PATA'", "FC, SAS, SATA, SSD, SCSI, NVMe")),
     ('form_factor', None, ()),
 ])
 def test_drive_enum_lists_valid_values(tmp_path, old, new, words):
@@ -301,8 +304,8 @@ def test_drive_enum_lists_valid_values(tmp_path, old, new, words):
 
 
 @pytest.mark.parametrize("old,new,words", [
-    ('[raid.R6]', '[raid.R7]', ("[raid.R7]", "R0, R1, R1/0, R3, R5, R6, RAID-DP")),
-    ('interfaces = ["FC", "SATA"]', 'interfaces = ["FC", "NVMe"]', ("'NVMe'", "FC, SAS, SATA, SSD, SCSI")),
+    ('[raid.R6]', '[raid.R7]', ("[raid.R7]", "R0, R1, R1/0, R3, R5, R6, RAID-DP, R5/0, R6/0, dRAID6, DDP")),
+    ('interfaces = ["FC", "SATA"]', 'interfaces = ["FC", "PATA"]', ("'PATA'", "FC, SAS, SATA, SSD, SCSI, NVMe")),
     ('[operations.bind]', '[operations.bnid]', ("'bnid'", "lun_migration, drive_failure, bind")),
     ('kind = "choice"', 'kind = "list"', ("kind 'list'", "int, float, bool, choice")),
 ])
@@ -357,7 +360,7 @@ def test_rates_in_the_user_folder_are_found(tmp_path):
 
 @pytest.mark.parametrize("old,new,words", [
     ("seq_mb_s = 250", "seq_mb_s = 0", ("seq_mb_s 0 is out of range", "more than 0 to 100,000 MB/s")),
-    ('interface = "SSD"\nrpm = 0', 'interface = "SAS"\nrpm = 0', ("rpm 0", "3,600 to 30,000", "SSD")),
+    ('interface = "SSD"\nrpm = 0', 'interface = "FC"\nrpm = 0', ("rpm 0", "3,600 to 30,000", "SSD")),
     ("capacity_gb = 400", "capacity_gb = -1", ("capacity_gb -1 is out of range",)),
     ("random_ms = 0.2", 'random_ms = "fast"', ("random_ms must be a number",)),
     ('name = "My SSD"\n', "", ("missing 'name'",)),

@@ -59,12 +59,12 @@ def test_problems_name_table_and_key():
         "rebuld": Tables({}),
         "rebuild": Tables({"raid": Tables({"R7": Tables({}), "R5": Tables({"disks": Tables({"min": P(1)}),
                                                                            "width": Tables({"min": P(9), "max": P(3)})})}),
-                           "drives": Tables({"NVMe": Tables({})}), "iops": Tables({"max": P(1)})}),
+                           "drives": Tables({"PATA": Tables({})}), "iops": Tables({"max": P(1)})}),
     })})
     text = "\n".join(envelope.problems(bad, "my-rates"))
     for part in ("[envelope.rebuld] is not a scope", "[envelope.rebuild.raid.R7]: unknown RAID level",
                  "[envelope.rebuild.raid.R5] disks: unknown key", "[envelope.rebuild.raid.R5.width] has min 9 > max 3",
-                 "[envelope.rebuild.drives.NVMe]: unknown interface", "[envelope.rebuild] iops: unknown key"):
+                 "[envelope.rebuild.drives.PATA]: unknown interface", "[envelope.rebuild] iops: unknown key"):
         assert part in text, part
     assert all(line.startswith("my-rates: ") for line in text.splitlines())
 

@@ -509,3 +509,21 @@ def test_broken_snapshot_is_a_clear_error(catalog, load_example):
     p.platform_snapshot = "id = [unclosed"
     with pytest.raises(ProjectFileError, match="embedded platform 'gone' cannot be read"):
         catalog_for(p, catalog)
+
+
+def test_upgrade_from_v5_keeps_default_geometry_and_saves_stripe(tmp_path, load_example):
+    """Schema 6 adds raid_group.stripe / spare; a version 5 file (the committed fixture) opens
+    with the defaults (0) and a distributed group's geometry round-trips through a save."""
+    import shutil
+
+    project = load_example("dell-me5-adapt")
+    assert project.groups[0].stripe == 18
+    old = tmp_path / "v5.arrayplan"
+    shutil.copy(Path(__file__).parent / "fixtures/schema/project-v5.arrayplan", old)
+    loaded = load_project(old)
+    assert loaded.groups and all(g.stripe == 0 and g.spare == 0 for g in loaded.groups)  # v5 had no geometry
+    path = tmp_path / "me5.arrayplan"
+    save_project(project, path)
+    with sqlite3.connect(path) as con:
+        assert con.execute("PRAGMA user_version").fetchone()[0] == project_file.SCHEMA_VERSION
+    assert load_project(path).groups[0].stripe == 18

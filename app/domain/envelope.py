@@ -13,8 +13,8 @@ SCOPES = ("host", "cache") + tuple(OP_SCOPE.values())
 RAID_RANGES = ("data_disks", "width")
 DRIVE_RANGES = ("rpm", "capacity_gb")
 HOST_RANGES = ("drive_util", "outstanding", "io_kb")
-RAID_LEVELS = ("R0", "R1", "R1/0", "R3", "R5", "R6", "RAID-DP")
-INTERFACES = ("FC", "SAS", "SATA", "SSD", "SCSI")
+RAID_LEVELS = ("R0", "R1", "R1/0", "R3", "R5", "R6", "RAID-DP", "R5/0", "R6/0", "dRAID6", "DDP")
+INTERFACES = ("FC", "SAS", "SATA", "SSD", "SCSI", "NVMe")
 
 
 def bounds(node: Any) -> tuple[Param | None, Param | None]:

@@ -178,6 +178,18 @@ def format_iops(iops: float | None) -> str:
     return f"{round(iops):,} IOPS" if abs(iops) >= 100 else f"{format_sig(iops)} IOPS"
 
 
+def format_chance(p: float | None) -> str:
+    """A probability as a percentage with sense at both ends: '0.03%', '12%', '82%', '>99.9%'."""
+    if p is None:
+        return DASH
+    pct = 100.0 * p
+    if pct >= 99.95:
+        return ">99.9%"
+    if pct < 0.01:
+        return "<0.01%" if pct > 0 else "0%"
+    return f"{pct:.2g}%" if pct < 10 else f"{pct:.0f}%"
+
+
 def format_mttdl(hours: float | None) -> str:
     """Mean time to data loss: '3.5 years', '4,200 years', '1.2 million years', '1.5 billion years';
     under a year as a duration ('36 d 12 h'). Infinite: 'no data loss'."""

@@ -96,8 +96,14 @@ class Interface(str, Enum):
     FC = "FC"
     SAS = "SAS"
     SATA = "SATA"
-    SSD = "SSD"
+    SSD = "SSD"  # the 2010 presets' SAS-attached SSD (a current SSD names its bus: SAS, SATA, NVMe)
     SCSI = "SCSI"  # Ultra320, the HP Smart Array/MSA30 drives
+    NVME = "NVMe"
+
+
+# the share of reads in the mix an SSD's busy time per random I/O is taken at (its datasheet gives
+# read and write IOPS separately; the engine has one service time per drive)
+SSD_READ_MIX = 0.7
 
 
 @dataclass(frozen=True)
@@ -112,14 +118,53 @@ class DriveType:
     mttf_h: float
     source: str = ""
     form_factor: str = ""  # bay size in inches ("2.5", "3.5"); "" = not stated (no check)
+    # datasheet figures (0 = not published); the engine reads random_ms, seq_mb_s and, for an
+    # SSD, the latency (response_ratio); the reliability figures read ure_bits and mttf_h
+    seek_ms: float = 0.0  # average read seek (a spinning drive; random_ms is derived from it)
+    seq_outer_mb_s: float = 0.0  # sustained transfer at the outer zone
+    seq_inner_mb_s: float = 0.0  # ... and the inner zone (seq_mb_s: their mean when not given)
+    read_iops: float = 0.0  # SSD random 4 KB read IOPS (steady state, high queue depth)
+    write_iops: float = 0.0  # SSD random 4 KB write IOPS
+    read_latency_ms: float = 0.0  # SSD typical 4 KB read latency at queue depth 1
+    ure_bits: float = 0.0  # bits read per unrecoverable read error (1e15: "1 sector per 10^15 bits")
+    afr_pct: float = 0.0  # annualized failure rate as published (mttf_h derived from it when absent)
+    dwpd: float = 0.0  # SSD endurance: drive writes per day over the warranty
+
+    @property
+    def is_ssd(self) -> bool:
+        """Flash media: no seek and no rotation (rpm 0); the interface is its bus."""
+        return self.rpm == 0
+
+    @property
+    def response_ratio(self) -> float:
+        """An I/O's response at light load over the drive's busy time per I/O. A spinning drive
+        serves one I/O at a time (1). An SSD serves many at once: its busy time per I/O is
+        1 / IOPS (its throughput), while one I/O still takes the published latency."""
+        if self.is_ssd and self.read_latency_ms > 0 and self.random_ms > 0:
+            return max(self.read_latency_ms / self.random_ms, 1.0)
+        return 1.0
 
     @property
     def speed_class(self) -> str:
-        """The documents' way of naming a drive: '15k FC', '7.2k SATA', 'SSD'."""
+        """The documents' way of naming a drive: '15k FC', '7.2k SATA', 'SSD', 'NVMe SSD'."""
         if self.interface is Interface.SSD:
             return "SSD"
+        if self.is_ssd:
+            return f"{self.interface.value} SSD"
         rpm = f"{self.rpm / 1000:g}k"
         return f"{rpm} {self.interface.value}"
+
+
+def hdd_random_ms(seek_ms: float, rpm: int, seq_mb_s: float, io_kb: float = 8.0) -> float:
+    """A spinning drive's mean small random I/O: average seek, half a revolution, the transfer."""
+    return seek_ms + 30000.0 / rpm + io_kb / 1024.0 / seq_mb_s * 1000.0
+
+
+def ssd_random_ms(read_iops: float, write_iops: float, read_share: float = SSD_READ_MIX) -> float:
+    """An SSD's busy time per small random I/O (ms) at a read/write mix: the time one I/O takes
+    of its rated throughput, 1/IOPS, weighted by the mix (a 70/30 mix: SSD_READ_MIX)."""
+    w = write_iops if write_iops > 0 else read_iops
+    return 1000.0 * (read_share / read_iops + (1.0 - read_share) / w)
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,10 @@ class RaidGroup:
     raid: RaidType
     drives: list[str]  # drive locations, in member order
     name: str = ""
+    # geometry beyond the width (RaidMath): RAID 50/60 drives per span, a distributed group's
+    # drives per stripe (data + parity); its spare capacity in drives. 0: the level's default
+    stripe: int = 0
+    spare: int = 0
 
     @property
     def width(self) -> int:
@@ -80,7 +84,7 @@ class RaidGroup:
 
     @property
     def math(self) -> RaidMath:
-        return RaidMath(self.raid, self.width)
+        return RaidMath(self.raid, self.width, self.stripe, self.spare)
 
     @property
     def label(self) -> str:

@@ -345,6 +345,9 @@ register(
     RateKey("rebuild.engine_mb_s", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
             default="no engine cap (drives, buses and CPU limit the rebuild)",
             doc="the controller's rebuild-engine cap per rebuild"),
+    RateKey("rebuild.distributed.critical_first", lo=0.0, hi=1.0, used_by=_RB, default="0 (no)",
+            doc="1: a distributed group (DDP) with two drives down rebuilds the stripes that lost a piece on both "
+                "first, at the highest priority; a third failure after that loses no data"),
     RateKey("rebuild.disk.survivor_read", lo=0.0, hi=100.0, lo_open=True, used_by=_RB, default="1",
             doc="survivor drive time per MB rebuilt, in multiples of the read cost from the geometry"),
     RateKey("rebuild.disk.spare_write", lo=0.0, hi=100.0, lo_open=True, used_by=_RB, default="1",
@@ -859,8 +862,8 @@ class Field:
         return None
 
 
-INTERFACES = ("FC", "SAS", "SATA", "SSD", "SCSI")  # app.domain.hardware.Interface
-RAID_KEYS = ("R0", "R1", "R1/0", "R3", "R5", "R6", "RAID-DP")  # app.domain.raid.RaidType
+INTERFACES = ("FC", "SAS", "SATA", "SSD", "SCSI", "NVMe")  # app.domain.hardware.Interface
+RAID_KEYS = ("R0", "R1", "R1/0", "R3", "R5", "R6", "RAID-DP", "R5/0", "R6/0", "dRAID6", "DDP")  # app.domain.raid.RaidType
 SETTING_KINDS = ("int", "float", "bool", "choice")
 
 FIELDS: tuple[Field, ...] = (
@@ -902,11 +905,27 @@ FIELDS: tuple[Field, ...] = (
     Field("[[drive]]", "id", "text", required=True),
     Field("[[drive]]", "name", "text", required=True),
     Field("[[drive]]", "interface", "choice", required=True, choices=INTERFACES),
-    Field("[[drive]]", "rpm", "int", default=0, lo=0, hi=30_000, doc="0 for SSD only; spinning drives 3,600 to 30,000"),
+    Field("[[drive]]", "rpm", "int", default=0, lo=0, hi=30_000,
+          doc="0 for an SSD (SAS, SATA, NVMe or the legacy SSD interface); spinning drives 3,600 to 30,000"),
     Field("[[drive]]", "capacity_gb", "float", required=True, lo=0, hi=1_000_000, lo_open=True, unit="GB"),
-    Field("[[drive]]", "seq_mb_s", "float", required=True, lo=0, hi=_FAST, lo_open=True, unit=MBS),
-    Field("[[drive]]", "random_ms", "float", required=True, lo=0, hi=1000, lo_open=True, unit="ms"),
-    Field("[[drive]]", "mttf_h", "float", default=1_000_000, lo=0, hi=1e9, lo_open=True, unit="h"),
+    Field("[[drive]]", "seq_mb_s", "float", required=True, lo=0, hi=_FAST, lo_open=True, unit=MBS,
+          doc="sustained streaming rate; default the mean of seq_outer_mb_s and seq_inner_mb_s"),
+    Field("[[drive]]", "random_ms", "float", required=True, lo=0, hi=1000, lo_open=True, unit="ms",
+          doc="busy time per small random I/O; default from seek_ms (seek + half a revolution + "
+              "8 KB transfer) or, for an SSD, from read_iops/write_iops (1/IOPS at a 70/30 mix)"),
+    Field("[[drive]]", "mttf_h", "float", default=1_000_000, lo=0, hi=1e9, lo_open=True, unit="h",
+          doc="default 8766 / (afr_pct / 100) when afr_pct is given"),
+    Field("[[drive]]", "seek_ms", "float", default=0.0, lo=0, hi=100, unit="ms", doc="average read seek"),
+    Field("[[drive]]", "seq_outer_mb_s", "float", default=0.0, lo=0, hi=_FAST, unit=MBS, doc="outer-zone transfer"),
+    Field("[[drive]]", "seq_inner_mb_s", "float", default=0.0, lo=0, hi=_FAST, unit=MBS, doc="inner-zone transfer"),
+    Field("[[drive]]", "read_iops", "float", default=0.0, lo=0, hi=1e8, unit="IOPS", doc="SSD random 4 KB read"),
+    Field("[[drive]]", "write_iops", "float", default=0.0, lo=0, hi=1e8, unit="IOPS", doc="SSD random 4 KB write"),
+    Field("[[drive]]", "read_latency_ms", "float", default=0.0, lo=0, hi=100, unit="ms",
+          doc="SSD 4 KB read latency at queue depth 1: an I/O's response at light load"),
+    Field("[[drive]]", "ure_bits", "float", default=0.0, lo=0, hi=1e30, unit="bits",
+          doc="bits read per unrecoverable read error (1e15 = '1 in 10^15'); 0: not published"),
+    Field("[[drive]]", "afr_pct", "float", default=0.0, lo=0, hi=100, unit="%", doc="annualized failure rate"),
+    Field("[[drive]]", "dwpd", "float", default=0.0, lo=0, hi=1000, doc="SSD endurance, drive writes per day"),
     Field("[[drive]]", "form_factor", "text", default="", doc='"2.5" or "3.5"'),
     Field("[[drive]]", "source", "text", required=True),
 )

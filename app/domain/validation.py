@@ -472,10 +472,30 @@ class _Checker:
                                  f"RAID 6 is recommended for SATA (Hitachi brief, 'Migration to SATA Volumes')")
         if g.raid is RaidType.R0:
             self.warn(where, f"RG {g.id} is RAID 0: it has no protection, one drive failure loses its data")
+        self.check_geometry(g, where)
+
+    def check_geometry(self, g: RaidGroup, where: str) -> None:
+        """RAID 50/60 spans and a distributed group's stripe and spare capacity (RaidMath)."""
+        m = g.math
+        if g.raid.spanned:
+            need = 3 if g.raid is RaidType.R50 else 4
+            if m.span_width < need or g.width % m.span_width:
+                self.err(where, f"RG {g.id}: {g.raid.label} needs equal spans of at least {need} drives; "
+                                f"{g.width} drives do not split into spans of {m.span_width}")
+        elif g.raid.distributed:
+            if m.span_width < 4 or g.width < m.span_width + m.spare_drives:
+                self.err(where, f"RG {g.id}: a {g.raid.label} of {m.span_width - 2}+2 stripes with "
+                                f"{m.spare_drives} drives of spare capacity needs at least "
+                                f"{max(m.span_width, 4) + m.spare_drives} drives, not {g.width}")
+        elif g.stripe or g.spare:
+            self.warn(where, f"RG {g.id}: stripe/spare apply to RAID 50/60 and distributed groups only; "
+                             f"{g.raid.label} ignores them")
 
     # ------------------------------------------------------------ hot spares
     def check_spares(self) -> None:
-        protected = [g for g in self.p.groups if isinstance(g.raid, RaidType) and g.raid is not RaidType.R0 and g.drives]
+        # (a distributed group has its spare capacity on its own drives: no hot spare needed)
+        protected = [g for g in self.p.groups if isinstance(g.raid, RaidType) and g.raid is not RaidType.R0
+                     and not g.raid.distributed and g.drives]
         if not self.p.hot_spares():
             if protected:
                 names = ", ".join(f"RG {g.id}" for g in protected[:8]) + (" ..." if len(protected) > 8 else "")
@@ -520,7 +540,7 @@ class _Checker:
             caps = [t.capacity_gb for t in (self.drive_type(loc) for loc in g.drives) if t is not None]
             if len(caps) != len(g.drives):
                 continue
-            usable[g.id] = RaidMath(g.raid, g.width).usable_gb(min(caps))
+            usable[g.id] = g.math.usable_gb(min(caps))
             free[g.id] = usable[g.id]
         for l in sorted(self.p.luns, key=lambda x: (x.group_id if isinstance(x.group_id, int) else -1, x.id)):
             where = f"LUN {l.id}"

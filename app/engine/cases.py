@@ -64,7 +64,8 @@ def build_project(spec: dict[str, Any], catalog: Catalog) -> Project:
         buses = list(g.get("buses", [0]))
         locs = [place(buses[i % len(buses)], int(g.get("enclosure", 0)), g["drive_type"],
                       enc_type_id=g.get("enclosure_type")) for i in range(int(g["drives"]))]
-        p.groups.append(RaidGroup(int(g["id"]), RaidType.parse(g["raid"]), locs, g.get("name", "")))
+        p.groups.append(RaidGroup(int(g["id"]), RaidType.parse(g["raid"]), locs, g.get("name", ""),
+                                  int(g.get("stripe", 0)), int(g.get("spare", 0))))
     for s in spec.get("spares", []):
         for _ in range(int(s.get("count", 1))):
             place(int(s.get("bus", 0)), int(s.get("enclosure", 0)), s["drive_type"], True, s.get("enclosure_type"))

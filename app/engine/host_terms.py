@@ -259,12 +259,13 @@ def _group_factors(sim: SimState) -> tuple[np.ndarray, np.ndarray]:
             fixed = [lay.g_seq, lay.g_rand / 1000.0, pen, width / lay.g_data, np.maximum(lay.g_data, 1.0),
                      lay.g_wpass]
             ones = np.ones(lay.G)
+            resp = lay.g_resp  # an SSD's latency over its busy time per I/O (1 for disks)
             factors = (
-                np.array(fixed + [ones, ones, ones]),
+                np.array(fixed + [ones, ones, resp]),
                 np.array(fixed + [
                     wider,  # random read multiplier
                     ones / sim.degr_seq if sim.degr_seq else wider,  # sequential read
-                    1.0 + (sim.degr_fac - 1.0) / width,  # fixed random response
+                    (1.0 + (sim.degr_fac - 1.0) / width) * resp,  # fixed random response
                 ]))
             for f in factors:
                 f.flags.writeable = False  # shared by the runs

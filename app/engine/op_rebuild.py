@@ -7,6 +7,7 @@ from typing import Any, TYPE_CHECKING
 
 from .op_base import Op
 from .op_policy import policy_rate
+from .op_rebuild_geometry import add_member, critical_fraction, remove_member
 from .op_rebuild_plan import rebuild_mb, rebuild_plan
 from .op_streams import Fixed, INF
 from .policy import Policy
@@ -23,7 +24,8 @@ def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
 
 
 class Rebuild(Op):
-    __slots__ = ("d", "gi", "ctrl", "core0", "mb", "replaced", "target", "spare", "res", "pols")
+    __slots__ = ("d", "gi", "ctrl", "core0", "mb", "replaced", "target", "spare", "res", "pols", "distributed",
+                 "critical_done", "rebuild_start")
     spare: int | None  # the hot spare it rebuilds onto (None: onto the replacement)
 
     def start(self, t: float) -> bool:
@@ -69,7 +71,12 @@ class Rebuild(Op):
                 rb.stop(t, "spare failed")
         members = lay.g_members[gi].tolist()
         failed = sim.failed
-        down = [k for k, m in enumerate(members) if failed[m]]  # failed or still being rebuilt
+        self.distributed = dist = g.raid.distributed
+        self.critical_done = False
+        # a distributed group's drive whose critical stripes were rebuilt first counts as restored
+        # (op_rebuild_geometry.py): a third failure then finds no stripe with two pieces missing
+        restored = self.critical_restored() if dist else set()
+        down = [k for k, m in enumerate(members) if failed[m] and m not in restored]  # failed or still being rebuilt
         if g.math.loses_data(down):
             self.lose_group(t, [lay.drive_locs[members[k]] for k in down])
             return False
@@ -81,6 +88,9 @@ class Rebuild(Op):
         self.mb = rebuild_mb(lay, gi)
         self.replaced = False
         self.target: Any = None
+        self.rebuild_start = t
+        if dist:
+            return self.start_distributed(t, len(down))
         self.spare = self.pick_spare(d)
         sim.rebuild_of.setdefault(ev.drive, []).append(self)  # for its replacement (Sim.fire)
         self.total_mb = self.mb * (2 if self.spare is not None else 1)
@@ -103,6 +113,43 @@ class Rebuild(Op):
                        f"{ev.id}: at {self.priority} priority the rebuild runs only in the drives' idle time "
                        f"({pol.p('trickle_mb_s', 0.0):g} MB/s while host I/O contends); a busy host holds it back",
                        ev.id, pol.path)
+        return True
+
+    def critical_restored(self) -> set[int]:
+        """Drives of this group whose running rebuild has rebuilt its critical stripes."""
+        return {rb.d for rbs in self.sim.rebuild_of.values() for rb in rbs
+                if rb.running and rb is not self and rb.gi == self.gi and rb.critical_done}
+
+    def start_distributed(self, t: float, n_down: int) -> bool:
+        """A distributed group rebuilds into its spare capacity at once (no hot spare). With a
+        second drive down and a platform that rebuilds critical stripes first (DDP), those
+        stripes go first at the highest priority."""
+        sim, ev, gi = self.sim, self.event, self.gi
+        self.spare = None
+        sim.rebuild_of.setdefault(ev.drive, []).append(self)
+        self.total_mb = 2 * self.mb  # the rebuild, then the replacement's refill from the pool
+        self.touches = set(self.workloads_on_groups({gi}))
+        others = [rb for rbs in sim.rebuild_of.values() for rb in rbs
+                  if rb.running and rb is not self and rb.gi == gi and rb.end_h is None]
+        crit_first = self.R.has("rebuild.distributed.critical_first") and self.R.v("rebuild.distributed.critical_first") > 0
+        if n_down >= 2 and crit_first and others:
+            left = 1.0 - min(sum(rb.moved_mb for rb in others) / max(sum(rb.mb for rb in others), 1e-9), 1.0)
+            crit_mb = self.mb * critical_fraction(self.lay.groups[gi].math, left)
+            levels = sim.platform.operations["drive_failure"].priorities
+            from .policy import policy_for
+            self.pols["critical"] = policy_for(self.R, sim.platform, "rebuild", levels[-1], "rebuild")
+            sim.advise("info", "critical-reconstruction",
+                       f"{ev.id}: two drives of {self.lay.groups[gi].label} are down; the {crit_mb / 1024:.1f} GB of "
+                       f"stripes that lost a piece on both are rebuilt first at {levels[-1]}", ev.id,
+                       "rebuild.distributed.critical_first")
+            self.begin("critical reconstruction", t, crit_mb, tag="crit")
+            self.mb -= crit_mb
+            for rb in others:  # they wait while the critical stripes go first (demand)
+                rb.changed()
+        else:  # (critical_done stays False: only a finished critical phase makes a drive count as restored)
+            self.begin("rebuild", t, self.mb, tag="rebuild")
+        self.asap_advice("rebuild")
+        self.concurrent_advice(self.ctrl)
         return True
 
     def lose_group(self, t: float, down: list[str]) -> None:
@@ -206,11 +253,16 @@ class Rebuild(Op):
             elif s.tag == "wait_eq":
                 self.remove_stream(s)
                 self.close(s, t, "wait for replacement")
+                if self.distributed:  # the new drive is written while the pool refills it
+                    self.sim.writing[self.d] = True
                 self.begin("equalization", t, self.mb, tag="eq")
         return True
 
     def on_stream_end(self, s: Stream, t: float) -> None:
         lay, sim = self.lay, self.sim
+        if self.distributed:
+            self.distributed_end(s, t)
+            return
         if s.tag == "rebuild":
             sim.rebuild_hours[lay.groups[self.gi].id] = t - s.start_h
             if self.spare is not None and self.target == self.spare:
@@ -232,6 +284,30 @@ class Rebuild(Op):
             self.swap_in(self.d, spare)
             # the group was whole with the spare and is with the replacement: the host load stays
             sim.invalidate(topology=True, groups=())
+
+    def distributed_end(self, s: Stream, t: float) -> None:
+        """A distributed group's phases: critical stripes, then the rest into the spare
+        capacity (the drive leaves the pool: the group is whole without it), then the
+        replacement's refill (it joins the pool again)."""
+        lay, sim, gi = self.lay, self.sim, self.gi
+        if s.tag == "crit":
+            self.critical_done = True
+            self.begin("rebuild", t, self.mb, tag="rebuild")
+            for rb in self.group_rebuilds():
+                rb.changed()
+        elif s.tag == "rebuild":
+            sim.rebuild_hours[lay.groups[gi].id] = t - self.rebuild_start
+            remove_member(lay, gi, self.d)
+            sim.invalidate(topology=True, groups={gi})
+            if self.replaced:
+                self.begin("equalization", t, self.mb, tag="eq")
+            else:
+                self.begin("wait for replacement", t, kind="wait", tag="wait_eq")
+        elif s.tag == "eq":
+            add_member(lay, gi, self.d)
+            sim.failed[self.d] = False
+            sim.writing[self.d] = False
+            sim.invalidate(topology=True, groups={gi})
 
     def swap_in(self, new: int, old: int) -> None:
         """Drive `new` (alive) replaces `old` in the group."""
@@ -262,7 +338,11 @@ class Rebuild(Op):
         if self.asap:
             for s in self.streams:
                 if s.kind == "transfer":
-                    if s.tag == "rebuild":
+                    if self.distributed:
+                        ctx.count("g", self.gi)
+                        if s.tag == "eq":
+                            ctx.count("d", self.d)
+                    elif s.tag == "rebuild":
                         for kind, i, _ in self.sources(1.0):
                             ctx.count(kind, i)
                         ctx.count("d", self.target)
@@ -279,7 +359,10 @@ class Rebuild(Op):
             return s.plan
         lay, R, sim = self.lay, self.R, self.sim
         phase = "equalization" if s.tag == "eq" else "rebuild"
-        if s.tag == "rebuild":
+        if self.distributed:  # op_rebuild_geometry.py: reads and writes spread over the pool
+            src, dst = [("g", self.gi, 1.0)], (self.d if s.tag == "eq" else None)
+            cpu_key = "rebuild.cpu.equalization" if s.tag == "eq" else "rebuild.cpu.parity"
+        elif s.tag == "rebuild":
             src = self.sources(1.0)
             dst = self.target
             mirror = bool(lay.g_mirror[self.gi])
@@ -290,16 +373,31 @@ class Rebuild(Op):
             src = [("d", spare, 1.0)]
             dst = self.d
             cpu_key = "rebuild.cpu.equalization"
+        pol = self.pols["critical"] if s.tag == "crit" else self.pols[phase]
         uses, pol, full, bus_cap, full_limit, cpu_coef, bus = rebuild_plan(
-            sim, self.gi, self.d, src, dst, phase, self.pols[phase], cpu_key, self.event.id)
+            sim, self.gi, self.d, src, dst, phase, pol, cpu_key, self.event.id)
         s.plan = (uses, pol, full, bus_cap, full_limit, cpu_coef, self.ix.bus_coefs(lay, bus))
         s.bus_cap = bus_cap
         return s.plan
 
+    def group_rebuilds(self) -> list["Rebuild"]:
+        """The other running rebuilds of this op's (distributed) group."""
+        return [rb for rbs in self.sim.rebuild_of.values() for rb in rbs
+                if rb.running and rb is not self and rb.gi == self.gi]
+
+    def held_by_critical(self) -> bool:
+        """Another rebuild of the pool is rebuilding its critical stripes: they go first (the
+        critical reconstruction priority preempts degraded reconstruction, tr4652)."""
+        return any(s.tag == "crit" for rb in self.group_rebuilds() for s in rb.streams)
+
     def demand(self, ctx) -> None:
         self.rate = 0.0
+        held = self.distributed and self.held_by_critical()
         for s in self.streams:
             if s.kind != "transfer":
+                continue
+            if held and s.tag != "crit":
+                s.rate, s.limit = 0.0, "critical reconstruction first"
                 continue
             uses, pol, full, bus_cap, full_limit, cpu_coef, bus = self.plan(s)
             rate = self.policy_rate(ctx, pol, full, full_limit, uses, cpu_coef, self.gi, bus)
@@ -309,6 +407,8 @@ class Rebuild(Op):
             self.rate += rate
 
     def build_fixed(self) -> Fixed | None:
+        if self.distributed:
+            return None  # its rate depends on the pool's other rebuilds (held_by_critical)
         f = Fixed()
         for s in self.streams:
             if s.kind != "transfer":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .op_rebuild_geometry import geometry_plan, is_geometric
 from .op_streams import INF
 from .policy import Policy
 from .protocols import SimView as Sim
@@ -27,7 +28,7 @@ def full_speed(mu: float, full: float, uses: list[tuple[str, int, float]], cpu_c
     return r0
 
 
-def rebuild_plan(sim: "Sim", gi: int, d: int, src: list[tuple[str, int, float]], dst: int, phase: str,
+def rebuild_plan(sim: "Sim", gi: int, d: int, src: list[tuple[str, int, float]], dst: "int | None", phase: str,
                  pol: Policy, cpu_key: str, where: str, advise: bool = True) -> tuple:
     """A rebuild or equalization transfer from the geometry (rebuild_model): drive uses
     [(kind, index, busy per MB/s)], the policy, the full-speed ceiling and its bus part, what
@@ -38,14 +39,20 @@ def rebuild_plan(sim: "Sim", gi: int, d: int, src: list[tuple[str, int, float]],
     wr = R.v("rebuild.disk.spare_write") if R.has("rebuild.disk.spare_write") else 1.0
     uses: list[tuple[str, int, float]] = []
     n_read = 1
-    for kind, i, _ in src:
-        if kind == "g":
-            n_read = max(int(lay.g_width[gi]) - 1, 1)  # the survivors, read row by row in lockstep
-            cost = rd * read_cost(float(lay.g_seq[gi]), lay.drive_types[d].rpm, io, n_read)
-        else:
-            cost = rd * read_cost(float(lay.d_seq[i]), lay.drive_types[i].rpm, io, 1)
-        uses.append((kind, i, cost))
-    uses.append(("d", dst, wr * read_cost(float(lay.d_seq[dst]), lay.drive_types[dst].rpm, io, 1)))
+    # RAID 50/60 and distributed groups: their own geometry (op_rebuild_geometry.py)
+    geo = geometry_plan(sim, gi, d, dst, phase, rd, wr, io) if is_geometric(lay.group_raid(gi)) else None
+    if geo is not None:
+        uses, n_read, geo_bus = geo
+    else:
+        for kind, i, _ in src:
+            if kind == "g":
+                n_read = max(int(lay.g_width[gi]) - 1, 1)  # the survivors, read row by row in lockstep
+                cost = rd * read_cost(float(lay.g_seq[gi]), lay.drive_types[d].rpm, io, n_read)
+            else:
+                cost = rd * read_cost(float(lay.d_seq[i]), lay.drive_types[i].rpm, io, 1)
+            uses.append((kind, i, cost))
+        assert dst is not None  # (only a distributed group's rebuild writes to no one drive)
+        uses.append(("d", dst, wr * read_cost(float(lay.d_seq[dst]), lay.drive_types[dst].rpm, io, 1)))
     # each MB restored moves the reads and one write over the group's buses (hp 'Array size':
     # the N:1 inefficiency once the bus is the limit)
     nb = max(len(lay.g_buses[gi]), 1)
@@ -70,7 +77,11 @@ def rebuild_plan(sim: "Sim", gi: int, d: int, src: list[tuple[str, int, float]],
         if eng < full:
             full, full_limit = eng, "engine"
     cpu_coef = R.v(cpu_key) if R.has(cpu_key) else 0.0
-    bus = [(kind, i, float(lay.g_width[i]) - 1 if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
+    if geo is not None:
+        bus = geo_bus
+    else:
+        assert dst is not None
+        bus = [(kind, i, float(lay.g_width[i]) - 1 if kind == "g" else 1.0) for kind, i, _ in src] + [("d", dst, 1.0)]
     return uses, pol, full, bus_cap, full_limit, cpu_coef, bus
 
 

@@ -253,6 +253,13 @@ class SeriesStore(dict):
             raise KeyError(key)
         return s
 
+    def peek(self, key) -> Series | None:
+        """The series of key without keeping it (get() keeps what it builds, in the order asked)."""
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        hit = self._find(key)
+        return None if hit is None else hit[0].series(hit[1])
+
     def get(self, key, default=None):
         if dict.__contains__(self, key):
             return dict.__getitem__(self, key)
@@ -335,6 +342,8 @@ class Result:
     # the names it was computed with (operations carry their own label); empty from a caller
     # that built a Result by hand: then the labels come from the project, or the raw ids
     labels: RunLabels = field(default_factory=RunLabels)
+    # per RAID group id: rebuild under the planned load, MTTDL from it, URE risk (reliability.py)
+    reliability: dict[int, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.series, SeriesStore):
@@ -392,6 +401,7 @@ class Result:
             ],
             "advisories": [a.__dict__ for a in self.advisories],
             "mttdl_h": {str(k): v for k, v in self.mttdl_h.items()},
+            "reliability": {str(k): v.to_json() for k, v in self.reliability.items()},
             "assumptions": [a.__dict__ for a in self.assumptions],
             "platform_id": self.platform_id,
             "rates_id": self.rates_id,

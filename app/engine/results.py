@@ -263,6 +263,11 @@ def finish(sim: SimState, horizon: float, steps: int) -> Result:
     res.mttdl_h = mttdl(sim)
     res.assumptions = [Assumption(p.path, float(p.value), p.unit, p.source)
                        for p in sorted(sim.R.used.values(), key=lambda p: p.path)]
+    # after the assumptions: they list what the plan's predictions read; the reliability
+    # estimate's reads of the default level's policy would make a case's scan (plumbing /
+    # calibration, app/cli/calibration.py) see values its figure never depended on
+    from .reliability import group_reliability  # (end of run only: not a hot module)
+    res.reliability = group_reliability(sim, res)
     return res
 
 
@@ -288,11 +293,11 @@ def mttdl(sim: SimState) -> dict[int, float]:
                 mttr = None
         if not mttr or mttr <= 0:
             continue
-        key = (g.raid, len(members), min(map(mttf_of.__getitem__, members.tolist())), mttr)
+        key = (g.raid, len(members), min(map(mttf_of.__getitem__, members.tolist())), mttr, g.math.span_width)
         v: Any = known.get(key, known)  # (one look-up: the key's hash includes an Enum's, a Python call)
         if v is known:
             try:
-                v = float(mttdl_hours(key[0], key[1], 1, key[2], mttr))
+                v = float(mttdl_hours(key[0], key[1], 1, key[2], mttr, span_width=key[4]))
             except ValueError:
                 v = None
             known[key] = v

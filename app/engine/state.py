@@ -84,6 +84,7 @@ class Layout:
     g_dedicated_parity: Any
     g_seq: Any
     g_rand: Any
+    g_resp: Any  # an I/O's light-load response over the busy time per I/O (SSD latency; 1 for disks)
     g_member_cap: Any
     d_group: Any
     GB: Any
@@ -170,11 +171,11 @@ class Layout:
         # the RAID arithmetic once per (RAID type, width)
         maths = {}
         for g in groups:
-            key = (g.raid, g.width)  # what RaidGroup.math is made of
+            key = (g.raid, g.width, g.stripe, g.spare)  # what RaidGroup.math is made of
             if key not in maths:
                 m = g.math
                 maths[key] = (max(m.data_disks, 1), m.write_penalty, m.is_mirror, m.is_parity, m.write_service_times)
-        per = np.array([maths[(g.raid, g.width)] for g in groups], float).reshape(G, 5)
+        per = np.array([maths[(g.raid, g.width, g.stripe, g.spare)] for g in groups], float).reshape(G, 5)
         self.g_data = per[:, 0].copy()
         self.g_pen = per[:, 1].copy()
         self.g_mirror = per[:, 2] > 0
@@ -191,6 +192,9 @@ class Layout:
         for n in np.unique(width[width > 0]).tolist():
             gs = np.flatnonzero(width == n)
             self.g_rand[gs] = self.d_rand[flat[starts[gs, None] + np.arange(n)]].sum(axis=1) / n
+        # SSDs serve many I/Os at once (DriveType.response_ratio); the slowest member sets it
+        d_resp = np.array([t.response_ratio for t in by_num], float)[d_type] if D else np.zeros(0)
+        self.g_resp = self.per_group(d_resp, np.maximum, 1.0)
         self.g_member_cap = self.per_group(self.d_cap, np.minimum, 0.0)
         self.d_group = np.full(D, -1, int)
         self.d_group[flat] = flat_group

@@ -982,6 +982,8 @@ class ReportBuilder:
                                     "" if k == 0 else "sub"))
             self.table([Col("RAID group", 1.2), Col("RAID", 0.8), Col("Drives", 0.6, "right"), Col("Scenario", 2.4),
                         Col("MTTDL", 1.4, "right")], rows)
+        from .reliability import section_reliability  # (its own module: this one is long)
+        section_reliability(self, names)
 
     def section_sweep(self) -> None:
         """Response against host load (the load sweep): per scenario and curve, the answers for

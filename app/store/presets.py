@@ -25,7 +25,7 @@ from typing import Any, Mapping
 from app.domain.envelope import problems as envelope_problems
 from app.domain.hardware import (
     Catalog, ControllerSpec, DriveType, EnclosureType, FeatureSpec, Interface, OperationSpec, Param,
-    Platform, RaidRule, SettingSpec, Tables,
+    Platform, RaidRule, SettingSpec, Tables, hdd_random_ms, ssd_random_ms,
 )
 from app.domain.policies import policy_problems
 from app.domain.raid import RaidType
@@ -239,20 +239,48 @@ def _subtables(doc: Mapping[str, Any], key: str, where: str) -> dict[str, dict[s
     return tab
 
 
+HOURS_PER_YEAR = 8766.0  # 365.25 days
+
+
 def parse_drive(d: Mapping[str, Any], where: str) -> DriveType:
     if not isinstance(d, dict):
         raise PresetError(f"{where}: drive must be a [[drive]] table, not {d!r}")
     label = f"[[drive]] {d['id']!r}:" if isinstance(d.get("id"), str) else "[[drive]]"
     f = lambda key: _field(d, "[[drive]]", key, where, label)  # noqa: E731
-    drive_id, name, interface = f("id"), f("name"), Interface(f("interface"))
+    drive_id, name = f("id"), f("name")
+    interface = Interface(f("interface"))  # (the field's choices checked the name)
     rpm = f("rpm")
-    if interface is not Interface.SSD and rpm < MIN_SPINNING_RPM:
+    # flash has no spindle (rpm 0) on any bus; a spinning drive needs its speed, and NVMe is flash
+    if rpm != 0 and rpm < MIN_SPINNING_RPM or (rpm == 0 and interface in (Interface.FC, Interface.SCSI)):
         raise PresetError(f"{where}: {label} rpm {rpm} is out of range for a {interface.value} drive "
-                          f"(valid: {MIN_SPINNING_RPM:,} to 30,000; 0 only for interface = \"SSD\")")
+                          f"(valid: {MIN_SPINNING_RPM:,} to 30,000, or 0 for an SSD on SAS, SATA, NVMe)")
+    if interface is Interface.NVME and rpm != 0:
+        raise PresetError(f"{where}: {label} an NVMe drive is an SSD: rpm must be 0, not {rpm}")
+    extra = {k: f(k) for k in ("seek_ms", "seq_outer_mb_s", "seq_inner_mb_s", "read_iops", "write_iops",
+                               "read_latency_ms", "ure_bits", "afr_pct", "dwpd")}
+    seq = d.get("seq_mb_s")
+    if seq is None and extra["seq_outer_mb_s"] and extra["seq_inner_mb_s"]:
+        seq = (extra["seq_outer_mb_s"] + extra["seq_inner_mb_s"]) / 2.0  # the mean over the zones
+    seq_mb_s = f("seq_mb_s") if seq is None or "seq_mb_s" in d else float(seq)
+    if "random_ms" in d:
+        random_ms = f("random_ms")
+    elif rpm == 0 and extra["read_iops"]:
+        random_ms = ssd_random_ms(extra["read_iops"], extra["write_iops"])
+    elif rpm and extra["seek_ms"]:
+        random_ms = hdd_random_ms(extra["seek_ms"], rpm, seq_mb_s)
+    else:
+        raise PresetError(f"{where}: {label} missing 'random_ms' (or the figures it is derived from: "
+                          "seek_ms for a spinning drive, read_iops for an SSD)")
+    if "mttf_h" in d:
+        mttf_h = f("mttf_h")
+    elif extra["afr_pct"]:
+        mttf_h = HOURS_PER_YEAR / (extra["afr_pct"] / 100.0)  # AFR = hours per year / MTTF
+    else:
+        mttf_h = f("mttf_h")
     return DriveType(
         id=drive_id, name=name, interface=interface, rpm=rpm,
-        capacity_gb=f("capacity_gb"), seq_mb_s=f("seq_mb_s"), random_ms=f("random_ms"), mttf_h=f("mttf_h"),
-        source=f("source"), form_factor=_form_factor(d, f"{where}: {label}"),
+        capacity_gb=f("capacity_gb"), seq_mb_s=seq_mb_s, random_ms=random_ms, mttf_h=mttf_h,
+        source=f("source"), form_factor=_form_factor(d, f"{where}: {label}"), **extra,
     )
 
 

@@ -19,13 +19,15 @@ The file format (docs/project-format.md):
   Saving through a symbolic link writes its target (the link stays a link); each save removes
   the temporary files that killed saves left in that folder (app/store/disk.py).
 
-Schema version 5 (current, SCHEMA below) stores the project in normalized tables, one row per
+Schema version 6 (current, SCHEMA below) stores the project in normalized tables, one row per
 object, with the free-form parts (settings, workload and event fields) as JSON text, and two
 one-row tables for what a calibration needs (docs/measured-data.md): measured_data, the imported
 intervals and their mapping to the project's objects, and calibration, the provenance of the
 calibrated platform (which itself is the platform_snapshot). No row: none.
 A scenario row's overlay_json (NULL: the scenario runs on the project's configuration) holds
 the configuration differences it makes, in the JSON form's "overlay" shape.
+A RAID group row's stripe (RAID 50/60 drives per span, a distributed group's drives per stripe)
+and spare (a distributed group's spare capacity in drives) are INTEGER, 0 = the level's default.
 
     meta(key PRIMARY KEY, value)                       app version, format, saved_at
     project(id = 1, platform_id, info_json, cache_json, features_json, current_scenario,
@@ -38,7 +40,8 @@ the configuration differences it makes, in the JSON form's "overlay" shape.
     scenario(ord, name, notes)
     event(scenario_ord, ord, id, kind, start_h, doc_json)
 
-Version 4 had no scenario.overlay_json (app/store/upgrades/to_v5.py); version 3 had no
+Version 5 had no raid_group.stripe and spare (app/store/upgrades/to_v6.py); version 4 had no
+scenario.overlay_json (to_v5.py); version 3 had no
 measured_data and calibration tables (to_v4.py); version 2
 had no workload.think_ms (to_v3.py); version 1 (ArrayPlanner 0.0.x)
 kept the whole project as one JSON document, project_doc(id = 1, json) (to_v2.py).
@@ -99,7 +102,8 @@ CREATE TABLE enclosure(ord INTEGER PRIMARY KEY, bus INTEGER NOT NULL, position I
 CREATE TABLE drive(ord INTEGER PRIMARY KEY, location TEXT NOT NULL, type_id TEXT NOT NULL,
                    hot_spare INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE raid_group(ord INTEGER PRIMARY KEY, id INTEGER NOT NULL, raid TEXT NOT NULL,
-                        name TEXT NOT NULL DEFAULT '', drives_json TEXT NOT NULL);
+                        name TEXT NOT NULL DEFAULT '', drives_json TEXT NOT NULL,
+                        stripe INTEGER NOT NULL DEFAULT 0, spare INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE lun(ord INTEGER PRIMARY KEY, id INTEGER NOT NULL, group_id INTEGER NOT NULL,
                  capacity_gb REAL NOT NULL, owner TEXT NOT NULL, name TEXT NOT NULL DEFAULT '',
                  settings_json TEXT NOT NULL DEFAULT '{}', optimization REAL NOT NULL DEFAULT 1.0);
@@ -130,9 +134,10 @@ def _write_rows(con: sqlite3.Connection, d: dict[str, Any]) -> None:
     con.executemany("INSERT INTO drive VALUES (?, ?, ?, ?)",
                     [(i, x["location"], x["type_id"], int(bool(x.get("hot_spare", False))))
                      for i, x in enumerate(d.get("drives", []))])
-    con.executemany("INSERT INTO raid_group VALUES (?, ?, ?, ?, ?)",
-                    [(i, g["id"], g["raid"], g.get("name", ""), _dumps(g["drives"]))
-                     for i, g in enumerate(d.get("groups", []))])
+    con.executemany("INSERT INTO raid_group(ord, id, raid, name, drives_json, stripe, spare) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(i, g["id"], g["raid"], g.get("name", ""), _dumps(g["drives"]), int(g.get("stripe", 0)),
+                      int(g.get("spare", 0))) for i, g in enumerate(d.get("groups", []))])
     con.executemany("INSERT INTO lun VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [(i, l["id"], l["group_id"], l["capacity_gb"], l["owner"], l.get("name", ""),
                       _dumps(l.get("settings", {})), l.get("optimization", 1.0))
@@ -174,8 +179,10 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, Any]:
                        for b, p, t in con.execute("SELECT bus, position, type_id FROM enclosure ORDER BY ord")]
     d["drives"] = [{"location": loc, "type_id": t, **({"hot_spare": True} if hs else {})}
                    for loc, t, hs in con.execute("SELECT location, type_id, hot_spare FROM drive ORDER BY ord")]
-    d["groups"] = [{"id": i, "raid": r, "drives": parse_json(dj, f"raid_group {i}.drives_json"), **({"name": n} if n else {})}
-                   for i, r, n, dj in con.execute("SELECT id, raid, name, drives_json FROM raid_group ORDER BY ord")]
+    d["groups"] = [{"id": i, "raid": r, "drives": parse_json(dj, f"raid_group {i}.drives_json"), **({"name": n} if n else {}),
+                    **({"stripe": st} if st else {}), **({"spare": sp} if sp else {})}
+                   for i, r, n, dj, st, sp in con.execute(
+                       "SELECT id, raid, name, drives_json, stripe, spare FROM raid_group ORDER BY ord")]
     luns = []
     for i, g, cap, owner, name, sj, opt in con.execute(
             "SELECT id, group_id, capacity_gb, owner, name, settings_json, optimization FROM lun ORDER BY ord"):

@@ -97,7 +97,8 @@ def _drive_dict(d: Drive) -> dict[str, Any]:
 
 def _group_dict(g: RaidGroup) -> dict[str, Any]:
     return {"id": g.id, "raid": g.raid.value if isinstance(g.raid, RaidType) else str(g.raid),
-            "drives": list(g.drives), **({"name": g.name} if g.name else {})}
+            "drives": list(g.drives), **({"name": g.name} if g.name else {}),
+            **({"stripe": g.stripe} if g.stripe else {}), **({"spare": g.spare} if g.spare else {})}
 
 
 def _lun_dict(l: Lun) -> dict[str, Any]:
@@ -387,7 +388,7 @@ def _drive(dr: _Reader) -> Drive:
 
 
 def _group(gr: _Reader) -> RaidGroup:
-    gr.unknown({"id", "raid", "drives", "name"})
+    gr.unknown({"id", "raid", "drives", "name", "stripe", "spare"})
     raid_text = gr.str("raid")
     try:
         raid = RaidType.parse(raid_text)
@@ -398,7 +399,8 @@ def _group(gr: _Reader) -> RaidGroup:
     for i, loc in enumerate(locs):
         if not isinstance(loc, str):
             raise ProjectFormatError(f"{gr._p('drives')}[{i}]: expected a drive location like \"0_0_4\", got {_kind(loc)}")
-    return RaidGroup(id=gr.int("id"), raid=raid, drives=list(locs), name=gr.str("name", ""))
+    return RaidGroup(id=gr.int("id"), raid=raid, drives=list(locs), name=gr.str("name", ""),
+                     stripe=gr.int("stripe", 0), spare=gr.int("spare", 0))
 
 
 def _lun(lr: _Reader) -> Lun:

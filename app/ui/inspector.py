@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from app.domain import edits
 from app.domain.capacity import group_capacity, member_capacity_gb
 from app.domain.formatting import (
-    EVENT_FIELD_LABELS, format_capacity, format_duration, format_event_field,
+    EVENT_FIELD_LABELS, format_capacity, format_chance, format_duration, format_event_field, format_mttdl, plural,
 )
 from app.domain.hardware import SettingSpec
 from app.domain.priorities import priority_choice
@@ -104,10 +104,18 @@ class Inspector(QTabWidget):
         self.create_group_button: QPushButton | None = None
         self.new_lun_form: PropertyForm | None = None
         self.create_lun_button: QPushButton | None = None
+        self.result: Any = None  # the newest prediction (set_result): a group's reliability figures
+        self.reliability_form: PropertyForm | None = None
         self.refresh()
         self.refresh_array()
         # the notes' grey is set on each label: made again in the new palette's
         follow_palette(self, lambda: (self._timer.start(), self._array_timer.start()))
+
+    def set_result(self, result: Any) -> None:
+        """A new prediction: a selected RAID group shows its reliability figures from it."""
+        self.result = result
+        if any(parse_ref(r)[0] == "group" for r in self.selection.refs()):
+            self._timer.start()
 
     def _changed(self, change: edits.Change) -> None:
         if self._selection_affected(change):
@@ -362,6 +370,7 @@ class Inspector(QTabWidget):
               (tr("Survives"), tr("{n} drive failure(s)").format(n=g.math.failures_tolerated))]
         form.set_properties([(SettingSpec("name", tr("Name"), "str", ""), g.name)], read_only=ro)
         form.committed.connect(lambda k, v: self.apply(edits.SetGroupFields(gid, **{k: v})))
+        self._reliability_box(lay, gid)  # (above the long member list: what a failure costs)
         lay.addWidget(form)
         # LUNs
         box = QGroupBox(tr("LUNs"))
@@ -404,6 +413,29 @@ class Inspector(QTabWidget):
                         .format(group=g.label))
         b.clicked.connect(lambda: self.apply(edits.DeleteRaidGroup(gid)) and self.refsSelected.emit([]))
         lay.addWidget(b)
+
+    def _reliability_box(self, lay: QVBoxLayout, gid: int) -> None:
+        """The group's rebuild under the planned load, MTTDL and URE risk (app/engine/reliability.py)."""
+        self.reliability_form = None
+        rel = self.result.reliability.get(gid) if self.result is not None else None
+        if rel is None:
+            return
+        box = QGroupBox(tr("Reliability ({scenario})").format(scenario=self.result.scenario))
+        v = QVBoxLayout(box)
+        rform = PropertyForm()
+        ure = format_chance(rel.p_ure)
+        if rel.p_ure is not None:
+            ure += ", corrected by the 2nd parity" if rel.ure_covered else ", the sector is lost"
+        rows = [("Rebuild under load", format_duration(rel.mttr_h)), ("How", rel.basis),
+                ("Rebuild on idle drives", format_duration(rel.mttr_idle_h)),
+                ("MTTDL", format_mttdl(rel.mttdl_h))]
+        if rel.critical_h is not None:
+            rows.append(("Critical stripes first", f"{format_duration(rel.critical_h)} exposed to a 3rd failure"))
+        rows += [("Read per rebuild", f"{rel.read_tb:.3g} TB"), ("URE during a rebuild", ure)]
+        rform.set_properties([], read_only=rows)
+        v.addWidget(rform)
+        lay.addWidget(box)
+        self.reliability_form = rform
 
     def _lun_section(self, lay: QVBoxLayout, lid: int) -> None:
         project, catalog = self.document.view, self.document.catalog

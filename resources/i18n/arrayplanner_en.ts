@@ -701,6 +701,10 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Reliability ({scenario})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>RG {id} (missing)</source>
         <translation type="unfinished"></translation>
     </message>

@@ -10,7 +10,7 @@ BAD = {
     "controllers.toml": "controllers = 3\nid = 'x'\n",
     "raid.toml": 'id = "r"\nname = "R"\nsource = "s"\nrates = "clariion-flare28"\ndrive_types = []\nraid = 3\n'
                  '[[controllers]]\nname = "A"\n',
-    "drive.toml": '[[drive]]\nid = "d"\nname = "D"\ninterface = "NVMe"\ncapacity_gb = 1\nseq_mb_s = 1\n'
+    "drive.toml": '[[drive]]\nid = "d"\nname = "D"\ninterface = "PATA"\ncapacity_gb = 1\nseq_mb_s = 1\n'
                   'random_ms = 1\nsource = "s"\n',
     "rates.toml": 'rates_id = "clariion-flare28"\n[host]\nmax_util = { value = 9, source = "me" }\n',
 }

@@ -48,7 +48,8 @@ def test_a_result_is_drawn_in_one_turn_within_the_budget(win, qtbot):
         doc.apply(edits.SetEventPriority("op1", "Low"))
     assert seen == [(True, True, False)]  # a small plan: every step in the result's own turn
     assert [name for name, _ in parts.step_ms] == [
-        "_show_charts", "_show_timeline", "_show_comparison", "_show_colours", "_show_advisories"]
+        "_show_charts", "_show_timeline", "_show_comparison", "_show_colours", "_show_advisories",
+        "_show_reliability"]
     assert "Low" in parts.timeline.gantt.items["op1"].note
 
 
@@ -67,7 +68,8 @@ def test_steps_past_the_turn_budget_wait_for_the_next_turn_charts_first(win, qtb
     qtbot.waitUntil(lambda: not parts.redrawing, timeout=5000)
     assert parts.timeline.result is sig.args[0].current
     assert [name for name, _ in parts.step_ms] == [
-        "_show_charts", "_show_timeline", "_show_comparison", "_show_colours", "_show_advisories"]
+        "_show_charts", "_show_timeline", "_show_comparison", "_show_colours", "_show_advisories",
+        "_show_reliability"]
     assert "Low" in parts.timeline.gantt.items["op1"].note
 
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import sqlite3
 
-from . import to_v2, to_v3, to_v4, to_v5
+from . import to_v2, to_v3, to_v4, to_v5, to_v6
 
 # STEPS[i] turns version i + 1 into i + 2; the schema version the app writes is the last one's.
-STEPS = (to_v2, to_v3, to_v4, to_v5)
+STEPS = (to_v2, to_v3, to_v4, to_v5, to_v6)
 LATEST = STEPS[-1].TO_VERSION
 
 for _number, _step in enumerate(STEPS, start=1):

@@ -71,7 +71,7 @@ class TimelineParts:
         of an older one."""
         self.step_marks = []
         self._steps = [self._show_charts, self._show_timeline, self._show_comparison, self._show_colours,
-                       self._show_advisories]
+                       self._show_advisories, self._show_reliability]
         self._next_step()
 
     def _next_step(self) -> None:
@@ -136,6 +136,12 @@ class TimelineParts:
         if messages is not None and hasattr(messages, "set_extra") and key != self._advisories:
             self._advisories = key  # the Messages dock refreshes (and may validate) only on change
             messages.set_extra("prediction", live.current.advisories)
+
+    def _show_reliability(self, live) -> None:
+        """The inspector shows a selected RAID group's reliability from the newest prediction."""
+        inspector = getattr(self.window, "inspector", None)
+        if inspector is not None and hasattr(inspector, "set_result"):
+            inspector.set_result(live.current)
 
     def on_failed(self, message: str) -> None:
         first = message.splitlines()[0]
