@@ -72,13 +72,16 @@ def test_every_example_makes_a_report(example, tmp_path):
     for r in rows:
         assert format_capacity(r.usable_gb) in text
 
+    # a cell whose text is squeezed to fit ("8 d 3 h" in a narrow column) comes out of pdftotext
+    # without its spaces: durations are looked up with the spaces taken out on both sides
+    bare = re.sub(r"\s+", "", text)
     for scen in project.scenarios:
         data = simulate_json(example, scen.name)
         for op in data["operations"]:
-            assert format_duration(op["duration_h"]) in text, (scen.name, op["label"])
+            assert format_duration(op["duration_h"]).replace(" ", "") in bare, (scen.name, op["label"])
             assert format_time(op["start_h"]) in text
             for ph in op["phases"]:
-                assert format_duration(ph["duration_h"]) in text, (scen.name, op["label"], ph["name"])
+                assert format_duration(ph["duration_h"]).replace(" ", "") in bare, (scen.name, op["label"], ph["name"])
                 if ph["mb"]:
                     assert format_mb(ph["mb"]) in text
         for a in data["assumptions"]:
