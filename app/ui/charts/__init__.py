@@ -489,11 +489,14 @@ class ChartsPanel(QWidget):
         self.result = result
         self.baseline = baseline
         self.set_stale(None)  # a new prediction: no longer the last good one
-        if result is None:
+        if result is None:  # nothing of an earlier prediction stays (another project's)
             for key in self.curves:
                 self._sync_plot(key, [], [])
+                self.shown[key] = []
+            self._pending.clear()
             self._sync_outages([])
             self.status_label.setText("No prediction yet")
+            self._update_readout()
             return
         self._sync_outages(result.host_outages())
         self._retitle(result)

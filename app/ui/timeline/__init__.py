@@ -149,6 +149,17 @@ class TimelineParts:
             self._advisories = None
             messages.set_extra("prediction", [])
 
+    def on_replaced(self) -> None:
+        """A different project: no curve, bar, comparison or colour of the old one stays (the
+        next prediction, or the reason there is none, is this project's)."""
+        self.live.forget()
+        self._steps = []
+        self.charts.set_results(None)
+        self.compare.set_results(None, None)
+        self.timeline.set_result(None)
+        self._advisories = None
+        self.colour_canvas()
+
     def on_busy(self, busy: bool) -> None:
         self.timeline.set_stale(busy)
         if busy:
@@ -412,6 +423,8 @@ def install(window) -> TimelineParts:
         toolbar.addAction(play)
 
     # wiring
+    # before the Document's change after a replacement, which asks for the new prediction
+    doc.replaced.connect(parts.on_replaced)
     live.resultReady.connect(parts.on_result)
     live.failed.connect(parts.on_failed)
     live.busyChanged.connect(parts.on_busy)
