@@ -81,7 +81,8 @@ def test_open_load_beyond_the_drives_is_named_host_overload(catalog, load_exampl
     r = simulate(p, catalog, "Baseline")
     over = {a.where: a.text for a in r.advisories if a.code == "host-overload"}
     assert set(over) == {"RG 0", "RG 1"}
-    assert "723%" in over["RG 0"] and "(oltp, oltp-src)" in over["RG 0"] and "(oltp)" in over["RG 1"]
+    assert "723%" in over["RG 0"] and "(OLTP (simulated), OLTP on the dependent source LUN)" in over["RG 0"]
+    assert "(OLTP (simulated))" in over["RG 1"]  # the workloads' names, not their ids
     for name in ("emc-cx4-960-oltp", "emc-cx4-960-worked-examples", "hp-sa6402-raid5", "hitachi-usp600-tiers",
                  "dell-md3200-hpt", "netapp-fas-wafl"):
         p = load_example(name)

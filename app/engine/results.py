@@ -16,7 +16,7 @@ from .host_terms import pair_wcache
 from .op_streams import INF
 from .ops import Op
 from .recorded import Cells, DriveLoad, OpenResponses, PartResponses, Progress, RecordedRows, queue_core_pct
-from .result import Assumption, Result, SeriesBlock
+from .result import Advisory, Assumption, Result, SeriesBlock
 from .sim_state import SimState
 
 
@@ -259,7 +259,7 @@ def finish(sim: SimState, horizon: float, steps: int) -> Result:
     for op in sim.ops:
         res.operations.append(op.result())
     final_advisories(sim, res)
-    res.advisories = list(sim.advisories.values())
+    res.advisories = named_advisories(sim)
     res.mttdl_h = mttdl(sim)
     res.assumptions = [Assumption(p.path, float(p.value), p.unit, p.source)
                        for p in sorted(sim.R.used.values(), key=lambda p: p.path)]
@@ -298,6 +298,20 @@ def mttdl(sim: SimState) -> dict[int, float]:
             known[key] = v
         if v is not None:
             out[g.id] = v
+    return out
+
+
+def named_advisories(sim: SimState) -> list[Advisory]:
+    """The run's advisories, an operation's written with its label ("Migrate LUN 0 -> LUN 2
+    (High): ...") instead of its event id ("op1: ..."), which the user never typed; `where`
+    keeps the id (the GUI selects the operation from it)."""
+    labels = {op.event.id: op.label for op in sim.ops if op.label and op.label != op.event.id}
+    out = []
+    for a in sim.advisories.values():
+        label = labels.get(a.where)
+        if label and a.text.startswith(f"{a.where}: "):
+            a = Advisory(a.severity, a.code, f"{label}: {a.text[len(a.where) + 2:]}", a.where, a.source)
+        out.append(a)
     return out
 
 
@@ -355,7 +369,8 @@ def overload_advisories(sim: SimState) -> None:
     cap = f"{mu * 100:g}%"
 
     def named(ws: set[int]) -> str:
-        names = ", ".join(sim.workloads[w]["id"] for w in sorted(ws) if w in unserved and not closed[w])
+        names = ", ".join(sim.workloads[w]["name"] or sim.workloads[w]["id"]
+                          for w in sorted(ws) if w in unserved and not closed[w])
         return f" ({names})" if names else ""
 
     for (kind, i), peak in sorted(sim.saturated.items()):

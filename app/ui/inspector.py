@@ -25,7 +25,7 @@ from app.domain.hardware import SettingSpec
 from app.domain.priorities import priority_choice
 from app.domain.validation import MAX_OUTSTANDING, MAX_START_H, MAX_THINK_MS
 from app.domain.edits import parse_ref, ref_group, ref_lun, ref_workload
-from app.domain.project import Workload
+from app.domain.project import Workload, describe_event
 from app.domain.raid import RaidType
 from app.ui.deletion import confirm_deletion
 from app.ui.properties import PropertyForm
@@ -493,7 +493,8 @@ class Inspector(QTabWidget):
             self.apply(op)
 
         form.committed.connect(commit)
-        form.editors["start_h"].refused.connect(lambda why: self.message.emit(f"Cannot move {event_id}: {why}"))
+        form.editors["start_h"].refused.connect(lambda why: self.message.emit(
+            f"Cannot move {describe_event(ev, self.document.platform)}: {why}"))
         self.event_form = form
         lay.addWidget(form)
         lay.addWidget(_note("Predicted phases and durations are on the timeline; the Priority advisor "

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from app.domain import edits
 from app.domain.formatting import format_time
 from app.domain.priorities import offered_priorities, priority_choice
-from app.domain.project import Event, LunMigration, VolumeMigration
+from app.domain.project import Event, LunMigration, VolumeMigration, describe_event
 from app.domain.validation import event_issues
 from app.ui.charts.statustext import StatusText
 from app.ui.document import follow_document
@@ -248,7 +248,8 @@ class TimelinePanel(QWidget):
         op.mergeable = mergeable  # the Start box's arrow steps; a drag is one edit of its own
         ok = self._apply(op)
         if ok:
-            self.notify(f"{event_id} now starts at {format_time(start_h)}")
+            name = describe_event(self.project.scenario().event(event_id), self.platform)
+            self.notify(f"{name} now starts at {format_time(start_h)}")
         return ok
 
     def set_priority(self, event_id: str, priority: str) -> bool:
