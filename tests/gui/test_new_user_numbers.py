@@ -80,3 +80,20 @@ def test_moving_an_operation_names_it_in_the_status_bar(qtbot):
     assert parts.timeline.move_event("op1", 3.0)
     assert "Migrate LUN 0 -> LUN 2 now starts at 3:00" in window.statusBar().currentMessage()
     assert doc.undo_stack.undoText() == "Move Migrate LUN 0 -> LUN 2"
+
+
+def test_a_failed_drive_is_not_a_green_zero_in_the_utilization_colours(qtbot):
+    from app.domain.project import DriveFailure
+
+    project = small_project(catalog())
+    project.scenario().events.append(DriveFailure("op2", 1.0, drive="0_0_1", priority="High"))
+    window, doc, parts = timeline_window(qtbot, project)
+    parts.colour_drives.setChecked(True)
+    parts.cursor.set_time(0.5)
+    slots = window.canvas.layout_scene.slots
+    assert slots["0_0_1"].bottom_text != "FAIL"  # in service before its failure
+    parts.cursor.set_time(1.5)
+    failed = slots["0_0_1"]
+    assert failed.bottom_text == "FAIL" and "Failed" in failed.toolTip()
+    assert failed.fill.name() != slots["0_0_2"].fill.name()
+    assert slots["0_0_2"].bottom_text not in ("FAIL", "")

@@ -23,7 +23,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from app.domain.edits import parse_ref
-from app.ui.timeline.dialogs import failed_drives
+from app.ui.timeline.dialogs import failed_at, failed_drives
 from app.ui.charts import values_at
 
 
@@ -187,7 +187,8 @@ class TimelineParts:
             if v is None:  # no series of its own: its RAID group's utilization
                 v = groups.get(group_of.get(loc))
             values[loc] = None if v is None else max(0.0, min(100.0, v))
-        canvas.set_drive_values(values)
+        # a failed drive does no I/O: its 0% is not an idle drive's (green "0" would say it is)
+        canvas.set_drive_values(values, failed=failed_at(project, t))
 
     # ------------------------------------------------------------ selection
     def on_selection(self, refs: list[str]) -> None:

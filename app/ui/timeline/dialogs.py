@@ -74,6 +74,24 @@ def failed_drives(project) -> dict[str, float]:
     return out
 
 
+def failed_at(project, t: float) -> set[str]:
+    """Drives of the current scenario that are failed at time `t` (h): failed at or before `t`
+    and not replaced by then (a replaced drive is in service again)."""
+    down: set[str] = set()
+    try:
+        events = sorted(project.scenario().events, key=lambda e: e.start_h)
+    except (KeyError, TypeError):
+        return down
+    for e in events:
+        if e.start_h > t + 1e-9:
+            break
+        if isinstance(e, DriveFailure):
+            down.add(e.drive)
+        elif isinstance(e, DriveReplacement):
+            down.discard(e.drive)
+    return down
+
+
 def _migration_ends(project) -> set[int]:
     """LUNs the current scenario already migrates from or to (not to be chosen again)."""
     out: set[int] = set()
