@@ -113,4 +113,5 @@ from .deletion import (  # noqa: F401
     event_refs,
     removed_refs,
     with_dependent_events,
+    workload_effects,
 )
