@@ -27,6 +27,7 @@ from app.domain.validation import MAX_OUTSTANDING, MAX_START_H, MAX_THINK_MS
 from app.domain.edits import parse_ref, ref_group, ref_lun, ref_workload
 from app.domain.project import Workload, describe_event
 from app.domain.raid import RaidType
+from app.ui.capacity_view import capacity_box
 from app.ui.deletion import confirm_deletion
 from app.ui.properties import PropertyForm
 
@@ -93,6 +94,9 @@ class Inspector(QTabWidget):
         self._timer.timeout.connect(self.refresh)
         self._array_timer = QTimer(self, singleShot=True, interval=0)
         self._array_timer.timeout.connect(self.refresh_array)
+        self._capacity_timer = QTimer(self, singleShot=True, interval=0)
+        self._capacity_timer.timeout.connect(self.refresh_capacity)
+        self.capacity_box: QGroupBox | None = None
         selection.selectionChanged.connect(lambda _r: self._timer.start())
         document.changed.connect(self._changed)
         # widgets the tests and the main window reach
@@ -110,6 +114,8 @@ class Inspector(QTabWidget):
             # only what the Array page shows: rebuilding it after every timeline edit cost the
             # GUI thread 10-20 ms on a large plan (building, then deleting the old editors)
             self._array_timer.start()
+        elif change.affects(edits.LAYOUT, edits.GROUPS, edits.LUNS):
+            self._capacity_timer.start()  # the capacity summary only, not the editors above it
 
     def _selection_affected(self, change: edits.Change) -> bool:
         """Does the edit change what the Selection page shows? (Rebuilding the page for an edit
@@ -537,8 +543,19 @@ class Inspector(QTabWidget):
         if not platform.features:
             fv.addWidget(_note("This platform offers no premium features."))
         lay.addWidget(fbox)
+        self.capacity_box = capacity_box(project, self.document.catalog)
+        lay.addWidget(self.capacity_box)
         lay.addStretch(1)
         self.array_page.set_body(body)
+
+    def refresh_capacity(self) -> None:
+        old = self.capacity_box
+        if old is None or old.parentWidget() is None:
+            return
+        lay = old.parentWidget().layout()
+        self.capacity_box = capacity_box(self.document.project, self.document.catalog)
+        lay.replaceWidget(old, self.capacity_box)
+        old.deleteLater()
 
 
 def _esc(text: str) -> str:
