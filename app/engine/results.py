@@ -324,6 +324,9 @@ def unfinished_advisories(sim: SimState, horizon_h: float) -> None:
     U = ctx.U_host_g  # (a list)
     dg = None  # each drive's group as a list (at the first starved op; numpy indexing per drive is slow)
     for op in sim.ops:
+        if op.end_h is None and _waits_for_replacement(sim, op):
+            _no_replacement_advice(sim, op)
+            continue
         if not op.running or op.end_h is not None:
             continue
         ev = op.event
@@ -345,6 +348,35 @@ def unfinished_advisories(sim: SimState, horizon_h: float) -> None:
             sim.advise("info", "unfinished",
                         f"{ev.id}: {min(op.moved_mb / op.total_mb, 1.0) * 100:.0f}% done when the plan ends at "
                         f"{format_time(horizon_h)}", ev.id)
+
+
+_REPLACEMENT_WAITS = ("degraded", "wait for replacement")  # op_rebuild's phases waiting for the new drive
+
+
+def _no_replacement_advice(sim: SimState, op: Op) -> None:
+    """Name the cause of a rebuild that cannot go on: the replacement drive never comes."""
+    from app.domain.formatting import format_time
+
+    ev = op.event
+    wait = next(s for s in op.streams if s.name in _REPLACEMENT_WAITS)
+    what = ("its RAID group runs degraded and the rebuild" if wait.name == "degraded" else
+            f"rebuilt onto the hot spare by {format_time(wait.start_h)}; the equalization back to the slot")
+    sim.advise("warning", "no-replacement",
+               f"{ev.id}: {what} waits for drive {ev.drive} to be replaced, and the scenario has no drive "  # type: ignore[attr-defined]
+               "replacement event for it: add one (a longer plan alone does not finish it)", ev.id)
+
+
+def _waits_for_replacement(sim: SimState, op: Op) -> bool:
+    """A drive failure's rebuild that ends the plan waiting for a replacement that no event of
+    the scenario brings (after its failure)."""
+    from app.domain.project import DriveFailure, DriveReplacement
+
+    ev = op.event
+    # the phases still open at the horizon are its streams (Op.result)
+    if not isinstance(ev, DriveFailure) or not any(s.name in _REPLACEMENT_WAITS for s in op.streams):
+        return False
+    return not any(isinstance(e, DriveReplacement) and e.drive == ev.drive and e.start_h >= ev.start_h
+                   for e in sim.scenario.events)
 
 
 def overload_advisories(sim: SimState) -> None:

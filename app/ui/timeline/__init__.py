@@ -451,6 +451,9 @@ def install(window) -> TimelineParts:
     ops_menu.addAction("&Delete selected operation", lambda: timeline.selected and timeline.delete_event(timeline.selected))
     ops_menu.addSeparator()
     ops_menu.addAction(play)
+    plan_menu = window.menu("Plan")
+    from .plan_length import ask_plan_length
+    plan_menu.addAction("Plan &length...", lambda: ask_plan_length(window))
     sc_menu = window.menu("Scenario")
     sc_menu.addAction("&Duplicate current scenario", lambda: bar.duplicate())
     sc_menu.addAction("&Rename current scenario...", bar._ask_rename)
