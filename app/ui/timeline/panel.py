@@ -278,12 +278,21 @@ class TimelinePanel(QWidget):
         t = self.cursor.time_h if (start_h is None and self.cursor is not None) else (start_h or 0.0)
         ev = default_event(kind, self.project, self.platform, t, **preset)  # what the rules accept
         why = self._no_target(ev, [src for src, _ in preset.get("moves", ())])
+        created = None
+        if why and isinstance(ev, LunMigration):  # nowhere to go: offer to create the destination
+            from .destination import offer_destination
+
+            created = offer_destination(self, self.document, ev.source_lun, why)
+            if created is not None:
+                ev.dest_lun, why = created, None
         if why:
             self.notify(f"Cannot add {ev.label_text}: {why}")
             return None
         form = EventForm(ev, self.project, self.platform, self, title=f"Add {ev.label_text}")
         if form.exec():
             return self.add_event(form.make_event())
+        if created is not None:  # the migration was cancelled: so is the LUN made for it
+            self.document.undo_stack.undo()
         return None
 
     def _no_target(self, ev: Event, asked: list[int]) -> str | None:
