@@ -278,17 +278,7 @@ class Inspector(QTabWidget):
         allowed = edits.allowed_raid_types(project, catalog, [d.location for d in drives])
         combo = QComboBox()
         combo.setObjectName("raid_type")
-        first_ok = -1
-        for rt, why in allowed.items():
-            combo.addItem(f"{rt.label}", rt.value)
-            i = combo.count() - 1
-            if why:
-                item = combo.model().item(i)
-                item.setEnabled(False)
-                item.setToolTip(why)
-            elif first_ok < 0:
-                first_ok = i
-        combo.setCurrentIndex(max(first_ok, 0))
+        first_ok = fill_raid_combo(combo, allowed)
         button = QPushButton("Create group")
         button.setObjectName("create_group")
         reasons = sorted({w for w in allowed.values() if w})
@@ -556,6 +546,25 @@ class Inspector(QTabWidget):
         self.capacity_box = capacity_box(self.document.project, self.document.catalog)
         lay.replaceWidget(old, self.capacity_box)
         old.deleteLater()
+
+
+def fill_raid_combo(combo: QComboBox, allowed: dict) -> int:
+    """The platform's RAID types in `combo`, those the drives cannot form disabled (the reason as
+    their tooltip), the preferred protected one chosen (RAID 5 where allowed, never RAID 0 while a
+    protected level fits). Returns its index, -1 when none fits."""
+    preferred = edits.preferred_raid_type(allowed)
+    chosen = -1
+    for rt, why in allowed.items():
+        combo.addItem(f"{rt.label}", rt.value)
+        i = combo.count() - 1
+        if why:
+            item = combo.model().item(i)
+            item.setEnabled(False)
+            item.setToolTip(why)
+        if rt == preferred:
+            chosen = i
+    combo.setCurrentIndex(max(chosen, 0))
+    return chosen
 
 
 def _esc(text: str) -> str:

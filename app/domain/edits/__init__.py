@@ -49,6 +49,7 @@ from .rules import (  # noqa: F401
     drive_limit_problem,
     place_drive_problem,
     platform_of,
+    preferred_raid_type,
 )
 from .base import (  # noqa: F401
     Batch,
