@@ -29,7 +29,7 @@ from app.domain.project import Workload, describe_event
 from app.domain.raid import RaidType
 from app.ui.capacity_view import capacity_box
 from app.ui.deletion import confirm_deletion
-from app.ui.properties import PropertyForm
+from app.ui.properties import PropertyForm, guard_wheel
 
 # ---------------------------------------------------------------- specs for the project's own fields
 
@@ -160,6 +160,12 @@ class Inspector(QTabWidget):
         self.message.emit(op.text)
         return True
 
+    def _form(self) -> PropertyForm:
+        """A form whose editors' refusals (a LUN list typed as "abc") reach the status bar."""
+        form = PropertyForm()
+        form.refused.connect(self.message.emit)
+        return form
+
     def _links(self, rows: list[tuple[str, str]]) -> QListWidget:
         """A short list whose rows select the object they name (a list, not wrapped rich text:
         cheap to build with a hundred workloads, and it never widens the dock)."""
@@ -217,7 +223,7 @@ class Inspector(QTabWidget):
     def _project_section(self, lay: QVBoxLayout) -> None:
         p, platform = self.document.project, self.document.platform
         lay.addWidget(_title("Project"))
-        form = PropertyForm()
+        form = self._form()
         form.set_properties([(s, getattr(p.info, s.key)) for s in INFO_SPECS],
                             read_only=[("Platform", f"{platform.name}"), ("Firmware", platform.firmware or "–"),
                                        ("Controllers", ", ".join(f"{c.name} ({plural(c.cores, 'core')})" for c in platform.controllers)),
@@ -248,7 +254,7 @@ class Inspector(QTabWidget):
             dt = catalog.drives.get(d.type_id)
             g = project.group_of_drive(d.location)
             lay.addWidget(_title(f"Drive {d.location}"))
-            form = PropertyForm()
+            form = self._form()
             ro = [("Type", dt.name if dt else d.type_id)]
             if dt:
                 ro += [("Class", dt.speed_class), ("Capacity", format_capacity(dt.capacity_gb)),
@@ -276,7 +282,7 @@ class Inspector(QTabWidget):
         box = QGroupBox("Create RAID group")
         v = QVBoxLayout(box)
         allowed = edits.allowed_raid_types(project, catalog, [d.location for d in drives])
-        combo = QComboBox()
+        combo = guard_wheel(QComboBox())
         combo.setObjectName("raid_type")
         first_ok = fill_raid_combo(combo, allowed)
         button = QPushButton("Create group")
@@ -323,7 +329,7 @@ class Inspector(QTabWidget):
         et = platform.enclosure_types.get(e.type_id)
         n = sum(1 for d in project.drives.values() if d.enclosure == enc_id)
         lay.addWidget(_title(f"Enclosure {enc_id}"))
-        form = PropertyForm()
+        form = self._form()
         form.set_properties([], read_only=[
             ("Type", et.name if et else e.type_id), ("Bus", str(e.bus)), ("Position", str(e.position)),
             ("Slots", f"{n} of {et.slots if et else '?'} used"),
@@ -339,7 +345,7 @@ class Inspector(QTabWidget):
         cap = group_capacity(project, catalog, g)
         per = member_capacity_gb(project, catalog, g)
         lay.addWidget(_title(f"{g.label}: {g.math.label}"))
-        form = PropertyForm()
+        form = self._form()
         ro = [("RAID type", g.raid.label), ("Drives", f"{g.width}: {', '.join(g.drives)}"),
               ("Per drive", format_capacity(per)), ("Raw", format_capacity(cap.raw_gb)),
               ("Usable", format_capacity(cap.usable_gb)), ("Allocated", format_capacity(cap.allocated_gb)),
@@ -364,7 +370,7 @@ class Inspector(QTabWidget):
         specs = lun_specs(self.document, cap.free_gb, True)
         values: dict[str, Any] = {s.key: s.default for s in specs}
         values["capacity_gb"] = round(max(cap.free_gb, 0.0), 2)
-        nform = PropertyForm()
+        nform = self._form()
         nform.set_properties([(s, values[s.key]) for s in specs])
         nform.committed.connect(lambda k, val: values.__setitem__(k, val))
         nv.addWidget(nform)
@@ -400,7 +406,7 @@ class Inspector(QTabWidget):
         except KeyError:
             free, where = lun.capacity_gb, f"RG {lun.group_id} (missing)"
         lay.addWidget(_title(lun.label))
-        form = PropertyForm()
+        form = self._form()
         specs = lun_specs(self.document, free, False)
         vals = {"name": lun.name, "capacity_gb": lun.capacity_gb, "owner": lun.owner}
         items = [(s, vals[s.key] if s.key in vals else lun.settings.get(s.key, s.default)) for s in specs]
@@ -440,7 +446,7 @@ class Inspector(QTabWidget):
     def _workload_section(self, lay: QVBoxLayout, wid: str) -> None:
         w = self.document.project.workload(wid)
         lay.addWidget(_title(f"Workload {w.name or w.id}"))
-        form = PropertyForm()
+        form = self._form()
         id_spec = SettingSpec("id", "Id", "str", "", help="A short word that names the workload in files and events")
         form.set_properties([(id_spec, w.id)] + [(s, getattr(w, s.key)) for s in WORKLOAD_SPECS
                                                  if _shown_for(s.key, w)])
@@ -477,7 +483,7 @@ class Inspector(QTabWidget):
         if choice is not None and choice.choices:
             specs.append((SettingSpec("priority", "Priority", "choice", choice.choices[0], choices=choice.choices,
                                       help="The Priority advisor compares them for this operation"), ev.priority))
-        form = PropertyForm()
+        form = self._form()
         shown = {"id", "start_h", "priority", "kind"}
         others = [(EVENT_FIELD_LABELS.get(f.name, f.name), format_event_field(f.name, getattr(ev, f.name)))
                   for f in dataclass_fields(ev) if f.name not in shown and not f.name.startswith("_")]
@@ -504,7 +510,7 @@ class Inspector(QTabWidget):
         lay.setContentsMargins(8, 8, 8, 8)
         box = QGroupBox(f"Cache ({platform.name})")
         v = QVBoxLayout(box)
-        form = PropertyForm()
+        form = self._form()
         form.set_properties([(spec, project.cache.get(k, spec.default)) for k, spec in platform.cache_settings.items()])
         form.committed.connect(
             lambda k, val: self.apply(edits.SetCacheSetting(k, val, platform.cache_settings[k].label.lower())))
