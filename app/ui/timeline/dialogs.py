@@ -285,9 +285,17 @@ class EventForm(QDialog):
                       f"{l.capacity_gb:g} GB)", l.id) for l in p.luns]
             return self._combo(items, value)
         if name == "drive":
+            # only the drives the event can name: a failure a RAID group member (a hot spare or
+            # an unbound drive holds no data to rebuild: offered, then refused), a replacement a
+            # drive failed before it; the event's own drive stays listed when editing it
+            failed = failed_drives(p) if isinstance(self._event, DriveReplacement) else {}
             items = []
             for loc, d in p.drives.items():
                 g = p.group_of_drive(loc)
+                if isinstance(self._event, DriveFailure) and g is None and loc != value:
+                    continue
+                if isinstance(self._event, DriveReplacement) and loc not in failed and loc != value:
+                    continue
                 where = g.label if g else ("hot spare" if d.hot_spare else "unbound")
                 items.append((f"{loc} ({where})", loc))
             return self._combo(items, value)
