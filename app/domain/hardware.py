@@ -180,9 +180,9 @@ class SettingSpec:
         if self.kind == "int" and int(value) != value:
             return f"{self.label} must be a whole number"
         if self.minimum is not None and value < self.minimum:
-            return f"{self.label} {value:g} {self.unit} is below the minimum {self.minimum:g}".replace("  ", " ")
+            return f"{self.label} {value:g} {self.unit} is below the minimum {self.minimum:g} {self.unit}".replace("  ", " ").rstrip()
         if self.maximum is not None and value > self.maximum:
-            return f"{self.label} {value:g} {self.unit} is above the maximum {self.maximum:g}".replace("  ", " ")
+            return f"{self.label} {value:g} {self.unit} is above the maximum {self.maximum:g} {self.unit}".replace("  ", " ").rstrip()
         return None
 
 
