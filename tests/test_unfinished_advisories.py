@@ -22,7 +22,9 @@ def test_a_rebuild_the_host_load_starves_says_so_at_every_priority(catalog, load
         assert "RG 0" in starved[0].text and "(degraded)" in starved[0].text and "any priority" in starved[0].text
 
 
-def test_a_slow_unfinished_operation_says_how_much_is_done(catalog, load_example):
+def test_a_rebuild_left_waiting_for_its_replacement_names_the_cause(catalog, load_example):
+    # issue 23: this said "50% done when the plan ends" (the rebuild onto the spare done, the
+    # equalization waiting) and the advisor "extend the plan", which changes nothing
     project = load_example("emc-cx4-960-oltp")
     for w in project.workloads:  # a light load: the rebuild runs, but the plan ends first
         w.iops *= 0.5
@@ -31,9 +33,9 @@ def test_a_slow_unfinished_operation_says_how_much_is_done(catalog, load_example
     project.scenario().events = project.scenario().events[:1]
     res = simulate(project, catalog)
     assert res.operation("f1").end_h is None
-    notes = [a for a in res.advisories if a.code == "unfinished"]
-    assert not [a for a in res.advisories if a.code == "starved-by-host"]
-    assert len(notes) == 1 and notes[0].where == "f1" and "% done when the plan ends at" in notes[0].text
+    assert not [a for a in res.advisories if a.code in ("unfinished", "starved-by-host")]
+    notes = [a for a in res.advisories if a.code == "no-replacement"]
+    assert len(notes) == 1 and notes[0].where == "f1" and "no drive replacement event" in notes[0].text
 
 
 def test_finished_operations_get_neither(catalog, load_example):
@@ -81,7 +83,8 @@ def test_open_load_beyond_the_drives_is_named_host_overload(catalog, load_exampl
     r = simulate(p, catalog, "Baseline")
     over = {a.where: a.text for a in r.advisories if a.code == "host-overload"}
     assert set(over) == {"RG 0", "RG 1"}
-    assert "723%" in over["RG 0"] and "(oltp, oltp-src)" in over["RG 0"] and "(oltp)" in over["RG 1"]
+    assert "723%" in over["RG 0"] and "(OLTP (simulated), OLTP on the dependent source LUN)" in over["RG 0"]
+    assert "(OLTP (simulated))" in over["RG 1"]  # the workloads' names, not their ids
     for name in ("emc-cx4-960-oltp", "emc-cx4-960-worked-examples", "hp-sa6402-raid5", "hitachi-usp600-tiers",
                  "dell-md3200-hpt", "netapp-fas-wafl"):
         p = load_example(name)

@@ -225,9 +225,9 @@ class SettingSpec:
         if self.kind == "int" and int(value) != value:
             return f"{self.label} must be a whole number"
         if self.minimum is not None and value < self.minimum:
-            return f"{self.label} {value:g} {self.unit} is below the minimum {self.minimum:g}".replace("  ", " ")
+            return f"{self.label} {value:g} {self.unit} is below the minimum {self.minimum:g} {self.unit}".replace("  ", " ").rstrip()
         if self.maximum is not None and value > self.maximum:
-            return f"{self.label} {value:g} {self.unit} is above the maximum {self.maximum:g}".replace("  ", " ")
+            return f"{self.label} {value:g} {self.unit} is above the maximum {self.maximum:g} {self.unit}".replace("  ", " ").rstrip()
         return None
 
 
@@ -266,6 +266,20 @@ class FeatureSpec:
 
 
 @dataclass(frozen=True)
+class CapacitySpec:
+    """What a platform's drives give after formatting, and the room the system takes
+    (the preset's [capacity] table; every default means "not given": nominal, no vault)."""
+
+    formatted_factor: float = 1.0  # formatted GB (as the array reports them) per nominal GB
+    vault_drives: tuple[str, ...] = ()  # locations of the drives holding the system area
+    vault_reserved_gb: float = 0.0  # formatted GB taken on each of them
+    cache_memory_mb: float = 0.0  # read + write cache memory per controller; 0: not checked
+    enclosure_rack_units: float = 0.0
+    controller_rack_units: float = 0.0
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class OperationSpec:
     """Which priorities an operation kind offers on a platform, and its default."""
 
@@ -300,6 +314,7 @@ class Platform:
     description: str = ""
     builtin: bool = True
     max_drives: int = 0  # drives the array can address in total (Dell: 96); 0 = no limit beyond the slots
+    capacity: CapacitySpec = CapacitySpec()  # formatted capacity, vault, cache memory, rack units
     # the parsed preset documents this platform came from (for the snapshot a project file carries
     # when the platform is not built in); not part of equality
     document: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)

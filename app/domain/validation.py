@@ -248,6 +248,7 @@ class _Checker:
             self.check_groups()
             self.check_spares()
             self.check_luns()
+            self.check_formatted_space()
             self.check_cache()
             self.check_features()
             self.check_workloads()
@@ -576,6 +577,37 @@ class _Checker:
                 if msg:
                     self.err(where, f"LUN {l.id}: {msg}")
 
+    def check_formatted_space(self) -> None:
+        """LUNs that fit a group's nominal capacity (checked above) but not what it holds once
+        formatted and less the vault's system area (the platform's [capacity]): a warning, since
+        the figures are the preset's."""
+        pf = self.platform
+        assert pf is not None
+        cap = pf.capacity
+        if cap.formatted_factor >= 1.0 and not cap.vault_reserved_gb:
+            return
+        from .capacity import drive_formatted_gb
+
+        bound: dict[int, float] = {}
+        for l in self.p.luns:
+            if _num(l.capacity_gb) and l.capacity_gb > 0:
+                bound[l.group_id] = bound.get(l.group_id, 0.0) + l.capacity_gb
+        for g in self.p.groups:
+            if not isinstance(g.raid, RaidType) or not g.drives or g.id not in bound:
+                continue
+            types = [self.drive_type(loc) for loc in g.drives]
+            if any(t is None for t in types):
+                continue
+            per_drive = min(drive_formatted_gb(pf, t.capacity_gb, loc) for t, loc in zip(types, g.drives))
+            usable = RaidMath(g.raid, g.width).usable_gb(per_drive)
+            if bound[g.id] > usable + _EPS_GB:
+                vault = [loc for loc in g.drives if loc in cap.vault_drives]
+                why = f"; {len(vault)} of its drives are vault drives, {_gb(cap.vault_reserved_gb)} each reserved" \
+                    if vault and cap.vault_reserved_gb else ""
+                self.warn(f"RG {g.id}", f"RG {g.id}: its LUNs take {_gb(round(bound[g.id], 1))}, more than the "
+                                        f"{_gb(round(usable, 1))} it holds formatted (x{cap.formatted_factor:g} of the "
+                                        f"nominal drive size{why}); the array would refuse the last LUNs")
+
     # ------------------------------------------------------------ cache and features
     def check_cache(self) -> None:
         pf = self.platform
@@ -589,6 +621,11 @@ class _Checker:
             if msg:
                 self.err(f"cache.{key}", f"cache: {msg}")
         eff = {**pf.default_cache(), **(self.p.cache or {})}
+        read, write, memory = eff.get("read_cache_mb"), eff.get("write_cache_mb"), pf.capacity.cache_memory_mb
+        if memory and _num(read) and _num(write) and read + write > memory:
+            self.warn("cache.read_cache_mb", f"cache: read cache {read:,.0f} MB + write cache {write:,.0f} MB = "
+                                             f"{read + write:,.0f} MB, more than the {memory:,.0f} MB of cache memory "
+                                             f"per controller of the {pf.name}; lower one of them")
         hi, lo = eff.get("high_watermark_pct"), eff.get("low_watermark_pct")
         if _num(hi) and _num(lo) and lo >= hi:
             self.err("cache.low_watermark_pct", f"cache: the low watermark ({lo:g}%) must be below the high "

@@ -365,6 +365,27 @@ class Result:
         return [(p.start_h, self.horizon_h if p.end_h is None else p.end_h)
                 for o in self.operations if o.kind == "feature_enable" for p in o.phases if p.name == "reboot"]
 
+    def saturation(self, workload: str) -> list[tuple[float, float, float]]:
+        """(start_h, end_h, served fraction) of each stretch where some of the workload's
+        offered IOPS go unserved (a centre over the busy limit): its response time there is a
+        lower bound of a queue that keeps growing, not a steady figure. Shares under 0.5% of the
+        offered load are left out (rounding in the solver)."""
+        unserved, offered = self.get("unserved_iops", workload), self.get("offered_iops", workload)
+        if unserved is None or offered is None or not len(unserved.v):
+            return []
+        out: list[tuple[float, float, float]] = []
+        ends = [*unserved.t[1:].tolist(), self.horizon_h]
+        for start, end, miss in zip(unserved.t.tolist(), ends, unserved.v.tolist()):
+            asked = offered.at(start)
+            if end <= start or not asked or miss <= 0.005 * asked:
+                continue
+            served = max(0.0, 1.0 - miss / asked)
+            if out and abs(out[-1][1] - start) < 1e-9:  # one stretch: its worst share served
+                out[-1] = (out[-1][0], end, min(out[-1][2], served))
+            else:
+                out.append((start, end, served))
+        return out
+
     def get(self, metric: str, entity: str) -> Series | None:
         return self.series.get((metric, entity))
 

@@ -16,7 +16,7 @@ from .host_terms import pair_wcache
 from .op_streams import INF
 from .ops import Op
 from .recorded import Cells, DriveLoad, OpenResponses, PartResponses, Progress, RecordedRows, queue_core_pct
-from .result import Assumption, Result, SeriesBlock
+from .result import Advisory, Assumption, Result, SeriesBlock
 from .sim_state import SimState
 
 
@@ -259,7 +259,7 @@ def finish(sim: SimState, horizon: float, steps: int) -> Result:
     for op in sim.ops:
         res.operations.append(op.result())
     final_advisories(sim, res)
-    res.advisories = list(sim.advisories.values())
+    res.advisories = named_advisories(sim)
     res.mttdl_h = mttdl(sim)
     res.assumptions = [Assumption(p.path, float(p.value), p.unit, p.source)
                        for p in sorted(sim.R.used.values(), key=lambda p: p.path)]
@@ -306,6 +306,20 @@ def mttdl(sim: SimState) -> dict[int, float]:
     return out
 
 
+def named_advisories(sim: SimState) -> list[Advisory]:
+    """The run's advisories, an operation's written with its label ("Migrate LUN 0 -> LUN 2
+    (High): ...") instead of its event id ("op1: ..."), which the user never typed; `where`
+    keeps the id (the GUI selects the operation from it)."""
+    labels = {op.event.id: op.label for op in sim.ops if op.label and op.label != op.event.id}
+    out = []
+    for a in sim.advisories.values():
+        label = labels.get(a.where)
+        if label and a.text.startswith(f"{a.where}: "):
+            a = Advisory(a.severity, a.code, f"{label}: {a.text[len(a.where) + 2:]}", a.where, a.source)
+        out.append(a)
+    return out
+
+
 def unfinished_advisories(sim: SimState, horizon_h: float) -> None:
     """Say why an operation is still running when the plan ends: starved by the host load
     (no priority helps) or only slow (its progress then)."""
@@ -315,6 +329,9 @@ def unfinished_advisories(sim: SimState, horizon_h: float) -> None:
     U = ctx.U_host_g  # (a list)
     dg = None  # each drive's group as a list (at the first starved op; numpy indexing per drive is slow)
     for op in sim.ops:
+        if op.end_h is None and _waits_for_replacement(sim, op):
+            _no_replacement_advice(sim, op)
+            continue
         if not op.running or op.end_h is not None:
             continue
         ev = op.event
@@ -336,6 +353,35 @@ def unfinished_advisories(sim: SimState, horizon_h: float) -> None:
             sim.advise("info", "unfinished",
                         f"{ev.id}: {min(op.moved_mb / op.total_mb, 1.0) * 100:.0f}% done when the plan ends at "
                         f"{format_time(horizon_h)}", ev.id)
+
+
+_REPLACEMENT_WAITS = ("degraded", "wait for replacement")  # op_rebuild's phases waiting for the new drive
+
+
+def _no_replacement_advice(sim: SimState, op: Op) -> None:
+    """Name the cause of a rebuild that cannot go on: the replacement drive never comes."""
+    from app.domain.formatting import format_time
+
+    ev = op.event
+    wait = next(s for s in op.streams if s.name in _REPLACEMENT_WAITS)
+    what = ("its RAID group runs degraded and the rebuild" if wait.name == "degraded" else
+            f"rebuilt onto the hot spare by {format_time(wait.start_h)}; the equalization back to the slot")
+    sim.advise("warning", "no-replacement",
+               f"{ev.id}: {what} waits for drive {ev.drive} to be replaced, and the scenario has no drive "  # type: ignore[attr-defined]
+               "replacement event for it: add one (a longer plan alone does not finish it)", ev.id)
+
+
+def _waits_for_replacement(sim: SimState, op: Op) -> bool:
+    """A drive failure's rebuild that ends the plan waiting for a replacement that no event of
+    the scenario brings (after its failure)."""
+    from app.domain.project import DriveFailure, DriveReplacement
+
+    ev = op.event
+    # the phases still open at the horizon are its streams (Op.result)
+    if not isinstance(ev, DriveFailure) or not any(s.name in _REPLACEMENT_WAITS for s in op.streams):
+        return False
+    return not any(isinstance(e, DriveReplacement) and e.drive == ev.drive and e.start_h >= ev.start_h
+                   for e in sim.scenario.events)
 
 
 def overload_advisories(sim: SimState) -> None:
@@ -360,7 +406,8 @@ def overload_advisories(sim: SimState) -> None:
     cap = f"{mu * 100:g}%"
 
     def named(ws: set[int]) -> str:
-        names = ", ".join(sim.workloads[w]["id"] for w in sorted(ws) if w in unserved and not closed[w])
+        names = ", ".join(sim.workloads[w]["name"] or sim.workloads[w]["id"]
+                          for w in sorted(ws) if w in unserved and not closed[w])
         return f" ({names})" if names else ""
 
     for (kind, i), peak in sorted(sim.saturated.items()):

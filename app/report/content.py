@@ -14,7 +14,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from app.domain.capacity import capacity_summary
+from app.domain.capacity import array_space, capacity_summary
 from app.domain.formatting import (
     DASH, OUTAGE_TEXT, format_capacity, format_count, format_duration, format_iops, format_mb, format_ms,
     format_mttdl, format_response, format_pct, format_rate, format_setting, format_sig, format_time, format_value,
@@ -599,6 +599,33 @@ class ReportBuilder:
             count += per_bus[b]
         self.blocks.append(Diagram(chunk, legend=True))
 
+    def section_formatted_capacity(self) -> None:
+        """Raw, formatted and usable per RAID group and in total, with the vault, the hot-spare
+        ratio and the rack space (app.domain.capacity.array_space)."""
+        if self.platform is None:
+            return
+        space = array_space(self.project, self.catalog)
+        self.heading("Capacity summary", 2)
+        rows = [Row([g.label, g.layout, format_capacity(g.raw_gb), format_capacity(g.formatted_gb),
+                     format_capacity(g.usable_gb), format_capacity(g.allocated_gb)],
+                    "warning" if g.allocated_gb > g.usable_gb + 1e-6 else "") for g in space.groups]
+        rows.append(Row(["Total", f"{format_count(space.drives)} drives", format_capacity(space.raw_gb),
+                         format_capacity(space.formatted_gb), format_capacity(space.usable_gb),
+                         format_capacity(space.allocated_gb)], "total"))
+        self.table([Col("RAID group", 1.2), Col("RAID", 1.0), Col("Raw (nominal)", 1.1, "right"),
+                    Col("Formatted", 1.1, "right"), Col("Usable formatted", 1.2, "right"),
+                    Col("In LUNs", 1.0, "right")], rows)
+        pairs = [("Formatted capacity", f"nominal x {space.formatted_factor:g}" if space.formatted_factor < 1
+                  else "not given by the platform preset (nominal)"),
+                 ("Vault", f"{space.vault_drives} drives, {format_capacity(space.vault_gb)} reserved for the system"
+                  if space.vault_drives else "none"),
+                 ("Hot spares", f"{format_count(space.hot_spares)} ({space.spare_ratio})"),
+                 ("Enclosures", f"{format_count(space.enclosures)}" + (f", {space.rack_units:g} U of rack"
+                                                                        if space.rack_units else ""))]
+        self.kv(pairs)
+        if space.source:
+            self.para(f"Source: {space.source}", "note")
+
     def section_groups_luns(self) -> None:
         p, cat = self.project, self.catalog
         self.heading("RAID groups and LUNs", 1)
@@ -624,6 +651,7 @@ class ReportBuilder:
                    empty="The project has no RAID groups yet.")
         self.para("Raw capacity counts every member drive; usable capacity is what the RAID type leaves for "
                   "data (the smallest member's capacity times the data drives).", "note")
+        self.section_formatted_capacity()
 
         if not self.options.lun_table:
             return

@@ -59,6 +59,9 @@ class Advice:
     target_ms: float
     outcomes: list[PriorityOutcome]
     workload_names: dict[str, str] = field(default_factory=dict)
+    # why no priority can finish it, whatever the plan's length (the engine's advisory: e.g. the
+    # rebuild waits for a replacement drive no event brings); "" when nothing blocks it
+    blocked_by: str = ""
 
     @property
     def recommended(self) -> PriorityOutcome | None:
@@ -68,7 +71,7 @@ class Advice:
 
     def with_target(self, target_ms: float) -> "Advice":
         return Advice(self.event_id, self.kind, self.current_priority, target_ms, self.outcomes,
-                      self.workload_names)
+                      self.workload_names, self.blocked_by)
 
     def summary(self) -> str:
         rec = self.recommended
@@ -78,6 +81,8 @@ class Advice:
             if all(o.error for o in self.outcomes):
                 return f"The engine could not predict this operation: {self.outcomes[0].error.splitlines()[0]}"
             predicted = [o for o in self.outcomes if not o.error]
+            if all(o.duration_h is None for o in predicted) and self.blocked_by:
+                return f"The operation does not finish at any priority: {self.blocked_by}."
             if all(o.duration_h is None for o in predicted):
                 return ("The operation does not finish within the plan at any priority: extend the plan, "
                         "or lighten the host load on its drives (see the utilization charts).")
@@ -116,6 +121,7 @@ def evaluate_priorities(project, catalog, event_id: str, simulate: Callable[...,
     priorities = list(offered_priorities(platform, ev.kind))
     target = float(target_ms) if target_ms else default_target(project, event_id)
     outcomes = []
+    blocked = ""
     for prio in priorities:
         if should_stop is not None and should_stop():
             return None
@@ -124,6 +130,8 @@ def evaluate_priorities(project, catalog, event_id: str, simulate: Callable[...,
         try:
             res = simulate(trial, catalog, scenario_name=sc.name)
             op = res.operation(event_id)
+            blocked = blocked or next((BLOCKED_TEXT[a.code] for a in res.advisories
+                                       if a.where == event_id and a.code in BLOCKED_TEXT), "")
         except Exception as exc:  # noqa: BLE001 - one priority failing must not hide the others
             outcomes.append(PriorityOutcome(prio, None, {}, f"{type(exc).__name__}: {exc}"))
             continue
@@ -139,4 +147,9 @@ def evaluate_priorities(project, catalog, event_id: str, simulate: Callable[...,
                 peaks[wid] = pk
         outcomes.append(PriorityOutcome(prio, op.duration_h, peaks, no_io=no_io))
     names = {w.id: (w.name or w.id) for w in project.workloads}
-    return Advice(event_id, ev.kind, getattr(ev, "priority", ""), target, outcomes, names)
+    return Advice(event_id, ev.kind, getattr(ev, "priority", ""), target, outcomes, names, blocked)
+
+
+# engine advisories (their code) that say no priority and no plan length finishes the operation
+BLOCKED_TEXT = {"no-replacement": "it waits for a replacement drive that no event of the scenario brings; "
+                                  "add a drive replacement event"}

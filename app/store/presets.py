@@ -24,8 +24,8 @@ from typing import Any, Mapping
 
 from app.domain.envelope import problems as envelope_problems
 from app.domain.hardware import (
-    Catalog, ControllerSpec, DriveType, EnclosureType, FeatureSpec, Interface, OperationSpec, Param,
-    Platform, RaidRule, SettingSpec, Tables, hdd_random_ms, ssd_random_ms,
+    CapacitySpec, Catalog, ControllerSpec, DriveType, EnclosureType, FeatureSpec, Interface, OperationSpec,
+    Param, Platform, RaidRule, SettingSpec, Tables, hdd_random_ms, ssd_random_ms,
 )
 from app.domain.policies import policy_problems
 from app.domain.raid import RaidType
@@ -446,6 +446,7 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         raid_rules=raid_rules,
         features=features,
         operations=operations,
+        capacity=_capacity(doc, where),
     )
     tables = _sourced(merged, "", "", "", f"{where}: rates {rates_id}" + (" with [rates_override]" if override else ""))
     rfile = (rates_where or {}).get(rates_id, f"rates {rates_id!r}")
@@ -457,6 +458,23 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         document=dict(doc), rates_document=dict(rates[rates_id]),
         origin=where, preset_issues=tuple(issues),
     )
+
+
+def _capacity(doc: Mapping[str, Any], where: str) -> CapacitySpec:
+    """The [capacity] table: formatted capacity, the vault, cache memory, rack units."""
+    cap = doc.get("capacity", {})
+    if not isinstance(cap, dict):
+        raise PresetError(f"{where}: capacity must be a table [capacity], not {cap!r}")
+    vault = _field(cap, "capacity", "vault_drives", where)
+    if not all(isinstance(x, str) for x in vault):
+        raise PresetError(f"{where}: [capacity] vault_drives must be drive locations such as \"0_0_0\", not {vault!r}")
+    return CapacitySpec(
+        formatted_factor=float(_field(cap, "capacity", "formatted_factor", where)), vault_drives=tuple(vault),
+        vault_reserved_gb=float(_field(cap, "capacity", "vault_reserved_gb", where)),
+        cache_memory_mb=float(_field(cap, "capacity", "cache_memory_mb", where)),
+        enclosure_rack_units=float(_field(cap, "capacity", "enclosure_rack_units", where)),
+        controller_rack_units=float(_field(cap, "capacity", "controller_rack_units", where)),
+        source=str(cap.get("source", "")))
 
 
 def platform_facts(kw: Mapping[str, Any], merged: Mapping[str, Any],
@@ -484,7 +502,9 @@ def platform_facts(kw: Mapping[str, Any], merged: Mapping[str, Any],
 _KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "": ("id", "name", "vendor", "family", "firmware", "rates", "source", "drive_types", "description", "note",
          "controllers", "back_end", "host_ports", "enclosure_types", "raid", "cache", "lun_settings", "features",
-         "operations", "rates_override", "rates_inline", *RESERVED_TABLES),
+         "operations", "capacity", "rates_override", "rates_inline", *RESERVED_TABLES),
+    "capacity": ("formatted_factor", "vault_drives", "vault_reserved_gb", "cache_memory_mb", "enclosure_rack_units",
+                 "controller_rack_units", "source", "note"),
     "controllers": ("name", "cores", "source", "note"),
     "back_end": ("buses", "bus_mb_s", "max_enclosures_per_bus", "max_drives", "source", "note"),
     "host_ports": ("per_controller", "mb_s", "source", "note"),
@@ -515,7 +535,7 @@ def _unknown_keys(doc: Mapping[str, Any], where: str) -> list[PresetIssue]:
             out.append(PresetIssue("warning", "unknown-key", f"{where}: {text}"))
 
     check("", "the top level", doc)
-    for table in ("back_end", "host_ports"):
+    for table in ("back_end", "host_ports", "capacity"):
         if isinstance(doc.get(table), dict):
             check(table, f"[{table}]", doc[table])
     for table in ("controllers", "enclosure_types"):

@@ -63,6 +63,8 @@ _HANDLE = (QPointF(6, SLOT_H / 2), QPointF(SLOT_W - 6, SLOT_H / 2))
 UNGROUPED_FILL = QColor("#c9ced6")
 SPARE_FILL = QColor("#ffffff")
 NO_VALUE_FILL = QColor("#d9d9d9")
+FAILED_FILL = QColor("#4a4a4a")  # a failed drive while drives show values: no value, not 0
+FAILED_TEXT = "FAIL"
 
 
 class SlotInk:
@@ -415,6 +417,7 @@ class LayoutScene(QGraphicsScene):
         self.lanes: dict[int, LaneItem] = {}
         self._values: dict[str, float | None] | None = None
         self._shown: dict[str, tuple | None] | None = None  # what each slot shows of its value
+        self._failed: set[str] = set()  # drives failed at the values' time (set_drive_values)
         self._structure: Any = None
         self._hover: Any = None
         self._note: DropNote | None = None  # in the scene only while a drag is refused
@@ -527,7 +530,10 @@ class LayoutScene(QGraphicsScene):
                 continue
             dt = catalog.drives.get(d.type_id)
             g = member.get(loc)
-            if values is not None:
+            failed = values is not None and loc in self._failed
+            if failed:
+                fill = FAILED_FILL
+            elif values is not None:
                 v = values.get(loc)
                 fill = NO_VALUE_FILL if v is None else value_color(v)
             elif d.hot_spare:
@@ -537,7 +543,9 @@ class LayoutScene(QGraphicsScene):
             else:
                 fill = UNGROUPED_FILL
             top = short_capacity(dt.capacity_gb) if dt else "?"
-            if values is not None and values.get(loc) is not None:
+            if failed:
+                bottom = FAILED_TEXT
+            elif values is not None and values.get(loc) is not None:
                 bottom = f"{values[loc]:.0f}"
             else:
                 bottom = "HS" if d.hot_spare else (str(g.id) if g is not None else "")
@@ -551,7 +559,9 @@ class LayoutScene(QGraphicsScene):
                 lines.append(f"{g.label}: {g.math.label} ({g.raid.label})")
             else:
                 lines.append(tr("Not in a RAID group"))
-            if values is not None:
+            if failed:
+                lines.append(tr("Failed at this time (not replaced yet): no I/O"))
+            elif values is not None:
                 v = values.get(loc)
                 lines.append(tr("Value: —") if v is None else tr("Utilization: {pct}%").format(pct=f"{v:.0f}"))
             item.set_state(True, fill, top, bottom, d.hot_spare, "<br>".join(lines))
@@ -568,6 +578,8 @@ class LayoutScene(QGraphicsScene):
         if self._values is not None:
             entries = [(value_color(0), "0%", False), (value_color(50), "50%", False),
                        (value_color(100), "100%", False), (NO_VALUE_FILL, tr("no value"), False)]
+            if self._failed:
+                entries.append((FAILED_FILL, tr("{fail} failed drive").format(fail=FAILED_TEXT), False))
         else:
             for g in project.groups:
                 entries.append((group_color(g.id), f"{g.label}: {g.math.label}", False))
@@ -597,14 +609,19 @@ class LayoutScene(QGraphicsScene):
             self.refresh_drives()
 
     # ---------------------------------------------------------------- values mode
-    def set_drive_values(self, values: dict[str, float | None] | None) -> None:
-        """Colour drives by a 0..100 value per location (None: back to RAID-group colours).
-        While values are shown, new ones repaint only the slots whose colour or number they
-        change (the timeline cursor moving through a 960-drive plan)."""
+    def set_drive_values(self, values: dict[str, float | None] | None, failed: set[str] = frozenset()) -> None:
+        """Colour drives by a 0..100 value per location (None: back to RAID-group colours);
+        the `failed` drives show as failed instead of by their value. While values are shown,
+        new ones repaint only the slots whose colour or number they change (the timeline
+        cursor moving through a 960-drive plan)."""
         shown_before = self._shown
+        failed = set(failed)
+        legend_changed = bool(failed) != bool(self._failed)
+        self._failed = failed
         self._values = None if values is None else dict(values)
-        self._shown = None if values is None else {loc: _shown(v) for loc, v in values.items()}
-        if shown_before is None or self._shown is None:
+        self._shown = None if values is None else {
+            loc: ("failed",) if loc in failed else _shown(v) for loc, v in values.items()}
+        if shown_before is None or self._shown is None or legend_changed:
             self.refresh_drives()
             return
         changed = [loc for loc in shown_before.keys() | self._shown.keys()
@@ -856,8 +873,8 @@ class LayoutView(QGraphicsView):
     def scene_(self) -> LayoutScene:
         return self.layout_scene
 
-    def set_drive_values(self, values: dict[str, float | None] | None) -> None:
-        self.layout_scene.set_drive_values(values)
+    def set_drive_values(self, values: dict[str, float | None] | None, failed: set[str] = frozenset()) -> None:
+        self.layout_scene.set_drive_values(values, failed)
 
     def _apply(self, op: edits.Edit) -> None:
         self._refusal_in_status = False

@@ -25,12 +25,13 @@ from app.domain.hardware import SettingSpec
 from app.domain.priorities import priority_choice
 from app.domain.validation import MAX_OUTSTANDING, MAX_START_H, MAX_THINK_MS
 from app.domain.edits import parse_ref, ref_group, ref_lun, ref_workload
-from app.domain.project import Workload
+from app.domain.project import Workload, describe_event
 from app.domain.raid import RaidType
 from app.ui.accessibility import accessible
+from app.ui.capacity_view import capacity_box
 from app.ui.deletion import confirm_deletion
 from app.ui.i18n import QT_TR_NOOP, tr, tr_count
-from app.ui.properties import PropertyForm
+from app.ui.properties import PropertyForm, guard_wheel
 from app.ui.theme import follow_palette, mix
 
 # ---------------------------------------------------------------- specs for the project's own fields
@@ -97,6 +98,9 @@ class Inspector(QTabWidget):
         self._timer.timeout.connect(self.refresh)
         self._array_timer = QTimer(self, singleShot=True, interval=0)
         self._array_timer.timeout.connect(self.refresh_array)
+        self._capacity_timer = QTimer(self, singleShot=True, interval=0)
+        self._capacity_timer.timeout.connect(self.refresh_capacity)
+        self.capacity_box: QGroupBox | None = None
         selection.selectionChanged.connect(lambda _r: self._timer.start())
         document.changed.connect(self._changed)
         # widgets the tests and the main window reach
@@ -124,6 +128,8 @@ class Inspector(QTabWidget):
             # only what the Array page shows: rebuilding it after every timeline edit cost the
             # GUI thread 10-20 ms on a large plan (building, then deleting the old editors)
             self._array_timer.start()
+        elif change.affects(edits.LAYOUT, edits.GROUPS, edits.LUNS):
+            self._capacity_timer.start()  # the capacity summary only, not the editors above it
 
     def _selection_affected(self, change: edits.Change) -> bool:
         """Does the edit change what the Selection page shows? (Rebuilding the page for an edit
@@ -167,6 +173,12 @@ class Inspector(QTabWidget):
             return False
         self.message.emit(op.text)
         return True
+
+    def _form(self) -> PropertyForm:
+        """A form whose editors' refusals (a LUN list typed as "abc") reach the status bar."""
+        form = PropertyForm()
+        form.refused.connect(self.message.emit)
+        return form
 
     def _links(self, rows: list[tuple[str, str]]) -> QListWidget:
         """A short list whose rows select the object they name (a list, not wrapped rich text:
@@ -225,7 +237,7 @@ class Inspector(QTabWidget):
     def _project_section(self, lay: QVBoxLayout) -> None:
         p, platform = self.document.view, self.document.platform
         lay.addWidget(_title(tr("Project")))
-        form = PropertyForm()
+        form = self._form()
         controllers = ", ".join(tr("{name} ({cores})").format(name=c.name, cores=tr_count(c.cores, "{n} core", "{n} cores"))
                                 for c in platform.controllers)
         back_end = tr("{buses} of {speed} MB/s, up to {enclosures} each").format(
@@ -259,7 +271,7 @@ class Inspector(QTabWidget):
             dt = catalog.drives.get(d.type_id)
             g = project.group_of_drive(d.location)
             lay.addWidget(_title(tr("Drive {location}").format(location=d.location)))
-            form = PropertyForm()
+            form = self._form()
             ro = [(tr("Type"), dt.name if dt else d.type_id)]
             if dt:
                 ro += [(tr("Class"), dt.speed_class), (tr("Capacity"), format_capacity(dt.capacity_gb)),
@@ -287,19 +299,9 @@ class Inspector(QTabWidget):
         box = QGroupBox(tr("Create RAID group"))
         v = QVBoxLayout(box)
         allowed = edits.allowed_raid_types(project, catalog, [d.location for d in drives])
-        combo = QComboBox()
+        combo = guard_wheel(QComboBox())
         combo.setObjectName("raid_type")
-        first_ok = -1
-        for rt, why in allowed.items():
-            combo.addItem(f"{rt.label}", rt.value)
-            i = combo.count() - 1
-            if why:
-                item = combo.model().item(i)
-                item.setEnabled(False)
-                item.setToolTip(why)
-            elif first_ok < 0:
-                first_ok = i
-        combo.setCurrentIndex(max(first_ok, 0))
+        first_ok = fill_raid_combo(combo, allowed)
         button = QPushButton(tr("Create group"))
         button.setObjectName("create_group")
         reasons = sorted({w for w in allowed.values() if w})
@@ -345,7 +347,7 @@ class Inspector(QTabWidget):
         et = platform.enclosure_types.get(e.type_id)
         n = sum(1 for d in project.drives.values() if d.enclosure == enc_id)
         lay.addWidget(_title(tr("Enclosure {id}").format(id=enc_id)))
-        form = PropertyForm()
+        form = self._form()
         form.set_properties([], read_only=[
             (tr("Type"), et.name if et else e.type_id), (tr("Bus"), str(e.bus)), (tr("Position"), str(e.position)),
             (tr("Slots"), tr("{n} of {slots} used").format(n=n, slots=et.slots if et else "?")),
@@ -361,7 +363,7 @@ class Inspector(QTabWidget):
         cap = group_capacity(project, catalog, g)
         per = member_capacity_gb(project, catalog, g)
         lay.addWidget(_title(f"{g.label}: {g.math.label}"))
-        form = PropertyForm()
+        form = self._form()
         ro = [(tr("RAID type"), g.raid.label), (tr("Drives"), f"{g.width}: {', '.join(g.drives)}"),
               (tr("Per drive"), format_capacity(per)), (tr("Raw"), format_capacity(cap.raw_gb)),
               (tr("Usable"), format_capacity(cap.usable_gb)), (tr("Allocated"), format_capacity(cap.allocated_gb)),
@@ -387,7 +389,7 @@ class Inspector(QTabWidget):
         specs = lun_specs(self.document, cap.free_gb, True)
         values: dict[str, Any] = {s.key: s.default for s in specs}
         values["capacity_gb"] = round(max(cap.free_gb, 0.0), 2)
-        nform = PropertyForm()
+        nform = self._form()
         nform.set_properties([(s, values[s.key]) for s in specs])
         nform.committed.connect(lambda k, val: values.__setitem__(k, val))
         nv.addWidget(nform)
@@ -447,7 +449,7 @@ class Inspector(QTabWidget):
         except KeyError:
             free, where = lun.capacity_gb, tr("RG {id} (missing)").format(id=lun.group_id)
         lay.addWidget(_title(lun.label))
-        form = PropertyForm()
+        form = self._form()
         specs = lun_specs(self.document, free, False)
         vals = {"name": lun.name, "capacity_gb": lun.capacity_gb, "owner": lun.owner}
         items = [(s, vals[s.key] if s.key in vals else lun.settings.get(s.key, s.default)) for s in specs]
@@ -487,7 +489,7 @@ class Inspector(QTabWidget):
     def _workload_section(self, lay: QVBoxLayout, wid: str) -> None:
         w = self.document.view.workload(wid)
         lay.addWidget(_title(tr("Workload {name}").format(name=w.name or w.id)))
-        form = PropertyForm()
+        form = self._form()
         id_spec = SettingSpec("id", tr("Id"), "str", "", help=tr("A short word that names the workload in files and events"))
         form.set_properties([(id_spec, w.id)] + [(s, getattr(w, s.key)) for s in WORKLOAD_SPECS
                                                  if _shown_for(s.key, w)])
@@ -524,7 +526,7 @@ class Inspector(QTabWidget):
         if choice is not None and choice.choices:
             specs.append((SettingSpec("priority", tr("Priority"), "choice", choice.choices[0], choices=choice.choices,
                                       help=tr("The Priority advisor compares them for this operation")), ev.priority))
-        form = PropertyForm()
+        form = self._form()
         shown = {"id", "start_h", "priority", "kind"}
         others = [(EVENT_FIELD_LABELS.get(f.name, f.name), format_event_field(f.name, getattr(ev, f.name)))
                   for f in dataclass_fields(ev) if f.name not in shown and not f.name.startswith("_")]
@@ -536,8 +538,8 @@ class Inspector(QTabWidget):
             self.apply(op)
 
         form.committed.connect(commit)
-        form.editors["start_h"].refused.connect(
-            lambda why: self.message.emit(tr("Cannot move {event}: {why}").format(event=event_id, why=why)))
+        form.editors["start_h"].refused.connect(lambda why: self.message.emit(
+            tr("Cannot move {event}: {why}").format(event=describe_event(ev, self.document.platform), why=why)))
         self.event_form = form
         lay.addWidget(form)
         lay.addWidget(_note(tr("Predicted phases and durations are on the timeline; the Priority advisor "
@@ -551,7 +553,7 @@ class Inspector(QTabWidget):
         lay.setContentsMargins(8, 8, 8, 8)
         box = QGroupBox(tr("Cache ({platform})").format(platform=platform.name))
         v = QVBoxLayout(box)
-        form = PropertyForm()
+        form = self._form()
         form.set_properties([(spec, project.cache.get(k, spec.default)) for k, spec in platform.cache_settings.items()])
         form.committed.connect(
             lambda k, val: self.apply(edits.SetCacheSetting(k, val, platform.cache_settings[k].label.lower())))
@@ -581,8 +583,38 @@ class Inspector(QTabWidget):
         if not platform.features:
             fv.addWidget(_note(tr("This platform offers no premium features.")))
         lay.addWidget(fbox)
+        self.capacity_box = capacity_box(project, self.document.catalog)
+        lay.addWidget(self.capacity_box)
         lay.addStretch(1)
         self.array_page.set_body(body)
+
+    def refresh_capacity(self) -> None:
+        old = self.capacity_box
+        if old is None or old.parentWidget() is None:
+            return
+        lay = old.parentWidget().layout()
+        self.capacity_box = capacity_box(self.document.project, self.document.catalog)
+        lay.replaceWidget(old, self.capacity_box)
+        old.deleteLater()
+
+
+def fill_raid_combo(combo: QComboBox, allowed: dict) -> int:
+    """The platform's RAID types in `combo`, those the drives cannot form disabled (the reason as
+    their tooltip), the preferred protected one chosen (RAID 5 where allowed, never RAID 0 while a
+    protected level fits). Returns its index, -1 when none fits."""
+    preferred = edits.preferred_raid_type(allowed)
+    chosen = -1
+    for rt, why in allowed.items():
+        combo.addItem(f"{rt.label}", rt.value)
+        i = combo.count() - 1
+        if why:
+            item = combo.model().item(i)
+            item.setEnabled(False)
+            item.setToolTip(why)
+        if rt == preferred:
+            chosen = i
+    combo.setCurrentIndex(max(chosen, 0))
+    return chosen
 
 
 def _esc(text: str) -> str:

@@ -231,6 +231,13 @@ class LiveSimulator(QObject):
         self._changes.forget()
         self.request()
 
+    def forget(self) -> None:
+        """Drop the result shown: the document holds a different project now (open, new,
+        recover), and a prediction of the old one must never be shown as this one's "last good
+        prediction"."""
+        self.live = None
+        self.error = None
+
     @property
     def document(self):
         return self._document

@@ -25,7 +25,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox, QDockWidget, QLabel, QMainWindow, QMenu, QMessageBox, QToolBar, QWidget,
+    QComboBox, QDialog, QDockWidget, QLabel, QMainWindow, QMenu, QMessageBox, QToolBar, QWidget,
 )
 
 from app.domain import edits
@@ -378,11 +378,21 @@ class MainWindow(QMainWindow):
             self.status(op.text)
 
     def focus_create_group(self) -> None:
-        self.inspector.setCurrentWidget(self.inspector.selection_page)
-        self.inspector_dock.show()
-        self.inspector_dock.raise_()
-        QTimer.singleShot(0, lambda: self.inspector.raid_combo.setFocus() if self.inspector.raid_combo else
-                          self.status(tr("Select the drives for the RAID group first")))
+        """Edit > Create RAID Group... (Ctrl+G): the dialog for the selected drives."""
+        from app.ui.create_group_dialog import CreateGroupDialog
+
+        drives = self.selection.drives()
+        if not drives:
+            self.status(tr("Select the drives for the RAID group first"))
+            return
+        dialog = CreateGroupDialog(self.document, drives, self)
+        if dialog.exec() != QDialog.Accepted:
+            return
+        op = dialog.edit()
+        why = self.document.try_apply(op)
+        self.status(tr("Cannot create the RAID group: {why}").format(why=why) if why else op.text)
+        if not why:
+            self.selection.set([edits.ref_group(op.group_id)])
 
     def mark_hot_spare(self) -> None:
         drives = self.selection.drives()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget,
@@ -35,12 +35,36 @@ def register_editor(kind: str, factory: EditorFactory) -> None:
     EDITORS[kind] = factory
 
 
+class _WheelOnlyWhenFocused(QObject):
+    """Scrolling a form must not change the fields it passes under the pointer (a high
+    watermark went 80 -> 77 -> 72 while the user scrolled the inspector): a spin box or combo
+    box takes the wheel only once it has the focus (a click or Tab); otherwise the wheel goes on
+    to the scroll area around it."""
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Wheel and isinstance(obj, QWidget) and not obj.hasFocus():
+            event.ignore()
+            return True  # not to the editor; ignored, the wheel reaches its parent's scroll area
+        return False
+
+
+WHEEL_GUARD = _WheelOnlyWhenFocused()
+
+
+def guard_wheel(w: QWidget) -> QWidget:
+    """`w` takes the mouse wheel only while it has the focus (and no focus from the wheel)."""
+    if isinstance(w, (QAbstractSpinBox, QComboBox)):
+        w.setFocusPolicy(Qt.StrongFocus)
+        w.installEventFilter(WHEEL_GUARD)
+    return w
+
+
 def editor_for(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     factory = EDITORS.get(spec.kind)
     if factory is None:
         w = QLabel(tr("{value} (no editor for kind {kind})").format(value=repr(value), kind=repr(spec.kind)))
         return w
-    w = factory(spec, value, commit)
+    w = guard_wheel(factory(spec, value, commit))
     tip = tr(spec.help) if spec.help else ""  # the app's own specs' help is in the catalog
     if spec.source:
         tip = f"{tip}\n{tr('Source: {source}').format(source=spec.source)}".strip()
@@ -243,9 +267,16 @@ def _optional_float_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWi
     return w
 
 
+class IntListEdit(QLineEdit):
+    """A list of whole numbers as '0, 1, 5'; text that is not one is put back and `refused`
+    says why (the owner shows it: the Inspector in the status bar)."""
+
+    refused = Signal(str)
+
+
 def _int_list_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     """A list of numbers as '0, 1, 5' (the LUNs of a workload)."""
-    w = QLineEdit(", ".join(str(v) for v in (value or [])))
+    w = IntListEdit(", ".join(str(v) for v in (value or [])))
     w.setPlaceholderText(tr("e.g. 0, 1, 5"))
     last = [w.text()]
 
@@ -255,7 +286,10 @@ def _int_list_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
         try:
             vals = [int(x) for x in w.text().replace(";", ",").split(",") if x.strip()]
         except ValueError:
+            typed = w.text()
             w.setText(last[0])
+            w.refused.emit(f"{spec.label}: '{typed}' is not a list of numbers such as 0, 1, 5; "
+                           f"kept {last[0] or 'none'}")
             return
         last[0] = w.text()
         commit(vals)
@@ -278,6 +312,7 @@ class PropertyForm(QWidget):
     """A form of editors for (spec, value) pairs; emits committed(key, value)."""
 
     committed = Signal(str, object)
+    refused = Signal(str)  # an editor put back text it cannot take: why (for the status bar)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -299,6 +334,8 @@ class PropertyForm(QWidget):
             self.form.addRow(tr("{label}:").format(label=label), lab)
         for spec, value in items:
             ed = editor_for(spec, value, lambda v, k=spec.key: self.committed.emit(k, v))
+            if isinstance(ed, IntListEdit):
+                ed.refused.connect(self.refused)
             self.editors[spec.key] = ed
             label = QLabel(tr("{label}:").format(label=tr(spec.label)))  # (a preset's label: as written)
             label.setToolTip(ed.toolTip())

@@ -104,7 +104,9 @@ class StorageTree(QTreeWidget):
             allocated=format_capacity(cap.allocated_gb), free=format_capacity(cap.free_gb))
 
     def _lun_texts(self, lun) -> list[str]:
-        return [f"LUN {lun.id}", lun.owner, "", format_capacity(lun.capacity_gb), ""]
+        # its name too ("LUN 3 Oracle data"): the tree named every LUN only by its number
+        return [f"LUN {lun.id}" + (f" {lun.name}" if lun.name else ""), lun.owner, "",
+                format_capacity(lun.capacity_gb), ""]
 
     def _lun_tip(self, lun, wl: list[str]) -> str:
         text = tr("{lun}: {capacity} in RG {group}, owned by {owner}").format(

@@ -196,6 +196,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Cannot create the RAID group: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Select a drive to mark it as a hot spare</source>
         <translation type="unfinished"></translation>
     </message>
@@ -381,6 +385,14 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>More is bound to LUNs than the group holds once formatted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The platform preset gives no [capacity] table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>At most {capacity} fits in the group</source>
         <translation type="unfinished"></translation>
     </message>
@@ -485,6 +497,10 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Failed at this time (not replaced yet): no I/O</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Value: —</source>
         <translation type="unfinished"></translation>
     </message>
@@ -494,6 +510,10 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>no value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{fail} failed drive</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -582,6 +602,10 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Create RAID group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} drives: {types}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1065,6 +1089,14 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>saturated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{saturated}: some of the offered IOPS are not served; the response time is a lower bound of a queue that keeps growing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Contents</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1347,26 +1379,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Schedule an operation or event at the cursor time</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>... and {n} more</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>{what}? {n} timeline event uses what it deletes:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>{what}? {n} timeline events use what it deletes:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Delete it too? Left in place, it would stop the prediction. Undo brings everything back.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Delete them too? Left in place, they would stop the prediction. Undo brings everything back.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1959,6 +1971,30 @@ Replace it anyway (it stays read-only), or save this project under another name?
     </message>
     <message>
         <source>Imported {n} measured intervals from {source}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plan length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long the prediction runs. An operation that needs more time than this still runs to its end.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Until the last operation ends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At least:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>h:mm, d hh:mm or hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot set the plan length: {why}</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -96,7 +96,7 @@ def test_undo_and_redo_say_what_they_did_in_the_status_bar(small_timeline):
     assert "now starts at" in window.statusBar().currentMessage()
     window.act_undo.trigger()  # Ctrl+Z
     assert start_of(doc, "op1") == pytest.approx(start)
-    assert window.statusBar().currentMessage() == "Undo: Move op1"  # not the stale "op1 now starts at"
+    assert window.statusBar().currentMessage() == "Undo: Move Migrate LUN 0 -> LUN 2"  # not the stale "... now starts at"
     window.act_redo.trigger()
     assert start_of(doc, "op1") == pytest.approx(start + 0.5)
-    assert window.statusBar().currentMessage() == "Redo: Move op1"
+    assert window.statusBar().currentMessage() == "Redo: Move Migrate LUN 0 -> LUN 2"

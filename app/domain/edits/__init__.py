@@ -50,6 +50,7 @@ from .rules import (  # noqa: F401
     drive_limit_problem,
     place_drive_problem,
     platform_of,
+    preferred_raid_type,
 )
 from .base import (  # noqa: F401
     Batch,
@@ -115,5 +116,6 @@ from .deletion import (  # noqa: F401
     event_refs,
     removed_refs,
     with_dependent_events,
+    workload_effects,
 )
 from .design import ApplyDesign  # noqa: F401,E402

@@ -91,6 +91,31 @@ def dangling_events(project: Project, op: Edit) -> list[tuple[str, Event]]:
             if (sc.name, ev.id) not in removed and event_refs(ev) & refs]
 
 
+def workload_effects(project: Project, op: Edit) -> list[str]:
+    """What `op` does to the workloads, one sentence each: a deleted LUN leaves every workload
+    that runs on it, and that workload's whole load goes to the LUNs it keeps (or, with none
+    left, it runs nowhere: a validation error that stops the prediction). A deleted workload's
+    own removal is not listed."""
+    refs, _ = removed_refs(project, op)
+    gone = {parse_ref(r)[1] for r in refs if parse_ref(r)[0] == "lun"}
+    removed = {parse_ref(r)[1] for r in refs if parse_ref(r)[0] == "workload"}
+    out = []
+    for w in project.workloads:
+        lost = [lun for lun in w.luns if lun in gone]
+        if not lost or w.id in removed:
+            continue
+        kept = [lun for lun in w.luns if lun not in gone]
+        name = w.name or w.id
+        lost_text = f"LUN{'s' if len(lost) > 1 else ''} {', '.join(map(str, lost))}"
+        if kept:
+            out.append(f"{name}: leaves {lost_text}; its {w.iops:,.0f} IOPS all go to "
+                       f"LUN{'s' if len(kept) > 1 else ''} {', '.join(map(str, kept))}")
+        else:
+            out.append(f"{name}: leaves {lost_text} and runs on no LUN (an error that stops the "
+                       "prediction until it is given one)")
+    return out
+
+
 def with_dependent_events(op: Edit, dangling: list[tuple[str, Event]]) -> Edit:
     """`op` and the removal of the events it would leave dangling, as one undo step (the events
     go first: undo puts them back after the objects they name)."""

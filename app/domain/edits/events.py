@@ -7,7 +7,7 @@ from typing import Any
 
 from ..hardware import Catalog
 from ..priorities import priority_problem
-from ..project import Event, Project, Scenario
+from ..project import Event, Project, Scenario, describe_event
 from .base import Edit, lookup
 from .change import Change, EVENTS, EditError
 from .rules import platform_of
@@ -73,6 +73,7 @@ class RemoveEvent(Edit):
         ev = lookup(sc.event, self.event_id)
         self._index = sc.events.index(ev)
         self._event = sc.events.pop(self._index)
+        self.text = f"Remove {describe_event(ev)}"
         return Change.of(EVENTS, refs=[self.event_id], scenario=sc.name)
 
     def undo(self, project: Project) -> Change:
@@ -89,13 +90,17 @@ class SetEventFields(Edit):
 
     def __init__(self, event_id: str, scenario: str | None = None, **values: Any):
         self.event_id, self.scenario, self.values = event_id, scenario, values
-        if set(values) == {"start_h"}:
-            self.text = f"Move {event_id}"
-        elif set(values) == {"priority"}:
-            self.text = f"Set {event_id} priority to {values['priority']}"
-        else:
-            self.text = f"Edit {event_id}"
+        self._name(event_id)
         self._old: dict[str, Any] = {}
+
+    def _name(self, name: str) -> None:
+        """The undo step's text (the Edit menu, the status bar) with the event's `name`."""
+        if set(self.values) == {"start_h"}:
+            self.text = f"Move {name}"
+        elif set(self.values) == {"priority"}:
+            self.text = f"Set {name} priority to {self.values['priority']}"
+        else:
+            self.text = f"Edit {name}"
 
     def check(self, project: Project, catalog: Catalog) -> str | None:
         try:
@@ -124,6 +129,7 @@ class SetEventFields(Edit):
         bad = set(self.values) - names
         if bad or "id" in self.values:
             raise EditError(f"{ev.label_text or ev.kind} has no field {', '.join(sorted(bad or {'id'}))}")
+        self._name(describe_event(ev))  # "Migrate LUN 0 -> LUN 2", not "op1"
         self._old = {k: copy.deepcopy(getattr(ev, k)) for k in self.values}
         for k, v in self.values.items():
             setattr(ev, k, copy.deepcopy(v))

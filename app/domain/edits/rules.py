@@ -114,3 +114,15 @@ def _selection_problem(project: Project, catalog: Catalog, locations: Sequence[s
         names = sorted(catalog.drive(t).name if t in catalog.drives else t for t in types)
         return "a RAID group needs drives of one type; the selection mixes " + " and ".join(names)
     return None
+
+
+# the RAID level a new group gets unless the user picks another: the protected levels first, the
+# one sizing guides use most (RAID 5) ahead; RAID 0 (no protection) only when nothing else fits
+RAID_PREFERENCE = ("R5", "RAID-DP", "R6", "R1/0", "R1", "R3", "R0")
+
+
+def preferred_raid_type(allowed: dict[RaidType, str | None]) -> RaidType | None:
+    """The allowed RAID type (None reason) a new group of these drives defaults to."""
+    ok = [rt for rt, why in allowed.items() if why is None]
+    ok.sort(key=lambda rt: RAID_PREFERENCE.index(rt.value) if rt.value in RAID_PREFERENCE else len(RAID_PREFERENCE))
+    return ok[0] if ok else None

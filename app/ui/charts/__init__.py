@@ -339,6 +339,10 @@ class ChartsPanel(QWidget):
         self._readout_items: dict[tuple, QTreeWidgetItem] = {}
         self.outages: list[tuple[float, float]] = []  # controller reboots shown as bands
         self._outage_items: list[tuple[pg.PlotItem, pg.GraphicsObject]] = []
+        # workloads the engine could not serve in full: (start, end, served share) per workload id
+        self.saturated: dict[str, list[tuple[float, float, float]]] = {}
+        self._saturation_key: list | None = None
+        self._saturation_items: list[pg.GraphicsObject] = []
         self.shown: dict[str, list[tuple[str, str]]] = {s.key: [] for s in PLOTS}
 
         lay = QVBoxLayout(self)
@@ -526,11 +530,15 @@ class ChartsPanel(QWidget):
         self.result = result
         self.baseline = baseline
         self.set_stale(None)  # a new prediction: no longer the last good one
-        if result is None:
+        if result is None:  # nothing of an earlier prediction stays (another project's)
             for key in self.curves:
                 self._sync_plot(key, [], [])
+                self.shown[key] = []
+            self._pending.clear()
             self._sync_outages([])
+            self._sync_saturation()
             self.status_label.setText(tr("No prediction yet"))
+            self._update_readout()
             return
         self._sync_outages(result.host_outages())
         self._retitle(result)
@@ -554,6 +562,7 @@ class ChartsPanel(QWidget):
             if self._titles.get(spec.key) != title:  # setting a title is slow: only on change
                 self._titles[spec.key] = title
                 _set_title(self.plots[spec.key], title)
+        self._sync_saturation()
         text = tr("Scenario '{scenario}', plan to {end}").format(scenario=result.scenario,
                                                                  end=format_time(result.horizon_h))
         if baseline is not None:
@@ -1005,6 +1014,45 @@ class ChartsPanel(QWidget):
             for start, end in outages:
                 self._outage_items.append((plot, _add_outage_band(plot, start, end, self.ink)))
 
+    def _sync_saturation(self) -> None:
+        """A red band over each stretch where a shown workload is saturated (some of its offered
+        IOPS unserved), on the response chart, labelled with its name and the share served: the
+        response curve there is a lower bound of a growing queue, not a steady figure like the
+        rest of the curve. Rebuilt only when the stretches change."""
+        self.saturated = {}
+        if self.result is not None:
+            for metric, ent in self.shown["response"]:
+                if metric == "response_ms":
+                    stretches = self.result.saturation(ent)
+                    if stretches:
+                        self.saturated[ent] = stretches
+        key = [(self._workload_name(w), tuple(v)) for w, v in sorted(self.saturated.items())]
+        if key == self._saturation_key:
+            return
+        self._saturation_key = key
+        plot = self.plots["response"]
+        for item in self._saturation_items:
+            plot.removeItem(item)
+        self._saturation_items = []
+        for name, stretches in key:
+            for start, end, served in stretches:
+                text = saturation_text(name, served)
+                band = pg.LinearRegionItem((start, end), movable=False, brush=pg.mkBrush(214, 39, 40, 38),
+                                           pen=pg.mkPen(214, 39, 40, 120))
+                band.setZValue(-9)
+                band.setToolTip(text + "; the response shown is a lower bound of a queue that keeps growing")
+                plot.addItem(band, ignoreBounds=True)
+                label = pg.InfLineLabel(band.lines[0], text, position=0.80, anchors=[(0, 0), (0, 0)],
+                                        color="#a01010")
+                label.setFont(QFont("Sans", 8))
+                self._saturation_items.append(band)
+
+    def _workload_name(self, workload: str) -> str:
+        return series_label("response_ms", workload, self.project, self.result)
+
+    def is_saturated(self, workload: str, t: float) -> bool:
+        return any(start <= t < end for start, end, _ in self.saturated.get(workload, ()))
+
     def _sync_legend(self, key: str, items: list[pg.PlotDataItem]) -> None:
         legend = self.legends[key]
         show = 0 < len(items) <= LEGEND_MAX
@@ -1067,8 +1115,10 @@ class ChartsPanel(QWidget):
                     continue
                 unit = _index(self.result).unit(metric, ent) or next(sp.unit for sp in PLOTS if sp.key == key)
                 base = ENDED if base_ended and (metric, ent) in self.baseline.series else _fmt(b, unit)
-                rows.append((key, metric, ent, series_label(metric, ent, self.project, self.result),
-                             ENDED if v is None else _fmt(v, unit), base))
+                value = ENDED if v is None else _fmt(v, unit)
+                if metric == "response_ms" and v is not None and self.is_saturated(ent, t):
+                    value = f"≥ {value}"  # a lower bound: the queue keeps growing (red, _mark_saturated)
+                rows.append((key, metric, ent, series_label(metric, ent, self.project, self.result), value, base))
         layout = [(key, metric, ent) for key, metric, ent, *_ in rows]
         if layout != self._readout_layout:
             self._readout_layout = layout
@@ -1085,6 +1135,7 @@ class ChartsPanel(QWidget):
                 item = QTreeWidgetItem([label, value, base])
                 item.setToolTip(0, label)
                 item.setForeground(0, self._color((metric, ent)))
+                _mark_saturated(item, value)
                 top.addChild(item)
                 self._readout_items[(key, metric, ent)] = item
             for top in tops.values():
@@ -1096,6 +1147,8 @@ class ChartsPanel(QWidget):
             for col, text in ((0, label), (1, value), (2, base)):
                 if item.text(col) != text:
                     item.setText(col, text)
+                    if col == 1:
+                        _mark_saturated(item, value)
 
     def _mouse_moved(self, evt) -> None:
         pos = evt[0]
@@ -1114,8 +1167,10 @@ class ChartsPanel(QWidget):
             ended = _ended(self.result, t)
             for metric, ent in self.shown[key][:8]:
                 s = self.result.series[(metric, ent)]
-                lines.append(f"{series_label(metric, ent, self.project, self.result)}: "
-                             f"{ENDED if ended else _fmt(s.at(t), s.unit)}")
+                value = ENDED if ended else _fmt(s.at(t), s.unit)
+                if metric == "response_ms" and not ended and self.is_saturated(ent, t):
+                    value = f"≥ {value} ({SATURATED}: a lower bound)"
+                lines.append(f"{series_label(metric, ent, self.project, self.result)}: {value}")
             if len(self.shown[key]) > 8:
                 lines.append(tr("... {n} more in the read-out").format(n=len(self.shown[key]) - 8))
             text.setText("\n".join(lines))
@@ -1166,6 +1221,23 @@ def _same(item: pg.PlotDataItem, x: np.ndarray, y: np.ndarray) -> bool:
 
 
 ENDED = "ended"  # the read-out past the end of a plan (its curve stops there)
+SATURATED = QT_TR_NOOP("saturated")  # a response time where some of the offered IOPS go unserved
+
+
+def _mark_saturated(item: QTreeWidgetItem, value: str) -> None:
+    """A saturated response in the read-out: red, with the reason as its tooltip."""
+    saturated = value.startswith("≥")
+    if saturated:
+        item.setForeground(1, QColor("#c00000"))
+    else:
+        item.setData(1, Qt.ForegroundRole, None)  # the palette's
+    item.setToolTip(1, tr("{saturated}: some of the offered IOPS are not served; the response time is a lower "
+                          "bound of a queue that keeps growing").format(saturated=tr(SATURATED)) if saturated else "")
+
+
+def saturation_text(name: str, served: float) -> str:
+    """The label of a saturation band: which workload, and how much of its load is served."""
+    return f"{name} saturated: {served * 100:.0f}% of its IOPS served"
 
 
 def _ended(result, t: float) -> bool:

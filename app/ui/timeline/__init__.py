@@ -23,7 +23,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from app.domain.edits import parse_ref
-from app.ui.timeline.dialogs import failed_drives
+from app.ui.timeline.dialogs import failed_at, failed_drives
 from app.ui.charts import values_at
 from app.ui.i18n import QT_TR_NOOP, tr
 
@@ -158,6 +158,17 @@ class TimelineParts:
             self._advisories = None
             messages.set_extra("prediction", [])
 
+    def on_replaced(self) -> None:
+        """A different project: no curve, bar, comparison or colour of the old one stays (the
+        next prediction, or the reason there is none, is this project's)."""
+        self.live.forget()
+        self._steps = []
+        self.charts.set_results(None)
+        self.compare.set_results(None, None)
+        self.timeline.set_result(None)
+        self._advisories = None
+        self.colour_canvas()
+
     def on_busy(self, busy: bool) -> None:
         self.timeline.set_stale(busy)
         if busy:
@@ -185,7 +196,8 @@ class TimelineParts:
             if v is None:  # no series of its own: its RAID group's utilization
                 v = groups.get(group_of.get(loc))
             values[loc] = None if v is None else max(0.0, min(100.0, v))
-        canvas.set_drive_values(values)
+        # a failed drive does no I/O: its 0% is not an idle drive's (green "0" would say it is)
+        canvas.set_drive_values(values, failed=failed_at(project, t))
 
     # ------------------------------------------------------------ selection
     def on_selection(self, refs: list[str]) -> None:
@@ -423,6 +435,8 @@ def install(window) -> TimelineParts:
         toolbar.addAction(play)
 
     # wiring
+    # before the Document's change after a replacement, which asks for the new prediction
+    doc.replaced.connect(parts.on_replaced)
     live.resultReady.connect(parts.on_result)
     live.failed.connect(parts.on_failed)
     live.busyChanged.connect(parts.on_busy)
@@ -448,6 +462,9 @@ def install(window) -> TimelineParts:
     ops_menu.addAction(tr("&Delete selected operation"), lambda: timeline.selected and timeline.delete_event(timeline.selected))
     ops_menu.addSeparator()
     ops_menu.addAction(play)
+    plan_menu = window.menu("Plan")
+    from .plan_length import ask_plan_length
+    plan_menu.addAction("Plan &length...", lambda: ask_plan_length(window))
     sc_menu = window.menu("Scenario")
     sc_menu.addAction(tr("&Duplicate current scenario"), lambda: bar.duplicate())
     sc_menu.addAction(tr("&Rename current scenario..."), bar._ask_rename)

@@ -76,6 +76,24 @@ def failed_drives(project) -> dict[str, float]:
     return out
 
 
+def failed_at(project, t: float) -> set[str]:
+    """Drives of the current scenario that are failed at time `t` (h): failed at or before `t`
+    and not replaced by then (a replaced drive is in service again)."""
+    down: set[str] = set()
+    try:
+        events = sorted(project.scenario().events, key=lambda e: e.start_h)
+    except (KeyError, TypeError):
+        return down
+    for e in events:
+        if e.start_h > t + 1e-9:
+            break
+        if isinstance(e, DriveFailure):
+            down.add(e.drive)
+        elif isinstance(e, DriveReplacement):
+            down.discard(e.drive)
+    return down
+
+
 def _migration_ends(project) -> set[int]:
     """LUNs the current scenario already migrates from or to (not to be chosen again)."""
     out: set[int] = set()
@@ -270,9 +288,17 @@ class EventForm(QDialog):
                       f"{l.capacity_gb:g} GB)", l.id) for l in p.luns]
             return self._combo(items, value)
         if name == "drive":
+            # only the drives the event can name: a failure a RAID group member (a hot spare or
+            # an unbound drive holds no data to rebuild: offered, then refused), a replacement a
+            # drive failed before it; the event's own drive stays listed when editing it
+            failed = failed_drives(p) if isinstance(self._event, DriveReplacement) else {}
             items = []
             for loc, d in p.drives.items():
                 g = p.group_of_drive(loc)
+                if isinstance(self._event, DriveFailure) and g is None and loc != value:
+                    continue
+                if isinstance(self._event, DriveReplacement) and loc not in failed and loc != value:
+                    continue
                 where = g.label if g else (tr("hot spare") if d.hot_spare else tr("unbound"))
                 items.append((f"{loc} ({where})", loc))
             return self._combo(items, value)

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from app.domain import edits
 from app.domain.formatting import format_time
 from app.domain.priorities import offered_priorities, priority_choice
-from app.domain.project import Event, LunMigration, VolumeMigration
+from app.domain.project import Event, LunMigration, VolumeMigration, describe_event
 from app.domain.validation import event_issues
 from app.ui.accessibility import accessible, label_for
 from app.ui.charts.statustext import StatusText
@@ -259,7 +259,8 @@ class TimelinePanel(QWidget):
         op.mergeable = mergeable  # the Start box's arrow steps; a drag is one edit of its own
         ok = self._apply(op)
         if ok:
-            self.notify(tr("{event} now starts at {time}").format(event=event_id, time=format_time(start_h)))
+            name = describe_event(self.project.scenario().event(event_id), self.platform)
+            self.notify(tr("{event} now starts at {time}").format(event=name, time=format_time(start_h)))
         return ok
 
     def set_priority(self, event_id: str, priority: str) -> bool:
@@ -288,12 +289,21 @@ class TimelinePanel(QWidget):
         t = self.cursor.time_h if (start_h is None and self.cursor is not None) else (start_h or 0.0)
         ev = default_event(kind, self.project, self.platform, t, **preset)  # what the rules accept
         why = self._no_target(ev, [src for src, _ in preset.get("moves", ())])
+        created = None
+        if why and isinstance(ev, LunMigration):  # nowhere to go: offer to create the destination
+            from .destination import offer_destination
+
+            created = offer_destination(self, self.document, ev.source_lun, why)
+            if created is not None:
+                ev.dest_lun, why = created, None
         if why:
             self.notify(tr("Cannot add {kind}: {why}").format(kind=ev.label_text, why=why))
             return None
         form = EventForm(ev, self.project, self.platform, self, title=tr("Add {kind}").format(kind=ev.label_text))
         if form.exec():
             return self.add_event(form.make_event())
+        if created is not None:  # the migration was cancelled: so is the LUN made for it
+            self.document.undo_stack.undo()
         return None
 
     def _no_target(self, ev: Event, asked: list[int]) -> str | None:
