@@ -1997,5 +1997,15 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <source>Cannot set the plan length: {why}</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>LUN migration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{why}.
+
+{what} and migrate to it? (Undo removes it again.)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

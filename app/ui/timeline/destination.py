@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from app.ui.i18n import tr
 from app.domain import edits
 from app.domain.capacity import capacity_summary
 from app.domain.formatting import format_capacity
@@ -30,8 +31,9 @@ def offer_destination(parent: QWidget, document, source_lun: int, why: str) -> i
     if op is None or document.check(op):
         return None
     answer = QMessageBox.question(
-        parent, "LUN migration",
-        f"{why[:1].upper()}{why[1:]}.\n\n{op.text} and migrate to it? (Undo removes it again.)",
+        parent, tr("LUN migration"),
+        tr("{why}.\n\n{what} and migrate to it? (Undo removes it again.)").format(why=why[:1].upper() + why[1:],
+                                                                               what=op.text),
         QMessageBox.Yes | QMessageBox.Cancel, QMessageBox.Yes)
     if answer != QMessageBox.Yes:
         return None
