@@ -19,6 +19,7 @@ def capacity_box(project, catalog) -> QGroupBox:
     box.setObjectName("capacityBox")
     lay = QVBoxLayout(box)
     table = QTableWidget(len(space.groups) + 1, len(COLUMNS))
+    table.setTabKeyNavigation(False)  # Tab leaves the table, as in every dock view
     table.setObjectName("capacityTable")
     table.setHorizontalHeaderLabels(list(COLUMNS))
     table.verticalHeader().setVisible(False)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.domain import edits
+from app.domain.formatting import plural
 from app.domain.project import describe_event
 from app.ui.i18n import tr
 
