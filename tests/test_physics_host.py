@@ -77,7 +77,8 @@ def test_open_load_beyond_the_drives_is_served_at_their_capacity_and_the_rest_re
     over = codes(r, "host-overload")  # the groups' drives, and SP A's CPU at this load
     assert over and all(a.where.startswith("RG ") or a.where == "SP A" for a in over)
     assert any(a.where.startswith("RG ") for a in over) and any(a.where == "SP A" for a in over)
-    assert any("oltp" in a.text and "unserved" in a.text for a in over)
+    name = next(w.name or w.id for w in p.workloads if w.id == "oltp")  # named, not by its id
+    assert any(name in a.text and "unserved" in a.text for a in over)
     metrics = {s["metric"] for s in r.to_json()["series"]}
     assert {"offered_iops", "unserved_iops"} <= metrics
 
