@@ -609,6 +609,22 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Stripe:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} spans of {k} drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{d}+2 ({k} drives)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (platform default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Create group</source>
         <translation type="unfinished"></translation>
     </message>
@@ -706,6 +722,30 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>{n} drive failure(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drives per span</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drives per stripe (data + parity)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stripe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{what}; the platform&apos;s default: {d}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (the level&apos;s default geometry)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
