@@ -99,6 +99,26 @@ class Series:
         i = int(self.t.searchsorted(time_h, side="right")) - 1
         return float(self.v[max(i, 0)])
 
+    def mean(self, start_h: float, end_h: float) -> float:
+        """The time-weighted mean over [start_h, end_h) (what an interval's measurement is), NaN
+        stretches (no I/O) left out of the weights: NaN if the whole window is NaN. Unlike a
+        point value it moves continuously when a change (a cache filling) shifts in time."""
+        if not len(self.v):
+            return 0.0
+        if end_h <= start_h:
+            return self.at(start_h)
+        inner = self.t[(self.t > start_h) & (self.t < end_h)]
+        edges = np.concatenate(([start_h], inner, [end_h]))
+        width = np.diff(edges)
+        if self.linear:  # trapezoids between the points (np.interp is exact on each piece)
+            y = np.interp(edges, self.t, self.v)
+            area, ok = (y[:-1] + y[1:]) / 2 * width, np.isfinite(y[:-1] + y[1:])
+        else:  # steps: the value holding from each piece's start
+            i = np.maximum(self.t.searchsorted(edges[:-1], side="right") - 1, 0)
+            area, ok = self.v[i] * width, np.isfinite(self.v[i])
+        w = float(width[ok].sum())
+        return float(area[ok].sum() / w) if w > 0 else math.nan
+
     def peak(self, start_h: float | None = None, end_h: float | None = None) -> float:
         """The highest value in [start_h, end_h), NaN cells (no I/O) left out: NaN if every value
         in the window is NaN."""
