@@ -10,7 +10,8 @@ plus one workload unknown: the measured LUNs' read hit ratio where the project f
 the rates' `host.working_set_pct` (the hit ratio then follows from the cache size). They are
 fitted together by bounded least squares (scipy.optimize.least_squares, trust region
 reflective, on the unit box of the bounds; forward differences of 2% of the range: the engine's
-answers have kinks where a cap changes hands) on the relative errors of the compared values
+answers have kinks where a cap changes hands; when the trust region collapses on one, a
+single restart with 0.5% differences goes on from there) on the relative errors of the compared values
 (a response against max(measured, 1 ms), a utilization against max(measured, 5%)). Each
 evaluation runs the real engine on the replay of the measured load (app.domain.measured_replay),
 with the values replaced in memory. A parameter the data does not move (its Jacobian column is
@@ -223,6 +224,13 @@ def calibrate(project: Project, catalog: Catalog, data: MeasuredData, max_evalua
     before = predict(values_of(u0))
     fit = least_squares(fun, u0, bounds=(0.0, 1.0), method="trf", diff_step=0.02, x_scale=1.0,
                         ftol=1e-6, xtol=1e-6, max_nfev=max_evaluations)
+    if fit.status == 3 and fit.cost > 1e-12 and fit.nfev < max_evaluations:
+        # the trust region collapsed on a kink (a cap changing hands, the cache filling a step
+        # earlier): one restart from there with a fresh region and finer differences
+        again = least_squares(fun, fit.x, bounds=(0.0, 1.0), method="trf", diff_step=0.005, x_scale=1.0,
+                              ftol=1e-6, xtol=1e-6, max_nfev=max_evaluations - fit.nfev)
+        if again.cost < fit.cost:
+            fit = again
     jac_norm = np.linalg.norm(fit.jac, axis=0) if fit.jac is not None else np.zeros(len(params))
     identified = jac_norm > 1e-9
     u = np.where(identified, fit.x, u0)  # a parameter the data does not see stays as it was
