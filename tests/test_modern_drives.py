@@ -8,7 +8,7 @@ from app.domain.hardware import Interface, hdd_random_ms, ssd_random_ms
 from app.store.presets import PresetError, parse_drive
 
 NEW = ["nlsas-7k2-24000", "nlsas-7k2-12000", "nlsata-7k2-24000", "nlsas-7k2-24000-hc580", "sas-10k-2400",
-       "sas-15k-900", "sas-ssd-3840", "sata-ssd-3840", "nvme-ssd-3840", "nvme-ssd-7680"]
+       "sas-15k-900", "sas-ssd-3840", "sata-ssd-3840", "nvme-ssd-3840", "nvme-ssd-7680", "nvme-ssd-1920-cm7"]
 
 
 def _drive(**kw):
@@ -91,3 +91,53 @@ def test_nvme_group_serves_its_iops_at_its_latency(catalog):
     # a light load sees the published read latency (plus the host's own path), not 1/IOPS
     r = light.get("response_ms", "db").at(0.5)
     assert 0.07 <= r < 0.2
+
+
+# ---------------------------------------------------------------- every figure is cited
+_FIGURES = ("capacity_gb", "rpm", "seq_mb_s", "seq_outer_mb_s", "seq_inner_mb_s", "seek_ms", "read_iops",
+            "write_iops", "read_latency_ms", "mttf_h", "afr_pct", "ure_bits", "dwpd")
+
+
+def _renderings(key: str, v) -> set[str]:
+    """The ways a source writes a figure (14,000 MB/s, 2,000K IOPS, 2.5M h, 10^17, 70 us...)."""
+    import math
+
+    out = {f"{v:,}", f"{v}", f"{v:g}"}
+    if isinstance(v, float) and v.is_integer():
+        out |= {f"{int(v):,}", f"{int(v)}"}
+    extra = {"ure_bits": lambda: {f"10^{round(math.log10(v))}"},
+             "read_iops": lambda: {f"{v / 1000:,.0f}K", f"{v / 1000:g}K"},
+             "write_iops": lambda: {f"{v / 1000:,.0f}K", f"{v / 1000:g}K"},
+             "mttf_h": lambda: {f"{v / 1e6:g}M h", f"{v / 1e6:.1f}M h"},
+             "read_latency_ms": lambda: {f"{v * 1000:g} us"},
+             "afr_pct": lambda: {f"{v:g}%"},
+             "capacity_gb": lambda: {f"{v / 1000:g} TB", f"{v:,} GB"},
+             "seq_mb_s": lambda: {f"{v / 1000:g} GB/s"}}
+    return out | extra.get(key, set)()
+
+
+def test_current_drives_cite_every_figure():
+    """Each figure of an issue-24 drive is in its source: as the number the document gives, or by
+    name where the source says it is an assumption or derived (inner zone, seek, latency...)."""
+    import tomllib
+    from pathlib import Path
+
+    raw = tomllib.loads((Path(__file__).parent.parent / "presets" / "drives.toml").read_text())["drive"]
+    current = [d for d in raw if "ure_bits" in d]
+    assert {d["id"] for d in current} >= set(NEW)
+    missing = []
+    for d in current:
+        text = (d["source"] + " " + d["name"]).replace("inner zone", "seq_inner_mb_s").replace("seek", "seek_ms")
+        assert "http" in d["source"], d["id"]
+        for key in _FIGURES:
+            if key in d and not (key == "rpm" and d[key] == 0):
+                if key not in text and not any(r in text for r in _renderings(key, d[key])):
+                    missing.append(f"{d['id']}.{key} = {d[key]}")
+    assert not missing, "figures the source does not give or name: " + ", ".join(missing)
+
+
+def test_kioxia_cm7_is_a_pcie5_nvme_drive(catalog):
+    t = catalog.drive("nvme-ssd-1920-cm7")
+    assert t.interface is Interface.NVME and t.is_ssd and t.seq_mb_s == 14000
+    assert (t.read_iops, t.write_iops, t.dwpd) == (2_000_000, 155_000, 1)
+    assert "nvme-ssd-1920-cm7" in catalog.platform("linux-md").drive_types

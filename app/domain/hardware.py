@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Iterator, Mapping
 
-from .raid import RaidType
+from .raid import RaidMath, RaidType
 
 
 @dataclass(frozen=True)
@@ -241,6 +241,28 @@ class RaidRule:
     even_only: bool = False
     widths: tuple[int, ...] = ()  # when only specific widths are allowed (CLARiiON R3: 5 or 9)
     interfaces: tuple[Interface, ...] = ()  # empty = any
+    # RAID 50/60 drives per span, distributed drives per stripe: what a new group starts from
+    # (0: RaidMath's default) and the only values the product offers (empty: any that fits)
+    default_stripe: int = 0
+    stripes: tuple[int, ...] = ()
+
+    def stripe_fits(self, stripe: int, width: int) -> bool:
+        """A span that splits `width` drives into two or more; a distributed stripe that leaves
+        room for the group's spare capacity."""
+        if self.raid.spanned:
+            return width % stripe == 0 and width // stripe >= 2
+        return stripe + RaidMath(self.raid, width, stripe).spare_drives <= width
+
+    def stripe_for(self, width: int) -> int:
+        """The stripe a new group of `width` drives gets: the platform's default when it fits,
+        else the widest other stripe the product offers that fits, else 0 (RaidMath's default
+        geometry)."""
+        if not self.default_stripe or not (self.raid.spanned or self.raid.distributed):
+            return 0
+        for s in (self.default_stripe, *sorted(self.stripes, reverse=True)):
+            if self.stripe_fits(s, width):
+                return s
+        return 0
 
     def allows_width(self, width: int) -> bool:
         if self.widths:

@@ -896,6 +896,11 @@ FIELDS: tuple[Field, ...] = (
     Field("raid.<level>", "even", "bool", default=False),
     Field("raid.<level>", "widths", "list", default=[], doc="exact widths allowed"),
     Field("raid.<level>", "interfaces", "list", default=[], doc=" | ".join(INTERFACES)),
+    Field("raid.<level>", "default_stripe", "int", default=0, lo=0, hi=1000,
+          doc="RAID 50/60: drives per span, distributed: drives per stripe (data + parity) a group made "
+              "in the GUI starts from (0: the level's default, two spans / 8+2); cite it in source"),
+    Field("raid.<level>", "stripes", "list", default=[],
+          doc="the only stripe widths the product offers (e.g. [10, 18]); empty: any that fits"),
     Field("cache.<key> / lun_settings.<key>", "kind", "choice", default="int", choices=SETTING_KINDS),
     Field("cache.<key> / lun_settings.<key>", "default", "any", required=True),
     Field("features.<id>", "reboot_minutes", "float", default=0.0, lo=0, hi=1440, unit="min"),

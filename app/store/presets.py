@@ -382,8 +382,19 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         for x in widths:
             if check_number(x, 1, 1000, integer=True):
                 raise PresetError(f"{w}: widths: {check_number(x, 1, 1000, integer=True)}")
+        stripe = _field(r, "raid.<level>", "default_stripe", w, "")
+        stripes = tuple(int(x) for x in _field(r, "raid.<level>", "stripes", w, ""))
+        if (stripe or stripes) and not (rt.spanned or rt.distributed):
+            raise PresetError(f"{w}: default_stripe/stripes apply to RAID 50/60 and distributed levels only, "
+                              f"not {rt.label}")
+        if stripe and (stripe < (3 if rt is RaidType.R50 else 4) or stripe > hi):
+            raise PresetError(f"{w}: default_stripe {stripe} is not a {rt.label} stripe "
+                              f"(at least {3 if rt is RaidType.R50 else 4} drives, at most max = {hi})")
+        if stripes and stripe not in stripes:
+            raise PresetError(f"{w}: default_stripe {stripe} is not one of stripes = {list(stripes)}")
         raid_rules[rt] = RaidRule(rt, lo, hi, _field(r, "raid.<level>", "even", w, ""),
-                                  tuple(int(x) for x in widths), _interfaces(r.get("interfaces", ()), w))
+                                  tuple(int(x) for x in widths), _interfaces(r.get("interfaces", ()), w),
+                                  stripe, stripes)
     controllers = []
     for i, c in enumerate(_tables(doc, "controllers", where)):
         w = f"{where}: [[controllers]] #{i + 1}"

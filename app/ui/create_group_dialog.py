@@ -1,12 +1,13 @@
 """Edit > Create RAID Group... (Ctrl+G): a dialog for the selected drives (their count and type,
-the RAID level: the preferred protected one, RAID 5 where allowed), one undoable edit."""
+the RAID level: the preferred protected one, RAID 5 where allowed; for RAID 50/60 and
+distributed levels the stripe, starting from the platform's default), one undoable edit."""
 from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from app.ui.i18n import tr
 from app.domain import edits
-from app.domain.raid import RaidType
+from app.domain.raid import RaidMath, RaidType
 
 
 class CreateGroupDialog(QDialog):
@@ -25,9 +26,24 @@ class CreateGroupDialog(QDialog):
         self.raid = QComboBox()
         self.raid.setObjectName("raid_type")
         chosen = fill_raid_combo(self.raid, allowed)
+        # the stripe (RAID 50/60 span, distributed stripe) of the chosen level, from the preset
+        self.stripe = QComboBox()
+        self.stripe.setObjectName("stripe")
+        self.stripe_label = QLabel(tr("Stripe:"))
         form = QFormLayout()
         form.addRow("RAID level:", self.raid)
+        form.addRow(self.stripe_label, self.stripe)
         lay.addLayout(form)
+
+        def level_changed() -> None:
+            shown = fill_stripe_combo(self.stripe, project, catalog, RaidType(self.raid.currentData()),
+                                      len(self.locations))
+            self.stripe.setVisible(shown)
+            self.stripe_label.setVisible(shown)
+            self.stripe_shown = shown
+
+        self.raid.currentIndexChanged.connect(level_changed)
+        level_changed()
         self.note = QLabel()
         self.note.setWordWrap(True)
         reasons = sorted({w for w in allowed.values() if w})
@@ -42,4 +58,29 @@ class CreateGroupDialog(QDialog):
         lay.addWidget(self.buttons)
 
     def edit(self) -> edits.CreateRaidGroup:
-        return edits.CreateRaidGroup(RaidType(self.raid.currentData()), self.locations)
+        stripe = self.stripe.currentData() if self.stripe_shown else 0
+        return edits.CreateRaidGroup(RaidType(self.raid.currentData()), self.locations, stripe=int(stripe or 0))
+
+
+def stripe_label(raid: RaidType, width: int, stripe: int) -> str:
+    """'16+2 (18 drives)' for a distributed stripe, '3 spans of 8' for RAID 50/60."""
+    if raid.spanned:
+        return tr("{n} spans of {k} drives").format(n=width // stripe, k=stripe)
+    return tr("{d}+2 ({k} drives)").format(d=stripe - 2, k=stripe)
+
+
+def fill_stripe_combo(combo: QComboBox, project, catalog, raid: RaidType, width: int) -> bool:
+    """The stripes a new `raid` group of `width` drives can have (edits.stripe_options), the
+    platform preset's default_stripe chosen (else the level's default geometry). False when the
+    level has no stripe to choose (the combo is then empty)."""
+    combo.clear()
+    options = edits.stripe_options(project, catalog, raid, width)
+    if not options:
+        return False
+    platform_default = edits.default_stripe(project, catalog, raid, width)
+    start = platform_default or RaidMath(raid, width).span_width
+    for s in options:
+        text = stripe_label(raid, width, s)
+        combo.addItem(text + (tr(" (platform default)") if s == platform_default else ""), s)
+    combo.setCurrentIndex(max(combo.findData(start), 0))
+    return True

@@ -370,8 +370,19 @@ class Inspector(QTabWidget):
               (tr("Free"), format_capacity(cap.free_gb)),
               (tr("Write penalty"), tr("{n} back-end I/Os per random write").format(n=g.math.write_penalty)),
               (tr("Survives"), tr("{n} drive failure(s)").format(n=g.math.failures_tolerated))]
-        form.set_properties([(SettingSpec("name", tr("Name"), "str", ""), g.name)], read_only=ro)
+        editable = [(SettingSpec("name", tr("Name"), "str", ""), g.name)]
+        options = edits.stripe_options(project, catalog, g.raid, g.width)
+        if options:  # RAID 50/60 spans, a distributed group's stripe: the value in use (0 = level default)
+            default = edits.default_stripe(project, catalog, g.raid, g.width)
+            what = tr("drives per span") if g.raid.spanned else tr("drives per stripe (data + parity)")
+            editable.append((SettingSpec(
+                "stripe", tr("Stripe"), "choice", g.math.span_width, unit=tr("drives"), choices=options,
+                help=tr("{what}; the platform's default: {d}").format(
+                    what=what, d=default if default else tr("none (the level's default geometry)"))),
+                g.math.span_width))
+        form.set_properties(editable, read_only=ro)
         form.committed.connect(lambda k, v: self.apply(edits.SetGroupFields(gid, **{k: v})))
+        self.group_form = form
         self._reliability_box(lay, gid)  # (above the long member list: what a failure costs)
         lay.addWidget(form)
         # LUNs

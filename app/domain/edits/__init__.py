@@ -47,10 +47,12 @@ from .refs import (  # noqa: F401
 from .rules import (  # noqa: F401
     add_enclosure_problem,
     allowed_raid_types,
+    default_stripe,
     drive_limit_problem,
     place_drive_problem,
     platform_of,
     preferred_raid_type,
+    stripe_options,
 )
 from .base import (  # noqa: F401
     Batch,

@@ -9,18 +9,26 @@ from ..raid import RaidType
 from .base import Edit, SnapshotEdit, lookup
 from .change import Change, EditError, GROUPS, LUNS, WORKLOADS
 from .refs import ref_drive, ref_group, ref_lun
-from .rules import allowed_raid_types, platform_of
+from .rules import allowed_raid_types, default_stripe, platform_of
 
 
 class CreateRaidGroup(Edit):
-    def __init__(self, raid: RaidType | str, drives: Sequence[str], group_id: int | None = None, name: str = ""):
+    """A new group of `drives`. stripe: RAID 50/60 drives per span, a distributed group's drives
+    per stripe; None takes the platform's default_stripe (edits.default_stripe), 0 the level's
+    default geometry."""
+
+    def __init__(self, raid: RaidType | str, drives: Sequence[str], group_id: int | None = None, name: str = "",
+                 stripe: int | None = None):
         self.raid = raid if isinstance(raid, RaidType) else RaidType.parse(raid)
         self.drives = list(drives)
         self.group_id = group_id
         self.name = name
+        self.stripe = stripe
         self.text = f"Create {self.raid.label} group"
 
     def check(self, project: Project, catalog: Catalog) -> str | None:
+        if self.stripe is None:  # (resolved here: do() has no catalog; without a check, 0)
+            self.stripe = default_stripe(project, catalog, self.raid, len(self.drives))
         why = allowed_raid_types(project, catalog, self.drives).get(self.raid, "")
         if why == "":
             return f"the {platform_of(project, catalog).name} does not offer {self.raid.label}"
@@ -39,7 +47,7 @@ class CreateRaidGroup(Edit):
             g = project.group_of_drive(loc)
             if g is not None:
                 raise EditError(f"drive {loc} is already in {g.label}")
-        project.groups.append(RaidGroup(self.group_id, self.raid, list(self.drives), self.name))
+        project.groups.append(RaidGroup(self.group_id, self.raid, list(self.drives), self.name, int(self.stripe or 0)))
         project.groups.sort(key=lambda g: g.id)
         self.text = f"Create RG {self.group_id} ({self.raid.label})"
         return Change.of(GROUPS, refs=[ref_group(self.group_id), *map(ref_drive, self.drives)])
@@ -74,7 +82,7 @@ class DeleteRaidGroup(SnapshotEdit):
 
 
 class SetGroupFields(SnapshotEdit):
-    """Rename a group or change its RAID type (the drives stay)."""
+    """Rename a group, change its RAID type or its stripe (the drives stay)."""
 
     attrs = ("groups",)
     aspects = (GROUPS,)
@@ -89,7 +97,11 @@ class SetGroupFields(SnapshotEdit):
         for k, v in self.values.items():
             if k == "raid":
                 v = v if isinstance(v, RaidType) else RaidType.parse(v)
-            if k not in ("raid", "name"):
+            if k not in ("raid", "name", "stripe"):
                 raise EditError(f"a RAID group has no field {k!r}")
+            if k == "stripe":
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 or v != int(v):
+                    raise EditError(f"a stripe is a whole number of drives, not {v!r}")
+                v = int(v)
             setattr(g, k, v)
         self._refs = {ref_group(g.id)}

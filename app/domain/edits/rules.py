@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..formatting import plural
-from ..hardware import Catalog, Platform
+from ..hardware import Catalog, Platform, RaidRule
 from ..project import Project, enclosure_id, parse_slot_id
 from ..raid import RaidType
 from ..validation import drives_left
@@ -126,3 +126,25 @@ def preferred_raid_type(allowed: dict[RaidType, str | None]) -> RaidType | None:
     ok = [rt for rt, why in allowed.items() if why is None]
     ok.sort(key=lambda rt: RAID_PREFERENCE.index(rt.value) if rt.value in RAID_PREFERENCE else len(RAID_PREFERENCE))
     return ok[0] if ok else None
+
+
+def default_stripe(project: Project, catalog: Catalog, raid: RaidType, width: int) -> int:
+    """The stripe (RAID 50/60 drives per span, distributed drives per stripe) a new group of
+    `width` drives of `raid` starts from: the platform preset's default_stripe when it fits the
+    width, else 0 (the level's default geometry, app/domain/raid.py RaidMath)."""
+    rule = platform_of(project, catalog).raid_rules.get(raid)
+    return rule.stripe_for(width) if rule is not None else 0
+
+
+def stripe_options(project: Project, catalog: Catalog, raid: RaidType, width: int) -> tuple[int, ...]:
+    """The stripes a `raid` group of `width` drives can have on this platform: the preset's
+    `stripes` that fit, or (none listed) every span that splits the width / every distributed
+    stripe of 4 drives up that leaves room for the spare capacity. Empty: the level has no
+    stripe to choose (or none fits)."""
+    if not (raid.spanned or raid.distributed):
+        return ()
+    rule = platform_of(project, catalog).raid_rules.get(raid)
+    rule = rule if rule is not None else RaidRule(raid, 1, width)
+    least = 3 if raid is RaidType.R50 else 4
+    offered = rule.stripes or tuple(range(least, width + 1))
+    return tuple(s for s in offered if s >= least and rule.stripe_fits(s, width))
