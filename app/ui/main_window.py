@@ -335,6 +335,17 @@ class MainWindow(QMainWindow):
             finally:
                 self._sync = False
         self.storage.select_refs(refs)
+        # a RAID group picked on the canvas or in the tree: its settings are what one edits next,
+        # so the inspector comes to the front (it shares its place with the advisor's tab)
+        if any(edits.parse_ref(r)[0] == "group" for r in refs):
+            self.show_inspector()
+
+    def show_inspector(self) -> None:
+        """Bring the inspector's selection page to the front (the dock shown and raised)."""
+        self.inspector.setCurrentWidget(self.inspector.selection_page)
+        if not self.inspector_dock.isVisible():
+            self.inspector_dock.show()
+        self.inspector_dock.raise_()
 
     def select_ref(self, ref: str) -> None:
         """Select the object a reference names (a message was clicked) and bring it into view."""

@@ -221,21 +221,22 @@ class TimelineParts:
             elif kind == "workload":
                 focus.add(("response_ms", key))
         self.charts.set_focus(focus)
-        # the timeline shows the window's event selection, none included (a selection with no
-        # operation, e.g. after the selected one was deleted or its add undone)
-        if event_id != self.timeline.selected:
-            self.timeline.selected = event_id
-            self.timeline.gantt.select(event_id)
-            self.timeline._update_controls()
+        # the timeline shows the window's event (or workload) selection, none included (a
+        # selection with neither, e.g. after the selected one was deleted or its add undone)
+        workloads = [key for kind, key in map(parse_ref, refs) if kind == "workload"]
+        self.timeline.show_selection(event_id, workloads[0] if len(workloads) == 1 else None)
         if event_id:
             self.advisor.set_event(event_id, evaluate=self.docks["advisor"].isVisible())
 
-    def on_timeline_selection(self, event_id: str) -> None:
-        if event_id:
-            self.window.selection.set([event_id])
+    def on_timeline_selection(self, ref: str) -> None:
+        """An operation ("op3") or a workload ("workload w1") was picked on the timeline ("": none)."""
+        if ref:
+            self.window.selection.set([ref])
+            if parse_ref(ref)[0] == "workload":
+                self.window.show_inspector()
         else:
-            # clear only our own event selection, keep a canvas selection
-            refs = [r for r in self.window.selection.refs() if parse_ref(r)[0] != "event"]
+            # clear only what the timeline selects (events, a workload), keep a canvas selection
+            refs = [r for r in self.window.selection.refs() if parse_ref(r)[0] not in ("event", "workload")]
             self.window.selection.set(refs)
 
     def show_advisor(self, event_id: str) -> None:
