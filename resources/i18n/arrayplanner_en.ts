@@ -180,7 +180,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Nothing to delete: select drives, an enclosure, a RAID group or a LUN</source>
+        <source>Nothing to delete: select drives, an enclosure, a {group} or a LUN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select the drives for the {group} first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create the {group}: {why}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -189,14 +197,6 @@
     </message>
     <message>
         <source>Cannot delete: {why}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Select the drives for the RAID group first</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot create the RAID group: {why}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -264,7 +264,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>{n} {groups}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Messages ({tally})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create {group}…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make a {group} of the selected drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{groups} and LUNs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -413,10 +429,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Select drives, a RAID group, a LUN or a workload to edit it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Project</source>
         <translation type="unfinished"></translation>
     </message>
@@ -493,7 +505,7 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not in a RAID group</source>
+        <source>Not in a {group}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -573,10 +585,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RAID group</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
@@ -601,11 +609,15 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Create RAID group</source>
+        <source>Create {group}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>{n} drives: {types}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select drives, a {group}, a LUN or a workload to edit it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -729,7 +741,7 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RG {id} (missing)</source>
+        <source>{group} (missing)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1190,10 +1202,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RAID group {id}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Migrate LUN {id} to...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1219,14 +1227,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Volume migration group...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Fail a drive of RG {id}...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>{n} more LUNs: right-click them in the RAID groups and LUNs tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1319,6 +1319,14 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Scenario comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fail a drive of {group}...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} more LUNs: right-click them in the {groups} and LUNs tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1774,7 +1782,7 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>{lun}: {capacity} in RG {group}, owned by {owner}</source>
+        <source>{lun}: {capacity} in {group}, owned by {owner}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1995,6 +2003,10 @@ Replace it anyway (it stays read-only), or save this project under another name?
     </message>
     <message>
         <source>Cannot set the plan length: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create a {size} destination LUN for LUN {lun} in {group}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

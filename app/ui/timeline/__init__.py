@@ -26,6 +26,7 @@ from app.domain.edits import parse_ref
 from app.ui.timeline.dialogs import failed_at, failed_drives
 from app.ui.charts import values_at
 from app.ui.i18n import QT_TR_NOOP, tr
+from app.ui.terms import group_noun, group_title
 
 
 # the GUI-thread time one turn of the event loop may spend on a result's redraw steps (the first
@@ -266,7 +267,7 @@ class TimelineParts:
             group = project.group_of_drive(key)
             sub = self._group_entries(group.id, drive_failure=False) if group is not None else []
             if sub:
-                entries.append((tr("RAID group {id}").format(id=group.id), sub))
+                entries.append((group_title(self.window.document, group.id), sub))
         if entries:
             menu.addSeparator()
             _add_entries(menu, entries)
@@ -305,14 +306,14 @@ class TimelineParts:
                         self._dialog("volume_migration", moves=[[l, None] for l in luns], parallel=True)))
         members = project.group(gid).drives
         if drive_failure and members and self._offered("drive_failure"):
-            out.append((tr("Fail a drive of RG {id}...").format(id=gid), self._dialog("drive_failure", drive=members[0])))
+            out.append((tr("Fail a drive of {group}...").format(group=group_title(self.window.document, gid)), self._dialog("drive_failure", drive=members[0])))
         if luns and self._offered("lun_migration"):
             out.append(None)
             out += [(tr("Migrate LUN {id} to...").format(id=l), self._dialog("lun_migration", source_lun=l))
                     for l in luns[:MENU_LUNS]]
             if len(luns) > MENU_LUNS:
-                out.append((tr("{n} more LUNs: right-click them in the RAID groups and LUNs tree").format(
-                            n=len(luns) - MENU_LUNS),
+                out.append((tr("{n} more LUNs: right-click them in the {groups} and LUNs tree").format(
+                            n=len(luns) - MENU_LUNS, groups=group_noun(self.window.document, plural=True)),
                             None))
         return out
 
