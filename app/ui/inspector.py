@@ -32,6 +32,7 @@ from app.ui.capacity_view import capacity_box
 from app.ui.deletion import confirm_deletion
 from app.ui.i18n import QT_TR_NOOP, tr, tr_count
 from app.ui.terms import group_noun, group_title
+from app.ui.workload_templates import apply_row, new_workload, template_combo
 from app.ui.properties import PropertyForm, guard_wheel
 from app.ui.theme import follow_palette, mix
 
@@ -478,15 +479,19 @@ class Inspector(QTabWidget):
                                      for w in using]))
         add = QPushButton(tr("Add workload"))
         add.setObjectName("add_workload")
+        # the new workload's profile: a template (OLTP, DSS, mail ...) or the editors' defaults
+        self.add_template_box = template_combo(blank=tr("No template (8 KB, 67% reads, random)"))
 
         def add_workload() -> None:
-            wid = edits.new_workload_id(project)
-            w = Workload(wid, f"Workload {wid[1:]}", [lid], iops=1000.0)
+            w = new_workload(project, lid, self.add_template_box.currentData())
             if self.apply(edits.AddWorkload(w)):
-                self.refsSelected.emit([ref_workload(wid)])
+                self.refsSelected.emit([ref_workload(w.id)])
 
         add.clicked.connect(add_workload)
-        v.addWidget(add)
+        row = QHBoxLayout()
+        row.addWidget(self.add_template_box, 1)
+        row.addWidget(add)
+        v.addLayout(row)
         lay.addWidget(box)
         b = QPushButton(tr("Delete {lun}").format(lun=lun.label))
         b.clicked.connect(lambda: self.apply(edits.DeleteLun(lid)) and self.refsSelected.emit([ref_group(lun.group_id)]))
@@ -511,6 +516,7 @@ class Inspector(QTabWidget):
         form.committed.connect(commit)
         self.workload_form = form
         lay.addWidget(form)
+        lay.addWidget(apply_row(self, w))  # a template's profile in one undoable edit
         b = QPushButton(tr("Remove workload"))
         b.clicked.connect(lambda: self.apply(edits.RemoveWorkload(wid)) and self.refsSelected.emit([]))
         lay.addWidget(b)

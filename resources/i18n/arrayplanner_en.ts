@@ -753,6 +753,10 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>No template (8 KB, 67% reads, random)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Delete {lun}</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2017,6 +2021,18 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <source>{why}.
 
 {what} and migrate to it? (Undo removes it again.)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The I/O profile of a common application: I/O size, reads, randomness and cache hits, each from a cited source (the tooltip of each entry)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set the workload&apos;s I/O size, reads, randomness and cache hits to the template&apos;s (its IOPS and LUNs stay); Undo takes it back</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
