@@ -499,6 +499,10 @@ class MainWindow(QMainWindow):
             self._fit_to_screen()
         if not self._state_restored:
             self._arrange_default()
+        if not self._geometry_restored:
+            # the docks' first (stacked) arrangement has larger minimums than the default one:
+            # the first resize was held above the screen's height; now it fits
+            self.resize(self._screen_fit())
         QTimer.singleShot(0, self.canvas.fit)
 
     def _arrange_default(self) -> None:
@@ -510,12 +514,25 @@ class MainWindow(QMainWindow):
 
     def _fit_to_screen(self) -> None:
         """First run: docks' minimum sizes can push the window past the screen; fit it."""
+        self.resize(self._screen_fit())
         screen = self.screen()
-        avail = screen.availableGeometry() if screen else None
+        if screen is not None:  # its frame inside the available area (not under a panel)
+            avail, frame = screen.availableGeometry(), self.frameGeometry()
+            if not avail.contains(frame):
+                self.move(max(avail.left(), min(frame.left(), avail.right() - frame.width() + 1)),
+                          max(avail.top(), min(frame.top(), avail.bottom() - frame.height() + 1)))
+
+    def _screen_fit(self) -> QSize:
+        """1600 x 1000, or less: what fits the screen's available area with the window frame
+        (the title bar a window manager adds is outside the window's own height)."""
         w, h = 1600, 1000
-        if avail is not None:
-            w, h = min(w, avail.width()), min(h, avail.height())
-        self.resize(w, h)
+        screen = self.screen()
+        if screen is not None:
+            avail = screen.availableGeometry()
+            frame_w = max(0, self.frameGeometry().width() - self.width())
+            frame_h = max(0, self.frameGeometry().height() - self.height())
+            w, h = min(w, avail.width() - frame_w), min(h, avail.height() - frame_h)
+        return QSize(w, h)
 
     def _size_bottom_docks(self) -> None:
         """The bottom docks' first-run heights: a plug-in's wish (want_bottom_heights), else their
