@@ -28,6 +28,7 @@ from app.ui.accessibility import announce, plain_text
 from app.ui.i18n import tr, tr_count
 from app.ui.terms import group_noun, group_title
 from app.ui.theme import Theme, follow_palette, theme
+from app.ui.tooltips import follow_pointer
 
 MIME_DRIVE_TYPE = "application/x-arrayplanner-drive-type"
 MIME_ENCLOSURE_TYPE = "application/x-arrayplanner-enclosure-type"
@@ -848,6 +849,7 @@ class LayoutView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
         self.setAcceptDrops(True)
         self.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        follow_pointer(self)  # a drive's tooltip goes when the pointer leaves the drive
         # Fitting to the width must not change the width: with a scroll bar that comes and goes,
         # fit -> scroll bar toggles -> resize -> fit loops for ever. Keep it, and fit once per resize.
         self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)

@@ -21,6 +21,7 @@ from app.domain.formatting import format_duration, format_time
 from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEnable, WorkloadChange, describe_event
 from app.ui.accessibility import accessible, announce, plain_text
 from app.ui.theme import Theme, follow_palette, mix, readable, style_plot, theme
+from app.ui.tooltips import follow_pointer
 from app.ui.charts.timeaxis import TimeAxisItem
 
 PHASE_COLORS = {
@@ -427,6 +428,7 @@ class GanttView(QWidget):
         self.row_axis = RowAxisItem()
         self.plot_widget = pg.PlotWidget(axisItems={"bottom": TimeAxisItem("bottom"), "left": self.row_axis})
         accessible(self.plot_widget, "Timeline", "Nothing selected")
+        follow_pointer(self.plot_widget)  # a bar's tooltip goes when the pointer leaves the bar
         lay.addWidget(self.plot_widget)
         self.plot: pg.PlotItem = self.plot_widget.getPlotItem()
         self.plot.setMouseEnabled(x=True, y=False)
