@@ -311,6 +311,9 @@ class OperationSpec:
     source: str = ""
 
 
+DEFAULT_GROUP_NOUN = "RAID group"  # a platform's group_noun when its preset names none
+
+
 @dataclass(frozen=True)
 class Platform:
     id: str
@@ -337,6 +340,9 @@ class Platform:
     builtin: bool = True
     max_drives: int = 0  # drives the array can address in total (Dell: 96); 0 = no limit beyond the slots
     capacity: CapacitySpec = CapacitySpec()  # formatted capacity, vault, cache memory, rack units
+    # what the vendor's tools and documents call a RAID group ("Disk Group" on a Dell MD, "Aggregate"
+    # on a NetApp filer): the GUI names groups with it, so that it reads as the array's own manager
+    group_noun: str = DEFAULT_GROUP_NOUN
     # the parsed preset documents this platform came from (for the snapshot a project file carries
     # when the platform is not built in); not part of equality
     document: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -359,6 +365,26 @@ class Platform:
     def priorities(self, kind: str) -> tuple[str, ...]:
         spec = self.operations.get(kind)
         return spec.priorities if spec else ()
+
+    def group_title(self, group_id: int, name: str = "") -> str:
+        """A group as the GUI names it: "Disk Group 3" (a named one: its name)."""
+        return name or f"{self.group_noun} {group_id}"
+
+
+
+def group_noun(platform: "Platform | None", *, plural: bool = False, in_sentence: bool = False) -> str:
+    """The platform's word for a RAID group ("Disk Group", "Aggregate"; "RAID group" without a
+    platform). `in_sentence`: lower case but for acronyms ("disk group", "RAID group");
+    `plural`: with an s ("Disk Groups")."""
+    noun = platform.group_noun if platform is not None else DEFAULT_GROUP_NOUN
+    if in_sentence:
+        noun = " ".join(w if w.isupper() else w.lower() for w in noun.split())
+    return noun + "s" if plural else noun
+
+
+def group_title(platform: "Platform | None", group_id: int, name: str = "") -> str:
+    """A group as the GUI names it, with or without a platform: "Disk Group 3", "RAID group 3"."""
+    return name or f"{group_noun(platform)} {group_id}"
 
 
 @dataclass(frozen=True)

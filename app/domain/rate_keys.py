@@ -877,6 +877,9 @@ FIELDS: tuple[Field, ...] = (
     Field("", "family", "text", default="custom", doc="compared with the rate tables' model"),
     Field("", "firmware", "text", default=""),
     Field("", "description", "text", default=""),
+    Field("", "group_noun", "text", default="RAID group",
+          doc='what the vendor calls a RAID group, as in its documents ("Disk Group", "Aggregate"): '
+              "the GUI names groups with it; letters, spaces and hyphens, 2 to 24 characters"),
     Field("[[controllers]]", "name", "text", required=True, doc="LUN owners must be one of these"),
     Field("[[controllers]]", "cores", "int", default=1, lo=1, hi=256),
     Field("back_end", "buses", "int", required=True, lo=1, hi=256, doc="back-end buses / loops / channels"),

@@ -17,6 +17,7 @@ drives and rates. A broken user file is reported in Catalog.problems, never fata
 """
 from __future__ import annotations
 
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -458,6 +459,7 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         features=features,
         operations=operations,
         capacity=_capacity(doc, where),
+        group_noun=_group_noun(doc, where),
     )
     tables = _sourced(merged, "", "", "", f"{where}: rates {rates_id}" + (" with [rates_override]" if override else ""))
     rfile = (rates_where or {}).get(rates_id, f"rates {rates_id!r}")
@@ -469,6 +471,18 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         document=dict(doc), rates_document=dict(rates[rates_id]),
         origin=where, preset_issues=tuple(issues),
     )
+
+
+_GROUP_NOUN = re.compile(r"[A-Za-z][A-Za-z -]{0,22}[A-Za-z]")
+
+
+def _group_noun(doc: Mapping[str, Any], where: str) -> str:
+    """The top-level group_noun: a word or two the GUI puts before a group's number."""
+    noun = _field(doc, "", "group_noun", where)
+    if not _GROUP_NOUN.fullmatch(noun) or "  " in noun:
+        raise PresetError(f"{where}: group_noun {noun!r} must be a word or two such as \"Disk Group\" "
+                          f"(letters, spaces and hyphens, 2 to 24 characters; the GUI adds the number)")
+    return noun
 
 
 def _capacity(doc: Mapping[str, Any], where: str) -> CapacitySpec:
@@ -512,6 +526,7 @@ def platform_facts(kw: Mapping[str, Any], merged: Mapping[str, Any],
 # the keys each platform table may hold (anything else is a typo or a misplaced key: a warning)
 _KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "": ("id", "name", "vendor", "family", "firmware", "rates", "source", "drive_types", "description", "note",
+         "group_noun",
          "controllers", "back_end", "host_ports", "enclosure_types", "raid", "cache", "lun_settings", "features",
          "operations", "capacity", "rates_override", "rates_inline", *RESERVED_TABLES),
     "capacity": ("formatted_factor", "vault_drives", "vault_reserved_gb", "cache_memory_mb", "enclosure_rack_units",

@@ -180,7 +180,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Nothing to delete: select drives, an enclosure, a RAID group or a LUN</source>
+        <source>Nothing to delete: select drives, an enclosure, a {group} or a LUN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select the drives for the {group} first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create the {group}: {why}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -189,14 +197,6 @@
     </message>
     <message>
         <source>Cannot delete: {why}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Select the drives for the RAID group first</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot create the RAID group: {why}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -264,7 +264,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>{n} {groups}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Messages ({tally})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create {group}…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make a {group} of the selected drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{groups} and LUNs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -413,10 +429,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Select drives, a RAID group, a LUN or a workload to edit it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Project</source>
         <translation type="unfinished"></translation>
     </message>
@@ -493,7 +505,7 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not in a RAID group</source>
+        <source>Not in a {group}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -573,10 +585,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RAID group</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
@@ -601,11 +609,15 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Create RAID group</source>
+        <source>Create {group}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>{n} drives: {types}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select drives, a {group}, a LUN or a workload to edit it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -729,7 +741,7 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RG {id} (missing)</source>
+        <source>{group} (missing)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -738,6 +750,10 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Add workload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No template (8 KB, 67% reads, random)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1190,10 +1206,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RAID group {id}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Migrate LUN {id} to...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1219,14 +1231,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Volume migration group...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Fail a drive of RG {id}...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>{n} more LUNs: right-click them in the RAID groups and LUNs tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1319,6 +1323,14 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Scenario comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fail a drive of {group}...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} more LUNs: right-click them in the {groups} and LUNs tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1774,7 +1786,7 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>{lun}: {capacity} in RG {group}, owned by {owner}</source>
+        <source>{lun}: {capacity} in {group}, owned by {owner}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1998,6 +2010,10 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Create a {size} destination LUN for LUN {lun} in {group}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>LUN migration</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2005,6 +2021,18 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <source>{why}.
 
 {what} and migrate to it? (Undo removes it again.)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The I/O profile of a common application: I/O size, reads, randomness and cache hits, each from a cited source (the tooltip of each entry)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set the workload&apos;s I/O size, reads, randomness and cache hits to the template&apos;s (its IOPS and LUNs stay); Undo takes it back</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

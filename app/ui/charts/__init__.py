@@ -35,6 +35,7 @@ from app.domain.formatting import OUTAGE_TEXT, format_response, format_time, for
 from app.ui.accessibility import accessible
 from app.ui.i18n import QT_TR_NOOP, tr
 from app.ui.theme import Theme, follow_palette, readable, style_plot, theme
+from app.ui.tooltips import follow_pointer
 
 from .statustext import StatusText
 from .timeaxis import TimeAxisItem
@@ -370,7 +371,7 @@ class ChartsPanel(QWidget):
         lay.addLayout(bar)
 
         split = QSplitter(Qt.Horizontal, self)
-        self.glw = pg.GraphicsLayoutWidget()
+        self.glw = follow_pointer(pg.GraphicsLayoutWidget())  # a band's tooltip goes with the pointer
         accessible(self.glw, tr("Charts"), tr("Host response time, controller CPU, utilization and rates over the "
                                               "plan; the readout beside them lists the values at the cursor"))
         self.scroll = QScrollArea()
