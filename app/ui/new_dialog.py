@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QDialog, QDialogButtonBox, QLabel, QListWidget, QListWidgetItem, QVBoxLayout,
 )
 
+from app.store.sources import cite
 from app.domain.hardware import Catalog
 from app.domain.project import Project, ProjectInfo
 from app.ui.i18n import tr
@@ -33,7 +34,7 @@ class NewProjectDialog(QDialog):
         for p in sorted(catalog.platforms.values(), key=lambda p: (p.vendor, p.name)):
             it = QListWidgetItem(tr("Empty {platform}").format(platform=p.name) + (f" ({p.firmware})" if p.firmware else ""))
             it.setData(Qt.UserRole, ("platform", p.id))
-            it.setToolTip(p.description or p.source)
+            it.setToolTip(p.description or cite(p.source))
             self.list.addItem(it)
         from app.ui.files import examples_dir
         for path in sorted(examples_dir().glob("*.json")):
