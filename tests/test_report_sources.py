@@ -94,3 +94,40 @@ def test_gui_tooltips_use_the_same_citation(qtbot):
     w = editor_for(spec, spec.default, lambda *a: None)
     qtbot.addWidget(w)
     assert f"{EMC_TITLE}, H4153.2" in w.toolTip()
+
+
+# ---------------------------------------------------------------- the summary's longest operation
+
+def _summary_longest(results) -> dict[str, str]:
+    from app.report.content import ReportBuilder
+
+    rep = ReportBuilder(small_project(), default_catalog(), results, ReportOptions(charts=[])).build()
+    table = next(b for b in rep.blocks if isinstance(b, Table) and any(c.title == "Longest operation"
+                                                                        for c in b.columns))
+    col = [c.title for c in table.columns].index("Longest operation")
+    return {r.cells[0]: r.cells[col] for r in table.rows}
+
+
+def _with_ops(ops):
+    results = small_results()
+    for r in results.values():
+        r.operations = list(ops)
+    return results
+
+
+def test_longest_operation_leaves_out_the_wait_for_the_replacement_drive():
+    from app.engine.result import OperationResult, Phase
+
+    failure = OperationResult("op2", "drive_failure", "Rebuild drive 0_0_3", "High", 0.0, 10.0, [
+        Phase("rebuild", 0.0, 1.0, 1000.0, 1.0), Phase("wait for replacement", 1.0, 9.0),
+        Phase("equalization", 9.0, 10.0, 1000.0, 1.0)])
+    migration = OperationResult("op1", "lun_migration", "Migrate LUN 0 -> LUN 2", "High", 0.0, 3.0,
+                                [Phase("copy", 0.0, 3.0, 1000.0, 1.0)])
+    # 10 h on the clock but 2 h of work: the 3 h migration is the longest
+    assert set(_summary_longest(_with_ops([failure, migration])).values()) == {"Migrate LUN 0 -> LUN 2: 3 h"}
+    alone = _summary_longest(_with_ops([failure]))
+    assert set(alone.values()) == {"Rebuild drive 0_0_3: 2 h (+8 h waiting for the new drive)"}
+    degraded = OperationResult("op2", "drive_failure", "Rebuild drive 0_0_3", "High", 0.0, 6.0, [
+        Phase("degraded", 0.0, 5.0), Phase("rebuild", 5.0, 6.0, 1000.0, 1.0)])
+    assert set(_summary_longest(_with_ops([degraded])).values()) == {
+        "Rebuild drive 0_0_3: 1 h (+5 h waiting for the new drive)"}

@@ -302,6 +302,15 @@ def clip_text(text: str, limit: int, max_lines: int | None = None) -> str:
     return f"{text[:cut].rstrip()} \u2026 ({format_count(len(text) - cut)} more characters)"
 
 
+def _longest_text(op) -> str:
+    """The summary's longest operation: its working time, and the replacement wait apart."""
+    text = f"{op.label}: {format_duration(op.working_h)}"
+    wait = op.replacement_wait_h
+    if wait > 1e-9:
+        text += f" (+{format_duration(wait)} waiting for the new drive)"
+    return text
+
+
 def _plural(n: int, word: str, plural: str | None = None) -> str:
     return f"{format_count(n)} {word if n == 1 else (plural or word + 's')}"
 
@@ -500,7 +509,9 @@ class ReportBuilder:
             ops = r.operations
             ends = [o.end_h for o in ops if o.end_h is not None]
             unfinished = sum(1 for o in ops if o.end_h is None)
-            longest = max((o for o in ops if o.duration_h is not None), key=lambda o: o.duration_h, default=None)
+            # the array's work: a rebuild's wait for the replacement drive is the scenario's
+            # choice of when the drive comes, said apart
+            longest = max((o for o in ops if o.working_h is not None), key=lambda o: o.working_h, default=None)
             peak_ms, peak_wl = None, ""
             for ent in r.entities("response_ms"):
                 s = r.get("response_ms", ent)
@@ -515,15 +526,18 @@ class ReportBuilder:
             plan_end = plan_end or DASH
             rows.append(Row([
                 name, format_count(len(ops)), plan_end,
-                f"{longest.label}: {format_duration(longest.duration_h)}" if longest else DASH,
+                _longest_text(longest) if longest else DASH,
                 f"{format_ms(peak_ms)} ({peak_wl})" if peak_ms is not None else DASH,
                 format_count(warnings),
             ]))
         self.table([Col("Scenario", 1.4), Col("Operations", 0.9, "right"), Col("Plan ends", 1.1, "right"),
                     Col("Longest operation", 3.0), Col("Peak host response", 1.8), Col("Warnings", 0.8, "right")],
                    rows)
+        waits = any(o.replacement_wait_h > 1e-9 for n in names for o in self.results[n].operations)
         self.para("Times are given from the start of the plan (0:00), durations in hours and minutes. "
-                  "Capacities use 1 GB = 1024 MB. Every rate and factor behind the predictions is listed "
+                  + ("The longest operation is the array's working time; the wait for a replacement drive "
+                     "(set by when the scenario brings it) is given apart. " if waits else "")
+                  + "Capacities use 1 GB = 1024 MB. Every rate and factor behind the predictions is listed "
                   "with its source in the appendix.", "note")
         if self.warnings:
             self.heading("Configuration warnings", 3)
