@@ -72,6 +72,23 @@ class OperationResult:
     def duration_h(self) -> float | None:
         return None if self.end_h is None else self.end_h - self.start_h
 
+    @property
+    def replacement_wait_h(self) -> float:
+        """The hours its phases wait for a replacement drive (a drive failure: the group degraded
+        without a spare, or rebuilt onto a spare and waiting to copy back): time the array does
+        no work for the operation, set by when the new drive comes, not by the array."""
+        return sum(ph.duration_h or 0.0 for ph in self.phases if ph.name in REPLACEMENT_WAIT_PHASES)
+
+    @property
+    def working_h(self) -> float | None:
+        """duration_h without the wait for a replacement drive (None: not finished)."""
+        d = self.duration_h
+        return None if d is None else max(d - self.replacement_wait_h, 0.0)
+
+
+# op_rebuild's phases that wait for the replacement drive (app/engine/results.py names them too)
+REPLACEMENT_WAIT_PHASES = frozenset({"degraded", "wait for replacement"})
+
 
 def _json_number(x) -> float | None:
     """A value for JSON: NaN (a response time where nothing completed I/O) is null; json.dumps

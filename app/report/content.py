@@ -302,6 +302,15 @@ def clip_text(text: str, limit: int, max_lines: int | None = None) -> str:
     return f"{text[:cut].rstrip()} \u2026 ({format_count(len(text) - cut)} more characters)"
 
 
+def _longest_text(op) -> str:
+    """The summary's longest operation: its working time, and the replacement wait apart."""
+    text = f"{op.label}: {format_duration(op.working_h)}"
+    wait = op.replacement_wait_h
+    if wait > 1e-9:
+        text += f" (+{format_duration(wait)} waiting for the new drive)"
+    return text
+
+
 def _plural(n: int, word: str, plural: str | None = None) -> str:
     return f"{format_count(n)} {word if n == 1 else (plural or word + 's')}"
 
@@ -349,6 +358,18 @@ class ReportBuilder:
         self.platform: Platform | None = catalog.platforms.get(project.platform_id)
         self.blocks: list[Block] = []
         self._keys: set[str] = set()
+        from app.store.sources import default_bibliography
+
+        self.bibliography = default_bibliography()
+        self.cited: list[str] = []  # the documents the report cites, in order: its References
+
+    def cite(self, text: str) -> str:
+        """`text` with its citation keys expanded to document titles and numbers, remembered for
+        the References section."""
+        for key in self.bibliography.keys_in(text):
+            if key not in self.cited:
+                self.cited.append(key)
+        return self.bibliography.cite(text)
 
     # -- block helpers
     def heading(self, text: str, level: int = 1, key: str = "") -> Heading:
@@ -418,7 +439,7 @@ class ReportBuilder:
             customer=clip_text(info.customer, MAX_TITLE_CHARS), author=clip_text(info.author, MAX_TITLE_CHARS),
             date=date,
             version=f"ArrayPlanner {version}", platform=platform_name, scenarios=names,
-            notes=info.notes if _fits_cover(info.notes) else "",
+            notes=self.cite(info.notes) if _fits_cover(self.cite(info.notes)) else "",
         )
         self.blocks = []
         self.heading("Contents", 1, key="contents")
@@ -448,6 +469,9 @@ class ReportBuilder:
             self.section_sizing()
         if self.options.assumptions:
             self.section_assumptions(names)
+        from .references import section_references
+
+        section_references(self)
 
         numberer = _Numberer()
         for b in self.blocks:
@@ -468,8 +492,8 @@ class ReportBuilder:
     def section_summary(self, names: list[str]) -> None:
         self.heading("Summary", 1)
         p = self.project
-        if not _fits_cover(p.info.notes):  # too long for the cover
-            self.para(p.info.notes)
+        if not _fits_cover(self.cite(p.info.notes)):  # too long for the cover
+            self.para(self.cite(p.info.notes))
         _, total = capacity_summary(p, self.catalog)
         platform = self.platform.name if self.platform else p.platform_id
         self.para(
@@ -485,7 +509,9 @@ class ReportBuilder:
             ops = r.operations
             ends = [o.end_h for o in ops if o.end_h is not None]
             unfinished = sum(1 for o in ops if o.end_h is None)
-            longest = max((o for o in ops if o.duration_h is not None), key=lambda o: o.duration_h, default=None)
+            # the array's work: a rebuild's wait for the replacement drive is the scenario's
+            # choice of when the drive comes, said apart
+            longest = max((o for o in ops if o.working_h is not None), key=lambda o: o.working_h, default=None)
             peak_ms, peak_wl = None, ""
             for ent in r.entities("response_ms"):
                 s = r.get("response_ms", ent)
@@ -500,15 +526,18 @@ class ReportBuilder:
             plan_end = plan_end or DASH
             rows.append(Row([
                 name, format_count(len(ops)), plan_end,
-                f"{longest.label}: {format_duration(longest.duration_h)}" if longest else DASH,
+                _longest_text(longest) if longest else DASH,
                 f"{format_ms(peak_ms)} ({peak_wl})" if peak_ms is not None else DASH,
                 format_count(warnings),
             ]))
         self.table([Col("Scenario", 1.4), Col("Operations", 0.9, "right"), Col("Plan ends", 1.1, "right"),
                     Col("Longest operation", 3.0), Col("Peak host response", 1.8), Col("Warnings", 0.8, "right")],
                    rows)
+        waits = any(o.replacement_wait_h > 1e-9 for n in names for o in self.results[n].operations)
         self.para("Times are given from the start of the plan (0:00), durations in hours and minutes. "
-                  "Capacities use 1 GB = 1024 MB. Every rate and factor behind the predictions is listed "
+                  + ("The longest operation is the array's working time; the wait for a replacement drive "
+                     "(set by when the scenario brings it) is given apart. " if waits else "")
+                  + "Capacities use 1 GB = 1024 MB. Every rate and factor behind the predictions is listed "
                   "with its source in the appendix.", "note")
         if self.warnings:
             self.heading("Configuration warnings", 3)
@@ -624,7 +653,7 @@ class ReportBuilder:
                                                                         if space.rack_units else ""))]
         self.kv(pairs)
         if space.source:
-            self.para(f"Source: {space.source}", "note")
+            self.para(f"Source: {self.cite(space.source)}", "note")
 
     def section_groups_luns(self) -> None:
         p, cat = self.project, self.catalog
@@ -804,7 +833,7 @@ class ReportBuilder:
             scen = self.project.scenario(n)
             self.heading(f"Scenario \u201c{n}\u201d", 2, key=f"ops-{n}")
             if scen.notes:
-                self.para(scen.notes)
+                self.para(self.cite(scen.notes))
             if not r.operations:
                 self.para("This scenario schedules no operations.")
             else:
@@ -964,7 +993,7 @@ class ReportBuilder:
             rows = []
             for code, items in by_code.items():  # recurring advice: a few rows, then one summing up
                 for a in items[:MAX_ADVISORIES_PER_KIND]:
-                    rows.append(Row([a.severity, op_labels.get(a.where, a.where) or DASH, a.text, a.source or DASH],
+                    rows.append(Row([a.severity, op_labels.get(a.where, a.where) or DASH, a.text, self.cite(a.source) or DASH],
                                     "warning" if a.severity in ("error", "warning") else ""))
                 more = items[MAX_ADVISORIES_PER_KIND:]
                 if more:
@@ -972,7 +1001,7 @@ class ReportBuilder:
                     listed = ", ".join(about[:30]) + (", \u2026" if len(about) > 30 else "")
                     rows.append(Row([more[0].severity, f"{len(more)} more",
                                      f"The same advice ({code}) applies to {len(more)} more: {listed}.",
-                                     more[0].source or DASH], "warning" if more[0].severity == "warning" else ""))
+                                     self.cite(more[0].source) or DASH], "warning" if more[0].severity == "warning" else ""))
             self.table([Col("Severity", 0.8), Col("About", 1.4), Col("Advice and reason", 4.0), Col("Source", 1.8)],
                        rows)
 
@@ -1096,7 +1125,7 @@ class ReportBuilder:
                 seen.setdefault((a.path, a.value, a.unit, a.source), set()).add(n)
         rows = []
         for (path, value, unit, source), used in sorted(seen.items(), key=lambda kv: natural_key(kv[0][0])):
-            text = source
+            text = self.cite(source)
             if len(names) > 1 and len(used) < len(names):
                 text += f" (scenarios: {', '.join(n for n in names if n in used)})"
             rows.append(Row([path, format_value(value, unit), text]))
@@ -1111,7 +1140,7 @@ class ReportBuilder:
             dt = self.catalog.drives.get(tid)
             if dt:
                 drows.append(Row([dt.name, format_rate(dt.seq_mb_s), format_ms(dt.random_ms),
-                                  f"{format_count(dt.mttf_h)} h", dt.source or DASH]))
+                                  f"{format_count(dt.mttf_h)} h", self.cite(dt.source) or DASH]))
         if drows:
             self.heading("Drive characteristics", 2)
             self.table([Col("Drive type", 1.8), Col("Streaming", 1.0, "right"), Col("Random I/O", 0.9, "right"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QGroupBox, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout
 
+from app.store.sources import cite
 from app.ui.i18n import tr
 from app.domain.capacity import ArraySpace, array_space
 from app.domain.formatting import format_capacity
@@ -53,7 +54,7 @@ def capacity_box(project, catalog) -> QGroupBox:
     note = QLabel(capacity_notes(space))
     note.setObjectName("capacityNotes")
     note.setWordWrap(True)
-    note.setToolTip(tr("Source: {source}").format(source=space.source) if space.source else tr("The platform preset gives no [capacity] table"))
+    note.setToolTip(tr("Source: {source}").format(source=cite(space.source)) if space.source else tr("The platform preset gives no [capacity] table"))
     lay.addWidget(note)
     return box
 

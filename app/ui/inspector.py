@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QSizePolicy, QTabWidget, QVBoxLayout, QWidget,
 )
 
+from app.store.sources import cite
 from app.domain import edits
 from app.domain.capacity import group_capacity, member_capacity_gb
 from app.domain.formatting import (
@@ -593,7 +594,7 @@ class Inspector(QTabWidget):
             cb.setObjectName(f"feature_{fid}")
             cb.setChecked(bool(project.features.get(fid, False)))
             cb.toggled.connect(lambda on, f=fid: self.apply(edits.SetFeature(f, on)))
-            tip = spec.description + ("\n" + tr("Source: {source}").format(source=spec.source) if spec.source else "")
+            tip = spec.description + ("\n" + tr("Source: {source}").format(source=cite(spec.source)) if spec.source else "")
             cb.setToolTip(tip)
             fv.addWidget(cb)
             text = spec.description

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QDialog, QDialogButtonBox, QLabel, QListWidget, QListWidgetItem, QVBoxLayout,
 )
 
+from app.store.sources import cite
 from app.domain.hardware import Catalog
 from app.domain.project import Project, ProjectInfo
 from app.ui.i18n import tr
@@ -34,7 +35,7 @@ class NewProjectDialog(QDialog):
             # the firmware in the tooltip: in the entry it doubled the longest names' length
             it = QListWidgetItem(tr("Empty {platform}").format(platform=p.name))
             it.setData(Qt.UserRole, ("platform", p.id))
-            it.setToolTip("\n".join(filter(None, (p.firmware, p.description or p.source))))
+            it.setToolTip("\n".join(filter(None, (p.firmware, p.description or cite(p.source)))))
             self.list.addItem(it)
         from app.store.examples import example_title
         from app.ui.files import examples_dir

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Qt, QThread, QUrl, Signal, Slot
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGridLayout, QGroupBox,
     QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMessageBox, QProgressBar, QPushButton,
@@ -300,8 +300,39 @@ class ReportDialog(QDialog):
         if parent is not None and hasattr(parent, "status"):
             parent.status(tr("Report written: {path} ({pages} pages)").format(path=info.path, pages=info.pages))
         if self.open_box.isChecked():
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(info.path)))
+            self.open_in_viewer(Path(info.path))
         self.accept()
+
+    def open_in_viewer(self, path: Path) -> None:
+        """Open the PDF in the system's viewer; when none starts (openUrl returns False: no
+        viewer installed, no desktop session) say so and offer the folder or the path."""
+        if QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+            return
+        # non-modal, on the main window: this dialog closes right after
+        owner = self.parent() if isinstance(self.parent(), QWidget) else self
+        box = QMessageBox(QMessageBox.Warning, tr("Open the report"),
+                          tr("The report was written, but no program to show PDF files could be started "
+                             "(none installed, or no desktop session). The report is:\n{path}").format(path=path),
+                          QMessageBox.NoButton, owner)
+        box.setObjectName("noViewerBox")
+        folder = box.addButton(tr("Show Folder"), QMessageBox.ActionRole)
+        folder.setObjectName("showFolder")
+        copy = box.addButton(tr("Copy Path"), QMessageBox.ActionRole)
+        copy.setObjectName("copyPath")
+        box.addButton(QMessageBox.Close)
+        box.setAttribute(Qt.WA_DeleteOnClose)
+
+        def clicked(button) -> None:
+            if button is folder and QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent))):
+                return
+            if button in (folder, copy):  # the folder cannot be shown either: the path is what is left
+                QGuiApplication.clipboard().setText(str(path))
+                status = getattr(owner, "status", None)
+                if status is not None:
+                    status(tr("Copied the report's path: {path}").format(path=path))
+
+        box.buttonClicked.connect(clicked)
+        box.open()
 
     @Slot(str)
     def _failed(self, message: str) -> None:
