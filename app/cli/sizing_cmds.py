@@ -45,6 +45,8 @@ def sweep_to_json(result, target: float | None, growth: float) -> dict:
             "label": c.label, "background": c.background,
             "knee_factor": _num(knee.factor if knee else None),
             "saturation_factor": _num(sat.factor if sat else None),
+            # a "during" curve: the hours every step is measured over (docs/sizing.md)
+            "window_h": [_num(x) for x in c.window_h] if c.window_h else None,
             "steps": [{
                 "factor": _num(s.factor), "offered_iops": _num(s.total_offered), "served_iops": _num(s.total_served),
                 "saturated": s.saturated, "limiting": s.limiting,

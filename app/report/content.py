@@ -1020,7 +1020,8 @@ class ReportBuilder:
         self.heading("Load sweep", 1)
         self.para("Every host workload scaled from 10% of today's load to just past saturation (open loads: "
                   "offered IOPS; closed loads: outstanding I/Os). \u201cSteady\u201d is the host load alone; "
-                  "\u201cduring\u201d measures while that operation runs. The knee is where the response starts to "
+                  "\u201cduring\u201d keeps that operation and measures every step over one window: from its start "
+                  "to its end at the heaviest load below saturation. The knee is where the response starts to "
                   "climb steeply; saturation, where demand is no longer served.", "note")
         for scenario, res in self.sweeps:
             for c in res.curves:
@@ -1037,6 +1038,8 @@ class ReportBuilder:
                     answer += f" Knee at {knee.factor:.2f}x ({knee.total_offered:,.0f} IOPS), limited by {knee.limiting}."
                 if sat is not None:
                     answer += f" Saturated from {sat.factor:.2f}x ({sat.total_offered:,.0f} IOPS)."
+                if c.window_h is not None:
+                    answer += f" Measured from {c.window_h[0]:.2f} h to {c.window_h[1]:.2f} h at every load."
                 self.para(answer)
                 rows = []
                 for st in c.steps:
