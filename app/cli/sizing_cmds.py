@@ -25,6 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="response target: print the most IOPS that meet it, and the headroom")
     s.add_argument("--growth", type=float, metavar="PCT", default=30.0,
                    help="with --target: does today's load grown by PCT%% still meet it (default 30)")
+    s.add_argument("--advise", action="store_true",
+                   help="per operation, the lowest-impact priority that finishes in its window at each load")
+    s.add_argument("--window", type=float, metavar="HOURS",
+                   help="with --advise (implied): the window each operation must finish in "
+                        "(default: the plan's horizon after the operation's start)")
     s.add_argument("--json", action="store_true", help="print the sweep as JSON")
     where = s.add_mutually_exclusive_group()
     where.add_argument("--in-process", action="store_true", help="run in this process (no pool)")
@@ -63,8 +68,33 @@ def sweep_to_json(result, target: float | None, growth: float) -> dict:
             d["growth_pct"] = growth
             d["growth_fits"] = head is not None and head >= growth
         curves.append(d)
-    return {"scenario": result.scenario, "saturation_factor": _num(result.saturation_factor),
-            "engine_runs": result.runs, "curves": curves}
+    out = {"scenario": result.scenario, "saturation_factor": _num(result.saturation_factor),
+           "engine_runs": result.runs, "curves": curves}
+    if result.advice is not None:
+        out["priority_advice"] = advice_to_json(result.advice)
+    return out
+
+
+def advice_to_json(advice) -> dict:
+    """The priority advisor across the load levels (app/service/sweep_advice.py)."""
+    return {"engine_runs": advice.runs, "skipped": advice.skipped, "operations": [{
+        "event": op.event_id, "label": op.label, "current_priority": op.current_priority,
+        "window_h": _num(op.window_h), "window_source": op.window_source, "priorities": list(op.priorities),
+        "heaviest_factor_in_time": {p: _num(f) for p, f in op.heaviest_in_time.items()},
+        "levels": [{"factor": _num(l.factor), "priority": l.priority, "duration_h": _num(l.duration_h)}
+                   for l in op.levels],
+    } for op in advice.operations]}
+
+
+def advice_text(advice) -> list[str]:
+    from app.service.sweep_advice import level_text
+
+    lines = ["", "Lowest-impact priority that finishes in the window, per load level:"]
+    for op in advice.operations:
+        lines.append(f"  {op.label} (now {op.current_priority}; window {op.window_h:g} h, {op.window_source}):")
+        lines += [f"    {l.factor:5.2f}x  {level_text(l)}" for l in op.levels]
+    lines += [f"  {s}" for s in advice.skipped]
+    return lines
 
 
 def sweep_text(result, target: float | None, growth: float) -> str:
@@ -89,6 +119,8 @@ def sweep_text(result, target: float | None, growth: float) -> str:
                 fits = "fits" if head >= growth else "does NOT fit"
                 lines.append(f"  response <= {target:g} ms up to {mx:,.0f} IOPS (headroom {head:+.0f}%; "
                              f"{growth:g}% growth {fits})")
+    if result.advice is not None:
+        lines += advice_text(result.advice)
     return "\n".join(lines)
 
 
@@ -101,6 +133,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise CliError("--steps takes 2 to 200", 2)
     if args.target is not None and not args.target > 0:
         raise CliError("--target is a response time in ms, above 0", 2)
+    if args.window is not None and not args.window > 0:
+        raise CliError("--window is a duration in hours, above 0", 2)
     project, catalog = load_or_fail(args.file)
     refuse_too_large(args.file, project, [args.scenario])
     validate_or_fail(project, catalog, args.scenario)
@@ -112,7 +146,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             executor = dask_executor(args.dask)
         except (RuntimeError, OSError) as exc:
             raise CliError(str(exc), 2) from None
-    spec = SweepSpec(steps=args.steps, scenario=args.scenario, background=args.background)
+    spec = SweepSpec(steps=args.steps, scenario=args.scenario, background=args.background,
+                     advise=args.advise or args.window is not None, window_h=args.window)
     try:
         result = sweep(project, catalog, spec, executor=executor)
     except KeyError as exc:

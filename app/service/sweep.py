@@ -21,7 +21,7 @@ import copy
 import math
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -49,6 +49,10 @@ class SweepSpec:
     background: str | None = None     # an event id: also sweep with this operation running
     min_factor: float = 0.1
     max_factor: float | None = None   # None: up to the saturation factor found by probing
+    # the priority advisor across the load levels (app/service/sweep_advice.py): per operation,
+    # the lowest-impact priority that finishes in its window (the plan's, else this many hours)
+    advise: bool = False
+    window_h: float | None = None
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,7 @@ class SweepResult:
     saturation_factor: float | None  # None: not saturated up to MAX_FACTOR
     curves: list[SweepCurve]
     runs: int                        # engine runs used, probes included
+    advice: Any = None               # sweep_advice.LoadAdvice when the spec asked for it
 
 
 def scaled_project(project: Project, scenario: str, factor: float, keep: Sequence[str] = ()) -> Project:
@@ -342,5 +347,15 @@ def sweep(project: Project, catalog, spec: SweepSpec = SweepSpec(), executor: Ex
         curves[job.tag[0]].steps.append(step)
     for c in curves:
         c.steps.sort(key=lambda s: s.factor)
+    runs = counter[0] + len(jobs) + len(curves) - 1
+    advice = None
+    if spec.advise:
+        from .sweep_advice import advise_across_loads
+
+        advice = advise_across_loads(project, catalog, scenario, factors, spec.window_h, executor,
+                                     progress=progress, should_stop=should_stop)
+        if advice is None:
+            return None
+        runs += advice.runs
     return SweepResult(scenario, {w.id: w.name or w.id for w in project.workloads}, saturation, curves,
-                       counter[0] + len(jobs) + len(curves) - 1)
+                       runs, advice)
