@@ -180,6 +180,9 @@ def register_size(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--spares-per", type=int, default=30, metavar="N", help="one hot spare per N drives (default 30)")
     s.add_argument("--keep-features", action="store_true", help="keep the premium features as they are")
     s.add_argument("--apply", metavar="OUT", help="write the project with the chosen design to OUT")
+    s.add_argument("--as-scenario", nargs=2, metavar=("NAME", "OUT"),
+                   help="write the project to OUT with the chosen design as a new scenario NAME (its own "
+                        "configuration; today's stays the base), to compare with `arrayplanner compare`")
     s.add_argument("--json", action="store_true", help="print the candidates as JSON")
     where = s.add_mutually_exclusive_group()
     where.add_argument("--in-process", action="store_true", help="run in this process (no pool)")
@@ -241,6 +244,22 @@ def cmd_size(args: argparse.Namespace) -> int:
         design = build_design(project, catalog, result.chosen.family, result.chosen.groups, goal.spares_per)
         edits.ApplyDesign(design, result.chosen.label).do(project)
         save_project(project, args.apply)
+    if args.as_scenario:
+        if result.chosen is None:
+            raise CliError("no design meets the goals: no scenario to add", 1)
+        from app.domain import edits
+        from app.service.goal_seek import build_design
+        from app.store.project_file import save_project
+
+        name, out_path = args.as_scenario
+        base = load_or_fail(args.file)[0]  # the file as it is (--apply may have changed `project`)
+        design = build_design(base, catalog, result.chosen.family, result.chosen.groups, goal.spares_per)
+        edit = edits.DesignAsScenario(base, design, name, result.chosen.label)
+        why = edit.check(base, catalog)
+        if why:
+            raise CliError(f"--as-scenario: {why}", 2)
+        edit.do(base)
+        save_project(base, out_path)
     if args.json:
         out = {"engine_runs": result.runs, "families": result.families, "cost_unit": result.cost_unit,
                "chosen": candidate_json(result.chosen) if result.chosen else None,
@@ -263,4 +282,6 @@ def cmd_size(args: argparse.Namespace) -> int:
         print(f"  {c.label}: cost {c.cost:,.0f}, {c.response_ms:.1f} ms, rebuild {rb}{mark}")
     if args.apply:
         print(f"wrote {args.apply}")
+    if args.as_scenario:
+        print(f"wrote {args.as_scenario[1]} with scenario {args.as_scenario[0]!r}")
     return 0

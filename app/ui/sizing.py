@@ -415,12 +415,19 @@ class GoalSeekDialog(QDialog):
         self.apply_button.setAccessibleName("Apply the selected design to the project")
         self.apply_button.setEnabled(False)
         self.apply_button.clicked.connect(self.apply_selected)
+        self.scenario_button = QPushButton(tr("Add as Scenario"))
+        self.scenario_button.setAccessibleName("Add the selected design as a scenario")
+        self.scenario_button.setToolTip(tr("A new scenario with the design as its own configuration, to compare "
+                                           "with today's array (Scenario > Compare)"))
+        self.scenario_button.setEnabled(False)
+        self.scenario_button.clicked.connect(lambda: self.add_as_scenario())
         self.bar = QProgressBar()
         self.bar.setAccessibleName("Search progress")
         row = QHBoxLayout()
         for w in (self.run_button, self.cancel_button, self.bar):
             row.addWidget(w, 1 if w is self.bar else 0)
         row.addWidget(self.apply_button)
+        row.addWidget(self.scenario_button)
         self.summary = QLabel(tr("Set the goals and search the platform's designs."))
         self.summary.setWordWrap(True)
         self.plot = pg.PlotWidget()
@@ -473,6 +480,7 @@ class GoalSeekDialog(QDialog):
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.apply_button.setEnabled(False)
+        self.scenario_button.setEnabled(False)
         self.bar.setRange(0, 0)
         self.summary.setText(tr("Searching…"))
         bridge, stop, executor = self.bridge, self._stop, self.executor
@@ -547,7 +555,9 @@ class GoalSeekDialog(QDialog):
 
     def _selection(self) -> None:
         rows = {i.row() for i in self.table.selectedItems()}
-        self.apply_button.setEnabled(len(rows) == 1 and self.rows[next(iter(rows))].meets)
+        ok = len(rows) == 1 and self.rows[next(iter(rows))].meets
+        self.apply_button.setEnabled(ok)
+        self.scenario_button.setEnabled(ok)
 
     def selected(self):
         rows = {i.row() for i in self.table.selectedItems()}
@@ -565,6 +575,23 @@ class GoalSeekDialog(QDialog):
         why = self.document.try_apply(edit)
         self.summary.setText(f"Not applied: {why}" if why else
                              f"Applied {c.label} (Edit > Undo reverts it)." + (f" {edit.note}." if edit.note else ""))
+
+
+    def add_as_scenario(self, name: str | None = None) -> None:
+        """The selected design as a new scenario (its overlay: the design's differences from the
+        base configuration), made current; one undoable edit."""
+        from app.domain import edits
+
+        c = self.selected()
+        if c is None or self.result is None:
+            return
+        project = self.document.project
+        design = build_design(project, self.document.catalog, c.family, c.groups, self.result.goal.spares_per)
+        name = name or edits.unique_scenario_name(project, f"Design: {c.groups} x {c.family.label}")
+        why = self.document.try_apply(edits.DesignAsScenario(project, design, name, c.label))
+        self.summary.setText(f"Not added: {why}" if why else
+                             f"Added scenario \u201c{name}\u201d with {c.label} as its configuration; compare it "
+                             "with today's (Scenario > Compare). Edit > Undo removes it.")
 
 
 def _spin(lo: float, hi: float, value: float, suffix: str, name: str) -> QDoubleSpinBox:

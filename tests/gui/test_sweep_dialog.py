@@ -120,3 +120,12 @@ def test_goal_seek_finds_and_applies_a_design_as_one_undo_step(qtbot):
     assert len(doc.project.groups) == res.chosen.groups and "Applied" in dlg.summary.text()
     doc.undo_stack.undo()
     assert doc.project == before
+    dlg.table.selectRow(row)
+    assert dlg.scenario_button.isEnabled()
+    dlg.add_as_scenario()  # the candidate beside today's array: one undo step
+    added = doc.project.scenario()
+    assert added.overlay is not None and added.name.startswith("Design: ")
+    assert len(doc.view.groups) == res.chosen.groups and doc.project.groups == before.groups
+    assert "Added scenario" in dlg.summary.text()
+    doc.undo_stack.undo()
+    assert doc.project == before
