@@ -143,3 +143,49 @@ def test_the_size_command(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "app", "size", str(OLTP), "--target", "10", "--raid", "R7"],
                          capture_output=True, text=True, cwd=ROOT, timeout=300, env=env)
     assert bad.returncode == 2 and "R7" in bad.stderr
+
+
+def test_a_candidate_as_a_scenario_runs_the_design_beside_todays_array(sized, project, catalog):
+    from app.domain.overlay import effective_project
+    from app.engine.compare import compare
+    from app.engine.simulate import simulate
+
+    p = project.clone()
+    before = p.clone()
+    today = p.current_scenario
+    c = sized.chosen
+    design = build_design(p, catalog, c.family, c.groups, GOAL.spares_per)
+    edit = edits.DesignAsScenario(p, design, "Proposed", c.label)
+    assert edit.check(p, catalog) is None
+    edit.do(p)
+    assert p.current_scenario == "Proposed" and p.groups == before.groups  # the base keeps today's array
+    eff = effective_project(p, "Proposed")
+    assert len(eff.groups) == c.groups and all(g.raid is c.family.raid for g in eff.groups)
+    assert eff.drives == design.drives and eff.luns == design.luns and eff.features == design.features
+    # the comparison serves it: a drive-count row with the design's drives against today's
+    rows = compare(simulate(p, catalog, "Proposed"), simulate(p, catalog, today), eff,
+                   effective_project(p, today), catalog)
+    assert rows
+    assert edits.DesignAsScenario(p, design, "Proposed").check(p, catalog)  # the name is taken
+    edit.undo(p)
+    assert p == before
+
+
+def test_the_size_command_writes_a_candidate_scenario(tmp_path):
+    from app.domain.overlay import effective_project
+
+    out = tmp_path / "with-candidate.arrayplan"
+    env = {**os.environ, "ARRAYPLANNER_ENGINE": "python"}
+    r = subprocess.run([sys.executable, "-m", "app", "size", str(OLTP), "--target", "10", "--growth", "30",
+                        "--drive-type", "fc-15k-146", "--raid", "R5", "--in-process",
+                        "--as-scenario", "Proposed", str(out)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    assert r.returncode == 0, r.stderr
+    saved, base = load_project(out), load_project(OLTP)
+    assert saved.groups == base.groups and saved.current_scenario == "Proposed"
+    assert len(effective_project(saved, "Proposed").groups) != len(base.groups)
+    again = subprocess.run([sys.executable, "-m", "app", "size", str(out), "--target", "10", "--growth", "30",
+                            "--drive-type", "fc-15k-146", "--raid", "R5", "--in-process",
+                            "--as-scenario", "Proposed", str(tmp_path / "x.arrayplan")],
+                           capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    assert again.returncode == 2 and "Proposed" in again.stderr and not (tmp_path / "x.arrayplan").exists()

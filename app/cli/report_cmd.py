@@ -50,6 +50,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sweep-background", metavar="OP", help="with --sweep: also sweep while this operation runs")
     p.add_argument("--sweep-target", type=float, default=20.0, metavar="MS",
                    help="with --sweep: the response target it answers for (default 20 ms)")
+    p.add_argument("--sweep-advise", action="store_true",
+                   help="with --sweep: per operation, the lowest-impact priority in its window at each load")
+    p.add_argument("--sweep-window", type=float, metavar="HOURS",
+                   help="with --sweep (implies --sweep-advise): the window the operations must finish in "
+                        "(default: the plan's horizon after each operation's start)")
     p.add_argument("--size-target", type=float, metavar="MS",
                    help="add a sizing section: the cheapest designs with a worst response of at most MS")
     p.add_argument("--size-growth", type=float, default=0.0, metavar="PCT", help="with --size-target: growth")
@@ -88,7 +93,9 @@ def _sweeps(project, catalog, args) -> list:
         if args.sweep_background and bg is None and len(args.scenario or [name]) == 1:
             raise CliError(f"{args.file}: no operation {args.sweep_background!r} in scenario {name!r}", EXIT_UNREADABLE)
         try:
-            out.append((name, sweep(project, catalog, SweepSpec(scenario=name, background=bg))))
+            spec = SweepSpec(scenario=name, background=bg, window_h=args.sweep_window,
+                             advise=args.sweep_advise or args.sweep_window is not None)
+            out.append((name, sweep(project, catalog, spec)))
         except ValueError as exc:
             raise CliError(f"{args.file}: no load sweep: {exc}", EXIT_INVALID) from None
     return out

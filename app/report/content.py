@@ -1049,7 +1049,8 @@ class ReportBuilder:
         self.heading("Load sweep", 1)
         self.para("Every host workload scaled from 10% of today's load to just past saturation (open loads: "
                   "offered IOPS; closed loads: outstanding I/Os). \u201cSteady\u201d is the host load alone; "
-                  "\u201cduring\u201d measures while that operation runs. The knee is where the response starts to "
+                  "\u201cduring\u201d keeps that operation and measures every step over one window: from its start "
+                  "to its end at the heaviest load below saturation. The knee is where the response starts to "
                   "climb steeply; saturation, where demand is no longer served.", "note")
         for scenario, res in self.sweeps:
             for c in res.curves:
@@ -1066,6 +1067,8 @@ class ReportBuilder:
                     answer += f" Knee at {knee.factor:.2f}x ({knee.total_offered:,.0f} IOPS), limited by {knee.limiting}."
                 if sat is not None:
                     answer += f" Saturated from {sat.factor:.2f}x ({sat.total_offered:,.0f} IOPS)."
+                if c.window_h is not None:
+                    answer += f" Measured from {c.window_h[0]:.2f} h to {c.window_h[1]:.2f} h at every load."
                 self.para(answer)
                 rows = []
                 for st in c.steps:
@@ -1078,6 +1081,35 @@ class ReportBuilder:
                 self.table([Col("Load", 0.8, "right"), Col("Offered IOPS", 1.2, "right"),
                             Col("Served IOPS", 1.2, "right"), Col("Worst response", 1.2, "right"),
                             Col("Limiting component", 2.2), Col("Note", 1.0)], rows)
+            if res.advice is not None:
+                self._sweep_advice(scenario, res.advice)
+
+    def _sweep_advice(self, scenario: str, advice) -> None:
+        """The priority advisor across the sweep's load levels: a column per operation."""
+        self.heading(f"\u201c{scenario}\u201d, priorities across the load levels", 2,
+                     key=f"sweep-advice-{scenario}")
+        self.para("Per operation (run alone under the scaled host load), the lowest-impact priority that "
+                  "still finishes inside its window at each load level; the duration where it was run.", "note")
+        for line in advice.skipped:
+            self.para(line, "note")
+        ops = advice.operations
+        if not ops:
+            return
+        for op in ops:
+            self.para(f"{op.label}: now at {op.current_priority}; window {op.window_h:g} h "
+                      f"({'given' if op.window_source == 'given' else 'the plan after its start'}).")
+        rows = []
+        for k, level in enumerate(ops[0].levels):
+            cells = [f"{level.factor:.2f}x"]
+            for op in ops:
+                lv = op.levels[k]
+                if lv.priority is None:
+                    cells.append("none in time")
+                else:
+                    cells.append(lv.priority + (f" ({format_duration(lv.duration_h)})" if lv.duration_h else ""))
+            rows.append(Row(cells))
+        width = max(1.2, 6.0 / len(ops))
+        self.table([Col("Load", 0.8, "right")] + [Col(op.event_id, width) for op in ops], rows)
 
     def section_sizing(self) -> None:
         """Goal seeking: the goals, the designs that meet them (the Pareto front), the closest

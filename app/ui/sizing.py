@@ -18,7 +18,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QHBoxLayout,
+    QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QHBoxLayout,
     QHeaderView, QLabel, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSpinBox, QSplitter,
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
@@ -85,6 +85,19 @@ class SweepDialog(QDialog):
         self.growth.setAccessibleName("Planned growth")
         self.growth.valueChanged.connect(lambda _v: self._show())
         form.addRow(tr("Planned growth"), self.growth)
+        self.advise = QCheckBox(tr("Advise priorities across the load levels"))
+        self.advise.setAccessibleName("Advise priorities across the load levels")
+        self.advise.setToolTip(tr("Per operation, the lowest-impact priority that still finishes inside its "
+                                  "window at each load level"))
+        self.window_h = QDoubleSpinBox(minimum=0.0, maximum=100000.0, decimals=1, suffix=" h")
+        self.window_h.setAccessibleName("Operation window (0: the plan's)")
+        self.window_h.setSpecialValueText(tr("the plan's horizon"))
+        advise_row = QHBoxLayout()
+        advise_row.addWidget(self.advise)
+        advise_row.addWidget(QLabel(tr("window")))
+        advise_row.addWidget(self.window_h)
+        advise_row.addStretch(1)
+        form.addRow(tr("Priorities"), advise_row)
 
         self.run_button = QPushButton(tr("Run"))
         self.run_button.setAccessibleName("Run the sweep")
@@ -111,7 +124,7 @@ class SweepDialog(QDialog):
         self.summary.setWordWrap(True)
         self.curve_box = QComboBox()
         self.curve_box.setAccessibleName("Curve shown in the table")
-        self.curve_box.currentIndexChanged.connect(lambda _i: self._fill_table())
+        self.curve_box.currentIndexChanged.connect(lambda _i: (self._fill_table(), self._fill_advice()))
         self.table = QTableWidget(0, 6)
         self.table.setAccessibleName("Sweep steps")
         self.table.setHorizontalHeaderLabels(["Load", "Offered IOPS", "Served IOPS", "Worst response",
@@ -119,11 +132,22 @@ class SweepDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.advice_table = QTableWidget(0, 1)
+        self.advice_table.setAccessibleName("Lowest-impact priority in the window per load level")
+        self.advice_table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.advice_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.advice_table.horizontalHeader().setStretchLastSection(True)
+        self.advice_note = QLabel("")
+        self.advice_note.setWordWrap(True)
+        self.advice_table.hide()
+        self.advice_note.hide()
         lower = QWidget()
         ll = QVBoxLayout(lower)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(self.curve_box)
         ll.addWidget(self.table)
+        ll.addWidget(self.advice_note)
+        ll.addWidget(self.advice_table)
         split = QSplitter(Qt.Vertical)
         split.addWidget(self.plot)
         split.addWidget(lower)
@@ -171,6 +195,7 @@ class SweepDialog(QDialog):
         catalog = self.document.catalog
         background = self.background.currentData()
         steps = self.steps.value()
+        advise, window_h = self.advise.isChecked(), (self.window_h.value() or None)
         self._stop.clear()
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
@@ -183,7 +208,7 @@ class SweepDialog(QDialog):
             try:
                 for k, name in enumerate(names):
                     bg = background if background and _has_event(project, name, background) else None
-                    spec = SweepSpec(steps=steps, scenario=name, background=bg)
+                    spec = SweepSpec(steps=steps, scenario=name, background=bg, advise=advise, window_h=window_h)
                     res = sweep(project, catalog, spec, executor=executor, should_stop=stop.is_set,
                                 progress=lambda d, t, k=k: bridge.progress.emit(k * t + d, len(names) * t))
                     if res is None:
@@ -283,6 +308,32 @@ class SweepDialog(QDialog):
         self.plot.addItem(sla)
         self.summary.setText("\n".join(lines) + "\n◆ knee   ✕ saturation (demand no longer served)")
         self._fill_table()
+        self._fill_advice()
+
+    def _fill_advice(self) -> None:
+        """The priority advisor across the load levels, for the scenario of the chosen curve."""
+        from app.service.sweep_advice import level_text
+
+        key = self.curve_box.currentData()
+        res = next((r for name, r in self.results if key and key[0] == name), None)
+        advice = res.advice if res is not None else None
+        self.advice_table.setVisible(advice is not None and bool(advice.operations))
+        self.advice_note.setVisible(advice is not None)
+        if advice is None:
+            return
+        ops = advice.operations
+        notes = [f"{op.label}: now {op.current_priority}; window {op.window_h:g} h "
+                 f"({'given' if op.window_source == 'given' else 'the plan after its start'})" for op in ops]
+        self.advice_note.setText("Lowest-impact priority that finishes in the window, per load level. "
+                                 + "; ".join(notes + advice.skipped) + ".")
+        self.advice_table.setColumnCount(1 + len(ops))
+        self.advice_table.setHorizontalHeaderLabels(["Load"] + [op.event_id for op in ops])
+        levels = ops[0].levels if ops else []
+        self.advice_table.setRowCount(len(levels))
+        for i, lv in enumerate(levels):
+            self.advice_table.setItem(i, 0, QTableWidgetItem(f"{lv.factor:.2f}x"))
+            for j, op in enumerate(ops):
+                self.advice_table.setItem(i, j + 1, QTableWidgetItem(level_text(op.levels[i])))
 
     def _fill_table(self) -> None:
         key = self.curve_box.currentData()
@@ -364,12 +415,19 @@ class GoalSeekDialog(QDialog):
         self.apply_button.setAccessibleName("Apply the selected design to the project")
         self.apply_button.setEnabled(False)
         self.apply_button.clicked.connect(self.apply_selected)
+        self.scenario_button = QPushButton(tr("Add as Scenario"))
+        self.scenario_button.setAccessibleName("Add the selected design as a scenario")
+        self.scenario_button.setToolTip(tr("A new scenario with the design as its own configuration, to compare "
+                                           "with today's array (Scenario > Compare)"))
+        self.scenario_button.setEnabled(False)
+        self.scenario_button.clicked.connect(lambda: self.add_as_scenario())
         self.bar = QProgressBar()
         self.bar.setAccessibleName("Search progress")
         row = QHBoxLayout()
         for w in (self.run_button, self.cancel_button, self.bar):
             row.addWidget(w, 1 if w is self.bar else 0)
         row.addWidget(self.apply_button)
+        row.addWidget(self.scenario_button)
         self.summary = QLabel(tr("Set the goals and search the platform's designs."))
         self.summary.setWordWrap(True)
         self.plot = pg.PlotWidget()
@@ -422,6 +480,7 @@ class GoalSeekDialog(QDialog):
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.apply_button.setEnabled(False)
+        self.scenario_button.setEnabled(False)
         self.bar.setRange(0, 0)
         self.summary.setText(tr("Searching…"))
         bridge, stop, executor = self.bridge, self._stop, self.executor
@@ -496,7 +555,9 @@ class GoalSeekDialog(QDialog):
 
     def _selection(self) -> None:
         rows = {i.row() for i in self.table.selectedItems()}
-        self.apply_button.setEnabled(len(rows) == 1 and self.rows[next(iter(rows))].meets)
+        ok = len(rows) == 1 and self.rows[next(iter(rows))].meets
+        self.apply_button.setEnabled(ok)
+        self.scenario_button.setEnabled(ok)
 
     def selected(self):
         rows = {i.row() for i in self.table.selectedItems()}
@@ -514,6 +575,23 @@ class GoalSeekDialog(QDialog):
         why = self.document.try_apply(edit)
         self.summary.setText(f"Not applied: {why}" if why else
                              f"Applied {c.label} (Edit > Undo reverts it)." + (f" {edit.note}." if edit.note else ""))
+
+
+    def add_as_scenario(self, name: str | None = None) -> None:
+        """The selected design as a new scenario (its overlay: the design's differences from the
+        base configuration), made current; one undoable edit."""
+        from app.domain import edits
+
+        c = self.selected()
+        if c is None or self.result is None:
+            return
+        project = self.document.project
+        design = build_design(project, self.document.catalog, c.family, c.groups, self.result.goal.spares_per)
+        name = name or edits.unique_scenario_name(project, f"Design: {c.groups} x {c.family.label}")
+        why = self.document.try_apply(edits.DesignAsScenario(project, design, name, c.label))
+        self.summary.setText(f"Not added: {why}" if why else
+                             f"Added scenario \u201c{name}\u201d with {c.label} as its configuration; compare it "
+                             "with today's (Scenario > Compare). Edit > Undo removes it.")
 
 
 def _spin(lo: float, hi: float, value: float, suffix: str, name: str) -> QDoubleSpinBox:

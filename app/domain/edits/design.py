@@ -41,3 +41,20 @@ class ApplyDesign(SnapshotEdit):
         self.note = (f"{plural(dropped, 'timeline event')} that named the replaced drives or LUNs removed"
                      if dropped else "")
         self._scenario = project.current_scenario
+
+
+def DesignAsScenario(project: Project, design: Project, name: str, label: str = "") -> "AddScenario":  # noqa: N802
+    """A new scenario, made current, whose own configuration (its overlay) is the difference
+    between `project`'s configuration and `design` (from build_design): the candidate runs
+    beside today's array, so the scenario comparison (KPIs with deltas, CSV, report) serves it.
+    It takes the current scenario's events that name no drive or LUN (the design's are new ones,
+    as ApplyDesign says); one edit, undone as one."""
+    from ..overlay import overlay_between
+    from .scenarios import AddScenario
+
+    known = {ref_workload(w.id) for w in design.workloads}
+    events = [ev for ev in project.scenario().events if event_refs(ev) <= known]
+    notes = f"Goal-seek candidate: {label}" if label else "Goal-seek candidate"
+    edit = AddScenario(name, events, notes, make_current=True, overlay=overlay_between(project, design))
+    edit.text = f"Add scenario {name} from design {label}".rstrip()
+    return edit
