@@ -32,7 +32,7 @@ def project():
 
 
 def run(project, catalog, ranges, samples=24, seed=1, **kw) -> Bands:
-    cat = with_ranges(catalog, project.platform_id, ranges)
+    cat = with_ranges(catalog, project.platform_id, ranges, keep_others=False)
     out = compute_bands(project, cat, samples=samples, seed=seed, executor=InProcessExecutor(), chunk=4, **kw)
     assert out is not None
     return out
@@ -42,6 +42,10 @@ def test_ranges_are_read_from_the_rates(project, catalog):
     cat = with_ranges(catalog, project.platform_id, {RATE: (3.0, 3.8)})
     params = {p.path: p for p in ranged_parameters(cat.platform(project.platform_id))}
     assert params[RATE] == RangedParameter(RATE, 3.4, 3.0, 3.8, "what-if range")
+    shipped = params[LATENCY]  # a fitted value: the built-in rates give it a range
+    assert shipped.low < shipped.value < shipped.high and "P10-P90" in shipped.source
+    only = with_ranges(catalog, project.platform_id, {RATE: (3.0, 3.8)}, keep_others=False)
+    assert [p.path for p in ranged_parameters(only.platform(project.platform_id))] == [RATE]
 
 
 def test_latin_hypercube_is_seeded_and_covers_the_range():
@@ -90,7 +94,7 @@ def test_wider_range_gives_wider_band(project, catalog):
 
 
 def test_cancel_stops_early(project, catalog):
-    cat = with_ranges(catalog, project.platform_id, {RATE: (3.0, 3.8)})
+    cat = with_ranges(catalog, project.platform_id, {RATE: (3.0, 3.8)}, keep_others=False)
     stop = threading.Event()
     seen = []
 
@@ -102,3 +106,50 @@ def test_cancel_stops_early(project, catalog):
                         progress=progress, cancel=stop)
     assert out is None
     assert seen and max(seen) < 40
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("{ value = 63.91, low = 70, high = 80, source = 'x' }",
+     "[host] cpu_us_per_io: range low = 70, high = 80 must hold the value 63.91"),
+    ("{ value = 63.91, low = 50, source = 'x' }", "[host] cpu_us_per_io: a range needs both low and high (high missing)"),
+    ("{ value = 63.91, low = 50, high = 'many', source = 'x' }", "[host] cpu_us_per_io: range high must be a number"),
+    ("{ value = 63.91, low = -5, high = 80, source = 'x' }", "[host] cpu_us_per_io: range low = -5 is out of range"),
+    ("{ value = 63.91, low = 50, high = 80, range_source = 3, source = 'x' }",
+     "[host] cpu_us_per_io: range_source must be text"),
+])
+def test_a_bad_range_is_refused_naming_file_table_and_key(tmp_path, entry, message):
+    from app.store.presets import builtin_presets_dir
+
+    text = (builtin_presets_dir() / "rates" / "clariion-flare28.toml").read_text()
+    line = next(x for x in text.splitlines() if x.startswith("cpu_us_per_io = "))
+    mine = text.replace(line, f"cpu_us_per_io = {entry}").replace('rates_id = "clariion-flare28"', 'rates_id = "mine"')
+    (tmp_path / "mine.toml").write_text(mine)
+    problems = " | ".join(str(p) for p in load_catalog(user_dir=tmp_path).problems)
+    assert "mine.toml" in problems and message in problems
+
+
+def test_presets_doc_lists_the_shipped_ranges():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, str(root / "scripts" / "update_presets_doc.py"), "--check"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, "docs/presets.md: run scripts/update_presets_doc.py (the ranges table)"
+
+
+def test_shipped_ranges_follow_the_fit_rule(tmp_path):
+    """Every fitted value of the built-in rates carries the range fit_range gives it: rewriting
+    the files' ranges changes nothing (and a refit, `fit --write`, rewrites them)."""
+    import shutil
+
+    from app.cli.calibration import write_ranges
+    from app.store.presets import builtin_presets_dir
+
+    for src in sorted((builtin_presets_dir() / "rates").glob("*.toml")):
+        if "[fit." not in src.read_text():
+            continue
+        copy = tmp_path / src.name
+        shutil.copy(src, copy)
+        assert write_ranges(copy) == src.read_text(), f"{src.name}: ranges out of date (write_ranges)"

@@ -317,7 +317,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
     import time
 
     from app.cli.calibration import (Bench, FitResult, fit_params, fit_rates, load_rates_docs, rates_files,
-                                     write_fit)
+                                     write_fit, write_ranges)
 
     t0 = time.perf_counter()
     params = fit_params(load_rates_docs())
@@ -346,6 +346,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
             print(f"    {f:45s} {r:+7.2f}%")
         if args.write:
             write_fit(files[rid], fr)
+            write_ranges(files[rid])
             print(f"  written: {files[rid]}")
     for rid in dict.fromkeys(p.rates_id for p in params if p.follows):
         own = [p for p in params if p.rates_id == rid]
@@ -359,6 +360,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
         print(f"{rid}: follows {own[0].follows} ({len(fr.params)} values copied)")
         if args.write:
             write_fit(files[rid], fr)
+            write_ranges(files[rid])
             print(f"  written: {files[rid]}")
     print(f"\n{bench.sims} engine runs ({bench.runs} case evaluations) in {time.perf_counter() - t0:.1f} s"
           + ("" if args.write else " (nothing written; --write records the fit in the presets)"))

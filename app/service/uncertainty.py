@@ -351,15 +351,21 @@ def compute_bands(project: Project, catalog: Catalog, scenario: str | None = Non
 
 
 def with_ranges(catalog: Catalog, platform_id: str, ranges: Mapping[str, tuple[float, float]],
-                source: str = "what-if range") -> Catalog:
+                source: str = "what-if range", keep_others: bool = True) -> Catalog:
     """The catalog with ranges put on some rates values of one platform (in memory: a what-if,
-    a test): `{path: (low, high)}`, each value kept as it is."""
+    a test): `{path: (low, high)}`, each value kept as it is; `keep_others=False` drops the
+    ranges the rates already carry, so that only these vary."""
     import copy
 
+    from app.domain.value_ranges import RANGE_KEYS, ranged_nodes
     from app.store.presets import parse_platform
 
     pf = catalog.platform(platform_id)
     rates = copy.deepcopy(dict(pf.rates_document))
+    if not keep_others:
+        for _, node in list(ranged_nodes({k: v for k, v in rates.items() if k not in ("fit", "envelope")})):
+            for k in RANGE_KEYS:
+                node.pop(k, None)  # type: ignore[attr-defined]
     for path, (low, high) in ranges.items():
         node: Any = rates
         parts = path.split(".")
