@@ -28,20 +28,14 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QProgressBar, QToolButton
 
+from app.report.uncertainty import bands_by_default
 from app.service.uncertainty import DEFAULT_SAMPLES, compute_bands
 from app.ui.i18n import tr
 
 SETTING = "view/uncertainty_bands"
-# ARRAYPLANNER_BANDS=off: the bands start turned off until the user turns them on (the test
-# suite sets it, so that the many windows it opens do not each sample in the background)
-DEFAULT_ENV = "ARRAYPLANNER_BANDS"
 # jobs per worker: small chunks of samples, so that a cancelled sampling (an edit) leaves little
 # running in the pool beside the next point estimate (a chunk that started runs to its end)
 JOBS_PER_WORKER = 12
-
-
-def default_enabled() -> bool:
-    return os.environ.get(DEFAULT_ENV, "on").strip().lower() not in ("0", "off", "no", "false")
 
 
 def chunk_size(samples: int) -> int:
@@ -75,7 +69,7 @@ class BandSampler(QObject):
         self.bands = None  # the newest bands shown
         self.bands_of = None  # the LiveResult they belong to
         self.runs_started = 0  # samplings started (tests: "toggle off -> none")
-        self._enabled = bool(QSettings().value(SETTING, default_enabled(), type=bool))
+        self._enabled = bool(QSettings().value(SETTING, bands_by_default(), type=bool))
         self._ticket = 0
         self._running: tuple[int, threading.Event, threading.Thread, Any] | None = None
         # no parent, and held by each sampling's thread: it outlives this object while a thread

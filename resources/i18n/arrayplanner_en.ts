@@ -413,6 +413,10 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Predicted duration: {duration}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Select drives, a RAID group, a LUN or a workload to edit it.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1121,6 +1125,18 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Uncertainty of “{scenario}”: {done} of {total} runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty ranges (P10-P90 durations and chart bands)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sample the ranged preset values: the window&apos;s bands where it has them, else {n} runs per scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>PDF (*.pdf)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1588,7 +1604,47 @@ If both save it, the changes saved first are lost. Open it read-only (save your 
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Uncertainty sampling progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop sampling the uncertainty bands of this prediction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty bands failed: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty bands…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty bands: {done} of {total} runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No preset value of this platform carries a range: the bands have no width</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty bands from {runs} runs over {n} ranged values ({seconds} s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty &amp;Bands</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After each prediction, sample the preset values&apos; ranges in the background and show P10-P90 bands and duration ranges</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel Uncertainty &amp;Sampling</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

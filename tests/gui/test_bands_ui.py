@@ -168,3 +168,34 @@ def test_toggle_off_means_no_sampling_and_is_remembered(qtbot, settings, calls):
     bands.toggle.setChecked(True)
     qtbot.waitUntil(lambda: shown(bands), timeout=30000)
     assert bands.sampler.bands_of is parts.live.live
+
+
+def test_the_report_prints_the_ranges_the_window_shows(qtbot, settings, calls, tmp_path, monkeypatch):
+    import shutil
+    import subprocess
+
+    from app.ui import report_dialog
+
+    window, doc, parts, bands = open_window(qtbot)
+    parts.live.request()
+    qtbot.waitUntil(lambda: shown(bands), timeout=30000)
+    sampled = len(calls["calls"])
+    monkeypatch.setattr(report_dialog.QDesktopServices, "openUrl", lambda url: None)
+    QSettings().setValue("report/bands", "true")  # (the test suite's default is off: conftest)
+    dlg = report_dialog.ReportDialog(doc, window, canvas=False)
+    assert dlg.bands_box.isChecked()
+    results, given = dlg._window_bands()
+    assert given == {doc.project.current_scenario: bands.sampler.bands}
+    for i in range(dlg.scenarios.count()):  # the scenario on screen only: its bands are the window's
+        item = dlg.scenarios.item(i)
+        item.setCheckState(report_dialog.Qt.Checked if item.text() == doc.project.current_scenario
+                           else report_dialog.Qt.Unchecked)
+    out = tmp_path / "bands.pdf"
+    dlg.path_edit.setText(str(out))
+    dlg.start()
+    qtbot.waitUntil(lambda: dlg.info is not None or dlg.error is not None, timeout=30000)
+    assert dlg.error is None and out.exists()
+    assert len(calls["calls"]) == sampled  # the window's bands, not sampled again
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True).stdout
+        assert "(P10-P90" in text and f"{SAMPLES} engine runs" in text
