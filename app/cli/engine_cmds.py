@@ -1,4 +1,4 @@
-"""`arrayplanner simulate FILE [--scenario NAME] [--json]` and `arrayplanner validate [--json]`.
+"""`arrayplanner simulate FILE [--scenario NAME] [--json] [--bands N]` and `arrayplanner validate [--json]`.
 
 simulate prints a readable summary (operations with phase durations as h:mm, peaks, advisories)
 or the Result in its versioned JSON format (docs/result-format.md). validate replays every case
@@ -23,6 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="project file (.arrayplan or .json)")
     p.add_argument("--scenario", help="scenario name (default: the project's current scenario)")
     p.add_argument("--json", action="store_true", help="print the Result as JSON (docs/result-format.md)")
+    p.add_argument("--bands", type=int, default=0, metavar="N",
+                   help="also P10/P50/P90 bands from N engine runs over the presets' ranges (e.g. 200)")
+    p.add_argument("--seed", type=int, default=0, help="with --bands: the sampling seed (default 0)")
     p.set_defaults(handler=cmd_simulate)
     v = sub.add_parser("validate", help="replay the documents' published figures against the model")
     v.add_argument("--json", action="store_true", help="print {cases: [...], scores: {...}} as JSON")
@@ -63,12 +66,38 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     # a file whose current scenario does not exist reads but is invalid: validation's error (1)
     validate_or_fail(project, catalog, args.scenario)
     result = simulate(project, catalog, args.scenario)
+    bands = None
+    if args.bands < 0:
+        raise CliError(f"--bands {args.bands}: the number of samples must be 0 or more", 2)
+    if args.bands:
+        from app.service.uncertainty import compute_bands
+
+        bands = compute_bands(project, catalog, args.scenario, samples=args.bands, seed=args.seed, point=result)
     if args.json:
-        json.dump(result.to_json(), sys.stdout, indent=1)
+        out = result.to_json()
+        if bands is not None:
+            out["bands"] = bands.to_json()
+        json.dump(out, sys.stdout, indent=1)
         sys.stdout.write("\n")
         return 0
     print(summary(result))
+    if bands is not None:
+        print("")
+        print(bands_summary(bands))
     return 0
+
+
+def bands_summary(bands) -> str:
+    """The durations' P10 / P50 / P90 (h:mm; "--": not finished in the plan)."""
+    lines = [f"Uncertainty: {bands.runs} engine runs over {len(bands.parameters)} ranged preset values "
+             f"(seed {bands.seed}; P10 / P50 / P90)"]
+    if not bands.parameters:
+        lines.append("  the platform's rates carry no ranges: the bands are the point estimate")
+    for b in bands.operations.values():
+        q = b.duration_h
+        late = f", not finished in {b.unfinished_share:.0%} of the runs" if b.unfinished_share else ""
+        lines.append(f"  {b.event_id:6s} duration {hmm(q.p10)} / {hmm(q.p50)} / {hmm(q.p90)}{late}")
+    return "\n".join(lines)
 
 
 def summary(result) -> str:
