@@ -175,3 +175,15 @@ def test_simulate_json_carries_the_bands(capsys, monkeypatch):
     assert [o["event_id"] for o in bands["operations"]] == ["op1"]
     assert main(args) == 0 and json.loads(capsys.readouterr().out)["bands"] == bands  # seeded: the same
     assert main(args[:4] + ["--bands", "-1"]) == 2
+
+
+def test_draws_stay_inside_what_the_model_accepts(catalog):
+    """A range near a limit (a share of at most 1, the fit's bounds 0-0.95): the 3-sigma tail is
+    cut there, so every sample is a platform the engine takes."""
+    pf = catalog.platform("hp-sa6402-msa30")
+    share = {p.path: p for p in ranged_parameters(pf)}["policy.rebuild.High.share_sequential"]
+    assert (share.valid_low, share.valid_high) == (0.0, 0.95)
+    x = sample_matrix([share], 400, seed=0)[:, 0]
+    assert x.max() <= 0.95 and x.min() > 0
+    wide = RangedParameter("a", 0.5, 0.01, 0.9, valid_low=0.0)  # positive: never 0 or below
+    assert sample_matrix([wide], 400, seed=0).min() > 0

@@ -35,7 +35,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="leave-one-out cross-validation: refit without each fitted figure and predict it")
     v.add_argument("--by-table", action="store_true", help="with --cross: leave out one table at a time")
     v.add_argument("--rates", help="with --cross: only this rates preset (e.g. smartarray-6402)")
-    v.add_argument("--workers", type=int, default=2, help="with --cross: processes (default 2)")
+    v.add_argument("--workers", type=int, default=2, help="with --cross or --bands: processes (default 2)")
+    v.add_argument("--bands", type=int, default=0, metavar="N",
+                   help="coverage: the share of published figures inside the predicted P10-P90 (N samples)")
+    v.add_argument("--seed", type=int, default=0, help="with --bands: the sampling seed (default 0)")
     v.set_defaults(handler=cmd_validate)
     f = sub.add_parser("fit", help="fit the rates presets' declared free parameters to their figures")
     f.add_argument("--rates", help="only this rates preset (e.g. smartarray-6402)")
@@ -292,6 +295,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
             cross.unidentified = {k: v for k, v in cross.unidentified.items() if args.only in k}
         for r in cross.predicted.values():
             r.cls = "cross"
+    cov = None
+    if args.bands < 0:
+        raise CliError(f"--bands {args.bands}: the number of samples must be 0 or more", 2)
+    if args.bands:
+        from app.cli.coverage import coverage
+
+        cov = coverage(bench, results, args.bands, args.seed, args.workers)
     unexpected = [r.id for r in results if r.cls != "plumbing" and not r.passed and r.id not in _known_misses()]
     if args.json:
         out: dict[str, Any] = {
@@ -307,6 +317,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                             "engine_runs": cross.sims,
                             "seconds": round(cross.seconds, 1),
                             "mode": "leave-one-table-out" if args.by_table else "leave-one-out"}
+        if cov is not None:
+            out["coverage"] = cov.to_json()
         json.dump(out, sys.stdout, indent=1, default=lambda x: None)
         sys.stdout.write("\n")
     else:
@@ -335,6 +347,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"  {len(cross.unidentified)} fitted figures unidentified without themselves (not scored)")
             print(f"  {cross.sims} engine runs ({cross.runs} case evaluations) in {cross.seconds:.1f} s "
                   f"({args.workers} workers)")
+        if cov is not None:
+            from app.cli.coverage import print_coverage
+
+            print_coverage(cov)
         print(f"\n({time.perf_counter() - t0:.1f} s)")
         if cls.conflicts:
             print("classification problems (a figure fitted and plumbing, or a broken [fit]; "
