@@ -153,3 +153,37 @@ def test_shipped_ranges_follow_the_fit_rule(tmp_path):
         copy = tmp_path / src.name
         shutil.copy(src, copy)
         assert write_ranges(copy) == src.read_text(), f"{src.name}: ranges out of date (write_ranges)"
+
+
+def test_simulate_json_carries_the_bands(capsys, monkeypatch):
+    import json
+
+    import app.service.runner as runner
+    from app.cli import main
+
+    monkeypatch.setattr(runner, "local_pool", lambda: InProcessExecutor())  # no process start-up here
+    path = next(p for p in example_paths() if p.name == "emc-cx4-960-oltp.json")
+    args = ["simulate", str(path), "--scenario", "Dependent ASAP migration", "--json", "--bands", "12", "--seed", "3"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    bands = out["bands"]
+    assert bands["samples"] == 12 and bands["seed"] == 3 and bands["runs"] == 12
+    assert {p["path"] for p in bands["parameters"]} >= {"host.sp_latency_ms", "host.cpu_us_per_io"}
+    resp = next(s for s in bands["series"] if s["metric"] == "response_ms" and s["entity"] == "oltp")
+    assert len(resp["t"]) == len(resp["p10"]) == len(resp["p90"])
+    assert max(b - a for a, b in zip(resp["p10"], resp["p90"]) if a is not None) > 1.0  # ms: the band has width
+    assert [o["event_id"] for o in bands["operations"]] == ["op1"]
+    assert main(args) == 0 and json.loads(capsys.readouterr().out)["bands"] == bands  # seeded: the same
+    assert main(args[:4] + ["--bands", "-1"]) == 2
+
+
+def test_draws_stay_inside_what_the_model_accepts(catalog):
+    """A range near a limit (a share of at most 1, the fit's bounds 0-0.95): the 3-sigma tail is
+    cut there, so every sample is a platform the engine takes."""
+    pf = catalog.platform("hp-sa6402-msa30")
+    share = {p.path: p for p in ranged_parameters(pf)}["policy.rebuild.High.share_sequential"]
+    assert (share.valid_low, share.valid_high) == (0.0, 0.95)
+    x = sample_matrix([share], 400, seed=0)[:, 0]
+    assert x.max() <= 0.95 and x.min() > 0
+    wide = RangedParameter("a", 0.5, 0.01, 0.9, valid_low=0.0)  # positive: never 0 or below
+    assert sample_matrix([wide], 400, seed=0).min() > 0

@@ -73,6 +73,10 @@ class RangedParameter:
     low: float     # P10
     high: float    # P90
     source: str = ""  # where the range comes from (the value's `range_source`, else its source)
+    # the values the model accepts here (a [fit] table's bounds, else the rate key's valid range):
+    # a draw is kept inside them
+    valid_low: float = -math.inf
+    valid_high: float = math.inf
 
     @property
     def width(self) -> float:
@@ -182,7 +186,39 @@ def ranged_parameters(platform: Platform) -> list[RangedParameter]:
         if key in ("fit", "envelope"):
             continue
         _walk_ranges(val, str(key), out)
-    return [out[k] for k in sorted(out)]
+    limits = valid_limits(merged)
+    return [dataclasses.replace(out[k], valid_low=limits[k][0], valid_high=limits[k][1]) if k in limits else out[k]
+            for k in sorted(out)]
+
+
+def valid_limits(rates: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
+    """path -> (low, high) a value may take: the rate key's valid range (app.domain.rate_keys),
+    narrowed by the bounds of a [fit] table that fits it (a policy's shares and efficiencies are
+    not registry keys: their fit bounds keep them inside 0-1)."""
+    from app.domain.rate_keys import lookup
+
+    out: dict[str, tuple[float, float]] = {}
+
+    def narrow(path: str, lo: float, hi: float) -> None:
+        a, b = out.get(path, (-math.inf, math.inf))
+        out[path] = (max(a, lo), min(b, hi))
+
+    stack: list[tuple[str, Any]] = [(k, v) for k, v in rates.items() if k not in ("fit", "envelope")]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict) and "value" in node:
+            key = lookup(path)
+            if key is not None and key.kind not in ("bool", "text", "rows"):
+                narrow(path, -math.inf if key.lo is None else float(key.lo),
+                       math.inf if key.hi is None else float(key.hi))
+        elif isinstance(node, dict):
+            stack.extend((f"{path}.{k}", v) for k, v in node.items())
+    for fit in (rates.get("fit") or {}).values():
+        b = fit.get("bounds") if isinstance(fit, dict) else None
+        if isinstance(b, list) and len(b) == 2:
+            for path in (fit.get("path", ""), *fit.get("also", ())):
+                narrow(str(path), float(b[0]), float(b[1]))
+    return out
 
 
 def sample_matrix(parameters: Sequence[RangedParameter], samples: int, seed: int) -> np.ndarray:
@@ -199,8 +235,13 @@ def sample_matrix(parameters: Sequence[RangedParameter], samples: int, seed: int
     below = np.array([max(p.value - p.low, 0.0) for p in parameters]) / Z90
     above = np.array([max(p.high - p.value, 0.0) for p in parameters]) / Z90
     x = value + np.where(z < 0, z * below, z * above)
-    floor = np.array([0.0 if p.low >= 0 else -np.inf for p in parameters])
-    return np.maximum(x, floor)
+    # inside what the model accepts; a range that stays positive stays positive (not 0: a rate
+    # of 0 is refused where the valid range is open at 0)
+    floor = np.array([max(p.valid_low, 0.0 if p.low >= 0 else -np.inf) for p in parameters])
+    floor = np.where(floor == 0.0, np.array([min(p.low, p.value) * 1e-3 if p.low > 0 else 0.0 for p in parameters]),
+                     floor)
+    ceiling = np.array([p.valid_high for p in parameters])
+    return np.clip(x, floor, ceiling)
 
 
 # ---------------------------------------------------------------- one chunk of samples (a worker)
