@@ -28,6 +28,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from .value_ranges import range_problems
+
 # Top-level tables of a rates preset that other parts of the program own and check.
 RESERVED_TABLES = ("policy", "envelope", "fit")
 # Keys of a table that describe it rather than hold a value (app.store.presets._sourced).
@@ -583,7 +585,18 @@ def check_values(doc: Mapping[str, Any], where: str) -> list[PresetIssue]:
         if problem:
             table, _, leaf = path.rpartition(".")
             err("bad-rate", f"[{table}] {leaf} {problem}" if table else f"{leaf} {problem}")
+    for text in range_problems(doc, _range_end_problem):
+        err("bad-range", text)
     return out
+
+
+def _range_end_problem(path: str, x: float) -> str | None:
+    """Why one end of a value's range is not a valid value of its key (None: it is, or the key
+    is not one this registry checks: a policy's numbers are checked with their policy)."""
+    key = lookup(path)
+    if key is None or key.kind in ("bool", "text", "rows"):
+        return None
+    return key.check_value(x)
 
 
 def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> list[PresetIssue]:

@@ -24,6 +24,8 @@ from app.domain.hardware import Catalog, Platform
 from app.domain.project import Project, parse_slot_id
 from app.engine.result import Result
 
+from . import uncertainty
+
 # ---------------------------------------------------------------- document model
 
 
@@ -85,6 +87,8 @@ class ChartSeries:
     linear: bool = False  # straight lines between the points (Series.linear: progress), not steps
     end_h: float | None = None  # where its own plan ends (a pinned baseline's); None: the chart's horizon
     markers: bool = False  # measured values: a dot at each (t, v), no line (docs/measured-data.md)
+    # (t, P10, P90) steps shaded under the line: its uncertainty band (app/report/uncertainty.py)
+    band: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 @dataclass
@@ -345,8 +349,11 @@ class ReportBuilder:
 
     def __init__(self, project: Project, catalog: Catalog, results: dict[str, Result],
                  options: ReportOptions | None = None, warnings: Iterable[str] = (),
-                 sweeps: Sequence[tuple[str, Any]] = (), sizing: Any = None):
+                 sweeps: Sequence[tuple[str, Any]] = (), sizing: Any = None, bands: dict[str, Any] | None = None):
         self.project = project
+        # {scenario: app.service.uncertainty.Bands}: made by the caller, as the sweeps; the
+        # durations print their P10-P90 and the charts shade their bands (report/uncertainty.py)
+        self.bands = dict(bands or {})
         # (scenario, app.service.sweep.SweepResult): made by the caller (the report layer does
         # not import the service layer), printed by section_sweep
         self.sweeps = list(sweeps)
@@ -789,6 +796,10 @@ class ReportBuilder:
         self.para("For each operation (ID: the name advisories use): its phases with the predicted start, end "
                   "and duration, the data each phase moves and its average rate. Times are from the start of "
                   "the plan.", "note")
+        ranges = uncertainty.has_ranges(self, names)
+        note = uncertainty.method_note(self, names)
+        if note:
+            self.para(note, "note")
         if len(names) > 1:
             self.heading("Scenarios compared", 2)
             ids: list[tuple[str, str]] = []
@@ -805,7 +816,7 @@ class ReportBuilder:
 
             def cell(n, eid):
                 o = by_id[n].get(eid)
-                return None if o is None else f"{format_duration(o.duration_h)} ({o.priority})"
+                return None if o is None else f"{uncertainty.duration_text(self, n, o)} ({o.priority})"
 
             if len(names) <= 4:  # one column per scenario
                 rows = [Row([label] + [cell(n, eid) or DASH for n in names]) for eid, label in ids]
@@ -844,7 +855,7 @@ class ReportBuilder:
                 rows = []
                 for o in listed:
                     rows.append(Row([o.event_id, o.label, o.priority, format_time(o.start_h), format_time(o.end_h),
-                                     format_duration(o.duration_h), format_mb(sum(ph.mb for ph in o.phases)),
+                                     uncertainty.duration_text(self, n, o), format_mb(sum(ph.mb for ph in o.phases)),
                                      DASH], "bold"))
                     for ph in o.phases:
                         rows.append(Row(["", ph.name, "", format_time(ph.start_h), format_time(ph.end_h),
@@ -853,7 +864,8 @@ class ReportBuilder:
                 if len(listed) < len(r.operations):
                     rows.append(self.more_row(8, len(r.operations) - len(listed), "operations", FULL_LIST))
                 self.table([Col("ID", 0.5), Col("Operation / phase", 3.2), Col("Priority", 0.9), Col("Start", 0.95, "right"),
-                            Col("End", 0.95, "right"), Col("Duration", 1.2, "right"), Col("Data", 1.0, "right"),
+                            Col("End", 0.95, "right"), Col("Duration", 2.2 if ranges else 1.2, "right"),
+                            Col("Data", 1.0, "right"),
                             Col("Avg rate", 1.0, "right")], rows)
             others = [e for e in scen.events if not e.is_operation]
             if others:
@@ -914,6 +926,8 @@ class ReportBuilder:
                                  if w.id in {s.entity for s in series} and w.response_target_ms}):
                 targets.append((value, f"target {format_ms(value)}"))
         lines = [ChartSeries(self.entity_label(metric, s.entity, r), s.t, s.v, linear=s.linear) for s in series]
+        if uncertainty.attach(self, scenario, metric, series, lines):
+            caption = (caption + " " if caption else "") + uncertainty.BAND_CAPTION
         base_name = self.project.baseline_scenario
         base = self.results.get(base_name) if base_name and base_name != scenario else None
         # with a pinned baseline every chart's time axis runs to the longer plan's end, as the GUI's
@@ -1181,5 +1195,6 @@ class ReportBuilder:
 
 def build_report(project: Project, catalog: Catalog, results: dict[str, Result],
                  options: ReportOptions | None = None, warnings: Iterable[str] = (),
-                 sweeps: Sequence[tuple[str, Any]] = (), sizing: Any = None) -> Report:
-    return ReportBuilder(project, catalog, results, options, warnings, sweeps, sizing).build()
+                 sweeps: Sequence[tuple[str, Any]] = (), sizing: Any = None,
+                 bands: dict[str, Any] | None = None) -> Report:
+    return ReportBuilder(project, catalog, results, options, warnings, sweeps, sizing, bands).build()

@@ -30,6 +30,7 @@ from app.domain.hardware import (
 )
 from app.domain.policies import policy_problems
 from app.domain.raid import RaidType
+from app.domain.value_ranges import RANGE_KEYS
 from app.domain.rate_keys import (
     INTERFACES, MIN_SPINNING_RPM, OPERATION_KINDS, RAID_KEYS, RESERVED_TABLES, SETTING_KINDS, PlatformFacts,
     PresetIssue, check_number, check_rates, check_values, field_spec, known_fields, nearest,
@@ -741,7 +742,8 @@ def platform_from_text(text: str, catalog: Catalog, builtin_dir: Path | None = N
 
 def set_rates_value(doc: dict[str, Any], path: str, value: float) -> dict[str, Any]:
     """A copy of a parsed rates document with the number at `path` ("a.b.c", "a.rows[2].c")
-    replaced, keeping its source and unit; only the tables on the path are copied."""
+    replaced, keeping its source and unit (and its range only if the value stays the same: a
+    range is about the value it was given for); only the tables on the path are copied."""
     def parts(p: str) -> list[str | int]:
         out: list[str | int] = []
         for part in p.split("."):
@@ -765,6 +767,9 @@ def set_rates_value(doc: dict[str, Any], path: str, value: float) -> dict[str, A
             copy_d[key] = put(node[key], keys[1:])
         elif isinstance(node[key], dict) and "value" in node[key]:
             copy_d[key] = dict(node[key]) | {"value": value}
+            if node[key]["value"] != value:  # a range described the old value, not this one
+                for k in RANGE_KEYS:
+                    copy_d[key].pop(k, None)
         elif isinstance(node[key], (int, float)) and not isinstance(node[key], bool):
             copy_d[key] = value
         else:

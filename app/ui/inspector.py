@@ -20,7 +20,8 @@ from app.store.sources import cite
 from app.domain import edits
 from app.domain.capacity import group_capacity, member_capacity_gb
 from app.domain.formatting import (
-    EVENT_FIELD_LABELS, format_capacity, format_chance, format_duration, format_event_field, format_mttdl, plural,
+    EVENT_FIELD_LABELS, format_capacity, format_chance, format_duration, format_duration_band, format_event_field,
+    format_mttdl, plural,
 )
 from app.domain.hardware import SettingSpec
 from app.domain.priorities import priority_choice
@@ -113,16 +114,57 @@ class Inspector(QTabWidget):
         self.create_lun_button: QPushButton | None = None
         self.result: Any = None  # the newest prediction (set_result): a group's reliability figures
         self.reliability_form: PropertyForm | None = None
+        self.bands: Any = None  # uncertainty bands sampled around self.result (set_bands)
+        self.duration_label: QLabel | None = None  # the selected operation's predicted duration
+        self._duration_event: str | None = None
         self.refresh()
         self.refresh_array()
         # the notes' grey is set on each label: made again in the new palette's
         follow_palette(self, lambda: (self._timer.start(), self._array_timer.start()))
 
     def set_result(self, result: Any) -> None:
-        """A new prediction: a selected RAID group shows its reliability figures from it."""
+        """A new prediction: a selected RAID group shows its reliability figures from it, a
+        selected operation its predicted duration."""
+        if result is not self.result:
+            self.bands = None  # sampled around the previous prediction
         self.result = result
         if any(parse_ref(r)[0] == "group" for r in self.selection.refs()):
             self._timer.start()
+        self._show_duration()
+
+    def set_bands(self, bands: Any, result: Any) -> None:
+        """The uncertainty bands sampled around `result`: a selected operation's duration reads
+        with its P10-P90 (only while that prediction is the one shown)."""
+        if result is not self.result:
+            return
+        self.bands = bands
+        self._show_duration()
+
+    def _show_duration(self) -> None:
+        """The selected operation's predicted duration, updated in place (rebuilding the form
+        after each prediction would take the focus from an editor the user is typing in)."""
+        label, event_id = self.duration_label, self._duration_event
+        if label is None or event_id is None:
+            return
+        try:
+            text = self.predicted_duration(event_id)
+            label.setText(tr("Predicted duration: {duration}").format(duration=text) if text else "")
+            label.setVisible(bool(text))
+        except RuntimeError:  # the page was rebuilt: the label went with it
+            self.duration_label = self._duration_event = None
+
+    def predicted_duration(self, event_id: str) -> str | None:
+        """'3.4 h (P10-P90 2.8-4.1 h)', '3 h 24 min' before the bands, None without a prediction."""
+        res = self.result
+        if res is None or res.scenario != self.document.project.current_scenario:
+            return None
+        op = next((o for o in res.operations if o.event_id == event_id), None)
+        if op is None or not op.phases:
+            return None
+        band = self.bands.operations.get(event_id) if self.bands is not None else None
+        if band is None:
+            return format_duration(op.duration_h)
+        return format_duration_band(op.duration_h, band.duration_h.p10, band.duration_h.p90)
 
     def _changed(self, change: edits.Change) -> None:
         if self._selection_affected(change):
@@ -566,6 +608,13 @@ class Inspector(QTabWidget):
             tr("Cannot move {event}: {why}").format(event=describe_event(ev, self.document.platform), why=why)))
         self.event_form = form
         lay.addWidget(form)
+        self.duration_label = QLabel()
+        self.duration_label.setObjectName("predicted_duration")
+        self.duration_label.setWordWrap(True)
+        self.duration_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self._duration_event = event_id
+        lay.addWidget(self.duration_label)
+        self._show_duration()
         lay.addWidget(_note(tr("Predicted phases and durations are on the timeline; the Priority advisor "
                                "compares every priority against the workloads' response-time target.")))
 

@@ -45,7 +45,7 @@ from app.ui.theme import follow_palette
 
 log = logging.getLogger(__name__)
 
-PLUGINS = ("app.ui.timeline", "app.ui.report_dialog", "app.ui.sizing", "app.ui.measured_dialogs")
+PLUGINS = ("app.ui.timeline", "app.ui.bands", "app.ui.report_dialog", "app.ui.sizing", "app.ui.measured_dialogs")
 MENUS = ("File", "Edit", "View", "Scenario", "Operations", "Report", "Help")
 # the menus' shown titles (translated); plug-ins name a menu by its English key above
 MENU_TITLES = {"File": QT_TR_NOOP("&File"), "Edit": QT_TR_NOOP("&Edit"), "View": QT_TR_NOOP("&View"),

@@ -429,6 +429,10 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Predicted duration: {duration}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Project</source>
         <translation type="unfinished"></translation>
     </message>
@@ -617,6 +621,22 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Stripe:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} spans of {k} drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{d}+2 ({k} drives)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (platform default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Select drives, a {group}, a LUN or a workload to edit it.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -718,6 +738,30 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>{n} drive failure(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drives per span</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drives per stripe (data + parity)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stripe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{what}; the platform&apos;s default: {d}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (the level&apos;s default geometry)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1137,6 +1181,18 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Uncertainty of “{scenario}”: {done} of {total} runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty ranges (P10-P90 durations and chart bands)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sample the ranged preset values: the window&apos;s bands where it has them, else {n} runs per scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>PDF (*.pdf)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1158,6 +1214,27 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Report written: {path} ({pages} pages)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The report was written, but no program to show PDF files could be started (none installed, or no desktop session). The report is:
+{path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy Path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied the report&apos;s path: {path}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1600,7 +1677,47 @@ If both save it, the changes saved first are lost. Open it read-only (save your 
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Uncertainty sampling progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop sampling the uncertainty bands of this prediction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty bands failed: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty bands…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty bands: {done} of {total} runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No preset value of this platform carries a range: the bands have no width</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty bands from {runs} runs over {n} ranged values ({seconds} s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty &amp;Bands</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After each prediction, sample the preset values&apos; ranges in the background and show P10-P90 bands and duration ranges</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel Uncertainty &amp;Sampling</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1846,6 +1963,26 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Advise priorities across the load levels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per operation, the lowest-impact priority that still finishes inside its window at each load level</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the plan&apos;s horizon</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Priorities</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1899,6 +2036,14 @@ Replace it anyway (it stays read-only), or save this project under another name?
     </message>
     <message>
         <source>Apply Selected Design</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add as Scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new scenario with the design as its own configuration, to compare with today&apos;s array (Scenario &gt; Compare)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -17,7 +17,7 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
-from app.domain.formatting import format_duration, format_time
+from app.domain.formatting import format_duration, format_duration_band, format_time
 from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEnable, WorkloadChange, describe_event
 from app.ui.accessibility import accessible, announce, plain_text
 from app.ui.theme import Theme, follow_palette, mix, readable, style_plot, theme
@@ -466,6 +466,11 @@ class GanttView(QWidget):
         self.stale = False
         self.horizon_h = 0.0
         self.platform = None
+        self.result = None  # the prediction the bars show
+        # the uncertainty bands (app.service.uncertainty.Bands) and the prediction they were
+        # sampled around: the durations read with their P10-P90 only while that one is shown
+        self.bands = None
+        self.band_result = None
         self.set_theme(theme())
         follow_palette(self, lambda: self.set_theme(theme()))
 
@@ -487,6 +492,7 @@ class GanttView(QWidget):
         graphics items is what is slow)."""
         self.rows = []
         self.platform = platform
+        self.result = result
         if project is None:
             self._sync({}, {}, False)
             self._set_ticks()
@@ -567,6 +573,7 @@ class GanttView(QWidget):
                 # only its words may not
                 item.op, item._tip = op, tip
                 item.selected = eid == self.selected
+                self._set_note(item, ev, op)  # the bands may have come (or gone) since
                 continue
             phases = self._phases(op)
             if item is None or item.kind != ev.kind:
@@ -578,18 +585,35 @@ class GanttView(QWidget):
                 item.set(ev, y, phases, op.end_h if op else None, marker, tip)
             item.op = op
             item.selected = eid == self.selected
-            if isinstance(ev, WorkloadChange):  # what changes, beside its marker on the lane
-                note = ", ".join(f"{k} {v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool)
-                                 else f"{k} {v}" for k, v in ev.changes.items())
-            elif _has_phases(op):
-                # a feature enable has no priority
-                note = " · ".join(filter(None, (op.priority, format_duration(op.duration_h))))
-            else:
-                note = ""
-            if note != item.note:
-                item.prepareGeometryChange()
-                item.note = note
-                item.update()
+            self._set_note(item, ev, op)
+
+    def _set_note(self, item: "EventItem", ev: Event, op) -> None:
+        if isinstance(ev, WorkloadChange):  # what changes, beside its marker on the lane
+            note = ", ".join(f"{k} {v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool)
+                             else f"{k} {v}" for k, v in ev.changes.items())
+        elif _has_phases(op):
+            # a feature enable has no priority
+            note = " · ".join(filter(None, (op.priority, self.duration_text(op))))
+        else:
+            note = ""
+        if note != item.note:
+            item.prepareGeometryChange()
+            item.note = note
+            item.update()
+
+    def duration_text(self, op) -> str:
+        """An operation's predicted duration, with its P10-P90 band once the sampling ran for the
+        prediction shown: '3.4 h (P10-P90 2.8-4.1 h)'."""
+        band = None
+        if self.bands is not None and self.band_result is self.result and self.result is not None:
+            band = self.bands.operations.get(op.event_id)
+        if band is None:
+            return format_duration(op.duration_h)
+        return format_duration_band(op.duration_h, band.duration_h.p10, band.duration_h.p90)
+
+    def set_bands(self, bands, result) -> None:
+        """Bands sampled around `result` (None: no bands); the notes and tooltips follow."""
+        self.bands, self.band_result = bands, result
 
     def _phases(self, op) -> list:
         if op is None:
@@ -604,7 +628,7 @@ class GanttView(QWidget):
                 tip.append(f"  {ph.name}: {format_time(ph.start_h)} - {format_time(ph.end_h) if ph.end_h is not None else 'beyond the plan'}"
                            f" ({format_duration(ph.duration_h)}{rate})")
             prio = f"priority {op.priority}; " if op.priority else ""
-            tip.append(f"{prio}duration {format_duration(op.duration_h)}")
+            tip.append(f"{prio}duration {self.duration_text(op)}")
             if op.touches_workloads:
                 tip.append("affects workloads " + ", ".join(op.touches_workloads))
         elif ev.is_operation:

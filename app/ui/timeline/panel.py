@@ -168,6 +168,12 @@ class TimelinePanel(QWidget):
         self.gantt.set_stale(False)
         self.refresh()
 
+    def set_bands(self, bands, result) -> None:
+        """The uncertainty bands sampled around `result` (None: none): the operations' durations
+        read with their P10-P90 while that prediction is shown."""
+        self.gantt.set_bands(bands, result)
+        self.refresh()
+
     def set_stale(self, stale: bool, dim: bool = False) -> None:
         """A prediction is running (`stale`), or failed (`dim` too: the bars are dimmed now)."""
         self.gantt.set_stale(stale, dim)
