@@ -42,6 +42,7 @@ def test_an_asap_rebuild_takes_drive_time_from_saturating_hosts(catalog):
     rebuild = r.operation("f1")
     rebuild_phase = next(p for p in rebuild.phases if p.name == "rebuild")
     assert rebuild_phase.end_h is not None, "the ASAP rebuild must finish, at the hosts' expense"
+    assert r.operation("m1").end_h is not None, "the High migration keeps its share too"
     assert r.horizon_h > 1.5  # the prediction runs past the last event until the rebuild ends
     idle = simulate(build_project({**_plan(1500.0), "events": _plan(1500.0)["events"][:1]}, catalog), catalog)
     assert r.mttdl_h[0] < idle.mttdl_h[0]  # degraded while it rebuilds: a lower MTTDL than without the failure
