@@ -261,10 +261,11 @@ class _ChunkOut:
     values: dict[str, np.ndarray]              # metric -> (k, T, E) float32
 
 
-def _platform_with(pf: Platform, values: Mapping[str, float], catalog: Catalog) -> Platform:
-    from .calibrate import platform_with
-
-    return platform_with(pf, values, catalog, [])
+def _platform_with(pf: Platform, values: Mapping[str, float]) -> Platform:
+    """The platform with sampled rates values: its Params replaced in place of a full parse (a
+    parse checks every table again, six times the cost of the run; the draws are inside the
+    keys' valid ranges by construction, sample_matrix)."""
+    return dataclasses.replace(pf, rates=pf.rates.with_values(values))
 
 
 def _values_on_grid(result, metric: str, grid: np.ndarray, entities: list[str]) -> np.ndarray:
@@ -290,7 +291,7 @@ def band_chunk(job: RunJob, catalog: Catalog) -> _ChunkOut:
     durations: list[dict[str, float]] = []
     values: dict[str, list[np.ndarray]] = {m: [] for m in chunk.grids}
     for row in chunk.rows:
-        alt = _platform_with(pf, dict(zip(chunk.paths, (float(x) for x in row))), catalog)
+        alt = _platform_with(pf, dict(zip(chunk.paths, (float(x) for x in row))))
         cat = dataclasses.replace(catalog, platforms={**catalog.platforms, pf.id: alt})
         res = simulate(job.project, cat, job.scenario)
         durations.append({op.event_id: (math.inf if op.end_h is None else op.end_h - op.start_h)
