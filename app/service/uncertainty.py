@@ -7,8 +7,8 @@
     bands.to_json()                            # the `bands` key of `simulate --json --bands N`
 
 Public API (stable; the GUI's bands and the report's ranges build on it):
-- `RangedParameter(path, value, low, high, source)`: one rates value with a range
-  (`ranged_parameters(platform)` lists them; docs/presets.md "Ranges").
+- `RangedParameter(path, value, low, high, source, valid_low, valid_high)`: one rates value
+  with a range (`ranged_parameters(platform)` lists them; docs/presets.md "Ranges").
 - `Quantiles(p10, p50, p90)`; `OperationBand(event_id, label, duration_h, unfinished_share, finished)`;
   `SeriesBand(metric, entity, unit, t, p10, p50, p90)`;
   `Bands(scenario, samples, seed, parameters, operations, series, runs, seconds)` with
@@ -20,6 +20,9 @@ Public API (stable; the GUI's bands and the report's ranges build on it):
   grid is the bands' grid), `executor` as app/service/runner.py (None: the shared local pool,
   all cores; `InProcessExecutor()` for tests).
 - `sample_matrix(parameters, samples, seed) -> ndarray (samples, len(parameters))`.
+- `with_ranges(catalog, platform_id, {path: (low, high)}, keep_others=True) -> Catalog`: a
+  what-if (or a test) with ranges put on some values, in memory.
+- `DEFAULT_SAMPLES` (200), `BAND_METRICS` (the series that get bands).
 
 What a range means: `low` and `high` are the value's 10th and 90th percentiles (the documents'
 scatter, a stated +/-, or a fit's standard error x 1.28). Each parameter is drawn from a split
@@ -369,7 +372,9 @@ def compute_bands(project: Project, catalog: Catalog, scenario: str | None = Non
             progress(min(done_jobs * size, total), total)
 
     stop = _stop_of(cancel)
-    outs = run_jobs(jobs, catalog, executor, work=band_chunk, progress=chunk_progress, should_stop=stop,
+    # each job carries the catalog: only the platform the runs use (and the drives) travels
+    travelling = dataclasses.replace(catalog, platforms={pf.id: pf})
+    outs = run_jobs(jobs, travelling, executor, work=band_chunk, progress=chunk_progress, should_stop=stop,
                     max_in_flight=2 * workers)
     if outs is None or (stop is not None and stop()):
         return None
