@@ -49,12 +49,26 @@ _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
 
+# The pool's workers run at a lower scheduling priority: they fill every core with background
+# work (a sweep, the uncertainty bands after each edit), and at the same priority they took the
+# CPU from the GUI thread and the live engine's worker (the window's 5 ms heartbeat: gaps of
+# 12 ms median, 100 ms at worst, while the bands sampled; benchmarks/gui_bands.py).
+WORKER_NICE = 10
+
+
+def _lower_priority() -> None:
+    try:
+        os.nice(WORKER_NICE)
+    except (AttributeError, OSError):  # no nice (Windows), or not allowed: run as is
+        pass
+
+
 def local_pool() -> ProcessPoolExecutor:
-    """The process's shared pool: a worker per core (os.cpu_count())."""
+    """The process's shared pool: a worker per core (os.cpu_count()), at a lower priority."""
     global _pool
     with _pool_lock:
         if _pool is None:
-            _pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 1,
+            _pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 1, initializer=_lower_priority,
                                         mp_context=multiprocessing.get_context("spawn"))
             atexit.register(shutdown_local_pool)
         return _pool

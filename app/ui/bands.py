@@ -22,12 +22,14 @@ from __future__ import annotations
 import math
 import os
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QProgressBar, QToolButton
 
+from app.domain.formatting import format_duration_band, format_pct
 from app.report.uncertainty import bands_by_default
 from app.service.uncertainty import DEFAULT_SAMPLES, compute_bands
 from app.ui.i18n import tr
@@ -48,6 +50,39 @@ class _Bridge(QObject):
     progress = Signal(int, int, int)  # ticket, runs done, runs in all
     finished = Signal(int, object)  # ticket, Bands or None (cancelled)
     failed = Signal(int, str)
+
+
+@dataclass(frozen=True)
+class BandMessage:
+    """A row of the Messages dock (severity, where, text), source "uncertainty"."""
+
+    severity: str
+    where: str
+    text: str
+
+
+def band_messages(bands, result) -> list[BandMessage]:
+    """The operations whose duration has a range, with it ("op1 ...: 3.4 h (P10-P90 2.8-4.1 h)"),
+    and a warning for one that does not finish in some of the sampled runs although the point
+    estimate does. Operations the ranged values do not move are left out (their duration is on
+    the timeline already)."""
+    out: list[BandMessage] = []
+    if bands is None or result is None:
+        return out
+    for op in result.operations:
+        band = bands.operations.get(op.event_id)
+        if band is None or not op.phases:
+            continue
+        q = band.duration_h
+        text = format_duration_band(op.duration_h, q.p10, q.p90)
+        if op.duration_h is not None and band.unfinished_share > 0:
+            out.append(BandMessage("warning", op.event_id, tr(
+                "{operation}: {duration}; it does not finish within the plan in {share} of the sampled runs").format(
+                    operation=op.label, duration=text, share=format_pct(100.0 * band.unfinished_share))))
+        elif q.p10 != q.p90:
+            out.append(BandMessage("info", op.event_id, tr("{operation}: {duration}").format(
+                operation=op.label, duration=text)))
+    return out
 
 
 class BandSampler(QObject):
@@ -282,6 +317,11 @@ class BandsParts:
         inspector = getattr(self.window, "inspector", None)
         if inspector is not None and hasattr(inspector, "set_bands"):
             inspector.set_bands(bands, result)
+        messages = getattr(self.window, "messages", None)
+        if messages is not None and hasattr(messages, "set_extra"):
+            from app.ui.messages import UNCERTAINTY
+
+            messages.set_extra(UNCERTAINTY, band_messages(bands, result))
 
 
 def install(window) -> BandsParts | None:

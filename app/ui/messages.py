@@ -30,13 +30,14 @@ from app.ui.theme import Theme, follow_palette, theme
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 PREDICTION = "prediction"  # the source the timeline plug-in gives its advisories
 STALE_SOURCE = "last good prediction"
+UNCERTAINTY = "uncertainty"  # the source of the uncertainty bands' duration ranges (app/ui/bands.py)
 STALE_TIP = QT_TR_NOOP("The prediction stopped at an error: this advisory is from the last prediction that ran, "
                        "before the latest edits")
 HEADERS = (QT_TR_NOOP("Severity"), QT_TR_NOOP("Object"), QT_TR_NOOP("Message"), QT_TR_NOOP("From"))
 # the severity and source columns hold keys (the colours, the counts look them up): shown translated
 SHOWN_KEYS = {"error": QT_TR_NOOP("error"), "warning": QT_TR_NOOP("warning"), "info": QT_TR_NOOP("info"),
               "validation": QT_TR_NOOP("validation"), PREDICTION: QT_TR_NOOP("prediction"),
-              STALE_SOURCE: QT_TR_NOOP("last good prediction")}
+              STALE_SOURCE: QT_TR_NOOP("last good prediction"), UNCERTAINTY: QT_TR_NOOP("uncertainty")}
 MESSAGE = 2  # the column that stretches; the others are as wide as their widest text
 NARROW = (0, 1, 3)
 

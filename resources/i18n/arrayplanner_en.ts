@@ -1677,6 +1677,14 @@ If both save it, the changes saved first are lost. Open it read-only (save your 
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>{operation}: {duration}; it does not finish within the plan in {share} of the sampled runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{operation}: {duration}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Uncertainty sampling progress</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1808,6 +1816,10 @@ Replace it anyway (it stays read-only), or save this project under another name?
     </message>
     <message>
         <source>last good prediction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>uncertainty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -107,6 +107,9 @@ def test_bands_appear_after_the_point_estimate(qtbot, settings, calls):
     window.selection.set(["op1"])
     qtbot.waitUntil(lambda: window.inspector.duration_label is not None
                     and "P10" in window.inspector.duration_label.text(), timeout=5000)
+    # the Messages dock lists the range, and clicking it selects the operation
+    listed = [(i, src) for i, src in window.messages._rows() if src == "uncertainty"]
+    assert any(i.where == "op1" and "P10-P90" in i.text and i.severity == "info" for i, _ in listed)
     # the status bar says how the bands were made
     assert "runs" in window.statusBar().currentMessage()
 
