@@ -28,6 +28,7 @@ from app.domain.rate_keys import calibrated
 from .op_base import Op
 from .op_policy import policy_rate
 from .op_streams import INF
+from .policy import generic_levels_note
 
 if TYPE_CHECKING:  # pragma: no cover
     from .op_streams import Stream
@@ -59,6 +60,15 @@ class GenericOp(Op):
     def start(self, t: float) -> bool:
         ev, lay, sim = self.event, self.lay, self.sim
         op_kind, phase = _POLICY[ev.kind]
+        what = ev.kind.replace("_", " ")
+        pacing = (f"its [policy.{op_kind}] levels" if self.R.has(f"policy.{op_kind}") else
+                  f"each level a duty cycle of the full-speed rate ({generic_levels_note(sim.platform, op_kind)})")
+        # (before policy(): the first advisory of a code and object is the one kept)
+        sim.advise("info", "generic-model",
+                   f"{ev.id}: the {sim.platform.name} rates do not calibrate a {what}; the generic model predicts it "
+                   "from the RAID geometry (reads on the source, full-stripe writes on the target), bounded by the "
+                   f"drives, buses and controller and paced by {pacing}: advisory, no document measures it",
+                   ev.id, "assumption: generic operation model (docs/model.md 4.8)")
         self.pol = self.policy(op_kind, phase)
         self.asap = self.pol.kind == "asap"
         self.asap_class = 1 if self.asap else 0
@@ -67,7 +77,6 @@ class GenericOp(Op):
         self.cpu_per_io = (self.R.v("host.cpu_us_per_io") * 1e-4 / io_mb) if self.R.has("host.cpu_us_per_io") else 0.0
         self.pending: list[GenericPhase] = []
         parallel: list[GenericPhase] = []
-        what = ev.kind.replace("_", " ")
         if ev.kind == "lun_migration":
             src, dst = lay.lidx[ev.source_lun], lay.lidx[ev.dest_lun]
             lun = src
@@ -121,11 +130,6 @@ class GenericOp(Op):
             {("bus_x", b) for ph in self.pending + parallel for b, _ in ph.bus})
         self.total_mb = sum(ph.mb for ph in self.pending + parallel)
         self.touches = set(self.workloads_on_groups(groups))
-        sim.advise("info", "generic-model",
-                   f"{ev.id}: the {sim.platform.name} rates do not calibrate a {what}; the generic model predicts it "
-                   "from the RAID geometry (reads on the source, full-stripe writes on the target), bounded by the "
-                   "drives, buses and controller and paced by the level's policy: advisory, no document measures it",
-                   ev.id, "assumption: generic operation model (docs/model.md 4.8)")
         for ph in parallel:
             self.begin(ph.name, t, ph.mb, tag=ph)
         if self.pending:
