@@ -2192,5 +2192,9 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <source>Set the workload&apos;s I/O size, reads, randomness and cache hits to the template&apos;s (its IOPS and LUNs stay); Undo takes it back</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>workload {name}</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

@@ -46,6 +46,7 @@ from .timeaxis import TimeAxisItem
 # pixels of each plot's data area (inside its axes) before the charts scroll: room for three
 # readable value ticks (0, 50, 100 %) and the shape of a step; below that the plots are too flat
 # to read and the panel scrolls instead
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's largest widget size
 PLOT_DATA_MIN_H = 100
 TITLE_H = 16  # a plot's header row: its title (and its legend, when one line of it fits beside)
 TICK_LABEL_LINES = 1.6  # value tick labels this many text lines apart at least (closer, they run together)
@@ -742,6 +743,11 @@ class ChartsPanel(QWidget):
         row = [s.key for s in PLOTS].index(key)
         self.glw.ci.layout.setRowMaximumHeight(row, 1e6 if visible else 0)
         self.glw.ci.layout.setRowMinimumHeight(row, 0)
+        # the grid keeps a hidden item's own minimum (its axes' and header's, 26 px) and the
+        # spacing after it: the hidden plot goes down to nothing, its spacing with it
+        p.setMinimumHeight(-1 if visible else 0)
+        p.setMaximumHeight(QWIDGETSIZE_MAX if visible else 0)
+        self.glw.ci.layout.setRowSpacing(row, self.glw.ci.layout.verticalSpacing() if visible else 0)
         self._update_time_axis()
         self._update_min_height()
         self._update_readout()  # a hidden chart leaves the read-out

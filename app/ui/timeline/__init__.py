@@ -145,7 +145,10 @@ class TimelineParts:
             inspector.set_result(live.current)
 
     def on_failed(self, message: str) -> None:
-        first = message.splitlines()[0]
+        from app.ui.message_names import MessageNames
+
+        # the banners and the status bar name operations and workloads, as the Messages dock does
+        first = MessageNames(self.window.document).message_text(message.splitlines()[0], None)
         # the curves, the comparison and the bars stay, dimmed under the reason (a new result
         # undims them); the banner says it, so the chart status line does not repeat it
         self.charts.set_stale(first)
