@@ -227,6 +227,9 @@ class SettingSpec:
     choices: tuple[Any, ...] = ()
     help: str = ""
     source: str = ""
+    # a cache setting the platform is sold in sizes of (`sizes = [...]` in the preset): goal
+    # seeking tries each (app/service/goal_seek.py), priced by the price list's [cache] table
+    sizes: tuple[float, ...] = ()
 
     def check(self, value: Any) -> str | None:
         """None if `value` is acceptable, else a sentence saying why not."""

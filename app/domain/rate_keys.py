@@ -940,6 +940,8 @@ FIELDS: tuple[Field, ...] = (
           doc="the only stripe widths the product offers (e.g. [10, 18]); empty: any that fits"),
     Field("cache.<key> / lun_settings.<key>", "kind", "choice", default="int", choices=SETTING_KINDS),
     Field("cache.<key> / lun_settings.<key>", "default", "any", required=True),
+    Field("cache.<key>", "sizes", "list", default=[],
+          doc="the sizes the array is sold with: goal seeking tries each (prices.toml [cache])"),
     Field("features.<id>", "reboot_minutes", "float", default=0.0, lo=0, hi=1440, unit="min"),
     Field("capacity", "formatted_factor", "float", default=1.0, lo=0, hi=1, lo_open=True,
           doc="formatted / nominal drive capacity, as the array's tools report it (1 = nominal)"),

@@ -306,11 +306,31 @@ def _setting(key: str, d: Mapping[str, Any], where: str) -> SettingSpec:
         key=key, label=str(d.get("label", key)), kind=kind, default=_req(d, "default", w),
         unit=str(d.get("unit", "")), minimum=lo, maximum=hi,
         choices=tuple(choices), help=str(d.get("help", "")), source=str(d.get("source", "")),
+        sizes=_sizes(d.get("sizes", ()), w),
     )
     problem = spec.check(spec.default)
     if problem:
         raise PresetError(f"{w}: default {spec.default!r}: {problem}")
+    for size in spec.sizes:
+        problem = spec.check(size)
+        if problem:
+            raise PresetError(f"{w}: sizes: {problem}")
     return spec
+
+
+def _sizes(raw: Any, w: str) -> tuple[float, ...]:
+    """A cache setting's sizes the platform is sold in (goal seek tries each): numbers, no repeats."""
+    if not isinstance(raw, (list, tuple)) or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in raw):
+        raise PresetError(f"{w}: sizes must be a list of numbers, not {raw!r}")
+    if len(set(raw)) != len(raw):
+        raise PresetError(f"{w}: sizes lists a size twice")
+    return tuple(sorted(raw))
+
+
+def _lun_setting(key: str, d: Mapping[str, Any], where: str) -> SettingSpec:
+    if "sizes" in d:  # sizes are bought per array, not set per LUN
+        raise PresetError(f"{where}: setting {key}: sizes is a key of [cache.*] settings only")
+    return _setting(key, d, where)
 
 
 def _misplaced(doc: Mapping[str, Any], key: str) -> str | None:
@@ -455,7 +475,7 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         host_ports_per_controller=_field(hosts, "host_ports", "per_controller", where),
         host_port_mb_s=_field(hosts, "host_ports", "mb_s", where),
         cache_settings={k: _setting(k, v, where) for k, v in _subtables(doc, "cache", where).items()},
-        lun_settings={k: _setting(k, v, where) for k, v in _subtables(doc, "lun_settings", where).items()},
+        lun_settings={k: _lun_setting(k, v, where) for k, v in _subtables(doc, "lun_settings", where).items()},
         raid_rules=raid_rules,
         features=features,
         operations=operations,
@@ -537,7 +557,7 @@ _KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "host_ports": ("per_controller", "mb_s", "source", "note"),
     "enclosure_types": ("id", "name", "slots", "interfaces", "form_factor", "source", "note"),
     "raid": ("min", "max", "even", "widths", "interfaces", "source", "note"),
-    "cache": _SETTING_KEYS, "lun_settings": _SETTING_KEYS,
+    "cache": _SETTING_KEYS + ("sizes",), "lun_settings": _SETTING_KEYS,
     "features": ("name", "description", "reboot_minutes", "source", "note"),
     "operations": ("priorities", "default", "source", "note"),
 }

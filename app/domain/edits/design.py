@@ -7,22 +7,22 @@ from typing import Any
 from ..formatting import plural
 from ..project import Project
 from .base import SnapshotEdit
-from .change import EVENTS, FEATURES, GROUPS, LAYOUT, LUNS, SCENARIOS, WORKLOADS
+from .change import CACHE, EVENTS, FEATURES, GROUPS, LAYOUT, LUNS, SCENARIOS, WORKLOADS
 from .deletion import event_refs
 from .refs import ref_workload
 
-DESIGN_ATTRS = ("enclosures", "drives", "groups", "luns", "workloads", "features")
+DESIGN_ATTRS = ("enclosures", "drives", "groups", "luns", "workloads", "features", "cache")
 
 
 class ApplyDesign(SnapshotEdit):
-    """Replace enclosures, drives, RAID groups, LUNs, the workloads' LUNs and the features with
+    """Replace enclosures, drives, RAID groups, LUNs, the workloads' LUNs, the features and cache with
     those of `design` (a Project made from this one by app.service.goal_seek.build_design). The
     timeline events that name a drive or a LUN (migrations, failures, binds ...) are removed with
     it in every scenario, since the design's drives and LUNs are new ones even where an id is
     reused; `note` says how many. Workload changes and feature events stay."""
 
     attrs = DESIGN_ATTRS + ("scenarios",)
-    aspects = (LAYOUT, GROUPS, LUNS, WORKLOADS, FEATURES, EVENTS, SCENARIOS)
+    aspects = (LAYOUT, GROUPS, LUNS, WORKLOADS, FEATURES, CACHE, EVENTS, SCENARIOS)
 
     def __init__(self, design: Project, label: str):
         super().__init__()
