@@ -63,8 +63,9 @@ def synthetic(project, catalog, n_intervals: int) -> MeasuredData:
     cat = dataclasses.replace(catalog, platforms={**catalog.platforms, pf.id: alt})
     rp = build_replay(project, data, {c.name: c.cores for c in pf.controllers}, 35.0)
     pred = {(p.key, p.start_h): v for p, v in zip(rp.points, rp.predicted(simulate(rp.project, cat, rp.scenario)))}
-    out = [dataclasses.replace(iv, **({"response_ms": pred[(iv.key, data.hour_of(iv))]} if iv.kind == "lun"
-                                      else {"util_pct": pred[(iv.key, data.hour_of(iv))]})) for iv in ivs]
+    origin = data.start
+    out = [dataclasses.replace(iv, **({"response_ms": pred[(iv.key, (iv.start - origin) / 3600.0)]} if iv.kind == "lun"
+                                      else {"util_pct": pred[(iv.key, (iv.start - origin) / 3600.0)]})) for iv in ivs]
     return dataclasses.replace(data, intervals=out)
 
 

@@ -6,8 +6,9 @@
 An optimisation of the engine must not change what it predicts. The plans: every scenario of
 every example project (presets/examples/*.json) and the generated large plans of
 benchmarks/engine.py (30 and 300 days). For each: every series block (times and values),
-every operation (start, end, phases with data and average rate), the advisories, MTTDL and the
-assumptions used. The comparison prints the first differences and exits 1 if there are any.
+every operation (start, end, phases with data and average rate), the advisories, MTTDL, the
+assumptions used and the per-group reliability estimate. The comparison prints the first
+differences and exits 1 if there are any.
 
 --nan-as-zero compares against a fingerprint saved before response times became undefined where
 nothing completed I/O (response_ms, response_max_ms, lun_response_ms were 0 there, now NaN): it
@@ -57,6 +58,8 @@ def fingerprint(result) -> dict:
         "mttdl": dict(result.mttdl_h),
         "assumptions": sorted((a.path, a.value) for a in result.assumptions),
         "horizon": result.horizon_h,
+        # the end-of-run reliability estimate (issue 24): no series holds it
+        "reliability": {g: r.to_json() for g, r in (getattr(result, "reliability", None) or {}).items()},
     }
 
 
@@ -146,6 +149,17 @@ def compare(old: dict, new: dict, rtol: float) -> list[str]:
         out.append("MTTDL differs")
     if old["assumptions"] != new["assumptions"]:
         out.append("assumptions differ")
+    if "reliability" in old:  # (a fingerprint saved before it was recorded has none)
+        rel_old, rel_new = old["reliability"], new.get("reliability", {})
+        if rel_old.keys() != rel_new.keys():
+            out.append(f"reliability: groups differ ({len(rel_old)} -> {len(rel_new)})")
+        for g in sorted(rel_old.keys() & rel_new.keys()):
+            a, b = rel_old[g], rel_new[g]
+            bad = [k for k in a if not (a[k] == b.get(k) or (isinstance(a[k], float) and isinstance(b.get(k), float)
+                                                          and close(a[k], b[k], rtol)))]
+            if bad:
+                out.append(f"reliability of group {g}: {', '.join(f'{k} {a[k]!r} -> {b.get(k)!r}' for k in bad)}")
+                break
     return out
 
 

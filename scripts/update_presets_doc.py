@@ -5,8 +5,9 @@
     python scripts/update_presets_doc.py --check  # exit 1 when the document is out of date
 
 The tables sit between `<!-- rate-keys:begin -->` / `<!-- rate-keys:end -->` and
-`<!-- fields:begin -->` / `<!-- fields:end -->`; tests/test_custom_platforms.py fails when they
-differ from the registry.
+`<!-- fields:begin -->` / `<!-- fields:end -->`, and the built-in ranged values (from
+presets/rates/*.toml) between `<!-- ranges:begin -->` / `<!-- ranges:end -->`;
+tests/test_custom_platforms.py and tests/test_uncertainty.py fail when they are out of date.
 """
 from __future__ import annotations
 
@@ -18,12 +19,24 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.domain.rate_keys import markdown_fields, markdown_table  # noqa: E402
+from app.domain.value_ranges import markdown_ranges  # noqa: E402
 
 DOC = ROOT / "docs" / "presets.md"
 
 
+def builtin_rates_docs() -> dict[str, dict]:
+    import tomllib
+
+    out = {}
+    for path in sorted((ROOT / "presets" / "rates").glob("*.toml")):
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        out[str(doc.get("rates_id", path.stem))] = doc
+    return out
+
+
 def updated(text: str) -> str:
-    for name, table in (("rate-keys", markdown_table()), ("fields", markdown_fields())):
+    for name, table in (("rate-keys", markdown_table()), ("fields", markdown_fields()),
+                        ("ranges", markdown_ranges(builtin_rates_docs()))):
         pattern = re.compile(rf"(<!-- {name}:begin -->\n)(?:.*?\n)?(<!-- {name}:end -->)", re.S)
         if not pattern.search(text):
             raise SystemExit(f"{DOC}: no <!-- {name}:begin --> ... <!-- {name}:end --> markers")

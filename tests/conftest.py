@@ -17,6 +17,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["ARRAYPLANNER_PRESETS"] = tempfile.mkdtemp(prefix="arrayplanner-no-user-presets-")
 # the per-user data folder (autosave recovery files: app/store/user_dirs.py), never the developer's
 os.environ["ARRAYPLANNER_DATA"] = tempfile.mkdtemp(prefix="arrayplanner-user-data-")
+# the uncertainty bands start off (app/report/uncertainty.py bands_by_default): each test window
+# and `report` would sample in the background; the bands' own tests ask for them
+os.environ.setdefault("ARRAYPLANNER_BANDS", "off")
 
 import pytest  # noqa: E402
 

@@ -99,6 +99,14 @@ def test_calibrated_platform_is_an_undoable_embedded_copy(fitted, tmp_path):
     cpu = pf.rates_document["host"]["cpu_us_per_io"]
     assert cpu["value"] == pytest.approx(res.values["host.cpu_us_per_io"])
     assert cpu["source"].startswith("calibrated 2026-12-06 to measured data synthetic.csv (8 intervals")
+    # the fit's standard error travels as the value's range (P10-P90: +/- 1.28 se); a value the
+    # data did not identify keeps the preset's range, and the saved file loads (ranges checked)
+    se = {m.path: m.stderr for m in res.calibration.parameters}["host.cpu_us_per_io"]
+    assert cpu["low"] == pytest.approx(cpu["value"] - 1.2816 * se, rel=1e-3)
+    assert cpu["high"] == pytest.approx(cpu["value"] + 1.2816 * se, rel=1e-3)
+    assert "standard error" in cpu["range_source"]
+    flush = pf.rates_document["cache"]["forced_flush_write_ms"]
+    assert flush["low"] < flush["value"] < flush["high"] and "P10-P90" in flush["range_source"]
     # the calibrated platform predicts what the fit found
     r = simulate(again, cat2, "Baseline")
     assert r.get("cpu_pct", "SP A/0").at(0.0) > simulate(before, catalog, "Baseline").get("cpu_pct", "SP A/0").at(0.0)

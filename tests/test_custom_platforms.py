@@ -598,8 +598,8 @@ def test_every_policy_kind_is_accepted_for_lun_migration(tmp_path, catalog):
 
 def test_an_operation_without_its_policy_table(tmp_path):
     """Rates without [policy.<op>]: a rebuild runs on the generic duty-cycle model (warned, as the
-    engine's generic-model advisory); LUN migration and bind have no generic model, so without
-    their table they are not predicted: an error naming the table. A [policy] table is
+    engine's generic-model advisory); LUN migration and bind whose rates calibrate them need
+    their table: an error naming it (tests/test_generic_ops.py: rates with none of their keys). A [policy] table is
     never an unknown key, and the old per-priority tables are reported as no longer read."""
     text = FLARE28.replace('rates_id = "clariion-flare28"', 'rates_id = "policies"')
     kept = []

@@ -58,3 +58,20 @@ def test_open_load_response_series_agree(catalog):
     mean = r.series.blocks[[b.metric for b in r.series.blocks].index("response_ms")].V
     worst = r.series.blocks[[b.metric for b in r.series.blocks].index("response_max_ms")].V
     assert np.all(worst >= mean * (1 - 1e-12)) and np.any(worst > mean * 1.01)
+
+
+def test_series_interval_mean_is_time_weighted_and_continuous():
+    steps = Series("lun_response_ms", "0", "ms", np.array([0.0, 1.0, 1.25]), np.array([2.0, 10.0, np.nan]))
+    # [0.5, 1.5): half at 2, a quarter at 10, the NaN quarter (no I/O) left out of the weights
+    assert steps.mean(0.5, 1.5) == pytest.approx((0.5 * 2 + 0.25 * 10) / 0.75)
+    assert steps.mean(0.0, 1.0) == pytest.approx(2.0) and np.isnan(steps.mean(1.3, 2.0))
+    line = Series("moved_mb", "m", "MB", np.array([0.0, 2.0]), np.array([0.0, 4.0]), linear=True)
+    assert line.mean(0.0, 2.0) == pytest.approx(2.0) and line.mean(1.0, 3.0) == pytest.approx(3.5)
+
+    # a jump moving across the window's middle moves the mean a little, the middle value a lot:
+    # that is what keeps the calibration's least squares from stalling on a cache filling
+    def jump_at(t):
+        return Series("lun_response_ms", "0", "ms", np.array([0.0, t]), np.array([1.0, 100.0]))
+    before, after = jump_at(0.499), jump_at(0.501)
+    assert abs(before.mean(0.0, 1.0) - after.mean(0.0, 1.0)) < 0.5
+    assert abs(before.at(0.5) - after.at(0.5)) == pytest.approx(99.0)

@@ -143,3 +143,95 @@ def test_the_size_command(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "app", "size", str(OLTP), "--target", "10", "--raid", "R7"],
                          capture_output=True, text=True, cwd=ROOT, timeout=300, env=env)
     assert bad.returncode == 2 and "R7" in bad.stderr
+
+
+def test_a_candidate_as_a_scenario_runs_the_design_beside_todays_array(sized, project, catalog):
+    from app.domain.overlay import effective_project
+    from app.engine.compare import compare
+    from app.engine.simulate import simulate
+
+    p = project.clone()
+    before = p.clone()
+    today = p.current_scenario
+    c = sized.chosen
+    design = build_design(p, catalog, c.family, c.groups, GOAL.spares_per)
+    edit = edits.DesignAsScenario(p, design, "Proposed", c.label)
+    assert edit.check(p, catalog) is None
+    edit.do(p)
+    assert p.current_scenario == "Proposed" and p.groups == before.groups  # the base keeps today's array
+    eff = effective_project(p, "Proposed")
+    assert len(eff.groups) == c.groups and all(g.raid is c.family.raid for g in eff.groups)
+    assert eff.drives == design.drives and eff.luns == design.luns and eff.features == design.features
+    # the comparison serves it: a drive-count row with the design's drives against today's
+    rows = compare(simulate(p, catalog, "Proposed"), simulate(p, catalog, today), eff,
+                   effective_project(p, today), catalog)
+    assert rows
+    assert edits.DesignAsScenario(p, design, "Proposed").check(p, catalog)  # the name is taken
+    edit.undo(p)
+    assert p == before
+
+
+def test_the_size_command_writes_a_candidate_scenario(tmp_path):
+    from app.domain.overlay import effective_project
+
+    out = tmp_path / "with-candidate.arrayplan"
+    env = {**os.environ, "ARRAYPLANNER_ENGINE": "python"}
+    r = subprocess.run([sys.executable, "-m", "app", "size", str(OLTP), "--target", "10", "--growth", "30",
+                        "--drive-type", "fc-15k-146", "--raid", "R5", "--in-process",
+                        "--as-scenario", "Proposed", str(out)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    assert r.returncode == 0, r.stderr
+    saved, base = load_project(out), load_project(OLTP)
+    assert saved.groups == base.groups and saved.current_scenario == "Proposed"
+    assert len(effective_project(saved, "Proposed").groups) != len(base.groups)
+    again = subprocess.run([sys.executable, "-m", "app", "size", str(out), "--target", "10", "--growth", "30",
+                            "--drive-type", "fc-15k-146", "--raid", "R5", "--in-process",
+                            "--as-scenario", "Proposed", str(tmp_path / "x.arrayplan")],
+                           capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    assert again.returncode == 2 and "Proposed" in again.stderr and not (tmp_path / "x.arrayplan").exists()
+
+
+def cache_sized_catalog(catalog, sizes: str):
+    """The CX4-960 preset with `sizes = [...]` on its write cache setting (no shipped preset
+    sells cache in sizes: no document names the options)."""
+    import dataclasses
+
+    from app.store.presets import platform_from_text
+
+    text = (ROOT / "presets/platforms/emc-cx4-960-r28.toml").read_text()
+    text = text.replace("[cache.write_cache_mb]\n", f"[cache.write_cache_mb]\nsizes = {sizes}\n")
+    platform = platform_from_text(text, catalog)
+    return dataclasses.replace(catalog, platforms={**catalog.platforms, platform.id: platform})
+
+
+def test_cache_sizes_the_platform_sells_are_searched_and_priced(project, catalog):
+    from app.service.goal_seek import families
+
+    sized_cat = cache_sized_catalog(catalog, "[1000, 4500]")
+    goal = SizingGoal(10.0, 30.0, drive_types=("fc-15k-146",), raid_types=(RaidType.R5,), search_features=False)
+    plain = families(project, catalog, goal)
+    fams = families(project, sized_cat, goal)
+    assert len(fams) == 2 * len(plain) and {f.cache for f in fams} == {(("write_cache_mb", 1000),),
+                                                                        (("write_cache_mb", 4500),)}
+    big = next(f for f in fams if f.cache == (("write_cache_mb", 4500),))
+    assert "write_cache_mb 4500" in big.label
+    design = build_design(project, sized_cat, big, 4, goal.spares_per)
+    assert design.cache["write_cache_mb"] == 4500 and project.cache["write_cache_mb"] == 3000
+    prices = PriceList(drives={"fc-15k-146": 100.0}, cache={"write_cache_mb:4500": 5000.0})
+    res = goal_seek(project, sized_cat, goal, prices, executor=InProcessExecutor())
+    assert res.cost_unit == "price"
+    by_cache = {c.family.cache: c for c in res.candidates if c.family.width == big.width}
+    small, large = by_cache[(("write_cache_mb", 1000),)], by_cache[(("write_cache_mb", 4500),)]
+    assert large.cost == pytest.approx((large.drives + large.spares) * 100.0 + 5000.0)
+    assert small.cost == pytest.approx((small.drives + small.spares) * 100.0)
+    p = project.clone()
+    c = res.chosen
+    edits.ApplyDesign(build_design(p, sized_cat, c.family, c.groups, goal.spares_per), c.label).do(p)
+    assert p.cache["write_cache_mb"] == dict(c.family.cache)["write_cache_mb"]
+
+
+def test_cache_sizes_outside_the_setting_are_refused(catalog):
+    with pytest.raises(PresetError, match=r"write_cache_mb: sizes: .*above the maximum"):
+        cache_sized_catalog(catalog, "[1000, 99999]")
+    with pytest.raises(PresetError, match=r"write_cache_mb: sizes must be a list of numbers"):
+        cache_sized_catalog(catalog, '"big"')

@@ -85,3 +85,30 @@ def test_result_json_and_report_rows(catalog):
     project = build_project(_spec("netapp-e5700", "DDP", 24, "nlsas-7k2-24000", 100000), catalog)
     (row,) = reliability_rows(project, r)
     assert row[0] == "RG 0" and "corrected" in row[-1] and "TB" in row[-2]
+
+
+def test_group_means_are_each_series_mean_exactly():
+    """reliability._group_means (every group's mean busy from the block's matrix at once) gives
+    the bytes _mean of each group's Series gives: breakpoints, NaN runs, a horizon before or
+    after the last row, a column that never changes."""
+    import numpy as np
+    from types import SimpleNamespace
+
+    from app.engine.reliability import _group_means, _mean
+    from app.engine.result import Result, SeriesBlock
+
+    rng = np.random.default_rng(7)
+    T, G = 60, 7
+    V = rng.choice([0.0, 12.5, 30.1, 77.7, np.nan], size=(T, G)) + rng.choice([0.0, 1e-9], size=(T, G))
+    V[:, 3] = 41.0  # flat
+    V[20:40, 4] = np.nan  # a run of no-I/O cells
+    V[50:, 5] = np.nan  # ... to the end (its last breakpoint: the run's first row)
+    t = np.cumsum(rng.uniform(0.0, 2.0, T))
+    t[10] = t[9]  # two rows at one instant
+    groups = [SimpleNamespace(id=g) for g in range(G)]
+    for horizon in (t[-1] + 5.0, t[-1] * 0.5):
+        res = Result(scenario="s", horizon_h=float(horizon))
+        res.series.add_block(SeriesBlock("group_pct", "%", [str(g) for g in range(G)], t, V.copy()))
+        expect = [_mean(res.series.peek(("group_pct", str(g))), res.horizon_h) for g in range(G)]
+        got = _group_means(res, groups)
+        assert np.array(got).tobytes() == np.array(expect).tobytes()

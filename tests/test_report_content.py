@@ -9,6 +9,7 @@ from app.report.content import (
     Chart, Diagram, PageRef, ReportOptions, Table, build_report, compress_locations,
 )
 from app.store.presets import default_catalog
+from app.store.sources import default_bibliography
 
 from report_fixtures import small_project, small_results
 
@@ -30,7 +31,7 @@ def test_sections_numbered_and_in_the_toc(report):
     tops = [h.text for h in report.headings() if h.level == 1]
     assert tops == ["Contents", "Summary", "Configuration", "Layout", "RAID groups and LUNs",
                     "Cache and premium features", "Host workloads", "Operations plan", "Scenario comparison", "Charts", "Advisories",
-                    "Data protection (MTTDL)", "Assumptions"]
+                    "Data protection (MTTDL)", "Assumptions", "References"]
     nums = {h.text: h.number for h in report.headings() if h.level == 1}
     assert nums["Summary"] == "1" and nums["Assumptions"] == "A"
     toc = next(b for b in report.blocks if isinstance(b, Table) and b.kind == "toc")
@@ -53,7 +54,7 @@ def test_operation_figures_come_from_the_result(report):
         for gid, h in r.mttdl_h.items():
             assert format_mttdl(h) in text
         for a in r.assumptions:
-            assert a.path in text and a.source in text
+            assert a.path in text and default_bibliography().cite(a.source) in text
         for a in r.advisories:
             assert a.text in text
     assert "not finished" in text  # the Baseline rebuild's equalization runs past the horizon

@@ -34,6 +34,22 @@ def test_the_section_prints_the_steps_and_answers():
     assert "Load sweep" not in [h.text for h in plain.headings()]
 
 
+def test_the_section_prints_the_priorities_across_the_load_levels():
+    cat = load_catalog()
+    project = load_project(OLTP)
+    name = project.current_scenario
+    res = sweep(project, cat, SweepSpec(steps=4, max_factor=1.3, advise=True, window_h=6.0),
+                executor=InProcessExecutor())
+    results = {name: simulate(project, cat, name)}
+    report = build_report(project, cat, results, ReportOptions(charts=[], scenarios=[name]), sweeps=[(name, res)])
+    text = report.text()
+    assert f"\u201c{name}\u201d, priorities across the load levels" in [h.text for h in report.headings()]
+    (op,) = res.advice.operations
+    assert "window 6 h (given)" in text
+    for lv in op.levels:
+        assert f"{lv.factor:.2f}x | {lv.priority or 'none in time'}" in text
+
+
 def test_report_sweep_writes_the_section(tmp_path):
     out = tmp_path / "r.pdf"
     r = subprocess.run([sys.executable, "-m", "app", "report", str(OLTP), "-o", str(out), "--sweep",

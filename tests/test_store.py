@@ -287,6 +287,14 @@ def test_bad_json_files(tmp_path):
     assert_refused(newer, r"newer ArrayPlanner")
 
 
+def test_a_json_error_says_where_once(tmp_path):
+    # Python's "Unterminated string starting at" came out as "starting at at line 1"
+    cut = tmp_path / "cut.json"
+    cut.write_text('{"format": "arrayplanner-project", "name": "unfinished')
+    msg = assert_refused(cut, r"Unterminated string starting at line 1, column 44\)")
+    assert " at at " not in msg
+
+
 def test_missing_file_and_folder(tmp_path):
     with pytest.raises(ProjectFileError, match="no such file"):
         load_project(tmp_path / "nothere.arrayplan")

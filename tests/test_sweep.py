@@ -61,6 +61,22 @@ def test_a_background_operation_costs_response_at_every_load(oltp_sweep):
             assert b.worst_response_ms >= a.worst_response_ms - 1e-6
 
 
+def test_the_during_curve_is_measured_over_one_window_and_rises_with_load(oltp_sweep, catalog):
+    # op1 is an ASAP migration: a heavier load lengthens its run, so each step measured over its
+    # own run weighs the run's phases differently; one window for all keeps the curve monotone
+    project, result = oltp_sweep
+    steady, during = result.curves
+    heavy = max(s.factor for s in steady.steps if s.factor < result.saturation_factor)
+    p = scaled_project(project, project.current_scenario, heavy, ["op1"])
+    op = simulate(p, catalog, project.current_scenario).operation("op1")
+    assert during.window_h == pytest.approx((op.start_h, op.end_h))
+    unsaturated = [s for s in during.steps if not s.saturated]
+    assert len(unsaturated) >= 10
+    for wid in unsaturated[0].response_ms:  # every workload, not just the worst
+        resp = [s.response_ms[wid] for s in unsaturated]
+        assert all(b >= a - 1e-6 for a, b in zip(resp, resp[1:])), (wid, resp)
+
+
 def test_max_iops_and_headroom_agree_with_single_runs(oltp_sweep, catalog):
     project, result = oltp_sweep
     steady = result.curves[0]

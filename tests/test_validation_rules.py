@@ -536,6 +536,27 @@ def test_priority_not_offered(catalog):
     expect(p, catalog, "op1", ERROR, "priority 'ASAP'", "High", "Low")
 
 
+def test_priority_case_is_accepted_with_a_warning_and_runs_at_that_level(catalog):
+    """An unknown level is an error; one that differs only in case ("high") is read as the
+    platform's level ("High") with a warning naming its spelling, as the engine reads it."""
+    from app.engine import simulate
+
+    p = base()
+    ops(p).events[0].priority = "Highest"
+    expect(p, catalog, "op1", ERROR, "priority 'Highest'", "Low, Medium, High, ASAP")
+    p = base()
+    ops(p).events[0].priority = "high"
+    assert issues_at(p, catalog, "op1", ERROR) == []
+    expect(p, catalog, "op1", WARNING, "priority 'high'", "read as 'High'", "Low, Medium, High, ASAP")
+    lower = simulate(p, catalog, "Ops").operation("op1")
+    ops(p).events[0].priority = "High"
+    upper = simulate(p, catalog, "Ops").operation("op1")
+    assert lower.priority == "High" and lower.duration_h == upper.duration_h
+    p = base()
+    ops(p).events[0].priority = "aSaP"
+    expect(p, catalog, "op1", WARNING, "read as 'ASAP'")
+
+
 def test_operation_not_offered(catalog):
     p = base()
     ops(p).events.append(VolumeMigration("op2", 1.0, moves=[[0, 1]]))

@@ -668,6 +668,81 @@ def write_fit(path: Path, fr: FitResult, today: str | None = None) -> str:
     return new
 
 
+# A fitted value's range when its residuals say little: the documents' own scatter. A fit that
+# meets its figures exactly (one figure per parameter) has no residual to read; emc prints the
+# same OLTP baseline as 12% SP CPU (Figures 6-7) and 15% (Figures 9-10), and reads such as
+# response times come off plots: +/-10% as the P10-P90. Residuals from two figures understate
+# the scatter; figures printed to 2-3 digits or read off plots: at least +/-5%.
+DOCUMENT_SCATTER_PCT = 10.0
+READING_FLOOR_PCT = 5.0
+
+
+def fit_range(value: float, residuals_pct: Mapping[str, float], bounds: Sequence[float]) -> tuple[float, float, str]:
+    """(low, high, range_source) of a fitted value: P10-P90 = value x (1 -/+ 1.28 s), s the RMS
+    relative residual of the figures it was fitted to (at least READING_FLOOR_PCT; the documents'
+    scatter, DOCUMENT_SCATTER_PCT, when fewer than two figures leave a residual), cut at the
+    fit's bounds."""
+    res = [float(r) for r in residuals_pct.values()]
+    rms_pct = math.sqrt(sum(r * r for r in res) / len(res)) if res else 0.0
+    z = 1.2815515655446004
+    if len([r for r in res if abs(r) > 0.05]) >= 2:
+        half = max(z * rms_pct, READING_FLOOR_PCT)
+        why = (f"P10-P90 +/-{half:.3g}%: the fit's residuals (RMS {rms_pct:.1f}% over {len(res)} figures, x 1.28"
+               + (f"; at least +/-{READING_FLOOR_PCT:g}%, the figures' reading precision)" if half == READING_FLOOR_PCT
+                  else ")"))
+    else:
+        half = DOCUMENT_SCATTER_PCT
+        why = (f"P10-P90 +/-{DOCUMENT_SCATTER_PCT:g}%: the documents' scatter (the fit meets its figure"
+               f"{'s' if len(res) != 1 else ''} exactly, no residual to read; emc prints one load's SP CPU "
+               f"as 12% and 15%)")
+    lo = max(float(bounds[0]), value * (1 - half / 100))
+    hi = min(float(bounds[1]), value * (1 + half / 100))
+    return float(_fmt_value(min(lo, value))), float(_fmt_value(max(hi, value))), why
+
+
+def write_ranges(path: Path) -> str:
+    """Put low / high / range_source (fit_range) on every fitted value of a rates preset, from
+    its [fit] tables' fitted_value and residuals_pct; other lines stay as they are. Returns the
+    new text (also written). `fit --write` calls it after writing the values."""
+    text = path.read_text(encoding="utf-8")
+    doc = tomllib.loads(text)
+    lines = text.splitlines()
+    for name, fit in (doc.get("fit") or {}).items():
+        if "fitted_value" not in fit or "path" not in fit:
+            continue
+        value = _value_at(doc, fit["path"])
+        low, high, why = fit_range(value, fit.get("residuals_pct", {}), fit.get("bounds", [-math.inf, math.inf]))
+        for key in (fit["path"], *fit.get("also", ())):
+            lines = _set_range_line(lines, key, low, high, why)
+    new = "\n".join(lines) + "\n"
+    tomllib.loads(new)  # still TOML
+    path.write_text(new, encoding="utf-8")
+    return new
+
+
+_RANGE_PART = re.compile(r',\s*(low|high|range_source)\s*=\s*("(?:[^"\\]|\\.)*"|[-+0-9.eE]+)')
+
+
+def _set_range_line(lines: list[str], path: str, low: float, high: float, why: str) -> list[str]:
+    table, key = path.rsplit(".", 1)
+    cur = ""
+    for i, line in enumerate(lines):
+        m = _HEADER.match(line)
+        if m:
+            cur = _header_path(m.group(1))
+            continue
+        km = _KEY.match(line)
+        if km and cur == table and _key_name(km.group(2)) == key and km.group(3).startswith("{"):
+            body = _RANGE_PART.sub("", line)
+            vm = re.search(r"value\s*=\s*[-+0-9.eE]+", body)
+            if vm is None:
+                break
+            ins = f", low = {_fmt_value(low)}, high = {_fmt_value(high)}, range_source = {_toml_str(why)}"
+            lines[i] = body[:vm.end()] + ins + body[vm.end():]
+            return lines
+    raise KeyError(f"no inline value line for {path!r} (a ranged fit value is written key = {{ value = ... }})")
+
+
 _HEADER = re.compile(r"^\s*\[(?!\[)\s*([^\]]+?)\s*\]\s*(#.*)?$")
 _KEY = re.compile(r'^(\s*)("[^"]+"|[A-Za-z0-9_\-]+)\s*=\s*(.*)$')
 

@@ -1,4 +1,4 @@
-"""`arrayplanner simulate FILE [--scenario NAME] [--json]` and `arrayplanner validate [--json]`.
+"""`arrayplanner simulate FILE [--scenario NAME] [--json] [--bands N]` and `arrayplanner validate [--json]`.
 
 simulate prints a readable summary (operations with phase durations as h:mm, peaks, advisories)
 or the Result in its versioned JSON format (docs/result-format.md). validate replays every case
@@ -23,6 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="project file (.arrayplan or .json)")
     p.add_argument("--scenario", help="scenario name (default: the project's current scenario)")
     p.add_argument("--json", action="store_true", help="print the Result as JSON (docs/result-format.md)")
+    p.add_argument("--bands", type=int, default=0, metavar="N",
+                   help="also P10/P50/P90 bands from N engine runs over the presets' ranges (e.g. 200)")
+    p.add_argument("--seed", type=int, default=0, help="with --bands: the sampling seed (default 0)")
     p.set_defaults(handler=cmd_simulate)
     v = sub.add_parser("validate", help="replay the documents' published figures against the model")
     v.add_argument("--json", action="store_true", help="print {cases: [...], scores: {...}} as JSON")
@@ -32,7 +35,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="leave-one-out cross-validation: refit without each fitted figure and predict it")
     v.add_argument("--by-table", action="store_true", help="with --cross: leave out one table at a time")
     v.add_argument("--rates", help="with --cross: only this rates preset (e.g. smartarray-6402)")
-    v.add_argument("--workers", type=int, default=2, help="with --cross: processes (default 2)")
+    v.add_argument("--workers", type=int, default=2, help="with --cross or --bands: processes (default 2)")
+    v.add_argument("--bands", type=int, default=0, metavar="N",
+                   help="coverage: the share of published figures inside the predicted P10-P90 (N samples)")
+    v.add_argument("--seed", type=int, default=0, help="with --bands: the sampling seed (default 0)")
     v.set_defaults(handler=cmd_validate)
     f = sub.add_parser("fit", help="fit the rates presets' declared free parameters to their figures")
     f.add_argument("--rates", help="only this rates preset (e.g. smartarray-6402)")
@@ -63,12 +69,38 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     # a file whose current scenario does not exist reads but is invalid: validation's error (1)
     validate_or_fail(project, catalog, args.scenario)
     result = simulate(project, catalog, args.scenario)
+    bands = None
+    if args.bands < 0:
+        raise CliError(f"--bands {args.bands}: the number of samples must be 0 or more", 2)
+    if args.bands:
+        from app.service.uncertainty import compute_bands
+
+        bands = compute_bands(project, catalog, args.scenario, samples=args.bands, seed=args.seed, point=result)
     if args.json:
-        json.dump(result.to_json(), sys.stdout, indent=1)
+        out = result.to_json()
+        if bands is not None:
+            out["bands"] = bands.to_json()
+        json.dump(out, sys.stdout, indent=1)
         sys.stdout.write("\n")
         return 0
     print(summary(result))
+    if bands is not None:
+        print("")
+        print(bands_summary(bands))
     return 0
+
+
+def bands_summary(bands) -> str:
+    """The durations' P10 / P50 / P90 (h:mm; "--": not finished in the plan)."""
+    lines = [f"Uncertainty: {bands.runs} engine runs over {len(bands.parameters)} ranged preset values "
+             f"(seed {bands.seed}; P10 / P50 / P90)"]
+    if not bands.parameters:
+        lines.append("  the platform's rates carry no ranges: the bands are the point estimate")
+    for b in bands.operations.values():
+        q = b.duration_h
+        late = f", not finished in {b.unfinished_share:.0%} of the runs" if b.unfinished_share else ""
+        lines.append(f"  {b.event_id:6s} duration {hmm(q.p10)} / {hmm(q.p50)} / {hmm(q.p90)}{late}")
+    return "\n".join(lines)
 
 
 def summary(result) -> str:
@@ -263,6 +295,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
             cross.unidentified = {k: v for k, v in cross.unidentified.items() if args.only in k}
         for r in cross.predicted.values():
             r.cls = "cross"
+    cov = None
+    if args.bands < 0:
+        raise CliError(f"--bands {args.bands}: the number of samples must be 0 or more", 2)
+    if args.bands:
+        from app.cli.coverage import coverage
+
+        cov = coverage(bench, results, args.bands, args.seed, args.workers)
     unexpected = [r.id for r in results if r.cls != "plumbing" and not r.passed and r.id not in _known_misses()]
     if args.json:
         out: dict[str, Any] = {
@@ -278,6 +317,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                             "engine_runs": cross.sims,
                             "seconds": round(cross.seconds, 1),
                             "mode": "leave-one-table-out" if args.by_table else "leave-one-out"}
+        if cov is not None:
+            out["coverage"] = cov.to_json()
         json.dump(out, sys.stdout, indent=1, default=lambda x: None)
         sys.stdout.write("\n")
     else:
@@ -306,6 +347,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"  {len(cross.unidentified)} fitted figures unidentified without themselves (not scored)")
             print(f"  {cross.sims} engine runs ({cross.runs} case evaluations) in {cross.seconds:.1f} s "
                   f"({args.workers} workers)")
+        if cov is not None:
+            from app.cli.coverage import print_coverage
+
+            print_coverage(cov)
         print(f"\n({time.perf_counter() - t0:.1f} s)")
         if cls.conflicts:
             print("classification problems (a figure fitted and plumbing, or a broken [fit]; "
@@ -317,7 +362,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
     import time
 
     from app.cli.calibration import (Bench, FitResult, fit_params, fit_rates, load_rates_docs, rates_files,
-                                     write_fit)
+                                     write_fit, write_ranges)
 
     t0 = time.perf_counter()
     params = fit_params(load_rates_docs())
@@ -346,6 +391,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
             print(f"    {f:45s} {r:+7.2f}%")
         if args.write:
             write_fit(files[rid], fr)
+            write_ranges(files[rid])
             print(f"  written: {files[rid]}")
     for rid in dict.fromkeys(p.rates_id for p in params if p.follows):
         own = [p for p in params if p.rates_id == rid]
@@ -359,6 +405,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
         print(f"{rid}: follows {own[0].follows} ({len(fr.params)} values copied)")
         if args.write:
             write_fit(files[rid], fr)
+            write_ranges(files[rid])
             print(f"  written: {files[rid]}")
     print(f"\n{bench.sims} engine runs ({bench.runs} case evaluations) in {time.perf_counter() - t0:.1f} s"
           + ("" if args.write else " (nothing written; --write records the fit in the presets)"))

@@ -27,6 +27,7 @@ EXIT_TERMINATED = 128 + 15  # SIGTERM, as a shell reports a process it ended
 
 def register(sub: argparse._SubParsersAction) -> None:
     from app.report.content import CHART_KINDS
+    from app.report.uncertainty import REPORT_SAMPLES
 
     p = sub.add_parser(
         "report", help="write the PDF report of a project (headless)",
@@ -50,11 +51,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sweep-background", metavar="OP", help="with --sweep: also sweep while this operation runs")
     p.add_argument("--sweep-target", type=float, default=20.0, metavar="MS",
                    help="with --sweep: the response target it answers for (default 20 ms)")
+    p.add_argument("--sweep-advise", action="store_true",
+                   help="with --sweep: per operation, the lowest-impact priority in its window at each load")
+    p.add_argument("--sweep-window", type=float, metavar="HOURS",
+                   help="with --sweep (implies --sweep-advise): the window the operations must finish in "
+                        "(default: the plan's horizon after each operation's start)")
     p.add_argument("--size-target", type=float, metavar="MS",
                    help="add a sizing section: the cheapest designs with a worst response of at most MS")
     p.add_argument("--size-growth", type=float, default=0.0, metavar="PCT", help="with --size-target: growth")
     p.add_argument("--size-rebuild-hours", type=float, metavar="H",
                    help="with --size-target: a rebuild under load within H h (at the platform's default priority)")
+    bands = p.add_mutually_exclusive_group()
+    bands.add_argument("--bands", type=int, default=None, metavar="N",
+                       help="print P10-P90 ranges of the durations and shade bands on the charts from N "
+                            f"sampled runs per scenario (default {REPORT_SAMPLES}, all cores; "
+                            "none when ARRAYPLANNER_BANDS=off)")
+    bands.add_argument("--no-bands", action="store_true", help="leave the uncertainty ranges out (faster)")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     p.set_defaults(handler=cmd_report)
 
@@ -88,9 +100,40 @@ def _sweeps(project, catalog, args) -> list:
         if args.sweep_background and bg is None and len(args.scenario or [name]) == 1:
             raise CliError(f"{args.file}: no operation {args.sweep_background!r} in scenario {name!r}", EXIT_UNREADABLE)
         try:
-            out.append((name, sweep(project, catalog, SweepSpec(scenario=name, background=bg))))
+            spec = SweepSpec(scenario=name, background=bg, window_h=args.sweep_window,
+                             advise=args.sweep_advise or args.sweep_window is not None)
+            out.append((name, sweep(project, catalog, spec)))
         except ValueError as exc:
             raise CliError(f"{args.file}: no load sweep: {exc}", EXIT_INVALID) from None
+    return out
+
+
+def _band_samples(args: argparse.Namespace) -> int:
+    from app.report.uncertainty import REPORT_SAMPLES, bands_by_default
+
+    if args.no_bands:
+        return 0
+    if args.bands is None:
+        return REPORT_SAMPLES if bands_by_default() else 0
+    if args.bands < 0:
+        raise CliError(f"--bands {args.bands}: the number of samples cannot be negative", EXIT_UNREADABLE)
+    return args.bands
+
+
+def _bands(project, catalog, names: list[str], samples: int, results: dict, cancelled) -> dict:
+    """{scenario: Bands} for the reported scenarios, each sampled around its point estimate
+    (simulated here, and handed on to the report so it is not simulated twice)."""
+    from app.report import ReportCancelled, simulate_scenarios
+    from app.service.uncertainty import compute_bands
+
+    results.update(simulate_scenarios(project, catalog, [n for n in names if n not in results],
+                                      cancelled=cancelled))
+    out = {}
+    for name in names:
+        bands = compute_bands(project, catalog, name, samples=samples, point=results[name], cancel=cancelled)
+        if bands is None:
+            raise ReportCancelled()
+        out[name] = bands
     return out
 
 
@@ -151,9 +194,13 @@ def cmd_report(args: argparse.Namespace) -> int:
         picture = canvas_picture(project, catalog)
     ensure_gui_app()
     terminated = _cancel_on_sigterm()
+    samples = _band_samples(args)
     try:
-        info = generate_report(project, catalog, out, options, scene_picture=picture, warnings=warnings,
-                               cancelled=terminated, sweeps=sweeps, sizing=sizing)
+        results: dict = {}
+        bands = _bands(project, catalog, options.scenario_names(project), samples, results, terminated) \
+            if samples else {}
+        info = generate_report(project, catalog, out, options, results=results, scene_picture=picture,
+                               warnings=warnings, cancelled=terminated, sweeps=sweeps, sizing=sizing, bands=bands)
     except ReportCancelled:
         kept = "; the existing file is unchanged" if out.is_file() else ""
         raise CliError(f"{out}: the report was not written: terminated (SIGTERM){kept}", EXIT_TERMINATED) from None

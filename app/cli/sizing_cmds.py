@@ -25,6 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="response target: print the most IOPS that meet it, and the headroom")
     s.add_argument("--growth", type=float, metavar="PCT", default=30.0,
                    help="with --target: does today's load grown by PCT%% still meet it (default 30)")
+    s.add_argument("--advise", action="store_true",
+                   help="per operation, the lowest-impact priority that finishes in its window at each load")
+    s.add_argument("--window", type=float, metavar="HOURS",
+                   help="with --advise (implied): the window each operation must finish in "
+                        "(default: the plan's horizon after the operation's start)")
     s.add_argument("--json", action="store_true", help="print the sweep as JSON")
     where = s.add_mutually_exclusive_group()
     where.add_argument("--in-process", action="store_true", help="run in this process (no pool)")
@@ -45,6 +50,8 @@ def sweep_to_json(result, target: float | None, growth: float) -> dict:
             "label": c.label, "background": c.background,
             "knee_factor": _num(knee.factor if knee else None),
             "saturation_factor": _num(sat.factor if sat else None),
+            # a "during" curve: the hours every step is measured over (docs/sizing.md)
+            "window_h": [_num(x) for x in c.window_h] if c.window_h else None,
             "steps": [{
                 "factor": _num(s.factor), "offered_iops": _num(s.total_offered), "served_iops": _num(s.total_served),
                 "saturated": s.saturated, "limiting": s.limiting,
@@ -61,8 +68,33 @@ def sweep_to_json(result, target: float | None, growth: float) -> dict:
             d["growth_pct"] = growth
             d["growth_fits"] = head is not None and head >= growth
         curves.append(d)
-    return {"scenario": result.scenario, "saturation_factor": _num(result.saturation_factor),
-            "engine_runs": result.runs, "curves": curves}
+    out = {"scenario": result.scenario, "saturation_factor": _num(result.saturation_factor),
+           "engine_runs": result.runs, "curves": curves}
+    if result.advice is not None:
+        out["priority_advice"] = advice_to_json(result.advice)
+    return out
+
+
+def advice_to_json(advice) -> dict:
+    """The priority advisor across the load levels (app/service/sweep_advice.py)."""
+    return {"engine_runs": advice.runs, "skipped": advice.skipped, "operations": [{
+        "event": op.event_id, "label": op.label, "current_priority": op.current_priority,
+        "window_h": _num(op.window_h), "window_source": op.window_source, "priorities": list(op.priorities),
+        "heaviest_factor_in_time": {p: _num(f) for p, f in op.heaviest_in_time.items()},
+        "levels": [{"factor": _num(l.factor), "priority": l.priority, "duration_h": _num(l.duration_h)}
+                   for l in op.levels],
+    } for op in advice.operations]}
+
+
+def advice_text(advice) -> list[str]:
+    from app.service.sweep_advice import level_text
+
+    lines = ["", "Lowest-impact priority that finishes in the window, per load level:"]
+    for op in advice.operations:
+        lines.append(f"  {op.label} (now {op.current_priority}; window {op.window_h:g} h, {op.window_source}):")
+        lines += [f"    {l.factor:5.2f}x  {level_text(l)}" for l in op.levels]
+    lines += [f"  {s}" for s in advice.skipped]
+    return lines
 
 
 def sweep_text(result, target: float | None, growth: float) -> str:
@@ -87,6 +119,8 @@ def sweep_text(result, target: float | None, growth: float) -> str:
                 fits = "fits" if head >= growth else "does NOT fit"
                 lines.append(f"  response <= {target:g} ms up to {mx:,.0f} IOPS (headroom {head:+.0f}%; "
                              f"{growth:g}% growth {fits})")
+    if result.advice is not None:
+        lines += advice_text(result.advice)
     return "\n".join(lines)
 
 
@@ -99,6 +133,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise CliError("--steps takes 2 to 200", 2)
     if args.target is not None and not args.target > 0:
         raise CliError("--target is a response time in ms, above 0", 2)
+    if args.window is not None and not args.window > 0:
+        raise CliError("--window is a duration in hours, above 0", 2)
     project, catalog = load_or_fail(args.file)
     refuse_too_large(args.file, project, [args.scenario])
     validate_or_fail(project, catalog, args.scenario)
@@ -110,7 +146,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             executor = dask_executor(args.dask)
         except (RuntimeError, OSError) as exc:
             raise CliError(str(exc), 2) from None
-    spec = SweepSpec(steps=args.steps, scenario=args.scenario, background=args.background)
+    spec = SweepSpec(steps=args.steps, scenario=args.scenario, background=args.background,
+                     advise=args.advise or args.window is not None, window_h=args.window)
     try:
         result = sweep(project, catalog, spec, executor=executor)
     except KeyError as exc:
@@ -143,6 +180,9 @@ def register_size(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--spares-per", type=int, default=30, metavar="N", help="one hot spare per N drives (default 30)")
     s.add_argument("--keep-features", action="store_true", help="keep the premium features as they are")
     s.add_argument("--apply", metavar="OUT", help="write the project with the chosen design to OUT")
+    s.add_argument("--as-scenario", nargs=2, metavar=("NAME", "OUT"),
+                   help="write the project to OUT with the chosen design as a new scenario NAME (its own "
+                        "configuration; today's stays the base), to compare with `arrayplanner compare`")
     s.add_argument("--json", action="store_true", help="print the candidates as JSON")
     where = s.add_mutually_exclusive_group()
     where.add_argument("--in-process", action="store_true", help="run in this process (no pool)")
@@ -154,7 +194,8 @@ def candidate_json(c) -> dict:
     return {"design": c.label, "drive_type": c.family.drive_type, "raid": c.family.raid.value,
             "width": c.family.width, "groups": c.groups, "drives": c.drives, "spares": c.spares,
             "enclosures": c.enclosures, "buses": c.buses,
-            "features": {f: on for f, on in c.family.features}, "usable_gb": _num(c.usable_gb),
+            "features": {f: on for f, on in c.family.features},
+            "cache": {k: size for k, size in c.family.cache}, "usable_gb": _num(c.usable_gb),
             "cost": _num(c.cost), "response_ms": _num(c.response_ms), "rebuild_h": _num(c.rebuild_h),
             "rebuild_response_ms": _num(c.rebuild_response_ms),
             "mttdl_years": _num(c.mttdl_h / 8766.0 if c.mttdl_h else None), "meets": c.meets,
@@ -204,6 +245,22 @@ def cmd_size(args: argparse.Namespace) -> int:
         design = build_design(project, catalog, result.chosen.family, result.chosen.groups, goal.spares_per)
         edits.ApplyDesign(design, result.chosen.label).do(project)
         save_project(project, args.apply)
+    if args.as_scenario:
+        if result.chosen is None:
+            raise CliError("no design meets the goals: no scenario to add", 1)
+        from app.domain import edits
+        from app.service.goal_seek import build_design
+        from app.store.project_file import save_project
+
+        name, out_path = args.as_scenario
+        base = load_or_fail(args.file)[0]  # the file as it is (--apply may have changed `project`)
+        design = build_design(base, catalog, result.chosen.family, result.chosen.groups, goal.spares_per)
+        edit = edits.DesignAsScenario(base, design, name, result.chosen.label)
+        why = edit.check(base, catalog)
+        if why:
+            raise CliError(f"--as-scenario: {why}", 2)
+        edit.do(base)
+        save_project(base, out_path)
     if args.json:
         out = {"engine_runs": result.runs, "families": result.families, "cost_unit": result.cost_unit,
                "chosen": candidate_json(result.chosen) if result.chosen else None,
@@ -226,4 +283,6 @@ def cmd_size(args: argparse.Namespace) -> int:
         print(f"  {c.label}: cost {c.cost:,.0f}, {c.response_ms:.1f} ms, rebuild {rb}{mark}")
     if args.apply:
         print(f"wrote {args.apply}")
+    if args.as_scenario:
+        print(f"wrote {args.as_scenario[1]} with scenario {args.as_scenario[0]!r}")
     return 0

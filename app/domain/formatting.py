@@ -15,6 +15,7 @@ timeline, in a chart tooltip and in the customer's PDF. Conventions:
   workload completed no I/O then: undefined, not 0 ms)             format_response(ms)
 * IOPS, counts: "1,200 IOPS", "1,000"                              format_iops, format_count
 * MTTDL: "4,200 years", "1.2 million years"                        format_mttdl(hours)
+* a duration with its uncertainty band: "3.4 h (P10-P90 2.8-4.1 h)"  format_duration_band(h, p10, p90)
 
 A value that is missing (None, NaN) formats as "–" (an en dash), except durations of operations
 still running at the horizon, which read "not finished".
@@ -79,6 +80,41 @@ def format_duration(hours: float | None) -> str:
     whole_hours = round(hours)
     d, h = divmod(whole_hours, 24)
     return f"{d} d {h} h" if h else f"{d} d"
+
+
+def _band_unit(hours: float) -> tuple[float, str]:
+    """The unit a duration band reads in: minutes under an hour, hours under two days, else days."""
+    if hours < 1.0:
+        return 60.0, "min"
+    if hours < 48.0:
+        return 1.0, "h"
+    return 1.0 / 24.0, "d"
+
+
+def format_duration_band(hours: float | None, p10: float, p90: float) -> str:
+    """A predicted duration with its P10-P90 band, all in one unit so that they compare at a
+    glance: '3.4 h (P10-P90 2.8-4.1 h)', '52 min (P10-P90 41-60 min)'. `hours` None (the point
+    estimate does not finish by the horizon) reads 'not finished'; an infinite P90 (more than
+    10% of the samples do not finish) 'P90 not finished'. A band of zero width (no value had a
+    range) is the point alone: format_duration."""
+    finite = [x for x in (hours, p10, p90) if x is not None and math.isfinite(x)]
+    if not finite or (_missing(p10) and _missing(p90)):
+        return format_duration(hours)
+    if hours is not None and math.isfinite(p10) and math.isfinite(p90) and p10 == p90 == hours:
+        return format_duration(hours)
+    scale, unit = _band_unit(max(finite))
+
+    def num(x: float | None) -> str:
+        return "not finished" if x is None or not math.isfinite(x) else format_sig(x * scale, 2)
+
+    point = "not finished" if hours is None else f"{num(hours)} {unit}"
+    if math.isfinite(p10) and math.isfinite(p90):
+        band = f"P10-P90 {num(p10)}-{num(p90)} {unit}"
+    elif math.isfinite(p10):
+        band = f"P10 {num(p10)} {unit}, P90 not finished"
+    else:
+        band = "P10-P90 not finished"
+    return f"{point} ({band})"
 
 
 def format_time(hours: float | None) -> str:

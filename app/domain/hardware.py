@@ -7,7 +7,7 @@ prediction can list its assumptions.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Iterator, Mapping
 
@@ -78,6 +78,27 @@ class Tables(Mapping[str, Any]):
 
     def has(self, dotted: str) -> bool:
         return self.get_path(dotted, None) is not None
+
+    def with_values(self, values: Mapping[str, float]) -> "Tables":
+        """A copy with the Params at some dotted paths given new values (their source, unit and
+        path kept); only the tables on those paths are copied. KeyError for a path that does not
+        end at a Param (the uncertainty bands' samples: app/service/uncertainty.py)."""
+        out = Tables(self._data, self._path)
+        for dotted, value in values.items():
+            parts = dotted.split(".")
+            node = out
+            for part in parts[:-1]:
+                child = node._data.get(part)
+                if not isinstance(child, Tables):
+                    raise KeyError(f"preset has no table at {dotted!r}")
+                child = Tables(child._data, child._path)
+                node._data[part] = child
+                node = child
+            leaf = node._data.get(parts[-1])
+            if not isinstance(leaf, Param):
+                raise KeyError(f"preset value at {dotted!r} is not a number")
+            node._data[parts[-1]] = replace(leaf, value=float(value))
+        return out
 
     def walk(self) -> Iterator[Param]:
         """Every Param below this node (for the assumptions appendix)."""
@@ -206,6 +227,9 @@ class SettingSpec:
     choices: tuple[Any, ...] = ()
     help: str = ""
     source: str = ""
+    # a cache setting the platform is sold in sizes of (`sizes = [...]` in the preset): goal
+    # seeking tries each (app/service/goal_seek.py), priced by the price list's [cache] table
+    sizes: tuple[float, ...] = ()
 
     def check(self, value: Any) -> str | None:
         """None if `value` is acceptable, else a sentence saying why not."""
@@ -311,6 +335,9 @@ class OperationSpec:
     source: str = ""
 
 
+DEFAULT_GROUP_NOUN = "RAID group"  # a platform's group_noun when its preset names none
+
+
 @dataclass(frozen=True)
 class Platform:
     id: str
@@ -337,6 +364,9 @@ class Platform:
     builtin: bool = True
     max_drives: int = 0  # drives the array can address in total (Dell: 96); 0 = no limit beyond the slots
     capacity: CapacitySpec = CapacitySpec()  # formatted capacity, vault, cache memory, rack units
+    # what the vendor's tools and documents call a RAID group ("Disk Group" on a Dell MD, "Aggregate"
+    # on a NetApp filer): the GUI names groups with it, so that it reads as the array's own manager
+    group_noun: str = DEFAULT_GROUP_NOUN
     # the parsed preset documents this platform came from (for the snapshot a project file carries
     # when the platform is not built in); not part of equality
     document: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -359,6 +389,26 @@ class Platform:
     def priorities(self, kind: str) -> tuple[str, ...]:
         spec = self.operations.get(kind)
         return spec.priorities if spec else ()
+
+    def group_title(self, group_id: int, name: str = "") -> str:
+        """A group as the GUI names it: "Disk Group 3" (a named one: its name)."""
+        return name or f"{self.group_noun} {group_id}"
+
+
+
+def group_noun(platform: "Platform | None", *, plural: bool = False, in_sentence: bool = False) -> str:
+    """The platform's word for a RAID group ("Disk Group", "Aggregate"; "RAID group" without a
+    platform). `in_sentence`: lower case but for acronyms ("disk group", "RAID group");
+    `plural`: with an s ("Disk Groups")."""
+    noun = platform.group_noun if platform is not None else DEFAULT_GROUP_NOUN
+    if in_sentence:
+        noun = " ".join(w if w.isupper() else w.lower() for w in noun.split())
+    return noun + "s" if plural else noun
+
+
+def group_title(platform: "Platform | None", group_id: int, name: str = "") -> str:
+    """A group as the GUI names it, with or without a platform: "Disk Group 3", "RAID group 3"."""
+    return name or f"{group_noun(platform)} {group_id}"
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ project's own workloads are the load.
 
 Compared (the load is the input, these are the outputs): a LUN's response time against
 `lun_response_ms`, a RAID group's utilization against `group_pct`, a drive's against `drive_pct`,
-an SP's against the mean `cpu_pct` of its cores. Each interval is read at its middle.
+an SP's against the mean `cpu_pct` of its cores. Each interval is compared with the
+prediction's time-weighted mean over the interval (a measurement is an interval's mean).
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ class Point:
 
     key: str  # measured object key
     metric: str  # measured metric (response_ms, util_pct)
-    hour: float  # where it is read in the replay (the interval's middle)
+    hour: float  # the interval's middle (charts place the measured point there)
     start_h: float  # the interval in plan hours
     end_h: float
     measured: float
@@ -57,10 +58,11 @@ class Replay:
     source_workloads: dict[int, str] = field(default_factory=dict)  # LUN id -> project workload id
 
     def predicted(self, result: Any) -> list[float]:
-        """The prediction at each point (NaN where the Result has no value there). Each series
-        is read once (Result.get builds it) and looked up at all its points' hours."""
-        import numpy as np
-
+        """The prediction at each point: the series' time-weighted mean over the point's
+        interval (NaN where the Result has no value there). A value read at the interval's
+        middle jumps when a change inside the interval (the write cache filling) crosses the
+        middle, which stalls the calibration's least squares; the mean moves continuously.
+        Each series is read once (Result.get builds it)."""
         cache: dict[tuple[str, str], Any] = {}
         out = []
         for p in self.points:
@@ -75,18 +77,13 @@ class Replay:
                 s = cache[key]
                 if s is None:
                     vals.append(math.nan)
-                elif getattr(s, "linear", False) or not hasattr(s, "t"):
+                elif hasattr(s, "mean"):  # a measurement is the interval's mean: so is its prediction
+                    vals.append(float(s.mean(p.start_h, p.end_h)))
+                else:
                     vals.append(float(s.at(p.hour)))
-                else:  # piecewise constant: the value of the last breakpoint at or before the hour
-                    i = int(np.searchsorted(s.t, p.hour, side="right")) - 1
-                    vals.append(float(s.v[i]) if i >= 0 else math.nan)
             good = [v for v in vals if math.isfinite(v)]
             out.append(sum(good) / len(good) if good else math.nan)
         return out
-
-
-def _hour(data: MeasuredData, iv: MeasuredInterval) -> float:
-    return data.hour_of(iv)
 
 
 def build_replay(project: Project, data: MeasuredData, cores: dict[str, int] | None = None,
@@ -96,6 +93,11 @@ def build_replay(project: Project, data: MeasuredData, cores: dict[str, int] | N
     hit ratio of the measured workloads (a calibration's unknown)."""
     p = project.clone()
     mapped = data.mapped()
+    origin = data.start  # once: MeasuredData.start scans every interval
+
+    def hour_of(iv: MeasuredInterval) -> float:
+        return (iv.start - origin) / 3600.0
+
     lun_of: dict[str, int] = {k: int(t[1]) for k, t in mapped.items() if t[0] == "lun" and k.startswith("lun:")}
     by_lun: dict[int, list[MeasuredInterval]] = {}
     for iv in data.intervals:
@@ -143,12 +145,12 @@ def build_replay(project: Project, data: MeasuredData, cores: dict[str, int] | N
                         ch[k] = float(v)
                         last[k] = float(v)
                 if ch:
-                    events.append(WorkloadChange(id=f"m{lun_id}-{n}", start_h=_hour(data, iv), workload=wid, changes=ch))
+                    events.append(WorkloadChange(id=f"m{lun_id}-{n}", start_h=hour_of(iv), workload=wid, changes=ch))
         p.workloads = kept
     elif read_hit_pct is not None:
         for w in p.workloads:
             w.read_hit_pct = read_hit_pct
-    ends = [data.hour_of(iv) + iv.seconds / 3600.0 for iv in data.intervals]
+    ends = [hour_of(iv) + iv.seconds / 3600.0 for iv in data.intervals]
     p.scenarios = [Scenario(REPLAY_SCENARIO, sorted(events, key=lambda e: (e.start_h, e.id)))]
     p.current_scenario = REPLAY_SCENARIO
     p.baseline_scenario = None
@@ -166,7 +168,7 @@ def build_replay(project: Project, data: MeasuredData, cores: dict[str, int] | N
             if rm is None or v is None or kind != iv.kind:
                 continue
             ents = tuple(f"{ident}/{c}" for c in range((cores or {}).get(ident, 1))) if kind == "sp" else (ident,)
-            h0 = data.hour_of(iv)
+            h0 = hour_of(iv)
             h1 = h0 + iv.seconds / 3600.0
             points.append(Point(iv.key, metric, (h0 + h1) / 2, h0, h1, float(v), rm, ents))
     return Replay(p, REPLAY_SCENARIO, points, measured_luns, source)

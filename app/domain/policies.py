@@ -35,17 +35,22 @@ PHASES: dict[str, tuple[str, ...]] = {
 
 # kind -> {parameter: (minimum, maximum, required, meaning)}; maximum None: no upper bound
 _F = float("inf")
+_FLOOR = ("share of each drive's time the phase keeps even where the host would fill the drives (at "
+          "most its cap): it takes that time from the host, which is then served what is left; "
+          "default 0 (the host first); read by rebuild, LUN migration and bind")
 POLICY_KINDS: dict[str, dict[str, tuple[float, float, bool, str]]] = {
     "cap": {
         "mb_s": (0.0, _F, True, "rate cap (MB/s); the phase runs at it unless a centre gives less"),
         "mirror_mb_s": (0.0, _F, False, "rate cap for a mirrored (RAID 1/0) target, if it differs"),
         "sata_mb_s": (0.0, _F, False, "rate cap on SATA drives, if it differs"),
+        "min_share": (0.0, 1.0, False, _FLOOR),
     },
     "asap": {
         "mb_s": (0.0, _F, False, "ceiling (MB/s); default: the operation's full-speed rate"),
         "mirror_mb_s": (0.0, _F, False, "ceiling for a mirrored (RAID 1/0) target"),
         "sata_mb_s": (0.0, _F, False, "ceiling on SATA drives"),
         "max_util": (0.0, 1.0, False, "drive busy it fills up to; default host.max_util"),
+        "min_share": (0.0, 1.0, False, _FLOOR),
     },
     "share": {
         "share": (0.0, 1.0, False, "share of the drive time the host contends for (both patterns)"),

@@ -28,6 +28,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from .value_ranges import range_problems
+
 # Top-level tables of a rates preset that other parts of the program own and check.
 RESERVED_TABLES = ("policy", "envelope", "fit")
 # Keys of a table that describe it rather than hold a value (app.store.presets._sourced).
@@ -91,8 +93,9 @@ def when_offered(kind: str, extra: str = "", test: Callable[[PlatformFacts, str]
 # [policy.<op kind>] tables (app.domain.policies checks them; app.engine.policy reads them) hold
 # each priority level's throttle policy. Which operations the engine can still predict without
 # one: a rebuild runs on the generic model (each level a duty cycle of the full-speed rate, the
-# `generic-model` advisory); the others need their table (check says so), though every operation
-# takes every policy kind (app/engine/op_policy.py).
+# `generic-model` advisory); the others need their table when their rates calibrate them (check
+# says so), and without any of their keys run on the generic model (app/engine/op_generic.py,
+# `calibrated`), though every operation takes every policy kind (app/engine/op_policy.py).
 POLICY_KIND = {"lun_migration": "migration", "drive_failure": "rebuild", "bind": "bind",
                "volume_migration": "volume_migration", "reallocate": "reallocate"}
 GENERIC_POLICY = frozenset({"drive_failure"})  # the operations the generic duty-cycle policy serves
@@ -476,6 +479,19 @@ def op_keys(kind: str) -> list[RateKey]:
     return [k for k in RATE_KEYS if k.used_by == kind]
 
 
+def calibrated(kind: str, has: Callable[[str], bool]) -> bool:
+    """Whether rates (`has(path)`: a value or table at the dotted path) give any of the keys an
+    operation kind's own model needs; none: the engine's generic model predicts it
+    (app/engine/op_generic.py) and check_rates warns `generic-model`. The same test both use."""
+    for k in RATE_KEYS:
+        if k.used_by != kind or k.need in (OPTIONAL, UNUSED):
+            continue
+        for path in k.concrete():
+            if has(path.split(".<")[0] if "<" in path else path):
+                return True
+    return False
+
+
 # ---------------------------------------------------------------- checking a rates document
 
 @dataclass(frozen=True)
@@ -583,7 +599,18 @@ def check_values(doc: Mapping[str, Any], where: str) -> list[PresetIssue]:
         if problem:
             table, _, leaf = path.rpartition(".")
             err("bad-rate", f"[{table}] {leaf} {problem}" if table else f"{leaf} {problem}")
+    for text in range_problems(doc, _range_end_problem):
+        err("bad-range", text)
     return out
+
+
+def _range_end_problem(path: str, x: float) -> str | None:
+    """Why one end of a value's range is not a valid value of its key (None: it is, or the key
+    is not one this registry checks: a policy's numbers are checked with their policy)."""
+    key = lookup(path)
+    if key is None or key.kind in ("bool", "text", "rows"):
+        return None
+    return key.check_value(x)
 
 
 def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> list[PresetIssue]:
@@ -604,7 +631,7 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
 
     # 2. each operation the platform offers: its [policy.*] table (which the engine needs, except for
     # a rebuild: the generic model) and the keys it reads
-    generic: set[str] = set()  # operations not predicted at all (one warning, no key-by-key errors)
+    generic: set[str] = set()  # operations only the generic model covers (one warning, no key-by-key errors)
     for kind, levels in facts.operations.items():
         pk = POLICY_KIND.get(kind, kind)
         has_policy = present(f"policy.{pk}")
@@ -620,12 +647,19 @@ def check_rates(doc: Mapping[str, Any], facts: PlatformFacts, where: str) -> lis
             else:
                 _check_levels(kind, pk, levels, doc, facts, err, warn)
             continue
-        if not has_policy and not any(_entry_present(k, doc) for k in required):
+        if not any(_entry_present(k, doc) for k in required):
+            # the engine's generic model (app/engine/op_generic.py; the same test: calibrated())
             generic.add(kind)
             tables = sorted({k.path.split(".")[0] for k in required})
-            warn("generic-model", f"the platform offers {kind} but its rates have neither [policy.{pk}] nor "
-                 f"{kind} keys ({', '.join('[' + t + '.*]' for t in tables)}): the engine has no generic model "
-                 f"for it, so a {kind} on this platform is reported as not predicted")
+            how = (f"its [policy.{pk}] levels" if has_policy else
+                   "each priority a duty cycle of the full-speed rate (" + (", ".join(
+                       f"{lv} {100 * (i + 1) / len(levels):.0f}%" for i, lv in enumerate(levels)) or "full speed") + ")")
+            warn("generic-model", f"the platform offers {kind} but its rates have no {kind} keys "
+                 f"({', '.join('[' + t + '.*]' for t in tables)}): only the engine's generic model covers it, "
+                 f"from the RAID geometry, bounded by the drives, buses and controller, paced by {how}; "
+                 "the result is labelled generic (advisory) and no document calibrates it")
+            if has_policy:
+                _check_levels(kind, pk, levels, doc, facts, err, warn)
             continue
         if not has_policy:
             err("missing-rate", f"[policy.{pk}] is missing: the engine reads each {kind} priority's policy "
@@ -877,6 +911,9 @@ FIELDS: tuple[Field, ...] = (
     Field("", "family", "text", default="custom", doc="compared with the rate tables' model"),
     Field("", "firmware", "text", default=""),
     Field("", "description", "text", default=""),
+    Field("", "group_noun", "text", default="RAID group",
+          doc='what the vendor calls a RAID group, as in its documents ("Disk Group", "Aggregate"): '
+              "the GUI names groups with it; letters, spaces and hyphens, 2 to 24 characters"),
     Field("[[controllers]]", "name", "text", required=True, doc="LUN owners must be one of these"),
     Field("[[controllers]]", "cores", "int", default=1, lo=1, hi=256),
     Field("back_end", "buses", "int", required=True, lo=1, hi=256, doc="back-end buses / loops / channels"),
@@ -903,6 +940,8 @@ FIELDS: tuple[Field, ...] = (
           doc="the only stripe widths the product offers (e.g. [10, 18]); empty: any that fits"),
     Field("cache.<key> / lun_settings.<key>", "kind", "choice", default="int", choices=SETTING_KINDS),
     Field("cache.<key> / lun_settings.<key>", "default", "any", required=True),
+    Field("cache.<key>", "sizes", "list", default=[],
+          doc="the sizes the array is sold with: goal seeking tries each (prices.toml [cache])"),
     Field("features.<id>", "reboot_minutes", "float", default=0.0, lo=0, hi=1440, unit="min"),
     Field("capacity", "formatted_factor", "float", default=1.0, lo=0, hi=1, lo_open=True,
           doc="formatted / nominal drive capacity, as the array's tools report it (1 = nominal)"),

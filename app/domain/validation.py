@@ -770,8 +770,15 @@ class _Checker:
                 if spec is None:
                     bad(f"the {pf.name} does not offer {_kind_label(e)}")
                 elif prio not in spec.priorities:
-                    bad(f"priority {prio!r} is not offered by the {pf.name} for {_kind_label(e)} "
-                        f"(offered: {', '.join(spec.priorities)})")
+                    # a level matches without regard to case, as the engine reads it
+                    # (app/engine/policy.py canonical_level): said, so the file can be corrected
+                    same = [lv for lv in spec.priorities if isinstance(prio, str) and lv.lower() == prio.lower()]
+                    if same:
+                        note(f"priority {prio!r} is read as {same[0]!r}: levels match without regard to case; "
+                             f"the {pf.name} spells them {', '.join(spec.priorities)}")
+                    else:
+                        bad(f"priority {prio!r} is not offered by the {pf.name} for {_kind_label(e)} "
+                            f"(offered: {', '.join(spec.priorities)})")
             if isinstance(e, LunMigration):
                 src, dst = luns.get(e.source_lun), luns.get(e.dest_lun)
                 if src is None:

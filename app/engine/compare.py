@@ -31,7 +31,9 @@ _BUSY_METRICS = (("group_pct", "RAID group"), ("port_pct", "port"), ("cpu_pct", 
 
 
 SECTION_TITLES = {"Operations": "Operations (duration)", "Workloads": "Workloads (peak response time)",
-                  "Mean response": "Workloads (mean response time)", "IOPS": "Workloads (IOPS served, mean)",
+                  "Mean response": "Workloads (mean response time)",
+                  "Read/write response": "Workloads (mean response time of reads and of writes)",
+                  "IOPS": "Workloads (IOPS served, mean)",
                   "Unserved": "Workloads (unserved IOPS, peak)", "Array": "Array",
                   "Configuration": "Configuration differences"}
 
@@ -199,7 +201,7 @@ def compare(current, baseline, current_project=None, baseline_project=None, cata
                 targets.setdefault(w.id, w.response_target_ms)
     wids = sorted(set(current.entities("response_ms")) | set(baseline.entities("response_ms")),
                   key=lambda w: (names.get(w, w).lower(), w))
-    peak_rows, mean_rows, iops_rows, unserved_rows = [], [], [], []
+    peak_rows, mean_rows, rw_rows, iops_rows, unserved_rows = [], [], [], [], []
     for wid in wids:
         name = names.get(wid, wid)
         cr, br = current.get("response_ms", wid), baseline.get("response_ms", wid)
@@ -217,6 +219,13 @@ def compare(current, baseline, current_project=None, baseline_project=None, cata
         mean_rows.append(CompareRow("Mean response", wid, name,
                                     _time_mean(br, baseline.horizon_h) if br is not None else None,
                                     _time_mean(cr, current.horizon_h) if cr is not None else None, "ms"))
+        # reads and writes apart: a write-back cache can hide a slower back end from writes only
+        for metric, what in (("response_read_ms", "reads"), ("response_write_ms", "writes")):
+            cs, bs = current.get(metric, wid), baseline.get(metric, wid)
+            if cs is not None or bs is not None:
+                rw_rows.append(CompareRow("Read/write response", f"{wid}:{what}", f"{name}: {what}",
+                                          _time_mean(bs, baseline.horizon_h) if bs is not None else None,
+                                          _time_mean(cs, current.horizon_h) if cs is not None else None, "ms"))
         ci, bi = current.get("iops", wid), baseline.get("iops", wid)
         iops_rows.append(CompareRow("IOPS", wid, name,
                                     _time_mean(bi, baseline.horizon_h, skip_nan=False) if bi is not None else None,
@@ -227,7 +236,7 @@ def compare(current, baseline, current_project=None, baseline_project=None, cata
         if any(p and p > 1e-6 for p in peaks):  # demand the array could not serve: saturation
             unserved_rows.append(CompareRow("Unserved", wid, name, peaks[0], peaks[1], "IOPS",
                                             note="demand beyond what the array serves"))
-    rows += peak_rows + mean_rows + iops_rows + unserved_rows
+    rows += peak_rows + mean_rows + rw_rows + iops_rows + unserved_rows
 
     # ---- the array
     bb, bwhere = _busiest(baseline, baseline_project)

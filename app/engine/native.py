@@ -31,7 +31,7 @@ from pathlib import Path
 # The engine modules compiled by mypyc (app/engine/<name>.py): the one list of them.
 MODULES = ("simulate", "sim_state", "host_terms", "host_model", "host_solve", "placement_ctx", "placement", "results",
            "ops", "op_streams", "run_index", "op_base", "op_migration", "op_rebuild_plan", "op_rebuild",
-           "op_bind", "op_volume_mig", "op_reallocate", "op_feature", "op_policy", "state", "rates")
+           "op_bind", "op_volume_mig", "op_reallocate", "op_feature", "op_generic", "op_policy", "state", "rates")
 # mypyc's group name: its shared library (the compiled code of all MODULES; each module's own
 # extension is a shim that imports it) is the module GROUP + "__mypyc", i.e.
 # app.engine._native__mypyc, found on the package's __path__ like the shims, not a top-level name.

@@ -284,13 +284,16 @@ class Op:
 
     def take(self, ctx: "Ctx", cap: float, uses: list[tuple[str, int, float]], asap: bool,
              core: int = -1, cpu_coef: float = 0.0, cap_limit: str = "policy",
-             bus: list[tuple[int, float]] | None = None) -> float:
+             bus: list[tuple[int, float]] | None = None, min_share: float = 0.0) -> float:
         """Rate for a phase with drive costs `uses` [("g", group, busy per MB/s on each alive
         member) or ("d", drive, busy per MB/s)]: the cap, limited by the free drive time (shared
         equally among the ASAP-class phases on the same drives when asap) and, with a core and
         its CPU % per MB/s, by the CPU the host and the earlier operations leave (ASAP-class
         phases on one core each take at most an equal part of what the host leaves). The
-        centre that limited it is in self.last_limit (cap_limit when the cap did)."""
+        centre that limited it is in self.last_limit (cap_limit when the cap did). min_share: the
+        share of each drive's time the level keeps whatever the host asks (a policy's min_share):
+        where the host leaves less, the phase takes it from the host, which host_solve._squeeze
+        then serves what is left; never more than the other operations leave."""
         rate = cap
         limit = cap_limit
         q = self.queue_depth
@@ -337,10 +340,37 @@ class Op:
                     ctx.allow(rate * coef, False)
         if rate < 0.0:
             rate = 0.0
+        if min_share > 0.0 and limit.startswith("drive"):  # (a CPU, bus or queue limit stands)
+            lo = self.floor_rate(ctx, cap, uses, min_share)
+            if lo > rate:
+                rate, limit = lo, "policy (guaranteed share)"
         for kind, i, cost in uses:
             ctx.add(kind, i, cost * rate)
         self.last_limit = limit
         return rate
+
+    def floor_rate(self, ctx: "Ctx", cap: float, uses: list[tuple[str, int, float]], min_share: float) -> float:
+        """The rate a level's guaranteed share of the drive time gives (min_share x max_util on
+        each drive it uses, at most its cap), where only the other operations' drive time counts
+        (the host's is taken): every drive stays at or below max_util."""
+        mu = ctx.max_util
+        floor = cap
+        for kind, i, cost in uses:
+            if cost <= 0:
+                continue
+            if min_share * mu / cost < floor:
+                floor = min_share * mu / cost
+            if kind == "g":
+                others = ctx.used_g(i) - ctx.U_host_g[i]
+            else:
+                others = ctx.used_d(i)
+                g = ctx.d_group[i]
+                if g >= 0 and not ctx.failed[i]:
+                    others -= ctx.U_host_g[g]
+            room = (mu - others) / cost
+            if room < floor:
+                floor = room
+        return floor if floor > 0.0 else 0.0
 
     def little_limit(self, ctx: "Ctx", kind: str, i: int, cost: float, q: float) -> float:
         """Little's law on a drive: with q I/Os of queue_io_mb outstanding the rate is at most

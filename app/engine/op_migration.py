@@ -6,7 +6,7 @@ import math
 from typing import TYPE_CHECKING
 
 from .op_base import Op
-from .op_policy import policy_rate, require_table
+from .op_policy import floor_of, policy_rate, require_table
 from .op_streams import Fixed, INF
 from .write_cost import partial_stripe_factor
 
@@ -18,7 +18,7 @@ class Migration(Op):
     __slots__ = ("src", "dst", "gs", "gd", "ctrl", "core", "copy_cap", "exp_cap", "cached", "cache_path", "cpu_copy",
                  "cpu_exp", "exp_cost_u", "c_src", "c_dst", "copy_uses", "src_uses", "exp_uses", "res", "dst_width",
                  "dst_data", "copy_mb", "exp_mb", "exp_pending", "exp_uses_lo", "exp_cost_lo", "cpu_exp_lo", "copy_bus",
-                 "pol", "pol_exp", "throttled")
+                 "pol", "pol_exp", "throttled", "share_copy", "share_exp")
 
     def start(self, t: float) -> bool:
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
@@ -33,6 +33,8 @@ class Migration(Op):
         pol = self.pol = require_table(self.policy("migration", "copy"), "migration")
         self.pol_exp = self.policy("migration", "expansion")
         self.asap = pol.kind == "asap"
+        # a cap or asap level's share of the drive time kept against the host (docs/model.md 4.0)
+        self.share_copy, self.share_exp = floor_of(pol), floor_of(self.pol_exp)
         # duty_cycle / window / share / idle_only: op_policy.policy_rate scales the full-speed rate
         # (the drives, CPU and buses alone); cap and asap keep their own paths below
         self.throttled = pol.kind not in ("cap", "asap")
@@ -166,11 +168,13 @@ class Migration(Op):
                     drain = self.drain(ctx, c_dst)
                     if forced:
                         ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
-                        rate = self.take(ctx, min(self.copy_cap, drain), self.copy_uses, True, core, self.cpu_copy,
-                                         bus=self.copy_bus)
+                        # (take() on copy_uses holds it to the destination's drain, as drain() does;
+                        # a kept share is not capped by what the host leaves)
+                        rate = self.take(ctx, self.copy_cap, self.copy_uses, True, core, self.cpu_copy,
+                                         bus=self.copy_bus, min_share=self.share_copy)
                     else:
                         rate = self.take(ctx, self.copy_cap, self.src_uses, True, core, self.cpu_copy,
-                                         bus=self.copy_bus)
+                                         bus=self.copy_bus, min_share=self.share_copy)
                         ctx.add("g", gd, c_dst * min(rate, drain))
                         self.fill_rate += max(rate - drain, 0.0)
                 elif self.throttled:
@@ -178,7 +182,7 @@ class Migration(Op):
                                        core, self.copy_bus)
                 else:
                     rate = self.take(ctx, self.copy_cap, self.copy_uses, self.asap, core, self.cpu_copy,
-                                     bus=self.copy_bus)
+                                     bus=self.copy_bus, min_share=self.share_copy)
                 s.limit = self.last_limit
                 s.rate = rate
                 ctx.add("core", core, self.cpu_copy * rate)
@@ -195,10 +199,10 @@ class Migration(Op):
                     if forced:
                         ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
                         if drain < self.exp_cap:  # drive-limited: the cheaper write-around path
-                            rate = self.take(ctx, self.exp_cap, self.exp_uses_lo, True)
+                            rate = self.take(ctx, self.exp_cap, self.exp_uses_lo, True, min_share=self.share_exp)
                             cpu_exp = self.cpu_exp_lo
-                        else:
-                            rate = self.take(ctx, min(self.exp_cap, drain), self.exp_uses, True)
+                        else:  # (take() holds it to the drain, as in the copy)
+                            rate = self.take(ctx, self.exp_cap, self.exp_uses, True, min_share=self.share_exp)
                     else:
                         rate = self.exp_cap
                         ctx.add("g", gd, cost * min(rate, drain))
@@ -209,7 +213,7 @@ class Migration(Op):
                     uses = self.exp_uses
                     if self.asap and self.drain(ctx, cost) < self.exp_cap:
                         uses, cpu_exp = self.exp_uses_lo, self.cpu_exp_lo
-                    rate = self.take(ctx, self.exp_cap, uses, self.asap)
+                    rate = self.take(ctx, self.exp_cap, uses, self.asap, min_share=self.share_exp)
                 s.limit = self.last_limit
                 s.rate = rate
                 ctx.add("core", core, cpu_exp * rate)
@@ -217,8 +221,8 @@ class Migration(Op):
         self.rate = total
 
     def build_fixed(self) -> Fixed | None:
-        if self.cache_path or self.throttled:
-            return None  # the write-cache path, shares, duty cycles, windows: not a plain take()
+        if self.cache_path or self.throttled or self.share_copy > 0.0 or self.share_exp > 0.0:
+            return None  # the write-cache path, shares, duty cycles, windows, kept shares: not a plain take()
         f = Fixed()
         gs, gd, core = self.gs, self.gd, self.core
         for s in self.streams:
@@ -235,6 +239,8 @@ class Migration(Op):
     def take_parts(self) -> Fixed | None:
         # the write-cache path has no fixed(), but its copy is a take() too (on the source only,
         # unless forced flushes are on): a source the host fills starves it at any priority
+        if self.share_copy > 0.0 or self.share_exp > 0.0:
+            return None  # its level keeps a share of the drive time: the host never starves it
         if not self.cache_path:
             return self.fixed()
         forced = bool(self.sim.forced[self.ctrl])

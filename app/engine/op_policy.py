@@ -35,7 +35,8 @@ def policy_rate(op: Any, ctx: Any, pol: Policy, full: float, full_limit: str, us
     kind = pol.kind
     if kind == "cap" or kind == "asap":
         cap = min(pol.p(cap_key, pol.p("mb_s", INF)), full)
-        return op.take(ctx, cap, uses, kind == "asap", core, cpu_coef, full_limit if cap >= full else "policy", bus)
+        return op.take(ctx, cap, uses, kind == "asap", core, cpu_coef, full_limit if cap >= full else "policy", bus,
+                       floor_of(pol))
     r0 = full_speed(ctx.max_util, full, uses, cpu_coef)
     lim0 = full_limit if r0 >= full else "drives"
     if kind == "duty_cycle":
@@ -82,6 +83,12 @@ def policy_rate(op: Any, ctx: Any, pol: Policy, full: float, full_limit: str, us
     for kind_, i, cost in uses:
         ctx.add(kind_, i, (moved * cost + held) * scale)
     return (idle + busy) * scale
+
+
+def floor_of(pol: Policy) -> float:
+    """A cap or asap level's guaranteed share of each drive's time (min_share; 0: the host
+    first): the phase keeps it even where the host would fill the drives, taking it from the host."""
+    return pol.p("min_share", 0.0)
 
 
 def share_of(pol: Policy, random: bool) -> tuple[float, float]:

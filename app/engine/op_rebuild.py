@@ -414,8 +414,8 @@ class Rebuild(Op):
             if s.kind != "transfer":
                 continue
             uses, pol, full, bus_cap, full_limit, cpu_coef, bus = self.plan(s)
-            if pol.kind not in ("cap", "asap"):
-                return None  # shares, duty cycles, windows: not a plain take()
+            if pol.kind not in ("cap", "asap") or pol.has("min_share"):
+                return None  # shares, duty cycles, windows, guaranteed rates: not a plain take()
             cap = min(pol.p("mb_s", INF), full)
             p = f.take(s, cap, uses)
             self.add_cpu_and_bus(p, p.rate, cpu_coef, bus)

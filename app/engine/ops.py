@@ -16,7 +16,7 @@ capped by a platform's measured full-speed tables where it has them.
 This module is the registry (OPS: event kind -> operation class) and hands on the names of the
 operation modules: op_streams (Stream, Part, Fixed, res_key), run_index (RunIndex), op_base (Op)
 and one module per kind (op_migration, op_rebuild with op_rebuild_plan, op_bind, op_volume_mig,
-op_reallocate, op_feature). They see the run through protocols.py (SimView, CtxView) and import
+op_reallocate, op_feature; op_generic for a kind the platform's rates do not calibrate). They see the run through protocols.py (SimView, CtxView) and import
 nothing of simulate.py or its modules.
 """
 from __future__ import annotations
@@ -34,9 +34,10 @@ from .op_bind import BindOp
 from .op_volume_mig import VolumeMig
 from .op_reallocate import ReallocateOp
 from .op_feature import FeatureOp
+from .op_generic import GenericOp, needs_generic
 
 __all__ = [
-    'BindOp', 'EPS_MB', 'FeatureOp', 'Fixed', 'INF', 'Migration', 'Op', 'Part', 'RK_BITS',
+    'BindOp', 'EPS_MB', 'FeatureOp', 'Fixed', 'GenericOp', 'op_class', 'INF', 'Migration', 'Op', 'Part', 'RK_BITS',
     'RK_BUS_G', 'RK_BUS_X', 'RK_CORE', 'RK_D', 'RK_G', 'RK_MASK', 'ReallocateOp', 'Rebuild',
     'RunIndex', 'Stream', 'VolumeMig', 'full_speed', 'idle_rebuild_hours', 'rebuild_mb',
     'rebuild_plan', 'res_key', 'stream_limit', 'OPS',
@@ -50,3 +51,15 @@ OPS: dict[str, type[Op]] = {
     "Reallocate": ReallocateOp,
     "FeatureEnable": FeatureOp,
 }
+
+
+def op_class(sim, ev) -> "type[Op] | None":
+    """The class that predicts event ev: its kind's, or the generic model (op_generic.py) where
+    the platform offers that kind but its rates do not calibrate it (an operation the platform
+    does not offer keeps its kind's class, which reports the missing rates)."""
+    cls = OPS.get(type(ev).__name__)
+    kind = getattr(ev, "kind", "")
+    if (cls is not None and cls is not Rebuild and kind in sim.platform.operations
+            and needs_generic(sim.R, kind)):
+        return GenericOp
+    return cls

@@ -20,6 +20,7 @@ class CtxView(Protocol):
     asap_g: Any
     asap_c: Any
     d_group: Any
+    failed: Any
 
     def used_g(self, g: int) -> float: ...
 

@@ -22,12 +22,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from app.domain.raid import mttdl_hours, ure_probability
 
 from .op_policy import scaled_rate
 from .op_rebuild_geometry import critical_fraction
-from .op_rebuild_plan import full_speed, rebuild_mb, rebuild_plan
-from .policy import policy_for
+from .op_rebuild_plan import rebuild_mb
+from .run_index import RunIndex
 
 BITS_PER_MB = 1024.0 * 1024.0 * 8.0
 
@@ -51,17 +53,9 @@ class GroupReliability:
 
 def _rate(sim: Any, gi: int, level: str, u: float, random: bool) -> tuple[float, float]:
     """(MB/s under a host busy share u, MB/s on idle drives) of a rebuild of group gi at `level`."""
-    lay = sim.lay
-    pol = policy_for(sim.R, sim.platform, "rebuild", level, "rebuild")
-    members = lay.g_members[gi].tolist()
-    d = int(members[0])
-    mirror = bool(lay.g_mirror[gi])
-    src = [("d", int(members[1]) if len(members) > 1 else d, 1.0)] if mirror else [("g", gi, 1.0)]
-    uses, _, full, _, _, cpu, _ = rebuild_plan(sim, gi, d, src, d, "rebuild", pol,
-                                               "rebuild.cpu.mirror" if mirror else "rebuild.cpu.parity", "",
-                                               advise=False)
+    # (the full-speed plan is the one the MTTDL's idle rebuild time used: kept per run)
+    pol, r0 = RunIndex.of(sim).full_rebuild_rate(sim, gi, level)
     mu = sim.max_util
-    r0 = full_speed(mu, full, uses, cpu)
     free = r0 * max(mu - u, 0.0) / mu
     c = min(max(u / mu, 0.0), 1.0)
     idle = scaled_rate(pol, r0, r0, 0.0, random)
@@ -69,6 +63,7 @@ def _rate(sim: Any, gi: int, level: str, u: float, random: bool) -> tuple[float,
 
 
 def _mean(series: Any, horizon: float) -> float:
+    """The time-weighted mean of a stepwise series up to the horizon (NaN cells left out)."""
     if series is None or not len(series.t):
         return 0.0
     t = list(series.t) + [max(horizon, float(series.t[-1]))]
@@ -76,6 +71,49 @@ def _mean(series: Any, horizon: float) -> float:
     area = sum(v[k] * (t[k + 1] - t[k]) for k in range(len(v)) if v[k] == v[k])  # (NaN: no I/O)
     span = t[-1] - t[0]
     return area / span if span > 0 else (v[0] if v else 0.0)
+
+
+def _group_means(res: Any, groups: list[Any]) -> list[float] | None:
+    """_mean of every group's group_pct series at once, from the block's matrix: the same
+    breakpoints as SeriesBlock.series keeps and the same products, added in the same order
+    (a running sum down each column, as Python's sum of floats adds them, 0 first), so the
+    same values; a Series and a Python loop over the steps per group cost ~40k instructions
+    each. None: the series are not the block's columns in group order (the caller falls back)."""
+    blocks = [b for b in res.series.blocks if b.metric == "group_pct"]
+    if not blocks or blocks[-1].linear or blocks[-1].entities != [str(g.id) for g in groups]:
+        return None
+    block = blocks[-1]
+    if any(dict.__contains__(res.series, ("group_pct", e)) for e in block.entities):
+        return None  # (a series set by hand wins over the block's: SeriesStore.peek)
+    V, t = block.V, np.asarray(block.t, float)
+    T, G = V.shape
+    if not T:
+        return [0.0] * G
+    keep = np.empty(V.shape, bool)
+    keep[:1] = True
+    np.not_equal(V[1:], V[:-1], out=keep[1:])
+    nan = np.isnan(V)
+    if nan.any():  # a run of NaN cells is one breakpoint (SeriesBlock.series)
+        keep[1:] &= ~(nan[1:] & nan[:-1])
+    # the breakpoints (~2% of the cells), column by column, each with the next one's time
+    # (the last one's: the horizon, or its own time if later)
+    cols, rows = np.nonzero(keep.T)
+    t_k = t.take(rows)
+    t_last = np.empty(G)
+    t_last[cols] = t_k  # (the last write of a column wins: its last breakpoint)
+    t_end = np.maximum(float(res.horizon_h), t_last)
+    t_next = t_end.take(cols)
+    same = cols[1:] == cols[:-1]
+    t_next[:-1][same] = t_k[1:][same]
+    v_k = V[rows, cols]
+    terms = (v_k * (t_next - t_k)).tolist()
+    area: list[Any] = [0] * G  # (sum() starts from the int 0)
+    for c, x, ok in zip(cols.tolist(), terms, (v_k == v_k).tolist()):  # NaN: no I/O
+        if ok:
+            area[c] = area[c] + x
+    span = (t_end - t[0]).tolist()
+    first = V[0].tolist()
+    return [area[c] / span[c] if span[c] > 0 else first[c] for c in range(G)]
 
 
 def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
@@ -88,12 +126,14 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
     ix = getattr(sim, "_run_index", None)
     lost: set[int] = ix.lost if ix is not None else set()
     random = any(float(w.get("random_pct", 100.0)) >= 50.0 for w in sim.workloads) if sim.workloads else True
+    means = _group_means(res, lay.groups)
     for gi, g in enumerate(lay.groups):
         members = lay.g_members[gi].tolist()
         m = g.math
         if not members or gi in lost or m.failures_tolerated == 0:
             continue
-        u = float(_mean(res.series.peek(("group_pct", str(g.id))), res.horizon_h)) / 100.0
+        u = float(means[gi] if means is not None else _mean(res.series.peek(("group_pct", str(g.id))),
+                                                             res.horizon_h)) / 100.0
         mb = rebuild_mb(lay, gi)
         try:
             rate, idle = _rate(sim, gi, level, u, random)

@@ -72,6 +72,23 @@ class OperationResult:
     def duration_h(self) -> float | None:
         return None if self.end_h is None else self.end_h - self.start_h
 
+    @property
+    def replacement_wait_h(self) -> float:
+        """The hours its phases wait for a replacement drive (a drive failure: the group degraded
+        without a spare, or rebuilt onto a spare and waiting to copy back): time the array does
+        no work for the operation, set by when the new drive comes, not by the array."""
+        return sum(ph.duration_h or 0.0 for ph in self.phases if ph.name in REPLACEMENT_WAIT_PHASES)
+
+    @property
+    def working_h(self) -> float | None:
+        """duration_h without the wait for a replacement drive (None: not finished)."""
+        d = self.duration_h
+        return None if d is None else max(d - self.replacement_wait_h, 0.0)
+
+
+# op_rebuild's phases that wait for the replacement drive (app/engine/results.py names them too)
+REPLACEMENT_WAIT_PHASES = frozenset({"degraded", "wait for replacement"})
+
 
 def _json_number(x) -> float | None:
     """A value for JSON: NaN (a response time where nothing completed I/O) is null; json.dumps
@@ -98,6 +115,26 @@ class Series:
             return float(np.interp(time_h, self.t, self.v))
         i = int(self.t.searchsorted(time_h, side="right")) - 1
         return float(self.v[max(i, 0)])
+
+    def mean(self, start_h: float, end_h: float) -> float:
+        """The time-weighted mean over [start_h, end_h) (what an interval's measurement is), NaN
+        stretches (no I/O) left out of the weights: NaN if the whole window is NaN. Unlike a
+        point value it moves continuously when a change (a cache filling) shifts in time."""
+        if not len(self.v):
+            return 0.0
+        if end_h <= start_h:
+            return self.at(start_h)
+        inner = self.t[(self.t > start_h) & (self.t < end_h)]
+        edges = np.concatenate(([start_h], inner, [end_h]))
+        width = np.diff(edges)
+        if self.linear:  # trapezoids between the points (np.interp is exact on each piece)
+            y = np.interp(edges, self.t, self.v)
+            area, ok = (y[:-1] + y[1:]) / 2 * width, np.isfinite(y[:-1] + y[1:])
+        else:  # steps: the value holding from each piece's start
+            i = np.maximum(self.t.searchsorted(edges[:-1], side="right") - 1, 0)
+            area, ok = self.v[i] * width, np.isfinite(self.v[i])
+        w = float(width[ok].sum())
+        return float(area[ok].sum() / w) if w > 0 else math.nan
 
     def peak(self, start_h: float | None = None, end_h: float | None = None) -> float:
         """The highest value in [start_h, end_h), NaN cells (no I/O) left out: NaN if every value

@@ -39,7 +39,7 @@ from .host_model import host_fill_advance, host_fill_in
 from .host_solve import CHECKS, solve  # (CHECKS: tests/conftest.py hooks it here)
 from .host_terms import _wl_arrays
 from .op_streams import INF
-from .ops import OPS, Op
+from .ops import Op, op_class
 from .placement_ctx import Ctx
 from .policy import UnknownLevel
 from .rates import MissingRate
@@ -178,7 +178,7 @@ class Sim(SimState):
                 # its LUNs stay off the host path); a full invalidation recomputed every pair
                 self.invalidate(topology=True, groups={self.lay.d_group.item(d)})
             return
-        cls = OPS.get(type(ev).__name__)
+        cls = op_class(self, ev)
         if cls is None:
             self.advise("info", "event-not-modelled", f"{ev.id}: {type(ev).__name__} is not modelled by the engine", ev.id)
             return

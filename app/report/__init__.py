@@ -83,10 +83,12 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
                     progress: Progress | None = None, cancelled: Callable[[], bool] | None = None,
                     scene_picture: "tuple[QPicture, QRectF] | list[tuple[QPicture, QRectF]] | None" = None,
                     warnings: Iterable[str] = (), sweeps: Sequence[tuple[str, Any]] = (),
-                    sizing: Any = None) -> ReportInfo:
+                    sizing: Any = None, bands: dict[str, Any] | None = None) -> ReportInfo:
     """Write the report PDF to `path`. Scenarios without a given Result are simulated first.
     sweeps: (scenario, app.service.sweep.SweepResult) pairs for the "Load sweep" section;
-    sizing: an app.service.goal_seek.SizingResult for the "Sizing" section.
+    sizing: an app.service.goal_seek.SizingResult for the "Sizing" section;
+    bands: {scenario: app.service.uncertainty.Bands}: durations print their P10-P90 range and the
+    charts shade their bands (app/report/uncertainty.py); the caller samples them.
     OSError (naming `path`) when it cannot be written."""
     t0 = time.perf_counter()
     options = options or ReportOptions()
@@ -106,7 +108,7 @@ def generate_report(project: "Project", catalog: "Catalog", path: str | os.PathL
     if progress is not None:
         progress(sim_share, "Building the document")
     report = build_report(project, catalog, {n: results[n] for n in wanted if n in results}, options, warnings,
-                          sweeps, sizing)
+                          sweeps, sizing, bands)
 
     target = Path(path)
     pages = _write_pdf(report, target, options.page_size, scene_picture, progress, cancelled, sim_share)

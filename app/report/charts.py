@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 
 from app.domain.formatting import format_pct, format_sig, format_time
 
@@ -57,6 +57,8 @@ def time_tick_label(t: float, step: float) -> str:
 def y_top(chart: Chart) -> float:
     # fmax: a response time's NaN cells (no I/O) left out
     peaks = [float(np.fmax.reduce(np.asarray(s.v, float))) for s in chart.series if len(s.v)]
+    # a band's P90 may lie above its line: the axis holds it too
+    peaks += [float(np.fmax.reduce(s.band[2])) for s in chart.series if s.band is not None and len(s.band[2])]
     peak = max((x for x in peaks if not math.isnan(x)), default=0.0)
     peak = max([peak] + [v for v, _ in chart.targets])
     if chart.y_max is not None:
@@ -136,6 +138,32 @@ def series_points(s, horizon: float, columns: int) -> tuple[np.ndarray, np.ndarr
     if s.linear:
         return line_points(s.t, s.v, end)
     return step_points(s.t, s.v, end, max(int(columns * end / max(horizon, 1e-12)), 1))
+
+
+BAND_ALPHA = 55  # of 255: a band under its line, in the line's colour (the lines stay readable)
+
+
+def band_polygons(s, horizon: float, columns: int) -> list[list[tuple[float, float, float]]]:
+    """The P10-P90 band of a chart line as runs of (t, low, high) vertices, split where either
+    quantile is NaN (no I/O completed in the samples), stepped like the line (step_points: the
+    same time vertices for both edges, since they come from the same grid)."""
+    t, lo, hi = s.band
+    end = horizon if s.end_h is None else max(min(float(s.end_h), horizon), 0.0)
+    cols = max(int(columns * end / max(horizon, 1e-12)), 1)
+    xs, ylo = step_points(t, lo, end, cols)
+    _xs, yhi = step_points(t, hi, end, cols)
+    runs: list[list[tuple[float, float, float]]] = []
+    run: list[tuple[float, float, float]] = []
+    for a, b, c in zip(xs.tolist(), ylo.tolist(), yhi.tolist()):
+        if math.isnan(b) or math.isnan(c):
+            if len(run) > 1:
+                runs.append(run)
+            run = []
+        else:
+            run.append((a, b, c))
+    if len(run) > 1:
+        runs.append(run)
+    return runs
 
 
 def series_pen(chart: Chart, i: int, width: float) -> QPen:
@@ -277,6 +305,19 @@ class ChartPainter:
         # series
         columns = int(plot.width() / u * 2)  # two vertices' columns per point of width
         p.setClipRect(plot.adjusted(-u, -u, u, u))
+        # uncertainty bands, under every line
+        for i, s in enumerate(chart.series):
+            if s.band is None:
+                continue
+            fill = QColor(series_pen(chart, i, 1.0).color())
+            fill.setAlpha(BAND_ALPHA)
+            p.setPen(Qt.NoPen)
+            p.setBrush(fill)
+            for run in band_polygons(s, horizon, columns):
+                poly = QPolygonF([QPointF(X(a), Y(c)) for a, _b, c in run]
+                                 + [QPointF(X(a), Y(b)) for a, b, _c in reversed(run)])
+                p.drawPolygon(poly)
+            p.setBrush(Qt.NoBrush)
         for i, s in enumerate(chart.series):
             if s.markers:  # measured values: dots
                 pen = series_pen(chart, i, 0.5 * u)

@@ -24,6 +24,8 @@ from app.domain.hardware import Catalog, Platform
 from app.domain.project import Project, parse_slot_id
 from app.engine.result import Result
 
+from . import uncertainty
+
 # ---------------------------------------------------------------- document model
 
 
@@ -85,6 +87,8 @@ class ChartSeries:
     linear: bool = False  # straight lines between the points (Series.linear: progress), not steps
     end_h: float | None = None  # where its own plan ends (a pinned baseline's); None: the chart's horizon
     markers: bool = False  # measured values: a dot at each (t, v), no line (docs/measured-data.md)
+    # (t, P10, P90) steps shaded under the line: its uncertainty band (app/report/uncertainty.py)
+    band: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 @dataclass
@@ -302,6 +306,15 @@ def clip_text(text: str, limit: int, max_lines: int | None = None) -> str:
     return f"{text[:cut].rstrip()} \u2026 ({format_count(len(text) - cut)} more characters)"
 
 
+def _longest_text(op) -> str:
+    """The summary's longest operation: its working time, and the replacement wait apart."""
+    text = f"{op.label}: {format_duration(op.working_h)}"
+    wait = op.replacement_wait_h
+    if wait > 1e-9:
+        text += f" (+{format_duration(wait)} waiting for the new drive)"
+    return text
+
+
 def _plural(n: int, word: str, plural: str | None = None) -> str:
     return f"{format_count(n)} {word if n == 1 else (plural or word + 's')}"
 
@@ -336,8 +349,11 @@ class ReportBuilder:
 
     def __init__(self, project: Project, catalog: Catalog, results: dict[str, Result],
                  options: ReportOptions | None = None, warnings: Iterable[str] = (),
-                 sweeps: Sequence[tuple[str, Any]] = (), sizing: Any = None):
+                 sweeps: Sequence[tuple[str, Any]] = (), sizing: Any = None, bands: dict[str, Any] | None = None):
         self.project = project
+        # {scenario: app.service.uncertainty.Bands}: made by the caller, as the sweeps; the
+        # durations print their P10-P90 and the charts shade their bands (report/uncertainty.py)
+        self.bands = dict(bands or {})
         # (scenario, app.service.sweep.SweepResult): made by the caller (the report layer does
         # not import the service layer), printed by section_sweep
         self.sweeps = list(sweeps)
@@ -349,6 +365,18 @@ class ReportBuilder:
         self.platform: Platform | None = catalog.platforms.get(project.platform_id)
         self.blocks: list[Block] = []
         self._keys: set[str] = set()
+        from app.store.sources import default_bibliography
+
+        self.bibliography = default_bibliography()
+        self.cited: list[str] = []  # the documents the report cites, in order: its References
+
+    def cite(self, text: str) -> str:
+        """`text` with its citation keys expanded to document titles and numbers, remembered for
+        the References section."""
+        for key in self.bibliography.keys_in(text):
+            if key not in self.cited:
+                self.cited.append(key)
+        return self.bibliography.cite(text)
 
     # -- block helpers
     def heading(self, text: str, level: int = 1, key: str = "") -> Heading:
@@ -418,7 +446,7 @@ class ReportBuilder:
             customer=clip_text(info.customer, MAX_TITLE_CHARS), author=clip_text(info.author, MAX_TITLE_CHARS),
             date=date,
             version=f"ArrayPlanner {version}", platform=platform_name, scenarios=names,
-            notes=info.notes if _fits_cover(info.notes) else "",
+            notes=self.cite(info.notes) if _fits_cover(self.cite(info.notes)) else "",
         )
         self.blocks = []
         self.heading("Contents", 1, key="contents")
@@ -448,6 +476,9 @@ class ReportBuilder:
             self.section_sizing()
         if self.options.assumptions:
             self.section_assumptions(names)
+        from .references import section_references
+
+        section_references(self)
 
         numberer = _Numberer()
         for b in self.blocks:
@@ -468,8 +499,8 @@ class ReportBuilder:
     def section_summary(self, names: list[str]) -> None:
         self.heading("Summary", 1)
         p = self.project
-        if not _fits_cover(p.info.notes):  # too long for the cover
-            self.para(p.info.notes)
+        if not _fits_cover(self.cite(p.info.notes)):  # too long for the cover
+            self.para(self.cite(p.info.notes))
         _, total = capacity_summary(p, self.catalog)
         platform = self.platform.name if self.platform else p.platform_id
         self.para(
@@ -485,7 +516,9 @@ class ReportBuilder:
             ops = r.operations
             ends = [o.end_h for o in ops if o.end_h is not None]
             unfinished = sum(1 for o in ops if o.end_h is None)
-            longest = max((o for o in ops if o.duration_h is not None), key=lambda o: o.duration_h, default=None)
+            # the array's work: a rebuild's wait for the replacement drive is the scenario's
+            # choice of when the drive comes, said apart
+            longest = max((o for o in ops if o.working_h is not None), key=lambda o: o.working_h, default=None)
             peak_ms, peak_wl = None, ""
             for ent in r.entities("response_ms"):
                 s = r.get("response_ms", ent)
@@ -500,15 +533,18 @@ class ReportBuilder:
             plan_end = plan_end or DASH
             rows.append(Row([
                 name, format_count(len(ops)), plan_end,
-                f"{longest.label}: {format_duration(longest.duration_h)}" if longest else DASH,
+                _longest_text(longest) if longest else DASH,
                 f"{format_ms(peak_ms)} ({peak_wl})" if peak_ms is not None else DASH,
                 format_count(warnings),
             ]))
         self.table([Col("Scenario", 1.4), Col("Operations", 0.9, "right"), Col("Plan ends", 1.1, "right"),
                     Col("Longest operation", 3.0), Col("Peak host response", 1.8), Col("Warnings", 0.8, "right")],
                    rows)
+        waits = any(o.replacement_wait_h > 1e-9 for n in names for o in self.results[n].operations)
         self.para("Times are given from the start of the plan (0:00), durations in hours and minutes. "
-                  "Capacities use 1 GB = 1024 MB. Every rate and factor behind the predictions is listed "
+                  + ("The longest operation is the array's working time; the wait for a replacement drive "
+                     "(set by when the scenario brings it) is given apart. " if waits else "")
+                  + "Capacities use 1 GB = 1024 MB. Every rate and factor behind the predictions is listed "
                   "with its source in the appendix.", "note")
         if self.warnings:
             self.heading("Configuration warnings", 3)
@@ -624,7 +660,7 @@ class ReportBuilder:
                                                                         if space.rack_units else ""))]
         self.kv(pairs)
         if space.source:
-            self.para(f"Source: {space.source}", "note")
+            self.para(f"Source: {self.cite(space.source)}", "note")
 
     def section_groups_luns(self) -> None:
         p, cat = self.project, self.catalog
@@ -760,6 +796,10 @@ class ReportBuilder:
         self.para("For each operation (ID: the name advisories use): its phases with the predicted start, end "
                   "and duration, the data each phase moves and its average rate. Times are from the start of "
                   "the plan.", "note")
+        ranges = uncertainty.has_ranges(self, names)
+        note = uncertainty.method_note(self, names)
+        if note:
+            self.para(note, "note")
         if len(names) > 1:
             self.heading("Scenarios compared", 2)
             ids: list[tuple[str, str]] = []
@@ -776,7 +816,7 @@ class ReportBuilder:
 
             def cell(n, eid):
                 o = by_id[n].get(eid)
-                return None if o is None else f"{format_duration(o.duration_h)} ({o.priority})"
+                return None if o is None else f"{uncertainty.duration_text(self, n, o)} ({o.priority})"
 
             if len(names) <= 4:  # one column per scenario
                 rows = [Row([label] + [cell(n, eid) or DASH for n in names]) for eid, label in ids]
@@ -804,7 +844,7 @@ class ReportBuilder:
             scen = self.project.scenario(n)
             self.heading(f"Scenario \u201c{n}\u201d", 2, key=f"ops-{n}")
             if scen.notes:
-                self.para(scen.notes)
+                self.para(self.cite(scen.notes))
             if not r.operations:
                 self.para("This scenario schedules no operations.")
             else:
@@ -815,7 +855,7 @@ class ReportBuilder:
                 rows = []
                 for o in listed:
                     rows.append(Row([o.event_id, o.label, o.priority, format_time(o.start_h), format_time(o.end_h),
-                                     format_duration(o.duration_h), format_mb(sum(ph.mb for ph in o.phases)),
+                                     uncertainty.duration_text(self, n, o), format_mb(sum(ph.mb for ph in o.phases)),
                                      DASH], "bold"))
                     for ph in o.phases:
                         rows.append(Row(["", ph.name, "", format_time(ph.start_h), format_time(ph.end_h),
@@ -824,7 +864,8 @@ class ReportBuilder:
                 if len(listed) < len(r.operations):
                     rows.append(self.more_row(8, len(r.operations) - len(listed), "operations", FULL_LIST))
                 self.table([Col("ID", 0.5), Col("Operation / phase", 3.2), Col("Priority", 0.9), Col("Start", 0.95, "right"),
-                            Col("End", 0.95, "right"), Col("Duration", 1.2, "right"), Col("Data", 1.0, "right"),
+                            Col("End", 0.95, "right"), Col("Duration", 2.2 if ranges else 1.2, "right"),
+                            Col("Data", 1.0, "right"),
                             Col("Avg rate", 1.0, "right")], rows)
             others = [e for e in scen.events if not e.is_operation]
             if others:
@@ -885,6 +926,8 @@ class ReportBuilder:
                                  if w.id in {s.entity for s in series} and w.response_target_ms}):
                 targets.append((value, f"target {format_ms(value)}"))
         lines = [ChartSeries(self.entity_label(metric, s.entity, r), s.t, s.v, linear=s.linear) for s in series]
+        if uncertainty.attach(self, scenario, metric, series, lines):
+            caption = (caption + " " if caption else "") + uncertainty.BAND_CAPTION
         base_name = self.project.baseline_scenario
         base = self.results.get(base_name) if base_name and base_name != scenario else None
         # with a pinned baseline every chart's time axis runs to the longer plan's end, as the GUI's
@@ -964,7 +1007,7 @@ class ReportBuilder:
             rows = []
             for code, items in by_code.items():  # recurring advice: a few rows, then one summing up
                 for a in items[:MAX_ADVISORIES_PER_KIND]:
-                    rows.append(Row([a.severity, op_labels.get(a.where, a.where) or DASH, a.text, a.source or DASH],
+                    rows.append(Row([a.severity, op_labels.get(a.where, a.where) or DASH, a.text, self.cite(a.source) or DASH],
                                     "warning" if a.severity in ("error", "warning") else ""))
                 more = items[MAX_ADVISORIES_PER_KIND:]
                 if more:
@@ -972,7 +1015,7 @@ class ReportBuilder:
                     listed = ", ".join(about[:30]) + (", \u2026" if len(about) > 30 else "")
                     rows.append(Row([more[0].severity, f"{len(more)} more",
                                      f"The same advice ({code}) applies to {len(more)} more: {listed}.",
-                                     more[0].source or DASH], "warning" if more[0].severity == "warning" else ""))
+                                     self.cite(more[0].source) or DASH], "warning" if more[0].severity == "warning" else ""))
             self.table([Col("Severity", 0.8), Col("About", 1.4), Col("Advice and reason", 4.0), Col("Source", 1.8)],
                        rows)
 
@@ -1020,7 +1063,8 @@ class ReportBuilder:
         self.heading("Load sweep", 1)
         self.para("Every host workload scaled from 10% of today's load to just past saturation (open loads: "
                   "offered IOPS; closed loads: outstanding I/Os). \u201cSteady\u201d is the host load alone; "
-                  "\u201cduring\u201d measures while that operation runs. The knee is where the response starts to "
+                  "\u201cduring\u201d keeps that operation and measures every step over one window: from its start "
+                  "to its end at the heaviest load below saturation. The knee is where the response starts to "
                   "climb steeply; saturation, where demand is no longer served.", "note")
         for scenario, res in self.sweeps:
             for c in res.curves:
@@ -1037,6 +1081,8 @@ class ReportBuilder:
                     answer += f" Knee at {knee.factor:.2f}x ({knee.total_offered:,.0f} IOPS), limited by {knee.limiting}."
                 if sat is not None:
                     answer += f" Saturated from {sat.factor:.2f}x ({sat.total_offered:,.0f} IOPS)."
+                if c.window_h is not None:
+                    answer += f" Measured from {c.window_h[0]:.2f} h to {c.window_h[1]:.2f} h at every load."
                 self.para(answer)
                 rows = []
                 for st in c.steps:
@@ -1049,6 +1095,35 @@ class ReportBuilder:
                 self.table([Col("Load", 0.8, "right"), Col("Offered IOPS", 1.2, "right"),
                             Col("Served IOPS", 1.2, "right"), Col("Worst response", 1.2, "right"),
                             Col("Limiting component", 2.2), Col("Note", 1.0)], rows)
+            if res.advice is not None:
+                self._sweep_advice(scenario, res.advice)
+
+    def _sweep_advice(self, scenario: str, advice) -> None:
+        """The priority advisor across the sweep's load levels: a column per operation."""
+        self.heading(f"\u201c{scenario}\u201d, priorities across the load levels", 2,
+                     key=f"sweep-advice-{scenario}")
+        self.para("Per operation (run alone under the scaled host load), the lowest-impact priority that "
+                  "still finishes inside its window at each load level; the duration where it was run.", "note")
+        for line in advice.skipped:
+            self.para(line, "note")
+        ops = advice.operations
+        if not ops:
+            return
+        for op in ops:
+            self.para(f"{op.label}: now at {op.current_priority}; window {op.window_h:g} h "
+                      f"({'given' if op.window_source == 'given' else 'the plan after its start'}).")
+        rows = []
+        for k, level in enumerate(ops[0].levels):
+            cells = [f"{level.factor:.2f}x"]
+            for op in ops:
+                lv = op.levels[k]
+                if lv.priority is None:
+                    cells.append("none in time")
+                else:
+                    cells.append(lv.priority + (f" ({format_duration(lv.duration_h)})" if lv.duration_h else ""))
+            rows.append(Row(cells))
+        width = max(1.2, 6.0 / len(ops))
+        self.table([Col("Load", 0.8, "right")] + [Col(op.event_id, width) for op in ops], rows)
 
     def section_sizing(self) -> None:
         """Goal seeking: the goals, the designs that meet them (the Pareto front), the closest
@@ -1096,7 +1171,7 @@ class ReportBuilder:
                 seen.setdefault((a.path, a.value, a.unit, a.source), set()).add(n)
         rows = []
         for (path, value, unit, source), used in sorted(seen.items(), key=lambda kv: natural_key(kv[0][0])):
-            text = source
+            text = self.cite(source)
             if len(names) > 1 and len(used) < len(names):
                 text += f" (scenarios: {', '.join(n for n in names if n in used)})"
             rows.append(Row([path, format_value(value, unit), text]))
@@ -1111,7 +1186,7 @@ class ReportBuilder:
             dt = self.catalog.drives.get(tid)
             if dt:
                 drows.append(Row([dt.name, format_rate(dt.seq_mb_s), format_ms(dt.random_ms),
-                                  f"{format_count(dt.mttf_h)} h", dt.source or DASH]))
+                                  f"{format_count(dt.mttf_h)} h", self.cite(dt.source) or DASH]))
         if drows:
             self.heading("Drive characteristics", 2)
             self.table([Col("Drive type", 1.8), Col("Streaming", 1.0, "right"), Col("Random I/O", 0.9, "right"),
@@ -1120,5 +1195,6 @@ class ReportBuilder:
 
 def build_report(project: Project, catalog: Catalog, results: dict[str, Result],
                  options: ReportOptions | None = None, warnings: Iterable[str] = (),
-                 sweeps: Sequence[tuple[str, Any]] = (), sizing: Any = None) -> Report:
-    return ReportBuilder(project, catalog, results, options, warnings, sweeps, sizing).build()
+                 sweeps: Sequence[tuple[str, Any]] = (), sizing: Any = None,
+                 bands: dict[str, Any] | None = None) -> Report:
+    return ReportBuilder(project, catalog, results, options, warnings, sweeps, sizing, bands).build()

@@ -31,6 +31,13 @@ MARGIN_T = 62.0
 MARGIN_B = 54.0
 CELL_PAD_X = 4.0
 CELL_PAD_Y = 2.6
+# Keep-together rules (paginate): a table split between pages leaves at least this many rows
+# for the next page; a layout picture may shrink to this share of its size to finish a page
+# rather than leave it nearly empty; a page whose only content is the short tail of a block from
+# the page before (less than this share of the page) takes the next chapter too.
+MIN_TAIL_ROWS = 3
+MIN_PICTURE_SCALE = 0.6
+SHORT_TAIL_SHARE = 0.3
 ACCENT = QColor("#1d4f8c")
 
 
@@ -329,9 +336,32 @@ class PdfRenderer:
         if isinstance(b, (Heading, PageBreak)) or b is None:
             return 0.0
         if isinstance(b, Diagram) and self.scene_pictures:
-            _, bounds = self.scene_pictures[0]
-            return bounds.height() * min(self.content_w / bounds.width(), 1.0) + 10
+            return self._picture_height(0) * MIN_PICTURE_SCALE + 10
         return self.block_height(b)
+
+    def _picture_height(self, k: int) -> float:
+        """The height of layout part k at full width (at most a page)."""
+        _, bounds = self.scene_pictures[k]
+        return bounds.height() * min(self.content_w / bounds.width(), (self.bottom - MARGIN_T) / bounds.height())
+
+    def _tighten_contents(self, t: Table, room: float) -> None:
+        """The contents fit one page when they overflow it by a little: their rows lose some of
+        their padding (a page of two stray contents lines was the result)."""
+        rows = self._row_h[id(t)]
+        total = self._header_h[id(t)] + sum(rows)
+        slack = 2 * CELL_PAD_Y - 0.6  # the most a row can give: its text never overlaps the next
+        if total <= room or total - slack * len(rows) > room:
+            return
+        cut = (total - room) / len(rows) + 0.01
+        self._row_h[id(t)] = [h - cut for h in rows]
+
+    def _short_tail_page(self, page: "_Page", y: float, top: float) -> bool:
+        """The page holds only the short end of a table or paragraph begun on the page before."""
+        if not page.places or (y - top) > SHORT_TAIL_SHARE * (self.bottom - top):
+            return False
+        first = page.places[0]
+        return all(pl.block is first.block for pl in page.places) and first.rows not in ((0, 0),) \
+            and first.rows[0] > 0
 
     # ------------------------------------------------------------ pagination
     def paginate(self) -> None:
@@ -339,6 +369,7 @@ class PdfRenderer:
         self.pages = [_Page(), _Page()]  # page 1: the cover
         self._first_diagram = next((x for x in blocks if isinstance(x, Diagram)), None)
         self._level1_seen = 0
+        self._appendix_seen = False
         y = MARGIN_T
         top = MARGIN_T
 
@@ -356,16 +387,22 @@ class PdfRenderer:
             if isinstance(b, Heading):
                 if b.level == 1 and page.places:
                     # chapters start on a new page, unless this one still has more than half free;
-                    # the contents and the appendices always do
+                    # the contents and the appendices always do, except after the short end of a
+                    # table from the page before: that is not left alone on a page
                     free = (self.bottom - y) / (self.bottom - top)
-                    if free < 0.5 or b.key in ("contents",) or b.key.startswith("appendix") \
-                            or self._level1_seen < 2:
+                    # (the first appendix opens the back matter on a page of its own; the later
+                    # ones, e.g. the short References, follow like chapters)
+                    forced = (b.key in ("contents",) or self._level1_seen < 2
+                              or (b.key.startswith("appendix") and not self._appendix_seen))
+                    if free < 0.5 or (forced and not (self._level1_seen >= 2 and self._short_tail_page(page, y, top))):
                         new_page()
                 if b.level == 1:
                     self._level1_seen += 1
+                    self._appendix_seen = self._appendix_seen or b.key.startswith("appendix")
                 h = self.heading_height(b)
-                if self.pages[-1].places and b.level > 1:
-                    # keep the heading with its introduction and the start of what follows
+                if self.pages[-1].places:
+                    # a heading never ends a page: keep it with its introduction and the start of
+                    # what follows
                     need = h
                     j = i + 1
                     while j < len(blocks) and isinstance(blocks[j], Para):
@@ -385,6 +422,9 @@ class PdfRenderer:
                 rows = self._row_h[id(b)]
                 hh = self._header_h[id(b)]
                 cap = 12.0 if b.caption else 0.0
+                if b.kind == "toc":
+                    self._tighten_contents(b, self.bottom - y)
+                    rows = self._row_h[id(b)]
                 if rows and y + hh + rows[0] + cap > self.bottom and self.pages[-1].places:
                     new_page()
                 start = 0
@@ -394,7 +434,8 @@ class PdfRenderer:
                     while end < len(rows) and (yy + rows[end] <= self.bottom or end == start):
                         yy += rows[end]
                         end += 1
-                    if end == len(rows) - 1 and end - start > 3:  # no single row left alone on a page
+                    # the next page gets at least MIN_TAIL_ROWS rows (when this one keeps as many)
+                    while len(rows) - MIN_TAIL_ROWS < end < len(rows) and end - start > MIN_TAIL_ROWS:
                         end -= 1
                         yy -= rows[end]
                     last = end >= len(rows)
@@ -433,11 +474,13 @@ class PdfRenderer:
             if isinstance(b, Diagram) and self.scene_pictures:
                 if b is not self._first_diagram:
                     continue  # the canvas shows every bus
-                for k, (pic, bounds) in enumerate(self.scene_pictures):
-                    s = min(self.content_w / bounds.width(), (self.bottom - top) / bounds.height())
-                    h = bounds.height() * s + 10
+                for k in range(len(self.scene_pictures)):
+                    h = self._picture_height(k) + 10
                     if y + h > self.bottom and self.pages[-1].places:
-                        new_page()
+                        if k == 0 and y + (h - 10) * MIN_PICTURE_SCALE + 10 <= self.bottom:
+                            h = self.bottom - y  # shrunk to finish this page (draw_picture keeps the aspect)
+                        else:
+                            new_page()
                     self.pages[-1].places.append(_Place(b, y, h, (k, k + 1)))
                     y += h
                 continue

@@ -10,7 +10,8 @@ plus one workload unknown: the measured LUNs' read hit ratio where the project f
 the rates' `host.working_set_pct` (the hit ratio then follows from the cache size). They are
 fitted together by bounded least squares (scipy.optimize.least_squares, trust region
 reflective, on the unit box of the bounds; forward differences of 2% of the range: the engine's
-answers have kinks where a cap changes hands) on the relative errors of the compared values
+answers have kinks where a cap changes hands; when the trust region collapses on one, a
+single restart with 0.5% differences goes on from there) on the relative errors of the compared values
 (a response against max(measured, 1 ms), a utilization against max(measured, 5%)). Each
 evaluation runs the real engine on the replay of the measured load (app.domain.measured_replay),
 with the values replaced in memory. A parameter the data does not move (its Jacobian column is
@@ -41,6 +42,7 @@ from app.domain.project import Project
 WORKING_SET = "host.working_set_pct"
 FLOORS = {"response_ms": 1.0, "util_pct": 5.0}
 CALIBRATED_SUFFIX = "-calibrated"
+Z90 = 1.2815515655446004  # P10-P90 of a normal error: +/- 1.28 standard errors
 
 
 class CalibrationError(ValueError):
@@ -124,9 +126,11 @@ def free_parameters(pf: Platform, project: Project, data: MeasuredData) -> list[
 
 
 def platform_with(pf: Platform, values: Mapping[str, float], catalog: Catalog, params: list[FreeParameter],
-                  platform_id: str | None = None, source: str | None = None) -> Platform:
+                  platform_id: str | None = None, source: str | None = None,
+                  ranges: Mapping[str, tuple[float, float, str]] | None = None) -> Platform:
     """The platform with some rates values replaced (in its rates and, where it overrides them,
-    its [rates_override]); `platform_id`: a copy under a new id (a user platform)."""
+    its [rates_override]); `platform_id`: a copy under a new id (a user platform); `ranges`:
+    path -> (low, high, range_source) put on the new values (docs/presets.md "Ranges")."""
     from app.store.presets import parse_platform, set_rates_value
 
     rid = pf.document["rates"]
@@ -143,6 +147,10 @@ def platform_with(pf: Platform, values: Mapping[str, float], catalog: Catalog, p
                 _set_source(rates, key, source)
             if _number_at(doc.get("rates_override", {}) or {}, key) is not None:
                 doc["rates_override"] = set_rates_value(doc["rates_override"], key, float(v))
+            if ranges and path in ranges:
+                _set_range(rates, key, float(v), *ranges[path], source or "")
+                if _number_at(doc.get("rates_override", {}) or {}, key) is not None:
+                    _set_range(doc["rates_override"], key, float(v), *ranges[path], source or "")
     builtin = pf.builtin
     if platform_id:
         doc["id"] = platform_id
@@ -150,6 +158,32 @@ def platform_with(pf: Platform, values: Mapping[str, float], catalog: Catalog, p
         builtin = False
     return parse_platform(doc, {rid: rates}, f"{doc['id']} (calibrated)" if platform_id else f"{pf.id} (fit)",
                           builtin, drives=catalog.drives)
+
+
+def _set_range(doc: dict[str, Any], path: str, value: float, low: float, high: float, why: str,
+               source: str) -> None:
+    """Put low / high / range_source on the value at `path` (a bare number becomes an inline
+    table with `source`). The tables on the path are copies (set_rates_value made them)."""
+    node: Any = doc
+    parts = path.split(".")
+    for part in parts[:-1]:
+        node = node.get(part) if isinstance(node, dict) else None
+    if not isinstance(node, dict) or parts[-1] not in node:
+        return
+    leaf = node[parts[-1]]
+    base = dict(leaf) if isinstance(leaf, dict) else {"value": value, "source": source or node.get("source", "")}
+    node[parts[-1]] = base | {"low": min(low, value), "high": max(high, value), "range_source": why}
+
+
+def range_of(move: ParameterMove) -> tuple[float, float, str] | None:
+    """The P10-P90 range a calibrated value carries: +/- 1.28 standard errors of the fit, cut at
+    the parameter's bounds; None when the fit gives no standard error (not identified, or the
+    data cannot tell the parameters apart)."""
+    if not move.identified or move.stderr is None or not math.isfinite(move.stderr):
+        return None
+    half = Z90 * move.stderr
+    return (max(move.low, move.after - half), min(move.high, move.after + half),
+            f"P10-P90 from the calibration's standard error ({move.stderr:.3g}) x 1.28")
 
 
 def _set_source(doc: dict[str, Any], path: str, source: str) -> None:
@@ -223,6 +257,13 @@ def calibrate(project: Project, catalog: Catalog, data: MeasuredData, max_evalua
     before = predict(values_of(u0))
     fit = least_squares(fun, u0, bounds=(0.0, 1.0), method="trf", diff_step=0.02, x_scale=1.0,
                         ftol=1e-6, xtol=1e-6, max_nfev=max_evaluations)
+    if fit.status == 3 and fit.cost > 1e-12 and fit.nfev < max_evaluations:
+        # the trust region collapsed on a kink (a cap changing hands, the cache filling a step
+        # earlier): one restart from there with a fresh region and finer differences
+        again = least_squares(fun, fit.x, bounds=(0.0, 1.0), method="trf", diff_step=0.005, x_scale=1.0,
+                              ftol=1e-6, xtol=1e-6, max_nfev=max_evaluations - fit.nfev)
+        if again.cost < fit.cost:
+            fit = again
     jac_norm = np.linalg.norm(fit.jac, axis=0) if fit.jac is not None else np.zeros(len(params))
     identified = jac_norm > 1e-9
     u = np.where(identified, fit.x, u0)  # a parameter the data does not see stays as it was
@@ -235,7 +276,12 @@ def calibrate(project: Project, catalog: Catalog, data: MeasuredData, max_evalua
     source = (f"calibrated {created[:10]} to measured data {data.source} ({len(data.times())} intervals; "
               f"bounded least squares, docs/measured-data.md)")
     rates_vals = {k: v for k, v in vals.items() if k != READ_HIT}
-    platform = platform_with(pf, rates_vals, catalog, params, platform_id=new_id, source=source)
+    stderr, notes = _confidence(fit, identified, hi - lo, len(base.points))
+    moves = [ParameterMove(p.path, p.value, vals[p.path], p.low, p.high, p.about, bool(ok), se)
+             for p, ok, se in zip(params, identified, stderr)]
+    # the fit's confidence travels with the calibrated values, as their ranges (the uncertainty bands)
+    ranges = {m.path: r for m in moves if m.path != READ_HIT and (r := range_of(m)) is not None}
+    platform = platform_with(pf, rates_vals, catalog, params, platform_id=new_id, source=source, ranges=ranges)
     from app.store.toml_write import platform_snapshot_text
 
     snapshot = platform_snapshot_text(platform)
@@ -244,9 +290,6 @@ def calibrate(project: Project, catalog: Catalog, data: MeasuredData, max_evalua
     def rms_of(pred: list[float]) -> dict[str, float]:
         return {m: round(rms(v - pt.measured for pt, v in zip(base.points, pred) if pt.metric == m), 4) for m in metrics}
 
-    stderr, notes = _confidence(fit, identified, hi - lo, len(base.points))
-    moves = [ParameterMove(p.path, p.value, vals[p.path], p.low, p.high, p.about, bool(ok), se)
-             for p, ok, se in zip(params, identified, stderr)]
     hits = {}
     if READ_HIT in vals:
         targets = set(base.source_workloads.values()) if base.measured_luns else {w.id for w in project.workloads}

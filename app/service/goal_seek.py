@@ -5,8 +5,9 @@
     result.chosen, result.front, result.runs
 
 A design is a drive type, a RAID level and width, a number of RAID groups, hot spares (one per
-`spares_per` drives, at least one), the enclosures and buses they need, and the premium
-features on or off. The workloads keep their mix; each is spread over every LUN of the design
+`spares_per` drives, at least one), the enclosures and buses they need, the premium features on
+or off, and a size of each cache setting the platform is sold in sizes of (`sizes` in its
+preset; priced by the price list's [cache] table). The workloads keep their mix; each is spread over every LUN of the design
 (one LUN per group, the group's usable capacity), at today's load grown by `growth_pct`.
 
 A design meets the goals when the engine says so:
@@ -63,6 +64,7 @@ class SizingGoal:
     raid_types: tuple[RaidType, ...] = ()   # empty: every protected level the platform allows
     spares_per: int = 30                    # one hot spare per this many drives (a common guideline)
     search_features: bool = True            # try each premium feature on and off
+    search_cache: bool = True               # try each cache size the platform is sold in
 
 
 @dataclass(frozen=True)
@@ -71,10 +73,11 @@ class Family:
     raid: RaidType
     width: int
     features: tuple[tuple[str, bool], ...] = ()
+    cache: tuple[tuple[str, float], ...] = ()  # (cache setting, size): the sizes the platform sells
 
     @property
     def label(self) -> str:
-        on = [f for f, v in self.features if v]
+        on = [f for f, v in self.features if v] + [f"{k} {v:g}" for k, v in self.cache]
         return f"{self.width}-drive {self.raid.label} on {self.drive_type}" + (f" + {', '.join(on)}" if on else "")
 
 
@@ -120,6 +123,7 @@ def design_cost(c: Candidate, enclosure_type: str, prices: PriceList, by_price: 
     cost = (c.drives + c.spares) * prices.drives[c.family.drive_type]
     cost += c.enclosures * prices.enclosures.get(enclosure_type, 0.0)
     cost += sum(prices.features.get(f, 0.0) for f, on in c.family.features if on)
+    cost += sum(prices.cache_price(k, size) for k, size in c.family.cache)
     return cost
 
 
@@ -133,6 +137,9 @@ def families(project: Project, catalog: Catalog, goal: SizingGoal) -> list[Famil
     feature_sets = [tuple(zip(feats, bits)) for bits in product((False, True), repeat=len(feats))] or [()]
     if not goal.search_features:
         feature_sets = [tuple((f, bool(project.features.get(f))) for f in platform.features)]
+    # the cache settings the platform is sold in sizes of: each size is a family of its own
+    sized = [(k, spec.sizes) for k, spec in platform.cache_settings.items() if spec.sizes] if goal.search_cache else []
+    cache_sets = [tuple(zip([k for k, _ in sized], pick)) for pick in product(*[sz for _, sz in sized])] or [()]
     for t in types:
         iface = catalog.drive(t).interface
         if _enclosure_for(platform, catalog, t) is None:
@@ -145,7 +152,7 @@ def families(project: Project, catalog: Catalog, goal: SizingGoal) -> list[Famil
             widths = [w for w in TRIAL_WIDTHS if rule.allows_width(w)][:MAX_WIDTHS_PER_RAID]
             for w in widths:
                 for fs in feature_sets:
-                    out.append(Family(t, rt, w, fs))
+                    out += [Family(t, rt, w, fs, cs) for cs in cache_sets]
     return out
 
 
@@ -194,6 +201,7 @@ def build_design(base: Project, catalog: Catalog, fam: Family, groups: int, spar
     for w in p.workloads:
         w.luns = [l.id for l in p.luns]
     p.features = {**p.features, **{f: on for f, on in fam.features}}
+    p.cache = {**p.cache, **{k: size for k, size in fam.cache}}
     for sc in p.scenarios:
         sc.events = []
     return p

@@ -7,7 +7,8 @@ GUI has threads), created on first use with a worker per core and reused by late
 sweep repeated in the GUI pays the process start-up once. Any other concurrent.futures Executor
 works the same: `InProcessExecutor()` (tests, tiny jobs) or a dask.distributed client's
 `get_executor()` (`--dask ADDRESS`: `dask_executor`). Results come back in the jobs' order;
-`should_stop` cancels the jobs not yet started; `progress(done, total)` is called as they end.
+`should_stop` cancels the jobs not yet started; `progress(done, total)` is called as they end;
+`max_in_flight` keeps the queue short (the uncertainty bands: app/service/uncertainty.py).
 
 Each job names a top-level function (`work`) so that it pickles: it runs the engine where the
 job lands and returns something small (a sweep step, not a Result with its series).
@@ -48,12 +49,26 @@ _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
 
+# The pool's workers run at a lower scheduling priority: they fill every core with background
+# work (a sweep, the uncertainty bands after each edit), and at the same priority they took the
+# CPU from the GUI thread and the live engine's worker (the window's 5 ms heartbeat: gaps of
+# 12 ms median, 100 ms at worst, while the bands sampled; benchmarks/gui_bands.py).
+WORKER_NICE = 10
+
+
+def _lower_priority() -> None:
+    try:
+        os.nice(WORKER_NICE)
+    except (AttributeError, OSError):  # no nice (Windows), or not allowed: run as is
+        pass
+
+
 def local_pool() -> ProcessPoolExecutor:
-    """The process's shared pool: a worker per core (os.cpu_count())."""
+    """The process's shared pool: a worker per core (os.cpu_count()), at a lower priority."""
     global _pool
     with _pool_lock:
         if _pool is None:
-            _pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 1,
+            _pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 1, initializer=_lower_priority,
                                         mp_context=multiprocessing.get_context("spawn"))
             atexit.register(shutdown_local_pool)
         return _pool
@@ -88,19 +103,31 @@ def simulate_job(job: RunJob, catalog) -> Any:
 def run_jobs(jobs: Sequence[RunJob], catalog, executor: Executor | None = None,
              work: Callable[[RunJob, Any], Any] = simulate_job,
              progress: Callable[[int, int], None] | None = None,
-             should_stop: Callable[[], bool] | None = None) -> list[Any] | None:
-    """work(job, catalog) for every job, in the jobs' order; None if cancelled."""
+             should_stop: Callable[[], bool] | None = None,
+             max_in_flight: int | None = None) -> list[Any] | None:
+    """work(job, catalog) for every job, in the jobs' order; None if cancelled.
+
+    `max_in_flight`: submit at most this many jobs ahead of the ones finished (None: all at
+    once), so a cancel also stops an executor that runs a job when it is submitted
+    (InProcessExecutor) and a long queue is not all pickled up front."""
     ex = executor if executor is not None else local_pool()
-    futures = [ex.submit(work, job, catalog) for job in jobs]
-    pending = set(futures)
+    limit = len(jobs) if max_in_flight is None else max(1, max_in_flight)
+    futures: list[Future] = []
+    pending: set[Future] = set()
     done_count = 0
-    while pending:
+    while len(futures) < len(jobs) or pending:
         if should_stop is not None and should_stop():
             for f in pending:
                 f.cancel()
             return None
+        while len(futures) < len(jobs) and len(pending) < limit:
+            f = ex.submit(work, jobs[len(futures)], catalog)
+            futures.append(f)
+            pending.add(f)
+            if should_stop is not None and f.done() and should_stop():
+                break  # an executor that runs at submit time: look at the cancel between jobs
         finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
         done_count += len(finished)
         if finished and progress is not None:
-            progress(done_count, len(futures))
+            progress(done_count, len(jobs))
     return [f.result() for f in futures]

@@ -21,7 +21,7 @@ import copy
 import math
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -49,6 +49,10 @@ class SweepSpec:
     background: str | None = None     # an event id: also sweep with this operation running
     min_factor: float = 0.1
     max_factor: float | None = None   # None: up to the saturation factor found by probing
+    # the priority advisor across the load levels (app/service/sweep_advice.py): per operation,
+    # the lowest-impact priority that finishes in its window (the plan's, else this many hours)
+    advise: bool = False
+    window_h: float | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,12 @@ class SweepCurve:
     label: str                      # "steady" or "during op2 (Rebuild at High)"
     background: str | None
     steps: list[SweepStep] = field(default_factory=list)
+    # the hours every step of a "during" curve is measured over: from the operation's start to
+    # its end at the heaviest step below saturation. A heavier load lengthens the run, so each
+    # step measured over its own run would weigh the run's phases differently and the curve
+    # would not be monotone in load; over one window, a light step counts its run and the
+    # steady load after it
+    window_h: tuple[float, float] | None = None
 
     @property
     def knee(self) -> SweepStep | None:
@@ -145,6 +155,7 @@ class SweepResult:
     saturation_factor: float | None  # None: not saturated up to MAX_FACTOR
     curves: list[SweepCurve]
     runs: int                        # engine runs used, probes included
+    advice: Any = None               # sweep_advice.LoadAdvice when the spec asked for it
 
 
 def scaled_project(project: Project, scenario: str, factor: float, keep: Sequence[str] = ()) -> Project:
@@ -185,17 +196,25 @@ def _window_mean(series, a: float, b: float) -> float:
     return float((v[ok] * w[ok]).sum() / w[ok].sum()) if ok.any() else math.nan
 
 
-def measure(result, project: Project, factor: float, background: str | None) -> SweepStep:
-    """One sweep step from an engine Result: the window is the second half of the plan (the
-    steady curve), or the time the background operation runs (to the horizon if it does not
-    finish)."""
+def operation_window(result, background: str) -> tuple[float, float] | None:
+    """The hours the operation runs in `result` (to the horizon if it does not finish)."""
+    try:
+        op = result.operation(background)
+    except KeyError:
+        return None
+    return op.start_h, (op.end_h if op.end_h is not None else result.horizon_h)
+
+
+def measure(result, project: Project, factor: float, background: str | None,
+            window: tuple[float, float] | None = None) -> SweepStep:
+    """One sweep step from an engine Result, measured over `window` (hours) when given, else
+    the second half of the plan (the steady curve) or the time the background operation runs
+    (to the horizon if it does not finish)."""
     a, b = result.horizon_h / 2, result.horizon_h
-    if background is not None:
-        try:
-            op = result.operation(background)
-            a, b = op.start_h, (op.end_h if op.end_h is not None else result.horizon_h)
-        except KeyError:
-            pass
+    if window is not None:
+        a, b = window
+    elif background is not None:
+        a, b = operation_window(result, background) or (a, b)
     offered, served, resp = {}, {}, {}
     for w in project.workloads:
         offered[w.id] = _window_mean(result.get("offered_iops", w.id), a, b)
@@ -218,11 +237,24 @@ def measure(result, project: Project, factor: float, background: str | None) -> 
 
 def sweep_step(job: RunJob, catalog) -> SweepStep:
     """One step where the job lands (a pool worker, a dask worker): run, then measure, so only
-    the small SweepStep travels back. The job's tag is (curve index, factor, background)."""
+    the small SweepStep travels back. The job's tag is (curve index, factor, background,
+    window): window None measures over the run's own window (see `measure`)."""
     from app.engine.simulate import simulate
 
-    _, factor, background = job.tag
-    return measure(simulate(job.project, catalog, job.scenario), job.project, factor, background)
+    _, factor, background, window = job.tag
+    return measure(simulate(job.project, catalog, job.scenario), job.project, factor, background, window)
+
+
+def background_step(job: RunJob, catalog) -> tuple[tuple[float, float] | None, SweepStep]:
+    """The heaviest unsaturated step of a "during" curve (run where the job lands): the
+    operation's run in it, the window every step of the curve is measured over, and the step
+    measured over it."""
+    from app.engine.simulate import simulate
+
+    _, factor, background, _ = job.tag
+    result = simulate(job.project, catalog, job.scenario)
+    window = operation_window(result, background)
+    return window, measure(result, job.project, factor, background, window)
 
 
 def _saturated(project: Project, catalog, scenario: str, factor: float) -> bool:
@@ -286,8 +318,28 @@ def sweep(project: Project, catalog, spec: SweepSpec = SweepSpec(), executor: Ex
         ev = project.scenario(scenario).event(spec.background)
         prio = f" at {ev.priority}" if getattr(ev, "priority", "") else ""
         curves.append(SweepCurve(f"during {ev.id} ({ev.label_text}{prio})", spec.background))
-    jobs = [RunJob(scaled_project(project, scenario, f, [c.background] if c.background else []), scenario,
-                   (i, f, c.background)) for i, c in enumerate(curves) for f in factors]
+    # a "during" curve's window first: the operation's run at the heaviest step below saturation
+    heavy = max((f for f in factors if saturation is None or f < saturation), default=factors[0])
+    for i, c in enumerate(curves):
+        if c.background is None:
+            continue
+        first = run_jobs([RunJob(scaled_project(project, scenario, heavy, [c.background]), scenario,
+                                 (i, heavy, c.background, None))], catalog, executor,
+                         work=background_step, should_stop=should_stop)
+        if first is None:
+            return None
+        c.window_h, step = first[0]
+        c.steps.append(step)
+    jobs = []
+    for i, c in enumerate(curves):
+        for f in factors:
+            if c.background is None:
+                jobs.append(RunJob(scaled_project(project, scenario, f), scenario, (i, f, None, None)))
+            elif f != heavy:
+                p = scaled_project(project, scenario, f, [c.background])
+                if c.window_h is not None:  # a lighter run ends sooner: simulate the whole window
+                    p.horizon_h = max(p.horizon_h or 0.0, c.window_h[1])
+                jobs.append(RunJob(p, scenario, (i, f, c.background, c.window_h)))
     done = run_jobs(jobs, catalog, executor, work=sweep_step, progress=progress, should_stop=should_stop)
     if done is None:
         return None
@@ -295,5 +347,15 @@ def sweep(project: Project, catalog, spec: SweepSpec = SweepSpec(), executor: Ex
         curves[job.tag[0]].steps.append(step)
     for c in curves:
         c.steps.sort(key=lambda s: s.factor)
+    runs = counter[0] + len(jobs) + len(curves) - 1
+    advice = None
+    if spec.advise:
+        from .sweep_advice import advise_across_loads
+
+        advice = advise_across_loads(project, catalog, scenario, factors, spec.window_h, executor,
+                                     progress=progress, should_stop=should_stop)
+        if advice is None:
+            return None
+        runs += advice.runs
     return SweepResult(scenario, {w.id: w.name or w.id for w in project.workloads}, saturation, curves,
-                       counter[0] + len(jobs))
+                       runs, advice)

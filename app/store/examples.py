@@ -30,3 +30,16 @@ def example_path(name: str) -> Path:
             return p
     known = ", ".join(p.stem for p in example_paths())
     raise KeyError(f"no example {name!r} (examples: {known})")
+
+
+def example_title(path: Path) -> str:
+    """The example's own title (its info.title, as the window shows it), else its file name:
+    the New dialog lists titles, not slugs like "emc-cx4-960-oltp"."""
+    import json
+
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        title = doc.get("info", {}).get("title") if isinstance(doc, dict) else None
+    except (OSError, ValueError, AttributeError):
+        title = None
+    return title.strip() if isinstance(title, str) and title.strip() else path.stem

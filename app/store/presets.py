@@ -17,6 +17,7 @@ drives and rates. A broken user file is reported in Catalog.problems, never fata
 """
 from __future__ import annotations
 
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -29,6 +30,7 @@ from app.domain.hardware import (
 )
 from app.domain.policies import policy_problems
 from app.domain.raid import RaidType
+from app.domain.value_ranges import RANGE_KEYS
 from app.domain.rate_keys import (
     INTERFACES, MIN_SPINNING_RPM, OPERATION_KINDS, RAID_KEYS, RESERVED_TABLES, SETTING_KINDS, PlatformFacts,
     PresetIssue, check_number, check_rates, check_values, field_spec, known_fields, nearest,
@@ -304,11 +306,31 @@ def _setting(key: str, d: Mapping[str, Any], where: str) -> SettingSpec:
         key=key, label=str(d.get("label", key)), kind=kind, default=_req(d, "default", w),
         unit=str(d.get("unit", "")), minimum=lo, maximum=hi,
         choices=tuple(choices), help=str(d.get("help", "")), source=str(d.get("source", "")),
+        sizes=_sizes(d.get("sizes", ()), w),
     )
     problem = spec.check(spec.default)
     if problem:
         raise PresetError(f"{w}: default {spec.default!r}: {problem}")
+    for size in spec.sizes:
+        problem = spec.check(size)
+        if problem:
+            raise PresetError(f"{w}: sizes: {problem}")
     return spec
+
+
+def _sizes(raw: Any, w: str) -> tuple[float, ...]:
+    """A cache setting's sizes the platform is sold in (goal seek tries each): numbers, no repeats."""
+    if not isinstance(raw, (list, tuple)) or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in raw):
+        raise PresetError(f"{w}: sizes must be a list of numbers, not {raw!r}")
+    if len(set(raw)) != len(raw):
+        raise PresetError(f"{w}: sizes lists a size twice")
+    return tuple(sorted(raw))
+
+
+def _lun_setting(key: str, d: Mapping[str, Any], where: str) -> SettingSpec:
+    if "sizes" in d:  # sizes are bought per array, not set per LUN
+        raise PresetError(f"{where}: setting {key}: sizes is a key of [cache.*] settings only")
+    return _setting(key, d, where)
 
 
 def _misplaced(doc: Mapping[str, Any], key: str) -> str | None:
@@ -453,11 +475,12 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         host_ports_per_controller=_field(hosts, "host_ports", "per_controller", where),
         host_port_mb_s=_field(hosts, "host_ports", "mb_s", where),
         cache_settings={k: _setting(k, v, where) for k, v in _subtables(doc, "cache", where).items()},
-        lun_settings={k: _setting(k, v, where) for k, v in _subtables(doc, "lun_settings", where).items()},
+        lun_settings={k: _lun_setting(k, v, where) for k, v in _subtables(doc, "lun_settings", where).items()},
         raid_rules=raid_rules,
         features=features,
         operations=operations,
         capacity=_capacity(doc, where),
+        group_noun=_group_noun(doc, where),
     )
     tables = _sourced(merged, "", "", "", f"{where}: rates {rates_id}" + (" with [rates_override]" if override else ""))
     rfile = (rates_where or {}).get(rates_id, f"rates {rates_id!r}")
@@ -469,6 +492,18 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         document=dict(doc), rates_document=dict(rates[rates_id]),
         origin=where, preset_issues=tuple(issues),
     )
+
+
+_GROUP_NOUN = re.compile(r"[A-Za-z][A-Za-z -]{0,22}[A-Za-z]")
+
+
+def _group_noun(doc: Mapping[str, Any], where: str) -> str:
+    """The top-level group_noun: a word or two the GUI puts before a group's number."""
+    noun = _field(doc, "", "group_noun", where)
+    if not _GROUP_NOUN.fullmatch(noun) or "  " in noun:
+        raise PresetError(f"{where}: group_noun {noun!r} must be a word or two such as \"Disk Group\" "
+                          f"(letters, spaces and hyphens, 2 to 24 characters; the GUI adds the number)")
+    return noun
 
 
 def _capacity(doc: Mapping[str, Any], where: str) -> CapacitySpec:
@@ -512,6 +547,7 @@ def platform_facts(kw: Mapping[str, Any], merged: Mapping[str, Any],
 # the keys each platform table may hold (anything else is a typo or a misplaced key: a warning)
 _KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "": ("id", "name", "vendor", "family", "firmware", "rates", "source", "drive_types", "description", "note",
+         "group_noun",
          "controllers", "back_end", "host_ports", "enclosure_types", "raid", "cache", "lun_settings", "features",
          "operations", "capacity", "rates_override", "rates_inline", *RESERVED_TABLES),
     "capacity": ("formatted_factor", "vault_drives", "vault_reserved_gb", "cache_memory_mb", "enclosure_rack_units",
@@ -521,7 +557,7 @@ _KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "host_ports": ("per_controller", "mb_s", "source", "note"),
     "enclosure_types": ("id", "name", "slots", "interfaces", "form_factor", "source", "note"),
     "raid": ("min", "max", "even", "widths", "interfaces", "source", "note"),
-    "cache": _SETTING_KEYS, "lun_settings": _SETTING_KEYS,
+    "cache": _SETTING_KEYS + ("sizes",), "lun_settings": _SETTING_KEYS,
     "features": ("name", "description", "reboot_minutes", "source", "note"),
     "operations": ("priorities", "default", "source", "note"),
 }
@@ -726,7 +762,8 @@ def platform_from_text(text: str, catalog: Catalog, builtin_dir: Path | None = N
 
 def set_rates_value(doc: dict[str, Any], path: str, value: float) -> dict[str, Any]:
     """A copy of a parsed rates document with the number at `path` ("a.b.c", "a.rows[2].c")
-    replaced, keeping its source and unit; only the tables on the path are copied."""
+    replaced, keeping its source and unit (and its range only if the value stays the same: a
+    range is about the value it was given for); only the tables on the path are copied."""
     def parts(p: str) -> list[str | int]:
         out: list[str | int] = []
         for part in p.split("."):
@@ -750,6 +787,9 @@ def set_rates_value(doc: dict[str, Any], path: str, value: float) -> dict[str, A
             copy_d[key] = put(node[key], keys[1:])
         elif isinstance(node[key], dict) and "value" in node[key]:
             copy_d[key] = dict(node[key]) | {"value": value}
+            if node[key]["value"] != value:  # a range described the old value, not this one
+                for k in RANGE_KEYS:
+                    copy_d[key].pop(k, None)
         elif isinstance(node[key], (int, float)) and not isinstance(node[key], bool):
             copy_d[key] = value
         else:

@@ -34,8 +34,8 @@ def parse_prices(text: str, where: str) -> PriceList:
     for key in ("currency", "source"):
         if key in doc and not isinstance(doc[key], str):
             raise PresetError(f"{where}: {key} must be text")
-    return PriceList(tables["drives"], tables["enclosures"], tables["features"], doc.get("currency", ""),
-                     doc.get("source", "") or where)
+    return PriceList(tables["drives"], tables["enclosures"], tables["features"], tables["cache"],
+                     doc.get("currency", ""), doc.get("source", "") or where)
 
 
 def load_prices(user_dir: Path | None = None) -> PriceList:

@@ -72,7 +72,9 @@ def parse_json(text: str | bytes, what: str = "") -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ProjectFormatError(f"{prefix}not valid JSON ({exc.msg} at line {exc.lineno}, "
+        # some of Python's messages end in "at" ("Unterminated string starting at"): no second one
+        where = "" if exc.msg.endswith(" at") else " at"
+        raise ProjectFormatError(f"{prefix}not valid JSON ({exc.msg}{where} line {exc.lineno}, "
                                  f"column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:
         why = " ".join(str(exc).split())

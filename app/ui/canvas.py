@@ -26,7 +26,9 @@ from app.domain.edits import Change, parse_ref, ref_drive, ref_enclosure, ref_gr
 from app.domain.project import enclosure_id, parse_slot_id, slot_id
 from app.ui.accessibility import announce, plain_text
 from app.ui.i18n import tr, tr_count
+from app.ui.terms import group_noun, group_title
 from app.ui.theme import Theme, follow_palette, theme
+from app.ui.tooltips import follow_pointer
 
 MIME_DRIVE_TYPE = "application/x-arrayplanner-drive-type"
 MIME_ENCLOSURE_TYPE = "application/x-arrayplanner-enclosure-type"
@@ -556,9 +558,9 @@ class LayoutScene(QGraphicsScene):
             if d.hot_spare:
                 lines.append(tr("Hot spare"))
             elif g is not None:
-                lines.append(f"{g.label}: {g.math.label} ({g.raid.label})")
+                lines.append(f"{group_title(self.document, g.id, g.name)}: {g.math.label} ({g.raid.label})")
             else:
-                lines.append(tr("Not in a RAID group"))
+                lines.append(tr("Not in a {group}").format(group=group_noun(self.document, in_sentence=True)))
             if failed:
                 lines.append(tr("Failed at this time (not replaced yet): no I/O"))
             elif values is not None:
@@ -582,7 +584,7 @@ class LayoutScene(QGraphicsScene):
                 entries.append((FAILED_FILL, tr("{fail} failed drive").format(fail=FAILED_TEXT), False))
         else:
             for g in project.groups:
-                entries.append((group_color(g.id), f"{g.label}: {g.math.label}", False))
+                entries.append((group_color(g.id), f"{group_title(self.document, g.id, g.name)}: {g.math.label}", False))
             if project.hot_spares():
                 entries.append((SPARE_FILL, tr("HS hot spare"), True))
             if any(project.group_of_drive(l) is None and not d.hot_spare for l, d in project.drives.items()):
@@ -847,6 +849,7 @@ class LayoutView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
         self.setAcceptDrops(True)
         self.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        follow_pointer(self)  # a drive's tooltip goes when the pointer leaves the drive
         # Fitting to the width must not change the width: with a scroll bar that comes and goes,
         # fit -> scroll bar toggles -> resize -> fit loops for ever. Keep it, and fit once per resize.
         self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)

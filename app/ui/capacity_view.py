@@ -6,27 +6,32 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QGroupBox, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout
 
+from app.store.sources import cite
 from app.ui.i18n import tr
 from app.domain.capacity import ArraySpace, array_space
 from app.domain.formatting import format_capacity
+from app.domain.hardware import group_noun, group_title
 
 COLUMNS = ("RAID group", "Raw", "Formatted", "Usable", "Bound")  # a group's layout: its tooltip
 
 
 def capacity_box(project, catalog) -> QGroupBox:
     space = array_space(project, catalog)
+    platform = catalog.platforms.get(project.platform_id)
+    names = {g.id: g.name for g in project.groups}
     box = QGroupBox(tr("Capacity"))
     box.setObjectName("capacityBox")
     lay = QVBoxLayout(box)
     table = QTableWidget(len(space.groups) + 1, len(COLUMNS))
     table.setTabKeyNavigation(False)  # Tab leaves the table, as in every dock view
     table.setObjectName("capacityTable")
-    table.setHorizontalHeaderLabels(list(COLUMNS))
+    # the first column in the platform's word ("Disk Group"), as the rows' names
+    table.setHorizontalHeaderLabels([group_noun(platform), *COLUMNS[1:]])
     table.verticalHeader().setVisible(False)
     table.setEditTriggers(QAbstractItemView.NoEditTriggers)
     table.setSelectionMode(QAbstractItemView.NoSelection)
     table.setFocusPolicy(Qt.NoFocus)
-    rows = [(g.label, g.layout, g.raw_gb, g.formatted_gb, g.usable_gb, g.allocated_gb) for g in space.groups]
+    rows = [(group_title(platform, g.group_id, names.get(g.group_id, "")), g.layout, g.raw_gb, g.formatted_gb, g.usable_gb, g.allocated_gb) for g in space.groups]
     rows.append(("Total", f"{space.drives} drives", space.raw_gb, space.formatted_gb, space.usable_gb,
                  space.allocated_gb))
     for r, (label, layout, *gbs) in enumerate(rows):
@@ -49,7 +54,7 @@ def capacity_box(project, catalog) -> QGroupBox:
     note = QLabel(capacity_notes(space))
     note.setObjectName("capacityNotes")
     note.setWordWrap(True)
-    note.setToolTip(tr("Source: {source}").format(source=space.source) if space.source else tr("The platform preset gives no [capacity] table"))
+    note.setToolTip(tr("Source: {source}").format(source=cite(space.source)) if space.source else tr("The platform preset gives no [capacity] table"))
     lay.addWidget(note)
     return box
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from app.ui.i18n import tr
+from app.ui.terms import group_noun
 from app.domain import edits
 from app.domain.raid import RaidMath, RaidType
 
@@ -15,7 +16,7 @@ class CreateGroupDialog(QDialog):
         super().__init__(parent)
         from app.ui.inspector import fill_raid_combo
 
-        self.setWindowTitle(tr("Create RAID group"))
+        self.setWindowTitle(tr("Create {group}").format(group=group_noun(document)))
         self.document, self.locations = document, list(locations)
         project, catalog = document.project, document.catalog
         lay = QVBoxLayout(self)

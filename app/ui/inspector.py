@@ -16,10 +16,12 @@ from PySide6.QtWidgets import (
     QSizePolicy, QTabWidget, QVBoxLayout, QWidget,
 )
 
+from app.store.sources import cite
 from app.domain import edits
 from app.domain.capacity import group_capacity, member_capacity_gb
 from app.domain.formatting import (
-    EVENT_FIELD_LABELS, format_capacity, format_chance, format_duration, format_event_field, format_mttdl, plural,
+    EVENT_FIELD_LABELS, format_capacity, format_chance, format_duration, format_duration_band, format_event_field,
+    format_mttdl, plural,
 )
 from app.domain.hardware import SettingSpec
 from app.domain.priorities import priority_choice
@@ -31,6 +33,8 @@ from app.ui.accessibility import accessible
 from app.ui.capacity_view import capacity_box
 from app.ui.deletion import confirm_deletion
 from app.ui.i18n import QT_TR_NOOP, tr, tr_count
+from app.ui.terms import group_noun, group_title
+from app.ui.workload_templates import apply_row, new_workload, template_combo
 from app.ui.properties import PropertyForm, guard_wheel
 from app.ui.theme import follow_palette, mix
 
@@ -110,16 +114,57 @@ class Inspector(QTabWidget):
         self.create_lun_button: QPushButton | None = None
         self.result: Any = None  # the newest prediction (set_result): a group's reliability figures
         self.reliability_form: PropertyForm | None = None
+        self.bands: Any = None  # uncertainty bands sampled around self.result (set_bands)
+        self.duration_label: QLabel | None = None  # the selected operation's predicted duration
+        self._duration_event: str | None = None
         self.refresh()
         self.refresh_array()
         # the notes' grey is set on each label: made again in the new palette's
         follow_palette(self, lambda: (self._timer.start(), self._array_timer.start()))
 
     def set_result(self, result: Any) -> None:
-        """A new prediction: a selected RAID group shows its reliability figures from it."""
+        """A new prediction: a selected RAID group shows its reliability figures from it, a
+        selected operation its predicted duration."""
+        if result is not self.result:
+            self.bands = None  # sampled around the previous prediction
         self.result = result
         if any(parse_ref(r)[0] == "group" for r in self.selection.refs()):
             self._timer.start()
+        self._show_duration()
+
+    def set_bands(self, bands: Any, result: Any) -> None:
+        """The uncertainty bands sampled around `result`: a selected operation's duration reads
+        with its P10-P90 (only while that prediction is the one shown)."""
+        if result is not self.result:
+            return
+        self.bands = bands
+        self._show_duration()
+
+    def _show_duration(self) -> None:
+        """The selected operation's predicted duration, updated in place (rebuilding the form
+        after each prediction would take the focus from an editor the user is typing in)."""
+        label, event_id = self.duration_label, self._duration_event
+        if label is None or event_id is None:
+            return
+        try:
+            text = self.predicted_duration(event_id)
+            label.setText(tr("Predicted duration: {duration}").format(duration=text) if text else "")
+            label.setVisible(bool(text))
+        except RuntimeError:  # the page was rebuilt: the label went with it
+            self.duration_label = self._duration_event = None
+
+    def predicted_duration(self, event_id: str) -> str | None:
+        """'3.4 h (P10-P90 2.8-4.1 h)', '3 h 24 min' before the bands, None without a prediction."""
+        res = self.result
+        if res is None or res.scenario != self.document.project.current_scenario:
+            return None
+        op = next((o for o in res.operations if o.event_id == event_id), None)
+        if op is None or not op.phases:
+            return None
+        band = self.bands.operations.get(event_id) if self.bands is not None else None
+        if band is None:
+            return format_duration(op.duration_h)
+        return format_duration_band(op.duration_h, band.duration_h.p10, band.duration_h.p90)
 
     def _changed(self, change: edits.Change) -> None:
         if self._selection_affected(change):
@@ -230,7 +275,8 @@ class Inspector(QTabWidget):
             self._event_section(lay, kinds["event"][0])
         else:
             lay.addWidget(_title(", ".join(refs[:4]) + (" …" if len(refs) > 4 else "")))
-            lay.addWidget(_note(tr("Select drives, a RAID group, a LUN or a workload to edit it.")))
+            lay.addWidget(_note(tr("Select drives, a {group}, a LUN or a workload to edit it.").format(
+                group=group_noun(self.document, in_sentence=True))))
         lay.addStretch(1)
         self.selection_page.set_body(body)
 
@@ -276,14 +322,14 @@ class Inspector(QTabWidget):
             if dt:
                 ro += [(tr("Class"), dt.speed_class), (tr("Capacity"), format_capacity(dt.capacity_gb)),
                        (tr("Streaming"), f"{dt.seq_mb_s:g} MB/s"), (tr("Random I/O"), f"{dt.random_ms:g} ms")]
-            ro.append((tr("RAID group"), f"{g.label} ({g.math.label})" if g else tr("none")))
+            ro.append((group_noun(self.document), f"{self._group_name(g)} ({g.math.label})" if g else tr("none")))
             spec = SettingSpec("hot_spare", tr("Hot spare"), "bool", False,
                                help=tr("A hot spare takes over a failed drive's data (the rebuild writes to it)"))
             form.set_properties([] if g else [(spec, d.hot_spare)], read_only=ro)
             form.committed.connect(lambda _k, v, loc=d.location: self.apply(edits.SetHotSpare(loc, bool(v))))
             lay.addWidget(form)
             if g:
-                b = QPushButton(tr("Show {group}").format(group=g.label))
+                b = QPushButton(tr("Show {group}").format(group=self._group_name(g)))
                 b.clicked.connect(lambda: self.refsSelected.emit([ref_group(g.id)]))
                 lay.addWidget(b)
         else:
@@ -296,7 +342,7 @@ class Inspector(QTabWidget):
         if not drives:
             return
         # create a RAID group of a type the selection and platform allow
-        box = QGroupBox(tr("Create RAID group"))
+        box = QGroupBox(tr("Create {group}").format(group=group_noun(self.document)))
         v = QVBoxLayout(box)
         allowed = edits.allowed_raid_types(project, catalog, [d.location for d in drives])
         combo = guard_wheel(QComboBox())
@@ -357,12 +403,16 @@ class Inspector(QTabWidget):
         b.clicked.connect(lambda: self.apply(edits.RemoveEnclosure(enc_id)) and self.refsSelected.emit([]))
         lay.addWidget(b)
 
+    def _group_name(self, g) -> str:
+        """"Disk Group 3" on a Dell MD, "RAID Group 3" on a CLARiiON (its name if it has one)."""
+        return group_title(self.document, g.id, g.name)
+
     def _group_section(self, lay: QVBoxLayout, gid: int) -> None:
         project, catalog, platform = self.document.view, self.document.catalog, self.document.platform
         g = project.group(gid)
         cap = group_capacity(project, catalog, g)
         per = member_capacity_gb(project, catalog, g)
-        lay.addWidget(_title(f"{g.label}: {g.math.label}"))
+        lay.addWidget(_title(f"{self._group_name(g)}: {g.math.label}"))
         form = self._form()
         ro = [(tr("RAID type"), g.raid.label), (tr("Drives"), f"{g.width}: {', '.join(g.drives)}"),
               (tr("Per drive"), format_capacity(per)), (tr("Raw"), format_capacity(cap.raw_gb)),
@@ -423,7 +473,7 @@ class Inspector(QTabWidget):
         self.new_lun_values = values
         lay.addWidget(new)
         b = QPushButton((tr("Delete {group} and its LUNs") if project.luns_in_group(gid) else tr("Delete {group}"))
-                        .format(group=g.label))
+                        .format(group=self._group_name(g)))
         b.clicked.connect(lambda: self.apply(edits.DeleteRaidGroup(gid)) and self.refsSelected.emit([]))
         lay.addWidget(b)
 
@@ -456,15 +506,15 @@ class Inspector(QTabWidget):
         try:
             g = project.group(lun.group_id)
             free = group_capacity(project, catalog, g).free_gb + lun.capacity_gb
-            where = f"{g.label} ({g.math.label})"
+            where = f"{self._group_name(g)} ({g.math.label})"
         except KeyError:
-            free, where = lun.capacity_gb, tr("RG {id} (missing)").format(id=lun.group_id)
+            free, where = lun.capacity_gb, tr("{group} (missing)").format(group=group_title(self.document, lun.group_id))
         lay.addWidget(_title(lun.label))
         form = self._form()
         specs = lun_specs(self.document, free, False)
         vals = {"name": lun.name, "capacity_gb": lun.capacity_gb, "owner": lun.owner}
         items = [(s, vals[s.key] if s.key in vals else lun.settings.get(s.key, s.default)) for s in specs]
-        form.set_properties(items, read_only=[(tr("RAID group"), where)])
+        form.set_properties(items, read_only=[(group_noun(self.document), where)])
 
         def commit(k: str, v: Any) -> None:
             if k in vals:
@@ -483,15 +533,19 @@ class Inspector(QTabWidget):
                                      for w in using]))
         add = QPushButton(tr("Add workload"))
         add.setObjectName("add_workload")
+        # the new workload's profile: a template (OLTP, DSS, mail ...) or the editors' defaults
+        self.add_template_box = template_combo(blank=tr("No template (8 KB, 67% reads, random)"))
 
         def add_workload() -> None:
-            wid = edits.new_workload_id(project)
-            w = Workload(wid, f"Workload {wid[1:]}", [lid], iops=1000.0)
+            w = new_workload(project, lid, self.add_template_box.currentData())
             if self.apply(edits.AddWorkload(w)):
-                self.refsSelected.emit([ref_workload(wid)])
+                self.refsSelected.emit([ref_workload(w.id)])
 
         add.clicked.connect(add_workload)
-        v.addWidget(add)
+        row = QHBoxLayout()
+        row.addWidget(self.add_template_box, 1)
+        row.addWidget(add)
+        v.addLayout(row)
         lay.addWidget(box)
         b = QPushButton(tr("Delete {lun}").format(lun=lun.label))
         b.clicked.connect(lambda: self.apply(edits.DeleteLun(lid)) and self.refsSelected.emit([ref_group(lun.group_id)]))
@@ -516,6 +570,7 @@ class Inspector(QTabWidget):
         form.committed.connect(commit)
         self.workload_form = form
         lay.addWidget(form)
+        lay.addWidget(apply_row(self, w))  # a template's profile in one undoable edit
         b = QPushButton(tr("Remove workload"))
         b.clicked.connect(lambda: self.apply(edits.RemoveWorkload(wid)) and self.refsSelected.emit([]))
         lay.addWidget(b)
@@ -553,6 +608,13 @@ class Inspector(QTabWidget):
             tr("Cannot move {event}: {why}").format(event=describe_event(ev, self.document.platform), why=why)))
         self.event_form = form
         lay.addWidget(form)
+        self.duration_label = QLabel()
+        self.duration_label.setObjectName("predicted_duration")
+        self.duration_label.setWordWrap(True)
+        self.duration_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self._duration_event = event_id
+        lay.addWidget(self.duration_label)
+        self._show_duration()
         lay.addWidget(_note(tr("Predicted phases and durations are on the timeline; the Priority advisor "
                                "compares every priority against the workloads' response-time target.")))
 
@@ -581,7 +643,7 @@ class Inspector(QTabWidget):
             cb.setObjectName(f"feature_{fid}")
             cb.setChecked(bool(project.features.get(fid, False)))
             cb.toggled.connect(lambda on, f=fid: self.apply(edits.SetFeature(f, on)))
-            tip = spec.description + ("\n" + tr("Source: {source}").format(source=spec.source) if spec.source else "")
+            tip = spec.description + ("\n" + tr("Source: {source}").format(source=cite(spec.source)) if spec.source else "")
             cb.setToolTip(tip)
             fv.addWidget(cb)
             text = spec.description

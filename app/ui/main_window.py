@@ -33,7 +33,9 @@ from app.ui.canvas import LayoutView
 from app.ui.deletion import confirm_deletion
 from app.ui.document import Document
 from app.ui.files import FileController
+from app.domain.formatting import format_count
 from app.ui.i18n import QT_TR_NOOP, tr, tr_count
+from app.ui.terms import group_noun
 from app.ui.inspector import Inspector
 from app.ui.messages import MessagesView
 from app.ui.palette import Palette
@@ -43,7 +45,7 @@ from app.ui.theme import follow_palette
 
 log = logging.getLogger(__name__)
 
-PLUGINS = ("app.ui.timeline", "app.ui.report_dialog", "app.ui.sizing", "app.ui.measured_dialogs")
+PLUGINS = ("app.ui.timeline", "app.ui.bands", "app.ui.report_dialog", "app.ui.sizing", "app.ui.measured_dialogs")
 MENUS = ("File", "Edit", "View", "Scenario", "Operations", "Report", "Help")
 # the menus' shown titles (translated); plug-ins name a menu by its English key above
 MENU_TITLES = {"File": QT_TR_NOOP("&File"), "Edit": QT_TR_NOOP("&Edit"), "View": QT_TR_NOOP("&View"),
@@ -335,6 +337,17 @@ class MainWindow(QMainWindow):
             finally:
                 self._sync = False
         self.storage.select_refs(refs)
+        # a RAID group picked on the canvas or in the tree: its settings are what one edits next,
+        # so the inspector comes to the front (it shares its place with the advisor's tab)
+        if any(edits.parse_ref(r)[0] == "group" for r in refs):
+            self.show_inspector()
+
+    def show_inspector(self) -> None:
+        """Bring the inspector's selection page to the front (the dock shown and raised)."""
+        self.inspector.setCurrentWidget(self.inspector.selection_page)
+        if not self.inspector_dock.isVisible():
+            self.inspector_dock.show()
+        self.inspector_dock.raise_()
 
     def select_ref(self, ref: str) -> None:
         """Select the object a reference names (a message was clicked) and bring it into view."""
@@ -363,7 +376,8 @@ class MainWindow(QMainWindow):
         refs = self.selection.refs()
         todo = edits.delete_edits(self.document.view, refs)
         if not todo:
-            self.status(tr("Nothing to delete: select drives, an enclosure, a RAID group or a LUN"))
+            self.status(tr("Nothing to delete: select drives, an enclosure, a {group} or a LUN").format(
+                group=group_noun(self.document, in_sentence=True)))
             return
         op = confirm_deletion(self, self.document,
                               edits.Batch(todo, todo[0].text if len(todo) == 1 else f"Delete {len(todo)} objects"))
@@ -383,14 +397,15 @@ class MainWindow(QMainWindow):
 
         drives = self.selection.drives()
         if not drives:
-            self.status(tr("Select the drives for the RAID group first"))
+            self.status(tr("Select the drives for the {group} first").format(group=group_noun(self.document, in_sentence=True)))
             return
         dialog = CreateGroupDialog(self.document, drives, self)
         if dialog.exec() != QDialog.Accepted:
             return
         op = dialog.edit()
         why = self.document.try_apply(op)
-        self.status(tr("Cannot create the RAID group: {why}").format(why=why) if why else op.text)
+        self.status(tr("Cannot create the {group}: {why}").format(group=group_noun(self.document, in_sentence=True), why=why)
+                    if why else op.text)
         if not why:
             self.selection.set([edits.ref_group(op.group_id)])
 
@@ -484,6 +499,10 @@ class MainWindow(QMainWindow):
             self._fit_to_screen()
         if not self._state_restored:
             self._arrange_default()
+        if not self._geometry_restored:
+            # the docks' first (stacked) arrangement has larger minimums than the default one:
+            # the first resize was held above the screen's height; now it fits
+            self.resize(self._screen_fit())
         QTimer.singleShot(0, self.canvas.fit)
 
     def _arrange_default(self) -> None:
@@ -495,12 +514,25 @@ class MainWindow(QMainWindow):
 
     def _fit_to_screen(self) -> None:
         """First run: docks' minimum sizes can push the window past the screen; fit it."""
+        self.resize(self._screen_fit())
         screen = self.screen()
-        avail = screen.availableGeometry() if screen else None
+        if screen is not None:  # its frame inside the available area (not under a panel)
+            avail, frame = screen.availableGeometry(), self.frameGeometry()
+            if not avail.contains(frame):
+                self.move(max(avail.left(), min(frame.left(), avail.right() - frame.width() + 1)),
+                          max(avail.top(), min(frame.top(), avail.bottom() - frame.height() + 1)))
+
+    def _screen_fit(self) -> QSize:
+        """1600 x 1000, or less: what fits the screen's available area with the window frame
+        (the title bar a window manager adds is outside the window's own height)."""
         w, h = 1600, 1000
-        if avail is not None:
-            w, h = min(w, avail.width()), min(h, avail.height())
-        self.resize(w, h)
+        screen = self.screen()
+        if screen is not None:
+            avail = screen.availableGeometry()
+            frame_w = max(0, self.frameGeometry().width() - self.width())
+            frame_h = max(0, self.frameGeometry().height() - self.height())
+            w, h = min(w, avail.width() - frame_w), min(h, avail.height() - frame_h)
+        return QSize(w, h)
 
     def _size_bottom_docks(self) -> None:
         """The bottom docks' first-run heights: a plug-in's wish (want_bottom_heights), else their
@@ -539,6 +571,7 @@ class MainWindow(QMainWindow):
             self._fill_scenarios()
         if change.replaced:
             self.selection.clear()
+            self._name_groups()  # another platform may have another word for a RAID group
             QTimer.singleShot(0, self.canvas.fit)
         else:
             self._drop_vanished_refs()
@@ -567,10 +600,25 @@ class MainWindow(QMainWindow):
         self._status_label.setText(" · ".join((
             self.document.platform.name, tr_count(len(p.enclosures), "{n} enclosure", "{n} enclosures"),
             tr_count(len(p.drives), "{n} drive", "{n} drives"),
-            tr_count(len(p.groups), "{n} RAID group", "{n} RAID groups"),
+            tr("{n} {groups}").format(n=format_count(len(p.groups)),
+                                      groups=group_noun(self.document, plural=len(p.groups) != 1, in_sentence=True)),
             tr_count(len(p.luns), "{n} LUN", "{n} LUNs"), tally)))
         self.messages_dock.setWindowTitle(tr("Messages ({tally})").format(tally=tally)
                                           if e or w or self.document.shown_issues else tr("Messages"))
+        self._name_groups()
+
+    def _name_groups(self) -> None:
+        """The menu, its tooltip and the tree's dock in the platform's word for a RAID group
+        ("Create Disk Group…" on a Dell MD, "Create Aggregate…" on a NetApp filer)."""
+        noun = group_noun(self.document)
+        texts = ((self.act_create_group.setText, self.act_create_group.text(), tr("Create {group}…").format(group=noun)),
+                 (self.act_create_group.setToolTip, self.act_create_group.toolTip(),
+                  tr("Make a {group} of the selected drives").format(group=group_noun(self.document, in_sentence=True))),
+                 (self.storage_dock.setWindowTitle, self.storage_dock.windowTitle(),
+                  tr("{groups} and LUNs").format(groups=group_noun(self.document, plural=True))))
+        for setter, old, new in texts:
+            if old != new:
+                setter(new)
 
     def _update_title(self) -> None:
         title = tr("{title} (read-only)[*] — ArrayPlanner") if self.files.guard.read_only else tr("{title}[*] — ArrayPlanner")

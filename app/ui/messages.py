@@ -23,20 +23,23 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from app.domain import edits
 from app.ui.accessibility import accessible
 from app.ui.i18n import QT_TR_NOOP, tr
+from app.ui.message_names import MessageNames
 from app.ui.theme import Theme, follow_palette, theme
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 PREDICTION = "prediction"  # the source the timeline plug-in gives its advisories
 STALE_SOURCE = "last good prediction"
+UNCERTAINTY = "uncertainty"  # the source of the uncertainty bands' duration ranges (app/ui/bands.py)
 STALE_TIP = QT_TR_NOOP("The prediction stopped at an error: this advisory is from the last prediction that ran, "
                        "before the latest edits")
 HEADERS = (QT_TR_NOOP("Severity"), QT_TR_NOOP("Object"), QT_TR_NOOP("Message"), QT_TR_NOOP("From"))
 # the severity and source columns hold keys (the colours, the counts look them up): shown translated
 SHOWN_KEYS = {"error": QT_TR_NOOP("error"), "warning": QT_TR_NOOP("warning"), "info": QT_TR_NOOP("info"),
               "validation": QT_TR_NOOP("validation"), PREDICTION: QT_TR_NOOP("prediction"),
-              STALE_SOURCE: QT_TR_NOOP("last good prediction")}
+              STALE_SOURCE: QT_TR_NOOP("last good prediction"), UNCERTAINTY: QT_TR_NOOP("uncertainty")}
 MESSAGE = 2  # the column that stretches; the others are as wide as their widest text
 NARROW = (0, 1, 3)
 
@@ -165,7 +168,13 @@ class MessagesView(QTableView):
         self.activated.connect(self._activated)
         # the issues are validated off the GUI thread and published to the document
         document.issuesChanged.connect(self._issues_changed)
+        # a renamed workload or a moved operation: the names in the texts change with no new issue
+        document.changed.connect(self._doc_changed)
         self.refresh()
+
+    def _doc_changed(self, change) -> None:
+        if change.replaced or change.affects(edits.WORKLOADS, edits.EVENTS, edits.GROUPS):
+            self.refresh()
 
     def _issues_changed(self, _issues: list) -> None:
         self.refresh()
@@ -218,22 +227,25 @@ class MessagesView(QTableView):
 
     def refresh(self) -> None:
         rows = self._rows()
-        current = self.document.project.current_scenario
-        key = [(i.severity, getattr(i, "where", "") or "", i.text, src) for i, src in rows] + [current]
-        if key == self._shown:
-            return  # most edits leave the messages as they were
-        self._shown = key
+        names = MessageNames(self.document)  # operations and workloads by name, not "op1", "w1"
         out = []
         for issue, src in rows:
             where = getattr(issue, "where", "") or ""
             ref = self._ref(issue)
-            tip = issue.text
+            scenario = getattr(issue, "scenario", None)
+            text = names.message_text(issue.text, scenario)
+            shown_where = names.object_text(where, scenario) if where else ""
+            tip = text
             if where and not ref:
                 tip += "\n" + tr("(in scenario '{scenario}': switch to it to select {where})").format(
-                    scenario=issue.scenario, where=where)
-            out.append(MessageRow((issue.severity, where, issue.text, src), ref, tip, src == STALE_SOURCE))
+                    scenario=issue.scenario, where=shown_where)
+            out.append(MessageRow((issue.severity, shown_where, text, src), ref, tip, src == STALE_SOURCE))
         if not out:
             out.append(MessageRow(("", "", tr("No problems found."), ""), "", "", placeholder=True))
+        key = [(r.cells, r.ref, r.tip) for r in out]
+        if key == self._shown:
+            return  # most edits leave the messages as they were
+        self._shown = key
         self.model_.set_rows(out)
         self._fit_columns()
         self.countsChanged.emit()

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget,
 )
 
+from app.store.sources import cite
 from app.domain.formatting import format_time, parse_time
 from app.domain.hardware import SettingSpec
 from app.domain.validation import MAX_START_H
@@ -67,7 +68,7 @@ def editor_for(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     w = guard_wheel(factory(spec, value, commit))
     tip = tr(spec.help) if spec.help else ""  # the app's own specs' help is in the catalog
     if spec.source:
-        tip = f"{tip}\n{tr('Source: {source}').format(source=spec.source)}".strip()
+        tip = f"{tip}\n{tr('Source: {source}').format(source=cite(spec.source))}".strip()
     if tip:
         w.setToolTip(tip)
     w.setObjectName(f"prop_{spec.key}")

@@ -4,6 +4,9 @@ progress bar and Cancel, and open it in the system viewer on request.
 `install(window)` is called by the main window (PLUGINS). The export takes a snapshot of the
 project (a deep copy) and records the layout canvas as vector drawing commands (a QPicture) on
 the GUI thread; simulation, layout and painting run in a QThread, so the window stays responsive.
+With "Uncertainty ranges" ticked the report prints P10-P90 ranges and shades bands: the bands
+the window shows are used for the scenario they were sampled for (app/ui/bands.py), the other
+scenarios are sampled in the export's thread (app.service.uncertainty, the runner's pool).
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Qt, QThread, QUrl, Signal, Slot
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGridLayout, QGroupBox,
     QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMessageBox, QProgressBar, QPushButton,
@@ -23,6 +26,8 @@ from PySide6.QtWidgets import (
 
 from app.report import ReportCancelled, ReportOptions, generate_report
 from app.report.content import CHART_KINDS
+from app.report.uncertainty import REPORT_SAMPLES, bands_by_default
+from app.service.uncertainty import compute_bands
 from app.ui.i18n import tr, tr_count
 
 
@@ -35,12 +40,16 @@ class ExportJob(QObject):
     cancelled = Signal()
 
     def __init__(self, project, catalog, path: Path, options: ReportOptions, scene_picture=None,
-                 warnings: list[str] | None = None, results: dict | None = None):
+                 warnings: list[str] | None = None, results: dict | None = None,
+                 bands: dict | None = None, band_samples: int = 0):
         super().__init__()
         self.project, self.catalog, self.path, self.options = project, catalog, path, options
         self.scene_picture = scene_picture
         self.warnings = warnings or []
-        self.results = results
+        self.results = dict(results or {})
+        # {scenario: Bands} given (the window's); with band_samples > 0 the others are sampled
+        self.bands = dict(bands or {})
+        self.band_samples = band_samples
         self._cancel = threading.Event()
 
     def cancel(self) -> None:
@@ -49,13 +58,36 @@ class ExportJob(QObject):
     def is_cancelled(self) -> bool:
         return self._cancel.is_set()
 
+    def _sample_bands(self) -> float:
+        """The bands of the reported scenarios the window had none for; the share of the
+        progress bar they took (the first half, when there was any to sample)."""
+        from app.report import simulate_scenarios
+
+        names = [n for n in self.options.scenario_names(self.project) if n not in self.bands]
+        if self.band_samples <= 0 or not names:
+            return 0.0
+        self.results.update(simulate_scenarios(self.project, self.catalog, [n for n in names if n not in self.results],
+                                               cancelled=self.is_cancelled))
+        for k, name in enumerate(names):
+            def progress(done: int, total: int, k: int = k, name: str = name) -> None:
+                self.progress.emit(0.5 * (k + done / max(total, 1)) / len(names),
+                                   tr("Uncertainty of \u201c{scenario}\u201d: {done} of {total} runs").format(
+                                       scenario=name, done=done, total=total))
+            bands = compute_bands(self.project, self.catalog, name, samples=self.band_samples,
+                                  point=self.results[name], progress=progress, cancel=self.is_cancelled)
+            if bands is None:
+                raise ReportCancelled()
+            self.bands[name] = bands
+        return 0.5
+
     @Slot()
     def run(self) -> None:
         try:
+            share = self._sample_bands()
             info = generate_report(self.project, self.catalog, self.path, self.options, results=self.results,
-                                   progress=lambda f, msg: self.progress.emit(f, msg),
+                                   progress=lambda f, msg: self.progress.emit(share + (1.0 - share) * f, msg),
                                    cancelled=self.is_cancelled, scene_picture=self.scene_picture,
-                                   warnings=self.warnings)
+                                   warnings=self.warnings, bands=self.bands if self.band_samples > 0 else None)
         except ReportCancelled:
             self.cancelled.emit()
         except OSError as exc:  # the file that could not be written, and why
@@ -152,7 +184,12 @@ class ReportDialog(QDialog):
         self.luns_box.setChecked(len(project.luns) <= 2000)
         self.assumptions_box = QCheckBox(tr("Assumptions appendix (rates and factors with their sources)"))
         self.assumptions_box.setChecked(True)
-        for w in (self.diagram_box, self.luns_box, self.assumptions_box):
+        self.bands_box = QCheckBox(tr("Uncertainty ranges (P10-P90 durations and chart bands)"))
+        self.bands_box.setToolTip(tr("Sample the ranged preset values: the window's bands where it has them, "
+                                     "else {n} runs per scenario").format(n=REPORT_SAMPLES))
+        default = "true" if bands_by_default() else "false"
+        self.bands_box.setChecked(settings.value("report/bands", default) in (True, "true"))
+        for w in (self.diagram_box, self.luns_box, self.assumptions_box, self.bands_box):
             bl.addWidget(w)
         lay.addWidget(box)
 
@@ -250,10 +287,13 @@ class ReportDialog(QDialog):
         settings = QSettings()
         settings.setValue("report/page_size", self.page_size.currentText())
         settings.setValue("report/open_after", "true" if self.open_box.isChecked() else "false")
+        settings.setValue("report/bands", "true" if self.bands_box.isChecked() else "false")
         options = self.options()
         snapshot = self.document.project.clone()
         picture = canvas_picture(snapshot, self.document.catalog) if (self.use_canvas and options.diagram) else None
-        self.job = ExportJob(snapshot, self.document.catalog, path, options, picture, warnings)
+        results, bands = self._window_bands() if self.bands_box.isChecked() else ({}, {})
+        self.job = ExportJob(snapshot, self.document.catalog, path, options, picture, warnings, results, bands,
+                             REPORT_SAMPLES if self.bands_box.isChecked() else 0)
         self.thread = QThread(self)
         self.job.moveToThread(self.thread)
         self.thread.started.connect(self.job.run)
@@ -266,12 +306,26 @@ class ReportDialog(QDialog):
         self._set_running(True)
         self.thread.start()
 
+    def _window_bands(self) -> tuple[dict, dict]:
+        """The prediction on screen and the bands sampled around it, if they describe the project
+        as it is now (no edit since: the live prediction is not busy and they belong to it)."""
+        window = self.parent()
+        plugins = getattr(window, "plugins", {}) or {}
+        parts, bands_ui = plugins.get("app.ui.timeline"), plugins.get("app.ui.bands")
+        if parts is None or bands_ui is None or parts.live.busy or parts.live.live is None:
+            return {}, {}
+        live = parts.live.live
+        bands = bands_ui.sampler.bands_for(live.current)
+        if bands is None or live.scenario != self.document.project.current_scenario:
+            return {}, {}
+        return {live.scenario: live.current}, {live.scenario: bands}
+
     def _set_running(self, running: bool) -> None:
         self.progress.setVisible(True)
         self.progress_label.setVisible(True)
         self.export_button.setEnabled(not running)
         for w in (self.scenarios, self.path_edit, self.page_size, self.diagram_box, self.luns_box,
-                  self.assumptions_box, *self.chart_boxes.values()):
+                  self.assumptions_box, self.bands_box, *self.chart_boxes.values()):
             w.setEnabled(not running)
         if running:
             self.progress.setValue(0)
@@ -300,8 +354,39 @@ class ReportDialog(QDialog):
         if parent is not None and hasattr(parent, "status"):
             parent.status(tr("Report written: {path} ({pages} pages)").format(path=info.path, pages=info.pages))
         if self.open_box.isChecked():
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(info.path)))
+            self.open_in_viewer(Path(info.path))
         self.accept()
+
+    def open_in_viewer(self, path: Path) -> None:
+        """Open the PDF in the system's viewer; when none starts (openUrl returns False: no
+        viewer installed, no desktop session) say so and offer the folder or the path."""
+        if QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+            return
+        # non-modal, on the main window: this dialog closes right after
+        owner = self.parent() if isinstance(self.parent(), QWidget) else self
+        box = QMessageBox(QMessageBox.Warning, tr("Open the report"),
+                          tr("The report was written, but no program to show PDF files could be started "
+                             "(none installed, or no desktop session). The report is:\n{path}").format(path=path),
+                          QMessageBox.NoButton, owner)
+        box.setObjectName("noViewerBox")
+        folder = box.addButton(tr("Show Folder"), QMessageBox.ActionRole)
+        folder.setObjectName("showFolder")
+        copy = box.addButton(tr("Copy Path"), QMessageBox.ActionRole)
+        copy.setObjectName("copyPath")
+        box.addButton(QMessageBox.Close)
+        box.setAttribute(Qt.WA_DeleteOnClose)
+
+        def clicked(button) -> None:
+            if button is folder and QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent))):
+                return
+            if button in (folder, copy):  # the folder cannot be shown either: the path is what is left
+                QGuiApplication.clipboard().setText(str(path))
+                status = getattr(owner, "status", None)
+                if status is not None:
+                    status(tr("Copied the report's path: {path}").format(path=path))
+
+        box.buttonClicked.connect(clicked)
+        box.open()
 
     @Slot(str)
     def _failed(self, message: str) -> None:

@@ -1,28 +1,26 @@
 """Sizing windows: Scenario > Load Sweep… (response time against host load, per scenario) and
 Scenario > Goal Seek… (the cheapest designs that meet the goals, applied as one undoable edit).
 
-A plug-in (app/ui/main_window.py PLUGINS). The sweep (app/service/sweep.py) runs on a Python
-thread that only waits on the shared local process pool (app/service/runner.py): the engine
-never runs on the GUI thread, progress comes back by a queued signal, Cancel stops the jobs not
-yet started. The chart draws the worst workload response against offered IOPS, one curve per
+A plug-in (app/ui/main_window.py PLUGINS). Both run in the background the same way
+(app/ui/background_run.py: a Python thread that only waits on the shared local process pool,
+progress by a queued signal, Cancel stops the jobs not yet started). The chart draws the worst workload response against offered IOPS, one curve per
 scenario and per "steady" / "during OP", with the knee and the saturation point marked and the
 response target as a line; the table lists the chosen curve's steps.
 """
 from __future__ import annotations
 
 import math
-import threading
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QHBoxLayout,
-    QHeaderView, QLabel, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSpinBox, QSplitter,
+    QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSpinBox, QSplitter,
     QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
+from app.ui.background_run import BackgroundRunDialog
 from app.ui.i18n import tr
 from app.service.goal_seek import SizingGoal, build_design, goal_seek
 from app.service.sweep import SweepSpec, sweep
@@ -30,15 +28,9 @@ from app.service.sweep import SweepSpec, sweep
 CURVE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
-class _Bridge(QObject):
-    """Signals from the sweep thread (queued to the GUI thread)."""
+class SweepDialog(BackgroundRunDialog):
+    failed_text = "The sweep failed"
 
-    progress = Signal(int, int)
-    finished = Signal(object)  # list[(scenario, SweepResult)] or None (cancelled)
-    failed = Signal(str)
-
-
-class SweepDialog(QDialog):
     def __init__(self, document, parent: QWidget | None = None, executor: Any = None):
         super().__init__(parent)
         self.setWindowTitle(tr("Load Sweep"))
@@ -46,12 +38,6 @@ class SweepDialog(QDialog):
         self.document = document
         self.executor = executor  # None: the shared local process pool
         self.results: list[tuple[str, Any]] = []
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.bridge = _Bridge(self)
-        self.bridge.progress.connect(self._progress)
-        self.bridge.finished.connect(self._finished)
-        self.bridge.failed.connect(self._failed)
 
         form = QFormLayout()
         self.scenarios = QListWidget()
@@ -85,6 +71,19 @@ class SweepDialog(QDialog):
         self.growth.setAccessibleName("Planned growth")
         self.growth.valueChanged.connect(lambda _v: self._show())
         form.addRow(tr("Planned growth"), self.growth)
+        self.advise = QCheckBox(tr("Advise priorities across the load levels"))
+        self.advise.setAccessibleName("Advise priorities across the load levels")
+        self.advise.setToolTip(tr("Per operation, the lowest-impact priority that still finishes inside its "
+                                  "window at each load level"))
+        self.window_h = QDoubleSpinBox(minimum=0.0, maximum=100000.0, decimals=1, suffix=" h")
+        self.window_h.setAccessibleName("Operation window (0: the plan's)")
+        self.window_h.setSpecialValueText(tr("the plan's horizon"))
+        advise_row = QHBoxLayout()
+        advise_row.addWidget(self.advise)
+        advise_row.addWidget(QLabel(tr("window")))
+        advise_row.addWidget(self.window_h)
+        advise_row.addStretch(1)
+        form.addRow(tr("Priorities"), advise_row)
 
         self.run_button = QPushButton(tr("Run"))
         self.run_button.setAccessibleName("Run the sweep")
@@ -111,7 +110,7 @@ class SweepDialog(QDialog):
         self.summary.setWordWrap(True)
         self.curve_box = QComboBox()
         self.curve_box.setAccessibleName("Curve shown in the table")
-        self.curve_box.currentIndexChanged.connect(lambda _i: self._fill_table())
+        self.curve_box.currentIndexChanged.connect(lambda _i: (self._fill_table(), self._fill_advice()))
         self.table = QTableWidget(0, 6)
         self.table.setAccessibleName("Sweep steps")
         self.table.setHorizontalHeaderLabels(["Load", "Offered IOPS", "Served IOPS", "Worst response",
@@ -119,24 +118,26 @@ class SweepDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.advice_table = QTableWidget(0, 1)
+        self.advice_table.setAccessibleName("Lowest-impact priority in the window per load level")
+        self.advice_table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.advice_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.advice_table.horizontalHeader().setStretchLastSection(True)
+        self.advice_note = QLabel("")
+        self.advice_note.setWordWrap(True)
+        self.advice_table.hide()
+        self.advice_note.hide()
         lower = QWidget()
         ll = QVBoxLayout(lower)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(self.curve_box)
         ll.addWidget(self.table)
+        ll.addWidget(self.advice_note)
+        ll.addWidget(self.advice_table)
         split = QSplitter(Qt.Vertical)
         split.addWidget(self.plot)
         split.addWidget(lower)
-        buttons = QDialogButtonBox(QDialogButtonBox.Close)
-        buttons.rejected.connect(self.reject)
-
-        lay = QVBoxLayout(self)
-        lay.addLayout(form)
-        lay.addLayout(row)
-        lay.addWidget(self.summary)
-        lay.addWidget(split, 1)
-        lay.addWidget(buttons)
-        self.resize(900, 760)
+        self._lay_out(form, row, split, (900, 760))
 
     def _follow_palette(self) -> None:
         """The chart in the palette's colours (a dark system palette gives a dark chart)."""
@@ -171,58 +172,27 @@ class SweepDialog(QDialog):
         catalog = self.document.catalog
         background = self.background.currentData()
         steps = self.steps.value()
-        self._stop.clear()
-        self.run_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
-        self.bar.setRange(0, 0)
+        advise, window_h = self.advise.isChecked(), (self.window_h.value() or None)
         self.summary.setText(tr("Sweeping…"))
-        bridge, stop, executor = self.bridge, self._stop, self.executor
+        executor = self.executor
 
-        def work() -> None:
+        def work(progress, should_stop):
             out = []
-            try:
-                for k, name in enumerate(names):
-                    bg = background if background and _has_event(project, name, background) else None
-                    spec = SweepSpec(steps=steps, scenario=name, background=bg)
-                    res = sweep(project, catalog, spec, executor=executor, should_stop=stop.is_set,
-                                progress=lambda d, t, k=k: bridge.progress.emit(k * t + d, len(names) * t))
-                    if res is None:
-                        bridge.finished.emit(None)
-                        return
-                    out.append((name, res))
-            except Exception as exc:  # noqa: BLE001 - shown to the user, the dialog stays usable
-                bridge.failed.emit(str(exc))
-                return
-            bridge.finished.emit(out)
+            for k, name in enumerate(names):
+                bg = background if background and _has_event(project, name, background) else None
+                spec = SweepSpec(steps=steps, scenario=name, background=bg, advise=advise, window_h=window_h)
+                res = sweep(project, catalog, spec, executor=executor, should_stop=should_stop,
+                            progress=lambda d, t, k=k: progress(k * t + d, len(names) * t))
+                if res is None:
+                    return None
+                out.append((name, res))
+            return out
 
-        self._thread = threading.Thread(target=work, name="load-sweep", daemon=True)
-        self._thread.start()
-
-    def cancel(self) -> None:
-        self._stop.set()
-
-    def wait(self, timeout: float = 60.0) -> None:
-        """For tests and closing: wait for the sweep thread."""
-        if self._thread is not None:
-            self._thread.join(timeout)
-
-    def done(self, r: int) -> None:  # noqa: D401 - QDialog.done: stop a running sweep first
-        self._stop.set()
-        super().done(r)
-
-    def _progress(self, done: int, total: int) -> None:
-        self.bar.setRange(0, total)
-        self.bar.setValue(done)
+        self._run_in_background("load-sweep", work)
 
     def _idle(self) -> None:
-        self.run_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
-        self.bar.setRange(0, 1)
+        super()._idle()
         self.bar.setValue(0)
-
-    def _failed(self, message: str) -> None:
-        self._idle()
-        self.summary.setText(f"The sweep failed: {message}")
 
     def _finished(self, results) -> None:
         self._idle()
@@ -283,6 +253,32 @@ class SweepDialog(QDialog):
         self.plot.addItem(sla)
         self.summary.setText("\n".join(lines) + "\n◆ knee   ✕ saturation (demand no longer served)")
         self._fill_table()
+        self._fill_advice()
+
+    def _fill_advice(self) -> None:
+        """The priority advisor across the load levels, for the scenario of the chosen curve."""
+        from app.service.sweep_advice import level_text
+
+        key = self.curve_box.currentData()
+        res = next((r for name, r in self.results if key and key[0] == name), None)
+        advice = res.advice if res is not None else None
+        self.advice_table.setVisible(advice is not None and bool(advice.operations))
+        self.advice_note.setVisible(advice is not None)
+        if advice is None:
+            return
+        ops = advice.operations
+        notes = [f"{op.label}: now {op.current_priority}; window {op.window_h:g} h "
+                 f"({'given' if op.window_source == 'given' else 'the plan after its start'})" for op in ops]
+        self.advice_note.setText("Lowest-impact priority that finishes in the window, per load level. "
+                                 + "; ".join(notes + advice.skipped) + ".")
+        self.advice_table.setColumnCount(1 + len(ops))
+        self.advice_table.setHorizontalHeaderLabels(["Load"] + [op.event_id for op in ops])
+        levels = ops[0].levels if ops else []
+        self.advice_table.setRowCount(len(levels))
+        for i, lv in enumerate(levels):
+            self.advice_table.setItem(i, 0, QTableWidgetItem(f"{lv.factor:.2f}x"))
+            for j, op in enumerate(ops):
+                self.advice_table.setItem(i, j + 1, QTableWidgetItem(level_text(op.levels[i])))
 
     def _fill_table(self) -> None:
         key = self.curve_box.currentData()
@@ -312,9 +308,11 @@ def _has_event(project, scenario: str, event_id: str) -> bool:
     return True
 
 
-class GoalSeekDialog(QDialog):
+class GoalSeekDialog(BackgroundRunDialog):
     """Goals in, the Pareto front of designs out (a table and cost-against-response chart);
     Apply rewrites the project with the selected design as one undoable edit."""
+
+    failed_text = "The search failed"
 
     def __init__(self, document, parent: QWidget | None = None, executor: Any = None, prices=None):
         super().__init__(parent)
@@ -322,12 +320,6 @@ class GoalSeekDialog(QDialog):
         self.setAccessibleName("Goal seek")
         self.document, self.executor, self.prices = document, executor, prices
         self.result = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.bridge = _Bridge(self)
-        self.bridge.progress.connect(self._progress)
-        self.bridge.finished.connect(self._finished)
-        self.bridge.failed.connect(self._failed)
         project = document.project
         platform = document.platform
         form = QFormLayout()
@@ -359,17 +351,24 @@ class GoalSeekDialog(QDialog):
         self.cancel_button = QPushButton(tr("Cancel"))
         self.cancel_button.setAccessibleName("Cancel the search")
         self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(self._stop.set)
+        self.cancel_button.clicked.connect(self.cancel)
         self.apply_button = QPushButton(tr("Apply Selected Design"))
         self.apply_button.setAccessibleName("Apply the selected design to the project")
         self.apply_button.setEnabled(False)
         self.apply_button.clicked.connect(self.apply_selected)
+        self.scenario_button = QPushButton(tr("Add as Scenario"))
+        self.scenario_button.setAccessibleName("Add the selected design as a scenario")
+        self.scenario_button.setToolTip(tr("A new scenario with the design as its own configuration, to compare "
+                                           "with today's array (Scenario > Compare)"))
+        self.scenario_button.setEnabled(False)
+        self.scenario_button.clicked.connect(lambda: self.add_as_scenario())
         self.bar = QProgressBar()
         self.bar.setAccessibleName("Search progress")
         row = QHBoxLayout()
         for w in (self.run_button, self.cancel_button, self.bar):
             row.addWidget(w, 1 if w is self.bar else 0)
         row.addWidget(self.apply_button)
+        row.addWidget(self.scenario_button)
         self.summary = QLabel(tr("Set the goals and search the platform's designs."))
         self.summary.setWordWrap(True)
         self.plot = pg.PlotWidget()
@@ -391,15 +390,7 @@ class GoalSeekDialog(QDialog):
         split = QSplitter(Qt.Vertical)
         split.addWidget(self.plot)
         split.addWidget(self.table)
-        buttons = QDialogButtonBox(QDialogButtonBox.Close)
-        buttons.rejected.connect(self.reject)
-        lay = QVBoxLayout(self)
-        lay.addLayout(form)
-        lay.addLayout(row)
-        lay.addWidget(self.summary)
-        lay.addWidget(split, 1)
-        lay.addWidget(buttons)
-        self.resize(1000, 800)
+        self._lay_out(form, row, split, (1000, 800))
         self.rows: list[Any] = []
 
     def goal(self) -> SizingGoal:
@@ -418,42 +409,16 @@ class GoalSeekDialog(QDialog):
             except (ValueError, OSError) as exc:
                 self.summary.setText(f"The price list was not used: {exc}")
                 prices = None
-        self._stop.clear()
-        self.run_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
         self.apply_button.setEnabled(False)
-        self.bar.setRange(0, 0)
+        self.scenario_button.setEnabled(False)
         self.summary.setText(tr("Searching…"))
-        bridge, stop, executor = self.bridge, self._stop, self.executor
+        executor = self.executor
 
-        def work() -> None:
-            try:
-                res = goal_seek(project, catalog, goal, prices, executor=executor, should_stop=stop.is_set,
-                                progress=lambda d, t: bridge.progress.emit(d, t))
-            except Exception as exc:  # noqa: BLE001 - shown to the user
-                bridge.failed.emit(str(exc))
-                return
-            bridge.finished.emit(res)
+        def work(progress, should_stop):
+            return goal_seek(project, catalog, goal, prices, executor=executor, should_stop=should_stop,
+                             progress=progress)
 
-        self._thread = threading.Thread(target=work, name="goal-seek", daemon=True)
-        self._thread.start()
-
-    def done(self, r: int) -> None:
-        self._stop.set()
-        super().done(r)
-
-    def _progress(self, done: int, total: int) -> None:
-        self.bar.setRange(0, total)
-        self.bar.setValue(done)
-
-    def _idle(self) -> None:
-        self.run_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
-        self.bar.setRange(0, 1)
-
-    def _failed(self, message: str) -> None:
-        self._idle()
-        self.summary.setText(f"The search failed: {message}")
+        self._run_in_background("goal-seek", work)
 
     def _finished(self, res) -> None:
         self._idle()
@@ -496,7 +461,9 @@ class GoalSeekDialog(QDialog):
 
     def _selection(self) -> None:
         rows = {i.row() for i in self.table.selectedItems()}
-        self.apply_button.setEnabled(len(rows) == 1 and self.rows[next(iter(rows))].meets)
+        ok = len(rows) == 1 and self.rows[next(iter(rows))].meets
+        self.apply_button.setEnabled(ok)
+        self.scenario_button.setEnabled(ok)
 
     def selected(self):
         rows = {i.row() for i in self.table.selectedItems()}
@@ -514,6 +481,23 @@ class GoalSeekDialog(QDialog):
         why = self.document.try_apply(edit)
         self.summary.setText(f"Not applied: {why}" if why else
                              f"Applied {c.label} (Edit > Undo reverts it)." + (f" {edit.note}." if edit.note else ""))
+
+
+    def add_as_scenario(self, name: str | None = None) -> None:
+        """The selected design as a new scenario (its overlay: the design's differences from the
+        base configuration), made current; one undoable edit."""
+        from app.domain import edits
+
+        c = self.selected()
+        if c is None or self.result is None:
+            return
+        project = self.document.project
+        design = build_design(project, self.document.catalog, c.family, c.groups, self.result.goal.spares_per)
+        name = name or edits.unique_scenario_name(project, f"Design: {c.groups} x {c.family.label}")
+        why = self.document.try_apply(edits.DesignAsScenario(project, design, name, c.label))
+        self.summary.setText(f"Not added: {why}" if why else
+                             f"Added scenario \u201c{name}\u201d with {c.label} as its configuration; compare it "
+                             "with today's (Scenario > Compare). Edit > Undo removes it.")
 
 
 def _spin(lo: float, hi: float, value: float, suffix: str, name: str) -> QDoubleSpinBox:

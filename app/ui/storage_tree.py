@@ -20,6 +20,7 @@ from app.ui.accessibility import accessible
 from app.ui.canvas import group_color
 from app.ui.deletion import confirm_deletion
 from app.ui.i18n import QT_TR_NOOP, tr, tr_count
+from app.ui.terms import group_title
 from app.ui.theme import follow_palette, theme
 
 COLS = [QT_TR_NOOP("Group / LUN"), QT_TR_NOOP("Layout"), QT_TR_NOOP("Raw"), QT_TR_NOOP("Usable"), QT_TR_NOOP("Free")]
@@ -92,14 +93,18 @@ class StorageTree(QTreeWidget):
         else:
             self._update(refs)
 
+    def _group_title(self, group_id: int) -> str:
+        """"Disk Group 3", "Aggregate 3": the platform's own word for a RAID group."""
+        return group_title(self.document, group_id)
+
     def _group_texts(self, g, cap) -> list[str]:
-        return [f"RG {g.id}", g.math.label, format_capacity(cap.raw_gb), format_capacity(cap.usable_gb),
+        return [self._group_title(g.id), g.math.label, format_capacity(cap.raw_gb), format_capacity(cap.usable_gb),
                 format_capacity(cap.free_gb)]
 
     def _group_tip(self, g, cap) -> str:
         return tr("{group}: {layout} ({raid}) on {n} drives; raw {raw}, usable {usable}, allocated {allocated} "
                   "to LUNs, free {free}").format(
-            group=f"RG {g.id}" + (f" ({g.name})" if g.name else ""), layout=g.math.label, raid=g.raid.label,
+            group=self._group_title(g.id) + (f" ({g.name})" if g.name else ""), layout=g.math.label, raid=g.raid.label,
             n=len(g.drives), raw=format_capacity(cap.raw_gb), usable=format_capacity(cap.usable_gb),
             allocated=format_capacity(cap.allocated_gb), free=format_capacity(cap.free_gb))
 
@@ -109,9 +114,9 @@ class StorageTree(QTreeWidget):
                 format_capacity(lun.capacity_gb), ""]
 
     def _lun_tip(self, lun, wl: list[str]) -> str:
-        text = tr("{lun}: {capacity} in RG {group}, owned by {owner}").format(
+        text = tr("{lun}: {capacity} in {group}, owned by {owner}").format(
             lun=f"LUN {lun.id}" + (f" ({lun.name})" if lun.name else ""), capacity=format_capacity(lun.capacity_gb),
-            group=lun.group_id, owner=lun.owner)
+            group=self._group_title(lun.group_id), owner=lun.owner)
         return text + ("; " + tr("workloads: {names}").format(names=", ".join(wl)) if wl else "")
 
     def _total_texts(self, total) -> list[str]:
@@ -241,7 +246,8 @@ class StorageTree(QTreeWidget):
         kind, key = edits.parse_ref(ref)
         if kind == "group" and any(g.id == key for g in project.groups):
             luns = project.luns_in_group(key)
-            text, op, then = f"Delete RG {key}" + (" and its LUNs" if luns else ""), edits.DeleteRaidGroup(key), []
+            text = (tr("Delete {group} and its LUNs") if luns else tr("Delete {group}")).format(group=self._group_title(key))
+            op, then = edits.DeleteRaidGroup(key), []
         elif kind == "lun" and any(l.id == key for l in project.luns):
             text, op, then = f"Delete LUN {key}", edits.DeleteLun(key), [ref_group(project.lun(key).group_id)]
         else:

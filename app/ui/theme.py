@@ -55,6 +55,19 @@ def readable(color: QColor, background: QColor, min_contrast: float = 3.0) -> QC
     return toward
 
 
+# the P10-P90 band under a chart curve: its colour this opaque (a dark ground shows a
+# translucent colour fainter, so it gets more)
+BAND_ALPHA = {False: 0.22, True: 0.30}
+
+
+def band_color(curve: QColor, ink: "Theme") -> QColor:
+    """The fill of an uncertainty band under a curve drawn in `curve`: the same hue, see-through,
+    so the curve and the grid stay visible through it and overlapping bands still read."""
+    c = QColor(curve)
+    c.setAlphaF(BAND_ALPHA[ink.dark])
+    return c
+
+
 def is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.Base).lightnessF() < 0.5
 

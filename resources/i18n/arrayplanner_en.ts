@@ -180,7 +180,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Nothing to delete: select drives, an enclosure, a RAID group or a LUN</source>
+        <source>Nothing to delete: select drives, an enclosure, a {group} or a LUN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select the drives for the {group} first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create the {group}: {why}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -189,14 +197,6 @@
     </message>
     <message>
         <source>Cannot delete: {why}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Select the drives for the RAID group first</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot create the RAID group: {why}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -264,7 +264,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>{n} {groups}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Messages ({tally})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create {group}…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make a {group} of the selected drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{groups} and LUNs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -413,7 +429,7 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Select drives, a RAID group, a LUN or a workload to edit it.</source>
+        <source>Predicted duration: {duration}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -493,7 +509,7 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not in a RAID group</source>
+        <source>Not in a {group}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -573,10 +589,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RAID group</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
@@ -601,7 +613,7 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Create RAID group</source>
+        <source>Create {group}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -622,6 +634,10 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source> (platform default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select drives, a {group}, a LUN or a workload to edit it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -769,7 +785,7 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RG {id} (missing)</source>
+        <source>{group} (missing)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -778,6 +794,10 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Add workload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No template (8 KB, 67% reads, random)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1161,6 +1181,18 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Uncertainty of “{scenario}”: {done} of {total} runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty ranges (P10-P90 durations and chart bands)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sample the ranged preset values: the window&apos;s bands where it has them, else {n} runs per scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>PDF (*.pdf)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1182,6 +1214,27 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Report written: {path} ({pages} pages)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The report was written, but no program to show PDF files could be started (none installed, or no desktop session). The report is:
+{path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy Path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied the report&apos;s path: {path}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1230,10 +1283,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RAID group {id}</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Migrate LUN {id} to...</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1259,14 +1308,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Volume migration group...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Fail a drive of RG {id}...</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>{n} more LUNs: right-click them in the RAID groups and LUNs tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1359,6 +1400,14 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Scenario comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fail a drive of {group}...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} more LUNs: right-click them in the {groups} and LUNs tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1628,7 +1677,55 @@ If both save it, the changes saved first are lost. Open it read-only (save your 
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>{operation}: {duration}; it does not finish within the plan in {share} of the sampled runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{operation}: {duration}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty sampling progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop sampling the uncertainty bands of this prediction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty bands failed: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty bands…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty bands: {done} of {total} runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No preset value of this platform carries a range: the bands have no width</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty bands from {runs} runs over {n} ranged values ({seconds} s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uncertainty &amp;Bands</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After each prediction, sample the preset values&apos; ranges in the background and show P10-P90 bands and duration ranges</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel Uncertainty &amp;Sampling</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1719,6 +1816,10 @@ Replace it anyway (it stays read-only), or save this project under another name?
     </message>
     <message>
         <source>last good prediction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>uncertainty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1814,7 +1915,7 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>{lun}: {capacity} in RG {group}, owned by {owner}</source>
+        <source>{lun}: {capacity} in {group}, owned by {owner}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1874,6 +1975,26 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Advise priorities across the load levels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per operation, the lowest-impact priority that still finishes inside its window at each load level</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the plan&apos;s horizon</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Priorities</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1927,6 +2048,14 @@ Replace it anyway (it stays read-only), or save this project under another name?
     </message>
     <message>
         <source>Apply Selected Design</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add as Scenario</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new scenario with the design as its own configuration, to compare with today&apos;s array (Scenario &gt; Compare)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2038,6 +2167,10 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Create a {size} destination LUN for LUN {lun} in {group}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>LUN migration</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2045,6 +2178,22 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <source>{why}.
 
 {what} and migrate to it? (Undo removes it again.)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The I/O profile of a common application: I/O size, reads, randomness and cache hits, each from a cited source (the tooltip of each entry)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set the workload&apos;s I/O size, reads, randomness and cache hits to the template&apos;s (its IOPS and LUNs stay); Undo takes it back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>workload {name}</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -110,7 +110,7 @@ def test_the_canvas_describes_its_selection_and_the_timeline_its_selected_operat
 
     window.selection.set([edits.ref_drive(group.drives[0])])
     text = window.canvas.accessibleDescription()
-    assert text.startswith(f"Selected: Drive {group.drives[0]}") and group.label in text
+    assert text.startswith(f"Selected: Drive {group.drives[0]}") and f"RAID Group {group.id}" in text  # the CLARiiON's word
     assert "<" not in text  # the tooltip's markup is not read out
 
     window.selection.set([edits.ref_group(group.id)])

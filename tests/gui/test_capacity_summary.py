@@ -28,7 +28,7 @@ def test_the_array_page_shows_formatted_capacity_and_the_vault(qtbot, isolated):
     table = _table(w)
     assert table is not None
     texts = [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]
-    assert texts[-1][0] == "Total" and texts[0][0] == "RG 0"
+    assert texts[-1][0] == "Total" and texts[0][0] == "RAID Group 0"
     notes = w.inspector.array_page.findChild(QLabel, "capacityNotes").text()
     assert "Vault: 5 drives" in notes and "Hot spares:" in notes and "U of rack" in notes
     # an edit of the layout refreshes the summary

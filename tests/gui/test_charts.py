@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, Qt  # noqa: E402
 from app.domain.formatting import format_ms  # noqa: E402
 from app.engine.result import Result, Series, SeriesBlock  # noqa: E402
 from app.ui.charts import FOLLOW_SPARE, MAX_CURVES, PLOTS, ChartsPanel, choose_entities, step_xy  # noqa: E402
-from app.ui.charts.timeaxis import format_hours, pick_spacing  # noqa: E402
+from app.ui.charts.timeaxis import TimeAxisItem, pick_spacing  # noqa: E402
 
 try:
     from test_live_support import FakeEngine, catalog, small_project
@@ -201,10 +201,17 @@ def test_status_text_changes_without_a_relayout(qtbot):
     assert requests.count > 0
 
 
-def test_time_axis_ticks():
-    assert format_hours(12.5, 0.5) == "12:30"
-    assert format_hours(30.0, 6) == "1 d 06:00"
-    assert format_hours(48.0, 24) == "2 d"
+def test_time_axis_ticks(qtbot):
+    # issue 23: one notation at every zoom, the plan's own (format_time): it switched between
+    # "0:30", "1 h" and "0 d 02:00"
+    axis = TimeAxisItem()
+    for span, spacing, values, want in (
+            (1.0, 0.25, [0.25, 0.5], ["0:15", "0:30"]),
+            (12.0, 2, [2.0, 4.0], ["2:00", "4:00"]),
+            (48.0, 6, [18.0, 30.0], ["18:00", "1 d 06:00"]),
+            (24 * 30, 7 * 24, [0.0, 168.0, 672.0], ["0:00", "7 d 00:00", "28 d 00:00"])):
+        axis.setRange(0.0, span)
+        assert axis.tickStrings(values, 1.0, spacing) == want
     assert pick_spacing(10.0, 1000) == 1
     assert pick_spacing(24 * 14, 1000) == 24
 

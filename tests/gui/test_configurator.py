@@ -148,7 +148,7 @@ def test_create_raid_group_from_a_selection_lists_only_allowed_types(qtbot, isol
     g = doc.project.groups[0]
     assert (g.raid, g.drives) == (RaidType.R5, [f"0_0_{s}" for s in range(5)])
     assert w.selection.refs() == ["RG 0"]
-    assert w.storage.topLevelItem(0).text(0) == "RG 0"
+    assert w.storage.topLevelItem(0).text(0) == "RAID Group 0"  # the CLARiiON's word (group_noun)
     # the canvas colours members by group
     slot = w.canvas.layout_scene.slots["0_0_0"]
     assert slot.bottom_text == "0"
@@ -568,7 +568,7 @@ def test_new_drive_values_repaint_only_the_slots_they_change(qtbot, isolated, mo
 def test_drive_tooltip_names_type_capacity_and_group(qtbot, isolated):
     w = make_window(qtbot)
     tip = w.canvas.layout_scene.slots["0_0_0"].toolTip()
-    assert "73 GB 15k rpm FC" in tip and "73 GB" in tip and "RG 0" in tip and "RAID 5" in tip
+    assert "73 GB 15k rpm FC" in tip and "73 GB" in tip and "RAID Group 0" in tip and "RAID 5" in tip
     assert "Hot spare" in w.canvas.layout_scene.slots["0_0_14"].toolTip()
 
 

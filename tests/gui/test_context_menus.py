@@ -88,8 +88,8 @@ def test_tree_menu_on_a_lun_schedules_its_operations(oltp, monkeypatch):
 def test_tree_menu_on_a_raid_group(oltp, monkeypatch):
     window, doc, parts = oltp
     menu = window.storage.build_context_menu("RG 0")
-    assert texts(menu) == ["Bind LUN...", "Fail a drive of RG 0...", "Migrate LUN 0 to...",
-                           "Migrate LUN 18 to...", "Delete RG 0 and its LUNs"]
+    assert texts(menu) == ["Bind LUN...", "Fail a drive of RAID Group 0...", "Migrate LUN 0 to...",
+                           "Migrate LUN 18 to...", "Delete RAID Group 0 and its LUNs"]
     accept_forms(monkeypatch)
     action(menu, "Bind LUN...").trigger()
     added = doc.project.scenario().events[-1]
@@ -133,14 +133,16 @@ def test_canvas_menu_on_a_grouped_drive_offers_the_groups_operations(oltp):
     assert got[0][0] == "drive 0_0_3"
     menu = QMenu()
     parts.context_actions(menu, got[0])
-    assert texts(menu) == ["Fail drive 0_0_3...", "RAID group 0", "  Bind LUN...", "  Migrate LUN 0 to...",
+    assert texts(menu) == ["Fail drive 0_0_3...", "RAID Group 0", "  Bind LUN...", "  Migrate LUN 0 to...",
                            "  Migrate LUN 18 to..."]
 
 
 def test_only_the_platforms_operations_are_offered(qtbot, monkeypatch):
     window, doc, parts = open_example(qtbot, "hitachi-usp600-tiers.json")
     menu = window.storage.build_context_menu("RG 0")
-    assert texts(menu) == ["Volume migration group...", "Fail a drive of RG 0...", "Delete RG 0 and its LUNs"]
+    # Hitachi's word for a RAID group (the preset's group_noun)
+    assert texts(menu) == ["Volume migration group...", "Fail a drive of Array Group 0...",
+                           "Delete Array Group 0 and its LUNs"]
     accept_forms(monkeypatch)
     said = []
     parts.timeline.notify = said.append

@@ -179,7 +179,11 @@ def test_validation_errors_stop_the_prediction_and_reach_the_messages_dock(qtbot
     assert sig.args[0] == expected  # a sentence for the status bar, no exception name
     text = "Baseline: op1 (LUN migration): destination LUN 1 is in use by workload 'w1'; a destination must be an unused LUN"
     assert text in expected
+    # the dock (and the status bar) name the operation and the workload (issue 23: no "op1", "w1")
+    text = ("Baseline: Migrate LUN 0 -> LUN 1 (LUN migration): destination LUN 1 is in use by workload 'OLTP'; "
+            "a destination must be an unused LUN")
     qtbot.waitUntil(lambda: text in messages(), timeout=5000)
+    assert text in window.statusBar().currentMessage()
     qtbot.waitUntil(lambda: "1 error," in window._status_label.text(), timeout=5000)
     with qtbot.waitSignal(live.resultReady, timeout=30000):
         doc.undo_stack.undo()

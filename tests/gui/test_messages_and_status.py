@@ -79,7 +79,8 @@ def test_status_bar_counts_are_singular_for_one(qtbot, isolated):
     assert (len(p.enclosures), len(p.groups), len(p.luns)) == (1, 1, 1)
     w = make_window(qtbot, p)
     text = w._status_label.text()
-    assert "1 enclosure ·" in text and "1 RAID group ·" in text and "1 LUN ·" in text, text
+    # the Smart Array's word for a RAID group: an array
+    assert "1 enclosure ·" in text and "1 array ·" in text and "1 LUN ·" in text, text
 
 
 def test_a_typed_capacity_above_the_free_space_is_refused_with_a_message(qtbot, isolated):

@@ -31,7 +31,7 @@ def test_a_migration_without_a_destination_offers_to_create_one(qtbot, monkeypat
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
     monkeypatch.setattr(EventForm, "exec", lambda self: True)
     eid = parts.timeline.new_event_dialog("lun_migration", source_lun=1)
-    assert len(asked) == 1 and "Create a 50 GB destination LUN for LUN 1 in RG 1" in asked[0]
+    assert len(asked) == 1 and "Create a 50 GB destination LUN for LUN 1 in RAID Group 1" in asked[0]
     assert eid is not None
     ev = doc.project.scenario().event(eid)
     dest = doc.project.lun(ev.dest_lun)

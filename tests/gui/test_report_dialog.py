@@ -13,7 +13,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 from PySide6.QtCore import QSettings, QStandardPaths, Qt  # noqa: E402
-from PySide6.QtWidgets import QMainWindow, QMessageBox  # noqa: E402
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QPushButton  # noqa: E402
 
 from app.store.presets import default_catalog  # noqa: E402
 
@@ -110,7 +110,7 @@ def test_export_writes_the_pdf_with_progress_and_opens_it(window, tmp_path, qtbo
     from app.ui import report_dialog
 
     opened = []
-    monkeypatch.setattr(report_dialog.QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()))
+    monkeypatch.setattr(report_dialog.QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) or True)
     dlg = report_dialog.ReportDialog(window.document, window)
     out = tmp_path / "out" / "customer.pdf"
     dlg.path_edit.setText(str(out))
@@ -290,3 +290,64 @@ def test_overwriting_a_report_keeps_its_mode(qapp, tmp_path):
     finally:
         os.umask(old_umask)
     assert new.stat().st_mode & 0o777 == 0o644  # a new file: as any program makes one
+
+
+@pytest.mark.timeout(40)
+@pytest.mark.parametrize("folder_opens", [False, True])
+def test_no_pdf_viewer_is_said_and_the_folder_or_path_offered(window, tmp_path, qtbot, monkeypatch, folder_opens):
+    """openUrl returns False when no viewer starts: the user is told where the report is, not left
+    waiting for a window that never comes (issue 23)."""
+    from types import SimpleNamespace
+
+    from PySide6.QtGui import QGuiApplication
+
+    from app.ui import report_dialog
+
+    out = tmp_path / "reports" / "customer.pdf"
+    out.parent.mkdir()
+    out.write_bytes(b"%PDF-1.4\n")
+    asked = []
+
+    def open_url(url):
+        asked.append(url.toLocalFile())
+        return folder_opens and url.toLocalFile() == str(out.parent)
+
+    monkeypatch.setattr(report_dialog.QDesktopServices, "openUrl", open_url)
+    QGuiApplication.clipboard().setText("")
+    dlg = report_dialog.ReportDialog(window.document, window)
+    dlg.open_box.setChecked(True)
+    dlg._finished(SimpleNamespace(path=out, pages=3))
+    assert asked == [str(out)]
+    box = window.findChild(QMessageBox, "noViewerBox")
+    assert box is not None and box.isVisible()
+    assert str(out) in box.text() and "no program to show PDF files" in box.text()
+    box.findChild(QPushButton, "showFolder").click()
+    assert asked == [str(out), str(out.parent)]
+    # the folder shown: nothing else to do; not shown either: the path is on the clipboard
+    assert QGuiApplication.clipboard().text() == ("" if folder_opens else str(out))
+    qtbot.waitUntil(lambda: window.findChild(QMessageBox, "noViewerBox") is None, timeout=5000)
+
+
+@pytest.mark.timeout(40)
+def test_no_pdf_viewer_copy_path(window, tmp_path, monkeypatch):
+    from PySide6.QtGui import QGuiApplication
+
+    from app.ui import report_dialog
+
+    out = tmp_path / "customer.pdf"
+    monkeypatch.setattr(report_dialog.QDesktopServices, "openUrl", lambda url: False)
+    QGuiApplication.clipboard().setText("")
+    dlg = report_dialog.ReportDialog(window.document, window)
+    dlg.open_in_viewer(out)
+    window.findChild(QMessageBox, "noViewerBox").findChild(QPushButton, "copyPath").click()
+    assert QGuiApplication.clipboard().text() == str(out)
+    assert any(str(out) in m for m in window.messages)
+
+
+def test_a_viewer_that_starts_shows_no_message(window, tmp_path, monkeypatch):
+    from app.ui import report_dialog
+
+    monkeypatch.setattr(report_dialog.QDesktopServices, "openUrl", lambda url: True)
+    dlg = report_dialog.ReportDialog(window.document, window)
+    dlg.open_in_viewer(tmp_path / "customer.pdf")
+    assert window.findChild(QMessageBox, "noViewerBox") is None

@@ -54,6 +54,25 @@ def test_a_sweep_fills_the_chart_table_and_answers(qtbot, dialog):
     assert dlg.run_button.isEnabled() and not dlg.cancel_button.isEnabled()
 
 
+def test_the_priority_advice_table_shows_the_service_answer(qtbot, dialog):
+    from app.service.sweep_advice import level_text
+
+    _doc, dlg = dialog
+    dlg.steps.setValue(4)
+    assert dlg.advice_table.isHidden()
+    dlg.advise.setChecked(True)
+    dlg.window_h.setValue(6.0)
+    with qtbot.waitSignal(dlg.bridge.finished, timeout=120000):
+        dlg.start()
+    _name, res = dlg.results[0]
+    (op,) = res.advice.operations
+    assert op.window_h == 6.0 and not dlg.advice_table.isHidden()
+    assert dlg.advice_table.horizontalHeaderItem(1).text() == "op1"
+    assert dlg.advice_table.rowCount() == len(op.levels) == 4
+    assert [dlg.advice_table.item(i, 1).text() for i in range(4)] == [level_text(lv) for lv in op.levels]
+    assert "window 6 h (given)" in dlg.advice_note.text()
+
+
 def test_cancel_stops_the_sweep(qtbot, dialog):
     _doc, dlg = dialog
     with qtbot.waitSignal(dlg.bridge.finished, timeout=120000) as sig:
@@ -99,5 +118,14 @@ def test_goal_seek_finds_and_applies_a_design_as_one_undo_step(qtbot):
     before = doc.project.clone()
     dlg.apply_selected()
     assert len(doc.project.groups) == res.chosen.groups and "Applied" in dlg.summary.text()
+    doc.undo_stack.undo()
+    assert doc.project == before
+    dlg.table.selectRow(row)
+    assert dlg.scenario_button.isEnabled()
+    dlg.add_as_scenario()  # the candidate beside today's array: one undo step
+    added = doc.project.scenario()
+    assert added.overlay is not None and added.name.startswith("Design: ")
+    assert len(doc.view.groups) == res.chosen.groups and doc.project.groups == before.groups
+    assert "Added scenario" in dlg.summary.text()
     doc.undo_stack.undo()
     assert doc.project == before

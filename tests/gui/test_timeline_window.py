@@ -180,10 +180,12 @@ def test_engine_advisories_reach_the_messages_dock(win, qtbot):
     def texts():
         return [view.cell(i, 2) for i in range(view.row_count())]
 
-    qtbot.waitUntil(lambda: "op1: ASAP under host load" in texts(), timeout=5000)
+    # the engine's "op1: ..." as the user reads it: the operation named, not its id
+    said = "Migrate LUN 0 -> LUN 2: ASAP under host load"
+    qtbot.waitUntil(lambda: said in texts(), timeout=5000)
     with qtbot.waitSignal(parts.live.resultReady, timeout=10000):
         doc.apply(edits.SetEventPriority("op1", "Low"))
-    qtbot.waitUntil(lambda: "op1: ASAP under host load" not in texts(), timeout=5000)
+    qtbot.waitUntil(lambda: said not in texts(), timeout=5000)
 
 
 def test_edit_delete_removes_the_selected_operation(win):

@@ -120,4 +120,4 @@ from .deletion import (  # noqa: F401
     with_dependent_events,
     workload_effects,
 )
-from .design import ApplyDesign  # noqa: F401,E402
+from .design import ApplyDesign, DesignAsScenario  # noqa: F401,E402

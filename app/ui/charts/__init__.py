@@ -9,7 +9,9 @@ wheel zooms the time axis (all plots follow); right-click or the Export menu sav
 or its series as CSV. When a baseline scenario is pinned its curves are drawn dashed underneath.
 A response time is undefined (NaN) where the workload completed no I/O: its curve breaks there,
 the read-out says "no I/O", the CSV cell is empty; a shaded band marks each controller reboot.
-Time ticks are written under the lowest visible chart. After a failed prediction the last good
+Once the uncertainty sampling has run (app/ui/bands.py) each curve has its P10-P90 band drawn
+under it (charts/bands.py); a new result drops the bands of the old one. Time ticks are written
+under the lowest visible chart. After a failed prediction the last good
 curves stay, dimmed under a banner that says why (set_stale).
 
 The panel never computes a prediction: it reads `Result.series` and `Result.horizon_h` only.
@@ -35,13 +37,16 @@ from app.domain.formatting import OUTAGE_TEXT, format_response, format_time, for
 from app.ui.accessibility import accessible
 from app.ui.i18n import QT_TR_NOOP, tr
 from app.ui.theme import Theme, follow_palette, readable, style_plot, theme
+from app.ui.tooltips import follow_pointer
 
+from .bands import BandOverlay
 from .statustext import StatusText
 from .timeaxis import TimeAxisItem
 
 # pixels of each plot's data area (inside its axes) before the charts scroll: room for three
 # readable value ticks (0, 50, 100 %) and the shape of a step; below that the plots are too flat
 # to read and the panel scrolls instead
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's largest widget size
 PLOT_DATA_MIN_H = 100
 TITLE_H = 16  # a plot's header row: its title (and its legend, when one line of it fits beside)
 TICK_LABEL_LINES = 1.6  # value tick labels this many text lines apart at least (closer, they run together)
@@ -344,6 +349,7 @@ class ChartsPanel(QWidget):
         self._saturation_key: list | None = None
         self._saturation_items: list[pg.GraphicsObject] = []
         self.shown: dict[str, list[tuple[str, str]]] = {s.key: [] for s in PLOTS}
+        self.band_overlay = BandOverlay(self)  # P10-P90 bands of the result shown (set_bands)
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -370,7 +376,7 @@ class ChartsPanel(QWidget):
         lay.addLayout(bar)
 
         split = QSplitter(Qt.Horizontal, self)
-        self.glw = pg.GraphicsLayoutWidget()
+        self.glw = follow_pointer(pg.GraphicsLayoutWidget())  # a band's tooltip goes with the pointer
         accessible(self.glw, tr("Charts"), tr("Host response time, controller CPU, utilization and rates over the "
                                               "plan; the readout beside them lists the values at the cursor"))
         self.scroll = QScrollArea()
@@ -521,15 +527,19 @@ class ChartsPanel(QWidget):
             item.setForeground(0, self._color((metric, ent)))
         outages, self.outages = self.outages, None  # the bands again, their label in the new colour
         self._sync_outages(outages)
+        self.band_overlay.set_theme()
 
     # ---------------------------------------------------------------- public
     def set_results(self, result, baseline=None, project=None) -> None:
         """Show `result` (and `baseline` dashed). Reuses curve items, so it is cheap to call."""
         first = self.result is None and result is not None
+        same = result is self.result  # a redraw (a new focus): the bands sampled around it stay
         self.project = project if project is not None else self.project
         self.result = result
         self.baseline = baseline
         self.set_stale(None)  # a new prediction: no longer the last good one
+        if not same:
+            self.band_overlay.clear()  # sampled around the previous result: not this one's
         if result is None:  # nothing of an earlier prediction stays (another project's)
             for key in self.curves:
                 self._sync_plot(key, [], [])
@@ -579,7 +589,19 @@ class ChartsPanel(QWidget):
                 self.fit(spare=FOLLOW_SPARE)
             elif horizon < 0.6 * self._fit_horizon:
                 self.fit()
+        if same:
+            self.band_overlay.sync()  # the curves shown may be others now
         self._update_readout()
+
+    def set_bands(self, bands) -> None:
+        """The P10-P90 bands (app.service.uncertainty.Bands) of the result shown, or None."""
+        if bands is not None and (self.result is None or bands.scenario != self.result.scenario):
+            bands = None  # another scenario's (a stale sampling): never drawn under these curves
+        self.band_overlay.set_bands(bands)
+
+    @property
+    def bands(self):
+        return self.band_overlay.bands
 
     def _retitle(self, result) -> None:
         """Name the controllers as the platform does ("SP CPU per core", "Controller CPU ...")."""
@@ -721,6 +743,11 @@ class ChartsPanel(QWidget):
         row = [s.key for s in PLOTS].index(key)
         self.glw.ci.layout.setRowMaximumHeight(row, 1e6 if visible else 0)
         self.glw.ci.layout.setRowMinimumHeight(row, 0)
+        # the grid keeps a hidden item's own minimum (its axes' and header's, 26 px) and the
+        # spacing after it: the hidden plot goes down to nothing, its spacing with it
+        p.setMinimumHeight(-1 if visible else 0)
+        p.setMaximumHeight(QWIDGETSIZE_MAX if visible else 0)
+        self.glw.ci.layout.setRowSpacing(row, self.glw.ci.layout.verticalSpacing() if visible else 0)
         self._update_time_axis()
         self._update_min_height()
         self._update_readout()  # a hidden chart leaves the read-out

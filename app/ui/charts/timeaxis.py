@@ -1,33 +1,17 @@
-"""A time axis in hours from plan start, ticked in sensible units (minutes, hours, days)."""
+"""A time axis in hours from plan start, ticked in sensible units (minutes, hours, days) and
+labelled as every other time on the plan is written (format_time: '0:30', '18:00', '1 d 06:00'):
+one notation from minutes to a month, whatever the zoom (it switched between '0:30', '1 h' and
+'0 d 02:00')."""
 from __future__ import annotations
 
 import math
 
 import pyqtgraph as pg
 
+from app.domain.formatting import format_time
+
 # candidate major tick spacings, hours
 _STEPS = (1 / 60, 2 / 60, 5 / 60, 10 / 60, 0.25, 0.5, 1, 2, 3, 6, 12, 24, 48, 72, 7 * 24, 14 * 24, 28 * 24)
-
-
-def format_hours(t: float, spacing: float = 1.0, days: bool | None = None) -> str:
-    """12.5 -> '12:30'; 30 -> '1 d 06:00'; 48 with day spacing -> '2 d'.
-
-    `days`: write days ('0 d 18:00') or not ('18 h'); None: only from 24 h on. An axis passes
-    one choice for all its ticks so that one zoom level reads in one format."""
-    if t < 0:
-        return "-" + format_hours(-t, spacing, days)
-    total_min = int(round(t * 60))
-    d, rem = divmod(total_min, 24 * 60)
-    hh, mm = divmod(rem, 60)
-    if days is None:
-        days = d > 0
-    if spacing >= 24 and rem == 0:
-        return f"{d} d"
-    if days:
-        return f"{d} d {hh:02d}:{mm:02d}"
-    if spacing >= 1:
-        return f"{hh} h" if mm == 0 else f"{hh}:{mm:02d}"
-    return f"{hh}:{mm:02d}"
 
 
 def format_duration(hours: float | None) -> str:
@@ -67,6 +51,4 @@ class TimeAxisItem(pg.AxisItem):
         return [(major, 0), (minor, 0)]
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802
-        # one format for the whole view: days on every tick once the view reaches the second day
-        days = max(abs(x) for x in (*self.range, *values)) >= 24 - 1e-9 if values else False
-        return [format_hours(v, spacing, days) for v in values]
+        return [format_time(v) for v in values]

@@ -26,6 +26,7 @@ from app.domain.edits import parse_ref
 from app.ui.timeline.dialogs import failed_at, failed_drives
 from app.ui.charts import values_at
 from app.ui.i18n import QT_TR_NOOP, tr
+from app.ui.terms import group_noun, group_title
 
 
 # the GUI-thread time one turn of the event loop may spend on a result's redraw steps (the first
@@ -144,7 +145,10 @@ class TimelineParts:
             inspector.set_result(live.current)
 
     def on_failed(self, message: str) -> None:
-        first = message.splitlines()[0]
+        from app.ui.message_names import MessageNames
+
+        # the banners and the status bar name operations and workloads, as the Messages dock does
+        first = MessageNames(self.window.document).message_text(message.splitlines()[0], None)
         # the curves, the comparison and the bars stay, dimmed under the reason (a new result
         # undims them); the banner says it, so the chart status line does not repeat it
         self.charts.set_stale(first)
@@ -221,21 +225,22 @@ class TimelineParts:
             elif kind == "workload":
                 focus.add(("response_ms", key))
         self.charts.set_focus(focus)
-        # the timeline shows the window's event selection, none included (a selection with no
-        # operation, e.g. after the selected one was deleted or its add undone)
-        if event_id != self.timeline.selected:
-            self.timeline.selected = event_id
-            self.timeline.gantt.select(event_id)
-            self.timeline._update_controls()
+        # the timeline shows the window's event (or workload) selection, none included (a
+        # selection with neither, e.g. after the selected one was deleted or its add undone)
+        workloads = [key for kind, key in map(parse_ref, refs) if kind == "workload"]
+        self.timeline.show_selection(event_id, workloads[0] if len(workloads) == 1 else None)
         if event_id:
             self.advisor.set_event(event_id, evaluate=self.docks["advisor"].isVisible())
 
-    def on_timeline_selection(self, event_id: str) -> None:
-        if event_id:
-            self.window.selection.set([event_id])
+    def on_timeline_selection(self, ref: str) -> None:
+        """An operation ("op3") or a workload ("workload w1") was picked on the timeline ("": none)."""
+        if ref:
+            self.window.selection.set([ref])
+            if parse_ref(ref)[0] == "workload":
+                self.window.show_inspector()
         else:
-            # clear only our own event selection, keep a canvas selection
-            refs = [r for r in self.window.selection.refs() if parse_ref(r)[0] != "event"]
+            # clear only what the timeline selects (events, a workload), keep a canvas selection
+            refs = [r for r in self.window.selection.refs() if parse_ref(r)[0] not in ("event", "workload")]
             self.window.selection.set(refs)
 
     def show_advisor(self, event_id: str) -> None:
@@ -265,7 +270,7 @@ class TimelineParts:
             group = project.group_of_drive(key)
             sub = self._group_entries(group.id, drive_failure=False) if group is not None else []
             if sub:
-                entries.append((tr("RAID group {id}").format(id=group.id), sub))
+                entries.append((group_title(self.window.document, group.id), sub))
         if entries:
             menu.addSeparator()
             _add_entries(menu, entries)
@@ -304,14 +309,14 @@ class TimelineParts:
                         self._dialog("volume_migration", moves=[[l, None] for l in luns], parallel=True)))
         members = project.group(gid).drives
         if drive_failure and members and self._offered("drive_failure"):
-            out.append((tr("Fail a drive of RG {id}...").format(id=gid), self._dialog("drive_failure", drive=members[0])))
+            out.append((tr("Fail a drive of {group}...").format(group=group_title(self.window.document, gid)), self._dialog("drive_failure", drive=members[0])))
         if luns and self._offered("lun_migration"):
             out.append(None)
             out += [(tr("Migrate LUN {id} to...").format(id=l), self._dialog("lun_migration", source_lun=l))
                     for l in luns[:MENU_LUNS]]
             if len(luns) > MENU_LUNS:
-                out.append((tr("{n} more LUNs: right-click them in the RAID groups and LUNs tree").format(
-                            n=len(luns) - MENU_LUNS),
+                out.append((tr("{n} more LUNs: right-click them in the {groups} and LUNs tree").format(
+                            n=len(luns) - MENU_LUNS, groups=group_noun(self.window.document, plural=True)),
                             None))
         return out
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.ui.i18n import tr
+from app.domain.hardware import group_title
+from app.ui.terms import platform_of
 from app.domain import edits
 from app.domain.capacity import capacity_summary
 from app.domain.formatting import format_capacity
 
 
-def destination_lun(project, catalog, source_lun: int) -> edits.CreateLun | None:
+def destination_lun(project, catalog, source_lun: int, platform=None) -> edits.CreateLun | None:
     """A new LUN as large as `source_lun`, owned by the same controller, in the RAID group with
     the most free space that holds it, another group than the source's when one does (moving a
     LUN within its own group changes nothing of its drives); None when no group has room."""
@@ -21,13 +23,14 @@ def destination_lun(project, catalog, source_lun: int) -> edits.CreateLun | None
         return None
     best = max(fits, key=lambda r: (r.group_id != src.group_id, r.free_gb, -r.group_id))
     op = edits.CreateLun(best.group_id, src.capacity_gb, src.owner)
-    op.text = f"Create a {format_capacity(src.capacity_gb)} destination LUN for LUN {source_lun} in RG {best.group_id}"
+    op.text = tr("Create a {size} destination LUN for LUN {lun} in {group}").format(
+        size=format_capacity(src.capacity_gb), lun=source_lun, group=group_title(platform, best.group_id))
     return op
 
 
 def offer_destination(parent: QWidget, document, source_lun: int, why: str) -> int | None:
     """Ask whether to create the destination LUN; the new LUN's id once created, else None."""
-    op = destination_lun(document.project, document.catalog, source_lun)
+    op = destination_lun(document.project, document.catalog, source_lun, platform_of(document))
     if op is None or document.check(op):
         return None
     answer = QMessageBox.question(

@@ -29,6 +29,7 @@ from app.domain.validation import (
     ERROR, MAX_START_H, REALLOCATE_THRESHOLD, event_issues, migration_targets, unused_luns,
 )
 from app.ui.i18n import tr
+from app.domain import hardware
 from app.ui.properties import TimeSpinBox
 from app.ui.theme import theme
 
@@ -277,6 +278,12 @@ class EventForm(QDialog):
         cb.setCurrentIndex(max(idx, 0))
         return cb
 
+    def _group_name(self, group, group_id: int) -> str:
+        """"Disk Group 3" on a Dell MD (the platform's word); a missing group's number with a "?"."""
+        if group is None:
+            return f"{hardware.group_noun(self.platform)} {group_id}?"
+        return hardware.group_title(self.platform, group.id, group.name)
+
     def _editor(self, name: str, value: Any) -> QWidget | None:
         p = self.project
         if name == "start_h":
@@ -284,7 +291,8 @@ class EventForm(QDialog):
             sb.setValue(float(value))
             return sb
         if name in ("source_lun", "dest_lun", "lun"):
-            items = [(f"{l.label} ({p.group(l.group_id).label if any(g.id == l.group_id for g in p.groups) else 'RG ?'}, "
+            groups = {g.id: g for g in p.groups}
+            items = [(f"{l.label} ({self._group_name(groups.get(l.group_id), l.group_id)}, "
                       f"{l.capacity_gb:g} GB)", l.id) for l in p.luns]
             return self._combo(items, value)
         if name == "drive":
@@ -299,7 +307,7 @@ class EventForm(QDialog):
                     continue
                 if isinstance(self._event, DriveReplacement) and loc not in failed and loc != value:
                     continue
-                where = g.label if g else (tr("hot spare") if d.hot_spare else tr("unbound"))
+                where = self._group_name(g, g.id) if g else (tr("hot spare") if d.hot_spare else tr("unbound"))
                 items.append((f"{loc} ({where})", loc))
             return self._combo(items, value)
         if name == "priority":

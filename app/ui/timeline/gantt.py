@@ -13,14 +13,15 @@ import math
 from dataclasses import dataclass, field
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QVBoxLayout, QWidget
 
-from app.domain.formatting import format_duration, format_time
+from app.domain.formatting import format_duration, format_duration_band, format_time
 from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEnable, WorkloadChange, describe_event
 from app.ui.accessibility import accessible, announce, plain_text
 from app.ui.theme import Theme, follow_palette, mix, readable, style_plot, theme
+from app.ui.tooltips import follow_pointer
 from app.ui.charts.timeaxis import TimeAxisItem
 
 PHASE_COLORS = {
@@ -323,15 +324,23 @@ class EventItem(pg.GraphicsObject):
 
 
 class WorkloadLane(pg.GraphicsObject):
-    """A workload's lane: a thin band over the plan with its IOPS written on it."""
+    """A workload's lane: a thin band over the plan with its IOPS written on it. A click selects
+    the workload (the window's selection: the inspector shows it, Delete removes it)."""
 
-    def __init__(self, gantt: "GanttView", y: float, horizon: float, text: str):
+    def __init__(self, gantt: "GanttView", workload_id: str, y: float, horizon: float, text: str):
         super().__init__()
         self.gantt = gantt
+        self.workload_id = workload_id
+        self.selected = False
         self.painted_stale = False  # it was last painted pale (GanttView.set_stale repaints it)
         self.y, self.horizon = y, max(horizon, 1e-6)
         self.setToolTip(text)
         self.setZValue(1)
+
+    def mouseClickEvent(self, ev) -> None:  # noqa: N802 - pyqtgraph API
+        if ev.button() in (Qt.LeftButton, Qt.RightButton):
+            ev.accept()
+            self.gantt.workloadClicked.emit(self.workload_id)
 
     def set(self, y: float, horizon: float, text: str) -> None:
         horizon = max(horizon, 1e-6)
@@ -348,8 +357,9 @@ class WorkloadLane(pg.GraphicsObject):
     def paint(self, p, *args) -> None:
         stale = self.painted_stale = self.gantt.stale
         ink = self.gantt.ink
-        pen = QPen(_pale(ink.lane_pen, stale))
+        pen = QPen(_pale(ink.theme.text if self.selected else ink.lane_pen, stale))
         pen.setCosmetic(True)
+        pen.setWidthF(2.2 if self.selected else 1.0)
         p.setPen(pen)
         p.setBrush(QBrush(_pale(ink.lane_fill, stale)))
         p.drawRect(self.boundingRect())
@@ -402,6 +412,7 @@ class RowAxisItem(pg.AxisItem):
 
 class GanttView(QWidget):
     eventClicked = Signal(str)
+    workloadClicked = Signal(str)  # workload id (its lane was clicked, or reached with the arrow keys)
     editRequested = Signal(str)
     contextRequested = Signal(str, object)  # event id, QPoint (global)
     moveRequested = Signal(str, float)  # event id, new start (hours)
@@ -417,6 +428,7 @@ class GanttView(QWidget):
         self.row_axis = RowAxisItem()
         self.plot_widget = pg.PlotWidget(axisItems={"bottom": TimeAxisItem("bottom"), "left": self.row_axis})
         accessible(self.plot_widget, "Timeline", "Nothing selected")
+        follow_pointer(self.plot_widget)  # a bar's tooltip goes when the pointer leaves the bar
         lay.addWidget(self.plot_widget)
         self.plot: pg.PlotItem = self.plot_widget.getPlotItem()
         self.plot.setMouseEnabled(x=True, y=False)
@@ -447,9 +459,18 @@ class GanttView(QWidget):
         vb.sigRangeChanged.connect(self._forget_px)
         vb.sigResized.connect(self._forget_px)
         self.selected: str | None = None
+        self.selected_workload: str | None = None
+        # clicked, or reached with Tab, the view takes the arrow keys: up and down select rows
+        self.plot_widget.setFocusPolicy(Qt.StrongFocus)
+        self.plot_widget.installEventFilter(self)
         self.stale = False
         self.horizon_h = 0.0
         self.platform = None
+        self.result = None  # the prediction the bars show
+        # the uncertainty bands (app.service.uncertainty.Bands) and the prediction they were
+        # sampled around: the durations read with their P10-P90 only while that one is shown
+        self.bands = None
+        self.band_result = None
         self.set_theme(theme())
         follow_palette(self, lambda: self.set_theme(theme()))
 
@@ -471,6 +492,7 @@ class GanttView(QWidget):
         graphics items is what is slow)."""
         self.rows = []
         self.platform = platform
+        self.result = result
         if project is None:
             self._sync({}, {}, False)
             self._set_ticks()
@@ -528,7 +550,8 @@ class GanttView(QWidget):
         for wid, (y, horizon, text) in lanes.items():
             lane = self.lanes.get(wid)
             if lane is None:
-                lane = self.lanes[wid] = WorkloadLane(self, y, horizon, text)
+                lane = self.lanes[wid] = WorkloadLane(self, wid, y, horizon, text)
+                lane.selected = wid == self.selected_workload
                 self.plot.addItem(lane)
             else:
                 lane.set(y, horizon, text)
@@ -550,6 +573,7 @@ class GanttView(QWidget):
                 # only its words may not
                 item.op, item._tip = op, tip
                 item.selected = eid == self.selected
+                self._set_note(item, ev, op)  # the bands may have come (or gone) since
                 continue
             phases = self._phases(op)
             if item is None or item.kind != ev.kind:
@@ -561,18 +585,35 @@ class GanttView(QWidget):
                 item.set(ev, y, phases, op.end_h if op else None, marker, tip)
             item.op = op
             item.selected = eid == self.selected
-            if isinstance(ev, WorkloadChange):  # what changes, beside its marker on the lane
-                note = ", ".join(f"{k} {v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool)
-                                 else f"{k} {v}" for k, v in ev.changes.items())
-            elif _has_phases(op):
-                # a feature enable has no priority
-                note = " · ".join(filter(None, (op.priority, format_duration(op.duration_h))))
-            else:
-                note = ""
-            if note != item.note:
-                item.prepareGeometryChange()
-                item.note = note
-                item.update()
+            self._set_note(item, ev, op)
+
+    def _set_note(self, item: "EventItem", ev: Event, op) -> None:
+        if isinstance(ev, WorkloadChange):  # what changes, beside its marker on the lane
+            note = ", ".join(f"{k} {v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool)
+                             else f"{k} {v}" for k, v in ev.changes.items())
+        elif _has_phases(op):
+            # a feature enable has no priority
+            note = " · ".join(filter(None, (op.priority, self.duration_text(op))))
+        else:
+            note = ""
+        if note != item.note:
+            item.prepareGeometryChange()
+            item.note = note
+            item.update()
+
+    def duration_text(self, op) -> str:
+        """An operation's predicted duration, with its P10-P90 band once the sampling ran for the
+        prediction shown: '3.4 h (P10-P90 2.8-4.1 h)'."""
+        band = None
+        if self.bands is not None and self.band_result is self.result and self.result is not None:
+            band = self.bands.operations.get(op.event_id)
+        if band is None:
+            return format_duration(op.duration_h)
+        return format_duration_band(op.duration_h, band.duration_h.p10, band.duration_h.p90)
+
+    def set_bands(self, bands, result) -> None:
+        """Bands sampled around `result` (None: no bands); the notes and tooltips follow."""
+        self.bands, self.band_result = bands, result
 
     def _phases(self, op) -> list:
         if op is None:
@@ -587,7 +628,7 @@ class GanttView(QWidget):
                 tip.append(f"  {ph.name}: {format_time(ph.start_h)} - {format_time(ph.end_h) if ph.end_h is not None else 'beyond the plan'}"
                            f" ({format_duration(ph.duration_h)}{rate})")
             prio = f"priority {op.priority}; " if op.priority else ""
-            tip.append(f"{prio}duration {format_duration(op.duration_h)}")
+            tip.append(f"{prio}duration {self.duration_text(op)}")
             if op.touches_workloads:
                 tip.append("affects workloads " + ", ".join(op.touches_workloads))
         elif ev.is_operation:
@@ -623,17 +664,46 @@ class GanttView(QWidget):
             if item.painted_stale != stale and (dim or not stale):
                 item.update()  # drops an event item's cached pixmap
 
-    def select(self, event_id: str | None) -> None:
+    def select(self, event_id: str | None, workload_id: str | None = None) -> None:
+        """Outline the selected operation's bar, or the selected workload's lane (one of them)."""
         self.selected = event_id
+        self.selected_workload = workload_id if not event_id else None
         for eid, item in self.items.items():
             on = eid == event_id
             if item.selected != on:
                 item.selected = on
                 item.update()
+        for wid, lane in self.lanes.items():
+            on = wid == self.selected_workload
+            if lane.selected != on:
+                lane.selected = on
+                lane.update()
         # the bars are not accessible objects: the view says which one is selected
         item = self.items.get(event_id) if event_id else None
+        lane = self.lanes.get(self.selected_workload) if self.selected_workload else None
         announce(self.plot_widget, f"Selected: {plain_text(item.tooltip_text())}" if item is not None
-                 else "Nothing selected")
+                 else f"Selected: {lane.toolTip()}" if lane is not None else "Nothing selected")
+
+    def step_selection(self, step: int) -> None:
+        """The row above (step -1) or below (+1) the selected one becomes selected (the arrow
+        keys): a workload lane or an operation's row, as a click on it would."""
+        keys = [r.key for r in self.rows]
+        if not keys:
+            return
+        here = (f"op:{self.selected}" if self.selected else
+                f"wl:{self.selected_workload}" if self.selected_workload else None)
+        at = keys.index(here) + step if here in keys else (0 if step > 0 else len(keys) - 1)
+        kind, _, key = keys[max(0, min(len(keys) - 1, at))].partition(":")
+        if kind == "wl":
+            self.workloadClicked.emit(key)
+        else:
+            self.eventClicked.emit(key)
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802
+        if obj is self.plot_widget and ev.type() == QEvent.KeyPress and ev.key() in (Qt.Key_Up, Qt.Key_Down):
+            self.step_selection(-1 if ev.key() == Qt.Key_Up else 1)
+            return True
+        return super().eventFilter(obj, ev)
 
     def set_cursor(self, t: float) -> None:
         if abs(self.cursor.value() - t) > 1e-12:

@@ -53,6 +53,7 @@ class TimelinePanel(QWidget):
         self._horizon_h: float | None = None
         self.notify = notify or (lambda text: self.message.setText(text))
         self.selected: str | None = None
+        self.selected_workload: str | None = None  # a workload lane's (no event selected then)
         self._updating = False
 
         lay = QVBoxLayout(self)
@@ -117,6 +118,7 @@ class TimelinePanel(QWidget):
         self.gantt = GanttView(self)
         lay.addWidget(self.gantt, 1)
         self.gantt.eventClicked.connect(self.select)
+        self.gantt.workloadClicked.connect(self.select_workload)
         self.gantt.moveRequested.connect(self.move_event)
         self.gantt.editRequested.connect(self.edit_event)
         self.gantt.contextRequested.connect(self._context_menu)
@@ -166,6 +168,12 @@ class TimelinePanel(QWidget):
         self.gantt.set_stale(False)
         self.refresh()
 
+    def set_bands(self, bands, result) -> None:
+        """The uncertainty bands sampled around `result` (None: none): the operations' durations
+        read with their P10-P90 while that prediction is shown."""
+        self.gantt.set_bands(bands, result)
+        self.refresh()
+
     def set_stale(self, stale: bool, dim: bool = False) -> None:
         """A prediction is running (`stale`), or failed (`dim` too: the bars are dimmed now)."""
         self.gantt.set_stale(stale, dim)
@@ -180,6 +188,9 @@ class TimelinePanel(QWidget):
                 self.project.scenario().event(self.selected)
             except KeyError:  # deleted, an add undone, another scenario (the window drops it from
                 self.selected = None  # its selection too: MainWindow._drop_vanished_refs)
+        if self.selected_workload and self.project is not None and not any(
+                w.id == self.selected_workload for w in self.project.workloads):
+            self.selected_workload = None
         self.gantt.set_stale(True)
         self.refresh()
 
@@ -190,7 +201,7 @@ class TimelinePanel(QWidget):
             result = None
         self.gantt.set_data(project, result, platform=self.platform)
         self.legend.set_keys(legend_keys(result))
-        self.gantt.select(self.selected)
+        self.gantt.select(self.selected, self.selected_workload)
         if self.cursor is not None and result is not None:
             self.cursor.set_horizon(self._horizon_h if self._horizon_h is not None else result.horizon_h)
         self._update_controls()
@@ -198,9 +209,25 @@ class TimelinePanel(QWidget):
     # ---------------------------------------------------------------- selection
     def select(self, event_id: str) -> None:
         self.selected = event_id or None
+        self.selected_workload = None
         self.gantt.select(self.selected)
         self._update_controls()
         self.selectionRequested.emit(event_id or "")
+
+    def select_workload(self, workload_id: str) -> None:
+        """A workload lane was clicked: the workload is selected (in the window: the inspector
+        shows it, Delete removes it)."""
+        self.selected, self.selected_workload = None, workload_id
+        self.gantt.select(None, workload_id)
+        self._update_controls()
+        self.selectionRequested.emit(edits.ref_workload(workload_id))
+
+    def show_selection(self, event_id: str | None, workload_id: str | None) -> None:
+        """The window's selection changed elsewhere (canvas, tree, inspector): outline it here."""
+        if (event_id, workload_id) != (self.selected, self.selected_workload):
+            self.selected, self.selected_workload = event_id, (None if event_id else workload_id)
+            self.gantt.select(self.selected, self.selected_workload)
+            self._update_controls()
 
     def selected_event(self) -> Event | None:
         if not self.selected or self.project is None:

@@ -1,0 +1,77 @@
+"""Uncertainty-band benchmark (a script, not a timed test): prints medians.
+
+    python benchmarks/uncertainty.py [--repeat N] [--samples 200] [--large-samples 200]
+
+Bands (app/service/uncertainty.py: a Latin hypercube over the ranged rates values, one engine
+run per sample, chunked over the shared local process pool, already started as the GUI keeps
+it) for the current scenario of every example project, target <= 1 s each, and for the
+960-drive, 200-operation plan of benchmarks/engine.py, target <= 10 s, on the machine's cores.
+The point estimate is passed in (the GUI has it already), so the figures are the bands alone.
+An example whose platform's rates carry no range needs no sampling (0 runs): listed as such.
+Wall-clock medians (the work is spread over processes); record them in docs/performance.md.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.engine import native, simulate  # noqa: E402
+from app.service.runner import local_pool  # noqa: E402
+from app.service.uncertainty import compute_bands  # noqa: E402
+from app.store.examples import example_paths  # noqa: E402
+from app.store.presets import load_catalog  # noqa: E402
+from app.store.project_file import load_project  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from engine import large_project, machine  # noqa: E402
+
+
+def median_s(fn, repeat: int) -> tuple[float, object]:
+    out = fn()  # warm-up (the workers import the engine once)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--samples", type=int, default=200)
+    ap.add_argument("--large-samples", type=int, default=200)
+    args = ap.parse_args()
+    catalog = load_catalog()
+    pool = local_pool()
+    print(f"machine: {machine()}; engine: {native.describe()}; pool: {pool._max_workers} workers")
+    worst = 0.0
+    for path in example_paths():
+        project = load_project(path)
+        point = simulate(project, catalog, project.current_scenario)
+        med, bands = median_s(lambda: compute_bands(project, catalog, samples=args.samples, point=point),
+                              args.repeat)
+        worst = max(worst, med) if bands.runs else worst
+        print(f"{path.stem:34s} {med:6.2f} s  {bands.runs:4d} runs over {len(bands.parameters):2d} ranged values"
+              f"  {len(bands.series):4d} series bands")
+    print(f"examples: worst median {worst:.2f} s (target <= 1 s)")
+    project = large_project()
+    t0 = time.perf_counter()
+    point = simulate(project, catalog, project.current_scenario)
+    point_s = time.perf_counter() - t0
+    med, bands = median_s(lambda: compute_bands(project, catalog, samples=args.large_samples, point=point),
+                          args.repeat)
+    print(f"960-drive plan ({point.event_count} engine steps, point estimate {point_s:.2f} s): {med:.2f} s  "
+          f"{bands.runs} runs over {len(bands.parameters)} ranged values, {len(bands.series)} series bands "
+          f"(target <= 10 s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
