@@ -170,14 +170,18 @@ def advise(sim: "SimState", res: "Result") -> None:
         return
     lay = sim.lay
     facts: dict[tuple, tuple[str, str, int, int, tuple]] = {}  # per RAID type, width and drive types
+    of_group: dict[int, tuple[str, str, int, int, tuple]] = {}  # each group's (asked per op and for the host)
 
     def group(scope: str, gi: int) -> list[tuple[str, str, bool]]:
-        types = lay.drive_types
-        key = (lay.groups[gi].raid, len(lay.groups[gi].drives),
-               tuple(dict.fromkeys(id(types[d]) for d in lay.g_members[gi].tolist())))
-        f = facts.get(key)
+        f = of_group.get(gi)
         if f is None:
-            f = facts[key] = _group_facts(sim, gi)
+            types = lay.drive_types
+            key = (lay.groups[gi].raid, len(lay.groups[gi].drives),
+                   tuple(dict.fromkeys(id(types[d]) for d in lay.g_members[gi].tolist())))
+            f = facts.get(key)
+            if f is None:
+                f = facts[key] = _group_facts(sim, gi)
+            of_group[gi] = f
         return env.group(scope, *f)
 
     def say(where: str, what: str, found: list[tuple[str, str, bool]]) -> None:
