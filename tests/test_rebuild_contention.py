@@ -72,3 +72,14 @@ def test_the_rebuild_s_share_is_taken_from_the_host_and_its_response_rises(catal
     assert iops.at(during) < iops.at(before)  # the host is served less while the rebuild holds its share
     assert resp.at(during) > resp.at(before)
     assert float(max(r.get("group_pct", "0").v)) <= 100.0 + 1e-9
+
+
+def test_the_reliability_estimate_under_saturating_hosts_uses_the_kept_share(catalog):
+    """Without a failure in the plan the group's rebuild is estimated at the plan's load: with
+    the hosts filling the drives it is the kept share's rate (before: no estimate at all, the
+    host taking every drive second), slower than on idle drives."""
+    spec = _plan(1500.0)
+    spec["events"] = spec["events"][:1]
+    g = simulate(build_project(spec, catalog), catalog).reliability[0]
+    assert "mean load" in g.basis and g.mttr_h > g.mttr_idle_h > 0
+    assert g.mttdl_h is not None and g.mttdl_h > 0

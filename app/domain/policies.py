@@ -37,7 +37,7 @@ PHASES: dict[str, tuple[str, ...]] = {
 _F = float("inf")
 _FLOOR = ("share of each drive's time the phase keeps even where the host would fill the drives (at "
           "most its cap): it takes that time from the host, which is then served what is left; "
-          "default 0 (the host first); read by rebuild, LUN migration and bind")
+          "default 0 (the host first)")
 POLICY_KINDS: dict[str, dict[str, tuple[float, float, bool, str]]] = {
     "cap": {
         "mb_s": (0.0, _F, True, "rate cap (MB/s); the phase runs at it unless a centre gives less"),

@@ -103,10 +103,10 @@ def scaled_rate(pol: Policy, idle_rate: float, free_rate: float, c: float, rando
     time the host contends for its drives (as in policy_rate). A floor the window guarantees is
     taken even when the host leaves less."""
     kind = pol.kind
-    if kind == "asap":
-        return min(pol.p("mb_s", INF), free_rate)
-    if kind == "cap":
-        return min(pol.p("mb_s", INF), free_rate)
+    if kind == "asap" or kind == "cap":
+        cap = pol.p("mb_s", INF)
+        # a kept share of the drive time (min_share) is a floor the host cannot take
+        return max(min(cap, free_rate), min(cap, floor_of(pol) * idle_rate))
     if kind == "duty_cycle":
         return min(pol.p("duty", 1.0) * idle_rate, free_rate)
     if kind == "window":

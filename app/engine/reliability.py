@@ -5,7 +5,8 @@ load, the MTTDL from it and the drives' MTTF, and the chance of an unrecoverable
 mttr_h     the group's rebuild in this plan if it had one (the load it met), else an estimate:
            the default priority's policy with the host taking the group's mean busy share of the
            plan (op_policy.scaled_rate on the geometry's full-speed rate; a share or idle-only
-           policy slows with the load, md's window never below its minimum)
+           policy slows with the load, md's window never below its minimum, a
+           cap / asap level never below its kept share, min_share)
 mttdl_h    raid.mttdl_hours with that MTTR; a DDP pool that rebuilds critical stripes first
            leaves a second failure the shorter window critical_h (the critical share at the
            highest priority) before a third one is survivable
