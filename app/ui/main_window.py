@@ -269,6 +269,11 @@ class MainWindow(QMainWindow):
         self.scenario_combo.activated.connect(self._scenario_picked)
         tb.addWidget(self.scenario_combo)
         self._fill_scenarios()
+        # on a narrow screen the toolbar ends in Qt's ">>" button: a screen reader names it too
+        from PySide6.QtWidgets import QToolButton
+        for button in tb.findChildren(QToolButton, "qt_toolbar_ext_button"):
+            button.setAccessibleName(tr("More toolbar buttons"))
+            button.setToolTip(tr("More toolbar buttons"))
 
     def _draw_toolbar_icons(self) -> None:
         from app.ui import icons

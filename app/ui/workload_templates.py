@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QWidget
 
 from app.domain import edits
@@ -34,6 +35,12 @@ def template_combo(blank: str | None = None, current: Workload | None = None) ->
     workload follows is preselected."""
     box = guard_wheel(QComboBox())  # in the inspector's scroll area: the wheel scrolls the page
     box.setObjectName("workload_template")
+    # the entries are long ("Backup (streaming read ...) (256 KB, ...)"): sized to the dock, not
+    # to them (the page grew wider than the inspector and pushed its buttons out of view); the
+    # open list shows them whole
+    box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(12)
+    box.view().setTextElideMode(Qt.ElideNone)
     if blank is not None:
         box.addItem(blank, None)
     for t in templates():

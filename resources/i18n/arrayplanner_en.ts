@@ -172,6 +172,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>More toolbar buttons</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>{name}  (baseline)</source>
         <translation type="unfinished"></translation>
     </message>

@@ -102,6 +102,8 @@ def test_every_focusable_widget_and_action_has_a_name(qtbot, isolated):  # noqa:
 
 
 def test_the_canvas_describes_its_selection_and_the_timeline_its_selected_operation(qtbot, isolated):  # noqa: F811
+    from app.domain.project import describe_event
+
     window = example_window(qtbot)
     p = window.document.project
     group = p.groups[0]
@@ -119,7 +121,8 @@ def test_the_canvas_describes_its_selection_and_the_timeline_its_selected_operat
     event = p.scenario().events[0]
     panel = window.plugins["app.ui.timeline"].timeline
     panel.select(event.id)
-    assert event.id in panel.gantt.plot_widget.accessibleDescription()
+    # named as the timeline names it (issue 23: the id "op1" is not read out)
+    assert describe_event(event, window.document.platform) in panel.gantt.plot_widget.accessibleDescription()
     panel.select("")
     assert panel.gantt.plot_widget.accessibleDescription() == "Nothing selected"
 

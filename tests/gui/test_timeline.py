@@ -205,7 +205,9 @@ def test_tooltip_lists_the_engine_phases(setup):
     item = panel.gantt.items["op1"]
     text = item.tooltip_text()
     op = engine(doc.project, doc.catalog).operation("op1")
-    assert text.startswith("op1: ") and "copy:" in text and "expansion:" in text
+    # the operation named as on its row, not by its id (issue 23)
+    assert text.startswith("Migrate LUN 0 -> LUN 2\n") and "copy:" in text and "expansion:" in text
+    assert "op1" not in text
     assert f"priority {op.priority}" in text
 
 

@@ -79,6 +79,11 @@ def test_adding_a_workload_from_a_template(qtbot, isolated):
     box.setCurrentIndex(next(i for i in range(box.count()) if box.itemData(i) and box.itemData(i).id == "vdi"))
     n = len(doc.project.workloads)
     add = next(b for b in w.inspector.selection_page.findChildren(QPushButton) if b.objectName() == "add_workload")
+    # the long template names do not widen the page past the dock (its buttons went out of view)
+    page = w.inspector.selection_page
+    w.inspector_dock.resize(380, w.inspector_dock.height())
+    qtbot.waitUntil(lambda: add.mapTo(page.viewport(), add.rect().topRight()).x() <= page.viewport().width(),
+                    timeout=2000)
     qtbot.mouseClick(add, Qt.LeftButton)
     assert len(doc.project.workloads) == n + 1
     new = doc.project.workloads[-1]

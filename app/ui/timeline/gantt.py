@@ -471,6 +471,7 @@ class GanttView(QWidget):
         # sampled around: the durations read with their P10-P90 only while that one is shown
         self.bands = None
         self.band_result = None
+        self.workload_names: dict[str, str] = {}
         self.set_theme(theme())
         follow_palette(self, lambda: self.set_theme(theme()))
 
@@ -498,6 +499,7 @@ class GanttView(QWidget):
             self._set_ticks()
             return
         sc = project.scenario(scenario_name)
+        self.workload_names = {w.id: w.name or w.id for w in project.workloads}  # the tooltips name them
         ops = {}
         if result is not None and result.scenario == sc.name:
             ops = {o.event_id: o for o in result.operations}
@@ -526,7 +528,8 @@ class GanttView(QWidget):
             row_of[ev.id] = len(self.rows)
             if isinstance(ev, DriveFailure):
                 failure_rows.setdefault(ev.drive, len(self.rows))
-            self.rows.append(Row(f"op:{ev.id}", f"{ev.id}  {label}", "operation"))
+            # named as the user knows it: the id ("op1") is the file's, not a word to read
+            self.rows.append(Row(f"op:{ev.id}", label, "operation"))
         specs: dict[str, tuple] = {}
         for ev in events:
             op = ops.get(ev.id)
@@ -539,7 +542,7 @@ class GanttView(QWidget):
                 marker = "x" if isinstance(ev, DriveFailure) else ("diamond" if isinstance(ev, FeatureEnable) else None)
             if idx is None:
                 idx = len(self.rows)
-                self.rows.append(Row(f"op:{ev.id}", f"{ev.id}  {describe_event(ev, platform)}", "event"))
+                self.rows.append(Row(f"op:{ev.id}", describe_event(ev, platform), "event"))
             specs[ev.id] = (ev, idx, op, marker)
         self._sync(lanes, specs, same_horizon)
         self._set_ticks()
@@ -621,7 +624,7 @@ class GanttView(QWidget):
         return [(ph.name, ph.start_h, ph.end_h if ph.end_h is not None else self.horizon_h) for ph in op.phases]
 
     def _tooltip(self, ev: Event, op, text: str) -> str:
-        tip = [f"{ev.id}: {text}", f"starts {format_time(ev.start_h)}"]
+        tip = [text, f"starts {format_time(ev.start_h)}"]
         if op is not None:
             for ph in op.phases:
                 rate = f", {ph.avg_mb_s:.1f} MB/s" if ph.avg_mb_s else ""
@@ -630,7 +633,8 @@ class GanttView(QWidget):
             prio = f"priority {op.priority}; " if op.priority else ""
             tip.append(f"{prio}duration {self.duration_text(op)}")
             if op.touches_workloads:
-                tip.append("affects workloads " + ", ".join(op.touches_workloads))
+                names = self.workload_names
+                tip.append("affects workloads " + ", ".join(names.get(w, w) for w in op.touches_workloads))
         elif ev.is_operation:
             tip.append("(waiting for the prediction)")
         return "\n".join(tip)

@@ -303,7 +303,8 @@ class TimelinePanel(QWidget):
             ev = self.project.scenario().event(event_id)
         except KeyError:
             return
-        form = EventForm(ev, self.project, self.platform, self, title=tr("Edit {event}").format(event=event_id))
+        form = EventForm(ev, self.project, self.platform, self,
+                         title=tr("Edit {event}").format(event=describe_event(ev, self.platform)))
         if form.exec():
             values = form.changed_values()
             if values:
