@@ -131,3 +131,16 @@ def test_longest_operation_leaves_out_the_wait_for_the_replacement_drive():
         Phase("degraded", 0.0, 5.0), Phase("rebuild", 5.0, 6.0, 1000.0, 1.0)])
     assert set(_summary_longest(_with_ops([degraded])).values()) == {
         "Rebuild drive 0_0_3: 1 h (+5 h waiting for the new drive)"}
+
+
+def test_the_capacity_tooltip_cites_the_document(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    from app.ui.capacity_view import capacity_box
+
+    cat = default_catalog()
+    box = capacity_box(small_project(), cat)
+    qtbot.addWidget(box)
+    tip = box.findChild(QLabel, "capacityNotes").toolTip()
+    assert f"{EMC_TITLE}, H4153.2, 'Examples, tables, and figures'" in tip
+    assert not re.search(r"(^|[\s(])emc ", tip)

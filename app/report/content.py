@@ -453,6 +453,9 @@ class ReportBuilder:
         toc_index = len(self.blocks)
         self.section_summary(names)
         self.section_configuration()
+        from .scenario_config import section_scenario_configurations
+
+        section_scenario_configurations(self, names)
         if self.options.diagram:
             self.section_layout()
         self.section_groups_luns()

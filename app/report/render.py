@@ -405,8 +405,11 @@ class PdfRenderer:
                     # what follows
                     need = h
                     j = i + 1
-                    while j < len(blocks) and isinstance(blocks[j], Para):
-                        need += self.para_height(blocks[j])
+                    # (a subheading right after it goes along: "2.4 ..." then "“ASAP”" then its table)
+                    while j < len(blocks) and (isinstance(blocks[j], Para) or (
+                            isinstance(blocks[j], Heading) and blocks[j].level > b.level)):
+                        nb = blocks[j]
+                        need += self.para_height(nb) if isinstance(nb, Para) else self.heading_height(nb)
                         j += 1
                     nxt = blocks[j] if j < len(blocks) else None
                     if y + need + self._first_chunk(nxt) > self.bottom:
