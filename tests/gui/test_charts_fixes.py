@@ -213,15 +213,17 @@ def test_time_axis_label_has_no_si_prefix(panel, oltp, qtbot):
     assert "time from plan start" in label and "(x" not in label
 
 
-def test_one_tick_format_per_view():
+def test_one_tick_format_per_view(qtbot):
+    # issue 23: one notation at every zoom, the plan's own (format_time, as the timeline's cursor
+    # and the Start box write times): not "18 h", "0 d 18:00" or "2 d" depending on the view
     axis = TimeAxisItem()
     axis.setRange(0.0, 40.0)
-    texts = axis.tickStrings([6.0, 12.0, 18.0, 24.0, 30.0, 36.0], 1.0, 6.0)
-    assert all(" d " in t for t in texts), texts  # not "18 h" then "1 d 00:00"
+    assert axis.tickStrings([6.0, 12.0, 18.0, 24.0, 30.0, 36.0], 1.0, 6.0) == [
+        "6:00", "12:00", "18:00", "1 d 00:00", "1 d 06:00", "1 d 12:00"]
     axis.setRange(0.0, 20.0)
-    assert axis.tickStrings([6.0, 12.0, 18.0], 1.0, 6.0) == ["6 h", "12 h", "18 h"]
+    assert axis.tickStrings([6.0, 12.0, 18.0], 1.0, 6.0) == ["6:00", "12:00", "18:00"]
     axis.setRange(0.0, 24 * 10.0)
-    assert axis.tickStrings([48.0, 96.0], 1.0, 48.0) == ["2 d", "4 d"]
+    assert axis.tickStrings([48.0, 96.0], 1.0, 48.0) == ["2 d 00:00", "4 d 00:00"]
 
 
 # ------------------------------------------------------------------ 4. colours

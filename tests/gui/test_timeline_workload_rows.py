@@ -72,8 +72,11 @@ def test_arrow_keys_walk_the_rows_and_delete_removes_the_workload(win, qtbot, mo
 
 def test_selecting_a_raid_group_raises_the_inspector(win, qtbot):
     window, doc, parts = win
+    # the default arrangement (made once the window is on screen) tabs the advisor with the inspector
+    qtbot.waitUntil(lambda: parts.docks["advisor"] in window.tabifiedDockWidgets(window.inspector_dock),
+                    timeout=5000)
     parts.show_advisor("op1")  # the advisor tab in front of the inspector's
-    assert window.inspector_dock.visibleRegion().isEmpty()
+    qtbot.waitUntil(lambda: window.inspector_dock.visibleRegion().isEmpty(), timeout=3000)
     window.storage.refsSelected.emit(["RG 0"])  # as a click in the tree
     qtbot.waitUntil(lambda: not window.inspector_dock.visibleRegion().isEmpty(), timeout=3000)
     assert window.selection.refs() == ["RG 0"]
