@@ -84,6 +84,26 @@ def catalog():
 
 
 @pytest.fixture(scope="session")
+def host_first_catalog(tmp_path_factory):
+    """The built-in catalog plus `host-first`: the CX4-960 whose rebuild and LUN migration levels
+    keep no share of the drive time (min_share 0), so host I/O comes first up to max_util, as
+    before the kept share (docs/model.md 4.7): the case where no priority helps."""
+    from app.store.presets import builtin_presets_dir, load_catalog
+
+    folder = tmp_path_factory.mktemp("host_first")
+    text = (builtin_presets_dir() / "platforms" / "emc-cx4-960-r28.toml").read_text()
+    text = text.replace('id = "emc-cx4-960-r28"', 'id = "host-first"')
+    for kind in ("rebuild", "migration"):
+        for level in ("Low", "Medium", "High", "ASAP"):
+            text += (f"\n[rates_override.policy.{kind}.{level}]\n"
+                     'min_share = { value = 0.0, source = "test: the host first" }\n')
+    (folder / "host-first.toml").write_text(text)
+    cat = load_catalog(builtin_presets_dir(), user_dir=folder)
+    assert "host-first" in cat.platforms, cat.problems
+    return cat
+
+
+@pytest.fixture(scope="session")
 def example_paths() -> list[Path]:
     """Every built-in example project (presets/examples/*.json)."""
     assert EXAMPLE_PATHS, "no example projects found in presets/examples"

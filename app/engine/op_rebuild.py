@@ -414,7 +414,7 @@ class Rebuild(Op):
             if s.kind != "transfer":
                 continue
             uses, pol, full, bus_cap, full_limit, cpu_coef, bus = self.plan(s)
-            if pol.kind not in ("cap", "asap") or pol.has("min_share"):
+            if pol.kind not in ("cap", "asap") or pol.p("min_share", 0.0) > 0.0:
                 return None  # shares, duty cycles, windows, guaranteed rates: not a plain take()
             cap = min(pol.p("mb_s", INF), full)
             p = f.take(s, cap, uses)
