@@ -18,7 +18,7 @@ class Migration(Op):
     __slots__ = ("src", "dst", "gs", "gd", "ctrl", "core", "copy_cap", "exp_cap", "cached", "cache_path", "cpu_copy",
                  "cpu_exp", "exp_cost_u", "c_src", "c_dst", "copy_uses", "src_uses", "exp_uses", "res", "dst_width",
                  "dst_data", "copy_mb", "exp_mb", "exp_pending", "exp_uses_lo", "exp_cost_lo", "cpu_exp_lo", "copy_bus",
-                 "pol", "pol_exp", "throttled", "share_copy", "share_exp")
+                 "pol", "pol_exp", "throttled", "share_copy", "share_exp", "copy_dirty", "destage_rate", "dst_uses")
 
     def start(self, t: float) -> bool:
         ev, lay, R, sim = self.event, self.lay, self.R, self.sim
@@ -74,6 +74,8 @@ class Migration(Op):
         self.copy_uses = [("g", self.gs, self.c_src), ("g", self.gd, self.c_dst)]
         self.dst_width, self.dst_data = float(lay.g_width.item(self.gd)), float(lay.g_data.item(self.gd))
         self.src_uses = self.copy_uses[:1]  # the write-cache path takes only the source's drive time
+        self.dst_uses = self.copy_uses[1:]  # destaging the copy's writes left in the cache
+        self.copy_dirty = self.destage_rate = 0.0
         self.exp_uses = [("g", self.gd, self.exp_cost_u)]
         # the write-around expansion (what the economical levels and write-aside 511 use) costs
         # the drives less per MB; an ASAP expansion whose drives are the limit takes that path,
@@ -198,7 +200,16 @@ class Migration(Op):
                     drain = self.drain(ctx, cost)
                     if forced:
                         ctx.add("core", core, self.R.v("cache.forced_flush_cpu_pct"))
-                        if drain < self.exp_cap:  # drive-limited: the cheaper write-around path
+                        self.destage_rate = 0.0
+                        if self.copy_dirty > 0.0:
+                            # the cache is full of the copy's writes: each MB the drives destage
+                            # (at the copy's cost) makes room for an expansion MB, so the expansion
+                            # runs at that rate until they are out; without it a copy that filled
+                            # the cache left the expansion less of it than one that did not, and a
+                            # slower copy (a failed source drive) ended the migration earlier
+                            rate = self.take(ctx, self.exp_cap, self.dst_uses, True, min_share=self.share_exp)
+                            self.destage_rate = rate
+                        elif drain < self.exp_cap:  # drive-limited: the cheaper write-around path
                             rate = self.take(ctx, self.exp_cap, self.exp_uses_lo, True, min_share=self.share_exp)
                             cpu_exp = self.cpu_exp_lo
                         else:  # (take() holds it to the drain, as in the copy)
@@ -252,6 +263,17 @@ class Migration(Op):
                 f.take(s, self.exp_cap, self.exp_uses)
         return f
 
+    def time_left(self) -> float:
+        tl = super().time_left()
+        if self.destage_rate > 1e-9:  # the copy's writes out of the cache: the expansion slows
+            tl = min(tl, self.copy_dirty / (self.destage_rate * 3600.0))
+        return tl
+
+    def advance(self, dt_h: float, t: float) -> None:
+        super().advance(dt_h, t)
+        if self.destage_rate > 0.0:
+            self.copy_dirty = max(self.copy_dirty - self.destage_rate * dt_h * 3600.0, 0.0)
+
     def cache_full_in(self, tl: float) -> float:
         if not self.sim.forced[self.ctrl]:
             at = self.R.v("cache.forced_flush_at_pct") / 100.0 * self.sim.write_cache_mb
@@ -285,6 +307,9 @@ class Migration(Op):
                                 f"write cache of {self.lay.ctrl_names[self.ctrl]} fills and forced flushes slow every "
                                 "LUN on that SP. Set write-aside 511 on the destination or use High priority.",
                                 self.event.id, "emc 'Best practices for migrations'")
+        if self.destage_rate > 0.0 and self.copy_dirty <= 1e-6:
+            self.copy_dirty = self.destage_rate = 0.0
+            self.changed()  # placed again: the expansion now waits for its own writes' destage
         super().maybe_finish_phase(t)
 
     def on_stream_end(self, s: Stream, t: float) -> None:
@@ -292,6 +317,9 @@ class Migration(Op):
             if not (self.exp_pending and self.asap and self.cached):
                 self.set_forced(False)
                 self.sim.cache_fill[self.ctrl] = self.sim.host_dirty[self.ctrl]  # (the host's dirty MB stay)
+            elif self.exp_pending and self.cache_path and self.sim.forced[self.ctrl]:
+                # the copy's writes still in the cache, which the expansion's wait for (demand)
+                self.copy_dirty = max(float(self.sim.cache_fill[self.ctrl]) - self.sim.host_dirty[self.ctrl], 0.0)
             self.fill_rate = 0.0
             if self.exp_pending:
                 self.exp_pending = False
