@@ -133,3 +133,4 @@ def test_the_cx4_dependent_migration_is_not_sped_up_by_a_failure(load_example, c
     cur = next(o for o in simulate(p, catalog).operations if o.event_id == base.event_id)
     assert base.end_h is not None and cur.end_h is not None and math.isfinite(cur.end_h)
     assert cur.end_h >= base.end_h
+

@@ -163,3 +163,26 @@ def test_check_rejects_a_queue_depth_an_operation_does_not_read(tmp_path):
     (tmp_path / "mine.toml").write_text(text.replace(f'id = "{pid}"', 'id = "my-usp"', 1) + over)
     text = " ".join(str(p) for p in load_catalog(PRESETS, user_dir=tmp_path).problems)
     assert "[policy.volume_migration.Normal] queue_depth: not read for volume_migration" in text, text
+
+
+def test_the_queued_io_time_follows_the_phase_on_an_unchanged_group_total(load_example, catalog):
+    """The CX4 dependent ASAP migration's copy and then its expansion both take the destination
+    group's free drive time: the group's total stays as it was, but one queued I/O's drive time
+    (queue_s, which the closed-class response reads) is the expansion's now, not the copy's.
+    With one queued operation on the group, queue_s = its busy there / its rate x its I/O size."""
+    import numpy as np
+
+    from app.engine.simulate import Sim
+
+    p = load_example("emc-cx4-960-oltp")
+    sim = Sim(p, catalog, "Dependent ASAP migration")
+    result = sim.run()
+    rows = np.concatenate([c[:, sim.rec_cols["queue_s"]] for c in sim.rec_chunks])[:len(result.get("rate_mb_s", "op1").v)]
+    busy = np.concatenate([c[:, sim.rec_cols["queue_u"]] for c in sim.rec_chunks])[:len(rows)]
+    rate = result.get("rate_mb_s", "op1").v
+    migration = sim.ops[0]
+    gd = migration.gd
+    running = rate > 0
+    assert running.sum() >= 3, "the case needs the copy and the expansion's steps"
+    expected = busy[running, gd] / rate[running] * migration.queue_io_mb
+    assert np.allclose(rows[running, gd], expected, rtol=1e-9), (rows[running, gd], expected)

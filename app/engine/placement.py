@@ -297,6 +297,13 @@ def loads(sim: SimState, U_host_g, core_host, be_g, alive_n) -> tuple[np.ndarray
             extra = extra_g.get(g)
             U_g[g] = min(busy + extra / alive_n.item(g), 1.0) if extra else min(busy, 1.0)
     if sim.any_queue and (new_g or groups or new_core or cores):
+        if not new_g:
+            # a queued I/O's drive time (queue_s) follows each queued op's rate, not only the
+            # group's total: a phase change that leaves a group's total as it was (a copy and
+            # then an expansion both at the destination's free time) changes it too
+            groups = sorted(set(groups).union(*(
+                [k >> RK_BITS for k in op.placed if k & RK_MASK == RK_G]
+                for op in sim.active if op.queue_depth > 0.0)))
         queue_columns(sim, None if new_g else groups, None if new_core else cores)
     # per drive (for charts): group load on alive members + per-drive extras, built for all
     # steps at once in drive_load(); the extras are copied only when they changed
