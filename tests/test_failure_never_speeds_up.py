@@ -78,16 +78,7 @@ def _critical_first(result, op) -> bool:
             and any(a.code == "critical-reconstruction" for a in result.advisories))
 
 
-# Not explained, a model defect left open (issue 20 follow-up): on the WAFL example a failure
-# at 0 h in the reallocated aggregate's RAID group speeds the reallocate up by 0.3% (0.2389 ->
-# 0.2381 h): during the rebuild the group is recorded at 100% busy, over max_util (93%), the
-# closed-loop host backing off further than the rebuild takes, and the reallocate gains.
-OPEN_DEFECTS = {"netapp-fas-wafl"}
-
-
-def test_a_drive_failure_never_makes_another_operation_finish_earlier(example_path, catalog, request):
-    if example_path.stem in OPEN_DEFECTS:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="open defect: see OPEN_DEFECTS"))
+def test_a_drive_failure_never_makes_another_operation_finish_earlier(example_path, catalog):
     checked = 0
     for sc_name, which, drive, at in _failure_cases(example_path):
         project = load_project(example_path)

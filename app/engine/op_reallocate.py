@@ -68,7 +68,9 @@ class ReallocateOp(Op):
             mb_s_per_busy = R.v("reallocate.read_mb_s_at_util") / busy_at
             mu = min(self.max_util, ctx.max_util)
             host = float(ctx.U_host_g[self.gi])
-            free_rate = mb_s_per_busy * max(mu - host, 0.0)  # what asap takes
+            # what asap takes: the drive time the host and the operations placed before leave
+            # (a rebuild on the group too: on the host's time alone the two took 125% of it)
+            free_rate = mb_s_per_busy * max(min(mu - host, ctx.free_g(self.gi)), 0.0)
             idle_rate = mb_s_per_busy * mu  # full speed on idle drives (what the other kinds scale)
             rate = scaled_rate(self.pol, idle_rate, free_rate, float(ctx.occ_g[self.gi]),
                                bool(ctx.host_random_g[self.gi] >= 0.5))
