@@ -187,3 +187,13 @@ def test_draws_stay_inside_what_the_model_accepts(catalog):
     assert x.max() <= 0.95 and x.min() > 0
     wide = RangedParameter("a", 0.5, 0.01, 0.9, valid_low=0.0)  # positive: never 0 or below
     assert sample_matrix([wide], 400, seed=0).min() > 0
+
+
+def test_tables_with_values_copies_only_the_path(catalog):
+    rates = catalog.platform("emc-cx4-960-r28").rates
+    new = rates.with_values({"host.sp_latency_ms": 99.0})
+    assert new.value("host.sp_latency_ms") == 99.0 and rates.value("host.sp_latency_ms") == pytest.approx(11.24)
+    assert new.param("host.sp_latency_ms").source == rates.param("host.sp_latency_ms").source
+    assert new["migration"] is rates["migration"]  # tables off the path are shared
+    with pytest.raises(KeyError):
+        rates.with_values({"host.no_such_value": 1.0})

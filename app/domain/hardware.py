@@ -7,7 +7,7 @@ prediction can list its assumptions.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Iterator, Mapping
 
@@ -78,6 +78,27 @@ class Tables(Mapping[str, Any]):
 
     def has(self, dotted: str) -> bool:
         return self.get_path(dotted, None) is not None
+
+    def with_values(self, values: Mapping[str, float]) -> "Tables":
+        """A copy with the Params at some dotted paths given new values (their source, unit and
+        path kept); only the tables on those paths are copied. KeyError for a path that does not
+        end at a Param (the uncertainty bands' samples: app/service/uncertainty.py)."""
+        out = Tables(self._data, self._path)
+        for dotted, value in values.items():
+            parts = dotted.split(".")
+            node = out
+            for part in parts[:-1]:
+                child = node._data.get(part)
+                if not isinstance(child, Tables):
+                    raise KeyError(f"preset has no table at {dotted!r}")
+                child = Tables(child._data, child._path)
+                node._data[part] = child
+                node = child
+            leaf = node._data.get(parts[-1])
+            if not isinstance(leaf, Param):
+                raise KeyError(f"preset value at {dotted!r} is not a number")
+            node._data[parts[-1]] = replace(leaf, value=float(value))
+        return out
 
     def walk(self) -> Iterator[Param]:
         """Every Param below this node (for the assumptions appendix)."""

@@ -7,8 +7,8 @@
     bands.to_json()                            # the `bands` key of `simulate --json --bands N`
 
 Public API (stable; the GUI's bands and the report's ranges build on it):
-- `RangedParameter(path, value, low, high, source)`: one rates value with a range
-  (`ranged_parameters(platform)` lists them; docs/presets.md "Ranges").
+- `RangedParameter(path, value, low, high, source, valid_low, valid_high)`: one rates value
+  with a range (`ranged_parameters(platform)` lists them; docs/presets.md "Ranges").
 - `Quantiles(p10, p50, p90)`; `OperationBand(event_id, label, duration_h, unfinished_share, finished)`;
   `SeriesBand(metric, entity, unit, t, p10, p50, p90)`;
   `Bands(scenario, samples, seed, parameters, operations, series, runs, seconds)` with
@@ -20,6 +20,9 @@ Public API (stable; the GUI's bands and the report's ranges build on it):
   grid is the bands' grid), `executor` as app/service/runner.py (None: the shared local pool,
   all cores; `InProcessExecutor()` for tests).
 - `sample_matrix(parameters, samples, seed) -> ndarray (samples, len(parameters))`.
+- `with_ranges(catalog, platform_id, {path: (low, high)}, keep_others=True) -> Catalog`: a
+  what-if (or a test) with ranges put on some values, in memory.
+- `DEFAULT_SAMPLES` (200), `BAND_METRICS` (the series that get bands).
 
 What a range means: `low` and `high` are the value's 10th and 90th percentiles (the documents'
 scatter, a stated +/-, or a fit's standard error x 1.28). Each parameter is drawn from a split
@@ -261,10 +264,11 @@ class _ChunkOut:
     values: dict[str, np.ndarray]              # metric -> (k, T, E) float32
 
 
-def _platform_with(pf: Platform, values: Mapping[str, float], catalog: Catalog) -> Platform:
-    from .calibrate import platform_with
-
-    return platform_with(pf, values, catalog, [])
+def _platform_with(pf: Platform, values: Mapping[str, float]) -> Platform:
+    """The platform with sampled rates values: its Params replaced in place of a full parse (a
+    parse checks every table again, six times the cost of the run; the draws are inside the
+    keys' valid ranges by construction, sample_matrix)."""
+    return dataclasses.replace(pf, rates=pf.rates.with_values(values))
 
 
 def _values_on_grid(result, metric: str, grid: np.ndarray, entities: list[str]) -> np.ndarray:
@@ -290,7 +294,7 @@ def band_chunk(job: RunJob, catalog: Catalog) -> _ChunkOut:
     durations: list[dict[str, float]] = []
     values: dict[str, list[np.ndarray]] = {m: [] for m in chunk.grids}
     for row in chunk.rows:
-        alt = _platform_with(pf, dict(zip(chunk.paths, (float(x) for x in row))), catalog)
+        alt = _platform_with(pf, dict(zip(chunk.paths, (float(x) for x in row))))
         cat = dataclasses.replace(catalog, platforms={**catalog.platforms, pf.id: alt})
         res = simulate(job.project, cat, job.scenario)
         durations.append({op.event_id: (math.inf if op.end_h is None else op.end_h - op.start_h)
@@ -368,7 +372,9 @@ def compute_bands(project: Project, catalog: Catalog, scenario: str | None = Non
             progress(min(done_jobs * size, total), total)
 
     stop = _stop_of(cancel)
-    outs = run_jobs(jobs, catalog, executor, work=band_chunk, progress=chunk_progress, should_stop=stop,
+    # each job carries the catalog: only the platform the runs use (and the drives) travels
+    travelling = dataclasses.replace(catalog, platforms={pf.id: pf})
+    outs = run_jobs(jobs, travelling, executor, work=band_chunk, progress=chunk_progress, should_stop=stop,
                     max_in_flight=2 * workers)
     if outs is None or (stop is not None and stop()):
         return None
