@@ -134,7 +134,7 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
             continue
         u = float(means[gi] if means is not None else _mean(res.series.peek(("group_pct", str(g.id))),
                                                              res.horizon_h)) / 100.0
-        mb = rebuild_mb(lay, gi)
+        mb = rebuild_mb(lay, gi, sim.R)
         try:
             rate, idle = _rate(sim, gi, level, u, random)
         except Exception:  # a platform whose rates cannot rebuild (no policy): no figure

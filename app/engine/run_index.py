@@ -202,7 +202,7 @@ class RunIndex:
         d = int(members[0])
         mirror = bool(lay.g_mirror[gi])
         src = [("d", int(members[1]) if len(members) > 1 else d, 1.0)] if mirror else [("g", gi, 1.0)]
-        uses, _, full, _, _, cpu_coef, _ = rebuild_plan(
+        _, _, full, _, _, cpu_coef, _, uses = rebuild_plan(  # (the uses on idle drives)
             sim, gi, d, src, d, "rebuild", pol, "rebuild.cpu.mirror" if mirror else "rebuild.cpu.parity", "",
             advise=False)
         hit = self.full_rates[key] = (pol, full_speed(sim.max_util, full, uses, cpu_coef))
