@@ -108,3 +108,21 @@ def test_a_bad_rebuild_scope_is_refused_by_check_naming_file_table_and_key(tmp_p
     good.write_text(text)
     code, out = _check(monkeypatch, tmp_path, good)
     assert code == 0, out
+
+
+def test_the_reliability_estimate_under_load_uses_the_throttled_md_rebuild(catalog):
+    """A plan with no failure estimates the rebuild time at its mean load (app/engine/reliability.py):
+    for md that is the throttled (lockstep) recovery, not the idle streaming one."""
+    def spec(events):
+        return {"platform": "linux-md",
+                "groups": [{"id": 0, "raid": "R6", "drives": 12, "drive_type": "nlsata-7k2-24000", "buses": [0]}],
+                "spares": [{"drive_type": "nlsata-7k2-24000", "bus": 0, "count": 1}],
+                "luns": [{"id": 0, "group": 0, "gb": 20000}],
+                "workloads": [{"id": "w", "name": "w", "luns": [0], "mode": "open", "iops": 60, "read_pct": 70,
+                               "io_kb": 8, "random_pct": 100}],
+                "events": events, "horizon_h": 2000}
+    est = simulate(build_project(spec([]), catalog), catalog).reliability[0]
+    assert est.basis.startswith("estimated")
+    _, simulated_h, _ = _rebuild(catalog, iops=60)
+    assert est.mttr_h == pytest.approx(simulated_h, rel=0.25)
+    assert est.mttr_idle_h < est.mttr_h / 3
