@@ -1145,6 +1145,27 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Open the report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The report was written, but no program to show PDF files could be started (none installed, or no desktop session). The report is:
+{path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy Path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied the report&apos;s path: {path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The report could not be written.</source>
         <translation type="unfinished"></translation>
     </message>
