@@ -148,13 +148,19 @@ def test_comparison_shows_iops_config_and_exports_csv(qtbot, isolated, catalog):
     assert table.export_button.isEnabled()
 
 
-def test_unfinished_plan_is_not_shown_as_shorter(qtbot, isolated, catalog):
+def test_unfinished_plan_is_not_shown_as_shorter(qtbot, isolated, host_first_catalog):
+    """(On the CX4 whose levels keep no share of the drive time, where the host starves the
+    migration too, so the unfinished plan stops at its last event, before the baseline's end:
+    on the shipped CX4 the failure no longer speeds the migration up, issue 20, and the trap
+    is gone.)"""
     from app.domain.project import DriveFailure
     from app.engine import simulate
     from app.store.project_file import load_project
     from app.ui.scenarios import CompareTable
 
+    catalog = host_first_catalog
     p = load_project(EXAMPLES / "emc-cx4-960-oltp.json")
+    p.platform_id = "host-first"
     p.current_scenario = "Dependent ASAP migration"
     base = simulate(p, catalog)
     src = p.lun(p.scenario().events[0].source_lun)
