@@ -448,7 +448,7 @@ def minor_faults(pid: int | None = None) -> int:
 
 
 def measure(project, catalog, label: str, edits: int, app, sample: bool = True, trace: bool = False) -> dict:
-    from app.domain import edits
+    from app.domain import edits as domain_edits  # (not `edits`: the parameter, the edit count)
     from app.ui.document import Document
     from app.ui.main_window import MainWindow
 
@@ -546,7 +546,7 @@ def measure(project, catalog, label: str, edits: int, app, sample: bool = True, 
         ev = rnd.choice(op_events)
         base = ev.start_h
         for k in range(10):
-            doc.apply(edits.MoveEvent(ev.id, base + 0.1 * (k + 1)))
+            doc.apply(domain_edits.MoveEvent(ev.id, base + 0.1 * (k + 1)))
             last = time.perf_counter()
             end = last + 0.015
             while time.perf_counter() < end:

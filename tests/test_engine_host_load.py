@@ -90,28 +90,3 @@ def test_centre_scale_of_few_groups_matches_centre_scale_from_scratch(centre_che
     sim.run()
     if sim.P:
         assert centre_checked and all(c is sim for c in centre_checked)
-
-
-def check_occupancy_from_scratch(sim, _):
-    """placement.host_occupancy (kept from the last version, only changed groups again) against
-    min(1, U x alive members) of every group, after every placement of an open load."""
-    st = getattr(sim, "_st", None)
-    memo = getattr(sim, "_occ_memo", None)
-    if st is None or st.get("host") is None or st["any_closed"] or memo is None or memo[0] is not st["host"][0]:
-        return
-    scratch = np.minimum(st["host"][0] * st["alive_n"], 1.0)
-    assert np.array(memo[1], float).tobytes() == scratch.tobytes(), "host occupancy"
-    assert sim.ctx.occ_g is memo[1], "the placement reads the current occupancy"
-
-
-@pytest.fixture
-def occupancy_checked(monkeypatch):
-    return check_after_each_call(monkeypatch, "place", check_occupancy_from_scratch)
-
-
-@pytest.mark.parametrize("project,scenario", list(every_plan()))
-def test_incremental_host_occupancy_matches_occupancy_from_scratch(occupancy_checked, catalog, project, scenario):
-    sim = Sim(project, catalog, scenario)
-    sim.run()
-    if sim.P:
-        assert occupancy_checked

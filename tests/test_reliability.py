@@ -39,14 +39,18 @@ def test_ure_probability_is_exact_at_datasheet_rates():
 
 
 def test_more_allocated_data_reads_more_and_risks_more(catalog):
-    _, small = rel(catalog, "linux-md", "R5", 6, "nlsas-7k2-24000", 10000, spares=1)
-    _, big = rel(catalog, "linux-md", "R5", 6, "nlsas-7k2-24000", 80000, spares=1)
+    # (a platform that rebuilds allocated data only: Linux md rebuilds the whole member, below)
+    _, small = rel(catalog, "netapp-e5700", "R5", 6, "nlsas-7k2-24000", 10000, spares=1)
+    _, big = rel(catalog, "netapp-e5700", "R5", 6, "nlsas-7k2-24000", 80000, spares=1)
     assert big.read_tb == pytest.approx(8 * small.read_tb, rel=1e-6)
     assert big.p_ure > small.p_ure > 0 and not big.ure_covered  # RAID 5: the sector is lost
     # 5 survivors x 24 TB x the allocated share (80 of 120 TB usable)
     assert big.read_tb == pytest.approx(5 * 24000 * 1024 * (80000 / 120000) * 1024 * 1024 / 1e12, rel=1e-6)
-    _, r6 = rel(catalog, "linux-md", "R6", 6, "nlsas-7k2-24000", 80000, spares=1)
+    _, r6 = rel(catalog, "netapp-e5700", "R6", 6, "nlsas-7k2-24000", 80000, spares=1)
     assert r6.ure_covered
+    # md (rebuild.scope = "whole_drive") reads the 5 survivors whole, whatever the LUNs hold
+    _, md_small = rel(catalog, "linux-md", "R5", 6, "nlsas-7k2-24000", 10000, spares=1)
+    assert md_small.read_tb == pytest.approx(5 * 24000 * 1024 * 1024 * 1024 / 1e12, rel=1e-6)
 
 
 def test_ssd_ure_rate_is_far_lower(catalog):

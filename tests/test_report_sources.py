@@ -144,3 +144,15 @@ def test_the_capacity_tooltip_cites_the_document(qtbot):
     tip = box.findChild(QLabel, "capacityNotes").toolTip()
     assert f"{EMC_TITLE}, H4153.2, 'Examples, tables, and figures'" in tip
     assert not re.search(r"(^|[\s(])emc ", tip)
+
+
+def test_the_users_notes_are_printed_as_written():
+    """Only the presets' source texts are expanded: a user's "hp" or "emc" is their own word."""
+    from app.report.content import Para
+
+    p = small_project()
+    p.info.notes = "Replace the old hp box; emc Table 4 per the customer."
+    p.scenarios[0].notes = "dell later"
+    rep = build_report(p, default_catalog(), small_results(), ReportOptions())
+    assert rep.cover.notes == p.info.notes
+    assert any(isinstance(b, Para) and b.text == "dell later" for b in rep.blocks)

@@ -725,15 +725,9 @@ _RANGE_PART = re.compile(r',\s*(low|high|range_source)\s*=\s*("(?:[^"\\]|\\.)*"|
 
 def _set_range_line(lines: list[str], path: str, low: float, high: float, why: str) -> list[str]:
     table, key = path.rsplit(".", 1)
-    cur = ""
-    for i, line in enumerate(lines):
-        m = _HEADER.match(line)
-        if m:
-            cur = _header_path(m.group(1))
-            continue
-        km = _KEY.match(line)
-        if km and cur == table and _key_name(km.group(2)) == key and km.group(3).startswith("{"):
-            body = _RANGE_PART.sub("", line)
+    for i, cur, km in _key_lines(lines):
+        if cur == table and _key_name(km.group(2)) == key and km.group(3).startswith("{"):
+            body = _RANGE_PART.sub("", lines[i])
             vm = re.search(r"value\s*=\s*[-+0-9.eE]+", body)
             if vm is None:
                 break
@@ -755,9 +749,21 @@ def _header_path(h: str) -> str:
     return ".".join(_key_name(x.strip()) for x in re.findall(r'"[^"]+"|[^.]+', h))
 
 
+def _key_lines(lines: list[str]):
+    """(index, dotted path of the table it is in, key match) for each `key = ...` line."""
+    cur = ""
+    for i, line in enumerate(lines):
+        m = _HEADER.match(line)
+        if m:
+            cur = _header_path(m.group(1))
+            continue
+        km = _KEY.match(line)
+        if km:
+            yield i, cur, km
+
+
 def _set_line(lines: list[str], doc: Mapping[str, Any], path: str, value: float, source: str) -> list[str]:
     table, key = path.rsplit(".", 1)
-    cur = ""
     node: Any = doc
     for part in table.split("."):
         node = node[part]
@@ -767,19 +773,14 @@ def _set_line(lines: list[str], doc: Mapping[str, Any], path: str, value: float,
         unit = old.get("unit", "")
     elif isinstance(node, dict):
         unit = node.get("unit", "")
-    for i, line in enumerate(lines):
-        m = _HEADER.match(line)
-        if m:
-            cur = _header_path(m.group(1))
-            continue
-        km = _KEY.match(line)
-        if km and cur == path and km.group(2) in ("value", "source"):  # [a.b] value = ..., source = ...
+    for i, cur, km in _key_lines(lines):
+        if cur == path and km.group(2) in ("value", "source"):  # [a.b] value = ..., source = ...
             lines[i] = (f"{km.group(1)}value = {_fmt_value(value)}" if km.group(2) == "value"
                         else f"{km.group(1)}source = {_toml_str(source)}")
             if km.group(2) == "source":
                 return lines
             continue
-        if km and cur == table and _key_name(km.group(2)) == key:
+        if cur == table and _key_name(km.group(2)) == key:
             u = f", unit = {_toml_str(unit)}" if unit else ""
             lines[i] = f"{km.group(1)}{km.group(2)} = {{ value = {_fmt_value(value)}{u}, source = {_toml_str(source)} }}"
             return lines

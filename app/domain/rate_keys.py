@@ -345,6 +345,14 @@ register(
             default="1024 KB",
             doc="size of one rebuild read per drive: each stripe row waits for the slowest of the k survivors' "
                 "rotations, k/(k+1) of a revolution (a single streaming drive waits for none)"),
+    RateKey("rebuild.io.idle_streaming", kind="bool", used_by=_RB, default="false (rows in lockstep always)",
+            doc="true: while its drives carry no other I/O the rebuild keeps many reads outstanding on each "
+                "member, so each survivor streams on its own (no row wait); with other I/O on them it reads "
+                "the rows in lockstep (Linux md: resync throttles to one I/O at a time then)"),
+    RateKey("rebuild.scope", kind="text", choices=("allocated", "whole_drive"), used_by=_RB,
+            default="allocated (the LUNs' share of each member)",
+            doc="what a rebuild restores: allocated = the group's allocated fraction of a member; "
+                "whole_drive = the whole member device (Linux md without a write-intent bitmap)"),
     RateKey("rebuild.engine_mb_s", unit=MBS, lo=0.0, hi=_FAST, lo_open=True, used_by=_RB,
             default="no engine cap (drives, buses and CPU limit the rebuild)",
             doc="the controller's rebuild-engine cap per rebuild"),

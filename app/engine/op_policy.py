@@ -27,11 +27,13 @@ def require_table(pol: Policy, op_kind: str) -> Policy:
 
 def policy_rate(op: Any, ctx: Any, pol: Policy, full: float, full_limit: str, uses: list[tuple[str, int, float]],
                 cpu_coef: float, groups: list[int], core: int, bus: list[tuple[int, float]] | None = None,
-                cap_key: str = "mb_s") -> float:
+                cap_key: str = "mb_s", floor_uses: list[tuple[str, int, float]] | None = None) -> float:
     """Rate of one transfer of `op` (an Op) with drive costs `uses` and full-speed ceiling `full`
     under policy `pol`, placed on ctx; op.last_limit names the centre that set it. `groups`: the
     RAID groups whose host load the share / idle_only policies contend with (the busiest one
-    counts); cap_key: the policy's rate key for this target (mirror_mb_s, sata_mb_s)."""
+    counts); cap_key: the policy's rate key for this target (mirror_mb_s, sata_mb_s); floor_uses:
+    the drive costs that bound a window's guaranteed minimum where they differ from `uses` (md
+    below speed_limit_min does not throttle: its members stream, Rebuild.demand)."""
     kind = pol.kind
     if kind == "cap" or kind == "asap":
         cap = min(pol.p(cap_key, pol.p("mb_s", INF)), full)
@@ -45,7 +47,8 @@ def policy_rate(op: Any, ctx: Any, pol: Policy, full: float, full_limit: str, us
     if kind == "window":
         cap = min(pol.p("max_mb_s", INF), r0)
         rate = op.take(ctx, cap, uses, False, core, cpu_coef, "policy" if cap < r0 else lim0, bus)
-        lo = min(pol.p("min_mb_s", 0.0), r0)
+        r_floor = r0 if floor_uses is None else full_speed(ctx.max_util, full, floor_uses, cpu_coef)
+        lo = min(pol.p("min_mb_s", 0.0), r_floor)
         if rate < lo:  # guaranteed even under load: it pushes the host aside
             for kind_, i, cost in uses:
                 ctx.add(kind_, i, cost * (lo - rate))

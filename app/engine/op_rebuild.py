@@ -20,7 +20,16 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def idle_rebuild_hours(sim: "Sim", gi: int) -> float:
     """Rebuild time (no host load) at the platform's default priority, for MTTDL."""
-    return rebuild_mb(sim.lay, gi) / RunIndex.of(sim).idle_rebuild_rate(sim, gi) / 3600.0
+    return rebuild_mb(sim.lay, gi, sim.R) / RunIndex.of(sim).idle_rebuild_rate(sim, gi) / 3600.0
+
+
+def other_io(ctx: Any, uses: list[tuple[str, int, float]]) -> bool:
+    """Does the host, or an operation placed before, use any drive of `uses`? (md treats an
+    array with any non-resync I/O on its members as busy: is_mddev_idle() in md.c.)"""
+    for kind, i, _ in uses:
+        if (ctx.used_g(i) if kind == "g" else ctx.used_d(i)) > 0.0:
+            return True
+    return False
 
 
 class Rebuild(Op):
@@ -85,7 +94,7 @@ class Rebuild(Op):
         first = self.ix.first_lun(lay, gi)  # the group's first LUN owns the rebuild (SP 0 when none)
         self.ctrl = lay.l_owner.item(first) if first >= 0 else 0
         self.core0 = lay.core_off.item(self.ctrl)
-        self.mb = rebuild_mb(lay, gi)
+        self.mb = rebuild_mb(lay, gi, self.R)
         self.replaced = False
         self.target: Any = None
         self.rebuild_start = t
@@ -374,9 +383,9 @@ class Rebuild(Op):
             dst = self.d
             cpu_key = "rebuild.cpu.equalization"
         pol = self.pols["critical"] if s.tag == "crit" else self.pols[phase]
-        uses, pol, full, bus_cap, full_limit, cpu_coef, bus = rebuild_plan(
+        uses, pol, full, bus_cap, full_limit, cpu_coef, bus, idle_uses = rebuild_plan(
             sim, self.gi, self.d, src, dst, phase, pol, cpu_key, self.event.id)
-        s.plan = (uses, pol, full, bus_cap, full_limit, cpu_coef, self.ix.bus_coefs(lay, bus))
+        s.plan = (uses, pol, full, bus_cap, full_limit, cpu_coef, self.ix.bus_coefs(lay, bus), idle_uses)
         s.bus_cap = bus_cap
         return s.plan
 
@@ -399,8 +408,14 @@ class Rebuild(Op):
             if held and s.tag != "crit":
                 s.rate, s.limit = 0.0, "critical reconstruction first"
                 continue
-            uses, pol, full, bus_cap, full_limit, cpu_coef, bus = self.plan(s)
-            rate = self.policy_rate(ctx, pol, full, full_limit, uses, cpu_coef, self.gi, bus)
+            uses, pol, full, bus_cap, full_limit, cpu_coef, bus, idle_uses = self.plan(s)
+            floor_uses = None
+            if idle_uses is not uses:  # rebuild.io.idle_streaming (md)
+                if other_io(ctx, uses):
+                    floor_uses = idle_uses  # throttled to lockstep rows, but not below the minimum
+                else:
+                    uses = idle_uses  # no other I/O on its drives: each member streams
+            rate = self.policy_rate(ctx, pol, full, full_limit, uses, cpu_coef, self.gi, bus, floor_uses)
             s.rate = rate
             s.limit = self.last_limit
             self.add_cpu_and_bus(ctx, rate, cpu_coef, bus)
@@ -413,19 +428,22 @@ class Rebuild(Op):
         for s in self.streams:
             if s.kind != "transfer":
                 continue
-            uses, pol, full, bus_cap, full_limit, cpu_coef, bus = self.plan(s)
-            if pol.kind not in ("cap", "asap") or pol.p("min_share", 0.0) > 0.0:
-                return None  # shares, duty cycles, windows, guaranteed rates: not a plain take()
+            uses, pol, full, bus_cap, full_limit, cpu_coef, bus, idle_uses = self.plan(s)
+            if pol.kind not in ("cap", "asap") or pol.p("min_share", 0.0) > 0.0 or idle_uses is not uses:
+                # shares, duty cycles, windows, guaranteed rates, a cost that follows the other
+                # I/O (idle_streaming): not a plain take()
+                return None
             cap = min(pol.p("mb_s", INF), full)
             p = f.take(s, cap, uses)
             self.add_cpu_and_bus(p, p.rate, cpu_coef, bus)
         return f
 
     def policy_rate(self, ctx, pol: Policy, full: float, full_limit: str, uses, cpu_coef: float, gi: int,
-                    bus: list[tuple[int, float]] | None = None) -> float:
+                    bus: list[tuple[int, float]] | None = None, floor_uses=None) -> float:
         """A transfer's rate under its level's policy (op_policy.policy_rate, docs/model.md 4);
         self.last_limit names the centre that set it."""
-        return policy_rate(self, ctx, pol, full, full_limit, uses, cpu_coef, [gi], self.core0, bus)
+        return policy_rate(self, ctx, pol, full, full_limit, uses, cpu_coef, [gi], self.core0, bus,
+                           floor_uses=floor_uses)
 
     def add_cpu_and_bus(self, target, rate: float, cpu_coef: float, bus) -> None:
         """A transfer's CPU 0 and bus load at `rate`, added to the placement (Ctx) or to a cached

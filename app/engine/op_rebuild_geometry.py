@@ -42,18 +42,20 @@ def span_survivors(lay: Any, gi: int, d: int) -> list[int]:
 
 
 def geometry_plan(sim: Any, gi: int, d: int, dst: int | None, phase: str, rd: float, wr: float,
-                  io: float) -> tuple[list, int, list] | None:
+                  io: float, lockstep: bool = True) -> tuple[list, int, list] | None:
     """(drive uses [(kind, index, busy per MB/s)], drives read per row, bus additions
     [(kind, index, MB per MB restored)]) of a RAID 50/60 or distributed group's rebuild or
     (distributed) refill of the replacement; None for the other groups (op_rebuild_plan's
-    one-group physics)."""
+    one-group physics). lockstep False: each survivor streams on its own (no row wait; the
+    plan of a rebuild that keeps many reads outstanding, `rebuild.io.idle_streaming`)."""
     lay = sim.lay
     raid = lay.group_raid(gi)
     rpm = lay.drive_types[d].rpm
     if raid.spanned and phase == "rebuild":
         src = span_survivors(lay, gi, d)
         k = max(len(src), 1)
-        uses = [("d", x, rd * read_cost(float(lay.d_seq[x]), lay.drive_types[x].rpm, io, k)) for x in src]
+        kw = k if lockstep else 1
+        uses = [("d", x, rd * read_cost(float(lay.d_seq[x]), lay.drive_types[x].rpm, io, kw)) for x in src]
         bus = [("d", x, 1.0) for x in src]
         if dst is not None:
             uses.append(("d", dst, wr * read_cost(float(lay.d_seq[dst]), lay.drive_types[dst].rpm, io, 1)))
@@ -66,7 +68,7 @@ def geometry_plan(sim: Any, gi: int, d: int, dst: int | None, phase: str, rd: fl
     if phase == "rebuild":
         read_mb, write_mb = m.rebuild_mb_per_survivor
         k = m.span_width - 1  # a stripe's surviving pieces, read in lockstep
-        cost = rd * read_mb * read_cost(seq, rpm, io, k) + wr * write_mb * read_cost(seq, rpm, io, 1)
+        cost = rd * read_mb * read_cost(seq, rpm, io, k if lockstep else 1) + wr * write_mb * read_cost(seq, rpm, io, 1)
         return [("g", gi, cost)], k, [("g", gi, float(m.span_width))]
     # refill of the replacement: each restored MB is read from one survivor (spread over the
     # pool) and written on the new drive

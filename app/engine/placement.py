@@ -8,7 +8,7 @@ import bisect
 import heapq
 import math
 from operator import attrgetter
-from typing import Any, Final, TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 import numpy as np
 
@@ -135,33 +135,16 @@ def host_occupancy(sim: SimState, U_host_g: np.ndarray) -> list[float]:
         return hit[1]
     G = sim.lay.G
     occ = np.zeros(G)
-    open_alive: Any = None  # the alive members an open load's occupancy was computed with
     if sim.P:
         st = sim._st
-        alive_n = st["alive_n"]
-        if not st["any_closed"]:
-            open_alive = alive_n
-        if hit is not None and open_alive is not None and hit[2] is alive_n and len(hit[1]) == G:
-            # a new version changes a few groups' host load as a rule: only theirs again,
-            # min(1, U x alive members) on floats (the arrays' arithmetic per element)
-            out = hit[1].copy()  # (a new list: the placement keeps the last one it read)
-            changed = (U_host_g != hit[0]).nonzero()[0].tolist()
-            u_new: list[float] = U_host_g.take(changed).tolist()
-            n_new: list[float] = alive_n.take(changed).tolist()
-            for g, u, n in zip(changed, u_new, n_new):
-                v = u * n
-                out[g] = 1.0 if v > 1.0 else v
-            sim._occ_memo = (U_host_g, out, alive_n)
-            return out
-        occ = U_host_g * alive_n
+        occ = U_host_g * st["alive_n"]
         if st["any_closed"]:
             # with think time only the I/Os not thinking are at the array (solve sets n_at)
             n_at = st["n_raw"] if st["think_ms"] is None else st["n_at"]
             w = np.where(st["closed"] & st["on"], n_at, 0.0)
             occ = occ + np.bincount(st["gi"], weights=w, minlength=G)[:G]
     out = np.minimum(occ, 1.0).tolist()
-    # (the incremental path above needs an open load's occupancy with the same alive members)
-    sim._occ_memo = (U_host_g, out, open_alive)
+    sim._occ_memo = (U_host_g, out)
     return out
 
 

@@ -55,9 +55,12 @@ class GroupReliability:
 def _rate(sim: Any, gi: int, level: str, u: float, random: bool) -> tuple[float, float]:
     """(MB/s under a host busy share u, MB/s on idle drives) of a rebuild of group gi at `level`."""
     # (the full-speed plan is the one the MTTDL's idle rebuild time used: kept per run)
-    pol, r0 = RunIndex.of(sim).full_rebuild_rate(sim, gi, level)
+    ix = RunIndex.of(sim)
+    pol, r0 = ix.full_rebuild_rate(sim, gi, level)
+    # under load the plan's costs with other I/O on the drives (md: lockstep rows, not streaming)
+    r_busy = ix.full_rebuild_rate(sim, gi, level, busy=True)[1] if u > 0.0 else r0
     mu = sim.max_util
-    free = r0 * max(mu - u, 0.0) / mu
+    free = r_busy * max(mu - u, 0.0) / mu
     c = min(max(u / mu, 0.0), 1.0)
     idle = scaled_rate(pol, r0, r0, 0.0, random)
     return scaled_rate(pol, r0, free, c, random), idle
@@ -135,7 +138,7 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
             continue
         u = float(means[gi] if means is not None else _mean(res.series.peek(("group_pct", str(g.id))),
                                                              res.horizon_h)) / 100.0
-        mb = rebuild_mb(lay, gi)
+        mb = rebuild_mb(lay, gi, sim.R)
         try:
             rate, idle = _rate(sim, gi, level, u, random)
         except Exception:  # a platform whose rates cannot rebuild (no policy): no figure

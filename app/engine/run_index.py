@@ -44,7 +44,7 @@ class RunIndex:
         self.migration_rates: dict[tuple, tuple] = {}  # Migration.rates per (ASAP, mirror, cached, copy_cap)
         self.splits: dict[int, list[tuple[int, float]]] = {}  # bus_split per group
         self.lost: set[int] = set()  # groups whose data is lost (Rebuild.lose_group): no I/O, no rebuild
-        self.full_rates: dict[tuple[int, str], tuple[Any, float]] = {}  # full_rebuild_rate per (group, level)
+        self.full_rates: dict[tuple[int, str], tuple[Any, float, float]] = {}  # full_rebuild_rate per (group, level)
 
     def bus_split(self, lay: "Layout", gi: int) -> list[tuple[int, float]]:
         """(bus, share of the group's members on it): how a group's back-end MB/s spread over
@@ -184,15 +184,21 @@ class RunIndex:
             return min(pol.p("max_mb_s", INF), r0)
         return pol.p("idle_duty", 1.0) * r0
 
-    def full_rebuild_rate(self, sim: "Sim", gi: int, level: str) -> tuple[Any, float]:
+    def full_rebuild_rate(self, sim: "Sim", gi: int, level: str, busy: bool = False) -> tuple[Any, float]:
         """(the policy of a rebuild at `level`, its full-speed MB/s on group gi's free drives):
-        the plan of a running rebuild onto a drive like the group's first member. Kept per
-        (group, level) for the run: the end of a run asks it for the MTTDL (idle_rebuild_rate)
-        and again for the reliability estimate (reliability._rate), ~10k instructions each."""
+        the plan of a running rebuild onto a drive like the group's first member; busy: with
+        other I/O on its drives (differs where the rates say the rebuild streams only on an
+        idle array, rebuild.io.idle_streaming). Kept per (group, level) for the run: the end of
+        a run asks it for the MTTDL (idle_rebuild_rate) and again for the reliability estimate
+        (reliability._rate), ~10k instructions each."""
         key = (gi, level)
         hit = self.full_rates.get(key)
-        if hit is not None:
-            return hit
+        if hit is None:
+            hit = self.full_rates[key] = self._full_rates(sim, gi, level)
+        pol, idle, loaded = hit
+        return pol, (loaded if busy else idle)
+
+    def _full_rates(self, sim: "Sim", gi: int, level: str) -> tuple[Any, float, float]:
         pol = sim.policies.get(("rebuild", level, "rebuild"))
         if pol is None:  # (Op.policy's cache)
             pol = sim.policies[("rebuild", level, "rebuild")] = policy_for(sim.R, sim.platform, "rebuild", level,
@@ -202,11 +208,11 @@ class RunIndex:
         d = int(members[0])
         mirror = bool(lay.g_mirror[gi])
         src = [("d", int(members[1]) if len(members) > 1 else d, 1.0)] if mirror else [("g", gi, 1.0)]
-        uses, _, full, _, _, cpu_coef, _ = rebuild_plan(
+        uses, _, full, _, _, cpu_coef, _, idle_uses = rebuild_plan(
             sim, gi, d, src, d, "rebuild", pol, "rebuild.cpu.mirror" if mirror else "rebuild.cpu.parity", "",
             advise=False)
-        hit = self.full_rates[key] = (pol, full_speed(sim.max_util, full, uses, cpu_coef))
-        return hit
+        return (pol, full_speed(sim.max_util, full, idle_uses, cpu_coef),
+                full_speed(sim.max_util, full, uses, cpu_coef))
 
     def host_busy(self, sim: "Sim") -> bool:
         """Any workload offers I/O."""

@@ -446,7 +446,7 @@ class ReportBuilder:
             customer=clip_text(info.customer, MAX_TITLE_CHARS), author=clip_text(info.author, MAX_TITLE_CHARS),
             date=date,
             version=f"ArrayPlanner {version}", platform=platform_name, scenarios=names,
-            notes=self.cite(info.notes) if _fits_cover(self.cite(info.notes)) else "",
+            notes=info.notes if _fits_cover(info.notes) else "",
         )
         self.blocks = []
         self.heading("Contents", 1, key="contents")
@@ -502,8 +502,8 @@ class ReportBuilder:
     def section_summary(self, names: list[str]) -> None:
         self.heading("Summary", 1)
         p = self.project
-        if not _fits_cover(self.cite(p.info.notes)):  # too long for the cover
-            self.para(self.cite(p.info.notes))
+        if not _fits_cover(p.info.notes):  # too long for the cover
+            self.para(p.info.notes)
         _, total = capacity_summary(p, self.catalog)
         platform = self.platform.name if self.platform else p.platform_id
         self.para(
@@ -847,7 +847,7 @@ class ReportBuilder:
             scen = self.project.scenario(n)
             self.heading(f"Scenario \u201c{n}\u201d", 2, key=f"ops-{n}")
             if scen.notes:
-                self.para(self.cite(scen.notes))
+                self.para(scen.notes)  # the user's words as written: "hp" there may be anything
             if not r.operations:
                 self.para("This scenario schedules no operations.")
             else:

@@ -155,8 +155,8 @@ class BandSampler(QObject):
         """A point estimate is on screen: sample its bands (the previous sampling is stale)."""
         self.cancel()
         self._drop_bands()
-        if not self._enabled or live_result is None or self.live.live is not live_result:
-            return
+        if not self._enabled or live_result is None or self.live.live is not live_result or self.live.busy:
+            return  # off, or an edit since: the prediction on its way will be sampled instead
         # the project as it was simulated: no edit has arrived since (the result would be stale)
         project = self.document.project.clone()
         catalog = self.document.catalog

@@ -516,7 +516,7 @@ def test_fuzzed_embedded_platforms_never_give_an_internal_error(tmp_path):
         code, out, err = cli("check", "-q", path)
         assert code in (EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE), (seed, name, err)
         assert "internal error" not in err and "could not be fully checked" not in out, (seed, name, out, err)
-        if code == EXIT_OK and seed % 4 == 0:
+        if code == EXIT_OK and seed % 2 == 0:  # every other: range checks refuse more fuzz now
             code, _, err = cli("simulate", path)
             assert code == EXIT_OK, (seed, name, err)
             simulated += 1
