@@ -125,3 +125,26 @@ def test_the_cx4_dependent_migration_is_not_sped_up_by_a_failure(load_example, c
     assert base.end_h is not None and cur.end_h is not None and math.isfinite(cur.end_h)
     assert cur.end_h >= base.end_h
 
+
+
+@pytest.mark.parametrize("side", ["source", "target"])
+def test_a_rebuild_on_a_volume_migrations_group_slows_its_copy(load_example, catalog, side):
+    """The Hitachi volume migration took the drive time the host left, not what a rebuild
+    placed before it took too: with a failure in its source or target group the two took more
+    than all of each drive's time and the migration ended when it did without the failure (as
+    the WAFL reallocate did, 3bd9701). It now takes what Ctx.free_g would leave, less its own
+    kind's copies (which divide the capacity by their count)."""
+    p = load_example("hitachi-usp600-tiers")
+    p.current_scenario = "Table 2: USP R6 6D+2P -> USP R5 7D+1P"
+    base = simulate(p, catalog).operation("op1")
+    source, target = p.scenario().events[0].moves[0]
+    lun = next(x for x in p.luns if x.id == (source if side == "source" else target))
+    priority = catalog.platforms[p.platform_id].priorities("drive_failure")[0]
+    p.scenario().events.append(DriveFailure("fail", 0.0, drive=p.group(lun.group_id).drives[2], priority=priority))
+    result = simulate(p, catalog)
+    cur = result.operation("op1")
+    assert base.end_h is not None and cur.end_h is not None
+    assert cur.end_h > base.end_h * 1.02
+    # and the group is never asked for more than the drives give (max_util, 97%)
+    busy = result.get("group_pct", str(lun.group_id))
+    assert float(busy.v.max()) <= 97.0 + 1e-6

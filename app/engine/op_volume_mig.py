@@ -8,6 +8,7 @@ from app.domain.hardware import Interface
 
 from .op_base import Op
 from .op_policy import require_table, scaled_rate
+from .op_streams import RK_BITS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .op_streams import Stream
@@ -74,6 +75,15 @@ class VolumeMig(Op):
 
     def resources(self) -> list[tuple[str, int]]:
         return [("g", g) for mv in self.moves for g in (mv[4], mv[5])]
+
+    def others_busy(self, ctx, g: int) -> float:
+        """Busy of group g's members that operations other than volume migrations, placed
+        before this one, take (the volume migrations' copies divide the capacity by their count
+        in demand(), so theirs is not subtracted again)."""
+        by = ctx.by.get(g << RK_BITS)  # (RK_G)
+        if not by:
+            return 0.0
+        return sum(v for o, v in by.items() if o.pos < ctx.pos and not isinstance(o, VolumeMig))
 
     def changed(self) -> None:
         # demand() counts the copies of every volume migration on a group: place them all again
@@ -206,8 +216,11 @@ class VolumeMig(Op):
                 else:
                     cap = self.capacity(g, kind == "w", load[(kind, g)])
                     idle_rates.append(cap / load[(kind, g)])
+                    # the drive time the host and the other operations placed before leave (a
+                    # rebuild on the group: on the host's time alone both took all of it, and the
+                    # failure left the copy as fast); volume migrations share theirs by count
                     host = float(ctx.U_host_g[g])
-                    cap *= max(mu - host, 0.0) / mu
+                    cap *= max(mu - host - self.others_busy(ctx, g), 0.0) / mu
                     if busiest < 0 or ctx.occ_g[g] > ctx.occ_g[busiest]:
                         busiest = g
                 rates.append(cap / load[(kind, g)])
