@@ -24,6 +24,17 @@ def default_priority(platform: Platform | None, kind: str) -> str | None:
     return spec.default if spec is not None else None
 
 
+def canonical_priority(offered: tuple[str, ...], level: str | None) -> str | None:
+    """The platform's spelling of `level` (levels match without regard to case, as the engine
+    reads them: app/engine/policy.py canonical_level, and `check` notes it); None if it lacks it."""
+    if level is None:
+        return None
+    if level in offered:
+        return level
+    low = level.lower() if isinstance(level, str) else None
+    return next((lv for lv in offered if lv.lower() == low), None)
+
+
 @dataclass(frozen=True)
 class PriorityChoice:
     """What a priority control offers for one event."""
@@ -33,7 +44,13 @@ class PriorityChoice:
 
     @property
     def current_is_offered(self) -> bool:
-        return self.current is None or self.current in self.offered
+        return self.current is None or canonical_priority(self.offered, self.current) is not None
+
+    @property
+    def selected(self) -> str | None:
+        """The entry of `choices` the control shows: the platform's spelling of the event's level
+        ("High" for a file's "high"), or the event's own level when the platform lacks it."""
+        return canonical_priority(self.offered, self.current) or self.current
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -43,7 +60,9 @@ class PriorityChoice:
         return self.offered + (self.current,)  # type: ignore[operator]
 
     def label(self, level: str) -> str:
-        return level if level in self.offered else f"{level} (not offered by this platform)"
+        if canonical_priority(self.offered, level) is not None:
+            return level
+        return f"{level} (not offered by this platform)"
 
 
 def priority_choice(platform: Platform | None, event: Any) -> PriorityChoice | None:

@@ -186,6 +186,10 @@ class Inspector(QTabWidget):
             return change.affects(edits.INFO, edits.WORKLOADS)
         if set(refs) & change.refs:
             return True
+        if change.affects(edits.SCENARIOS) and any(parse_ref(r)[0] == "event" for r in refs):
+            # another scenario shown: the selected id is now its operation (op1 is in each of an
+            # example's scenarios), whose start and priority the page showed from the last one
+            return True
         project = self.document.view
         for r in refs:
             kind, key = parse_ref(r)
@@ -590,8 +594,10 @@ class Inspector(QTabWidget):
                               help=tr("From the start of the plan: h:mm, d hh:mm or decimal hours")), ev.start_h)]
         choice = priority_choice(self.document.platform, ev)
         if choice is not None and choice.choices:
-            specs.append((SettingSpec("priority", tr("Priority"), "choice", choice.choices[0], choices=choice.choices,
-                                      help=tr("The Priority advisor compares them for this operation")), ev.priority))
+            # the platform's levels; a level it lacks is shown after them, marked "(not offered)"
+            # (properties._choice_editor), and one spelled in another case as the platform's
+            specs.append((SettingSpec("priority", tr("Priority"), "choice", choice.choices[0], choices=choice.offered,
+                                      help=tr("The Priority advisor compares them for this operation")), choice.selected))
         form = self._form()
         shown = {"id", "start_h", "priority", "kind"}
         others = [(EVENT_FIELD_LABELS.get(f.name, f.name), format_event_field(f.name, getattr(ev, f.name)))

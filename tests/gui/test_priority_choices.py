@@ -63,6 +63,38 @@ def test_every_control_offers_the_platform_levels_and_keeps_a_foreign_one(qtbot,
     combo = form.widgets["priority"]
     assert [data for _, data in box_items(combo)] == list(choice.choices)
 
+    # the inspector marks it as the timeline does
+    from app.ui.properties import PropertyForm
+    from app.domain.hardware import SettingSpec
+    spec = SettingSpec("priority", "Priority", "choice", offered[0], choices=choice.offered)
+    inspector_form = PropertyForm()
+    qtbot.addWidget(inspector_form)
+    inspector_form.set_properties([(spec, choice.selected)])
+    texts = [t for t, _ in box_items(inspector_form.editors["priority"])]
+    assert texts == list(offered) + ["Highest (not offered)"]
+
+
+def test_a_level_in_another_case_is_shown_as_the_platforms(qtbot):
+    """A file's "high" is the platform's "High" (the engine and `check` read it so): every
+    control shows "High", none offers "high" or marks it not offered."""
+    cat = catalog()
+    project = small_project(cat)
+    ev = project.scenario().event("op1")
+    offered = cat.platform(project.platform_id).priorities("lun_migration")
+    ev.priority = offered[-1].lower()
+    doc = Document(project, cat)
+    choice = priority_choice(doc.platform, ev)
+    assert choice.current_is_offered and choice.choices == offered and choice.selected == offered[-1]
+    panel = TimelinePanel(doc, TimeCursor())
+    qtbot.addWidget(panel)
+    panel.select("op1")
+    assert [d for _, d in box_items(panel.priority_box)] == list(offered)
+    assert panel.priority_box.currentData() == offered[-1]
+    form = EventForm(ev, doc.project, doc.platform)
+    qtbot.addWidget(form)
+    assert form.widgets["priority"].currentData() == offered[-1]
+    assert [d for _, d in box_items(form.widgets["priority"])] == list(offered)
+
 
 def test_the_edit_refuses_a_level_the_platform_does_not_offer(doc_with_foreign_level):
     doc = doc_with_foreign_level

@@ -312,7 +312,7 @@ class EventForm(QDialog):
             return self._combo(items, value)
         if name == "priority":
             choice = PriorityChoice(offered_priorities(self.platform, self._event.kind), value)
-            return self._combo([(choice.label(x), x) for x in choice.choices], value)
+            return self._combo([(choice.label(x), x) for x in choice.choices], choice.selected)
         if name == "feature":
             feats = self.platform.features if self.platform else {}
             return self._combo([(f.name, fid) for fid, f in feats.items()], value)

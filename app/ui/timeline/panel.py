@@ -247,7 +247,7 @@ class TimelinePanel(QWidget):
                 choice = priority_choice(self.platform, ev)
                 for level in choice.choices:
                     self.priority_box.addItem(choice.label(level), level)
-                self.priority_box.setCurrentIndex(choice.choices.index(ev.priority))
+                self.priority_box.setCurrentIndex(choice.choices.index(choice.selected))
             self.priority_box.setEnabled(has_priority)
             self.advisor_button.setEnabled(has_priority)
             self.start_box.setEnabled(ev is not None)
