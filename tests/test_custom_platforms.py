@@ -520,6 +520,93 @@ def test_the_worked_example_passes_check(tmp_path, monkeypatch):
     assert code == 0, err
 
 
+
+def _worked_example(users: Path, extra: str = "", **replace: str) -> None:
+    """The docs' worked example (Acme CX4-480) in `users`, its platform changed as given."""
+    for name, text in re.findall(r"<!-- worked-example: (\S+) -->\n```toml\n(.*?)```", _doc(), re.S):
+        if name == "acme-cx4-480.toml":
+            for old, new in replace.items():
+                assert old in text, old
+                text = text.replace(old, new)
+            text += extra
+        (users / name).write_text(text)
+
+
+def _rebuild_mb_s(monkeypatch, tmp_path, users, scenario: str, priority: str | None = None,
+                  renamed: dict | None = None) -> float:
+    """The rebuild phase's average MB/s of the worked-examples project's `scenario` on the
+    Acme platform, through `arrayplanner check` and `simulate --json` (the user's path); the
+    rebuilds' levels `renamed` (old: new) first, the scenario's at `priority`."""
+    proj = project_on("acme-cx4-480")
+    proj["current_scenario"] = scenario
+    for sc in proj["scenarios"]:
+        for ev in sc["events"]:
+            if ev["kind"] == "drive_failure" and renamed:
+                ev["priority"] = renamed.get(ev["priority"], ev["priority"])
+    if priority:
+        next(sc for sc in proj["scenarios"] if sc["name"] == scenario)["events"][0]["priority"] = priority
+    project = tmp_path / "acme.json"
+    project.write_text(json.dumps(proj))
+    code, out, err = run_cli(monkeypatch, tmp_path, users, "check", str(project))
+    assert code == 0, out + err
+    code, out, err = run_cli(monkeypatch, tmp_path, users, "simulate", "--json", str(project))
+    assert code == 0, err
+    op = json.loads(out)["operations"][0]
+    return next(ph["avg_mb_s"] for ph in op["phases"] if ph["name"] == "rebuild")
+
+
+def test_a_rebuild_engine_cap_from_the_data_alone(tmp_path, monkeypatch):
+    """Issue 20 (custom platforms, 'missing policies seen in the field'): a controller's
+    rebuild-engine cap is a rate key (`rebuild.engine_mb_s`), set in a platform's
+    [rates_override]: the ASAP rebuild is held to it, and `check` names a cap out of range."""
+    users = tmp_path / "presets"
+    users.mkdir()
+    _worked_example(users)
+    free = _rebuild_mb_s(monkeypatch, tmp_path, users, "Rebuild ASAP")
+    assert free > 10.0
+    cap = '\n[rates_override.rebuild]\nengine_mb_s = { value = 5, source = "lab: the rebuild engine" }\n'
+    _worked_example(users, cap)
+    assert _rebuild_mb_s(monkeypatch, tmp_path, users, "Rebuild ASAP") == pytest.approx(5.0, rel=1e-3)
+    _worked_example(users, cap.replace("value = 5", "value = 0"))
+    code, out, _ = run_cli(monkeypatch, tmp_path, users, "check", str(users / "acme-cx4-480.toml"))
+    assert code == 1
+    line = next(ln for ln in out.splitlines() if "engine_mb_s" in ln)
+    assert line.startswith("error:") and "acme-cx4-480.toml" in line and "[rebuild]" in line and "out of range" in line
+
+
+def test_a_platform_names_its_own_levels(tmp_path, monkeypatch):
+    """Issue 20 (custom platforms): priorities are not hard-wired to Low/Medium/High/ASAP. A
+    platform that calls its drive-failure levels Gentle, Steady, Brisk and ASAP, with a policy
+    table per level in its own rate table, checks clean and runs each level at its own policy
+    (slowest first); the old names are then unknown levels, an error in `check`."""
+    users = tmp_path / "presets"
+    users.mkdir()
+    rates = FLARE28.replace('rates_id = "clariion-flare28"', 'rates_id = "acme-rates"')
+    for old, new in (("Low", "Gentle"), ("Medium", "Steady"), ("High", "Brisk")):
+        rates = rates.replace(f"[policy.rebuild.{old}", f"[policy.rebuild.{new}")
+    (users / "acme-rates.toml").write_text(rates)
+    _worked_example(users, **{
+        'rates = "clariion-flare28"': 'rates = "acme-rates"',
+        '[operations.drive_failure]\npriorities = ["Low", "Medium", "High", "ASAP"]\ndefault = "High"':
+            '[operations.drive_failure]\npriorities = ["Gentle", "Steady", "Brisk", "ASAP"]\ndefault = "Brisk"',
+        "[rates_override.policy.rebuild.High]": "[rates_override.policy.rebuild.Brisk]"})
+    cat = load_catalog(PRESETS, user_dir=users)
+    mine = cat.platform("acme-cx4-480")
+    assert issues(mine, "error") == [] and issues(mine, "warning") == [], mine.preset_issues
+    renamed = {"Low": "Gentle", "Medium": "Steady", "High": "Brisk"}
+    rates_by_level = [_rebuild_mb_s(monkeypatch, tmp_path, users, "Rebuild High", level, renamed)
+                      for level in ("Gentle", "Steady", "Brisk", "ASAP")]
+    assert rates_by_level == sorted(rates_by_level) and len(set(rates_by_level)) == 4, rates_by_level
+    assert rates_by_level[2] == pytest.approx(10.5)  # the worked example's measured Brisk (was High) rate
+    proj = project_on("acme-cx4-480")  # its rebuilds are at High, Medium, Low and ASAP
+    project = tmp_path / "old-names.json"
+    project.write_text(json.dumps(proj))
+    code, out, _ = run_cli(monkeypatch, tmp_path, users, "check", str(project))
+    assert code == 1
+    assert any(ln.startswith("error:") and "priority 'High' is not offered" in ln and "Gentle, Steady, Brisk, ASAP" in ln
+               for ln in out.splitlines()), out
+
+
 # ---------------------------------------------------------------- check PRESET.toml
 
 def test_check_a_preset_file_directly(tmp_path, monkeypatch):
