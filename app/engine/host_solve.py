@@ -63,6 +63,15 @@ def solve(sim: SimState) -> None:
     else:
         alive_n = st["alive_n"]
     think = st["think_ms"] if closed_loop else None  # Z per pair (ms), None: all 0
+    if P:  # the pass loop's terms that only the host-load version moves, computed once per
+        # solve with the same operations in the same order as inside the loop (same bytes)
+        gi, ctrl, closed = st["gi"], st["ctrl"], st["closed"]
+        hit, rnd, r = st["hit"], st["rnd"], st["r"]
+        alive_gi = st["alive_g"][gi]
+        hit_part, miss = hit * sim.hit_ms, 1 - hit
+        rand_fixed, seq_fixed = rnd * st["r_rand_fixed"], (1 - rnd) * st["t_seq"]
+        rand_common, write_share = rnd * sim.rand_over, 1 - r
+        demand_floor = np.maximum(st["busy_per_io"] / alive_gi, 1e-12)
     for it in range(n_pass):
         if not P:
             U_host_g, host_random_g, core_host, be_g = sim.no_host
@@ -83,8 +92,7 @@ def solve(sim: SimState) -> None:
         if queued:  # operations with a queue depth: a closed class at their drives and cores (3.1)
             core_u = queue_core_pct(core_u, sim.rv["queue_cu"], sim.rv["queue_cn"], sim.max_util)
         core_max = np.maximum.reduceat(core_u, lay.core_off) if lay.C else np.zeros(n_ctrl)
-        gi, ctrl, closed = st["gi"], st["ctrl"], st["closed"]
-        own = X * st["busy_per_io"] / st["alive_g"][gi]
+        own = X * st["busy_per_io"] / alive_gi
         u = U_g[gi]
         if closed_loop:  # arrival theorem: an I/O sees the others' load and (N-1)/N of its own
             u = u - np.where(closed, own / st["n_out"], 0.0)
@@ -95,25 +103,22 @@ def solve(sim: SimState) -> None:
                                     rv["queue_s"][gi] / np.maximum(lay.g_rand[gi] / 1000.0, 1e-6))
         else:
             stretch = 1.0 / (1.0 - u)
-        hit, rnd = st["hit"], st["rnd"]
-        r_read = hit * sim.hit_ms + (1 - hit) * (rnd * st["r_rand_fixed"] * stretch + (1 - rnd) * st["t_seq"] * stretch)
+        r_read = hit_part + miss * (rand_fixed * stretch + seq_fixed * stretch)
         wc = st["wcache"]
         r_write = np.where(wc, sim.hit_ms, st["w_unc"] * stretch)
         if sim.forced.any():  # forced flush: the preset's time, else back-end bound
             r_write = np.where(sim.forced[ctrl] & wc, sim.ff_ms if sim.ff_ms is not None else
                                st["w_unc"] * stretch, r_write)
         uc = np.clip(core_max[ctrl] / 100.0, 0.0, sim.max_util)
-        r = st["r"]
-        common = sim.sp_lat * uc / (1.0 - uc) + rnd * sim.rand_over
-        R_p = R_f = r * r_read + (1 - r) * r_write + common
+        common = sim.sp_lat * uc / (1.0 - uc) + rand_common
+        R_p = R_f = r * r_read + write_share * r_write + common
         if closed_loop:
             n_raw = st["n_raw"]
             # the interactive response time law: N I/Os, each R at the array then Z thinking
             Xc = n_raw / ((R_p if think is None else R_p + think) / 1000.0)
             # asymptotic bound: the busiest drive cannot exceed max_util
             others = np.maximum(U_g[gi] - own, 0.0)
-            demand = st["busy_per_io"] / st["alive_g"][gi]
-            Xcap = np.maximum(sim.max_util - others, 0.01) / np.maximum(demand, 1e-12)
+            Xcap = np.maximum(sim.max_util - others, 0.01) / demand_floor
             Xc = np.where(st["on"], np.minimum(Xc, Xcap), 0.0)
             X_prev = X
             X = np.where(closed, 0.5 * X + 0.5 * Xc if it else Xc, X)
