@@ -74,6 +74,18 @@ def test_import_map_calibrate_and_undo(window, qtbot):
     cal.accept()
     assert doc.project.platform_id == f"{base}-calibrated"
     assert doc.platform.id == f"{base}-calibrated" and not doc.platform.builtin  # the catalog followed
+    # View > Measured vs predicted: calibrated against uncalibrated, and what the calibration moved
+    from app.ui.measured_dialogs import CompareDialog
+
+    cmp = CompareDialog(doc, window)
+    qtbot.waitUntil(lambda: bool(cmp.charts.plots), timeout=60000)
+    moved = doc.project.calibration.parameters
+    assert cmp.params.rowCount() == len(moved)
+    assert [cmp.params.item(r, 0).text() for r in range(len(moved))] == [p.path for p in moved]
+    cpu = next(r for r, p in enumerate(moved) if p.path == "host.cpu_us_per_io")
+    assert cmp.params.item(cpu, 3).text() == f"{moved[cpu].moved_pct:+.1f}%"
+    assert "RMS response_ms" in cmp.label.text()
+    cmp.reject()
     doc.undo_stack.undo()
     assert doc.project.platform_id == base and doc.platform.builtin and doc.project.calibration is None
     doc.undo_stack.undo()
