@@ -71,6 +71,36 @@ def _controllers(document) -> tuple[str, ...]:
     return tuple(c.name for c in document.platform.controllers)
 
 
+def parameter_table() -> QTableWidget:
+    """The calibration's parameters: before, after (± the fit's standard error), change, bounds."""
+    table = QTableWidget(0, 6)
+    table.setHorizontalHeaderLabels(["Parameter", "Before", "After", "Change", "Bounds", "Note"])
+    table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeToContents)
+    table.horizontalHeader().setSectionResizeMode(5, QHeaderView.Stretch)  # the notes are the longest
+    table.setEditTriggers(QTableWidget.NoEditTriggers)
+    return table
+
+
+def fill_parameter_table(table: QTableWidget, cal) -> None:
+    table.setRowCount(len(cal.parameters))
+    for row, p in enumerate(cal.parameters):
+        change = f"{p.moved_pct:+.1f}%" if p.identified and math.isfinite(p.moved_pct) else ""
+        note = "not identified by this data: unchanged" if not p.identified else ("at a bound" if p.at_bound else "")
+        after = f"{p.after:.4g}" + (f" ± {p.stderr:.2g}" if p.stderr is not None else "")
+        for col, text in enumerate((p.path, f"{p.before:.4g}", after, change, f"{p.low:g} – {p.high:g}", note)):
+            item = QTableWidgetItem(text)
+            item.setToolTip(p.about)
+            table.setItem(row, col, item)
+    table.resizeColumnsToContents()
+    table.horizontalHeader().setSectionResizeMode(5, QHeaderView.Stretch)
+
+
+def rms_text(cal) -> str:
+    units = {"response_ms": "ms", "util_pct": "% points"}
+    return "; ".join(f"RMS {m}: {cal.rms_before[m]:.3g} -> {cal.rms_after[m]:.3g} {units.get(m, '')}".rstrip()
+                     for m in cal.rms_before)
+
+
 class ImportMeasuredDialog(QDialog):
     """What the file holds, what was skipped, and which project object each measured object is;
     OK applies ImportMeasured (one edit)."""
@@ -153,9 +183,7 @@ class CalibrateDialog(QDialog):
         lay.addWidget(self.progress)
         split = QSplitter()
         split.setOrientation(split.orientation().__class__.Vertical)
-        self.params = QTableWidget(0, 6)
-        self.params.setHorizontalHeaderLabels(["Parameter", "Before", "After", "Change", "Bounds", "Note"])
-        self.params.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        self.params = parameter_table()
         split.addWidget(self.params)
         self.charts = MeasuredCharts()
         split.addWidget(self.charts)
@@ -193,20 +221,11 @@ class CalibrateDialog(QDialog):
         self.progress.setRange(0, 1)
         self.progress.setValue(1)
         cal = result.calibration
-        rms = "; ".join(f"RMS {m}: {cal.rms_before[m]:.3g} -> {cal.rms_after[m]:.3g}" for m in cal.rms_before)
+        rms = rms_text(cal)
         self.label.setText(describe(cal)[0] + f" in {result.seconds:.1f} s. {rms}. Apply makes the project use "
                            f"{cal.platform_id} (one edit: Edit > Undo returns to {cal.base_platform_id})."
                            + "".join(f"\nNote: {n}." for n in cal.notes))
-        self.params.setRowCount(len(cal.parameters))
-        for row, p in enumerate(cal.parameters):
-            change = f"{p.moved_pct:+.1f}%" if p.identified and math.isfinite(p.moved_pct) else ""
-            note = "not identified by this data: unchanged" if not p.identified else ("at a bound" if p.at_bound else "")
-            after = f"{p.after:.4g}" + (f" ± {p.stderr:.2g}" if p.stderr is not None else "")
-            for col, text in enumerate((p.path, f"{p.before:.4g}", after, change,
-                                        f"{p.low:g} – {p.high:g}", note)):
-                item = QTableWidgetItem(text)
-                item.setToolTip(p.about)
-                self.params.setItem(row, col, item)
+        fill_parameter_table(self.params, cal)
         from app.domain.measured_replay import target_label
 
         mapping = self.document.project.measured.mapping
@@ -247,7 +266,18 @@ class CompareDialog(QDialog):
         self.label.setWordWrap(True)
         lay.addWidget(self.label)
         self.charts = MeasuredCharts()
-        lay.addWidget(self.charts, 1)
+        self.params = None
+        if cal is not None:  # what the calibration moved, from the project's record of it
+            split = QSplitter()
+            split.setOrientation(split.orientation().__class__.Vertical)
+            self.params = parameter_table()
+            fill_parameter_table(self.params, cal)
+            split.addWidget(self.params)
+            split.addWidget(self.charts)
+            split.setSizes([200, 520])
+            lay.addWidget(split, 1)
+        else:
+            lay.addWidget(self.charts, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.Close)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
@@ -274,7 +304,9 @@ class CompareDialog(QDialog):
             preds["uncalibrated"] = comparison.uncalibrated
         data = comparison.replay
         self.label.setText(f"{len(data.points)} measured values"
-                           + (f"; calibrated {self.cal.created[:10]} from {self.cal.source}" if self.cal else
+                           + (f"; calibrated {self.cal.created[:10]} from {self.cal.source} "
+                              f"({self.cal.intervals_used} intervals; from {self.cal.base_platform_id}): "
+                              f"{rms_text(self.cal)}" if self.cal else
                               "; the platform is not calibrated (File > Calibrate to measured data)"))
         self.charts.show_points(comparison.replay.points, preds, comparison.labels)
 

@@ -74,6 +74,18 @@ def test_import_map_calibrate_and_undo(window, qtbot):
     cal.accept()
     assert doc.project.platform_id == f"{base}-calibrated"
     assert doc.platform.id == f"{base}-calibrated" and not doc.platform.builtin  # the catalog followed
+    # View > Measured vs predicted: calibrated against uncalibrated, and what the calibration moved
+    from app.ui.measured_dialogs import CompareDialog
+
+    cmp = CompareDialog(doc, window)
+    qtbot.waitUntil(lambda: bool(cmp.charts.plots), timeout=60000)
+    moved = doc.project.calibration.parameters
+    assert cmp.params.rowCount() == len(moved)
+    assert [cmp.params.item(r, 0).text() for r in range(len(moved))] == [p.path for p in moved]
+    cpu = next(r for r, p in enumerate(moved) if p.path == "host.cpu_us_per_io")
+    assert cmp.params.item(cpu, 3).text() == f"{moved[cpu].moved_pct:+.1f}%"
+    assert "RMS response_ms" in cmp.label.text()
+    cmp.reject()
     doc.undo_stack.undo()
     assert doc.project.platform_id == base and doc.platform.builtin and doc.project.calibration is None
     doc.undo_stack.undo()
@@ -93,3 +105,64 @@ def test_unreadable_file_says_why(window, qtbot, monkeypatch, tmp_path):
     plugin.import_file(bad)
     qtbot.waitUntil(lambda: bool(said), timeout=20000)
     assert "bad.csv: not a measured-data file" in said[0] and window.document.project.measured is None
+
+
+def _snapshot(doc):
+    from app.store.project_json import project_to_dict
+
+    return project_to_dict(doc.project), doc.project.platform_id, doc.undo_stack.count(), doc.dirty
+
+
+def test_cancel_leaves_the_project_identical(window, qtbot):
+    """Cancel in the import dialog (after changing its mapping), in the calibration dialog after the
+    fit and during it: the project, its platform, the undo stack and the dirty flag stay as they were."""
+    from app.ui.measured_dialogs import CalibrateDialog, ImportMeasuredDialog, install
+
+    plugin = install(window)
+    doc = window.document
+    untouched = _snapshot(doc)
+    plugin.import_file(FIX / "analyzer-archivedump.csv")
+    qtbot.waitUntil(lambda: isinstance(plugin.dialog, ImportMeasuredDialog), timeout=20000)
+    plugin.dialog.combos["lun:OLTP 0 [0]"].setCurrentIndex(0)
+    plugin.dialog.reject()
+    assert _snapshot(doc) == untouched and not untouched[3]
+
+    plugin.dialog = None
+    plugin.import_file(FIX / "analyzer-archivedump.csv")
+    qtbot.waitUntil(lambda: isinstance(plugin.dialog, ImportMeasuredDialog), timeout=20000)
+    assert plugin.dialog.combos["lun:OLTP 0 [0]"].currentData() == "lun:0"  # the cancelled change left no trace
+    plugin.dialog.accept()
+    imported = _snapshot(doc)
+    assert imported[2] == 1 and imported[0] != untouched[0]
+
+    cal = CalibrateDialog(doc, window)
+    qtbot.waitUntil(lambda: cal.result is not None, timeout=120000)
+    cal.reject()  # the fit is shown, not applied
+    assert _snapshot(doc) == imported
+    early = CalibrateDialog(doc, window)
+    early.reject()  # cancelled while fitting: the worker stops, nothing is applied
+    assert early.job.wait(1000) and early.result is None
+    qtbot.wait(50)
+    assert _snapshot(doc) == imported and doc.project.calibration is None
+
+
+def test_reimport_starts_from_the_remembered_mapping(window, qtbot):
+    """The project keeps the mapping the user chose; a later import of the same objects starts from it."""
+    from app.ui.measured_dialogs import ImportMeasuredDialog, install
+
+    plugin = install(window)
+    doc = window.document
+    plugin.import_file(FIX / "analyzer-archivedump.csv")
+    qtbot.waitUntil(lambda: isinstance(plugin.dialog, ImportMeasuredDialog), timeout=20000)
+    first = plugin.dialog
+    first.combos["lun:OLTP 1 [1]"].setCurrentIndex(first.combos["lun:OLTP 1 [1]"].findData("lun:5"))
+    first.combos["sp:SP B"].setCurrentIndex(0)
+    first.accept()
+    assert doc.project.measured.mapping["lun:OLTP 1 [1]"] == "lun:5"
+    plugin.import_file(FIX / "analyzer-archivedump.csv")
+    qtbot.waitUntil(lambda: plugin.dialog is not first and isinstance(plugin.dialog, ImportMeasuredDialog), timeout=20000)
+    again = plugin.dialog
+    assert again.combos["lun:OLTP 1 [1]"].currentData() == "lun:5"  # not the name rule's lun:1
+    assert again.combos["sp:SP B"].currentData() == ""
+    assert again.combos["lun:OLTP 0 [0]"].currentData() == "lun:0"
+    again.reject()

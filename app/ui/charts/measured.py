@@ -64,7 +64,9 @@ class MeasuredCharts(QWidget):
             plot.setLabel("left", unit)
             plot.setLabel("bottom", "time from the first measured interval")
             plot.showGrid(x=True, y=True, alpha=0.2)
-            legend = plot.addLegend(offset=(-8, 8), labelTextSize="8pt")
+            # the legend beside the plot, not over it: the curves fill the whole plot
+            legend = pg.LegendItem(labelTextSize="8pt", frame=False)
+            self.graphics.addItem(legend, row=row, col=1)
             self.plots[metric] = plot
             keys = list(dict.fromkeys(p.key for p in points if p.metric == metric))
             if len(keys) > MAX_OBJECTS:
@@ -82,7 +84,9 @@ class MeasuredCharts(QWidget):
                     if k:
                         pen.setStyle(Qt.DashLine)
                     pen.setCosmetic(True)
-                    plot.plot(x, y, stepMode="center", pen=pen, name=label if k == 0 else None)
+                    curve = plot.plot(x, y, stepMode="center", pen=pen)
+                    if k == 0:
+                        legend.addItem(curve, label)
                 mx = [p.hour for p in pts]
                 my = [p.measured for p in pts]
                 plot.plot(mx, my, pen=None, symbol="o", symbolSize=7, symbolBrush=color, symbolPen=pg.mkPen("k", width=0.5))
