@@ -85,6 +85,25 @@ def test_an_impossible_goal_says_why(project, catalog):
     assert any("even with no host load the rebuild" in c.why_not[0] for c in res.candidates)
 
 
+def test_an_mttdl_floor_rules_out_the_designs_below_it(sized, project, catalog):
+    """Reliability as a floor (issue 24): a floor between the cheapest design's MTTDL and the
+    best family's turns the cheapest away, and the design chosen instead keeps it."""
+    cheapest = sized.chosen
+    best = max(c.mttdl_h for c in sized.candidates if c.mttdl_h)
+    assert cheapest.mttdl_h < best  # else this project cannot show a floor at work
+    floor_years = (cheapest.mttdl_h + best) / 2 / 8766.0
+    res = goal_seek(project, catalog, SizingGoal(**{**GOAL.__dict__, "mttdl_years": floor_years}),
+                    executor=InProcessExecutor())
+    assert res.chosen is not None and res.chosen.mttdl_h >= floor_years * 8766.0
+    assert res.chosen.family != cheapest.family and res.chosen.cost >= cheapest.cost
+    assert all(c.mttdl_h >= floor_years * 8766.0 for c in res.front)
+    turned_away = [c for c in res.candidates if not c.meets]
+    assert turned_away and all(any(w.startswith("MTTDL below") for w in c.why_not) for c in turned_away)
+    same = evaluate(project, catalog, cheapest.family, cheapest.groups,
+                    SizingGoal(**{**GOAL.__dict__, "mttdl_years": floor_years}), sum(l.capacity_gb for l in project.luns))
+    assert not same.meets and same.why_not == [f"MTTDL below {floor_years:g} years"]
+
+
 def test_prices_change_the_choice(project, catalog, sized):
     c = sized.chosen
     other = "fc-15k-300" if c.family.drive_type == "fc-15k-146" else "fc-15k-146"
