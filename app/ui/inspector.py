@@ -31,6 +31,7 @@ from app.domain.project import Workload, describe_event
 from app.domain.raid import RaidType
 from app.ui.accessibility import accessible
 from app.ui.capacity_view import capacity_box
+from app.ui.create_group_dialog import stripe_label
 from app.ui.deletion import confirm_deletion
 from app.ui.i18n import QT_TR_NOOP, tr, tr_count
 from app.ui.terms import group_noun, group_title
@@ -425,9 +426,12 @@ class Inspector(QTabWidget):
         if options:  # RAID 50/60 spans, a distributed group's stripe: the value in use (0 = level default)
             default = edits.default_stripe(project, catalog, g.raid, g.width)
             what = tr("drives per span") if g.raid.spanned else tr("drives per stripe (data + parity)")
+            # labelled as in the Create dialog: "16+2 (18 drives) (platform default)", "3 spans of 8 drives"
+            labels = tuple(stripe_label(g.raid, g.width, s) + (tr(" (platform default)") if s == default else "")
+                           for s in options)
             editable.append((SettingSpec(
                 "stripe", tr("Stripe"), "choice", g.math.span_width, unit=tr("drives"), choices=options,
-                help=tr("{what}; the platform's default: {d}").format(
+                choice_labels=labels, help=tr("{what}; the platform's default: {d}").format(
                     what=what, d=default if default else tr("none (the level's default geometry)"))),
                 g.math.span_width))
         form.set_properties(editable, read_only=ro)
