@@ -492,13 +492,15 @@ class Inspector(QTabWidget):
         rform = PropertyForm()
         ure = format_chance(rel.p_ure)
         if rel.p_ure is not None:
-            ure += ", corrected by the 2nd parity" if rel.ure_covered else ", the sector is lost"
-        rows = [("Rebuild under load", format_duration(rel.mttr_h)), ("How", rel.basis),
-                ("Rebuild on idle drives", format_duration(rel.mttr_idle_h)),
-                ("MTTDL", format_mttdl(rel.mttdl_h))]
+            ure = (tr("{chance}, corrected by the 2nd parity") if rel.ure_covered
+                   else tr("{chance}, the sector is lost")).format(chance=ure)
+        rows = [(tr("Rebuild under load"), format_duration(rel.mttr_h)), (tr("How"), rel.basis),
+                (tr("Rebuild on idle drives"), format_duration(rel.mttr_idle_h)),
+                (tr("MTTDL"), format_mttdl(rel.mttdl_h))]
         if rel.critical_h is not None:
-            rows.append(("Critical stripes first", f"{format_duration(rel.critical_h)} exposed to a 3rd failure"))
-        rows += [("Read per rebuild", f"{rel.read_tb:.3g} TB"), ("URE during a rebuild", ure)]
+            rows.append((tr("Critical stripes first"),
+                         tr("{time} exposed to a 3rd failure").format(time=format_duration(rel.critical_h))))
+        rows += [(tr("Read per rebuild"), tr("{tb} TB").format(tb=f"{rel.read_tb:.3g}")), (tr("URE during a rebuild"), ure)]
         rform.set_properties([], read_only=rows)
         v.addWidget(rform)
         lay.addWidget(box)

@@ -789,6 +789,50 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>{chance}, corrected by the 2nd parity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{chance}, the sector is lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rebuild under load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rebuild on idle drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MTTDL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Critical stripes first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{time} exposed to a 3rd failure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read per rebuild</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{tb} TB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>URE during a rebuild</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>{group} (missing)</source>
         <translation type="unfinished"></translation>
     </message>
