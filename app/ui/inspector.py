@@ -6,6 +6,7 @@ capacity/owner, workload fields, project info). Every commit is a domain operati
 """
 from __future__ import annotations
 
+import math
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
@@ -453,7 +454,9 @@ class Inspector(QTabWidget):
         nv = QVBoxLayout(new)
         specs = lun_specs(self.document, cap.free_gb, True)
         values: dict[str, Any] = {s.key: s.default for s in specs}
-        values["capacity_gb"] = round(max(cap.free_gb, 0.0), 2)
+        # down to the box's 2 decimals: rounded up, the default was more than the group holds
+        # (marked red, and Create LUN refused "410,666.7 GB free; the LUN needs 410,666.7 GB")
+        values["capacity_gb"] = math.floor(max(cap.free_gb, 0.0) * 100.0) / 100.0
         nform = self._form()
         nform.set_properties([(s, values[s.key]) for s in specs])
         nform.committed.connect(lambda k, val: values.__setitem__(k, val))
