@@ -131,3 +131,15 @@ def test_the_report_says_which_mttdl_counts_a_pools_critical_window(catalog):
         texts[raid] = build_report(project, catalog, results, ReportOptions(date=dt.date(2026, 12, 7))).text()
     assert note in texts["DDP"] and note not in texts["R6"]
 
+
+def test_the_data_read_is_shown_in_the_unit_of_the_capacities_beside_it(catalog):
+    # md reads 5 survivors whole: 5 x 24,000 GB, shown as the Raw and Usable figures are
+    # (format_capacity, 1 TB = 1024 GB), not as 10^12-byte TB (it read "129 TB" beside a
+    # 117 TB group of the same drives)
+    from app.domain.formatting import format_capacity
+    project = build_project(_spec("linux-md", "R5", 6, "nlsas-7k2-24000", 10000, spares=1), catalog)
+    r = simulate(project, catalog)
+    (row,) = reliability_rows(project, r)
+    assert row[-2] == format_capacity(5 * 24000) == "117 TB"
+    assert r.reliability[0].read_gb == pytest.approx(5 * 24000)
+

@@ -503,7 +503,7 @@ class Inspector(QTabWidget):
         if rel.critical_h is not None:
             rows.append((tr("Critical stripes first"),
                          tr("{time} exposed to a 3rd failure").format(time=format_duration(rel.critical_h))))
-        rows += [(tr("Read per rebuild"), tr("{tb} TB").format(tb=f"{rel.read_tb:.3g}")), (tr("URE during a rebuild"), ure)]
+        rows += [(tr("Read per rebuild"), format_capacity(rel.read_gb)), (tr("URE during a rebuild"), ure)]
         rform.set_properties([], read_only=rows)
         v.addWidget(rform)
         lay.addWidget(box)

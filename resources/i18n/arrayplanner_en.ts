@@ -629,6 +629,18 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>RAID level:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No RAID level fits: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>{n} spans of {k} drives</source>
         <translation type="unfinished"></translation>
     </message>
@@ -822,10 +834,6 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Read per rebuild</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>{tb} TB</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
