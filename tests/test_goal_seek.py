@@ -85,6 +85,47 @@ def test_an_impossible_goal_says_why(project, catalog):
     assert any("even with no host load the rebuild" in c.why_not[0] for c in res.candidates)
 
 
+def test_an_mttdl_floor_rules_out_the_designs_below_it(sized, project, catalog):
+    """Reliability as a floor (issue 24): a floor between the cheapest design's MTTDL and the
+    best family's turns the cheapest away, and the design chosen instead keeps it."""
+    cheapest = sized.chosen
+    best = max(c.mttdl_h for c in sized.candidates if c.mttdl_h)
+    assert cheapest.mttdl_h < best  # else this project cannot show a floor at work
+    floor_years = (cheapest.mttdl_h + best) / 2 / 8766.0
+    res = goal_seek(project, catalog, SizingGoal(**{**GOAL.__dict__, "mttdl_years": floor_years}),
+                    executor=InProcessExecutor())
+    assert res.chosen is not None and res.chosen.mttdl_h >= floor_years * 8766.0
+    assert res.chosen.family != cheapest.family and res.chosen.cost >= cheapest.cost
+    assert all(c.mttdl_h >= floor_years * 8766.0 for c in res.front)
+    turned_away = [c for c in res.candidates if not c.meets]
+    assert turned_away and all(any(w.startswith("MTTDL below") for w in c.why_not) for c in turned_away)
+    same = evaluate(project, catalog, cheapest.family, cheapest.groups,
+                    SizingGoal(**{**GOAL.__dict__, "mttdl_years": floor_years}), sum(l.capacity_gb for l in project.luns))
+    assert not same.meets and same.why_not == [f"MTTDL below {floor_years:g} years"]
+
+
+def test_the_mttdl_floor_judges_a_pool_by_the_figure_the_gui_shows(catalog):
+    """A Dynamic Disk Pool rebuilds the stripes a second failure makes critical first, so the
+    window for a third failure is that short phase (Result.reliability, the inspector and the
+    report); the floor must judge the pool by that figure, not by the plain MTTDL."""
+    from app.domain.project import DriveFailure
+    from app.engine import simulate
+
+    base = load_project(ROOT / "presets/examples/netapp-e5700-ddp.json")
+    fam = Family("nlsas-7k2-24000", RaidType.DDP, 24)
+    goal = SizingGoal(response_ms=1e3, rebuild_hours=1e4, rebuild_priority="High", mttdl_years=1.0)
+    c = evaluate(base, catalog, fam, 1, goal, 0.0)
+    p = build_design(base, catalog, fam, 1, goal.spares_per)
+    p.horizon_h = None
+    sc = p.current_scenario
+    p.scenario(sc).events = [DriveFailure("rebuild", 0.0, p.groups[0].drives[0], "High")]
+    r = simulate(p, catalog, sc)
+    rel = r.reliability[p.groups[0].id]
+    assert rel.critical_h is not None and rel.critical_h < rel.mttr_h
+    assert c.mttdl_h == pytest.approx(rel.mttdl_h, rel=0.05)
+    assert c.mttdl_h > 2 * r.mttdl_h[p.groups[0].id]
+
+
 def test_prices_change_the_choice(project, catalog, sized):
     c = sized.chosen
     other = "fc-15k-300" if c.family.drive_type == "fc-15k-146" else "fc-15k-146"

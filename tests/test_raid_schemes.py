@@ -97,6 +97,23 @@ def test_only_allocated_data_is_rebuilt(catalog):
     assert b == pytest.approx(3 * a, rel=0.02)
 
 
+@pytest.mark.parametrize("platform,raid", [DDP, ("dell-me5", "dRAID6")])
+def test_bigger_drives_at_the_same_fill_take_longer(catalog, platform, raid):
+    # the work is the failed drive's allocated share: at the same fill a 24 TB drive holds
+    # twice a 12 TB drive's data; the same data on the bigger drives is no more work
+    rt = RaidType.parse(raid)
+    stripe = catalog.platform(platform).raid_rules[rt].stripe_for(40)
+
+    def hours(drive, gb):
+        return rebuild_h(run(catalog, platform, raid, 40, drive, "High", gb=gb))
+
+    half = {d: 0.5 * RaidMath(rt, 40, stripe=stripe).usable_gb(catalog.drive(d).capacity_gb)
+            for d in ("nlsas-7k2-12000", "nlsas-7k2-24000")}
+    small, big = hours("nlsas-7k2-12000", half["nlsas-7k2-12000"]), hours("nlsas-7k2-24000", half["nlsas-7k2-24000"])
+    assert 1.7 * small < big < 2.3 * small
+    assert hours("nlsas-7k2-24000", half["nlsas-7k2-12000"]) <= small * 1.001
+
+
 def test_distributed_beats_raid6_with_a_hot_spare(catalog):
     r6 = run(catalog, "netapp-e5700", "R6", 24, "nlsas-7k2-24000", "Highest", gb=100000, spares=1)
     ddp = run(catalog, *DDP, 24, "nlsas-7k2-24000", "Highest", gb=100000)

@@ -116,3 +116,30 @@ def test_group_means_are_each_series_mean_exactly():
         expect = [_mean(res.series.peek(("group_pct", str(g))), res.horizon_h) for g in range(G)]
         got = _group_means(res, groups)
         assert np.array(got).tobytes() == np.array(expect).tobytes()
+
+
+def test_the_report_says_which_mttdl_counts_a_pools_critical_window(catalog):
+    # a pool's two MTTDL tables differ ~12x (whole rebuild vs critical phase): the report says why
+    import datetime as dt
+
+    from app.report.content import ReportOptions, build_report
+    note = "counts only the critical phase"
+    texts = {}
+    for platform, raid, n in (("netapp-e5700", "DDP", 24), ("netapp-e5700", "R6", 12)):
+        project = build_project(_spec(platform, raid, n, "nlsas-7k2-24000", 20000, spares=1), catalog)
+        results = {project.current_scenario: simulate(project, catalog, project.current_scenario)}
+        texts[raid] = build_report(project, catalog, results, ReportOptions(date=dt.date(2026, 12, 7))).text()
+    assert note in texts["DDP"] and note not in texts["R6"]
+
+
+def test_the_data_read_is_shown_in_the_unit_of_the_capacities_beside_it(catalog):
+    # md reads 5 survivors whole: 5 x 24,000 GB, shown as the Raw and Usable figures are
+    # (format_capacity, 1 TB = 1024 GB), not as 10^12-byte TB (it read "129 TB" beside a
+    # 117 TB group of the same drives)
+    from app.domain.formatting import format_capacity
+    project = build_project(_spec("linux-md", "R5", 6, "nlsas-7k2-24000", 10000, spares=1), catalog)
+    r = simulate(project, catalog)
+    (row,) = reliability_rows(project, r)
+    assert row[-2] == format_capacity(5 * 24000) == "117 TB"
+    assert r.reliability[0].read_gb == pytest.approx(5 * 24000)
+

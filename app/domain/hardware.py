@@ -227,6 +227,8 @@ class SettingSpec:
     choices: tuple[Any, ...] = ()
     help: str = ""
     source: str = ""
+    # what the GUI shows for each choice, in step with `choices` (empty: the value and its unit)
+    choice_labels: tuple[str, ...] = ()
     # a cache setting the platform is sold in sizes of (`sizes = [...]` in the preset): goal
     # seeking tries each (app/service/goal_seek.py), priced by the price list's [cache] table
     sizes: tuple[float, ...] = ()

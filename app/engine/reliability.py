@@ -44,6 +44,12 @@ class GroupReliability:
     mttdl_h: float | None
     critical_h: float | None  # DDP: the second failure's window (critical stripes first)
     read_tb: float  # data one rebuild reads, TB (10^12 bytes)
+
+    @property
+    def read_gb(self) -> float:
+        """read_tb in the app's GB (1 GB = 1024 MB, 1 MB = 2^20 bytes), for format_capacity:
+        the unit of the Raw and Usable figures shown beside it."""
+        return self.read_tb * 1e12 / 2.0 ** 30
     p_ure: float | None  # None: the drives publish no URE rate
     ure_covered: bool  # a URE during a one-drive rebuild is corrected (double parity)
     host_busy_pct: float  # the group's mean busy share over the plan (what the estimate used)

@@ -1038,6 +1038,11 @@ class ReportBuilder:
             h = self.results[n].mttdl_h.get(gid)
             return format_mttdl(h) if h is not None else DASH
 
+        if any(rel.critical_h is not None for n in names for rel in self.results[n].reliability.values()):
+            # the two tables differ by the third failure's window: say which is which
+            self.para("For a pool that rebuilds its critical stripes first this table counts the whole rebuild "
+                      "as the window for a further failure; the next table counts only the critical phase, as "
+                      "the product does, and goal seeking uses that figure.", "note")
         if any(g.id not in self.results[n].mttdl_h for g in groups for n in names):
             self.para("A dash: no rebuild time could be predicted for that group (the platform's presets have no "
                       "rebuild rates for it), so there is no MTTDL.", "note")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.domain.formatting import DASH, format_chance, format_duration, format_mttdl
+from app.domain.formatting import DASH, format_capacity, format_chance, format_duration, format_mttdl
 
 
 def reliability_rows(project: Any, result: Any) -> list[list[str]]:
@@ -22,7 +22,7 @@ def reliability_rows(project: Any, result: Any) -> list[list[str]]:
         rows.append([g.label, g.math.label, f"{format_duration(rel.mttr_h)} ({rel.basis})",
                      format_duration(rel.mttr_idle_h), format_mttdl(rel.mttdl_h),
                      format_duration(rel.critical_h) if rel.critical_h is not None else DASH,
-                     f"{rel.read_tb:.3g} TB", ure])
+                     format_capacity(rel.read_gb), ure])
     return rows
 
 

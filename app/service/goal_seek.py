@@ -16,8 +16,9 @@ A design meets the goals when the engine says so:
   rebuild (to a hot spare) at the chosen priority ends within `rebuild_hours`, with the
   response during it within `rebuild_response_ms` when given;
 - capacity: usable >= `usable_gb` (default: today's LUNs);
-- reliability: every group's MTTDL (the engine's, with the rebuild time under load) at least
-  `mttdl_years`.
+- reliability: every group's MTTDL at least `mttdl_years`: the figure the GUI and the report
+  show (app/engine/reliability.py: the rebuild time under the grown load, a pool's critical
+  window).
 
 The search prunes instead of enumerating: per family (drive type, RAID level, width, features)
 the capacity goal and the platform's slots and drive limit bound the group count first (no
@@ -252,7 +253,7 @@ def evaluate(base: Project, catalog: Catalog, fam: Family, groups: int, goal: Si
         rebuild = next((ph for ph in op.phases if ph.name == "rebuild"), None)
         c.rebuild_h = rebuild.duration_h if rebuild is not None else op.duration_h
         c.rebuild_response_ms = measure(rr, failing, factor, "rebuild").worst_response_ms
-        c.mttdl_h = min(rr.mttdl_h.values()) if rr.mttdl_h else None
+        c.mttdl_h = worst_mttdl(rr)
         if goal.rebuild_hours is not None and not (c.rebuild_h is not None and c.rebuild_h <= goal.rebuild_hours):
             took = "does not finish" if c.rebuild_h is None else f"takes {c.rebuild_h:.1f} h"
             c.why_not.append(f"rebuild at {prio} {took} > {goal.rebuild_hours:g} h")
@@ -262,6 +263,16 @@ def evaluate(base: Project, catalog: Catalog, fam: Family, groups: int, goal: Si
             c.why_not.append(f"MTTDL below {goal.mttdl_years:g} years")
     c.meets = not c.why_not
     return c
+
+
+def worst_mttdl(result) -> float | None:
+    """The lowest MTTDL of a run's groups as the GUI and the report show it (Result.reliability:
+    the rebuild under the planned load, a pool's critical-first window); a group without that
+    figure keeps the plain one (Result.mttdl_h)."""
+    worst = {gid: rel.mttdl_h for gid, rel in result.reliability.items() if rel.mttdl_h is not None}
+    for gid, h in result.mttdl_h.items():
+        worst.setdefault(gid, h)
+    return min(worst.values()) if worst else None
 
 
 def rebuild_priority(platform: Platform, goal: SizingGoal) -> str:

@@ -556,7 +556,7 @@ _KNOWN_KEYS: dict[str, tuple[str, ...]] = {
     "back_end": ("buses", "bus_mb_s", "max_enclosures_per_bus", "max_drives", "source", "note"),
     "host_ports": ("per_controller", "mb_s", "source", "note"),
     "enclosure_types": ("id", "name", "slots", "interfaces", "form_factor", "source", "note"),
-    "raid": ("min", "max", "even", "widths", "interfaces", "source", "note"),
+    "raid": ("min", "max", "even", "widths", "interfaces", "default_stripe", "stripes", "source", "note"),
     "cache": _SETTING_KEYS + ("sizes",), "lun_settings": _SETTING_KEYS,
     "features": ("name", "description", "reboot_minutes", "source", "note"),
     "operations": ("priorities", "default", "source", "note"),

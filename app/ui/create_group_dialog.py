@@ -32,7 +32,7 @@ class CreateGroupDialog(QDialog):
         self.stripe.setObjectName("stripe")
         self.stripe_label = QLabel(tr("Stripe:"))
         form = QFormLayout()
-        form.addRow("RAID level:", self.raid)
+        form.addRow(tr("RAID level:"), self.raid)
         form.addRow(self.stripe_label, self.stripe)
         lay.addLayout(form)
 
@@ -49,10 +49,10 @@ class CreateGroupDialog(QDialog):
         self.note.setWordWrap(True)
         reasons = sorted({w for w in allowed.values() if w})
         if chosen < 0:
-            self.note.setText("No RAID level fits: " + "; ".join(reasons[:3]))
+            self.note.setText(tr("No RAID level fits: {why}").format(why="; ".join(reasons[:3])))
         lay.addWidget(self.note)
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        self.buttons.button(QDialogButtonBox.Ok).setText("Create")
+        self.buttons.button(QDialogButtonBox.Ok).setText(tr("Create"))
         self.buttons.button(QDialogButtonBox.Ok).setEnabled(chosen >= 0)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)

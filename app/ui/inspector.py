@@ -6,6 +6,7 @@ capacity/owner, workload fields, project info). Every commit is a domain operati
 """
 from __future__ import annotations
 
+import math
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
@@ -31,6 +32,7 @@ from app.domain.project import Workload, describe_event
 from app.domain.raid import RaidType
 from app.ui.accessibility import accessible
 from app.ui.capacity_view import capacity_box
+from app.ui.create_group_dialog import stripe_label
 from app.ui.deletion import confirm_deletion
 from app.ui.i18n import QT_TR_NOOP, tr, tr_count
 from app.ui.terms import group_noun, group_title
@@ -429,9 +431,12 @@ class Inspector(QTabWidget):
         if options:  # RAID 50/60 spans, a distributed group's stripe: the value in use (0 = level default)
             default = edits.default_stripe(project, catalog, g.raid, g.width)
             what = tr("drives per span") if g.raid.spanned else tr("drives per stripe (data + parity)")
+            # labelled as in the Create dialog: "16+2 (18 drives) (platform default)", "3 spans of 8 drives"
+            labels = tuple(stripe_label(g.raid, g.width, s) + (tr(" (platform default)") if s == default else "")
+                           for s in options)
             editable.append((SettingSpec(
                 "stripe", tr("Stripe"), "choice", g.math.span_width, unit=tr("drives"), choices=options,
-                help=tr("{what}; the platform's default: {d}").format(
+                choice_labels=labels, help=tr("{what}; the platform's default: {d}").format(
                     what=what, d=default if default else tr("none (the level's default geometry)"))),
                 g.math.span_width))
         form.set_properties(editable, read_only=ro)
@@ -453,7 +458,9 @@ class Inspector(QTabWidget):
         nv = QVBoxLayout(new)
         specs = lun_specs(self.document, cap.free_gb, True)
         values: dict[str, Any] = {s.key: s.default for s in specs}
-        values["capacity_gb"] = round(max(cap.free_gb, 0.0), 2)
+        # down to the box's 2 decimals: rounded up, the default was more than the group holds
+        # (marked red, and Create LUN refused "410,666.7 GB free; the LUN needs 410,666.7 GB")
+        values["capacity_gb"] = math.floor(max(cap.free_gb, 0.0) * 100.0) / 100.0
         nform = self._form()
         nform.set_properties([(s, values[s.key]) for s in specs])
         nform.committed.connect(lambda k, val: values.__setitem__(k, val))
@@ -492,13 +499,15 @@ class Inspector(QTabWidget):
         rform = PropertyForm()
         ure = format_chance(rel.p_ure)
         if rel.p_ure is not None:
-            ure += ", corrected by the 2nd parity" if rel.ure_covered else ", the sector is lost"
-        rows = [("Rebuild under load", format_duration(rel.mttr_h)), ("How", rel.basis),
-                ("Rebuild on idle drives", format_duration(rel.mttr_idle_h)),
-                ("MTTDL", format_mttdl(rel.mttdl_h))]
+            ure = (tr("{chance}, corrected by the 2nd parity") if rel.ure_covered
+                   else tr("{chance}, the sector is lost")).format(chance=ure)
+        rows = [(tr("Rebuild under load"), format_duration(rel.mttr_h)), (tr("How"), rel.basis),
+                (tr("Rebuild on idle drives"), format_duration(rel.mttr_idle_h)),
+                (tr("MTTDL"), format_mttdl(rel.mttdl_h))]
         if rel.critical_h is not None:
-            rows.append(("Critical stripes first", f"{format_duration(rel.critical_h)} exposed to a 3rd failure"))
-        rows += [("Read per rebuild", f"{rel.read_tb:.3g} TB"), ("URE during a rebuild", ure)]
+            rows.append((tr("Critical stripes first"),
+                         tr("{time} exposed to a 3rd failure").format(time=format_duration(rel.critical_h))))
+        rows += [(tr("Read per rebuild"), format_capacity(rel.read_gb)), (tr("URE during a rebuild"), ure)]
         rform.set_properties([], read_only=rows)
         v.addWidget(rform)
         lay.addWidget(box)

@@ -228,8 +228,10 @@ def _bool_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
 
 def _choice_editor(spec: SettingSpec, value: Any, commit: Commit) -> QWidget:
     w = QComboBox()
-    for c in spec.choices:
-        w.addItem(f"{c} {spec.unit}".strip() if spec.unit and not isinstance(c, str) else str(c), c)
+    labels = spec.choice_labels if len(spec.choice_labels) == len(spec.choices) else ()
+    for i, c in enumerate(spec.choices):
+        text = labels[i] if labels else (f"{c} {spec.unit}".strip() if spec.unit and not isinstance(c, str) else str(c))
+        w.addItem(text, c)
     idx = next((i for i, c in enumerate(spec.choices) if c == value), -1)
     if idx < 0 and value is not None:
         w.addItem(tr("{value} (not offered)").format(value=value), value)

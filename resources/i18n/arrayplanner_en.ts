@@ -629,6 +629,18 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>RAID level:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No RAID level fits: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Create</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>{n} spans of {k} drives</source>
         <translation type="unfinished"></translation>
     </message>
@@ -786,6 +798,46 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
     </message>
     <message>
         <source>Reliability ({scenario})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{chance}, corrected by the 2nd parity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{chance}, the sector is lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rebuild under load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rebuild on idle drives</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MTTDL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Critical stripes first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{time} exposed to a 3rd failure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read per rebuild</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>URE during a rebuild</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -158,6 +158,27 @@ def test_create_raid_group_from_a_selection_lists_only_allowed_types(qtbot, isol
     assert doc.project.groups[0].raid is RaidType.R5
 
 
+def test_the_new_lun_default_fits_a_group_whose_free_space_has_more_decimals(qtbot, isolated):
+    # ME5's ADAPT group has 410,666.666... GB free: the default, rounded up to 410,666.67 GB, was
+    # marked red and Create LUN refused it; rounded down it is taken
+    from app.domain.capacity import group_capacity
+    from app.store.project_file import load_project
+    from configurator_support import EXAMPLES
+
+    w = make_window(qtbot, load_project(EXAMPLES / "dell-me5-adapt.json"))
+    doc = w.document
+    w.selection.set(["RG 0"])
+    settle(qtbot)
+    free = group_capacity(doc.project, doc.catalog, doc.project.group(0)).free_gb
+    assert round(free, 2) > free  # the case: rounding to the box's decimals goes up
+    cap = w.inspector.new_lun_form.editors["capacity_gb"]
+    assert cap.value() <= free and cap.styleSheet() == ""  # not marked as refused
+    n = len(doc.project.luns)
+    qtbot.mouseClick(w.inspector.create_lun_button, Qt.LeftButton)
+    settle(qtbot)
+    assert len(doc.project.luns) == n + 1 and doc.project.luns[-1].capacity_gb == pytest.approx(free, abs=0.01)
+
+
 def test_create_resize_delete_lun_and_attach_a_workload(qtbot, isolated):
     w = make_window(qtbot)
     doc = w.document

@@ -82,6 +82,9 @@ def test_the_inspector_shows_the_groups_stripe_and_changes_it(qtbot, isolated):
     settle(qtbot)
     editor = w.inspector.group_form.editors["stripe"]
     assert editor.currentData() == 18 and [editor.itemData(i) for i in range(editor.count())] == [10, 18]
+    # the same words as the Create dialog: the geometry, and which stripe the platform starts from
+    assert [editor.itemText(i) for i in range(editor.count())] == ["8+2 (10 drives)",
+                                                                   "16+2 (18 drives) (platform default)"]
     w.inspector.group_form.committed.emit("stripe", 10)
     settle(qtbot)
     assert w.document.project.group(0).stripe == 10
@@ -99,3 +102,4 @@ def test_a_dynamic_disk_pool_offers_only_its_8_plus_2_stripe(qtbot, isolated):
     settle(qtbot)
     editor = w.inspector.group_form.editors["stripe"]
     assert [editor.itemData(i) for i in range(editor.count())] == [10] and editor.currentData() == 10
+    assert editor.currentText() == "8+2 (10 drives) (platform default)"
