@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 
 from app.cli.common import CliError
 
@@ -66,7 +65,7 @@ def sweep_to_json(result, target: float | None, growth: float) -> dict:
             d["max_iops_at_target"] = _num(c.max_iops_at(target))
             d["headroom_pct"] = _num(head)
             d["growth_pct"] = growth
-            d["growth_fits"] = head is not None and head >= growth
+            d["growth_fits"] = bool(head is not None and head >= growth)
         curves.append(d)
     out = {"scenario": result.scenario, "saturation_factor": _num(result.saturation_factor),
            "engine_runs": result.runs, "curves": curves}
@@ -155,8 +154,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CliError(str(exc), 1) from None
     if args.json:
-        json.dump(sweep_to_json(result, args.target, args.growth), sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        # serialised whole before printing: a failure leaves no half document on stdout
+        print(json.dumps(sweep_to_json(result, args.target, args.growth), indent=1))
     else:
         print(sweep_text(result, args.target, args.growth))
     return 0
@@ -266,8 +265,7 @@ def cmd_size(args: argparse.Namespace) -> int:
                "chosen": candidate_json(result.chosen) if result.chosen else None,
                "front": [candidate_json(c) for c in result.front],
                "candidates": [candidate_json(c) for c in result.candidates]}
-        json.dump(out, sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        print(json.dumps(out, indent=1))
         return 0
     print(f"{result.families} design families, {result.runs} engine runs; cost = "
           f"{'price list' if result.cost_unit == 'price' else 'drive count (no complete price list)'}")

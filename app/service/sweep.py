@@ -296,7 +296,8 @@ def step_factors(spec: SweepSpec, saturation: float | None) -> list[float]:
     fs = list(np.linspace(lo, top, n))
     if not any(abs(f - 1.0) < 1e-9 for f in fs) and lo < 1.0 < top:
         fs[int(np.argmin([abs(f - 1.0) for f in fs]))] = 1.0
-    return sorted(set(round(f, 6) for f in fs))
+    # Python floats: numpy scalars leak into the steps and the answers (np.bool_ is not JSON)
+    return sorted(set(round(float(f), 6) for f in fs))
 
 
 def sweep(project: Project, catalog, spec: SweepSpec = SweepSpec(), executor: Executor | None = None,
