@@ -171,6 +171,38 @@ def test_a_candidate_as_a_scenario_runs_the_design_beside_todays_array(sized, pr
     assert p == before
 
 
+def test_the_scenario_comparison_serves_a_candidate_end_to_end(sized, project, catalog):
+    """A candidate added as a scenario goes through the comparison the GUI table, its CSV
+    export and the report share: KPI deltas against today's array, today's broken target."""
+    from app.domain.overlay import effective_project
+    from app.engine.compare import compare, csv_rows
+    from app.engine.simulate import simulate
+    from app.report.comparison import reference_scenario
+    from app.report.content import ReportOptions, build_report
+
+    p = project.clone()
+    today = p.current_scenario
+    c = sized.chosen
+    edits.DesignAsScenario(p, build_design(p, catalog, c.family, c.groups, GOAL.spares_per), "Proposed",
+                           c.label).do(p)
+    results = {n: simulate(p, catalog, n) for n in (today, "Proposed")}
+    rows = compare(results["Proposed"], results[today], effective_project(p, "Proposed"),
+                   effective_project(p, today), catalog)
+    table = {(row[0], row[1]): row for row in csv_rows(rows, today, "Proposed")[1:]}
+    today_drives = len(effective_project(p, today).drives)
+    assert table["Array", "Drives"][3:6] == [today_drives, c.drives + c.spares, c.drives + c.spares - today_drives]
+    assert table["Array", "Usable capacity"][4] == pytest.approx(c.usable_gb)
+    # today's migration breaks the workloads' 20 ms target; the candidate, sized for 10 ms, does not
+    broken = [row for row in table.values() if row[0] == "Workloads"]
+    assert broken and all("target broken in baseline" in row[7] for row in broken)
+    assert any(row[0] == "Configuration" and row[4] == c.family.drive_type for row in table.values())
+    report = build_report(p, catalog, results, ReportOptions(charts=[], scenarios=[today, "Proposed"]))
+    ref = reference_scenario(p, [today, "Proposed"])
+    other = "Proposed" if ref == today else today
+    assert f"\u201c{other}\u201d against \u201c{ref}\u201d" in [h.text for h in report.headings()]
+    assert f"Drives | {today_drives if ref == today else c.drives + c.spares}" in report.text()
+
+
 def test_the_size_command_writes_a_candidate_scenario(tmp_path):
     from app.domain.overlay import effective_project
 

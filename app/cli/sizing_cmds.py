@@ -181,7 +181,8 @@ def register_size(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--apply", metavar="OUT", help="write the project with the chosen design to OUT")
     s.add_argument("--as-scenario", nargs=2, metavar=("NAME", "OUT"),
                    help="write the project to OUT with the chosen design as a new scenario NAME (its own "
-                        "configuration; today's stays the base), to compare with `arrayplanner compare`")
+                        "configuration; today's stays the base), compared with today's by `arrayplanner report OUT` "
+                        "and the GUI's scenario comparison")
     s.add_argument("--json", action="store_true", help="print the candidates as JSON")
     where = s.add_mutually_exclusive_group()
     where.add_argument("--in-process", action="store_true", help="run in this process (no pool)")
