@@ -77,6 +77,32 @@ def test_a_stricter_goal_never_costs_less(sized, project, catalog):
     assert strict.chosen is not None and strict.chosen.cost >= sized.chosen.cost
 
 
+def test_each_design_on_the_front_says_why_it_is_not_chosen(sized, project, catalog):
+    from app.engine.simulate import simulate
+    from app.report.content import ReportOptions, build_report
+
+    c = sized.chosen
+    assert sized.verdict(c) == "chosen" and len(sized.front) > 1
+    ties = [o for o in sized.front if o is not c and o.cost == c.cost]
+    for o in sized.front:
+        if o is c:
+            continue
+        text = sized.verdict(o)
+        if o.cost > c.cost:
+            assert text.startswith(f"costs {o.cost - c.cost:,.0f} more"), text
+        else:  # the same cost: the chosen one has the faster response
+            assert o.cost == c.cost and o.response_ms >= c.response_ms and text.startswith("same cost"), text
+        if o.response_ms < c.response_ms:
+            assert "a faster response" in text
+    assert ("cost as much" in sized.chosen_reason) == bool(ties)
+    name = project.current_scenario
+    report = build_report(project, catalog, {name: simulate(project, catalog, name)},
+                          ReportOptions(charts=[], scenarios=[name]), sizing=sized)
+    text = report.text()
+    assert sized.chosen_reason in text
+    assert all(sized.verdict(o) in text for o in sized.front)
+
+
 def test_an_impossible_goal_says_why(project, catalog):
     res = goal_seek(project, catalog, SizingGoal(**{**GOAL.__dict__, "rebuild_hours": 0.01}),
                     executor=InProcessExecutor())

@@ -264,7 +264,8 @@ def cmd_size(args: argparse.Namespace) -> int:
     if args.json:
         out = {"engine_runs": result.runs, "families": result.families, "cost_unit": result.cost_unit,
                "chosen": candidate_json(result.chosen) if result.chosen else None,
-               "front": [candidate_json(c) for c in result.front],
+               "chosen_reason": result.chosen_reason or None,
+               "front": [{**candidate_json(c), "verdict": result.verdict(c)} for c in result.front],
                "candidates": [candidate_json(c) for c in result.candidates]}
         print(json.dumps(out, indent=1))
         return 0
@@ -277,9 +278,9 @@ def cmd_size(args: argparse.Namespace) -> int:
         return 1
     print("Pareto front (cost, response, rebuild time, MTTDL):")
     for c in result.front:
-        mark = " <- chosen (cheapest)" if c is result.chosen else ""
         rb = f"{c.rebuild_h:.1f} h" if c.rebuild_h is not None else "-"
-        print(f"  {c.label}: cost {c.cost:,.0f}, {c.response_ms:.1f} ms, rebuild {rb}{mark}")
+        print(f"  {c.label}: cost {c.cost:,.0f}, {c.response_ms:.1f} ms, rebuild {rb}: {result.verdict(c)}")
+    print(f"Chosen: {result.chosen.label}: {result.chosen_reason}.")
     if args.apply:
         print(f"wrote {args.apply}")
     if args.as_scenario:

@@ -465,7 +465,7 @@ class GoalSeekDialog(BackgroundRunDialog):
                                  "The closest tries say why.")
         else:
             c = res.chosen
-            self.summary.setText(f"Cheapest design that meets the goals: {c.label}, cost {c.cost:,.0f} ({unit}). "
+            self.summary.setText(f"Chosen: {c.label}: {res.chosen_reason}. Cost: {unit}. "
                                  f"{len(res.front)} designs on the Pareto front; {res.families} families, "
                                  f"{res.runs} engine runs.")
         self.rows = list(res.front) + [c for c in res.candidates if not c.meets][:20]
@@ -475,7 +475,7 @@ class GoalSeekDialog(BackgroundRunDialog):
                      "-" if c.rebuild_h is None else f"{c.rebuild_h:.1f} h",
                      "-" if not c.mttdl_h else f"{c.mttdl_h / 8766:,.0f} y", f"{c.usable_gb:,.0f} GB",
                      "yes" if c.meets else "no",
-                     "chosen: the cheapest on the front" if c is res.chosen else "; ".join(c.why_not)]
+                     res.verdict(c)]
             for j, text in enumerate(cells):
                 self.table.setItem(i, j, QTableWidgetItem(text))
         self.plot.clear()
