@@ -77,6 +77,32 @@ def test_a_stricter_goal_never_costs_less(sized, project, catalog):
     assert strict.chosen is not None and strict.chosen.cost >= sized.chosen.cost
 
 
+def test_each_design_on_the_front_says_why_it_is_not_chosen(sized, project, catalog):
+    from app.engine.simulate import simulate
+    from app.report.content import ReportOptions, build_report
+
+    c = sized.chosen
+    assert sized.verdict(c) == "chosen" and len(sized.front) > 1
+    ties = [o for o in sized.front if o is not c and o.cost == c.cost]
+    for o in sized.front:
+        if o is c:
+            continue
+        text = sized.verdict(o)
+        if o.cost > c.cost:
+            assert text.startswith(f"costs {o.cost - c.cost:,.0f} more"), text
+        else:  # the same cost: the chosen one has the faster response
+            assert o.cost == c.cost and o.response_ms >= c.response_ms and text.startswith("same cost"), text
+        if o.response_ms < c.response_ms:
+            assert "a faster response" in text
+    assert ("cost as much" in sized.chosen_reason) == bool(ties)
+    name = project.current_scenario
+    report = build_report(project, catalog, {name: simulate(project, catalog, name)},
+                          ReportOptions(charts=[], scenarios=[name]), sizing=sized)
+    text = report.text()
+    assert sized.chosen_reason in text
+    assert all(sized.verdict(o) in text for o in sized.front)
+
+
 def test_an_impossible_goal_says_why(project, catalog):
     res = goal_seek(project, catalog, SizingGoal(**{**GOAL.__dict__, "rebuild_hours": 0.01}),
                     executor=InProcessExecutor())
@@ -210,6 +236,38 @@ def test_a_candidate_as_a_scenario_runs_the_design_beside_todays_array(sized, pr
     assert edits.DesignAsScenario(p, design, "Proposed").check(p, catalog)  # the name is taken
     edit.undo(p)
     assert p == before
+
+
+def test_the_scenario_comparison_serves_a_candidate_end_to_end(sized, project, catalog):
+    """A candidate added as a scenario goes through the comparison the GUI table, its CSV
+    export and the report share: KPI deltas against today's array, today's broken target."""
+    from app.domain.overlay import effective_project
+    from app.engine.compare import compare, csv_rows
+    from app.engine.simulate import simulate
+    from app.report.comparison import reference_scenario
+    from app.report.content import ReportOptions, build_report
+
+    p = project.clone()
+    today = p.current_scenario
+    c = sized.chosen
+    edits.DesignAsScenario(p, build_design(p, catalog, c.family, c.groups, GOAL.spares_per), "Proposed",
+                           c.label).do(p)
+    results = {n: simulate(p, catalog, n) for n in (today, "Proposed")}
+    rows = compare(results["Proposed"], results[today], effective_project(p, "Proposed"),
+                   effective_project(p, today), catalog)
+    table = {(row[0], row[1]): row for row in csv_rows(rows, today, "Proposed")[1:]}
+    today_drives = len(effective_project(p, today).drives)
+    assert table["Array", "Drives"][3:6] == [today_drives, c.drives + c.spares, c.drives + c.spares - today_drives]
+    assert table["Array", "Usable capacity"][4] == pytest.approx(c.usable_gb)
+    # today's migration breaks the workloads' 20 ms target; the candidate, sized for 10 ms, does not
+    broken = [row for row in table.values() if row[0] == "Workloads"]
+    assert broken and all("target broken in baseline" in row[7] for row in broken)
+    assert any(row[0] == "Configuration" and row[4] == c.family.drive_type for row in table.values())
+    report = build_report(p, catalog, results, ReportOptions(charts=[], scenarios=[today, "Proposed"]))
+    ref = reference_scenario(p, [today, "Proposed"])
+    other = "Proposed" if ref == today else today
+    assert f"\u201c{other}\u201d against \u201c{ref}\u201d" in [h.text for h in report.headings()]
+    assert f"Drives | {today_drives if ref == today else c.drives + c.spares}" in report.text()
 
 
 def test_the_size_command_writes_a_candidate_scenario(tmp_path):

@@ -133,8 +133,9 @@ def run_cli(*args):
                           cwd=ROOT, timeout=300, env={**__import__("os").environ, "ARRAYPLANNER_ENGINE": "python"})
 
 
-def test_the_command_prints_json_with_the_answers():
-    r = run_cli(str(OLTP), "--steps", "6", "--target", "20", "--json", "--in-process")
+@pytest.mark.parametrize("target", ["20", "10"])  # 10 ms falls between two steps: interpolated
+def test_the_command_prints_json_with_the_answers(target):
+    r = run_cli(str(OLTP), "--steps", "6", "--target", target, "--json", "--in-process")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     steady = d["curves"][0]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 
 from app.cli.common import CliError
 
@@ -66,7 +65,7 @@ def sweep_to_json(result, target: float | None, growth: float) -> dict:
             d["max_iops_at_target"] = _num(c.max_iops_at(target))
             d["headroom_pct"] = _num(head)
             d["growth_pct"] = growth
-            d["growth_fits"] = head is not None and head >= growth
+            d["growth_fits"] = bool(head is not None and head >= growth)
         curves.append(d)
     out = {"scenario": result.scenario, "saturation_factor": _num(result.saturation_factor),
            "engine_runs": result.runs, "curves": curves}
@@ -155,8 +154,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CliError(str(exc), 1) from None
     if args.json:
-        json.dump(sweep_to_json(result, args.target, args.growth), sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        # serialised whole before printing: a failure leaves no half document on stdout
+        print(json.dumps(sweep_to_json(result, args.target, args.growth), indent=1))
     else:
         print(sweep_text(result, args.target, args.growth))
     return 0
@@ -182,7 +181,8 @@ def register_size(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--apply", metavar="OUT", help="write the project with the chosen design to OUT")
     s.add_argument("--as-scenario", nargs=2, metavar=("NAME", "OUT"),
                    help="write the project to OUT with the chosen design as a new scenario NAME (its own "
-                        "configuration; today's stays the base), to compare with `arrayplanner compare`")
+                        "configuration; today's stays the base), compared with today's by `arrayplanner report OUT` "
+                        "and the GUI's scenario comparison")
     s.add_argument("--json", action="store_true", help="print the candidates as JSON")
     where = s.add_mutually_exclusive_group()
     where.add_argument("--in-process", action="store_true", help="run in this process (no pool)")
@@ -264,10 +264,10 @@ def cmd_size(args: argparse.Namespace) -> int:
     if args.json:
         out = {"engine_runs": result.runs, "families": result.families, "cost_unit": result.cost_unit,
                "chosen": candidate_json(result.chosen) if result.chosen else None,
-               "front": [candidate_json(c) for c in result.front],
+               "chosen_reason": result.chosen_reason or None,
+               "front": [{**candidate_json(c), "verdict": result.verdict(c)} for c in result.front],
                "candidates": [candidate_json(c) for c in result.candidates]}
-        json.dump(out, sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        print(json.dumps(out, indent=1))
         return 0
     print(f"{result.families} design families, {result.runs} engine runs; cost = "
           f"{'price list' if result.cost_unit == 'price' else 'drive count (no complete price list)'}")
@@ -278,9 +278,9 @@ def cmd_size(args: argparse.Namespace) -> int:
         return 1
     print("Pareto front (cost, response, rebuild time, MTTDL):")
     for c in result.front:
-        mark = " <- chosen (cheapest)" if c is result.chosen else ""
         rb = f"{c.rebuild_h:.1f} h" if c.rebuild_h is not None else "-"
-        print(f"  {c.label}: cost {c.cost:,.0f}, {c.response_ms:.1f} ms, rebuild {rb}{mark}")
+        print(f"  {c.label}: cost {c.cost:,.0f}, {c.response_ms:.1f} ms, rebuild {rb}: {result.verdict(c)}")
+    print(f"Chosen: {result.chosen.label}: {result.chosen_reason}.")
     if args.apply:
         print(f"wrote {args.apply}")
     if args.as_scenario:

@@ -1155,16 +1155,15 @@ class ReportBuilder:
         else:
             c = res.chosen
             rb = f", rebuild {c.rebuild_h:.1f} h" if c.rebuild_h is not None else ""
-            self.para(f"Chosen: {c.label}. It meets every goal ({format_ms(c.response_ms)}{rb}) and is the cheapest "
-                      f"design that does (cost {c.cost:,.0f}); the others below cost more, or trade cost for a faster "
-                      f"response, a shorter rebuild or a higher MTTDL.")
+            self.para(f"Chosen: {c.label} ({format_ms(c.response_ms)}{rb}): {res.chosen_reason}. The verdict of "
+                      "each other design on the front says what more it costs and what it buys with it.")
         rows = []
         shown = list(res.front) + [c for c in res.candidates if not c.meets][:10]
         for c in shown:
             rows.append(Row([c.label, f"{c.cost:,.0f}", "-" if c.response_ms != c.response_ms else format_ms(c.response_ms),
                              "-" if c.rebuild_h is None else f"{c.rebuild_h:.1f} h",
                              "-" if not c.mttdl_h else f"{c.mttdl_h / 8766:,.0f} y",
-                             "chosen" if c is res.chosen else ("meets" if c.meets else "; ".join(c.why_not))],
+                             res.verdict(c)],
                             "bold" if c is res.chosen else ""))
         self.table([Col("Design", 3.2), Col("Cost", 0.7, "right"), Col("Response", 0.9, "right"),
                     Col("Rebuild", 0.8, "right"), Col("MTTDL", 1.1, "right"), Col("Verdict", 2.6)], rows)

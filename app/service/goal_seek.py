@@ -115,6 +115,17 @@ class SizingResult:
     cost_unit: str                    # "price" (from the price list) or "drives"
     families: int
 
+    # methods, so the report (which does not import the service layer) asks the result itself
+    def verdict(self, c: Candidate) -> str:
+        """A design's verdict: against the chosen one if it meets the goals, else why not."""
+        if c.meets and self.chosen is not None:
+            return against_chosen(c, self.chosen)
+        return "meets" if c.meets else "; ".join(c.why_not)
+
+    @property
+    def chosen_reason(self) -> str:
+        return chosen_reason(self)
+
 
 # ---------------------------------------------------------------- prices
 
@@ -381,6 +392,38 @@ def pareto(cands: Sequence[Candidate]) -> list[Candidate]:
         return all(x <= y for x, y in zip(ka, kb)) and any(x < y for x, y in zip(ka, kb))
 
     return sorted((c for c in cands if not any(dominates(o, c) for o in cands if o is not c)), key=key)
+
+
+def against_chosen(c: Candidate, chosen: Candidate) -> str:
+    """Why a design on the front is not the chosen one: what more it costs (the choice is the
+    cheapest, ties to the faster response) and what it buys with it."""
+    if c is chosen:
+        return "chosen"
+    gains = []
+    if c.response_ms < chosen.response_ms - 1e-9:
+        gains.append(f"a faster response ({c.response_ms:.2f} ms)")
+    if c.rebuild_h is not None and chosen.rebuild_h is not None and c.rebuild_h < chosen.rebuild_h - 1e-9:
+        gains.append(f"a shorter rebuild ({c.rebuild_h:.1f} h)")
+    if (c.mttdl_h or 0.0) > (chosen.mttdl_h or 0.0) * (1 + 1e-9):
+        gains.append("a higher MTTDL")
+    if c.cost > chosen.cost:
+        return f"costs {c.cost - chosen.cost:,.0f} more" + (" for " + ", ".join(gains) if gains else "")
+    if c.response_ms > chosen.response_ms + 1e-9:
+        head = f"same cost, slower response ({c.response_ms:.2f} vs {chosen.response_ms:.2f} ms)"
+    else:
+        head = "same cost and response"
+    return head + ("; but " + ", ".join(gains) if gains else "")
+
+
+def chosen_reason(res: "SizingResult") -> str:
+    """One sentence: why the chosen design wins (empty when none meets the goals)."""
+    c = res.chosen
+    if c is None:
+        return ""
+    ties = [o for o in res.front if o is not c and o.cost == c.cost]
+    tie = (f"; {len(ties)} other design{'s' if len(ties) > 1 else ''} on the front cost as much, and it has the "
+           f"fastest response of them ({c.response_ms:.2f} ms)") if ties else ""
+    return f"it meets every goal and is the cheapest design that does (cost {c.cost:,.0f}{tie})"
 
 
 def goal_seek(project: Project, catalog: Catalog, goal: SizingGoal, prices: PriceList | None = None,

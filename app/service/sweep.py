@@ -79,6 +79,17 @@ class SweepStep:
         off = self.total_offered
         return self.overloaded or (off > 0 and (off - self.total_served) > SATURATED_SHARE * off)
 
+    def utilisation_by_kind(self) -> dict[str, float]:
+        """The peak utilisation of the busiest component of each kind ("drive", "RG", "bus",
+        "CPU", "host port", "write cache"), for the kinds the array has."""
+        out: dict[str, float] = {}
+        for _metric, label in UTILISATION_METRICS:
+            prefix = label.format("")
+            vals = [v for k, v in self.utilisation_pct.items() if k.startswith(prefix)]
+            if vals:
+                out[prefix.strip()] = max(vals)
+        return out
+
     @property
     def worst_response_ms(self) -> float:
         vals = [v for v in self.response_ms.values() if not math.isnan(v)]
@@ -296,7 +307,8 @@ def step_factors(spec: SweepSpec, saturation: float | None) -> list[float]:
     fs = list(np.linspace(lo, top, n))
     if not any(abs(f - 1.0) < 1e-9 for f in fs) and lo < 1.0 < top:
         fs[int(np.argmin([abs(f - 1.0) for f in fs]))] = 1.0
-    return sorted(set(round(f, 6) for f in fs))
+    # Python floats: numpy scalars leak into the steps and the answers (np.bool_ is not JSON)
+    return sorted(set(round(float(f), 6) for f in fs))
 
 
 def sweep(project: Project, catalog, spec: SweepSpec = SweepSpec(), executor: Executor | None = None,

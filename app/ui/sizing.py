@@ -114,7 +114,7 @@ class SweepDialog(BackgroundRunDialog):
         self.table = QTableWidget(0, 6)
         self.table.setAccessibleName("Sweep steps")
         self.table.setHorizontalHeaderLabels(["Load", "Offered IOPS", "Served IOPS", "Worst response",
-                                              "Limiting component", "Note"])
+                                              "Limiting component", "Note"])  # + workloads, kinds per run
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
@@ -231,13 +231,17 @@ class SweepDialog(BackgroundRunDialog):
         target, growth = self.target.value(), float(self.growth.value())
         self.plot.clear()
         lines = []
-        for k, (name, res, c) in enumerate(self.curves()):
-            colour = CURVE_COLOURS[k % len(CURVE_COLOURS)]
+        # a colour per scenario, a dashed line for its "during OP" curve: with four scenarios the
+        # eight curves no longer cycle back onto the first colours
+        scenario_colour = {name: CURVE_COLOURS[k % len(CURVE_COLOURS)] for k, (name, _r) in enumerate(self.results)}
+        for name, res, c in self.curves():
+            colour = scenario_colour[name]
             pts = [(s.total_offered, s.worst_response_ms) for s in c.steps if not math.isnan(s.worst_response_ms)]
             if not pts:
                 continue
             xs, ys = zip(*pts)
-            self.plot.plot(xs, ys, pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=5,
+            style = Qt.DashLine if c.background else Qt.SolidLine
+            self.plot.plot(xs, ys, pen=pg.mkPen(colour, width=2, style=style), symbol="o", symbolSize=5,
                            symbolBrush=colour, name=f"{name}: {c.label}")
             knee, sat = c.knee, c.saturation()
             if knee is not None:
@@ -278,6 +282,9 @@ class SweepDialog(BackgroundRunDialog):
         ops = advice.operations
         notes = [f"{op.label}: now {op.current_priority}; window {op.window_h:g} h "
                  f"({'given' if op.window_source == 'given' else 'the plan after its start'})" for op in ops]
+        if not notes and not advice.skipped:
+            self.advice_note.setText(tr("No operation of this scenario has a priority to advise on."))
+            return
         self.advice_note.setText("Lowest-impact priority that finishes in the window, per load level. "
                                  + "; ".join(notes + advice.skipped) + ".")
         self.advice_table.setColumnCount(1 + len(ops))
@@ -296,15 +303,31 @@ class SweepDialog(BackgroundRunDialog):
         if chosen is None:
             return
         knee, sat = chosen.knee, chosen.saturation()
+        res = next(r for name, r in self.results if name == key[0])
+        workloads = list(chosen.steps[0].response_ms) if chosen.steps else []
+        kinds = list(chosen.steps[0].utilisation_by_kind()) if chosen.steps else []
+        headers = (["Load", "Offered IOPS", "Served IOPS", "Worst response"]
+                   + [res.workloads.get(w, w) for w in workloads]   # each workload's response
+                   + [f"{kind} peak" for kind in kinds]              # the busiest of each kind
+                   + ["Limiting component", "Note"])
+        self.table.setColumnCount(len(headers))
+        self.table.setHorizontalHeaderLabels(headers)
+        numeric = range(1, 4 + len(workloads) + len(kinds))
+
+        def ms(v: float) -> str:
+            return "no I/O" if math.isnan(v) else f"{v:.1f} ms"
+
         self.table.setRowCount(len(chosen.steps))
         for i, s in enumerate(chosen.steps):
             note = "knee" if s is knee else ("saturated" if s is sat else ("" if not s.saturated else "overloaded"))
-            cells = [f"{s.factor:.2f}x", f"{s.total_offered:,.0f}", f"{s.total_served:,.0f}",
-                     "no I/O" if math.isnan(s.worst_response_ms) else f"{s.worst_response_ms:.1f} ms",
-                     f"{s.limiting} {s.utilisation_pct.get(s.limiting, 0.0):.0f}%", note]
+            by_kind = s.utilisation_by_kind()
+            cells = ([f"{s.factor:.2f}x", f"{s.total_offered:,.0f}", f"{s.total_served:,.0f}", ms(s.worst_response_ms)]
+                     + [ms(s.response_ms.get(w, math.nan)) for w in workloads]
+                     + [f"{by_kind.get(kind, 0.0):.0f}%" for kind in kinds]
+                     + [f"{s.limiting} {s.utilisation_pct.get(s.limiting, 0.0):.0f}%", note])
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if j in (1, 2, 3):
+                if j in numeric:
                     item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.table.setItem(i, j, item)
 
@@ -442,7 +465,7 @@ class GoalSeekDialog(BackgroundRunDialog):
                                  "The closest tries say why.")
         else:
             c = res.chosen
-            self.summary.setText(f"Cheapest design that meets the goals: {c.label}, cost {c.cost:,.0f} ({unit}). "
+            self.summary.setText(f"Chosen: {c.label}: {res.chosen_reason}. Cost: {unit}. "
                                  f"{len(res.front)} designs on the Pareto front; {res.families} families, "
                                  f"{res.runs} engine runs.")
         self.rows = list(res.front) + [c for c in res.candidates if not c.meets][:20]
@@ -452,7 +475,7 @@ class GoalSeekDialog(BackgroundRunDialog):
                      "-" if c.rebuild_h is None else f"{c.rebuild_h:.1f} h",
                      "-" if not c.mttdl_h else f"{c.mttdl_h / 8766:,.0f} y", f"{c.usable_gb:,.0f} GB",
                      "yes" if c.meets else "no",
-                     "chosen: the cheapest on the front" if c is res.chosen else "; ".join(c.why_not)]
+                     res.verdict(c)]
             for j, text in enumerate(cells):
                 self.table.setItem(i, j, QTableWidgetItem(text))
         self.plot.clear()

@@ -40,10 +40,25 @@ def test_a_sweep_fills_the_chart_table_and_answers(qtbot, dialog):
     assert [dlg.curve_box.itemText(i) for i in range(dlg.curve_box.count())] == [
         f"{doc.project.current_scenario}: steady", f"{doc.project.current_scenario}: during op1 (LUN migration at ASAP)"]
     assert dlg.table.rowCount() == 8
-    notes = [dlg.table.item(i, 5).text() for i in range(8)]
+    headers = [dlg.table.horizontalHeaderItem(j).text() for j in range(dlg.table.columnCount())]
+    notes = [dlg.table.item(i, headers.index("Note")).text() for i in range(8)]
     assert "knee" in notes and "saturated" in notes
+    # per step: each workload's response and the busiest component of each kind, as the service measured
+    _name, res = dlg.results[0]
+    step = res.curves[0].steps[-2]
+    for wid, name in res.workloads.items():
+        assert dlg.table.item(6, headers.index(name)).text() == f"{step.response_ms[wid]:.1f} ms"
+    kinds = step.utilisation_by_kind()
+    assert {"drive", "bus", "CPU", "host port"} <= set(kinds)
+    for kind, pct in kinds.items():
+        assert dlg.table.item(6, headers.index(f"{kind} peak")).text() == f"{pct:.0f}%"
+    assert kinds["drive"] == max(v for k, v in step.utilisation_pct.items() if k.startswith("drive "))
     curves = [i for i in dlg.plot.getPlotItem().items if isinstance(i, pg.PlotDataItem)]
     assert len(curves) >= 3  # two curves and their marks
+    from PySide6.QtCore import Qt
+
+    styles = {c.name(): pg.mkPen(c.opts["pen"]).style() for c in curves if c.name()}
+    assert [styles[n] for n in sorted(styles)] == [Qt.DashLine, Qt.SolidLine]  # "… during op1 …" dashed
     lines = [i for i in dlg.plot.getPlotItem().items if isinstance(i, pg.InfiniteLine)]
     assert [ln.value() for ln in lines] == [20.0]
     _name, res = dlg.results[0]
@@ -71,6 +86,12 @@ def test_the_priority_advice_table_shows_the_service_answer(qtbot, dialog):
     assert dlg.advice_table.rowCount() == len(op.levels) == 4
     assert [dlg.advice_table.item(i, 1).text() for i in range(4)] == [level_text(lv) for lv in op.levels]
     assert "window 6 h (given)" in dlg.advice_note.text()
+    from app.service.sweep_advice import LoadAdvice
+
+    res.advice = LoadAdvice([], [], 0)  # a scenario with no operation that takes a priority
+    dlg._fill_advice()
+    assert dlg.advice_note.text() == "No operation of this scenario has a priority to advise on."
+    assert dlg.advice_table.isHidden()
 
 
 def test_cancel_stops_the_sweep(qtbot, dialog):
