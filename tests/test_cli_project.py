@@ -55,11 +55,12 @@ def test_check_broken_file_exits_1_naming_objects(tmp_path, load_example, capsys
     path = broken_project_file(tmp_path, load_example)
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "error: LUN 0 (5,000 GB) does not fit in RG 0" in out  # named once (was "LUN 0: LUN 0 ...")
+    # named once (was "LUN 0: LUN 0 ..."), the groups by their names (issue 23: not "RG 0")
+    assert "error: LUN 0 (5,000 GB) does not fit in Migration source" in out
     assert "error: LUN 1 is owned by 'SP Z', which is not a controller" in out
-    assert "error: RG 2 has 5 drives" in out
+    assert "error: SATA RAID 6 (rebuild example) has 5 drives" in out
     # the 5,000 GB LUN 0 is also the source of the migrations: its 200 GB destination is now too small
-    assert "error: Migration Low: op1 (LUN migration): destination LUN 1 (200 GB) is smaller than source LUN 0" in out
+    assert "error: Migration Low: Migrate LUN 0 -> LUN 1 (LUN migration): destination LUN 1 (200 GB) is smaller than source LUN 0" in out
     assert "op1: Migration Low" not in out  # the scenario and the event once, in the text
     # (the warnings: the CX4 vault drives' formatted space, issue 23's capacity check)
     assert re.search(r"NOT valid: 8 errors, \d+ warnings?$", out.strip().splitlines()[-1])
@@ -79,7 +80,7 @@ def test_check_subprocess_exit_codes(tmp_path, load_example):
     assert ok.returncode == 0, ok.stderr
     bad = run_cli("check", str(broken_project_file(tmp_path, load_example)))
     assert bad.returncode == 1 and "Traceback" not in bad.stderr + bad.stdout
-    assert "LUN 0" in bad.stdout and "RG 2" in bad.stdout
+    assert "LUN 0" in bad.stdout and "SATA RAID 6 (rebuild example)" in bad.stdout
 
 
 @pytest.mark.parametrize("kind", ["truncated", "random", "empty", "foreign", "too-new", "bad-json"])
@@ -198,10 +199,10 @@ def test_load_or_fail_and_validate_or_fail(tmp_path, load_example):
     # other scenarios' migrations of LUN 0 are listed by `check`, they do not stop this run)
     assert broken.current_scenario == "Migration ASAP"
     assert "5 errors" in str(info.value) and "LUN 0" in str(info.value)
-    assert "Migration ASAP: op1 (LUN migration)" in str(info.value) and "Migration Low" not in str(info.value)
+    assert "Migration ASAP: Migrate LUN 0 -> LUN 1 (LUN migration)" in str(info.value) and "Migration Low" not in str(info.value)
     with pytest.raises(CliError) as info:
         validate_or_fail(broken, cat, "Rebuild Low")  # no migration: the layout's 4 errors
-    assert "4 errors" in str(info.value) and "Migration" not in str(info.value)
+    assert "4 errors" in str(info.value) and "(LUN migration)" not in str(info.value)
 
 
 # ---------------------------------------------------------------- no display

@@ -78,7 +78,8 @@ def test_charts_and_diagram(report):
     cpu = next(c for c in charts if c.title.startswith("Controller"))
     assert [s.label for s in cpu.series] == ["SP A CPU 0", "SP A CPU 1", "SP B CPU 0"]
     groups = next(c for c in charts if c.title.startswith("RAID"))
-    assert [s.label for s in groups.series] == ["RG 0", "RG 1", "RG 2", "Archive"]
+    # the platform's word for an unnamed group (issue 23: "RAID Group 0" on the CX4, not "RG 0")
+    assert [s.label for s in groups.series] == ["RAID Group 0", "RAID Group 1", "RAID Group 2", "Archive"]
     assert [b.buses for b in report.blocks if isinstance(b, Diagram)] == [[0, 1]]
     resp = next(c for c in charts if c.title == "Host response time")
     assert resp.targets == [(10.0, "target 10 ms")] and resp.unit == "ms"

@@ -18,11 +18,30 @@ EMC_TITLE = "EMC CLARiiON: The Effect of Priorities on LUN Management Operations
 
 def test_a_key_becomes_title_and_number_then_short_name():
     bib = default_bibliography()
-    assert bib.cite("emc Table 4") == f"{EMC_TITLE}, H4153.2, Table 4"
-    assert bib.cite("emc Figure 1 text (emc Table 2)") == f"{EMC_TITLE}, H4153.2, Figure 1 text (EMC H4153.2, Table 2)"
+    assert bib.cite("emc Table 4") == f"{EMC_TITLE}, H4153.2, Table 4, pp. 12-13"
+    assert bib.cite("emc Figure 1 text (emc Table 2)") == \
+        f"{EMC_TITLE}, H4153.2, Figure 1, pp. 9-10 text (EMC H4153.2, Table 2, pp. 7-8)"
     assert bib.cite("hp: 'the rebuild'") == "HP ProLiant: RAID 5 rebuild performance in ProLiant, TC050702TB: 'the rebuild'"
     assert bib.cite("netapp post, closing note").startswith("WAFL performance VS sequential reads")
     assert bib.keys_in("tr4652 (pools) and sgi is4000 ('x')") == ["tr4652", "sgi is4000"]
+
+
+def test_a_citation_gives_the_pages_the_documents_contents_list():
+    """The EMC paper's table of contents puts 'Rebuild priority' (Tables 4-6) on pp. 12-13 and
+    'Bind duration' (Table 8) on pp. 18-19; a range of tables spans their pages; a locator the
+    contents do not place keeps no page (never a guessed one)."""
+    bib = default_bibliography()
+    assert bib.cite("emc Table 8 (idle SP)") == f"{EMC_TITLE}, H4153.2, Table 8, pp. 18-19 (idle SP)"
+    assert bib.cite("emc Tables 4-7") == f"{EMC_TITLE}, H4153.2, Tables 4-7, pp. 12-15"
+    assert bib.cite("emc 'Rebuild priority': x") == f"{EMC_TITLE}, H4153.2, 'Rebuild priority', pp. 12-13: x"
+    assert bib.cite("emc Table 12") == f"{EMC_TITLE}, H4153.2, Table 12"
+    assert bib.cite("hp Table 2 (Medium)").endswith("TC050702TB, Table 2 (Medium)")
+
+
+def test_a_bad_page_entry_is_refused_with_its_place():
+    from app.domain.sources import bibliography_from_tables
+    with pytest.raises(ValueError, match=r"\[x.pages\]: 'Table 1'"):
+        bibliography_from_tables({"x": {"title": "T", "pages": {"Table 1": [9, 3]}}})
 
 
 def test_figure_ids_file_names_and_words_are_left_alone():

@@ -79,22 +79,25 @@ def refuse_too_large(path: str | Path, project: "Project", scenarios: list[str |
             raise CliError(f"{path}: {why}", EXIT_UNREADABLE)
 
 
-def format_issue(issue: "Issue") -> str:
-    """One line: 'error: RG 3: RAID 5 takes 3 to 16 drives, it has 2' (Issue.line names the
-    object once; a scenario's issue names its scenario and event in its text)."""
-    return f"{issue.severity}: {issue.line}"
+def format_issue(issue: "Issue", names=None) -> str:
+    """One line: 'error: RAID Group 3: RAID 5 takes 3 to 16 drives, it has 2' (Issue.line names
+    the object once; a scenario's issue names its scenario and event in its text). `names` (an
+    app.domain.user_names.ObjectNames) writes the ids as names, as the GUI shows them."""
+    return f"{issue.severity}: {names.issue_line(issue) if names is not None else issue.line}"
 
 
 def validate_or_fail(project: "Project", catalog: "Catalog", scenario: str | None = None) -> list["Issue"]:
     """Validate; return the other issues (warnings, errors in scenarios not simulated), or raise
     CliError(code 1) listing the first errors that stop a simulation of `scenario` (the current one when None): the layout's and that
     scenario's, as the GUI decides (app.domain.validation.blocking)."""
+    from app.domain.user_names import names_for
     from app.domain.validation import blocking, validate
 
     issues = validate(project, catalog)
     errors = blocking(issues, [scenario or project.current_scenario])
     if errors:
-        lines = [format_issue(i) for i in errors[:MAX_ERROR_LINES]]
+        names = names_for(project, catalog)
+        lines = [format_issue(i, names) for i in errors[:MAX_ERROR_LINES]]
         if len(errors) > MAX_ERROR_LINES:
             lines.append(f"... and {len(errors) - MAX_ERROR_LINES} more (run `arrayplanner check FILE`)")
         noun = "error" if len(errors) == 1 else "errors"

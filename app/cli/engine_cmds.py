@@ -83,7 +83,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout, indent=1)
         sys.stdout.write("\n")
         return 0
-    print(summary(result))
+    from app.domain.user_names import names_for
+
+    print(summary(result, names_for(project, catalog)))
     if bands is not None:
         print("")
         print(bands_summary(bands))
@@ -103,7 +105,9 @@ def bands_summary(bands) -> str:
     return "\n".join(lines)
 
 
-def summary(result) -> str:
+def summary(result, names=None) -> str:
+    """The readable summary; `names` (app.domain.user_names.ObjectNames) names the RAID groups and
+    the advisories' ids as the GUI does (the operations' ids stay: their column is the file's id)."""
     lines = [f"Scenario: {result.scenario}   horizon {hmm(result.horizon_h)} h:mm   ({result.event_count} engine steps)"]
     if result.operations:
         lines.append("")
@@ -153,12 +157,13 @@ def summary(result) -> str:
         shown = items if len(items) <= 8 else items[:5]
         more = "" if len(items) <= 8 else f" ... ({len(items)} groups; lowest shown)"
         lines.append("MTTDL per RAID group (years): " + ", ".join(
-            f"RG {g}: {h / 8766:.3g}" for g, h in shown) + more)
+            f"{names.group(g) if names is not None else f'RG {g}'}: {h / 8766:.3g}" for g, h in shown) + more)
     if result.advisories:
         lines.append("")
         lines.append("Advisories")
         for a in result.advisories:
-            lines.append(f"  [{a.severity}] {a.text}" + (f"  ({a.source})" if a.source else ""))
+            text = names.text(a.text, result.scenario) if names is not None else a.text
+            lines.append(f"  [{a.severity}] {text}" + (f"  ({a.source})" if a.source else ""))
     return "\n".join(lines)
 
 

@@ -59,10 +59,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     for problem in catalog.problems:
         if not args.quiet:
             print(f"note: user preset not loaded: {problem}")
+    from app.domain.user_names import names_for
+
+    names = names_for(project, catalog)  # "Disk Group 3", not the file's "RG 3"
     for issue in issues:
         if args.quiet and issue.severity != "error":
             continue
-        print(format_issue(issue))  # a scenario's issues name it in their text
+        print(format_issue(issue, names))  # a scenario's issues name it in their text
     verdict = "valid" if not n_err else "NOT valid"
     print(f"{args.file}: {verdict}: {n_err} error{'s' if n_err != 1 else ''}, "
           f"{n_warn} warning{'s' if n_warn != 1 else ''}")

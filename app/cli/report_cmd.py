@@ -157,13 +157,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     issues = []
     for n in (args.scenario or [None]):
         issues += [i for i in validate(project, catalog, n) if i not in issues]
+    from app.domain.user_names import names_for
+
+    names = names_for(project, catalog)
     errors = [i for i in issues if i.severity == "error"]
     if errors:
         more = f" and {len(errors) - 1} more" if len(errors) > 1 else ""
         raise CliError(f"{args.file}: no report: the project has {len(errors)} validation "
-                       f"error{'s' if len(errors) != 1 else ''} ({format_issue(errors[0])}{more}); "
+                       f"error{'s' if len(errors) != 1 else ''} ({format_issue(errors[0], names)}{more}); "
                        f"run `arrayplanner check {args.file}`", EXIT_INVALID)
-    warnings = [format_issue(i).removeprefix("warning: ") for i in issues if i.severity != "error"]
+    warnings = [format_issue(i, names).removeprefix("warning: ") for i in issues if i.severity != "error"]
 
     out = Path(args.output) if args.output else Path(args.file).with_suffix(".pdf")
     if out.suffix.lower() != ".pdf":

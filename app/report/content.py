@@ -363,6 +363,11 @@ class ReportBuilder:
         self.options = options or ReportOptions()
         self.warnings = list(warnings)
         self.platform: Platform | None = catalog.platforms.get(project.platform_id)
+        from app.domain.user_names import ObjectNames
+
+        # "Disk Group 3", "Migrate LUN 0 -> LUN 2" where validation and the engine wrote ids
+        self.names = ObjectNames(project, self.platform)
+        self.warnings = [self.names.text(w) for w in self.warnings]
         self.blocks: list[Block] = []
         self._keys: set[str] = set()
         from app.store.sources import default_bibliography
@@ -421,10 +426,7 @@ class ReportBuilder:
         return dt.name if dt else type_id
 
     def group_label(self, gid: int) -> str:
-        try:
-            return self.project.group(gid).label
-        except KeyError:
-            return f"RG {gid}"
+        return self.names.group(gid)
 
     def entity_label(self, metric: str, entity: str, result: Result) -> str:
         return series_label(metric, entity, self.project, result)
@@ -483,6 +485,7 @@ class ReportBuilder:
 
         section_references(self)
 
+        self._name_groups_in_blocks()
         numberer = _Numberer()
         for b in self.blocks:
             if isinstance(b, Heading) and b.key != "contents":
@@ -496,6 +499,31 @@ class ReportBuilder:
         header_left = " \u2013 ".join(clip_text(x, MAX_TITLE_CHARS) for x in (info.title, info.customer) if x) \
             or "ArrayPlanner report"
         return Report(cover, self.blocks, header_left, f"{platform_name} \u00b7 {date}", p, self.catalog)
+
+    def _name_groups_in_blocks(self) -> None:
+        """Every "RG 3" the sections wrote (a group's label, an engine series' name) in the
+        platform's word ("Disk Group 3"); the user's own texts (notes, names) print as typed."""
+        p = self.project
+        typed = {p.info.notes, p.info.title, *(sc.notes for sc in p.scenarios), *(sc.name for sc in p.scenarios),
+                 *(g.name for g in p.groups), *(lun.name for lun in p.luns), *(w.name for w in p.workloads)}
+
+        def named(x):
+            return self.names.groups_in(x) if isinstance(x, str) and x not in typed else x
+
+        for b in self.blocks:
+            if isinstance(b, (Heading, Para)):
+                b.text = named(b.text)
+            elif isinstance(b, Table):
+                for c in b.columns:
+                    c.title = named(c.title)
+                for r in b.rows:
+                    r.cells = [named(c) for c in r.cells]
+                b.caption = named(b.caption)
+            elif isinstance(b, Chart):
+                b.title, b.caption = named(b.title), named(b.caption)
+                for series in b.series:
+                    series.label = named(series.label)
+                b.marks = [(t, named(m)) for t, m in b.marks]
 
     # ---------------------------------------------------------- sections
 
@@ -1010,12 +1038,14 @@ class ReportBuilder:
             rows = []
             for code, items in by_code.items():  # recurring advice: a few rows, then one summing up
                 for a in items[:MAX_ADVISORIES_PER_KIND]:
-                    rows.append(Row([a.severity, op_labels.get(a.where, a.where) or DASH, a.text, self.cite(a.source) or DASH],
+                    about_text = self.names.text(op_labels.get(a.where, a.where), n)
+                    rows.append(Row([a.severity, about_text or DASH, self.names.text(a.text, n),
+                                     self.cite(a.source) or DASH],
                                     "warning" if a.severity in ("error", "warning") else ""))
                 more = items[MAX_ADVISORIES_PER_KIND:]
                 if more:
                     about = [a.where for a in more if a.where]
-                    listed = ", ".join(about[:30]) + (", \u2026" if len(about) > 30 else "")
+                    listed = ", ".join(self.names.text(x, n) for x in about[:30]) + (", \u2026" if len(about) > 30 else "")
                     rows.append(Row([more[0].severity, f"{len(more)} more",
                                      f"The same advice ({code}) applies to {len(more)} more: {listed}.",
                                      self.cite(more[0].source) or DASH], "warning" if more[0].severity == "warning" else ""))

@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen, QPicture
 
 from app.domain.formatting import format_capacity
-from app.domain.hardware import Catalog
+from app.domain.hardware import Catalog, group_title
 from app.domain.project import Project
 
 from .content import Diagram
@@ -123,7 +123,7 @@ class LayoutPainter:
     def legend_items(self) -> list[tuple[int, str]]:
         items = []
         for g in sorted(self.project.groups, key=lambda g: g.id):
-            items.append((g.id, f"{g.label}: {g.math.label}"))
+            items.append((g.id, f"{group_title(self.platform, g.id, g.name)}: {g.math.label}"))
         return items
 
     def legend_rows(self, width_pt: float) -> list[list[tuple[int, str, float]]]:

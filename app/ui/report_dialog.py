@@ -258,8 +258,12 @@ class ReportDialog(QDialog):
         for name in scenarios or [None]:
             issues += [i for i in validate(self.document.project, self.document.catalog, name) if i not in issues]
 
+        from app.domain.user_names import names_for
+
+        names = names_for(self.document.project, self.document.catalog)
+
         def line(i):
-            return i.line  # names the object once
+            return names.issue_line(i)  # names the object once, by its name
 
         return ([line(i) for i in issues if i.severity == "error"],
                 [line(i) for i in issues if i.severity != "error"])

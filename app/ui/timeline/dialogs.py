@@ -25,6 +25,7 @@ from app.domain.formatting import EVENT_FIELD_LABELS, format_changes, format_mov
 from app.domain.hardware import Catalog
 from app.domain.priorities import PriorityChoice, default_priority, offered_priorities
 from app.domain.project import DriveFailure, DriveReplacement, Event, FeatureEnable, LunMigration, VolumeMigration
+from app.domain.user_names import names_for
 from app.domain.validation import (
     ERROR, MAX_START_H, REALLOCATE_THRESHOLD, event_issues, migration_targets, unused_luns,
 )
@@ -388,6 +389,8 @@ class EventForm(QDialog):
         mine = f"{self._checked_id} ("
         if text.startswith(mine) and "): " in text:
             text = text.split("): ", 1)[1]
+        # "Disk Group 3", a workload by its name (the rules write the file's ids)
+        text = names_for(self.project, self.catalog).text(text, self.project.current_scenario)
         return text[:1].upper() + text[1:]
 
     def check(self) -> bool:

@@ -24,6 +24,7 @@ from app.ui.accessibility import accessible, label_for
 from app.ui.charts.statustext import StatusText
 from app.ui.document import follow_document
 from app.ui.i18n import tr
+from app.ui.message_names import MessageNames
 from app.ui.properties import TimeSpinBox
 
 from .dialogs import EventForm, available_kinds, default_event
@@ -342,7 +343,8 @@ class TimelinePanel(QWidget):
             named = copy.copy(ev)
             named.id = self.project.scenario().new_event_id()  # the id it would get: the texts name it
             issues = event_issues(self.project, self.document.catalog, named)
-            errors = [i.text for i in issues if i.is_error]
+            names = MessageNames(self.document)  # the rules write ids ("RG 3"): the notice names
+            errors = [names.message_text(i.text, None) for i in issues if i.is_error]
             if errors:
                 return tr("no LUN can be the destination of LUN {lun} ({why})").format(lun=ev.source_lun, why=errors[0])
         elif isinstance(ev, VolumeMigration):
