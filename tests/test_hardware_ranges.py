@@ -51,9 +51,9 @@ def test_a_bad_drive_range_is_refused_naming_file_drive_and_key(tmp_path, line, 
 
 
 def test_a_platform_bus_rate_may_carry_a_range(tmp_path):
-    text = (PRESETS / "platforms" / "emc-cx4-960-r28.toml").read_text()
-    text = text.replace('id = "emc-cx4-960-r28"', 'id = "my-cx4"').replace(
-        "bus_mb_s = 400 ", 'bus_mb_s = { value = 400, low = 360, high = 420, range_source = "test" } ')
+    text = (PRESETS / "platforms" / "hp-sa6402-msa30.toml").read_text()
+    text = text.replace('id = "hp-sa6402-msa30"', 'id = "my-cx4"').replace(
+        "bus_mb_s = 320\n", 'bus_mb_s = { value = 400, low = 360, high = 420, range_source = "test" }\n')
     (tmp_path / "mine.toml").write_text(text)
     cat = load_catalog(PRESETS, user_dir=tmp_path)
     assert cat.problems == ()

@@ -15,6 +15,7 @@ Public API (stable; the GUI's bands and the report's ranges build on it):
   `operation(event_id)`, `series_band(metric, entity)`, `to_json()`.
 - `compute_bands(project, catalog, scenario=None, samples=DEFAULT_SAMPLES, seed=0, executor=None,
   progress=None, cancel=None, point=None, metrics=BAND_METRICS, chunk=None) -> Bands | None`:
+  `samples=None`: `sample_count(point)` (200, fewer for a plan of long runs, at least 100);
   `progress(done_runs, total_runs)`, `cancel` a threading.Event (or any callable returning
   True to stop), `point` the point estimate's Result when the caller already has it (its time
   grid is the bands' grid), `executor` as app/service/runner.py (None: the shared local pool,
@@ -22,7 +23,10 @@ Public API (stable; the GUI's bands and the report's ranges build on it):
 - `sample_matrix(parameters, samples, seed) -> ndarray (samples, len(parameters))`.
 - `with_ranges(catalog, platform_id, {path: (low, high)}, keep_others=True) -> Catalog`: a
   what-if (or a test) with ranges put on some values, in memory.
-- `DEFAULT_SAMPLES` (200), `BAND_METRICS` (the series that get bands).
+- `DEFAULT_SAMPLES` (200), `sample_count(point)`, `BAND_METRICS` (the series that get bands).
+- `hardware_parameters(catalog, platform_id, drive_types)`: the ranged drive and platform
+  numbers ("drive:<type>.<key>", "platform:<table>.<key>"); `catalog_with(catalog, platform_id,
+  values)`: the catalog with sampled values in (rates paths and those names).
 
 What a range means: `low` and `high` are the value's 10th and 90th percentiles (the documents'
 scatter, a stated +/-, or a fit's standard error x 1.28). Each parameter is drawn from a split
@@ -58,6 +62,14 @@ from app.domain.project import Project
 from .runner import RunJob, run_jobs
 
 DEFAULT_SAMPLES = 200
+# The sample count when the caller leaves it to the bands (samples=None, sample_count): 200 runs,
+# fewer for a plan whose runs are long, never below MIN_SAMPLES. 100 leaves 10 samples beyond
+# each of P10 and P90 (a Latin hypercube puts one in each tenth of every parameter's range), so
+# the quantiles still come from samples, not from one extreme draw. STEP_BUDGET engine steps in
+# all: a long run's cost grows with its steps (a small plan's runs take a few ms whatever their
+# 3-25 steps, and keep 200), and the 960-drive benchmark plan (661 steps) gets 100.
+MIN_SAMPLES = 100
+STEP_BUDGET = 40_000
 # response per workload, utilisation per component (drive_pct, one per drive, on request: a
 # 960-drive plan would carry 960 bands)
 BAND_METRICS = ("response_ms", "cpu_pct", "group_pct", "bus_pct", "port_pct", "write_cache_pct")
@@ -378,6 +390,15 @@ def _quantiles(x: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray, np
     return q[0], q[1], q[2]
 
 
+def sample_count(point) -> int:
+    """How many samples the bands take of a plan whose point estimate is `point` (a Result):
+    DEFAULT_SAMPLES, or fewer, down to MIN_SAMPLES, when DEFAULT_SAMPLES runs of its engine steps
+    would pass STEP_BUDGET (the rule above DEFAULT_SAMPLES). Deterministic: the same plan gets the
+    same count, and with the seed the same bands, on any machine."""
+    steps = max(int(getattr(point, "event_count", 0) or 0), 1)
+    return int(min(DEFAULT_SAMPLES, max(MIN_SAMPLES, STEP_BUDGET // steps)))
+
+
 def _stop_of(cancel: Any) -> Callable[[], bool] | None:
     if cancel is None:
         return None
@@ -387,7 +408,7 @@ def _stop_of(cancel: Any) -> Callable[[], bool] | None:
 
 
 def compute_bands(project: Project, catalog: Catalog, scenario: str | None = None,
-                  samples: int = DEFAULT_SAMPLES, seed: int = 0, executor: Executor | None = None,
+                  samples: int | None = DEFAULT_SAMPLES, seed: int = 0, executor: Executor | None = None,
                   progress: Callable[[int, int], None] | None = None, cancel: Any = None,
                   point=None, metrics: Sequence[str] = BAND_METRICS, chunk: int | None = None) -> Bands | None:
     """The bands of one scenario (module docstring); None if `cancel` was set before the end."""
@@ -399,6 +420,8 @@ def compute_bands(project: Project, catalog: Catalog, scenario: str | None = Non
     params = ranged_parameters(pf) + hardware_parameters(catalog, pf.id, [d.type_id for d in project.drives.values()])
     if point is None:
         point = simulate(project, catalog, scenario)
+    if samples is None:
+        samples = sample_count(point)
     grids: dict[str, np.ndarray] = {}
     columns: dict[str, list[str]] = {}
     units: dict[str, str] = {}
