@@ -1,12 +1,14 @@
 """Uncertainty-band benchmark (a script, not a timed test): prints medians.
 
-    python benchmarks/uncertainty.py [--repeat N] [--samples 200] [--large-samples 200]
+    python benchmarks/uncertainty.py [--repeat N] [--samples N] [--large-samples N] [--cpu]
 
 Bands (app/service/uncertainty.py: a Latin hypercube over the ranged rates values, one engine
 run per sample, chunked over the shared local process pool, already started as the GUI keeps
 it) for the current scenario of every example project, target <= 1 s each, and for the
 960-drive, 200-operation plan of benchmarks/engine.py, target <= 10 s, on the machine's cores.
 The point estimate is passed in (the GUI has it already), so the figures are the bands alone.
+The sample count is the bands' own rule (app/service/uncertainty.py `sample_count`: 200, 100 for
+the 960-drive plan) unless --samples / --large-samples give one.
 An example whose platform's rates carry no range needs no sampling (0 runs): listed as such.
 Wall-clock medians (the work is spread over processes); record them in docs/performance.md.
 `--cpu`: run in this process instead (InProcessExecutor) and print the median CPU time of this
@@ -51,8 +53,8 @@ def median_s(fn, repeat: int) -> tuple[float, object]:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--samples", type=int, default=200)
-    ap.add_argument("--large-samples", type=int, default=200)
+    ap.add_argument("--samples", type=int, default=None, help="per example (default: the bands' rule)")
+    ap.add_argument("--large-samples", type=int, default=None, help="the 960-drive plan (default: the rule)")
     ap.add_argument("--cpu", action="store_true", help="in this process, CPU time (see the docstring)")
     args = ap.parse_args()
     global CLOCK
@@ -73,7 +75,7 @@ def main() -> int:
                                                     executor=executor),
                               args.repeat)
         worst = max(worst, med) if bands.runs else worst
-        print(f"{path.stem:34s} {med:6.2f} s  {bands.runs:4d} runs over {len(bands.parameters):2d} ranged values"
+        print(f"{path.stem:34s} median {med:6.2f} s  {bands.runs:4d} runs over {len(bands.parameters):2d} ranged values"
               f"  {len(bands.series):4d} series bands")
     print(f"examples: worst median {worst:.2f} s (target <= 1 s)")
     project = large_project()
@@ -83,7 +85,7 @@ def main() -> int:
     med, bands = median_s(lambda: compute_bands(project, catalog, samples=args.large_samples, point=point,
                                                     executor=executor),
                           args.repeat)
-    print(f"960-drive plan ({point.event_count} engine steps, point estimate {point_s:.2f} s): {med:.2f} s  "
+    print(f"960-drive plan ({point.event_count} engine steps, point estimate {point_s:.2f} s): median {med:.2f} s  "
           f"{bands.runs} runs over {len(bands.parameters)} ranged values, {len(bands.series)} series bands "
           f"(target <= 10 s)")
     return 0

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.domain.rate_keys import markdown_fields, markdown_table  # noqa: E402
-from app.domain.value_ranges import markdown_ranges  # noqa: E402
+from app.domain.value_ranges import markdown_hardware_ranges, markdown_ranges  # noqa: E402
 
 DOC = ROOT / "docs" / "presets.md"
 
@@ -35,8 +35,12 @@ def builtin_rates_docs() -> dict[str, dict]:
 
 
 def updated(text: str) -> str:
+    from app.store.presets import load_catalog
+
+    builtin = load_catalog(user_dir=ROOT / "presets" / "no-user-presets")  # the shipped presets alone
     for name, table in (("rate-keys", markdown_table()), ("fields", markdown_fields()),
-                        ("ranges", markdown_ranges(builtin_rates_docs()))):
+                        ("ranges", markdown_ranges(builtin_rates_docs())),
+                        ("hardware-ranges", markdown_hardware_ranges(builtin.drives, builtin.platforms))):
         pattern = re.compile(rf"(<!-- {name}:begin -->\n)(?:.*?\n)?(<!-- {name}:end -->)", re.S)
         if not pattern.search(text):
             raise SystemExit(f"{DOC}: no <!-- {name}:begin --> ... <!-- {name}:end --> markers")

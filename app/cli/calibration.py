@@ -256,6 +256,11 @@ def fit_params(rates_docs: Mapping[str, Mapping[str, Any]]) -> list[FitParam]:
 
 # ---------------------------------------------------------------- running cases
 
+# an overrides key for hardware numbers, not a rates id: HARDWARE_KEY + platform id, whose values
+# are named as app/service/uncertainty.py names them ("drive:<type>.<key>", "platform:<table>.<key>")
+HARDWARE_KEY = "hardware:"
+
+
 class Bench:
     """The validation cases, the examples and the catalog, loaded once; runs cases with some
     rates values replaced (in memory)."""
@@ -277,14 +282,19 @@ class Bench:
         from app.engine.cases import CaseResult, run_case
         from app.store.presets import with_rates_values
 
+        from app.service.uncertainty import catalog_with
+
         cat = self.catalog
+        hardware = {rid: values for rid, values in (overrides or {}).items() if rid.startswith(HARDWARE_KEY)}
         for rid, values in (overrides or {}).items():
-            if values:
+            if values and not rid.startswith(HARDWARE_KEY):
                 values = dict(values)
                 for path, v in list(values.items()):
                     for extra in self.also.get((rid, path), ()):
                         values[extra] = v
                 cat = with_rates_values(cat, rid, values)
+        for rid, values in hardware.items():  # drive and platform numbers (coverage): after the rates
+            cat = catalog_with(cat, rid[len(HARDWARE_KEY):], values)
         out = {}
         for cid in ids:
             case, projects = self.cases[cid]

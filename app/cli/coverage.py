@@ -22,9 +22,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from app.cli.calibration import DIRECTIONAL, Bench, load_rates_docs
+from app.cli.calibration import DIRECTIONAL, HARDWARE_KEY, Bench, load_rates_docs
 from app.domain.value_ranges import ranged_nodes
-from app.service.uncertainty import RangedParameter, sample_matrix, valid_limits
+from app.service.uncertainty import DRIVE_PREFIX, RangedParameter, hardware_parameters, sample_matrix, valid_limits
 
 
 @dataclass
@@ -89,6 +89,16 @@ def ranged_rates(rates_docs: Mapping[str, Mapping[str, Any]]) -> list[tuple[str,
     return out
 
 
+def ranged_hardware(catalog: Any) -> list[tuple[str, RangedParameter]]:
+    """(overrides key, parameter) of every ranged drive and platform number: the drives once
+    (HARDWARE_KEY alone: a drive type is the same drive on every platform), each platform's
+    hardware tables under HARDWARE_KEY + its id."""
+    out = [(HARDWARE_KEY, p) for p in hardware_parameters(catalog, None, list(catalog.drives))]
+    for pid in sorted(catalog.platforms):
+        out += [(HARDWARE_KEY + pid, p) for p in hardware_parameters(catalog, pid, ())]
+    return out
+
+
 def inside(published: Any, rule: str, lo: float, hi: float, decimals: int = 0) -> bool:
     """Whether the published figure is within the band [lo, hi] (module docstring)."""
     if not (math.isfinite(lo) and math.isfinite(hi)):
@@ -128,15 +138,20 @@ def coverage(bench: Bench, results: Iterable[Any], samples: int, seed: int = 0, 
     import app.cli.calibration as calibration
 
     t0 = time.perf_counter()
-    params = ranged_rates(load_rates_docs())
+    params = ranged_rates(load_rates_docs()) + ranged_hardware(bench.catalog)
     keys = [(rid, p.path) for rid, p in params]
     numeric = [r for r in results if r.cls in ("calibration", "prediction") and r.rule not in DIRECTIONAL]
     rates_of = {pid: pf.document.get("rates", "") for pid, pf in bench.catalog.platforms.items()}
 
     def varies(r) -> bool:
-        rids = {rates_of.get(pid, "") for pid in r.platforms}
+        rids = {rates_of.get(pid, "") for pid in r.platforms} | {HARDWARE_KEY + pid for pid in r.platforms}
         used = {path for path, _, _ in r.used}
-        return any(rid in rids and path in used for rid, path in keys)
+        # a drive type varies the cases of the platforms that accept it (whether a case's
+        # project uses it is not recorded: a case that does not keeps its point as its band)
+        accepted = {tid for pid in r.platforms for tid in bench.catalog.platform(pid).drive_types}
+        return any((rid in rids and (path in used or rid.startswith(HARDWARE_KEY)))
+                   or (rid == HARDWARE_KEY and path.rpartition(".")[0][len(DRIVE_PREFIX):] in accepted)
+                   for rid, path in keys)
 
     varied = tuple(r.id for r in numeric if varies(r))
     cov = Coverage(samples, seed, len(params))

@@ -150,6 +150,9 @@ class DriveType:
     ure_bits: float = 0.0  # bits read per unrecoverable read error (1e15: "1 sector per 10^15 bits")
     afr_pct: float = 0.0  # annualized failure rate as published (mttf_h derived from it when absent)
     dwpd: float = 0.0  # SSD endurance: drive writes per day over the warranty
+    # (key, P10, P90, range_source) of the numbers written with a range (app/domain/value_ranges.py
+    # RANGED_FIELDS); the uncertainty bands sample them
+    value_ranges: tuple[tuple[str, float, float, str], ...] = field(default=(), compare=False)
 
     @property
     def is_ssd(self) -> bool:
@@ -378,6 +381,9 @@ class Platform:
     # validation reports them
     origin: str = field(default="", compare=False)
     preset_issues: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    # ("back_end.bus_mb_s", P10, P90, range_source) of the hardware numbers written with a range
+    # (app/domain/value_ranges.py RANGED_FIELDS); the uncertainty bands sample them
+    value_ranges: tuple[tuple[str, float, float, str], ...] = field(default=(), compare=False)
 
     def controller_names(self) -> list[str]:
         return [c.name for c in self.controllers]

@@ -60,6 +60,20 @@ def range_problems(doc: Mapping[str, Any], check_end: Callable[[str, float], str
     return out
 
 
+def markdown_hardware_ranges(drives: Mapping[str, Any], platforms: Mapping[str, Any]) -> str:
+    """The ranged drive and platform numbers (DriveType / Platform `value_ranges`, by id) as a
+    markdown table (docs/presets.md "Ranges", written by scripts/update_presets_doc.py)."""
+    rows = ["| preset | value | P10 (low) | value | P90 (high) | where the range comes from |",
+            "|---|---|---|---|---|---|"]
+    for kind, table, items, field_of in (("drive", "[[drive]]", drives, lambda key: key),
+                                         ("platform", "", platforms, lambda path: PLATFORM_FIELDS[path])):
+        for pid in sorted(items):
+            for key, low, high, why in items[pid].value_ranges:
+                value = getattr(items[pid], field_of(key))
+                rows.append(f"| {kind} `{pid}` | `{key}` | {low:g} | {value:g} | {high:g} | {why.replace('|', '/')} |")
+    return "\n".join(rows)
+
+
 def markdown_ranges(rates_docs: Mapping[str, Mapping[str, Any]]) -> str:
     """The ranged values of the given rates documents ({rates_id: parsed TOML}) as a markdown
     table (docs/presets.md "Ranges", written by scripts/update_presets_doc.py)."""
@@ -72,3 +86,49 @@ def markdown_ranges(rates_docs: Mapping[str, Mapping[str, Any]]) -> str:
             rows.append(f"| `{rid}` | `{path}` | {node.get('low', '')} | {node.get('value', '')} | "
                         f"{node.get('high', '')} | {why} |")
     return "\n".join(rows)
+
+
+# drive and platform numbers that may carry a range (the ones the engine reads per run; a value
+# derived from others, random_ms from seek_ms, ranges through what it is derived from only when
+# written out itself): table -> keys (docs/presets.md "Ranges")
+RANGED_FIELDS: dict[str, tuple[str, ...]] = {
+    "[[drive]]": ("seq_mb_s", "random_ms", "read_latency_ms"),
+    "back_end": ("bus_mb_s",),
+    "host_ports": ("mb_s",),
+}
+# a platform's ranged number -> the Platform field the parser puts it in (the bands set that field)
+PLATFORM_FIELDS: dict[str, str] = {"back_end.bus_mb_s": "bus_mb_s", "host_ports.mb_s": "host_port_mb_s"}
+
+
+def unwrap_ranges(table: Mapping[str, Any], keys: tuple[str, ...],
+                  check_end: Callable[[str, float], str | None]
+                  ) -> tuple[dict[str, Any], tuple[tuple[str, float, float, str], ...], list[str]]:
+    """A drive or platform table with its `{ value, low, high, range_source }` numbers written
+    as plain values: (plain table, ((key, low, high, range_source), ...), problems). Only `keys`
+    may be written so; a problem names the key (the caller adds file and table)."""
+    plain = dict(table)
+    ranges: list[tuple[str, float, float, str]] = []
+    problems: list[str] = []
+    for key, node in table.items():
+        if not isinstance(node, Mapping):
+            continue
+        if key not in keys:
+            if "value" in node:
+                problems.append(f"{key} cannot carry a range (only {', '.join(keys) or 'none'} here): write a number")
+            continue
+        if "value" not in node:
+            problems.append(f"{key} must be a number or {{ value = ..., low = ..., high = ..., range_source = "
+                            f"\"...\" }}, not {dict(node)!r}")
+            continue
+        extra = [k for k in node if k not in ("value", "source", "unit", "note", *RANGE_KEYS)]
+        if extra:
+            problems.append(f"{key} has {extra[0]!r}: a ranged value takes value, low, high, range_source")
+            continue
+        found = range_problems({key: node}, check_end)
+        if found:
+            problems.extend(found)
+            continue
+        plain[key] = node["value"]
+        if "low" in node:
+            ranges.append((key, float(node["low"]), float(node["high"]), str(node.get("range_source", ""))))
+    return plain, tuple(ranges), problems

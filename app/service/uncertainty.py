@@ -15,6 +15,7 @@ Public API (stable; the GUI's bands and the report's ranges build on it):
   `operation(event_id)`, `series_band(metric, entity)`, `to_json()`.
 - `compute_bands(project, catalog, scenario=None, samples=DEFAULT_SAMPLES, seed=0, executor=None,
   progress=None, cancel=None, point=None, metrics=BAND_METRICS, chunk=None) -> Bands | None`:
+  `samples=None`: `sample_count(point)` (200, fewer for a plan of long runs, at least 100);
   `progress(done_runs, total_runs)`, `cancel` a threading.Event (or any callable returning
   True to stop), `point` the point estimate's Result when the caller already has it (its time
   grid is the bands' grid), `executor` as app/service/runner.py (None: the shared local pool,
@@ -22,7 +23,10 @@ Public API (stable; the GUI's bands and the report's ranges build on it):
 - `sample_matrix(parameters, samples, seed) -> ndarray (samples, len(parameters))`.
 - `with_ranges(catalog, platform_id, {path: (low, high)}, keep_others=True) -> Catalog`: a
   what-if (or a test) with ranges put on some values, in memory.
-- `DEFAULT_SAMPLES` (200), `BAND_METRICS` (the series that get bands).
+- `DEFAULT_SAMPLES` (200), `sample_count(point)`, `BAND_METRICS` (the series that get bands).
+- `hardware_parameters(catalog, platform_id, drive_types)`: the ranged drive and platform
+  numbers ("drive:<type>.<key>", "platform:<table>.<key>"); `catalog_with(catalog, platform_id,
+  values)`: the catalog with sampled values in (rates paths and those names).
 
 What a range means: `low` and `high` are the value's 10th and 90th percentiles (the documents'
 scatter, a stated +/-, or a fit's standard error x 1.28). Each parameter is drawn from a split
@@ -58,6 +62,14 @@ from app.domain.project import Project
 from .runner import RunJob, run_jobs
 
 DEFAULT_SAMPLES = 200
+# The sample count when the caller leaves it to the bands (samples=None, sample_count): 200 runs,
+# fewer for a plan whose runs are long, never below MIN_SAMPLES. 100 leaves 10 samples beyond
+# each of P10 and P90 (a Latin hypercube puts one in each tenth of every parameter's range), so
+# the quantiles still come from samples, not from one extreme draw. STEP_BUDGET engine steps in
+# all: a long run's cost grows with its steps (a small plan's runs take a few ms whatever their
+# 3-25 steps, and keep 200), and the 960-drive benchmark plan (661 steps) gets 100.
+MIN_SAMPLES = 100
+STEP_BUDGET = 40_000
 # response per workload, utilisation per component (drive_pct, one per drive, on request: a
 # 960-drive plan would carry 960 bands)
 BAND_METRICS = ("response_ms", "cpu_pct", "group_pct", "bus_pct", "port_pct", "write_cache_pct")
@@ -194,6 +206,68 @@ def ranged_parameters(platform: Platform) -> list[RangedParameter]:
             for k in sorted(out)]
 
 
+# the bands' names for hardware numbers (rates paths have no colon): "drive:<type id>.<key>",
+# "platform:<table>.<key>"
+DRIVE_PREFIX, PLATFORM_PREFIX = "drive:", "platform:"
+
+
+def hardware_parameters(catalog: Catalog, platform_id: str | None, drive_types: Sequence[str]) -> list[RangedParameter]:
+    """The ranged numbers of these drive types and of the platform's hardware tables
+    (presets/drives.toml, presets/platforms/*.toml; docs/presets.md "Ranges"), kept inside the
+    field's valid range (app.domain.rate_keys.FIELDS). `platform_id` None: the drives alone."""
+    from app.domain.rate_keys import field_spec
+    from app.domain.value_ranges import PLATFORM_FIELDS
+
+    def limits(table: str, key: str) -> tuple[float, float]:
+        spec = field_spec(table, key)
+        return (-math.inf if spec.lo is None else float(spec.lo), math.inf if spec.hi is None else float(spec.hi))
+
+    out = []
+    for tid in sorted(set(drive_types)):
+        drive = catalog.drives.get(tid)
+        for key, lo, hi, src in (drive.value_ranges if drive is not None else ()):
+            out.append(RangedParameter(f"{DRIVE_PREFIX}{tid}.{key}", float(getattr(drive, key)), lo, hi, src,
+                                       *limits("[[drive]]", key)))
+    pf = catalog.platforms.get(platform_id) if platform_id is not None else None
+    for path, lo, hi, src in (pf.value_ranges if pf is not None else ()):
+        table, _, key = path.partition(".")
+        out.append(RangedParameter(f"{PLATFORM_PREFIX}{path}", float(getattr(pf, PLATFORM_FIELDS[path])), lo, hi,
+                                   src, *limits(table, key)))
+    return out
+
+
+def catalog_with(catalog: Catalog, platform_id: str | None, values: Mapping[str, float]) -> Catalog:
+    """The catalog with sampled values in (rates paths, DRIVE_PREFIX and PLATFORM_PREFIX names):
+    the platform's Params and hardware fields and the drive types replaced, nothing parsed again
+    (a parse checks every table again, six times the cost of the run; the draws are inside the
+    valid ranges by construction, sample_matrix)."""
+    from app.domain.value_ranges import PLATFORM_FIELDS
+
+    rates: dict[str, float] = {}
+    hardware: dict[str, float] = {}
+    drives: dict[str, dict[str, float]] = {}
+    for path, x in values.items():
+        if path.startswith(DRIVE_PREFIX):
+            tid, _, key = path[len(DRIVE_PREFIX):].rpartition(".")
+            drives.setdefault(tid, {})[key] = x
+        elif path.startswith(PLATFORM_PREFIX):
+            hardware[PLATFORM_FIELDS[path[len(PLATFORM_PREFIX):]]] = x
+        else:
+            rates[path] = x
+    platforms = catalog.platforms
+    if rates or hardware:
+        pf = catalog.platform(str(platform_id))
+        alt = dataclasses.replace(pf, rates=pf.rates.with_values(rates)) if rates else pf
+        if hardware:
+            alt = dataclasses.replace(alt, **hardware)
+        platforms = {**catalog.platforms, pf.id: alt}
+    new_drives = catalog.drives
+    if drives:
+        new_drives = {**catalog.drives, **{tid: dataclasses.replace(catalog.drives[tid], **kv)
+                                           for tid, kv in drives.items()}}
+    return dataclasses.replace(catalog, platforms=platforms, drives=new_drives)
+
+
 def valid_limits(rates: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
     """path -> (low, high) a value may take: the rate key's valid range (app.domain.rate_keys),
     narrowed by the bounds of a [fit] table that fits it (a policy's shares and efficiencies are
@@ -264,13 +338,6 @@ class _ChunkOut:
     values: dict[str, np.ndarray]              # metric -> (k, T, E) float32
 
 
-def _platform_with(pf: Platform, values: Mapping[str, float]) -> Platform:
-    """The platform with sampled rates values: its Params replaced in place of a full parse (a
-    parse checks every table again, six times the cost of the run; the draws are inside the
-    keys' valid ranges by construction, sample_matrix)."""
-    return dataclasses.replace(pf, rates=pf.rates.with_values(values))
-
-
 def _values_on_grid(result, metric: str, grid: np.ndarray, entities: list[str]) -> np.ndarray:
     block = next((b for b in result.series.blocks if b.metric == metric), None)
     out = np.full((len(grid), len(entities)), np.nan, dtype=np.float32)
@@ -290,12 +357,10 @@ def band_chunk(job: RunJob, catalog: Catalog) -> _ChunkOut:
     from app.engine.simulate import simulate
 
     chunk: _Chunk = job.tag
-    pf = catalog.platform(chunk.platform_id)
     durations: list[dict[str, float]] = []
     values: dict[str, list[np.ndarray]] = {m: [] for m in chunk.grids}
     for row in chunk.rows:
-        alt = _platform_with(pf, dict(zip(chunk.paths, (float(x) for x in row))))
-        cat = dataclasses.replace(catalog, platforms={**catalog.platforms, pf.id: alt})
+        cat = catalog_with(catalog, chunk.platform_id, dict(zip(chunk.paths, (float(x) for x in row))))
         res = simulate(job.project, cat, job.scenario)
         durations.append({op.event_id: (math.inf if op.end_h is None else op.end_h - op.start_h)
                           for op in res.operations})
@@ -325,6 +390,15 @@ def _quantiles(x: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray, np
     return q[0], q[1], q[2]
 
 
+def sample_count(point) -> int:
+    """How many samples the bands take of a plan whose point estimate is `point` (a Result):
+    DEFAULT_SAMPLES, or fewer, down to MIN_SAMPLES, when DEFAULT_SAMPLES runs of its engine steps
+    would pass STEP_BUDGET (the rule above DEFAULT_SAMPLES). Deterministic: the same plan gets the
+    same count, and with the seed the same bands, on any machine."""
+    steps = max(int(getattr(point, "event_count", 0) or 0), 1)
+    return int(min(DEFAULT_SAMPLES, max(MIN_SAMPLES, STEP_BUDGET // steps)))
+
+
 def _stop_of(cancel: Any) -> Callable[[], bool] | None:
     if cancel is None:
         return None
@@ -334,7 +408,7 @@ def _stop_of(cancel: Any) -> Callable[[], bool] | None:
 
 
 def compute_bands(project: Project, catalog: Catalog, scenario: str | None = None,
-                  samples: int = DEFAULT_SAMPLES, seed: int = 0, executor: Executor | None = None,
+                  samples: int | None = DEFAULT_SAMPLES, seed: int = 0, executor: Executor | None = None,
                   progress: Callable[[int, int], None] | None = None, cancel: Any = None,
                   point=None, metrics: Sequence[str] = BAND_METRICS, chunk: int | None = None) -> Bands | None:
     """The bands of one scenario (module docstring); None if `cancel` was set before the end."""
@@ -343,9 +417,11 @@ def compute_bands(project: Project, catalog: Catalog, scenario: str | None = Non
     t0 = time.perf_counter()
     scenario = scenario or project.current_scenario
     pf = catalog.platform(project.platform_id)
-    params = ranged_parameters(pf)
+    params = ranged_parameters(pf) + hardware_parameters(catalog, pf.id, [d.type_id for d in project.drives.values()])
     if point is None:
         point = simulate(project, catalog, scenario)
+    if samples is None:
+        samples = sample_count(point)
     grids: dict[str, np.ndarray] = {}
     columns: dict[str, list[str]] = {}
     units: dict[str, str] = {}
@@ -401,7 +477,7 @@ def with_ranges(catalog: Catalog, platform_id: str, ranges: Mapping[str, tuple[f
                 source: str = "what-if range", keep_others: bool = True) -> Catalog:
     """The catalog with ranges put on some rates values of one platform (in memory: a what-if,
     a test): `{path: (low, high)}`, each value kept as it is; `keep_others=False` drops the
-    ranges the rates already carry, so that only these vary."""
+    ranges the rates, the drives and the platform's hardware already carry, so that only these vary."""
     import copy
 
     from app.domain.value_ranges import RANGE_KEYS, ranged_nodes
@@ -423,4 +499,8 @@ def with_ranges(catalog: Catalog, platform_id: str, ranges: Mapping[str, tuple[f
         node[parts[-1]] = base | {"low": float(low), "high": float(high), "range_source": source}
     alt = parse_platform(pf.document, {pf.document["rates"]: rates}, f"{pf.id} (ranges)", pf.builtin,
                          drives=catalog.drives)
-    return dataclasses.replace(catalog, platforms={**catalog.platforms, pf.id: alt})
+    if keep_others:
+        return dataclasses.replace(catalog, platforms={**catalog.platforms, pf.id: alt})
+    # nor do the drive and platform numbers (hardware_parameters)
+    return dataclasses.replace(catalog, platforms={**catalog.platforms, pf.id: dataclasses.replace(alt, value_ranges=())},
+                               drives={k: dataclasses.replace(d, value_ranges=()) for k, d in catalog.drives.items()})

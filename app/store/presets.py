@@ -30,7 +30,7 @@ from app.domain.hardware import (
 )
 from app.domain.policies import policy_problems
 from app.domain.raid import RaidType
-from app.domain.value_ranges import RANGE_KEYS
+from app.domain.value_ranges import RANGE_KEYS, RANGED_FIELDS, unwrap_ranges
 from app.domain.rate_keys import (
     INTERFACES, MIN_SPINNING_RPM, OPERATION_KINDS, RAID_KEYS, RESERVED_TABLES, SETTING_KINDS, PlatformFacts,
     PresetIssue, check_number, check_rates, check_values, field_spec, known_fields, nearest,
@@ -248,6 +248,7 @@ def parse_drive(d: Mapping[str, Any], where: str) -> DriveType:
     if not isinstance(d, dict):
         raise PresetError(f"{where}: drive must be a [[drive]] table, not {d!r}")
     label = f"[[drive]] {d['id']!r}:" if isinstance(d.get("id"), str) else "[[drive]]"
+    d, ranges = _without_ranges(d, "[[drive]]", where, label)
     f = lambda key: _field(d, "[[drive]]", key, where, label)  # noqa: E731
     drive_id, name = f("id"), f("name")
     interface = Interface(f("interface"))  # (the field's choices checked the name)
@@ -282,8 +283,22 @@ def parse_drive(d: Mapping[str, Any], where: str) -> DriveType:
     return DriveType(
         id=drive_id, name=name, interface=interface, rpm=rpm,
         capacity_gb=f("capacity_gb"), seq_mb_s=seq_mb_s, random_ms=random_ms, mttf_h=mttf_h,
-        source=f("source"), form_factor=_form_factor(d, f"{where}: {label}"), **extra,
+        source=f("source"), form_factor=_form_factor(d, f"{where}: {label}"), **extra, value_ranges=ranges,
     )
+
+
+def _without_ranges(d: Mapping[str, Any], table: str, where: str, label: str
+                    ) -> tuple[dict[str, Any], tuple[tuple[str, float, float, str], ...]]:
+    """A drive or platform table with its ranged numbers as plain values, and the ranges
+    (app/domain/value_ranges.py unwrap_ranges); PresetError naming file, table and key."""
+    def check_end(key: str, x: float) -> str | None:
+        why = field_spec(table, key).check(x)
+        return f"{x:g} {why}" if why else None
+
+    plain, ranges, problems = unwrap_ranges(d, RANGED_FIELDS.get(table, ()), check_end)
+    if problems:
+        raise PresetError(f"{where}: {label} {problems[0]}")
+    return plain, ranges
 
 
 _SETTING_KEYS = ("label", "unit", "kind", "choices", "default", "min", "max", "help", "source", "note")
@@ -387,8 +402,8 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
     # [fit.*] declares which values a fit may move and to which figures (docs/model.md §7,
     # app/cli/calibration.py); it is metadata for the fit, not a table the engine reads
     merged.pop("fit", None)
-    back = _table(doc, "back_end", where, required=True)
-    hosts = _table(doc, "host_ports", where)
+    back, back_ranges = _without_ranges(_table(doc, "back_end", where, required=True), "back_end", where, "[back_end]")
+    hosts, host_ranges = _without_ranges(_table(doc, "host_ports", where), "host_ports", where, "[host_ports]")
     raid_rules: dict[RaidType, RaidRule] = {}
     for name, r in _subtables(doc, "raid", where).items():
         w = f"{where}: [raid.{name}]"
@@ -491,6 +506,8 @@ def parse_platform(doc: Mapping[str, Any], rates: Mapping[str, Mapping[str, Any]
         **platform_kw, rates=tables, builtin=builtin,  # type: ignore[arg-type]
         document=dict(doc), rates_document=dict(rates[rates_id]),
         origin=where, preset_issues=tuple(issues),
+        value_ranges=tuple((f"back_end.{k}", lo, hi, src) for k, lo, hi, src in back_ranges)
+        + tuple((f"host_ports.{k}", lo, hi, src) for k, lo, hi, src in host_ranges),
     )
 
 

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QToolButton
 
 from app.domain.formatting import format_duration_band, format_pct
 from app.report.uncertainty import bands_by_default
-from app.service.uncertainty import DEFAULT_SAMPLES, compute_bands
+from app.service.uncertainty import compute_bands, sample_count
 from app.ui.i18n import tr
 
 SETTING = "view/uncertainty_bands"
@@ -94,12 +94,12 @@ class BandSampler(QObject):
     idle = Signal()  # the newest sampling ended: done, cancelled or failed
     failed = Signal(str)
 
-    def __init__(self, live, document, samples: int = DEFAULT_SAMPLES, executor: Any = None,
+    def __init__(self, live, document, samples: int | None = None, executor: Any = None,
                  parent: QObject | None = None):
         super().__init__(parent)
         self.live = live  # app.ui.live.LiveSimulator
         self.document = document
-        self.samples = samples
+        self.samples = samples  # None: the bands choose (app.service.uncertainty.sample_count)
         self.executor = executor  # None: the runner's shared local process pool (all cores)
         self.bands = None  # the newest bands shown
         self.bands_of = None  # the LiveResult they belong to
@@ -168,9 +168,10 @@ class BandSampler(QObject):
 
         def work() -> None:
             try:
-                bands = compute_bands(project, catalog, scenario, samples=samples, executor=executor,
+                n = samples if samples is not None else sample_count(point)
+                bands = compute_bands(project, catalog, scenario, samples=n, executor=executor,
                                       progress=lambda d, t: bridge.progress.emit(ticket, d, t),
-                                      cancel=stop, point=point, chunk=chunk_size(samples))
+                                      cancel=stop, point=point, chunk=chunk_size(n))
             except Exception as exc:  # noqa: BLE001 - shown in the status bar; the window stays usable
                 bridge.failed.emit(ticket, f"{type(exc).__name__}: {exc}")
                 return
