@@ -2071,6 +2071,10 @@ Replace it anyway (it stays read-only), or save this project under another name?
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>No operation of this scenario has a priority to advise on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Goal Seek</source>
         <translation type="unfinished"></translation>
     </message>
