@@ -43,6 +43,11 @@ def make_app(argv: list[str] | None = None):
     from app import __version__
 
     app.setApplicationVersion(__version__)
+    from app.service.runner import shutdown_local_pool
+
+    # Cancel the pool's queued runs (bands, sweeps) before the interpreter exits: its exit hook
+    # joins the pool and would otherwise wait for every queued sample (the window hung on quit).
+    app.aboutToQuit.connect(shutdown_local_pool)
     icon = Path(__file__).resolve().parents[2] / "resources" / "icons" / "app.png"
     if icon.exists():
         from PySide6.QtGui import QIcon
