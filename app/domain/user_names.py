@@ -28,8 +28,8 @@ class ObjectNames:
     def __init__(self, project: Any, platform: "hardware.Platform | None" = None):
         self.project = project
         self.platform = platform
-        self.workloads = {w.id: w.name or w.id for w in project.workloads}
-        self._group_names = {g.id: g.name for g in project.groups}
+        self.workloads = {w.id: _text(w.name) or w.id for w in project.workloads}
+        self._group_names = {g.id: _text(g.name) for g in project.groups}
         self._group_ref = GROUP_REF
         self._protect_group_names()
         self._events: dict[str | None, dict[str, Any]] = {}
@@ -87,6 +87,18 @@ class ObjectNames:
     def issue_line(self, issue: Any) -> str:
         """A validation Issue's one line (Issue.line) in names."""
         return self.text(issue.line, getattr(issue, "scenario", None))
+
+
+def _text(name: str | None) -> str:
+    """A name fit to show in place of an id: a name that is not text (a lone surrogate from a JSON
+    escape, which validation reports) would hide which object the message is about."""
+    if not name:
+        return ""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return ""
+    return name
 
 
 def names_for(project: Any, catalog: Any = None) -> ObjectNames:

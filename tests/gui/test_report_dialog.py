@@ -170,7 +170,7 @@ def test_a_project_with_errors_is_refused(window, tmp_path, qtbot, monkeypatch):
     dlg.path_edit.setText(str(out))
     dlg.start()
     assert dlg.job is None and not out.exists()
-    assert warned and "validation error" in warned[0] and "RG 0" in warned[0]
+    assert warned and "validation error" in warned[0] and "RAID Group 0" in warned[0]
 
 
 def test_the_canvas_goes_into_the_pdf_in_page_sized_parts(qapp, tmp_path):
