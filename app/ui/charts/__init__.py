@@ -324,6 +324,8 @@ class ChartsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.project = None
+        self.catalog = None  # for the platform's noun of a RAID group ("Disk Group 3")
+        self._names = None  # app.domain.user_names.ObjectNames of self.project (series_name)
         self.result = None
         self.baseline = None
         self.focus: set[tuple[str, str]] = set()
@@ -530,11 +532,14 @@ class ChartsPanel(QWidget):
         self.band_overlay.set_theme()
 
     # ---------------------------------------------------------------- public
-    def set_results(self, result, baseline=None, project=None) -> None:
-        """Show `result` (and `baseline` dashed). Reuses curve items, so it is cheap to call."""
+    def set_results(self, result, baseline=None, project=None, catalog=None) -> None:
+        """Show `result` (and `baseline` dashed). Reuses curve items, so it is cheap to call.
+        `catalog` names the RAID groups in the platform's word (without one: "RAID group 3")."""
         first = self.result is None and result is not None
         same = result is self.result  # a redraw (a new focus): the bands sampled around it stay
         self.project = project if project is not None else self.project
+        self.catalog = catalog if catalog is not None else self.catalog
+        self._names = None  # named again from the project as it is now
         self.result = result
         self.baseline = baseline
         self.set_stale(None)  # a new prediction: no longer the last good one
@@ -898,7 +903,7 @@ class ChartsPanel(QWidget):
                     spec = next(sp for sp in PLOTS if sp.key == key)
                     if metric not in spec.metrics:
                         continue
-                label = _label(metric, ent, self.project, res)
+                label = self.series_name(metric, ent, res)
                 t = list(map(float, s.t))
                 for i, v in enumerate(s.v):
                     end = t[i + 1] if i + 1 < len(t) else float(res.horizon_h)
@@ -1012,7 +1017,7 @@ class ChartsPanel(QWidget):
             z = (5 if is_base else 10) + (1 if selected else 0)  # the selected on top
             if item.zValue() != z:  # (setZValue goes through pyqtgraph's Python itemChange)
                 item.setZValue(z)
-            item.opts["name"] = series_label(metric, ent, self.project, res)
+            item.opts["name"] = self.series_name(metric, ent, res)
         self._sync_legend(key, [existing[(m, e, False)] for m, e in pairs])
         self._sync_empty_note(key, bool(wanted))
 
@@ -1074,8 +1079,27 @@ class ChartsPanel(QWidget):
                 label.setFont(QFont("Sans", 8))
                 self._saturation_items.append(band)
 
+    def series_name(self, metric: str, ent: str, result=None) -> str:
+        """How the legend, the read-out, the hover box, the saturation band and the CSV name a
+        series: series_label with the names the user reads everywhere else (issue 23), a RAID
+        group in the platform's word ("Disk Group 3", never "RG 3"), inside an operation's
+        label too ("Rebuild drive 0_0_3 of Disk Group 0")."""
+        label = _label(metric, ent, self.project, result if result is not None else self.result)
+        names = self._object_names()
+        return names.groups_in(label) if names is not None else label
+
+    def _object_names(self):
+        """ObjectNames of the project shown, made once per set_results (a rename is an edit,
+        and every edit brings a new prediction)."""
+        if self._names is None and self.project is not None:
+            from app.domain.user_names import ObjectNames
+
+            platforms = getattr(self.catalog, "platforms", None) or {}
+            self._names = ObjectNames(self.project, platforms.get(self.project.platform_id))
+        return self._names
+
     def _workload_name(self, workload: str) -> str:
-        return series_label("response_ms", workload, self.project, self.result)
+        return self.series_name("response_ms", workload)
 
     def is_saturated(self, workload: str, t: float) -> bool:
         return any(start <= t < end for start, end, _ in self.saturated.get(workload, ()))
@@ -1145,7 +1169,7 @@ class ChartsPanel(QWidget):
                 value = ENDED if v is None else _fmt(v, unit)
                 if metric == "response_ms" and v is not None and self.is_saturated(ent, t):
                     value = f"≥ {value}"  # a lower bound: the queue keeps growing (red, _mark_saturated)
-                rows.append((key, metric, ent, series_label(metric, ent, self.project, self.result), value, base))
+                rows.append((key, metric, ent, self.series_name(metric, ent), value, base))
         layout = [(key, metric, ent) for key, metric, ent, *_ in rows]
         if layout != self._readout_layout:
             self._readout_layout = layout
@@ -1197,7 +1221,7 @@ class ChartsPanel(QWidget):
                 value = ENDED if ended else _fmt(s.at(t), s.unit)
                 if metric == "response_ms" and not ended and self.is_saturated(ent, t):
                     value = f"≥ {value} ({SATURATED}: a lower bound)"
-                lines.append(f"{series_label(metric, ent, self.project, self.result)}: {value}")
+                lines.append(f"{self.series_name(metric, ent)}: {value}")
             if len(self.shown[key]) > 8:
                 lines.append(tr("... {n} more in the read-out").format(n=len(self.shown[key]) - 8))
             text.setText("\n".join(lines))

@@ -104,7 +104,7 @@ class TimelineParts:
 
     def _show_charts(self, live) -> None:
         project = self.window.document.project
-        self.charts.set_results(live.current, live.baseline, project=project)
+        self.charts.set_results(live.current, live.baseline, project=project, catalog=self.window.document.catalog)
         self.cursor.set_horizon(self._horizon(live))
         self.redraws += 1
         self.last_latency_ms = (time.perf_counter() - live.requested_at) * 1000.0
