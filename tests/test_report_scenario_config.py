@@ -2,6 +2,8 @@
 differs from the base, not the base only (issue 23)."""
 from __future__ import annotations
 
+import copy
+
 from app.domain.capacity import capacity_summary
 from app.domain.formatting import format_capacity
 from app.domain.overlay import editable_copy, effective_project, overlay_between
@@ -35,8 +37,11 @@ def test_a_scenario_with_its_own_configuration_gets_its_figures_and_differences(
     cat = default_catalog()
     rep = build_report(p, cat, small_results(), ReportOptions())
     head = next(h for h in rep.headings() if h.key == "scenario-configurations")
-    assert head.level == 2 and head.number.startswith("2.")  # in the configuration chapter
-    assert [h.text for h in rep.headings() if h.key.startswith("config-")] == ["\u201cASAP\u201d"]
+    # a chapter of its own after the base array's (configuration ... host workloads)
+    assert head.level == 1
+    order = [h.key for h in rep.headings() if h.level == 1]
+    assert order.index("host-workloads") < order.index("scenario-configurations") < order.index("operations-plan")
+    assert [h.text for h in rep.headings() if h.key.startswith("config-") and h.level == 2] == ["\u201cASAP\u201d"]
     table = next(b for b in _section(rep, "config-ASAP") if isinstance(b, Table))
     assert [c.title for c in table.columns] == ["", "Base", "ASAP"]
     cells = {r.cells[0]: r.cells[1:] for r in table.rows}
@@ -59,3 +64,87 @@ def test_no_section_when_every_scenario_runs_on_the_base():
     # nor when the scenario with its own configuration is left out of the report
     rep = build_report(proposed_project(), default_catalog(), small_results(), ReportOptions(scenarios=["Baseline"]))
     assert not any(h.key == "scenario-configurations" for h in rep.headings())
+
+
+def _blocks_of(rep, key):
+    """The blocks of the level-2 section `key`, up to the next level-1 or level-2 heading."""
+    from app.report.content import Heading
+
+    out = []
+    for b in _section(rep, key)[1:]:
+        if isinstance(b, Heading) and b.level <= 2:
+            break
+        out.append(b)
+    return out
+
+
+def test_a_scenario_that_changes_the_hardware_gets_its_layout_groups_and_capacity():
+    from app.report.content import Diagram, Heading
+
+    p = proposed_project()
+    cat = default_catalog()
+    rep = build_report(p, cat, small_results(), ReportOptions())
+    blocks = _blocks_of(rep, "config-ASAP")
+    subheads = [b.text for b in blocks if isinstance(b, Heading)]
+    assert subheads == ["Layout", "RAID groups", "Capacity summary"]
+    # the layout of the one bus the scenario changes, drawn from its effective project
+    (diagram,) = [b for b in blocks if isinstance(b, Diagram)]
+    assert diagram.buses == [0] and diagram.project is not None
+    assert "0_1_10" in diagram.project.drives and "0_1_10" not in p.drives
+    # its own RAID-group table: the new group with its level and width, drives and LUN count
+    groups = next(b for b in blocks if isinstance(b, Table) and b.columns[0].title == "RAID group"
+                  and any(c.title == "Drive type" for c in b.columns))
+    rows = {r.cells[0]: r.cells for r in groups.rows}
+    assert rows["Proposed"][1] == "4+1 R5" and rows["Proposed"][3] == "0_1_10\u20130_1_14" and rows["Proposed"][-1] == "0"
+    assert rows["Total"][-1] == "4"
+    _, eff_total = capacity_summary(effective_project(p, "ASAP"), cat)
+    assert rows["Total"][5] == format_capacity(eff_total.usable_gb)
+    # and its capacity summary, with the new group's formatted space
+    summary = next(b for b in blocks if isinstance(b, Table) and any(c.title == "Formatted" for c in b.columns))
+    assert "Proposed" in [r.cells[0] for r in summary.rows]
+    # the base's tables do not have the scenario's group
+    base_groups = next(b for b in _section(rep, "raid-groups") if isinstance(b, Table))
+    assert "Proposed" not in [r.cells[0] for r in base_groups.rows]
+
+
+def test_scenarios_that_change_no_hardware_or_the_same_hardware_are_not_repeated():
+    from app.report.content import Diagram, Heading, Para
+
+    p = proposed_project()
+    sc = p.scenario("Baseline")
+    edited = editable_copy(p, "Baseline")
+    edited.workloads[0].iops = 3000  # a workload change only: no hardware of its own
+    sc.overlay = overlay_between(p, edited)
+    twin = copy.deepcopy(p.scenario("ASAP"))
+    twin.name = "ASAP again"  # the same proposed hardware as "ASAP"
+    p.scenarios.append(twin)
+    results = small_results()
+    results["ASAP again"] = results["ASAP"]
+    rep = build_report(p, default_catalog(), results, ReportOptions())
+    for key, expected in (("config-Baseline", "those of the base array"),
+                          ("config-ASAP again", "those of \u201cASAP\u201d above")):
+        blocks = _blocks_of(rep, key)
+        assert not [b for b in blocks if isinstance(b, (Heading, Diagram))]
+        assert any(isinstance(b, Para) and expected in b.text for b in blocks)
+        assert len([b for b in blocks if isinstance(b, Table)]) == 1  # the figures and differences only
+
+
+def test_the_pdf_draws_the_scenarios_layout(tmp_path, qapp):
+    """Rendered: the scenario's own layout and tables reach the PDF (the renderer draws a
+    scenario's Diagram from its own project, also when the base layout comes from the canvas)."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    from app.report import generate_report
+
+    if shutil.which("pdftotext") is None:
+        pytest.skip("needs poppler-utils")
+    path = tmp_path / "own.pdf"
+    generate_report(proposed_project(), default_catalog(), path, ReportOptions(), small_results())
+    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    pages = text.split("\f")
+    page = next(pg for pg in pages if "Buses" in pg or "Bus 0 as in this scenario" in pg)
+    assert "Encl 0_1" in page and "Proposed: 4+1 R5" in page  # the diagram and its legend

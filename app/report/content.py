@@ -113,6 +113,7 @@ class Diagram:
     buses: list[int]
     caption: str = ""
     legend: bool = True
+    project: Any = None  # a scenario's own configuration (its effective Project); None: the report's
 
 
 @dataclass
@@ -457,12 +458,12 @@ class ReportBuilder:
         self.section_configuration()
         from .scenario_config import section_scenario_configurations
 
-        section_scenario_configurations(self, names)
         if self.options.diagram:
             self.section_layout()
         self.section_groups_luns()
         self.section_cache_features()
         self.section_workloads()
+        section_scenario_configurations(self, names)
         self.section_operations(names)
         from .comparison import section_comparison
 
@@ -646,11 +647,15 @@ class ReportBuilder:
                     Col("Drives in slots", 1.3, "right")], erows, empty="The project has no enclosures yet.")
 
     def section_layout(self) -> None:
-        p = self.project
         self.heading("Layout", 1)
         self.para("Controllers, back-end buses and disk enclosures with every slot; a drive's colour shows "
                   "its RAID group, HS marks a hot spare and an empty slot is left blank.", "note")
-        buses = sorted({e.bus for e in p.enclosures})
+        self.layout_diagrams(self.project)
+
+    def layout_diagrams(self, p: Project, buses: list[int] | None = None, own: bool = False) -> None:
+        """The layout of `p` (of `buses` only, when given), a few buses per page; `own`: a
+        scenario's own configuration (drawn from `p`, never from the GUI canvas: it shows the base)."""
+        buses = buses if buses is not None else sorted({e.bus for e in p.enclosures})
         if not buses:
             self.para("The project has no enclosures yet.")
             return
@@ -658,21 +663,23 @@ class ReportBuilder:
         chunk: list[int] = []
         count = 0
         per_bus = {b: sum(1 for e in p.enclosures if e.bus == b) for b in buses}
+        mine = p if own else None
         for b in buses:
             if chunk and count + per_bus[b] > 24:
-                self.blocks.append(Diagram(chunk, legend=False))
+                self.blocks.append(Diagram(chunk, legend=False, project=mine))
                 chunk, count = [], 0
             chunk.append(b)
             count += per_bus[b]
-        self.blocks.append(Diagram(chunk, legend=True))
+        self.blocks.append(Diagram(chunk, legend=True, project=mine))
 
-    def section_formatted_capacity(self) -> None:
+    def section_formatted_capacity(self, p: Project | None = None, level: int = 2, key: str = "") -> None:
         """Raw, formatted and usable per RAID group and in total, with the vault, the hot-spare
-        ratio and the rack space (app.domain.capacity.array_space)."""
+        ratio and the rack space (app.domain.capacity.array_space), of `p` (the report's project
+        unless a scenario's own configuration)."""
         if self.platform is None:
             return
-        space = array_space(self.project, self.catalog)
-        self.heading("Capacity summary", 2)
+        space = array_space(p if p is not None else self.project, self.catalog)
+        self.heading("Capacity summary", level, key=key)
         rows = [Row([g.label, g.layout, format_capacity(g.raw_gb), format_capacity(g.formatted_gb),
                      format_capacity(g.usable_gb), format_capacity(g.allocated_gb)],
                     "warning" if g.allocated_gb > g.usable_gb + 1e-6 else "") for g in space.groups]
@@ -694,11 +701,19 @@ class ReportBuilder:
             self.para(f"Source: {self.cite(space.source)}", "note")
 
     def section_groups_luns(self) -> None:
-        p, cat = self.project, self.catalog
         self.heading("RAID groups and LUNs", 1)
+        self.heading("RAID groups", 2)
+        self.groups_table(self.project)
+        self.para("Raw capacity counts every member drive; usable capacity is what the RAID type leaves for "
+                  "data (the smallest member's capacity times the data drives).", "note")
+        self.section_formatted_capacity()
+        self._lun_table()
+
+    def groups_table(self, p: Project) -> None:
+        """The RAID groups of `p`: level, drive type, drives, capacities, LUNs (a total row)."""
+        cat = self.catalog
         rows, total = capacity_summary(p, cat)
         cap_by_id = {r.group_id: r for r in rows}
-        self.heading("RAID groups", 2)
         grows = []
         for g in sorted(p.groups, key=lambda g: g.id):
             c = cap_by_id[g.id]
@@ -716,10 +731,9 @@ class ReportBuilder:
                     Col("Raw", 0.95, "right"), Col("Usable", 0.95, "right"), Col("In LUNs", 0.95, "right"),
                     Col("Free", 0.95, "right"), Col("LUNs", 0.6, "right")], grows,
                    empty="The project has no RAID groups yet.")
-        self.para("Raw capacity counts every member drive; usable capacity is what the RAID type leaves for "
-                  "data (the smallest member's capacity times the data drives).", "note")
-        self.section_formatted_capacity()
 
+    def _lun_table(self) -> None:
+        p = self.project
         if not self.options.lun_table:
             return
         self.heading("LUNs", 2)

@@ -115,6 +115,7 @@ class PdfRenderer:
         self.fonts = _Fonts(self.writer)
         self.charts = ChartPainter(self.writer, self.u, FONT_FAMILIES)
         self.layout_painter = LayoutPainter(report.project, report.catalog, self.writer, self.u, FONT_FAMILIES)
+        self._scenario_painters: dict[int, LayoutPainter] = {}  # per Diagram.project (a scenario's own)
         # the GUI canvas (recorded in parts, each for one page) is used when its width prints at
         # 45 % or more; otherwise the report draws the layout itself, a few buses per page
         self.scene_pictures: list[tuple[QPicture, QRectF]] = []
@@ -141,6 +142,7 @@ class PdfRenderer:
         self.fonts.device = None
         self.charts.device = None
         self.layout_painter = None
+        self._scenario_painters.clear()
         self.writer = None
 
     # ------------------------------------------------------------ measuring
@@ -322,9 +324,9 @@ class PdfRenderer:
         if isinstance(b, Chart):
             return self.charts.height_pt(b, self.content_w) + 10
         if isinstance(b, Diagram):
-            if self.scene_pictures:
+            if self._from_scene(b):
                 return 0.0  # placed part by part in paginate
-            return min(self.layout_painter.height_pt(b, self.content_w), self.bottom - MARGIN_T - 30) + 8
+            return min(self._painter(b).height_pt(b, self.content_w), self.bottom - MARGIN_T - 30) + 8
         return 0.0
 
     def _first_chunk(self, b) -> float:
@@ -335,9 +337,23 @@ class PdfRenderer:
             return self._header_h[id(b)] + sum(rows[:2]) + (12 if b.caption else 0)
         if isinstance(b, (Heading, PageBreak)) or b is None:
             return 0.0
-        if isinstance(b, Diagram) and self.scene_pictures:
+        if isinstance(b, Diagram) and self._from_scene(b):
             return self._picture_height(0) * MIN_PICTURE_SCALE + 10
         return self.block_height(b)
+
+    def _from_scene(self, d: Diagram) -> bool:
+        """Is `d` drawn from the GUI canvas? The canvas shows the base array; a scenario's own
+        configuration (Diagram.project) is always drawn by LayoutPainter."""
+        return bool(self.scene_pictures) and d.project is None
+
+    def _painter(self, d: Diagram) -> LayoutPainter:
+        if d.project is None:
+            return self.layout_painter
+        painter = self._scenario_painters.get(id(d.project))
+        if painter is None:
+            painter = LayoutPainter(d.project, self.report.catalog, self.writer, self.u, FONT_FAMILIES)
+            self._scenario_painters[id(d.project)] = painter
+        return painter
 
     def _picture_height(self, k: int) -> float:
         """The height of layout part k at full width (at most a page)."""
@@ -367,7 +383,7 @@ class PdfRenderer:
     def paginate(self) -> None:
         blocks = self.report.blocks
         self.pages = [_Page(), _Page()]  # page 1: the cover
-        self._first_diagram = next((x for x in blocks if isinstance(x, Diagram)), None)
+        self._first_diagram = next((x for x in blocks if isinstance(x, Diagram) and x.project is None), None)
         self._level1_seen = 0
         self._appendix_seen = False
         y = MARGIN_T
@@ -474,7 +490,7 @@ class PdfRenderer:
                         new_page()
                 y += 6.0
                 continue
-            if isinstance(b, Diagram) and self.scene_pictures:
+            if isinstance(b, Diagram) and self._from_scene(b):
                 if b is not self._first_diagram:
                     continue  # the canvas shows every bus
                 for k in range(len(self.scene_pictures)):
@@ -623,11 +639,11 @@ class PdfRenderer:
         elif isinstance(b, Chart):
             self.charts.draw(p, b, MARGIN_L, pl.y + 2, self.content_w)
         elif isinstance(b, Diagram):
-            if self.scene_pictures:
+            if self._from_scene(b):
                 pic, bounds = self.scene_pictures[pl.rows[0]]
                 draw_picture(p, pic, bounds, self._rect(MARGIN_L, pl.y, self.content_w, pl.h - 10))
             else:
-                self.layout_painter.draw(p, b, MARGIN_L, pl.y, self.content_w)
+                self._painter(b).draw(p, b, MARGIN_L, pl.y, self.content_w)
 
     def paint_table(self, p: QPainter, t: Table, pl: _Place) -> None:
         u = self.u
