@@ -146,5 +146,5 @@ def test_the_pdf_draws_the_scenarios_layout(tmp_path, qapp):
     text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
                           check=True).stdout
     pages = text.split("\f")
-    page = next(pg for pg in pages if "Buses" in pg or "Bus 0 as in this scenario" in pg)
+    page = next(pg for pg in pages if "Bus 0 as this scenario has it" in pg)
     assert "Encl 0_1" in page and "Proposed: 4+1 R5" in page  # the diagram and its legend

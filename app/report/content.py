@@ -495,7 +495,8 @@ class ReportBuilder:
             Row([h.number, h.text, PageRef(h.key)], "bold" if h.level == 1 else "sub")
             for h in self.blocks if isinstance(h, Heading) and h.level <= 2 and h.key != "contents"
         ]
-        self.blocks.insert(toc_index, Table([Col("", 0.7), Col("", 8), Col("", 0.8, "right")], toc_rows,
+        # the number column holds "12.3" on one line (a twelfth chapter wrapped "10.1" onto two)
+        self.blocks.insert(toc_index, Table([Col("", 0.95), Col("", 8), Col("", 0.8, "right")], toc_rows,
                                             header=False, kind="toc"))
         header_left = " \u2013 ".join(clip_text(x, MAX_TITLE_CHARS) for x in (info.title, info.customer) if x) \
             or "ArrayPlanner report"

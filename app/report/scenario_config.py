@@ -116,8 +116,9 @@ def _own_hardware(builder, n: str, eff) -> None:
         if buses:
             builder.heading("Layout", 3, key=f"config-{n}-layout")
             which = ", ".join(str(b) for b in buses)
-            builder.para(f"{'Bus' if len(buses) == 1 else 'Buses'} {which} as in this scenario "
-                         "(the buses it leaves as they are are drawn in the base layout).", "note")
+            builder.para(f"{'Bus' if len(buses) == 1 else 'Buses'} {which} as this scenario has "
+                         f"{'it' if len(buses) == 1 else 'them'}; the other buses are as in the base layout.",
+                         "note")
             builder.layout_diagrams(eff, buses, own=True)
     builder.heading("RAID groups", 3, key=f"config-{n}-groups")
     builder.groups_table(eff)
