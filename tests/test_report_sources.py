@@ -91,8 +91,13 @@ def test_report_cites_titles_and_lists_references():
     assert not any(re.search(r"(^|\W)emc (Table|Figure)", s) for s in sources)
     refs = rep.blocks[rep.blocks.index(heads["appendix-references"]):]
     table = next(b for b in refs if isinstance(b, Table))
-    assert [r.cells[1] for r in table.rows] == ["H4153.2"]
-    assert table.rows[0].cells[0] == EMC_TITLE
+    emc = [r for r in table.rows if r.cells[1] == "H4153.2"]
+    assert len(emc) == 1 and emc[0].cells[0] == EMC_TITLE
+    # the capacity summary's public pages (the sector format, where the vault is), with their address
+    pages = [r for r in table.rows if r is not emc[0]]
+    assert {r.cells[0] for r in pages} == {
+        "CLARiiON Disk Format Structure", "The VAULT Drives", "Vault drives on the new EMC VNX arrays"}
+    assert all(r.cells[-1].startswith("http") for r in pages)
 
 
 def test_no_references_section_without_a_catalogued_citation():
