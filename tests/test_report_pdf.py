@@ -160,3 +160,13 @@ def test_a_new_empty_project_on_every_platform(tmp_path, qapp_module):
         assert "M\u00fcller GmbH" in text and "Kunde \u03a9" in text
         assert "The project has no RAID groups yet." in text
         assert catalog.platforms[pid].name in text
+
+
+def test_references_with_addresses_break_no_word(small_pdf):
+    """The References table with its "Where" column: an address breaks after its "/"s, so it
+    no longer takes the room of the titles and numbers, which broke mid-word ("Numbe r",
+    "H4153. 2", "Manageme nt")."""
+    path, _ = small_pdf
+    page = next(p for p in pdf_pages(path) if "References" in p and "Where" in p)
+    assert "Number" in page and "H4153.2" in page and "Management" in page
+    assert "emcstorageinfo.com" in page and "clariion-disk-format-" in page

@@ -9,6 +9,8 @@ Coordinates: layout works in points (1/72 in); `u` = device dpi / 72 turns them 
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -225,7 +227,7 @@ class PdfRenderer:
                     if t.columns[j].align == "right":
                         word[j] = adv  # numbers never wrap
                     else:  # the longest word (only a cell wider than the longest so far can hold one)
-                        for w_ in str(text).split():
+                        for w_ in _unbreakable_words(str(text)):
                             wa = fm.horizontalAdvance(w_) / u
                             if wa > word[j]:
                                 word[j] = wa
@@ -722,6 +724,19 @@ class PdfRenderer:
             p.setFont(self.fonts.note)
             p.setPen(QColor("#555555"))
             p.drawText(self._pt(MARGIN_L, y + 10), t.caption)
+
+
+def _unbreakable_words(text: str) -> list[str]:
+    """The pieces of `text` a line never breaks inside: its words, and an address ("https://...")
+    in its parts after each "/", where the line breaks it (a References table's address was
+    measured as one word, took 45% of the page and squeezed the titles to broken words)."""
+    out: list[str] = []
+    for word in text.split():
+        if word.startswith(("http://", "https://")):
+            out += [part for part in re.split(r"(?<=/)", word) if part]
+        else:
+            out.append(word)
+    return out
 
 
 def _elide(text: str, fm: QFontMetricsF, width: float) -> str:
