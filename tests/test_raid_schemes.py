@@ -114,10 +114,23 @@ def test_bigger_drives_at_the_same_fill_take_longer(catalog, platform, raid):
     assert hours("nlsas-7k2-24000", half["nlsas-7k2-12000"]) <= small * 1.001
 
 
+@pytest.mark.parametrize("platform,raid,n", [DDP + (12,), DDP + (24,), ("dell-me5", "dRAID6", 40)])
+def test_a_pool_member_holds_its_share_of_the_allocated_pieces(catalog, platform, raid, n):
+    # the allocated data's pieces (k/(k-2) of it with the parity) and the spare capacity are
+    # both spread over all N members: the failed drive held 1/N of the pieces, and that is what
+    # its rebuild restores (the spare capacity held nothing)
+    rt = RaidType.parse(raid)
+    k = catalog.platform(platform).raid_rules[rt].stripe_for(n) or 10
+    gb = 0.5 * RaidMath(rt, n, stripe=k).usable_gb(catalog.drive("nlsas-7k2-24000").capacity_gb)
+    p = phases(run(catalog, platform, raid, n, "nlsas-7k2-24000", "High", gb=gb, stripe=k))["rebuild"]
+    assert p.mb == pytest.approx(gb * 1024.0 * k / (k - 2) / n, rel=1e-6)
+
+
 def test_distributed_beats_raid6_with_a_hot_spare(catalog):
     r6 = run(catalog, "netapp-e5700", "R6", 24, "nlsas-7k2-24000", "Highest", gb=100000, spares=1)
     ddp = run(catalog, *DDP, 24, "nlsas-7k2-24000", "Highest", gb=100000)
-    # per drive DDP holds more (spare capacity, 8+2 stripes) and still finishes in half the time
+    # per drive DDP holds more (8+2 stripes: 100 TB x 10/8 over 24 against 100 TB over 22) and
+    # still finishes in half the time
     assert rebuild_h(ddp) * 1.8 < rebuild_h(r6)
 
 

@@ -106,14 +106,24 @@ def drive_uses(lay: "Layout", gi: int, d: int, src: list[tuple[str, int, float]]
 
 def rebuild_mb(lay: "Layout", gi: int, R: Any) -> float:
     """MB a rebuild of group gi writes: a member's capacity, times the group's allocated fraction
-    when the platform rebuilds only allocated data (`rebuild.scope`, "allocated" by default;
+    (a distributed group: the member's 1/N share of the allocated pieces) when the platform
+    rebuilds only allocated data (`rebuild.scope`, "allocated" by default;
     "whole_drive": the whole member device, as Linux md without a write-intent bitmap resyncs it).
     A Python float (from Python floats): the rebuild's phase times follow from it, and a numpy
     scalar there would make the clock (and every op's arithmetic after it) numpy scalars."""
     member_mb: float = lay.g_member_cap.item(gi) * 1024.0
     if rebuild_scope(R) == "whole_drive":
         return member_mb
-    return member_mb * lay.group_allocated_frac(gi)
+    mb = member_mb * lay.group_allocated_frac(gi)
+    m = lay.groups[gi].math
+    if m.raid.distributed:
+        # a pool's allocated pieces and its spare capacity are both spread over all N members
+        # (SANtricity 'How pools and volume groups work': the preservation capacity 'is spread
+        # across the entire pool of drives'; ME4 guide 'About ADAPT': 'data is spread evenly
+        # across all of the disks'): a member holds 1/N of the allocated pieces, not the
+        # 1/(N - spare) share of a drive that held data only
+        mb *= max(m.width - m.spare_drives, 0) / m.width
+    return mb
 
 
 def rebuild_scope(R: Any) -> str:
