@@ -79,7 +79,8 @@ COMMON: dict[str, tuple[float, float, bool, str]] = {
     "queue_depth": (0.0, 1024.0, False, "I/Os the operation keeps outstanding on each drive (ZFS "
                     "zfs_vdev_scrub_max_active, an md or controller rebuild queue depth): the host's "
                     "response sees them as a closed class and the rate follows Little's law "
-                    "(docs/model.md 3.1); default 0, its I/O counted as open load"),
+                    "(not under share, whose share sets the rate; docs/model.md 3.1); default 0, "
+                    "its I/O counted as open load"),
 }
 for _params in POLICY_KINDS.values():
     _params.update(COMMON)

@@ -78,8 +78,9 @@ class Migration(Op):
         self.copy_dirty = self.destage_rate = 0.0
         self.exp_uses = [("g", self.gd, self.exp_cost_u)]
         # the write-around expansion (what the economical levels and write-aside 511 use) costs
-        # the drives less per MB; an ASAP expansion whose drives are the limit takes that path,
-        # so a higher priority never expands slower than a lower one (docs/model.md 4.1)
+        # the drives less per MB; an ASAP expansion whose drives are the limit sends a share of
+        # its writes that way (expansion_blend), so a higher priority never expands slower than a
+        # lower one (docs/model.md 4.1)
         self.exp_cost_lo, self.cpu_exp_lo = self.exp_cost_u, self.cpu_exp
         if self.asap and self.cached and R.has("migration.expansion.parity_write_aside_511"):
             cheaper = R.v("migration.expansion.parity") / R.v("migration.expansion.parity_write_aside_511")
@@ -209,11 +210,9 @@ class Migration(Op):
                             # slower copy (a failed source drive) ended the migration earlier
                             rate = self.take(ctx, self.exp_cap, self.dst_uses, True, min_share=self.share_exp)
                             self.destage_rate = rate
-                        elif drain < self.exp_cap:  # drive-limited: the cheaper write-around path
-                            rate = self.take(ctx, self.exp_cap, self.exp_uses_lo, True, min_share=self.share_exp)
-                            cpu_exp = self.cpu_exp_lo
-                        else:  # (take() holds it to the drain, as in the copy)
-                            rate = self.take(ctx, self.exp_cap, self.exp_uses, True, min_share=self.share_exp)
+                        else:  # the share the cache absorbs follows the drives' headroom
+                            uses, cpu_exp = self.expansion_blend(ctx)
+                            rate = self.take(ctx, self.exp_cap, uses, True, min_share=self.share_exp)
                     else:
                         rate = self.exp_cap
                         ctx.add("g", gd, cost * min(rate, drain))
@@ -222,14 +221,37 @@ class Migration(Op):
                     rate = policy_rate(self, ctx, self.pol_exp, self.exp_cap, "policy", self.exp_uses, 0.0, [gd], -1)
                 else:
                     uses = self.exp_uses
-                    if self.asap and self.drain(ctx, cost) < self.exp_cap:
-                        uses, cpu_exp = self.exp_uses_lo, self.cpu_exp_lo
+                    if self.asap:
+                        uses, cpu_exp = self.expansion_blend(ctx)
                     rate = self.take(ctx, self.exp_cap, uses, self.asap, min_share=self.share_exp)
                 s.limit = self.last_limit
                 s.rate = rate
                 ctx.add("core", core, cpu_exp * rate)
                 total += rate  # no bus bandwidth in the expansion (emc 'Migration duration')
         self.rate = total
+
+    def expansion_blend(self, ctx) -> tuple[list[tuple[str, int, float]], float]:
+        """The ASAP expansion's drive cost and CPU per MB/s where the destination's drives are
+        the limit: the share of its writes the write cache absorbs (at the cached cost, exp_cost_u)
+        follows the drive time the host and the other phases leave (F per member); the rest goes
+        around the cache at the cheaper write-around cost (exp_cost_lo). All cached while
+        F >= cap x cost_u, none once F <= cap x cost_lo, and in between the cached share that
+        fills F exactly at the cap: the drive time the expansion takes is min(cap x cost_u, F),
+        continuous and never more where the host asks more. (An all-or-nothing switch at
+        F = cap x cost_u dropped the expansion's drive time by cost_lo/cost_u at once, so a
+        heavier host load answered faster: issue 20.)"""
+        cu, clo = self.exp_cost_u, self.exp_cost_lo
+        cap = self.exp_cap
+        if clo >= cu or not (cap < INF):
+            return self.exp_uses, self.cpu_exp
+        free = ctx.free_g(self.gd) / max(ctx.asap_g[self.gd], 1)
+        if free >= cap * cu:
+            return self.exp_uses, self.cpu_exp
+        if free <= cap * clo:
+            return self.exp_uses_lo, self.cpu_exp_lo
+        cached = (free - cap * clo) / (cap * (cu - clo))  # share of the expansion's MB cached
+        cost = clo + cached * (cu - clo)
+        return [("g", self.gd, cost)], self.cpu_exp_lo + cached * (self.cpu_exp - self.cpu_exp_lo)
 
     def build_fixed(self) -> Fixed | None:
         if self.cache_path or self.throttled or self.share_copy > 0.0 or self.share_exp > 0.0:

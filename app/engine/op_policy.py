@@ -75,7 +75,9 @@ def policy_rate(op: Any, ctx: Any, pol: Policy, full: float, full_limit: str, us
         moved = idle + busy
     op.last_limit = "policy" if c > 0.5 or duty < 1.0 else lim0
     scale = 1.0
-    q = op.queue_depth
+    # a share level's queue shapes only the host's wait (docs/model.md 3.1): its share of the
+    # contended time already is what the host leaves it, a Little bound would count that twice
+    q = op.queue_depth if kind != "share" else 0.0
     if q > 0.0:  # Little's law on each drive it reads or writes (Op.little_limit)
         for kind_, i, cost in uses:
             if cost > 0.0:

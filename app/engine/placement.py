@@ -125,8 +125,10 @@ def place(sim: SimState, U_host_g: np.ndarray, host_random_g: np.ndarray) -> Non
 
 def host_occupancy(sim: SimState, U_host_g: np.ndarray) -> list[float]:
     """Per group: the fraction of time host I/O is at the group, min(1, L) by Little's law:
-    the drive-seconds per second the host's I/O takes there (U x alive members), plus the
-    I/Os a closed loop keeps there (hp Tables 1-2: one outstanding I/O is always at the
+    the drive-seconds per second the host's I/O takes there (U x alive members; on a distributed
+    group U x the drives of one stripe, all that an operation's stripe waits on: a rebuild of a
+    60-drive pool reads each 8+2 stripe from 9 of them, and host I/O on the other 51 does not
+    hold it up, docs/model.md 4.2), plus the I/Os a closed loop keeps there (hp Tables 1-2: one outstanding I/O is always at the
     array; with think time Z only N - X Z of them). The share and idle_only policies throttle
     only this fraction of the time (docs/model.md 4): a trickle barely slows a rebuild
     (Thomasian and Menon's rebuild in the drives' idle periods). Kept per host-load version."""
@@ -137,7 +139,7 @@ def host_occupancy(sim: SimState, U_host_g: np.ndarray) -> list[float]:
     occ = np.zeros(G)
     if sim.P:
         st = sim._st
-        occ = U_host_g * st["alive_n"]
+        occ = U_host_g * np.minimum(st["alive_n"], sim.lay.g_stripe_n)
         if st["any_closed"]:
             # with think time only the I/Os not thinking are at the array (solve sets n_at)
             n_at = st["n_raw"] if st["think_ms"] is None else st["n_at"]

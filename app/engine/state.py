@@ -82,6 +82,7 @@ class Layout:
     g_mirror: Any
     g_parity: Any
     g_dedicated_parity: Any
+    g_stripe_n: Any  # drives one stripe of a distributed group spans (inf: every member)
     g_seq: Any
     g_rand: Any
     g_resp: Any  # an I/O's light-load response over the busy time per I/O (SSD latency; 1 for disks)
@@ -184,6 +185,11 @@ class Layout:
         self.g_raid = [g.raid.value for g in groups]
         # WAFL RAID-DP keeps parity on dedicated disks: host I/O lands on the data disks
         self.g_dedicated_parity = np.array([g.raid is RaidType.RAID_DP for g in groups], bool)
+        # a distributed group (dRAID6, DDP) reads and writes one stripe on a few of its members
+        # (8+2 of a 60-drive pool): host I/O on the others does not hold that stripe up
+        # (placement.host_occupancy)
+        self.g_stripe_n = np.array([float(g.math.span_width) if g.raid.distributed else np.inf
+                                    for g in groups], float)
         self.g_seq = self.per_group(self.d_seq, np.minimum, 50.0)
         # the mean as np.mean sums: per width, a row sum of a (groups x width) matrix sums each row
         # as d_rand[m].sum() does (not a reduceat: its sums differ in the last bits)
