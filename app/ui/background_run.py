@@ -10,6 +10,8 @@ from PySide6.QtWidgets import (
     QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QSplitter, QVBoxLayout, QWidget,
 )
 
+from app.ui.screen_fit import fit_to_screen
+
 
 class _Bridge(QObject):
     """Signals from the run's thread (queued to the GUI thread)."""
@@ -48,7 +50,7 @@ class BackgroundRunDialog(QDialog):
         lay.addWidget(self.summary)
         lay.addWidget(split, 1)
         lay.addWidget(buttons)
-        self.resize(*size)
+        fit_to_screen(self, size)  # 1024 x 600: never taller than the screen
 
     def _run_in_background(self, name: str, work) -> None:
         self._stop.clear()

@@ -39,6 +39,7 @@ from app.ui.terms import group_noun
 from app.ui.inspector import Inspector
 from app.ui.messages import MessagesView
 from app.ui.palette import Palette
+from app.ui.screen_fit import ElidedLabel
 from app.ui.selection import Selection
 from app.ui.storage_tree import StorageTree
 from app.ui.theme import follow_palette
@@ -90,7 +91,7 @@ class MainWindow(QMainWindow):
         self.files = FileController(self)
         self._build_menus()
         self._build_toolbar()
-        self._status_label = QLabel()
+        self._status_label = ElidedLabel()  # elided, not widening the window past a small screen
         self.statusBar().addPermanentWidget(self._status_label)
         self._counts_timer = QTimer(self, singleShot=True, interval=130)  # once per burst of edits
         self._counts_timer.timeout.connect(self._update_counts)

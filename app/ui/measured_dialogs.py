@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.i18n import tr
+from app.ui.screen_fit import fit_to_screen
 from app.domain.measured import KIND_LABELS, MeasuredData
 from app.domain.edits.measured import ImportMeasured
 from app.domain.measured_map import guess_mapping, target_choices
@@ -109,7 +110,7 @@ class ImportMeasuredDialog(QDialog):
         super().__init__(parent)
         self.document, self.data = document, data
         self.setWindowTitle(tr("Import measured data: {source}").format(source=data.source))
-        self.resize(760, 560)
+        fit_to_screen(self, (760, 560))
         lay = QVBoxLayout(self)
         n_obj = len(data.objects())
         summary = (f"{data.source}: {data.format}, {len(data.intervals)} intervals of {n_obj} objects, "
@@ -173,7 +174,7 @@ class CalibrateDialog(QDialog):
         self.document = document
         self.result = None
         self.setWindowTitle(tr("Calibrate to measured data"))
-        self.resize(980, 760)
+        fit_to_screen(self, (980, 760))
         lay = QVBoxLayout(self)
         self.label = QLabel(tr("Fitting the platform's free parameters to the measured intervals…"))
         self.label.setWordWrap(True)
@@ -259,7 +260,7 @@ class CompareDialog(QDialog):
     def __init__(self, document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Measured vs predicted"))
-        self.resize(960, 640)
+        fit_to_screen(self, (960, 640))
         lay = QVBoxLayout(self)
         cal = document.project.calibration
         self.label = QLabel(tr("Running the measured load…"))

@@ -2,6 +2,11 @@
 
     xvfb-run -a -s "-screen 0 1600x1000x24" python -m app.ui.screenshot OUT.png \\
         [--file PROJECT] [--select "RG 0"] [--tab array] [--no-plugins] [--wait-ms 3000] [--dark]
+        [--size 1024x600] [--dialog goal-seek [--run]]
+
+--dialog opens one of the dialogs a new user meets (app/ui/new_user_dialogs.py OPENERS) over the
+window and grabs the whole screen (what the user sees: the dialog where it lies on the screen);
+--run presses the sweep's or goal seek's Run/Search and waits for the answer before the grab.
 
 Settings and recovery files go to a temporary folder, so the user's saved layout is not used.
 """
@@ -22,6 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-plugins", action="store_true", help="the configurator alone (no timeline/charts)")
     ap.add_argument("--wait-ms", type=int, default=3000)
     ap.add_argument("--dark", action="store_true", help="the Fusion style with a dark palette (app.ui.theme)")
+    ap.add_argument("--size", help="the window's size, WIDTHxHEIGHT (default: fitted to the screen)")
+    ap.add_argument("--dialog", help="a dialog to open over the window (app/ui/new_user_dialogs.py OPENERS)")
+    ap.add_argument("--run", action="store_true", help="with --dialog sweep/goal-seek: run it first")
     args = ap.parse_args(argv)
     if args.dark:
         os.environ["ARRAYPLANNER_COLOR_SCHEME"] = "dark"
@@ -45,15 +53,39 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     window.show()
 
+    opened: list = []
+
     def select() -> None:
+        if args.size:
+            w, h = (int(v) for v in args.size.lower().split("x"))
+            window.resize(w, h)
         if args.select:
             window.selection.set(args.select)
         if args.tab == "array":
             window.inspector.setCurrentWidget(window.inspector.array_page)
+        if args.dialog:
+            from app.ui.new_user_dialogs import open_dialog
+
+            dialog = open_dialog(window, args.dialog)
+            opened.append(dialog)
+            if args.run:
+                dialog.run_button.click()
 
     def snap() -> None:
-        window.grab().save(args.out)
-        print(f"{args.out}: {window.width()}x{window.height()}")
+        dialog = opened[0] if opened else None
+        if dialog is not None and args.run and not dialog.run_button.isEnabled():
+            QTimer.singleShot(500, snap)  # still running
+            return
+        if dialog is None:
+            window.grab().save(args.out)
+            print(f"{args.out}: {window.width()}x{window.height()}")
+        else:
+            screen = window.screen()
+            screen.grabWindow(0).save(args.out)
+            g = dialog.frameGeometry()
+            print(f"{args.out}: screen {screen.size().width()}x{screen.size().height()}, "
+                  f"dialog {g.width()}x{g.height()} at {g.x()},{g.y()}")
+            dialog.done(0)
         window.document.mark_saved()
         window.files.discard_recovery()
         app.quit()

@@ -26,6 +26,7 @@ from app.domain.edits import parse_ref
 from app.ui.timeline.dialogs import failed_at, failed_drives
 from app.ui.charts import values_at
 from app.ui.i18n import QT_TR_NOOP, tr
+from app.ui.screen_fit import scrolled
 from app.ui.terms import group_noun, group_title
 
 
@@ -401,7 +402,7 @@ def install(window) -> TimelineParts:
     if hasattr(window, "add_selection_view"):
         window.add_selection_view(timeline)  # Delete there deletes the selected operation
     parts.docks["charts"] = window.add_dock(charts, QT_TR_NOOP("Charts"), Qt.BottomDockWidgetArea)
-    parts.docks["advisor"] = window.add_dock(advisor, QT_TR_NOOP("Priority advisor"), Qt.RightDockWidgetArea)
+    parts.docks["advisor"] = window.add_dock(scrolled(advisor, "advisor_scroll"), QT_TR_NOOP("Priority advisor"), Qt.RightDockWidgetArea)
     parts.docks["compare"] = window.add_dock(compare, QT_TR_NOOP("Scenario comparison"), Qt.BottomDockWidgetArea)
     # The default arrangement (the timeline above the charts, full width, so they read on one
     # time axis; the advisor tabbed with the inspector; messages and the comparison tabbed under
