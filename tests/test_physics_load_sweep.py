@@ -115,9 +115,15 @@ def test_the_cached_share_of_an_asap_expansion_follows_the_drives_headroom():
     needs cut the expansion's drive time to 30% at once, so a slightly heavier host load left the
     drives idler and answered faster; the cached share now follows the headroom: the drive time
     the expansion takes is continuous and non-decreasing in the headroom, its rate too."""
+    from app.domain.project import LunMigration
     from app.engine.op_migration import Migration
+    from app.engine.simulate import Sim
 
-    m = object.__new__(Migration)
+    # a real Sim and Migration (a compiled class has no instance without __init__), its
+    # expansion terms then set to the published pair
+    project = load_project(ROOT / "presets/examples/emc-cx4-960-oltp.json")
+    sim = Sim(project, catalog_for(project, load_catalog()))
+    m = Migration(sim, LunMigration("blend", 0.0, source_lun=0, dest_lun=1, priority="ASAP"))
     m.gd, m.exp_cap = 0, 12.0
     m.exp_cost_u = 0.9 / 12.0
     m.exp_cost_lo = m.exp_cost_u * 12.0 / 40.0

@@ -131,6 +131,8 @@ class MainWindow(QMainWindow):
         the dock in the saved layout (the same whatever the language)."""
         dock = QDockWidget(tr(title), self)
         dock.setObjectName(f"dock_{title.lower().replace(' ', '_')}")
+        if not widget.accessibleName():  # a scroll area a screen reader reaches by Tab
+            widget.setAccessibleName(tr(title))
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         self._docks.append(dock)
