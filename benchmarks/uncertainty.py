@@ -6,6 +6,10 @@ Bands (app/service/uncertainty.py: a Latin hypercube over the ranged rates value
 run per sample, chunked over the shared local process pool, already started as the GUI keeps
 it) for the current scenario of every example project, target <= 1 s each, and for the
 960-drive, 200-operation plan of benchmarks/engine.py, target <= 10 s, on the machine's cores.
+As the GUI makes them: adaptive stopping (compute_bands(adaptive=True): at least 100 samples, then
+50 more until no P10/P50/P90 moves by more than 2%); --fixed runs every sample (the CLI's bands).
+Pure Python or native: the engine app/engine/native.py loads (ARRAYPLANNER_ENGINE=python or
+mypyc; the pool's workers inherit it); the first line names it.
 The point estimate is passed in (the GUI has it already), so the figures are the bands alone.
 The sample count is the bands' own rule (app/service/uncertainty.py `sample_count`: 200, 100 for
 the 960-drive plan) unless --samples / --large-samples give one.
@@ -56,7 +60,9 @@ def main() -> int:
     ap.add_argument("--samples", type=int, default=None, help="per example (default: the bands' rule)")
     ap.add_argument("--large-samples", type=int, default=None, help="the 960-drive plan (default: the rule)")
     ap.add_argument("--cpu", action="store_true", help="in this process, CPU time (see the docstring)")
+    ap.add_argument("--fixed", action="store_true", help="every sample (no adaptive stopping; the CLI's bands)")
     args = ap.parse_args()
+    adaptive = not args.fixed
     global CLOCK
     catalog = load_catalog()
     if args.cpu:
@@ -66,13 +72,14 @@ def main() -> int:
     else:
         executor = local_pool()
         where = f"pool of {executor._max_workers} workers, wall clock"
-    print(f"machine: {machine()}; engine: {native.describe()}; {where}")
+    print(f"machine: {machine()}; engine: {native.describe()}; {where}; "
+          f"{'every sample' if args.fixed else 'adaptive stopping (the GUI)'}")
     worst = 0.0
     for path in example_paths():
         project = load_project(path)
         point = simulate(project, catalog, project.current_scenario)
         med, bands = median_s(lambda: compute_bands(project, catalog, samples=args.samples, point=point,
-                                                    executor=executor),
+                                                    executor=executor, adaptive=adaptive),
                               args.repeat)
         worst = max(worst, med) if bands.runs else worst
         print(f"{path.stem:34s} median {med:6.2f} s  {bands.runs:4d} runs over {len(bands.parameters):2d} ranged values"
@@ -83,7 +90,7 @@ def main() -> int:
     point = simulate(project, catalog, project.current_scenario)
     point_s = time.perf_counter() - t0
     med, bands = median_s(lambda: compute_bands(project, catalog, samples=args.large_samples, point=point,
-                                                    executor=executor),
+                                                    executor=executor, adaptive=adaptive),
                           args.repeat)
     print(f"960-drive plan ({point.event_count} engine steps, point estimate {point_s:.2f} s): median {med:.2f} s  "
           f"{bands.runs} runs over {len(bands.parameters)} ranged values, {len(bands.series)} series bands "

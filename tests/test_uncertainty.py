@@ -197,3 +197,33 @@ def test_tables_with_values_copies_only_the_path(catalog):
     assert new["migration"] is rates["migration"]  # tables off the path are shared
     with pytest.raises(KeyError):
         rates.with_values({"host.no_such_value": 1.0})
+
+
+def test_adaptive_stopping_stops_when_stable_and_matches_the_first_rows(project, catalog):
+    """adaptive=True: a band that does not move between rounds stops at ADAPTIVE_MIN samples, and
+    its quantiles are those of the hypercube's first rows (the same seed, the same bands)."""
+    from app.service import uncertainty as unc
+
+    narrow = {LATENCY: (11.2, 11.28)}  # a tiny range: the quantiles are stable after one round
+    full = run(project, catalog, narrow, samples=unc.ADAPTIVE_MIN + 2 * unc.ADAPTIVE_STEP, seed=3, adaptive=True)
+    assert full.runs == full.samples == unc.ADAPTIVE_MIN + unc.ADAPTIVE_STEP  # one check, then stop
+    same = run(project, catalog, narrow, samples=unc.ADAPTIVE_MIN + 2 * unc.ADAPTIVE_STEP, seed=3)
+    assert same.runs == unc.ADAPTIVE_MIN + 2 * unc.ADAPTIVE_STEP  # not adaptive: every row
+    wide = {LATENCY: (2.0, 40.0)}
+    moved = run(project, catalog, wide, samples=unc.ADAPTIVE_MIN + 2 * unc.ADAPTIVE_STEP, seed=3, adaptive=True)
+    assert moved.runs > unc.ADAPTIVE_MIN  # never below the minimum
+
+
+def test_quantiles_moved_measures_duration_and_series_moves():
+    from app.service.uncertainty import OperationBand, Quantiles, _quantiles_moved
+
+    def summary(p90: float, series_p50: float):
+        ops = {"op1": OperationBand("op1", "x", Quantiles(1.0, 2.0, p90), 0.0, 10)}
+        q = np.array([[series_p50]])
+        return ops, {"cpu_pct": (q * 0.5, q, q * 2)}
+
+    assert _quantiles_moved(summary(3.0, 50.0), summary(3.0, 50.0)) == 0.0
+    assert _quantiles_moved(summary(3.0, 50.0), summary(3.3, 50.0)) == pytest.approx(0.3 / 3.3)
+    assert _quantiles_moved(summary(float("inf"), 50.0), summary(float("inf"), 50.0)) == 0.0
+    assert _quantiles_moved(summary(3.0, 50.0), summary(float("inf"), 50.0)) == float("inf")
+    assert _quantiles_moved(summary(3.0, 50.0), summary(3.0, 60.0)) > 0.02

@@ -79,6 +79,13 @@ UTILISATION_METRICS = frozenset({"cpu_pct", "group_pct", "bus_pct", "port_pct", 
 MAX_GRID_POINTS = 400
 Z90 = 1.2815515655446004  # the standard normal's 90th percentile: low/high are P10/P90
 CUT_SIGMAS = 3.0
+# adaptive stopping (compute_bands(adaptive=True), the GUI's bands): the first ADAPTIVE_MIN rows
+# of the Latin hypercube, then ADAPTIVE_STEP more at a time, until no P10/P50/P90 (durations, and
+# series relative to their metric's largest P90) moves by more than ADAPTIVE_TOLERANCE between
+# rounds. The rows are always the same hypercube's first ones: the same seed gives the same bands.
+ADAPTIVE_MIN = 100  # MIN_SAMPLES' reasoning: 10 samples beyond each of P10 and P90
+ADAPTIVE_STEP = 50
+ADAPTIVE_TOLERANCE = 0.02
 
 
 @dataclass(frozen=True)
@@ -407,11 +414,55 @@ def _stop_of(cancel: Any) -> Callable[[], bool] | None:
     return cancel
 
 
+def _summarise(point, durations: list[dict[str, float]], stacks: Mapping[str, np.ndarray]):
+    """Operation bands and per-metric quantile arrays (q10, q50, q90, each (T, E)) of these samples."""
+    operations: dict[str, OperationBand] = {}
+    for op in point.operations:
+        x = np.array([d.get(op.event_id, math.inf) for d in durations], dtype=float)
+        fin = np.isfinite(x)
+        p10, p50, p90 = (float(v) for v in np.quantile(np.where(fin, x, np.inf), [0.1, 0.5, 0.9],
+                                                        method="inverted_cdf"))
+        operations[op.event_id] = OperationBand(op.event_id, op.label, Quantiles(p10, p50, p90),
+                                                float(1.0 - fin.mean()) if len(x) else 0.0, int(fin.sum()))
+    return operations, {m: _quantiles(stack) for m, stack in stacks.items()}
+
+
+def _relative_change(a: float, b: float) -> float:
+    if a == b:  # both inf too: an unfinished P90 that stays unfinished is stable
+        return 0.0
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return math.inf
+    return abs(a - b) / max(abs(a), abs(b), 1e-12)
+
+
+def _quantiles_moved(before, after) -> float:
+    """The largest relative move of any P10/P50/P90 between two summaries (_summarise): each
+    duration quantile against itself, each series quantile against its metric's largest band
+    value (a utilisation near 0% moving by 0.1 point is not a 50% move)."""
+    ops0, ser0 = before
+    ops1, ser1 = after
+    worst = 0.0
+    for eid, b1 in ops1.items():
+        b0 = ops0[eid].duration_h
+        worst = max(worst, *(_relative_change(getattr(b0, q), getattr(b1.duration_h, q)) for q in ("p10", "p50", "p90")))
+    for m, q1 in ser1.items():
+        q0 = ser0[m]
+        scale = max(float(np.nanmax(np.abs(q1[2]))) if np.isfinite(q1[2]).any() else 0.0, 1e-12)
+        for a, b in zip(q0, q1):
+            d = np.abs(np.asarray(a, float) - np.asarray(b, float))
+            if np.isfinite(d).any():
+                worst = max(worst, float(np.nanmax(d)) / scale)
+    return worst
+
+
 def compute_bands(project: Project, catalog: Catalog, scenario: str | None = None,
                   samples: int | None = DEFAULT_SAMPLES, seed: int = 0, executor: Executor | None = None,
                   progress: Callable[[int, int], None] | None = None, cancel: Any = None,
-                  point=None, metrics: Sequence[str] = BAND_METRICS, chunk: int | None = None) -> Bands | None:
-    """The bands of one scenario (module docstring); None if `cancel` was set before the end."""
+                  point=None, metrics: Sequence[str] = BAND_METRICS, chunk: int | None = None,
+                  adaptive: bool = False) -> Bands | None:
+    """The bands of one scenario (module docstring); None if `cancel` was set before the end.
+    `adaptive`: stop before `samples` once the quantiles are stable (ADAPTIVE_TOLERANCE, after at
+    least ADAPTIVE_MIN samples); `Bands.samples` then says how many were used."""
     from app.engine.simulate import simulate
 
     t0 = time.perf_counter()
@@ -430,7 +481,6 @@ def compute_bands(project: Project, catalog: Catalog, scenario: str | None = Non
             grids[block.metric] = _grid(block.t)
             columns[block.metric] = list(block.entities)
             units[block.metric] = block.unit
-    bands = Bands(scenario, samples, seed, params)
     if not params or samples <= 0:
         # nothing has a range: the band is the point estimate itself (zero width)
         rows = np.zeros((1, 0))
@@ -438,34 +488,49 @@ def compute_bands(project: Project, catalog: Catalog, scenario: str | None = Non
         rows = sample_matrix(params, samples, seed)
     paths = [p.path for p in params]
     workers = os.cpu_count() or 1
-    size = chunk or max(1, math.ceil(len(rows) / (workers * 4)))
-    jobs = [RunJob(project, scenario, _Chunk(pf.id, paths, rows[i:i + size], grids, columns))
-            for i in range(0, len(rows), size)]
     total = len(rows)
-
-    def chunk_progress(done_jobs: int, _total_jobs: int) -> None:
-        if progress is not None:
-            progress(min(done_jobs * size, total), total)
-
+    # the rounds: all rows at once, or (adaptive) ADAPTIVE_MIN first, then ADAPTIVE_STEP more
+    # until the quantiles stop moving
+    if adaptive and params and total > ADAPTIVE_MIN:
+        cuts = [ADAPTIVE_MIN, *range(ADAPTIVE_MIN + ADAPTIVE_STEP, total, ADAPTIVE_STEP), total]
+    else:
+        cuts = [total]
     stop = _stop_of(cancel)
     # each job carries the catalog: only the platform the runs use (and the drives) travels
     travelling = dataclasses.replace(catalog, platforms={pf.id: pf})
-    outs = run_jobs(jobs, travelling, executor, work=band_chunk, progress=chunk_progress, should_stop=stop,
-                    max_in_flight=2 * workers)
-    if outs is None or (stop is not None and stop()):
-        return None
-    bands.runs = total if params else 0
-    durations = [d for o in outs for d in o.durations]
-    for op in point.operations:
-        x = np.array([d.get(op.event_id, math.inf) for d in durations], dtype=float)
-        fin = np.isfinite(x)
-        p10, p50, p90 = (float(v) for v in np.quantile(np.where(fin, x, np.inf), [0.1, 0.5, 0.9],
-                                                        method="inverted_cdf"))
-        bands.operations[op.event_id] = OperationBand(op.event_id, op.label, Quantiles(p10, p50, p90),
-                                                      float(1.0 - fin.mean()) if len(x) else 0.0, int(fin.sum()))
+    outs: list[_ChunkOut] = []
+    summary = None
+    done = 0
+    for cut in cuts:
+        part = rows[done:cut]
+        size = chunk or max(1, math.ceil(len(part) / (workers * 4)))
+        jobs = [RunJob(project, scenario, _Chunk(pf.id, paths, part[i:i + size], grids, columns))
+                for i in range(0, len(part), size)]
+
+        def chunk_progress(done_jobs: int, _total_jobs: int, base: int = done, n: int = len(part),
+                           size: int = size) -> None:
+            if progress is not None:
+                progress(base + min(done_jobs * size, n), total)
+
+        got = run_jobs(jobs, travelling, executor, work=band_chunk, progress=chunk_progress, should_stop=stop,
+                       max_in_flight=2 * workers)
+        if got is None or (stop is not None and stop()):
+            return None
+        outs.extend(got)
+        done = cut
+        durations = [d for o in outs for d in o.durations]
+        stacks = {m: np.concatenate([o.values[m] for o in outs], axis=0) for m in grids}  # (samples, T, E)
+        previous, summary = summary, _summarise(point, durations, stacks)
+        if previous is not None and _quantiles_moved(previous, summary) <= ADAPTIVE_TOLERANCE:
+            break
+    assert summary is not None
+    if progress is not None and done < total:
+        progress(total, total)  # stopped early: the work is complete
+    bands = Bands(scenario, done if params else samples, seed, params)
+    bands.runs = done if params else 0
+    bands.operations, quantiles = summary
     for m, grid in grids.items():
-        stack = np.concatenate([o.values[m] for o in outs], axis=0)  # (samples, T, E)
-        q10, q50, q90 = _quantiles(stack)
+        q10, q50, q90 = quantiles[m]
         for j, ent in enumerate(columns[m]):
             bands.series[(m, ent)] = SeriesBand(m, ent, units[m], grid, q10[:, j].astype(float),
                                                 q50[:, j].astype(float), q90[:, j].astype(float))

@@ -171,7 +171,8 @@ class BandSampler(QObject):
                 n = samples if samples is not None else sample_count(point)
                 bands = compute_bands(project, catalog, scenario, samples=n, executor=executor,
                                       progress=lambda d, t: bridge.progress.emit(ticket, d, t),
-                                      cancel=stop, point=point, chunk=chunk_size(n))
+                                      cancel=stop, point=point, chunk=chunk_size(n),
+                                      adaptive=True)  # stops once P10/P50/P90 are stable
             except Exception as exc:  # noqa: BLE001 - shown in the status bar; the window stays usable
                 bridge.failed.emit(ticket, f"{type(exc).__name__}: {exc}")
                 return
