@@ -96,19 +96,24 @@ def advice_text(advice) -> list[str]:
     return lines
 
 
-def sweep_text(result, target: float | None, growth: float) -> str:
+def sweep_text(result, target: float | None, growth: float, names=None) -> str:
+    """The readable sweep; `names` (app.domain.user_names.ObjectNames) names the operations and
+    RAID groups as the GUI does ("during Migrate LUN 18 -> LUN 19", "Disk Group 3")."""
+    def named(text: str) -> str:
+        return names.text(text, result.scenario) if names is not None else text
+
     lines = [f"Scenario: {result.scenario}   engine runs: {result.runs}   "
              f"saturation at {result.saturation_factor:.2f}x today's load" if result.saturation_factor
              else f"Scenario: {result.scenario}   engine runs: {result.runs}   not saturated up to the largest step"]
     for c in result.curves:
         knee, sat = c.knee, c.saturation()
         lines.append("")
-        lines.append(f"{c.label}:")
+        lines.append(f"{named(c.label)}:")
         lines.append(f"  {'load':>6}  {'offered IOPS':>12}  {'served':>10}  {'worst resp':>10}  limiting")
         for s in c.steps:
             mark = "  knee" if knee is s else ("  SATURATED" if s is sat else "")
             lines.append(f"  {s.factor:5.2f}x  {s.total_offered:12,.0f}  {s.total_served:10,.0f}  "
-                         f"{s.worst_response_ms:8.1f} ms  {s.limiting} "
+                         f"{s.worst_response_ms:8.1f} ms  {named(s.limiting)} "
                          f"{s.utilisation_pct.get(s.limiting, 0.0):.0f}%{mark}")
         if target is not None:
             mx, head = c.max_iops_at(target), c.headroom_pct(target)
@@ -157,7 +162,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         # serialised whole before printing: a failure leaves no half document on stdout
         print(json.dumps(sweep_to_json(result, args.target, args.growth), indent=1))
     else:
-        print(sweep_text(result, args.target, args.growth))
+        from app.domain.user_names import names_for
+
+        print(sweep_text(result, args.target, args.growth, names_for(project, catalog)))
     return 0
 
 

@@ -127,7 +127,7 @@ class SweepDialog(BackgroundRunDialog):
         self.advice_note.setWordWrap(True)
         self.advice_table.hide()
         self.advice_note.hide()
-        advice_pane = QWidget()  # beside the steps: both keep their height
+        advice_pane = self.advice_pane = QWidget()  # beside the steps: both keep their height
         al = QVBoxLayout(advice_pane)
         al.setContentsMargins(0, 0, 0, 0)
         al.addWidget(self.advice_note)
@@ -138,6 +138,7 @@ class SweepDialog(BackgroundRunDialog):
         tables.setStretchFactor(0, 3)
         tables.setStretchFactor(1, 2)
         advice_pane.setMinimumWidth(280)
+        advice_pane.hide()  # shown once priorities are advised
         lower = QWidget()
         ll = QVBoxLayout(lower)
         ll.setContentsMargins(0, 0, 0, 0)
@@ -215,7 +216,7 @@ class SweepDialog(BackgroundRunDialog):
         self.curve_box.clear()
         for name, res in results:
             for c in res.curves:
-                self.curve_box.addItem(f"{name}: {c.label}", (name, c.label))
+                self.curve_box.addItem(f"{name}: {self._named(c.label, name)}", (name, c.label))
         self.curve_box.blockSignals(False)
         self._show()
 
@@ -242,7 +243,7 @@ class SweepDialog(BackgroundRunDialog):
             xs, ys = zip(*pts)
             style = Qt.DashLine if c.background else Qt.SolidLine
             self.plot.plot(xs, ys, pen=pg.mkPen(colour, width=2, style=style), symbol="o", symbolSize=5,
-                           symbolBrush=colour, name=f"{name}: {c.label}")
+                           symbolBrush=colour, name=f"{name}: {self._named(c.label, name)}")
             knee, sat = c.knee, c.saturation()
             if knee is not None:
                 self.plot.plot([knee.total_offered], [knee.worst_response_ms], pen=None, symbol="d",
@@ -255,11 +256,11 @@ class SweepDialog(BackgroundRunDialog):
                                symbolSize=14, symbolPen=pg.mkPen(colour, width=3))
             mx, head = c.max_iops_at(target), c.headroom_pct(target)
             if mx is None:
-                lines.append(f"{name}, {c.label}: {target:g} ms is not met even at 10% of today's load.")
+                lines.append(f"{name}, {self._named(c.label, name)}: {target:g} ms is not met even at 10% of today's load.")
             else:
                 fits = "fits" if head >= growth else "does not fit"
-                lim = knee.limiting if knee is not None else c.steps[-1].limiting
-                lines.append(f"{name}, {c.label}: at most {mx:,.0f} IOPS within {target:g} ms; headroom "
+                lim = self._component(knee.limiting if knee is not None else c.steps[-1].limiting)
+                lines.append(f"{name}, {self._named(c.label, name)}: at most {mx:,.0f} IOPS within {target:g} ms; headroom "
                              f"{head:+.0f}% ({growth:g}% growth {fits}); limiting: {lim}.")
         sla = pg.InfiniteLine(pos=target, angle=0, pen=pg.mkPen(self.palette().color(QPalette.Mid), style=Qt.DashLine),
                               label=f"target {target:g} ms", labelOpts={"position": 0.05})
@@ -267,6 +268,25 @@ class SweepDialog(BackgroundRunDialog):
         self.summary.setText("\n".join(lines) + "\n◆ knee   ✕ saturation (demand no longer served)")
         self._fill_table()
         self._fill_advice()
+
+    def _named(self, text: str, scenario: str | None = None) -> str:
+        """A service text as the user names things: "during op1 (...)" -> "during Migrate LUN 18
+        -> LUN 19 (...)", "RG 3" -> "Disk Group 3" (or the group's own name)."""
+        from app.domain.user_names import ObjectNames
+
+        return ObjectNames(self.document.project, self.document.platform).text(text, scenario)
+
+    def _component(self, label: str) -> str:
+        """A component label ("RG 3", "drive 0_0_0") with its group named, drive ids kept."""
+        from app.domain.user_names import ObjectNames
+
+        return ObjectNames(self.document.project, self.document.platform).groups_in(label)
+
+    def _kind(self, kind: str) -> str:
+        """A component kind as the platform calls it: "RG" -> "Disk Group"."""
+        from app.domain.hardware import group_noun
+
+        return group_noun(self.document.platform) if kind == "RG" else kind
 
     def _fill_advice(self) -> None:
         """The priority advisor across the load levels, for the scenario of the chosen curve."""
@@ -277,6 +297,7 @@ class SweepDialog(BackgroundRunDialog):
         advice = res.advice if res is not None else None
         self.advice_table.setVisible(advice is not None and bool(advice.operations))
         self.advice_note.setVisible(advice is not None)
+        self.advice_pane.setVisible(advice is not None)  # else the steps take the dialog's width
         if advice is None:
             return
         ops = advice.operations
@@ -288,7 +309,7 @@ class SweepDialog(BackgroundRunDialog):
         self.advice_note.setText("Lowest-impact priority that finishes in the window, per load level. "
                                  + "; ".join(notes + advice.skipped) + ".")
         self.advice_table.setColumnCount(1 + len(ops))
-        self.advice_table.setHorizontalHeaderLabels(["Load"] + [op.event_id for op in ops])
+        self.advice_table.setHorizontalHeaderLabels(["Load"] + [op.label for op in ops])  # names, not op ids
         levels = ops[0].levels if ops else []
         self.advice_table.setRowCount(len(levels))
         for i, lv in enumerate(levels):
@@ -308,7 +329,7 @@ class SweepDialog(BackgroundRunDialog):
         kinds = list(chosen.steps[0].utilisation_by_kind()) if chosen.steps else []
         headers = (["Load", "Offered IOPS", "Served IOPS", "Worst response"]
                    + [res.workloads.get(w, w) for w in workloads]   # each workload's response
-                   + [f"{kind} peak" for kind in kinds]              # the busiest of each kind
+                   + [f"{self._kind(kind)} peak" for kind in kinds]  # the busiest of each kind
                    + ["Limiting component", "Note"])
         self.table.setColumnCount(len(headers))
         self.table.setHorizontalHeaderLabels(headers)
@@ -324,7 +345,7 @@ class SweepDialog(BackgroundRunDialog):
             cells = ([f"{s.factor:.2f}x", f"{s.total_offered:,.0f}", f"{s.total_served:,.0f}", ms(s.worst_response_ms)]
                      + [ms(s.response_ms.get(w, math.nan)) for w in workloads]
                      + [f"{by_kind.get(kind, 0.0):.0f}%" for kind in kinds]
-                     + [f"{s.limiting} {s.utilisation_pct.get(s.limiting, 0.0):.0f}%", note])
+                     + [f"{self._component(s.limiting)} {s.utilisation_pct.get(s.limiting, 0.0):.0f}%", note])
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if j in numeric:

@@ -37,8 +37,11 @@ def test_a_sweep_fills_the_chart_table_and_answers(qtbot, dialog):
     dlg.target.setValue(20.0)
     with qtbot.waitSignal(dlg.bridge.finished, timeout=120000):
         dlg.start()
+    from app.domain.project import describe_event
+
+    op1 = describe_event(doc.project.scenario().event("op1"))  # named as the timeline names it, not "op1"
     assert [dlg.curve_box.itemText(i) for i in range(dlg.curve_box.count())] == [
-        f"{doc.project.current_scenario}: steady", f"{doc.project.current_scenario}: during op1 (LUN migration at ASAP)"]
+        f"{doc.project.current_scenario}: steady", f"{doc.project.current_scenario}: during {op1} (LUN migration at ASAP)"]
     assert dlg.table.rowCount() == 8
     headers = [dlg.table.horizontalHeaderItem(j).text() for j in range(dlg.table.columnCount())]
     notes = [dlg.table.item(i, headers.index("Note")).text() for i in range(8)]
@@ -51,7 +54,7 @@ def test_a_sweep_fills_the_chart_table_and_answers(qtbot, dialog):
     kinds = step.utilisation_by_kind()
     assert {"drive", "bus", "CPU", "host port"} <= set(kinds)
     for kind, pct in kinds.items():
-        assert dlg.table.item(6, headers.index(f"{kind} peak")).text() == f"{pct:.0f}%"
+        assert dlg.table.item(6, headers.index(f"{dlg._kind(kind)} peak")).text() == f"{pct:.0f}%"
     assert kinds["drive"] == max(v for k, v in step.utilisation_pct.items() if k.startswith("drive "))
     curves = [i for i in dlg.plot.getPlotItem().items if isinstance(i, pg.PlotDataItem)]
     assert len(curves) >= 3  # two curves and their marks
@@ -82,7 +85,7 @@ def test_the_priority_advice_table_shows_the_service_answer(qtbot, dialog):
     _name, res = dlg.results[0]
     (op,) = res.advice.operations
     assert op.window_h == 6.0 and not dlg.advice_table.isHidden()
-    assert dlg.advice_table.horizontalHeaderItem(1).text() == "op1"
+    assert dlg.advice_table.horizontalHeaderItem(1).text() == op.label != "op1"
     assert dlg.advice_table.rowCount() == len(op.levels) == 4
     assert [dlg.advice_table.item(i, 1).text() for i in range(4)] == [level_text(lv) for lv in op.levels]
     assert "window 6 h (given)" in dlg.advice_note.text()
@@ -92,6 +95,29 @@ def test_the_priority_advice_table_shows_the_service_answer(qtbot, dialog):
     dlg._fill_advice()
     assert dlg.advice_note.text() == "No operation of this scenario has a priority to advise on."
     assert dlg.advice_table.isHidden()
+
+
+def test_components_are_named_as_the_platform_names_them(qtbot):
+    """The limiting component and the kind columns say "Disk Group 0" / "Disk Group peak" on a
+    Dell array, never the engine's "RG 0"."""
+    from app.domain.user_names import RAW_ID
+
+    doc = Document(load_project(OLTP.with_name("dell-md3200-hpt.json")), load_catalog())
+    dlg = SweepDialog(doc, executor=InProcessExecutor())
+    qtbot.addWidget(dlg)
+    dlg.steps.setValue(4)
+    with qtbot.waitSignal(dlg.bridge.finished, timeout=120000):
+        dlg.start()
+    headers = [dlg.table.horizontalHeaderItem(j).text() for j in range(dlg.table.columnCount())]
+    assert "Disk Group peak" in headers and "RG peak" not in headers
+    col = headers.index("Limiting component")
+    limiting = [dlg.table.item(i, col).text() for i in range(dlg.table.rowCount())]
+    texts = limiting + [dlg.summary.text()] + [dlg.curve_box.itemText(i) for i in range(dlg.curve_box.count())]
+    assert not [t for t in texts if RAW_ID.search(t)], texts
+    steps = dlg.results[0][1].curves[0].steps
+    if any(s.limiting.startswith("RG ") for s in steps):  # a group limits: named as the platform does
+        assert any(t.startswith("Disk Group ") for t in limiting)
+    assert dlg.advice_pane.isHidden()  # nothing advised: the steps take the width
 
 
 def test_cancel_stops_the_sweep(qtbot, dialog):
