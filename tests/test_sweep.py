@@ -153,3 +153,21 @@ def test_the_command_refuses_bad_input(tmp_path):
     idle = ROOT / "presets/examples/emc-cx4-960-worked-examples.json"
     r = run_cli(str(idle), "--in-process")
     assert r.returncode == 1 and "no host workload" in r.stderr
+
+
+def test_a_controller_limit_is_a_centre_the_sweep_sees(catalog):
+    """The Dell MD3200's base-mode limit bounds the closed 256-I/O load at 8,889 IOPS with no
+    drive, bus or CPU busy: the limit's utilisation (ctrl_limit_pct) is recorded, reaches 100%,
+    is named the limiting component, and the sweep calls the load saturated there (it said "not
+    saturated up to the largest step" while the response grew tenfold and the IOPS stayed flat)."""
+    project = load_project(ROOT / "presets/examples/dell-md3200-hpt.json")
+    res = simulate(project, catalog, "Base mode")
+    limits = {e: float(res.get("ctrl_limit_pct", e).peak(0, res.horizon_h)) for e in res.entities("ctrl_limit_pct")}
+    assert limits and max(limits.values()) == pytest.approx(100.0, abs=0.5)
+    assert float(res.get("group_pct", "0").peak(0, res.horizon_h)) < 90.0  # no drive is the limit
+    result = sweep(project, catalog, SweepSpec(steps=4, scenario="Base mode"), executor=InProcessExecutor())
+    assert result.saturation_factor is not None and result.saturation_factor <= 1.0
+    last = result.curves[0].steps[-1]
+    assert last.limiting.startswith("controller limit ") and last.saturated
+    # the other platforms have no such limit: no series
+    assert not simulate(load_project(OLTP), catalog).entities("ctrl_limit_pct")

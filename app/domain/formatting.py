@@ -294,6 +294,8 @@ def series_label(metric: str, entity: str, project=None, result=None) -> str:
         return f"{ctrl} CPU {core}" if ctrl else entity
     if metric == "write_cache_pct":
         return f"{entity} write cache"
+    if metric == "ctrl_limit_pct":
+        return f"{entity} I/O limit"
     if metric == "bus_pct":
         return f"Bus {entity}"
     if metric == "group_pct":

@@ -27,7 +27,7 @@ ABSENT = "absent"
 
 # the utilisation series a "busiest component" is looked for in, and how each entity is named
 _BUSY_METRICS = (("group_pct", "RAID group"), ("port_pct", "port"), ("cpu_pct", "controller CPU"),
-                 ("bus_pct", "bus"))
+                 ("bus_pct", "bus"), ("ctrl_limit_pct", "controller limit"))
 
 
 SECTION_TITLES = {"Operations": "Operations (duration)", "Workloads": "Workloads (peak response time)",

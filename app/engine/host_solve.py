@@ -181,6 +181,11 @@ def solve(sim: SimState) -> None:
     rv = sim.rv
     rv["iops"][:], rv["mb_s"][:], rv["offered_iops"][:] = iops_w, mbs_w, offered_w
     np.multiply(host_mb_c / max(port_cap, 1e-9), 100.0, out=rv["port_pct"])
+    if caps is not None:  # the controller limit's utilisation: the busier of its IOPS and MB/s
+        mb_lim, io_lim = caps
+        io_c = np.bincount(st["ctrl"], weights=X, minlength=n_ctrl) if P else np.zeros(n_ctrl)
+        rv["ctrl_limit_pct"][:] = 100.0 * np.maximum(io_c / np.maximum(io_lim, 1e-9),
+                                                     host_mb_c / np.maximum(mb_lim, 1e-9))
     sim._row_agg = None
     sim.step_resp = (resp_w, rmax, lun_r, read_w, write_w)
 

@@ -15,6 +15,7 @@ Metric names (entity in brackets):
   rate_mb_s [event id]                     write_pending_pct [controller name]
   response_read_ms, response_write_ms [workload id]: the reads' and the writes' mean apart
   offered_iops, unserved_iops [workload id]: the IOPS asked for, and what no centre could serve
+  ctrl_limit_pct [controller name]: host IOPS / MB/s over the controller's own limit (MD32xx)
 
 Response times (response_ms, response_max_ms, lun_response_ms, response_read_ms,
 response_write_ms) are NaN where the workload (LUN)

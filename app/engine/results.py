@@ -231,6 +231,7 @@ def finish(sim: SimState, horizon: float, steps: int) -> Result:
         ("mb_s", "MB/s", wl_ids, recorded("mb_s")),
         ("lun_response_ms", "ms", [str(l.id) for l in lay.luns], responses(3, lay.L, "mean_by_lun")),
         ("port_pct", "%", lay.ctrl_names, recorded("port_pct")),
+        ("ctrl_limit_pct", "%", lay.ctrl_names if sim.limits is not None else [], recorded("ctrl_limit_pct")),
         ("write_cache_pct", "%", lay.ctrl_names, cache),
         ("write_pending_pct", "%", lay.ctrl_names, recorded("write_pending_pct")),
     )

@@ -193,6 +193,9 @@ class SimState:
         self.rec_width = {
             "group_pct": lay.G, "cpu_pct": lay.C, "bus_pct": lay.B, "iops": W, "mb_s": W, "port_pct": n_ctrl,
             "offered_iops": W,  # what the workloads ask (open: their arrival rate; closed: what they get)
+            # host IOPS or MB/s over the controller's own limit (MD32xx base limits, raised by
+            # HPT): the centre that bounds the host when no drive, bus or CPU is busy
+            "ctrl_limit_pct": n_ctrl if self.limits is not None else 0,
             "write_cache_pct": n_ctrl, "write_pending_pct": n_ctrl,
             "forced": n_ctrl,  # 1 where the controller's write cache is in forced flush
             "drive_group": lay.G,  # the group load of alive members (DriveLoad.group_rows)

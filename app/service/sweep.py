@@ -34,6 +34,7 @@ SATURATED_SHARE = 0.01
 UTILISATION_METRICS = (  # (Result metric, label of its entities)
     ("drive_pct", "drive {}"), ("group_pct", "RG {}"), ("bus_pct", "bus {}"),
     ("cpu_pct", "CPU {}"), ("port_pct", "host port {}"), ("write_cache_pct", "write cache {}"),
+    ("ctrl_limit_pct", "controller limit {}"),  # MD32xx: the IOPS / MB/s limit HPT raises
 )
 MAX_FACTOR = 1024.0  # a load that a thousand times today's does not saturate: stop looking
 # the steady curve runs the host load alone this long and measures its second half, after the

@@ -68,7 +68,7 @@ class PlotSpec:
 
 PLOTS: tuple[PlotSpec, ...] = (
     PlotSpec("response", QT_TR_NOOP("Host response time"), ("response_ms", "response_read_ms", "response_write_ms"), "ms"),
-    PlotSpec("cpu", QT_TR_NOOP("SP CPU per core / write cache"), ("cpu_pct", "write_cache_pct"), "%", True),
+    PlotSpec("cpu", QT_TR_NOOP("SP CPU per core / write cache"), ("cpu_pct", "write_cache_pct", "ctrl_limit_pct"), "%", True),
     PlotSpec("disk", QT_TR_NOOP("RAID group / drive utilization"), ("group_pct", "drive_pct"), "%", True),
     PlotSpec("progress", QT_TR_NOOP("Operation progress"), ("progress_pct",), "%", True),
     PlotSpec("bus", QT_TR_NOOP("Back-end bus"), ("bus_pct",), "%", True),
@@ -83,7 +83,7 @@ _ENTITY_KIND = {
     "response_max_ms": "workload", "iops": "workload", "mb_s": "workload",
     "progress_pct": "operation", "rate_mb_s": "operation",
     "cpu_pct": "core", "write_cache_pct": "controller", "port_pct": "controller", "write_pending_pct": "controller",
-    "bus_pct": "bus", "group_pct": "group", "drive_pct": "drive", "lun_response_ms": "lun",
+    "ctrl_limit_pct": "controller", "bus_pct": "bus", "group_pct": "group", "drive_pct": "drive", "lun_response_ms": "lun",
 }
 _KIND_FAMILY = {"core": "controller", "group": "drive"}  # kinds sharing a chart share the palette
 # what a plot without any curve says instead of an empty axis
