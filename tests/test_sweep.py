@@ -169,5 +169,8 @@ def test_a_controller_limit_is_a_centre_the_sweep_sees(catalog):
     assert result.saturation_factor is not None and result.saturation_factor <= 1.0
     last = result.curves[0].steps[-1]
     assert last.limiting.startswith("controller limit ") and last.saturated
+    # a closed load's IOPS flatten at the limit: the answer is a load the array served
+    best = result.curves[0].max_iops_at(20.0)
+    assert best is not None and best <= max(s.total_served for s in result.curves[0].steps) + 1e-6
     # the other platforms have no such limit: no series
     assert not simulate(load_project(OLTP), catalog).entities("ctrl_limit_pct")
