@@ -80,3 +80,31 @@ def test_the_sizing_section_names_the_chosen_design_and_why_the_others_miss():
     assert f"Chosen: {sized.chosen.label}" in text and f"{sized.runs} engine runs" in text
     miss = next(c for c in sized.candidates if not c.meets)
     assert "; ".join(miss.why_not) in text
+
+
+def test_each_curve_is_drawn_against_offered_load_and_names_its_operation():
+    """Response against offered IOPS per curve (the GUI's sweep chart in the PDF): a value x axis,
+    the steps' points, the knee and the saturation as dots, the target as a line; the "during"
+    heading names the operation as the timeline does, not by its id."""
+    from app.domain.project import describe_event
+    from app.report.content import Chart, Heading
+
+    cat = load_catalog()
+    project = load_project(OLTP)
+    name = project.current_scenario
+    res = sweep(project, cat, SweepSpec(steps=6, background="op1"), executor=InProcessExecutor())
+    results = {name: simulate(project, cat, name)}
+    report = build_report(project, cat, results, ReportOptions(sweep_target_ms=20.0, charts=[], scenarios=[name]),
+                          sweeps=[(name, res)])
+    charts = [b for b in report.blocks if isinstance(b, Chart) and b.x_unit == "IOPS"]
+    assert len(charts) == len(res.curves) == 2
+    for chart, curve in zip(charts, res.curves):
+        line = chart.series[0]
+        assert list(line.t) == [s.total_offered for s in curve.steps if s.worst_response_ms == s.worst_response_ms]
+        assert chart.targets == [(20.0, "target 20 ms")]
+        dots = {s.label: (float(s.t[0]), float(s.v[0])) for s in chart.series if s.markers}
+        if curve.knee is not None:
+            assert dots["knee"] == (curve.knee.total_offered, curve.knee.worst_response_ms)
+    headings = [b.text for b in report.blocks if isinstance(b, Heading)]
+    op1 = describe_event(project.scenario().event("op1"))
+    assert any(op1 in h and "during" in h for h in headings) and not any("during op1" in h for h in headings)

@@ -249,8 +249,8 @@ class ChartPainter:
             w = self.fm.horizontalAdvance(label)
             p.drawText(QPointF(plot.left() - w - 3 * u, yy + self.fm.ascent() / 2.6), label)
             k += 1
-        # x grid + labels
-        xstep = time_step(horizon)
+        # x grid + labels: plan time, or a value axis (the load sweep's offered IOPS)
+        xstep = nice_step(horizon, 6) if chart.x_unit else time_step(horizon)
         k = 0
         last_right = -1e18
         while k * xstep <= horizon * 1.0001:
@@ -258,7 +258,7 @@ class ChartPainter:
             xx = X(tt)
             p.setPen(grid)
             p.drawLine(QPointF(xx, plot.top()), QPointF(xx, plot.bottom()))
-            label = time_tick_label(tt, xstep)
+            label = f"{tt:,.0f}" if chart.x_unit else time_tick_label(tt, xstep)
             w = self.fm.horizontalAdvance(label)
             left = min(max(xx - w / 2, plot.left() - w / 2), plot.right() - w / 2)
             if left > last_right + 4 * u:
@@ -267,7 +267,10 @@ class ChartPainter:
                 last_right = left + w
             k += 1
         p.setPen(text_pen)
-        axis_title = (chart.x_title or "time from the start of the plan") + " (" + ("days" if xstep >= 24 else "h:mm") + ")"
+        if chart.x_unit:
+            axis_title = f"{chart.x_title} ({chart.x_unit})"
+        else:
+            axis_title = (chart.x_title or "time from the start of the plan") + " (" + ("days" if xstep >= 24 else "h:mm") + ")"
         w = self.fm.horizontalAdvance(axis_title)
         p.drawText(QPointF(plot.center().x() - w / 2, plot.bottom() + 2 * self.fm.height() + 4 * u), axis_title)
         # shaded intervals (controller reboots: no host I/O), under everything else

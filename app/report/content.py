@@ -103,6 +103,9 @@ class Chart:
     targets: list[tuple[float, str]] = field(default_factory=list)  # horizontal lines (value, label)
     bands: list[tuple[float, float, str]] = field(default_factory=list)  # shaded intervals (start, end, label)
     x_title: str = ""  # the time axis' title ("" = time from the start of the plan)
+    # "": the x axis is plan time in hours (horizon_h its end); else a value axis in this unit
+    # ("IOPS": the load sweep's response against offered load, horizon_h its largest value)
+    x_unit: str = ""
 
 
 @dataclass
@@ -1121,7 +1124,8 @@ class ReportBuilder:
                   "climb steeply; saturation, where demand is no longer served.", "note")
         for scenario, res in self.sweeps:
             for c in res.curves:
-                self.heading(f"\u201c{scenario}\u201d, {c.label}", 2, key=f"sweep-{scenario}-{c.label}")
+                self.heading(f"\u201c{scenario}\u201d, {self.names.text(c.label, scenario)}", 2,
+                             key=f"sweep-{scenario}-{c.label}")  # "during op1": the operation named
                 knee, sat = c.knee, c.saturation()
                 mx, head = c.max_iops_at(target), c.headroom_pct(target)
                 if mx is None:
@@ -1137,6 +1141,9 @@ class ReportBuilder:
                 if c.window_h is not None:
                     answer += f" Measured from {c.window_h[0]:.2f} h to {c.window_h[1]:.2f} h at every load."
                 self.para(answer)
+                chart = sweep_chart(c, target)
+                if chart is not None:
+                    self.blocks.append(chart)
                 rows = []
                 for st in c.steps:
                     note = "knee" if st is knee else ("saturated" if st is sat else ("overloaded" if st.saturated else ""))
@@ -1161,6 +1168,8 @@ class ReportBuilder:
             self.para(line, "note")
         ops = advice.operations
         if not ops:
+            if not advice.skipped:
+                self.para("No operation of this scenario has a priority to advise on.")
             return
         for op in ops:
             self.para(f"{op.label}: now at {op.current_priority}; window {op.window_h:g} h "
@@ -1176,7 +1185,7 @@ class ReportBuilder:
                     cells.append(lv.priority + (f" ({format_duration(lv.duration_h)})" if lv.duration_h else ""))
             rows.append(Row(cells))
         width = max(1.2, 6.0 / len(ops))
-        self.table([Col("Load", 0.8, "right")] + [Col(op.event_id, width) for op in ops], rows)
+        self.table([Col("Load", 0.8, "right")] + [Col(op.label, width) for op in ops], rows)
 
     def section_sizing(self) -> None:
         """Goal seeking: the goals, the designs that meet them (the Pareto front), the closest
@@ -1250,3 +1259,23 @@ def build_report(project: Project, catalog: Catalog, results: dict[str, Result],
                  sweeps: Sequence[tuple[str, Any]] = (), sizing: Any = None,
                  bands: dict[str, Any] | None = None) -> Report:
     return ReportBuilder(project, catalog, results, options, warnings, sweeps, sizing, bands).build()
+
+
+def sweep_chart(curve, target_ms: float) -> Chart | None:
+    """The sweep's response against offered IOPS, as the GUI's sweep dialog draws it: the worst
+    workload's response per unsaturated step joined by a line, the knee and the first saturated
+    step as dots, the target as a dashed line."""
+    pts = [(s.total_offered, s.worst_response_ms) for s in curve.steps
+           if not math.isnan(s.worst_response_ms)]
+    if len(pts) < 2:
+        return None
+    x_max = max(x for x, _ in pts)
+    xs, ys = np.array([x for x, _ in pts]), np.array([y for _, y in pts])
+    series = [ChartSeries("worst workload response", xs, ys, color=0, linear=True, end_h=float(xs[-1]))]
+    for step, label, colour in ((curve.knee, "knee", 2), (curve.saturation(), "saturation", 1)):
+        if step is not None and not math.isnan(step.worst_response_ms):
+            series.append(ChartSeries(label, np.array([step.total_offered]), np.array([step.worst_response_ms]),
+                                      color=colour, markers=True))
+    return Chart("Worst workload response against load", "ms", series, x_max * 1.02,
+                 targets=[(target_ms, f"target {format_ms(target_ms)}")], x_title="offered load", x_unit="IOPS")
+
