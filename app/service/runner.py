@@ -16,8 +16,10 @@ job lands and returns something small (a sweep step, not a Result with its serie
 from __future__ import annotations
 
 import atexit
+import hashlib
 import multiprocessing
 import os
+import pickle
 import threading
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -100,6 +102,46 @@ def simulate_job(job: RunJob, catalog) -> Any:
     return simulate(job.project, catalog, job.scenario)
 
 
+class SharedCatalog:
+    """The catalog pickled once for a batch of jobs, opened once per worker process.
+
+    Passed to the executor as is, the catalog (every preset: ~210 KB pickled) was pickled for
+    each job and unpickled in the worker for each one: ~40 ms a job, so a 47-run sweep on the
+    pool took 0.7 s where the engine needed 0.2 s, and the pickling held the GIL the GUI thread
+    wants. The worker also keeps one catalog object for the batch, so the engine's caches keyed
+    on it are reused from job to job."""
+
+    __slots__ = ("key", "data")
+
+    def __init__(self, catalog: Any):
+        self.data = pickle.dumps(catalog, protocol=pickle.HIGHEST_PROTOCOL)
+        self.key = hashlib.blake2b(self.data, digest_size=16).digest()
+
+    def __getstate__(self):
+        return (self.key, self.data)
+
+    def __setstate__(self, state) -> None:
+        self.key, self.data = state
+
+
+_opened: dict[bytes, Any] = {}  # in a worker: the catalogs its batches sent, by content
+_OPENED_MAX = 4  # a worker serves one GUI: a handful of catalogs at most (user presets edited)
+
+
+def _open_catalog(shared: SharedCatalog) -> Any:
+    cat = _opened.get(shared.key)
+    if cat is None:
+        if len(_opened) >= _OPENED_MAX:
+            _opened.pop(next(iter(_opened)))
+        cat = _opened[shared.key] = pickle.loads(shared.data)
+    return cat
+
+
+def _with_shared_catalog(work: Callable[[RunJob, Any], Any], job: RunJob, shared: SharedCatalog) -> Any:
+    """Where the job lands: `work` with the batch's catalog, unpickled once per worker."""
+    return work(job, _open_catalog(shared))
+
+
 def run_jobs(jobs: Sequence[RunJob], catalog, executor: Executor | None = None,
              work: Callable[[RunJob, Any], Any] = simulate_job,
              progress: Callable[[int, int], None] | None = None,
@@ -112,6 +154,14 @@ def run_jobs(jobs: Sequence[RunJob], catalog, executor: Executor | None = None,
     (InProcessExecutor) and a long queue is not all pickled up front."""
     ex = executor if executor is not None else local_pool()
     limit = len(jobs) if max_in_flight is None else max(1, max_in_flight)
+    if not isinstance(ex, InProcessExecutor) and jobs:  # another process: the catalog pickled once
+        shared = SharedCatalog(catalog)
+
+        def submit(job: RunJob) -> Future:
+            return ex.submit(_with_shared_catalog, work, job, shared)
+    else:
+        def submit(job: RunJob) -> Future:
+            return ex.submit(work, job, catalog)
     futures: list[Future] = []
     pending: set[Future] = set()
     done_count = 0
@@ -121,7 +171,7 @@ def run_jobs(jobs: Sequence[RunJob], catalog, executor: Executor | None = None,
                 f.cancel()
             return None
         while len(futures) < len(jobs) and len(pending) < limit:
-            f = ex.submit(work, jobs[len(futures)], catalog)
+            f = submit(jobs[len(futures)])
             futures.append(f)
             pending.add(f)
             if should_stop is not None and f.done() and should_stop():
