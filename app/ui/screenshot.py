@@ -71,10 +71,18 @@ def main(argv: list[str] | None = None) -> int:
             if args.run:
                 dialog.run_button.click()
 
+    settled: list[bool] = []
+
     def snap() -> None:
         dialog = opened[0] if opened else None
         if dialog is not None and args.run and not dialog.run_button.isEnabled():
             QTimer.singleShot(500, snap)  # still running
+            return
+        if dialog is not None and args.run and not settled:
+            # the answer just arrived: let the new summary's layout and the chart's axes repaint
+            # (grabbed at once, the axes still showed the empty plot's 0-1 range)
+            settled.append(True)
+            QTimer.singleShot(400, snap)
             return
         if dialog is None:
             window.grab().save(args.out)

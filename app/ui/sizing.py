@@ -263,7 +263,8 @@ class SweepDialog(BackgroundRunDialog):
                 lines.append(f"{name}, {self._named(c.label, name)}: at most {mx:,.0f} IOPS within {target:g} ms; headroom "
                              f"{head:+.0f}% ({growth:g}% growth {fits}); limiting: {lim}.")
         sla = pg.InfiniteLine(pos=target, angle=0, pen=pg.mkPen(self.palette().color(QPalette.Mid), style=Qt.DashLine),
-                              label=f"target {target:g} ms", labelOpts={"position": 0.05})
+                              label=f"target {target:g} ms",  # at the right: the legend sits top left
+                              labelOpts={"position": 0.93, "anchors": [(1, 0), (1, 0)]})  # under the line
         self.plot.addItem(sla)
         self.summary.setText("\n".join(lines) + "\n◆ knee   ✕ saturation (demand no longer served)")
         self._fill_table()
