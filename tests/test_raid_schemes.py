@@ -60,13 +60,31 @@ def test_raid60_survives_two_per_span_not_three_in_one():
 
 
 def test_distributed_capacity_spare_and_spread():
-    m = RaidMath(RaidType.DDP, 24)  # 8+2 D-stripes, 2 drives of preservation capacity
-    assert m.spare_drives == 2 and m.data_disks == pytest.approx(22 * 0.8)
+    m = RaidMath(RaidType.DDP, 24)  # 8+2 D-stripes, 4 drives of preservation capacity (one per six)
+    assert m.spare_drives == 4 and m.data_disks == pytest.approx(20 * 0.8)
     read, write = m.rebuild_mb_per_survivor
     assert read == pytest.approx(9 / 23) and write == pytest.approx(1 / 23)
     adapt = RaidMath(RaidType.DRAID6, 40, stripe=18)  # ME5 16+2
     assert adapt.spare_drives == 2 and adapt.data_disks == pytest.approx(38 * 16 / 18)
     assert adapt.failures_tolerated == 2 and adapt.write_penalty == 6
+
+
+@pytest.mark.parametrize("width, drives", [(11, 1), (12, 2), (17, 2), (18, 3), (24, 4), (30, 5), (59, 9),
+                                           (60, 10), (120, 10), (384, 10)])
+def test_pool_preservation_capacity_is_one_drive_per_six_at_most_ten(width, drives):
+    # SANtricity System Manager 'Create a pool manually': "for every six drives in a pool, System
+    # Manager reserves one drive for preservation capacity"; 'How pools and volume groups work':
+    # the 11-drive minimum pool reserves one drive's worth, at most 10 drives' worth can be preserved
+    m = RaidMath(RaidType.DDP, width)
+    assert m.spare_drives == drives
+    assert m.data_disks == pytest.approx((width - drives) * 0.8)  # 8+2 D-stripes over the rest
+
+
+def test_a_pool_keeps_the_preservation_capacity_its_owner_set():
+    # the default is only the default: a pool's own setting (RaidGroup.spare) wins, as in System
+    # Manager's pool settings
+    assert RaidMath(RaidType.DDP, 60, spare=3).spare_drives == 3
+    assert RaidMath(RaidType.DDP, 60, spare=3).data_disks == pytest.approx(57 * 0.8)
 
 
 def test_mttdl_of_spans_and_critical_window():

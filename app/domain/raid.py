@@ -58,20 +58,30 @@ class RaidType(str, Enum):
 # spare capacity of a distributed group, in drives, when the group does not set it
 # (ADAPT: "a target spare capacity that is the sum of the largest two disks", Dell PowerVault
 # ME4 Administrator's Guide 'About ADAPT'; DDP: the preservation capacity SANtricity reserves by
-# pool size, NetApp TR-4652 (May 2020) 'Preservation capacity': see ddp_preservation_drives)
+# pool size: see ddp_preservation_drives)
 DRAID_DEFAULT_SPARE = 2
 # stripe width (data + parity) of a distributed group when the group does not set it: 8+2
 # (DDP D-stripes are 8+2, TR-4652 'Data Layout'; ADAPT on ME4 8+2, ME5 also 16+2 for wide groups)
 DRAID_DEFAULT_STRIPE = 10
 
 
+# the most preservation capacity a pool can hold, in drives (SANtricity System Manager 'How pools
+# and volume groups work': "The maximum amount of capacity that can be preserved (expressed as a
+# number of drives) is 10")
+DDP_MAX_PRESERVATION_DRIVES = 10
+# drives per drive of preservation capacity SANtricity reserves by default (System Manager 'Create
+# a pool manually': "for every six drives in a pool, System Manager reserves one drive for
+# preservation capacity"; presets/sources.toml ["sm create pool"])
+DDP_DRIVES_PER_PRESERVATION_DRIVE = 6
+
+
 def ddp_preservation_drives(width: int) -> int:
-    """SANtricity's default preservation capacity for a pool of `width` drives (TR-4652 table
-    'Default preservation capacity'; as recalled, not re-read: check the table before relying)."""
-    for upto, n in ((11, 1), (31, 2), (63, 3), (127, 4), (191, 6), (255, 7), (384, 8)):
-        if width <= upto:
-            return n
-    return 10
+    """SANtricity's default preservation capacity, in drives, for a pool of `width` drives: one
+    drive per six in the pool, at most ten. The documentation gives the rule, not a table; it
+    agrees with the minimum pool ('How pools and volume groups work': "Pools have a minimum
+    capacity of 11 drives; however, one drive's worth of capacity is reserved"). It replaces a
+    table recalled from TR-4652 (2 drives up to 31, 3 up to 63) that no stored text confirms."""
+    return min(width // DDP_DRIVES_PER_PRESERVATION_DRIVE, DDP_MAX_PRESERVATION_DRIVES)
 
 
 @dataclass(frozen=True)
