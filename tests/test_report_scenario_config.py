@@ -52,7 +52,7 @@ def test_a_scenario_with_its_own_configuration_gets_its_figures_and_differences(
     assert cells["Usable capacity"] == [format_capacity(base_total.usable_gb), format_capacity(eff_total.usable_gb)]
     assert eff_total.usable_gb > base_total.usable_gb
     assert cells["drive 0_1_10"] == ["-", cat.drives["fc-10k-400"].name]
-    assert cells["Proposed"] == ["-", "R5, 5 drives"]
+    assert cells["Proposed"] == ["-", "RAID 5, 5 drives"]  # the level as the GUI writes it
     # rows that change are set in bold, the others not
     styles = {r.cells[0]: r.style for r in table.rows}
     assert styles["Drives"] == "bold" and styles["Workloads"] == ""

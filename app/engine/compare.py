@@ -295,7 +295,7 @@ def compare(current, baseline, current_project=None, baseline_project=None, cata
     if current_project is not None and baseline_project is not None and current_project is not baseline_project:
         from app.domain.overlay import differences
 
-        for d in differences(baseline_project, current_project, feature_names):
+        for d in differences(baseline_project, current_project, feature_names, platform):
             rows.append(CompareRow("Configuration", f"{d.section}:{d.what}", d.what, None, None, "",
                                    baseline_text=d.base, current_text=d.scenario, higher_is_better=None))
     return rows
