@@ -61,3 +61,26 @@ def test_busiest_and_mttdl_name_the_disk_group_not_rg(qtbot, isolated, catalog):
     table.set_results(cur, base, p, catalog)
     busiest = next(t for t in _texts(table) if t[0].strip() == "Busiest component (peak)")
     assert "Tier 1 (disk group)" in " ".join(busiest), busiest
+
+
+def test_the_note_is_in_view_on_a_wide_dock(qtbot, isolated, catalog):
+    """The names column takes no more than its widest name: on a wide dock the note ("Disk Group
+    0", "target broken in current", "only in current") is in view, not scrolled off the right."""
+    from app.engine import simulate
+    from app.store.project_file import load_project
+    from app.ui.scenarios import CompareTable
+
+    p = load_project(EXAMPLES / "dell-md3200-hpt.json")
+    table = CompareTable()
+    qtbot.addWidget(table)
+    table.resize(1000, 500)
+    table.show()
+    qtbot.waitExposed(table)
+    table.set_results(simulate(p, catalog, HPT), simulate(p, catalog, "Base mode"), p, catalog)
+    t = table.table
+    r = next(i for i in range(t.rowCount()) if t.item(i, 0) and t.item(i, 0).text().strip() == "Busiest component (peak)")
+    note = t.item(r, 4).text()
+    assert note.startswith("Disk Group")
+    x = t.columnViewportPosition(4)
+    assert 0 < x and x + t.fontMetrics().horizontalAdvance(note) <= t.viewport().width()
+    assert t.columnWidth(0) >= CompareTable.LABEL_MIN_W
