@@ -296,8 +296,8 @@ class Document(QObject):
         """Check, do, and push `op` as one undo step. Raises EditError(reason) when refused; then
         nothing changed."""
         why = self.check(op)
-        if why:
-            raise EditError(why)
+        if why:  # the domain's reason, with names for its ids ("RG 3 has ..." -> "RAID Group 3 has ...")
+            raise EditError(self._named(why))
         text = self._step_text(op)  # named before the edit: a deleted object still has its name
         if self.own_configuration is not None:
             return self._apply_to_overlay(op, text)
@@ -308,9 +308,12 @@ class Document(QObject):
     def _step_text(self, op: Edit) -> str:
         """The edit's text ("Edit RG 3", "Move op2") as the user names things ("Edit Disk Group
         3", "Move Migrate LUN 18 -> LUN 19"): Edit > Undo and the status bar show it."""
+        return self._named(op.text)
+
+    def _named(self, text: str) -> str:
         from app.ui.message_names import MessageNames
 
-        return MessageNames(self).message_text(op.text, self.project.current_scenario)
+        return MessageNames(self).message_text(text, self.project.current_scenario)
 
     def try_apply(self, op: Edit) -> str | None:
         """apply() for callers that only want the reason: None on success."""
