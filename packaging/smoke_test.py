@@ -7,7 +7,7 @@ Checks, each printed as PASS/FAIL:
   1. `arrayplanner --version` prints "ArrayPlanner <version from pyproject.toml>", then the
      engine the bundle runs ("engine: mypyc" or "engine: python (<why>)"); with --engine mypyc,
      the compiled engine must be the one that runs (build.py asks for it when it bundled one)
-  2. the built-in presets are inside the bundle
+  2. the built-in presets are inside the bundle, with the measured-data samples
   3. `arrayplanner check EXAMPLE` succeeds on each example project (presets/examples/)
   4. `arrayplanner simulate EXAMPLE` succeeds
   5. `arrayplanner report EXAMPLE -o OUT.pdf` headless (QT_QPA_PLATFORM=offscreen) writes a PDF:
@@ -146,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     presets = data_dir / "presets"
     smoke.result((presets / "drives.toml").is_file() and any((presets / "platforms").glob("*.toml")),
                  f"built-in presets are in the bundle ({presets})")
+    samples = sorted(p.name for p in (ROOT / "presets" / "samples" / "measured").glob("*"))
+    smoke.result(bool(samples) and all((presets / "samples" / "measured" / n).is_file() for n in samples),
+                 "the measured-data samples are in the bundle (presets/samples/measured)")
 
     proc = smoke.run(env=dict(smoke.env, ARRAYPLANNER_IMPORT_CHECK="1"))
     smoke.result(proc.returncode == 0 and "imported" in proc.stdout,

@@ -148,3 +148,21 @@ def test_the_checks_see_what_they_look_for(tmp_path):
     assert dotted_problem("app.domain.limits.MAX_EVENTS") is None
     assert dotted_problem("app.domain.limits.NO_SUCH") == "app/domain/limits.py defines no NO_SUCH"
     assert dotted_problem("app.domain.no_such_module") == "app/domain/__init__.py defines no no_such_module"
+
+
+def test_development_doc_describes_every_screenshot_option():
+    """docs/development.md says what each option of app.ui.screenshot does and which dialogs
+    --dialog opens: an option or a dialog added without a word in the doc fails here."""
+    pytest.importorskip("PySide6")
+    from app.ui.new_user_dialogs import OPENERS
+    from app.ui.screenshot import build_parser
+
+    text = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    heading = "## Screenshots (app/ui/screenshot.py)"
+    assert heading in text, f"docs/development.md has no section {heading!r}"
+    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
+    options = [o for a in build_parser()._actions for o in a.option_strings if o.startswith("--") and o != "--help"]
+    assert {"--size", "--dialog", "--run", "--file"} <= set(options)
+    missing = [o for o in options if f"`{o}" not in section]
+    missing += [n for n in OPENERS if f"`{n}`" not in section]
+    assert not missing, f"docs/development.md, Screenshots: not described: {missing}"

@@ -385,3 +385,22 @@ def test_linux_desktop_files_match_spec_common():
     assert "share/mime/packages/arrayplanner.xml" in install and "arrayplanner.desktop" in install
     assert os.access(linux / "install.sh", os.X_OK)
     assert "add_linux_desktop_files" in (linux / "arrayplanner.spec").read_text(encoding="utf-8")
+
+
+def test_measured_samples_are_bundle_data(monkeypatch, tmp_path):
+    """Each shipped measured-data sample is in a folder the specs bundle, lands where
+    app.store.measured.sample_file looks in a frozen app, and reads cleanly in its format."""
+    from app.store import measured
+
+    for fmt in measured.SAMPLE_FILES:
+        src = measured.sample_file(fmt)
+        assert src.is_file(), src
+        dest = [Path(dst) / src.relative_to(s) for s, dst in common.datas() if src.is_relative_to(s)]
+        assert dest, f"{src} is in none of the bundle's data folders"
+        with monkeypatch.context() as m:
+            m.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
+            assert measured.sample_file(fmt) == tmp_path / dest[0]
+        data = measured.read_measured(src)
+        assert data.format == fmt and data.intervals
+        # no bad cell in a sample (iostat's first report, the average since boot, is always left out)
+        assert all("since boot" in s for s in data.skipped), data.skipped

@@ -1,11 +1,11 @@
 """Issue 23: a drive fails during a LUN migration on the same, heavily loaded RAID group.
 
-The engine gives host I/O absolute precedence up to the 97% a drive may be busy, so on a group
-the hosts saturate both the migration and an ASAP rebuild get no drive time and neither finishes
-"at any priority", and the group's MTTDL stays at its idle (not degraded) figure. The documents
+The engine gave host I/O absolute precedence up to the 97% a drive may be busy, so on a group
+the hosts saturate both the migration and an ASAP rebuild got no drive time and neither finished
+"at any priority", and the group's MTTDL stayed at its idle (not degraded) figure. The documents
 say otherwise: an ASAP (or High) rebuild takes drive time from the hosts (EMC's 'ASAP effect':
-host response time rises while it runs). The corrected behaviour is written down here as a
-strict xfail until the engine's contention model (the engine issue) implements it."""
+host response time rises while it runs). These tests hold the engine's contention model (each
+level's kept share of the drive time, docs/model.md 4.7) to that."""
 from __future__ import annotations
 
 import pytest

@@ -191,3 +191,19 @@ def test_progress_is_drawn_as_straight_lines_in_the_pdf(catalog, load_example):
     xs, ys = line_points(line.t, line.v, chart.horizon_h)
     assert list(xs[:-1]) == list(line.t) and list(ys[:-1]) == list(line.v)  # the points themselves, joined
     assert xs[-1] == chart.horizon_h and ys[-1] == line.v[-1]
+
+
+def test_capacity_summary_states_the_vault_spares_and_rack_space(report):
+    """Issue 23: the report's capacity summary gives the vault's reserved space, the hot-spare
+    ratio, the enclosures and the rack units, as the GUI's Array page does, from array_space."""
+    from app.domain.capacity import array_space
+    from app.domain.formatting import format_count
+
+    space = array_space(report.project, report.catalog)
+    assert space.vault_drives and space.hot_spares and space.rack_units  # the CX4 fixture has all three
+    text = report.text()
+    assert "Capacity summary" in text
+    assert f"{space.vault_drives} drives, {format_capacity(space.vault_gb)} reserved for the system" in text
+    assert f"{format_count(space.hot_spares)} ({space.spare_ratio})" in text
+    assert f"{format_count(space.enclosures)}, {space.rack_units:g} U of rack" in text
+    assert f"nominal x {space.formatted_factor:g}" in text  # formatted, not nominal, capacity

@@ -52,7 +52,7 @@ def test_a_scenario_with_its_own_configuration_gets_its_figures_and_differences(
     assert cells["Usable capacity"] == [format_capacity(base_total.usable_gb), format_capacity(eff_total.usable_gb)]
     assert eff_total.usable_gb > base_total.usable_gb
     assert cells["drive 0_1_10"] == ["-", cat.drives["fc-10k-400"].name]
-    assert cells["Proposed"] == ["-", "R5, 5 drives"]
+    assert cells["Proposed"] == ["-", "RAID 5, 5 drives"]  # the level as the GUI writes it
     # rows that change are set in bold, the others not
     styles = {r.cells[0]: r.style for r in table.rows}
     assert styles["Drives"] == "bold" and styles["Workloads"] == ""
@@ -148,3 +148,41 @@ def test_the_pdf_draws_the_scenarios_layout(tmp_path, qapp):
     pages = text.split("\f")
     page = next(pg for pg in pages if "Bus 0 as this scenario has it" in pg)
     assert "Encl 0_1" in page and "Proposed: 4+1 R5" in page  # the diagram and its legend
+
+
+def test_the_comparison_chapter_names_groups_and_marks_a_broken_target():
+    """The report's scenario comparison (issue 23): IOPS served, the busiest component named as
+    the GUI names it ("Disk Group 3", never "RG 3"), the configuration differences in the
+    platform's words, and a target broken only in the scenario set in the warning style."""
+    from app.domain.overlay import Overlay
+    from app.domain.user_names import RAW_ID
+    from app.engine import simulate
+    from app.store.project_file import load_project
+    from app.store.presets import builtin_presets_dir
+
+    cat = default_catalog()
+    p = load_project(builtin_presets_dir() / "examples" / "dell-md3200-hpt.json")
+    for g in p.groups:
+        g.name = ""
+    hpt = "Enable High Performance Tier"
+    # HPT on from the start in the scenario's own configuration: its peak response is lower
+    p.scenario(hpt).overlay = Overlay(changed={"cache": {"cache_block_kb": 16}, "features": {"hpt": True}})
+    results = {s.name: simulate(p, cat, s.name) for s in p.scenarios}
+    wid = p.workloads[0].id
+    base_peak, hpt_peak = (results[n].get("response_ms", wid).peak() for n in ("Base mode", hpt))
+    # a target between the two peaks, broken only in the scenario that is worse
+    worse, better = (hpt, "Base mode") if hpt_peak > base_peak else ("Base mode", hpt)
+    p.workloads[0].response_target_ms = (base_peak + hpt_peak) / 2
+    p.baseline_scenario = better
+    rep = build_report(p, cat, results, ReportOptions())
+    table = next(b for b in _section(rep, f"compare-{worse}") if isinstance(b, Table))
+    rows = {r.cells[0]: r for r in table.rows}
+    assert "Workloads (IOPS served, mean)" in rows
+    busiest = rows["Busiest component (peak)"]
+    assert "Disk Group " in busiest.cells[4], busiest.cells
+    assert "MTTDL (worst disk group)" in rows
+    assert sorted(rows["cache: Cache block size"].cells[1:3]) == ["16 KB", "4 KB"]
+    peak = next(r for r in table.rows if r.cells[0] == p.workloads[0].name and "target" in r.cells[4])
+    assert base_peak != hpt_peak
+    assert peak.style == "warning" and "broken in current" in peak.cells[4], peak.cells
+    assert not any(RAW_ID.search(c) for r in table.rows for c in r.cells if isinstance(c, str))

@@ -96,12 +96,16 @@ def target_exists(project: Project, text: str, controllers: tuple[str, ...] = ()
     return False
 
 
-def target_choices(project: Project, kind: str, controllers: tuple[str, ...] = ()) -> list[tuple[str, str]]:
-    """(target, label) of every project object a measured object of `kind` can map to."""
+def target_choices(project: Project, kind: str, controllers: tuple[str, ...] = (),
+                   platform=None) -> list[tuple[str, str]]:
+    """(target, label) of every project object a measured object of `kind` can map to; a RAID
+    group as the GUI names it on `platform` ("Disk Group 3", or its own name), not "RG 3"."""
     if kind == "lun":
         return [(target("lun", l.id), f"LUN {l.id}" + (f" ({l.name})" if l.name else "")) for l in project.luns]
     if kind == "group":
-        return [(target("group", g.id), g.label) for g in project.groups]
+        from app.domain.hardware import group_title
+
+        return [(target("group", g.id), group_title(platform, g.id, g.name)) for g in project.groups]
     if kind == "drive":
         return [(target("drive", loc), f"drive {loc}") for loc in project.drives]
     names = controllers or tuple(dict.fromkeys(l.owner for l in project.luns))

@@ -187,9 +187,20 @@ class Comparison:
     labels: dict[str, str] = field(default_factory=dict)  # measured object key -> its project object's label
 
 
-def target_label(target: str) -> str:
+def target_label(target: str, project: Project | None = None, platform: Any = None) -> str:
+    """How a chart names a mapped project object; a RAID group as the GUI does ("Disk Group 3",
+    or its own name when `project` has one), never the engine's "RG 3"."""
     kind, _, ident = target.partition(":")
-    return {"lun": f"LUN {ident}", "group": f"RG {ident}", "drive": f"drive {ident}",
+    if kind == "group":
+        from app.domain.hardware import group_title
+
+        try:
+            gid = int(ident)
+        except ValueError:
+            return target
+        name = next((g.name for g in project.groups if g.id == gid), "") if project is not None else ""
+        return group_title(platform, gid, name)
+    return {"lun": f"LUN {ident}", "drive": f"drive {ident}",
             "sp": ident, "port": f"{ident} ports"}.get(kind, target)
 
 
@@ -214,5 +225,5 @@ def compare(project: Project, catalog: Any, simulate: Any, data: MeasuredData | 
         base_cores = {c.name: c.cores for c in catalog.platform(cal.base_platform_id).controllers}
         rb = build_replay(base, data, base_cores, hit)
         before = rb.predicted(simulate(rb.project, catalog, rb.scenario)) if rb.points else []
-    labels = {k: target_label(t) for k, t in data.mapping.items() if t}
+    labels = {k: target_label(t, project, pf) for k, t in data.mapping.items() if t}
     return Comparison(rp, now, before, labels)

@@ -127,7 +127,7 @@ class Difference:
     """One configuration difference of a scenario, for the comparison and the report."""
 
     section: str
-    what: str    # "LUN 3", "drive 0_1_4", "cache write_cache_mb"
+    what: str    # "LUN 3", "drive 0_1_4", "cache: Write cache size", "Disk Group 2"
     base: str    # as the base has it ("-": the base has none)
     scenario: str  # as the scenario has it ("-": removed)
 
@@ -136,7 +136,10 @@ _NOUN = {"enclosures": "enclosure", "drives": "drive", "groups": "RAID group", "
          "cache": "cache", "features": "feature", "workloads": "workload"}
 
 
-def _describe(section: str, obj: Any) -> str:
+def _describe(section: str, obj: Any, project: Project | None = None, platform: Any = None,
+              key: Any = None) -> str:
+    """A configuration object in a few words, as the GUI writes it ("RAID 5, 5 drives",
+    "100 GB on Disk Group 0, SP A", "2,000 MB")."""
     if obj is None:
         return "-"
     if section == "drives":
@@ -144,19 +147,38 @@ def _describe(section: str, obj: Any) -> str:
     if section == "enclosures":
         return obj.type_id
     if section == "groups":
-        raid = getattr(obj.raid, "value", obj.raid)
+        raid = getattr(obj.raid, "label", None) or getattr(obj.raid, "value", obj.raid)
         return f"{raid}, {obj.width} drives"
     if section == "luns":
-        return f"{obj.capacity_gb:g} GB on RG {obj.group_id}, {obj.owner}"
+        return f"{obj.capacity_gb:g} GB on {_group_title(project, platform, obj.group_id)}, {obj.owner}"
     if section == "workloads":
         load = f"{obj.iops:,.0f} IOPS" if obj.mode == "open" else f"{obj.outstanding} outstanding"
         return f"{load}, {obj.read_pct:g}% read, {obj.io_kb:g} KB"
     if section == "features":
         return "on" if obj else "off"
+    if section == "cache":
+        spec = _cache_spec(platform, key)
+        text = f"{obj:,}" if isinstance(obj, (int, float)) and not isinstance(obj, bool) else str(obj)
+        return f"{text} {spec.unit}".strip() if spec is not None and spec.unit else text
     return str(obj)
 
 
-def _label(section: str, key: Any, obj: Any) -> str:
+def _cache_spec(platform: Any, key: Any):
+    settings = getattr(platform, "cache_settings", None) or {}
+    return settings.get(key)
+
+
+def _group_title(project: Project | None, platform: Any, group_id: int) -> str:
+    """ "Disk Group 3" (the platform's noun), or the group's own name: never the engine's "RG 3"."""
+    from .hardware import group_title
+
+    name = ""
+    if project is not None:
+        name = next((g.name for g in project.groups if g.id == group_id), "")
+    return group_title(platform, group_id, name)
+
+
+def _label(section: str, key: Any, obj: Any, project: Project | None = None, platform: Any = None) -> str:
     if section == "groups" and obj is not None and getattr(obj, "name", ""):
         return obj.name
     if section == "luns" and obj is not None and getattr(obj, "name", ""):
@@ -164,13 +186,18 @@ def _label(section: str, key: Any, obj: Any) -> str:
     if section == "workloads" and obj is not None:
         return f"workload {obj.name or key}"
     if section == "groups":
-        return f"RG {key}"
+        return _group_title(project, platform, key)
+    if section == "cache":
+        spec = _cache_spec(platform, key)
+        return f"cache: {spec.label}" if spec is not None and spec.label else f"cache {key}"
     return f"{_NOUN[section]} {key}"
 
 
-def differences(base: Project, scenario_project: Project, feature_names: dict[str, str] | None = None) -> list[Difference]:
+def differences(base: Project, scenario_project: Project, feature_names: dict[str, str] | None = None,
+                platform: Any = None) -> list[Difference]:
     """The configuration differences between two projects (a scenario's effective project and
-    the one it is compared with), object by object, named as the user knows them."""
+    the one it is compared with), object by object, named as the user knows them (`platform`:
+    its word for a RAID group and its cache settings' names and units)."""
     out: list[Difference] = []
     names = feature_names or {}
     for section in SECTIONS:
@@ -186,9 +213,10 @@ def differences(base: Project, scenario_project: Project, feature_names: dict[st
                 what = f"feature {names.get(key, key)}"
                 out.append(Difference(section, what, _describe(section, bool(va)), _describe(section, bool(vb))))
                 continue
-            label = _label(section, key, vb if vb is not None else va)
-            da = _describe(section, va) if key in a else "-"
-            db = _describe(section, vb) if key in b else "-"
+            label = _label(section, key, vb if vb is not None else va,
+                           scenario_project if vb is not None else base, platform)
+            da = _describe(section, va, base, platform, key) if key in a else "-"
+            db = _describe(section, vb, scenario_project, platform, key) if key in b else "-"
             if section in ("groups", "luns", "workloads", "drives") and key in a and key in b and da == db:
                 db = db + " (changed)"  # a difference the short form does not show (member order, a setting)
             out.append(Difference(section, label, da, db))

@@ -119,15 +119,32 @@ def _names(result, project) -> dict[str, str]:
     return names
 
 
-def _busiest(result, project) -> tuple[float | None, str]:
-    """The highest utilisation any component reaches, and which: ("RG 3 (RAID group)")."""
-    best, where = None, ""
-    groups = {}
+def _group_names(result, project, platform) -> dict[int, str]:
+    """Each RAID group as the user knows it: its own name, else the platform's noun ("Disk Group
+    3", "RAID Group 3"), never the engine's "RG 3". The run's labels come first (the names it was
+    computed with); a label that is only the default "RG n" is no name of the user's."""
+    from app.domain.hardware import group_title
+
+    typed: dict[int, str] = {}
+    if project is not None:
+        typed = {g.id: g.name for g in project.groups if g.name}
     labels = getattr(result, "labels", None)
     if labels is not None and labels.groups:
-        groups = {str(k): v for k, v in labels.groups.items()}
-    elif project is not None:
-        groups = {str(g.id): g.label for g in project.groups}
+        typed = {int(k): v for k, v in labels.groups.items() if v and v != f"RG {k}"}
+        ids = {int(k) for k in labels.groups}
+    else:
+        ids = {g.id for g in project.groups} if project is not None else set()
+    ids |= set(result.mttdl_h) | {int(e) for e in result.entities("group_pct") if str(e).isdigit()}
+    return {gid: group_title(platform, gid, typed.get(gid, "")) for gid in ids}
+
+
+def _busiest(result, project, platform=None) -> tuple[float | None, str]:
+    """The highest utilisation any component reaches, and which: "Disk Group 3", "SP A (port)",
+    a group the user named: "Tier 1 (disk group)"."""
+    from app.domain.hardware import group_noun
+
+    best, where = None, ""
+    groups = _group_names(result, project, platform)
     for metric, noun in _BUSY_METRICS:
         for ent in result.entities(metric):
             s = result.get(metric, ent)
@@ -137,21 +154,27 @@ def _busiest(result, project) -> tuple[float | None, str]:
             if math.isnan(peak):
                 continue
             if best is None or peak > best + 1e-9:
-                name = groups.get(ent, f"RG {ent}") if metric == "group_pct" else ent
-                best, where = peak, f"{name} ({noun})"
+                if metric == "group_pct":
+                    gid = int(ent) if str(ent).isdigit() else None
+                    name = groups.get(gid) if gid is not None else None
+                    default = name is None or name.startswith(group_noun(platform) + " ")
+                    where = (name or ent) if default else f"{name} ({group_noun(platform, in_sentence=True)})"
+                else:
+                    where = f"{ent} ({noun})"
+                best = peak
     return best, where
 
 
-def _worst_mttdl(result, project) -> tuple[float | None, str]:
+def _worst_mttdl(result, project, platform=None) -> tuple[float | None, str]:
     if not result.mttdl_h:
         return None, ""
     gid, h = min(result.mttdl_h.items(), key=lambda kv: kv[1])
-    label = f"RG {gid}"
-    if project is not None:
-        for g in project.groups:
-            if g.id == gid:
-                label = g.label
-    return h, label
+    return h, _group_names(result, project, platform).get(gid, str(gid))
+
+
+def _platform(catalog, project):
+    platforms = getattr(catalog, "platforms", None) or {}
+    return platforms.get(getattr(project, "platform_id", None))
 
 
 def compare(current, baseline, current_project=None, baseline_project=None, catalog=None,
@@ -239,16 +262,20 @@ def compare(current, baseline, current_project=None, baseline_project=None, cata
     rows += peak_rows + mean_rows + rw_rows + iops_rows + unserved_rows
 
     # ---- the array
-    bb, bwhere = _busiest(baseline, baseline_project)
-    cb, cwhere = _busiest(current, current_project)
+    from app.domain.hardware import group_noun
+
+    platform = _platform(catalog, current_project) or _platform(catalog, baseline_project)
+    bb, bwhere = _busiest(baseline, baseline_project, platform)
+    cb, cwhere = _busiest(current, current_project, platform)
     if bb is not None or cb is not None:
         # more utilisation is neither better nor worse by itself (it serves more I/O): neutral
         rows.append(CompareRow("Array", "busiest", "Busiest component (peak)", bb, cb, "%",
                                note=cwhere if cwhere == bwhere else f"{bwhere} -> {cwhere}", higher_is_better=None))
-    bm, bml = _worst_mttdl(baseline, baseline_project)
-    cm, cml = _worst_mttdl(current, current_project)
+    bm, bml = _worst_mttdl(baseline, baseline_project, platform)
+    cm, cml = _worst_mttdl(current, current_project, platform)
     if bm is not None or cm is not None:
-        rows.append(CompareRow("Array", "mttdl", "MTTDL (worst RAID group)", bm, cm, "MTTDL",
+        rows.append(CompareRow("Array", "mttdl", f"MTTDL (worst {group_noun(platform, in_sentence=True)})",
+                               bm, cm, "MTTDL",
                                note=cml if cml == bml else f"{bml} -> {cml}", higher_is_better=True))
     if catalog is not None and current_project is not None and baseline_project is not None:
         from app.domain.capacity import capacity_summary
@@ -268,7 +295,7 @@ def compare(current, baseline, current_project=None, baseline_project=None, cata
     if current_project is not None and baseline_project is not None and current_project is not baseline_project:
         from app.domain.overlay import differences
 
-        for d in differences(baseline_project, current_project, feature_names):
+        for d in differences(baseline_project, current_project, feature_names, platform):
             rows.append(CompareRow("Configuration", f"{d.section}:{d.what}", d.what, None, None, "",
                                    baseline_text=d.base, current_text=d.scenario, higher_is_better=None))
     return rows

@@ -98,7 +98,7 @@ def _figures_and_differences(builder, n: str, eff) -> None:
         ("Workloads", format_count(len(p.workloads)), format_count(len(eff.workloads))),
     ]
     rows = [Row([what, base, mine], "bold" if base != mine else "") for what, base, mine in figures]
-    diffs = differences(p, eff, features)
+    diffs = differences(p, eff, features, builder.platform)
     if diffs:
         rows.append(Row(["Differences", "", ""], "bold"))
     for d in diffs[:MAX_DIFFERENCE_ROWS]:

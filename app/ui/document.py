@@ -66,8 +66,9 @@ class EditCommand(QUndoCommand):
     """A domain operation as an undo command (NodeGraphQt's model/item/command trio: the item
     refreshes from Document.changed)."""
 
-    def __init__(self, document: "Document", op: Edit, change: Change):
-        super().__init__(op.text)
+    def __init__(self, document: "Document", op: Edit, change: Change, text: str | None = None):
+        # text: the step as Edit > Undo and the status bar say it, with names, not ids
+        super().__init__(text or op.text)
         self.document = document
         self.op = op
         self._first_change: Change | None = change  # already applied by Document.apply
@@ -110,8 +111,9 @@ class OverlayCommand(EditCommand):
     scenario's overlay did. Undo and redo restore the scenario state from before and after (the
     op's own undo would act on a view that is rebuilt by then)."""
 
-    def __init__(self, document: "Document", op: Edit, change: Change, before: dict[str, Any]):
-        super().__init__(document, op, change)
+    def __init__(self, document: "Document", op: Edit, change: Change, before: dict[str, Any],
+                 text: str | None = None):
+        super().__init__(document, op, change, text)
         self.scenario = before["current_scenario"]
         self.before = before
         self.after = document._scenario_state()
@@ -224,7 +226,7 @@ class Document(QObject):
             setattr(self.project, a, copy.deepcopy(v))
         self._rebuild_view()
 
-    def _apply_to_overlay(self, op: Edit) -> Change:
+    def _apply_to_overlay(self, op: Edit, text: str | None = None) -> Change:
         """Run `op` on the view, keep its configuration as the current scenario's overlay and
         write back what else it changed (events, names); returns its Change. The base's
         configuration is untouched."""
@@ -240,7 +242,7 @@ class Document(QObject):
             self._rebuild_view()  # e.g. a scenario added and made current
         # the overlay is in the scenarios: a copy of the project (the engine worker's) must take them again
         change = change | Change.of(edits.SCENARIOS, edits.EVENTS)
-        self.undo_stack.push(OverlayCommand(self, op, change, before))
+        self.undo_stack.push(OverlayCommand(self, op, change, before, text))
         return change
 
     def set_current_scenario(self, name: str) -> None:
@@ -294,13 +296,24 @@ class Document(QObject):
         """Check, do, and push `op` as one undo step. Raises EditError(reason) when refused; then
         nothing changed."""
         why = self.check(op)
-        if why:
-            raise EditError(why)
+        if why:  # the domain's reason, with names for its ids ("RG 3 has ..." -> "RAID Group 3 has ...")
+            raise EditError(self._named(why))
+        text = self._step_text(op)  # named before the edit: a deleted object still has its name
         if self.own_configuration is not None:
-            return self._apply_to_overlay(op)
+            return self._apply_to_overlay(op, text)
         change = op.do(self.project)  # raises EditError with the project untouched
-        self.undo_stack.push(EditCommand(self, op, change))
+        self.undo_stack.push(EditCommand(self, op, change, text))
         return change
+
+    def _step_text(self, op: Edit) -> str:
+        """The edit's text ("Edit RG 3", "Move op2") as the user names things ("Edit Disk Group
+        3", "Move Migrate LUN 18 -> LUN 19"): Edit > Undo and the status bar show it."""
+        return self._named(op.text)
+
+    def _named(self, text: str) -> str:
+        from app.ui.message_names import MessageNames
+
+        return MessageNames(self).message_text(text, self.project.current_scenario)
 
     def try_apply(self, op: Edit) -> str | None:
         """apply() for callers that only want the reason: None on success."""

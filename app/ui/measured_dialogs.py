@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.i18n import tr
 from app.ui.screen_fit import fit_to_screen
+from app.domain.hardware import group_noun
 from app.domain.measured import KIND_LABELS, MeasuredData
 from app.domain.edits.measured import ImportMeasured
 from app.domain.measured_map import guess_mapping, target_choices
@@ -132,11 +133,13 @@ class ImportMeasuredDialog(QDialog):
         for row, (kind, name) in enumerate(data.objects()):
             key = f"{kind}:{name}"
             self.table.setItem(row, 0, QTableWidgetItem(name))
-            self.table.setItem(row, 1, QTableWidgetItem(KIND_LABELS.get(kind, kind)))
+            kind_label = (group_noun(document.platform, in_sentence=True) if kind == "group"
+                          else KIND_LABELS.get(kind, kind))
+            self.table.setItem(row, 1, QTableWidgetItem(kind_label))
             self.table.setItem(row, 2, QTableWidgetItem(str(counts.get(key, 0))))
             combo = QComboBox()
             combo.addItem("(not used)", "")
-            for t, label in target_choices(project, kind, _controllers(document)):
+            for t, label in target_choices(project, kind, _controllers(document), document.platform):
                 combo.addItem(label, t)
             combo.setCurrentIndex(max(0, combo.findData(mapping.get(key, ""))))
             self.table.setCellWidget(row, 3, combo)
@@ -231,7 +234,8 @@ class CalibrateDialog(QDialog):
 
         mapping = self.document.project.measured.mapping
         self.charts.show_points(result.replay.points, {"calibrated": result.after, "before": result.before},
-                                {k: target_label(t) for k, t in mapping.items() if t})
+                                {k: target_label(t, self.document.project, self.document.platform)
+                                 for k, t in mapping.items() if t})
         self.apply_button.setEnabled(True)
 
     @Slot(str)

@@ -53,13 +53,11 @@ def _plan_length(window) -> QDialog:
 
 
 def _import_measured(window) -> QDialog:
-    from pathlib import Path
-
-    from app.store.measured import read_measured
+    from app.store.measured import read_measured, sample_file
     from app.ui.measured_dialogs import ImportMeasuredDialog
 
-    sample = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "measured" / "analyzer-archivedump.csv"
-    return ImportMeasuredDialog(window.document, read_measured(sample), window)
+    # the sample shipped with the app (presets/samples/), not a test fixture a package lacks
+    return ImportMeasuredDialog(window.document, read_measured(sample_file()), window)
 
 
 def _calibrate(window) -> QDialog:

@@ -211,6 +211,7 @@ class CompareTable(QWidget):
         self.stale_reason: str | None = None
         self._compact = False  # differences as percentages only: the table is too narrow
         self._full_delta_w = 0
+        self._names_w = 0  # the widest row name: the names take no more, the note gets the rest
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         top = QHBoxLayout()
@@ -279,14 +280,17 @@ class CompareTable(QWidget):
 
     def _fit_columns(self) -> None:
         """Baseline, Current and Difference as wide as their texts; the names the rest of the
-        width (at least LABEL_MIN_W); the note after them."""
+        width (at least LABEL_MIN_W, at most their own width); the note after them, in view
+        when the table is wide enough (it held "Disk Group 0 -> Disk Group 1", "target broken"
+        out of sight on a wide dock, the names column taking it all)."""
         t = self.table
         if self.rows and self._too_narrow() != self._compact:
             self._compact = not self._compact
             self._fill()  # the Difference texts for the new width (it fits the columns again)
             return
         numbers = sum(t.columnWidth(c) for c in (1, 2, 3))
-        t.setColumnWidth(0, max(self.LABEL_MIN_W, t.viewport().width() - numbers - 2))
+        rest = t.viewport().width() - numbers - 2
+        t.setColumnWidth(0, max(self.LABEL_MIN_W, min(rest, self._names_w) if self._names_w else rest))
 
     def _too_narrow(self) -> bool:
         """No room for the names, the values and the full differences side by side."""
@@ -310,6 +314,7 @@ class CompareTable(QWidget):
         self.header.setText(f"'{current.scenario}' compared with baseline '{baseline.scenario}'")
         fm = self.table.fontMetrics()
         self._full_delta_w = max((fm.horizontalAdvance(_fmt_delta(r)) for r in self.rows), default=0) + 16
+        self._names_w = max((fm.horizontalAdvance("  " + r.label) for r in self.rows), default=0) + 24
         self._compact = self._too_narrow()
         self._fill()
 

@@ -18,7 +18,8 @@ import sys
 import tempfile
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The options (docs/development.md "Screenshots" describes each: tests/test_docs_references.py)."""
     ap = argparse.ArgumentParser(prog="python -m app.ui.screenshot")
     ap.add_argument("out")
     ap.add_argument("--file", help="project to open (default: the built-in example)")
@@ -28,9 +29,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--wait-ms", type=int, default=3000)
     ap.add_argument("--dark", action="store_true", help="the Fusion style with a dark palette (app.ui.theme)")
     ap.add_argument("--size", help="the window's size, WIDTHxHEIGHT (default: fitted to the screen)")
-    ap.add_argument("--dialog", help="a dialog to open over the window (app/ui/new_user_dialogs.py OPENERS)")
+    from app.ui.new_user_dialogs import OPENERS
+
+    ap.add_argument("--dialog", choices=sorted(OPENERS),
+                    help="a dialog to open over the window (app/ui/new_user_dialogs.py OPENERS)")
     ap.add_argument("--run", action="store_true", help="with --dialog sweep/goal-seek: run it first")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.dark:
         os.environ["ARRAYPLANNER_COLOR_SCHEME"] = "dark"
 

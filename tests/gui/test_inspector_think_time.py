@@ -24,7 +24,7 @@ def test_think_time_edits_and_undoes(qtbot, isolated):
     editor.editingFinished.emit()
     settle(qtbot)
     assert doc.project.workload(wl.id).think_ms == 12.5
-    assert doc.undo_stack.undoText() == f"Edit workload {wl.id}"
+    assert doc.undo_stack.undoText() == f"Edit workload {wl.name}"  # its name, not its id
     assert w.inspector.workload_form.editors["think_ms"].value() == 12.5
     doc.undo_stack.undo()
     settle(qtbot)

@@ -101,5 +101,5 @@ def test_a_typed_capacity_above_the_free_space_is_refused_with_a_message(qtbot, 
     qtbot.mouseClick(w.inspector.create_lun_button, Qt.LeftButton)
     settle(qtbot)
     assert len(doc.project.luns) == n  # nothing created
-    assert messages and "RG 3 has 7,000.0 GB free" in messages[-1], messages
+    assert messages and "RAID Group 3 has 7,000.0 GB free" in messages[-1], messages  # named, not "RG 3"
     QApplication.processEvents()

@@ -20,6 +20,22 @@ from .common import MeasuredImportError
 # a day of 1-second iostat reports of 20 devices is ~250 MB: refuse anything larger than that
 MAX_BYTES = 256 * 1024 * 1024
 FORMATS = {"generic-csv": generic, "iostat": iostat, "unisphere-analyzer": analyzer}
+# a sample of each format, shipped with the app (packaging: presets/ is bundle data), so a user
+# can see what a file looks like and the dialogs can be shown without a customer's data
+SAMPLE_FILES = {"unisphere-analyzer": "analyzer-archivedump.csv", "generic-csv": "generic.csv",
+                "iostat": "iostat-sysstat12.txt"}
+
+
+def samples_dir() -> Path:
+    """presets/samples/measured: in a checkout, an installed package or a PyInstaller bundle."""
+    from app.store.presets import builtin_presets_dir
+
+    return builtin_presets_dir() / "samples" / "measured"
+
+
+def sample_file(fmt: str = "unisphere-analyzer") -> Path:
+    """The shipped sample of format `fmt` (a key of SAMPLE_FILES)."""
+    return samples_dir() / SAMPLE_FILES[fmt]
 
 
 def detect(text: str) -> str | None:
