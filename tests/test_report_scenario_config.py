@@ -179,7 +179,9 @@ def test_the_comparison_chapter_names_groups_and_marks_a_broken_target():
     rows = {r.cells[0]: r for r in table.rows}
     assert "Workloads (IOPS served, mean)" in rows
     busiest = rows["Busiest component (peak)"]
-    assert "Disk Group " in busiest.cells[4], busiest.cells
+    # the closed 256-I/O load sits at the MD3200's controller I/O limit in both scenarios: that
+    # limit, not a disk group, is the busiest component (the groups are named in the MTTDL row)
+    assert "(controller limit)" in busiest.cells[4] and not RAW_ID.search(busiest.cells[4]), busiest.cells
     assert "MTTDL (worst disk group)" in rows
     assert sorted(rows["cache: Cache block size"].cells[1:3]) == ["16 KB", "4 KB"]
     peak = next(r for r in table.rows if r.cells[0] == p.workloads[0].name and "target" in r.cells[4])

@@ -172,6 +172,20 @@ def _worst_mttdl(result, project, platform=None) -> tuple[float | None, str]:
     return h, _group_names(result, project, platform).get(gid, str(gid))
 
 
+def _op_namer(current, baseline, current_project, baseline_project, platform):
+    """An operation's label with its RAID group as the user names it: the engine labels
+    "Rebuild drive 0_0_4 of RG 0 (High)"; the comparison says "... of Disk Group 0 (High)"."""
+    from app.domain.user_names import GROUP_REF
+
+    groups = _group_names(baseline, baseline_project, platform) | _group_names(current, current_project, platform)
+
+    def named(label: str) -> str:
+        if "RG " not in label:
+            return label
+        return GROUP_REF.sub(lambda m: groups.get(int(m.group(1)), m.group(0)), label)
+    return named
+
+
 def _platform(catalog, project):
     platforms = getattr(catalog, "platforms", None) or {}
     return platforms.get(getattr(project, "platform_id", None))
@@ -182,6 +196,8 @@ def compare(current, baseline, current_project=None, baseline_project=None, cata
     """The comparison's rows, section by section (see the module docstring)."""
     rows: list[CompareRow] = []
     cur_unfinished, base_unfinished = _unfinished(current), _unfinished(baseline)
+    op_name = _op_namer(current, baseline, current_project, baseline_project,
+                        _platform(catalog, current_project or baseline_project))
 
     # ---- the plan as a whole
     plan = CompareRow("Plan", "horizon", "Plan length", baseline.horizon_h, current.horizon_h, "h")
@@ -197,7 +213,7 @@ def compare(current, baseline, current_project=None, baseline_project=None, cata
     rows.append(plan)
     rows.append(CompareRow("Plan", "unfinished", "Operations not finished", float(len(base_unfinished)),
                            float(len(cur_unfinished)), "count",
-                           note=", ".join(o.label for o in cur_unfinished[:3]) + (" ..." if len(cur_unfinished) > 3 else "")))
+                           note=", ".join(op_name(o.label) for o in cur_unfinished[:3]) + (" ..." if len(cur_unfinished) > 3 else "")))
 
     # ---- operations, by event id (names: their labels)
     cur_ops = {o.event_id: o for o in current.operations}
@@ -208,7 +224,7 @@ def compare(current, baseline, current_project=None, baseline_project=None, cata
             note = f"{b.priority} -> {c.priority}" if c.priority != b.priority else c.priority
         else:
             note = "only in " + ("current" if c is not None else "baseline")
-        row = CompareRow("Operations", eid, (c or b).label,
+        row = CompareRow("Operations", eid, op_name((c or b).label),
                          b.duration_h if b is not None else None, c.duration_h if c is not None else None, "h",
                          note, ABSENT if b is None else NOT_FINISHED, ABSENT if c is None else NOT_FINISHED)
         if c is not None and b is not None and (c.end_h is None) != (b.end_h is None):

@@ -14,7 +14,10 @@ from app.domain.user_names import RAW_ID
 
 pytestmark = pytest.mark.gui
 
-HPT = "Enable High Performance Tier"
+# the Dell ME5 example: a drive fails in the ADAPT group or in the RAID 6 group; the busiest
+# component is a disk group (the MD3200 example's is its controller I/O limit)
+ME5 = "dell-me5-adapt.json"
+BASE, CUR = "RAID 6 drive fails (High)", "ADAPT drive fails (High)"
 
 
 def _texts(table):
@@ -28,10 +31,10 @@ def test_busiest_and_mttdl_name_the_disk_group_not_rg(qtbot, isolated, catalog):
     from app.store.project_file import load_project
     from app.ui.scenarios import CompareTable
 
-    p = load_project(EXAMPLES / "dell-md3200-hpt.json")
+    p = load_project(EXAMPLES / ME5)
     for g in p.groups:  # a project built from blank: the groups were never named
         g.name = ""
-    base, cur = simulate(p, catalog, "Base mode"), simulate(p, catalog, HPT)
+    base, cur = simulate(p, catalog, BASE), simulate(p, catalog, CUR)
     table = CompareTable()
     qtbot.addWidget(table)
     table.resize(800, 600)
@@ -57,7 +60,7 @@ def test_busiest_and_mttdl_name_the_disk_group_not_rg(qtbot, isolated, catalog):
                    if cur.get("group_pct", e).peak() == max(cur.get("group_pct", x).peak()
                                                             for x in cur.entities("group_pct"))))
     p.group(gid).name = "Tier 1"
-    base, cur = simulate(p, catalog, "Base mode"), simulate(p, catalog, HPT)
+    base, cur = simulate(p, catalog, BASE), simulate(p, catalog, CUR)
     table.set_results(cur, base, p, catalog)
     busiest = next(t for t in _texts(table) if t[0].strip() == "Busiest component (peak)")
     assert "Tier 1 (disk group)" in " ".join(busiest), busiest
@@ -70,13 +73,15 @@ def test_the_note_is_in_view_on_a_wide_dock(qtbot, isolated, catalog):
     from app.store.project_file import load_project
     from app.ui.scenarios import CompareTable
 
-    p = load_project(EXAMPLES / "dell-md3200-hpt.json")
+    p = load_project(EXAMPLES / ME5)
+    for g in p.groups:
+        g.name = ""
     table = CompareTable()
     qtbot.addWidget(table)
     table.resize(1000, 500)
     table.show()
     qtbot.waitExposed(table)
-    table.set_results(simulate(p, catalog, HPT), simulate(p, catalog, "Base mode"), p, catalog)
+    table.set_results(simulate(p, catalog, CUR), simulate(p, catalog, BASE), p, catalog)
     t = table.table
     r = next(i for i in range(t.rowCount()) if t.item(i, 0) and t.item(i, 0).text().strip() == "Busiest component (peak)")
     note = t.item(r, 4).text()
