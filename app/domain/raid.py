@@ -177,6 +177,29 @@ class RaidMath:
             return self.spans * self.failures_tolerated
         return self.failures_tolerated
 
+    @property
+    def reconstruct_reads(self) -> int:
+        """Drive reads that rebuild one small host read of a lost member's data: the other data
+        chunks of its stripe and one parity chunk, i.e. the stripe's data chunks. RAID 5 of N:
+        N - 1; RAID 6 and RAID-DP of N: N - 2 (the second parity is not read); RAID 50/60: the
+        span's; a distributed group: its stripe's (8 for DDP's 8+2 D-stripe, however wide the
+        pool). Mirrors read the partner (1); RAID 0 has nothing to read it from (0)."""
+        if self.raid is RaidType.R0:
+            return 0
+        if self.is_mirror:
+            return 1
+        return max(self.span_width - self.parity_per_stripe, 1)
+
+    @property
+    def degraded_read_multiplier(self) -> float:
+        """Mean drive reads per small random host read with one member down: the 1/N of the
+        reads that fall on the lost member's data cost reconstruct_reads each, the rest one
+        (RAID 5 of N: 1 + (N - 2)/N; RAID 6: 1 + (N - 3)/N; a 12-drive DDP of 8+2 stripes:
+        1 + 7/12). 1 for mirrors (the partner serves the read) and RAID 0."""
+        if not self.is_parity or self.width < 2:
+            return 1.0
+        return 1.0 + (self.reconstruct_reads - 1) / self.width
+
     def span_of(self, k: int) -> int:
         """The span (RAID 50/60) of member position k: spans are consecutive in member order."""
         return min(k // self.span_width, self.spans - 1) if self.raid.spanned else 0

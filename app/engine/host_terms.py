@@ -251,7 +251,9 @@ def _group_factors(sim: SimState) -> tuple[np.ndarray, np.ndarray]:
         cached = lay.group_factors.get(key)
         if cached is None:
             width = lay.g_width
-            wider = 1.0 + (width - 2.0) / width
+            # a degraded parity group's random read: 1/N of them rebuilt from the stripe's data
+            # chunks (RAID 5 N - 1, RAID 6 N - 2, a pool's 8+2 stripe 8; RaidMath)
+            wider = lay.g_degraded_read
             pen = lay.g_pen
             if pen_over:
                 over = dict(pen_over)

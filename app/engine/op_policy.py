@@ -85,8 +85,12 @@ def policy_rate(op: Any, ctx: Any, pol: Policy, full: float, full_limit: str, us
                 if lim < (idle + busy) * scale:
                     scale = lim / (idle + busy)
                     op.last_limit = "queue depth (" + op.centre(kind_, i) + ")"
+    # the held time is the share at the drive that sets the rate (the costliest per MB); a drive
+    # the phase needs less of per MB (a hot spare written while 11 survivors read in lockstep
+    # rows) is busy with it only in proportion: the phase sends it no more I/O than its rate needs
+    top = max((cost for _, _, cost in uses), default=0.0) if held > 0.0 else 0.0
     for kind_, i, cost in uses:
-        ctx.add(kind_, i, (moved * cost + held) * scale)
+        ctx.add(kind_, i, (moved * cost + (held * cost / top if top > 0.0 else 0.0)) * scale)
     return (idle + busy) * scale
 
 

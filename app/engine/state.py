@@ -78,6 +78,7 @@ class Layout:
     g_data: Any
     g_pen: Any
     g_wpass: Any
+    g_degraded_read: Any  # drive reads per random host read in a degraded parity group
     g_raid: Any
     g_mirror: Any
     g_parity: Any
@@ -175,13 +176,17 @@ class Layout:
             key = (g.raid, g.width, g.stripe, g.spare)  # what RaidGroup.math is made of
             if key not in maths:
                 m = g.math
-                maths[key] = (max(m.data_disks, 1), m.write_penalty, m.is_mirror, m.is_parity, m.write_service_times)
-        per = np.array([maths[(g.raid, g.width, g.stripe, g.spare)] for g in groups], float).reshape(G, 5)
+                maths[key] = (max(m.data_disks, 1), m.write_penalty, m.is_mirror, m.is_parity, m.write_service_times,
+                              m.degraded_read_multiplier)
+        per = np.array([maths[(g.raid, g.width, g.stripe, g.spare)] for g in groups], float).reshape(G, 6)
         self.g_data = per[:, 0].copy()
         self.g_pen = per[:, 1].copy()
         self.g_mirror = per[:, 2] > 0
         self.g_parity = per[:, 3] > 0
         self.g_wpass = per[:, 4].copy()  # service times in a row of an uncached random write
+        # drive reads per random host read with one member down (RaidMath.degraded_read_multiplier:
+        # a lost chunk is rebuilt from its stripe's data chunks, RAID 6 N - 2, a pool's stripe k - 2)
+        self.g_degraded_read = per[:, 5].copy()
         self.g_raid = [g.raid.value for g in groups]
         # WAFL RAID-DP keeps parity on dedicated disks: host I/O lands on the data disks
         self.g_dedicated_parity = np.array([g.raid is RaidType.RAID_DP for g in groups], bool)
