@@ -53,6 +53,7 @@ def solve(sim: SimState) -> None:
         X0 = sim.X if len(sim.X) == P else np.zeros(P)
         X = np.where(st["closed"], X0, X)
     n_pass = 40 if closed_loop else 1
+    X_in = Xc_in = X  # the previous pass's input and f(input), for the secant step
     R_p = np.zeros(P)
     if not P:
         if getattr(sim, "_alive_key", None) != sim.topo:  # cached: loads() reuses by identity
@@ -121,7 +122,11 @@ def solve(sim: SimState) -> None:
             Xcap = np.maximum(sim.max_util - others, 0.01) / demand_floor
             Xc = np.where(st["on"], np.minimum(Xc, Xcap), 0.0)
             X_prev = X
-            X = np.where(closed, 0.5 * X + 0.5 * Xc if it else Xc, X)
+            if not it:  # a warm start: the first pass takes f(X) whole
+                X = np.where(closed, Xc, X)
+            else:
+                X = np.where(closed, X + _secant_weight(X, X_in, Xc, Xc_in) * (Xc - X), X)
+            X_in, Xc_in = X_prev, Xc
         if closed_loop:
             X = X * port_scale(sim, ctrl, X, st["kb"])
         if caps is not None:
@@ -143,7 +148,7 @@ def solve(sim: SimState) -> None:
             tol = 5e-4 * np.maximum(np.abs(X), 1e-9)
             if think is not None:
                 tol = tol * (R_f / np.maximum(R_f + think, 1e-12))
-            if it >= 2 and np.all(np.abs(X - X_prev) <= tol):
+            if it >= 1 and np.all(np.abs(X - X_prev) <= tol):
                 break
     sim.X = X
     W = len(sim.workloads)
@@ -183,6 +188,19 @@ def solve(sim: SimState) -> None:
     np.multiply(host_mb_c / max(port_cap, 1e-9), 100.0, out=rv["port_pct"])
     sim._row_agg = None
     sim.step_resp = (resp_w, rmax, lun_r, read_w, write_w)
+
+
+def _secant_weight(X: np.ndarray, X_last: np.ndarray, Xc: np.ndarray, Xc_last: np.ndarray) -> np.ndarray:
+    """The step towards f(X) of the closed-loop fixed point X = f(X), per pair: 1 / (1 - f'),
+    with f' the secant slope of the last two passes (a Newton step on f(X) - X). A fixed
+    damping of 0.5 converges at ~0.4 a pass where f' is near 0 (9-13 passes from a changed
+    step); the secant's step settles in 3-5. The throughput law makes f decreasing (more I/Os
+    -> longer response -> fewer), so the weight is in (0, 1]; it is kept in [0.25, 1] and
+    is 0.5 (plain damping) where the last two inputs are too close to give a slope."""
+    dX = X - X_last
+    ok = np.abs(dX) > 1e-9 * np.maximum(np.abs(X), 1e-9)
+    slope = (Xc - Xc_last) / np.where(ok, dX, 1.0)
+    return np.where(ok, np.clip(1.0 / np.maximum(1.0 - slope, 1e-12), 0.25, 1.0), 0.5)
 
 
 def solve_open(sim: SimState, st: dict[str, Any]) -> None:
