@@ -229,6 +229,8 @@ def solve_open(sim: SimState, st: dict[str, Any]) -> None:
     busy = rv["drive_group"]
     if len(busy) and float(busy.max()) > sim.max_util * (1.0 + 1e-9) and _squeeze(sim, st, U_host_g, busy):
         sim._row_agg = None  # the step's rows are its own (_squeeze)
+        if CHECKS:
+            _after_call("_squeeze", sim, st)
     elif agg is not sim._row_agg:
         rv["iops"][:], rv["mb_s"][:], rv["port_pct"][:], rv["offered_iops"][:] = agg
         sim._row_agg = agg
