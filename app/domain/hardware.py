@@ -88,11 +88,23 @@ class Tables(Mapping[str, Any]):
             parts = dotted.split(".")
             node = out
             for part in parts[:-1]:
-                child = node._data.get(part)
+                name, _, index = part.partition("[")  # "asap_by_group[0]": a row of a list of tables
+                child = node._data.get(name)
+                if index:
+                    if not isinstance(child, list):
+                        raise KeyError(f"preset has no list of tables at {dotted!r}")
+                    rows = list(child)  # the list is copied too: the catalog's stays as it is
+                    node._data[name] = rows
+                    i = int(index.rstrip("]"))
+                    if not (0 <= i < len(rows)) or not isinstance(rows[i], Tables):
+                        raise KeyError(f"preset has no table at {dotted!r}")
+                    rows[i] = Tables(rows[i]._data, rows[i]._path)
+                    node = rows[i]
+                    continue
                 if not isinstance(child, Tables):
                     raise KeyError(f"preset has no table at {dotted!r}")
                 child = Tables(child._data, child._path)
-                node._data[part] = child
+                node._data[name] = child
                 node = child
             leaf = node._data.get(parts[-1])
             if not isinstance(leaf, Param):
