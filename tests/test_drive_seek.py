@@ -22,14 +22,14 @@ def test_seek_curve_gives_the_average_over_the_whole_stroke_and_less_on_part_of_
     assert short_seek_ms(0.0, 0.1) == 0.0  # an SSD has no seek
 
 
-def _run(catalog, lun_gb):
+def _run(catalog, lun_gb, outstanding=5):
     from app.engine import simulate
     from app.engine.cases import build_project
 
     spec = {"platform": "linux-md",
             "groups": [{"id": 0, "raid": "R5", "drives": 5, "drive_type": "sas-10k-2400", "buses": [0]}],
             "luns": [{"id": 0, "group": 0, "gb": lun_gb}, {"id": 1, "group": 0, "gb": 4000}],
-            "workloads": [{"id": "db", "name": "db", "luns": [0], "mode": "closed", "outstanding": 5,
+            "workloads": [{"id": "db", "name": "db", "luns": [0], "mode": "closed", "outstanding": outstanding,
                            "read_pct": 100, "io_kb": 8, "random_pct": 100}],
             "horizon_h": 1.0}
     return simulate(build_project(spec, catalog), catalog).get("iops", "db").at(0.5)
@@ -49,6 +49,31 @@ def test_a_small_lun_serves_more_random_iops_than_a_large_one(catalog):
     assert rest > rotation_ms
     assert small / large == pytest.approx(expect, rel=0.03)
     assert small / large > 1.25
+
+
+def test_elevator_shortens_the_seek_as_the_queue_grows():
+    from app.domain.hardware import reordered_seek_share
+
+    shares = [reordered_seek_share(1.0, q) for q in (1.0, 2.0, 6.0, 16.0)]
+    assert shares[0] == 1.0 and reordered_seek_share(1.0, 0.3) == 1.0  # nothing waits: no reordering
+    assert shares == sorted(shares, reverse=True) and len(set(shares)) == 4
+    assert 0.6 < shares[2] < 0.8  # six waiting: the gaps between 7 random positions, ~1/8 of the stroke
+    assert reordered_seek_share(0.05, 6.0) < 1.0
+
+
+def test_a_deep_closed_queue_is_served_faster_than_one_at_a_time(catalog, monkeypatch):
+    """40 outstanding random reads on five drives (8 waiting at each) over 8 TB: they serve them in
+    order of position, so the group delivers more than the same run whose drives serve one at
+    a time (the elevator's share of the seek: 0.6 of it with 8 waiting). One outstanding I/O
+    per drive is not reordered: that run is the same either way."""
+    import app.engine.host_terms as host_terms
+
+    deep, shallow = _run(catalog, 8000, outstanding=40), _run(catalog, 8000, outstanding=5)
+    monkeypatch.setattr(host_terms, "_reordered_share", lambda span, queue: queue * 0.0 + 1.0)
+    deep_fcfs, shallow_fcfs = _run(catalog, 8000, outstanding=40), _run(catalog, 8000, outstanding=5)
+    assert deep > 1.1 * deep_fcfs
+    assert shallow == pytest.approx(shallow_fcfs, rel=1e-9)
+    assert deep > shallow  # more outstanding I/Os: more throughput, never less
 
 
 @pytest.fixture(scope="module")

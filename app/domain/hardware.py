@@ -212,14 +212,19 @@ def _seek_curve(x: float) -> float:
     return _SEEK_SHORT_A + _SEEK_SHORT_B * x ** 0.5 if x < _SEEK_KNEE else _SEEK_LONG_C + _SEEK_LONG_E * x
 
 
-def _mean_seek_over_span(f: float, steps: int = 400) -> float:
-    """The curve's mean over random pairs of positions in the first fraction f of the stroke: a
-    distance x in [0, f] has density 2 (f - x) / f^2 (midpoint rule)."""
+def _mean_seek_over_span(f: float, queue: float = 1.0, steps: int = 400) -> float:
+    """The curve's mean seek over a span f of the stroke (midpoint rule). One I/O at a time
+    (queue 1) seeks between two random positions: a distance x in [0, f] of density
+    2 (f - x) / f^2. With `queue` I/Os waiting, an elevator (SCAN) serves them in order of
+    position: each seek spans the gap to the next of queue + 1 random positions, density
+    (queue + 1) (1 - x / f)^queue / f (the spacing of n uniform points is Beta(1, n); queue 1
+    gives the pair's density again)."""
     h = f / steps
+    n = queue + 1.0
     total = 0.0
     for i in range(steps):
         x = (i + 0.5) * h
-        total += _seek_curve(x) * 2.0 * (f - x) / (f * f) * h
+        total += _seek_curve(x) * n * (1.0 - x / f) ** queue / f * h
     return total
 
 
@@ -227,12 +232,24 @@ _FULL_STROKE_MEAN = _mean_seek_over_span(1.0)
 
 
 @functools.lru_cache(maxsize=4096)
-def seek_span_ratio(span: float) -> float:
-    """The seek curve's mean over random positions in the first `span` of the stroke over its
-    mean over the whole stroke (1 at span 1; the layouts of a plan repeat a few spans)."""
-    if span >= 1.0:
+def seek_span_ratio(span: float, queue: float = 1.0) -> float:
+    """The seek curve's mean over random positions in the first `span` of the stroke, with
+    `queue` I/Os waiting at the drive (1: none reordered), over its mean over the whole stroke
+    one at a time (1 at span 1, queue 1; the layouts of a plan repeat a few spans)."""
+    queue = max(queue, 1.0)
+    if span >= 1.0 and queue == 1.0:
         return 1.0
-    return _mean_seek_over_span(max(span, 1e-4)) / _FULL_STROKE_MEAN  # a LUN of a few MB: the settle time
+    # a LUN of a few MB: the settle time, not zero
+    return _mean_seek_over_span(min(max(span, 1e-4), 1.0), queue) / _FULL_STROKE_MEAN
+
+
+def reordered_seek_share(span: float, queue: float) -> float:
+    """The share of a drive's seek (at this span, one I/O at a time) left when `queue` I/Os wait
+    and the drive serves them in order of position (elevator): 1 at a queue of 1 or less; at
+    the whole stroke 0.69 with 6 waiting, 0.54 with 16."""
+    if queue <= 1.0:
+        return 1.0
+    return seek_span_ratio(span, round(queue, 2)) / seek_span_ratio(span, 1.0)
 
 
 def short_seek_ms(avg_seek_ms: float, span: float) -> float:

@@ -85,6 +85,8 @@ class Layout:
     g_stripe_n: Any  # drives one stripe of a distributed group spans (inf: every member)
     g_seq: Any
     g_rand: Any
+    g_seek: Any  # the seek part of g_rand (ms; 0: a class figure, no seek_ms) and its span of the stroke
+    g_seek_span: Any
     g_resp: Any  # an I/O's light-load response over the busy time per I/O (SSD latency; 1 for disks)
     g_member_cap: Any
     d_group: Any
@@ -240,11 +242,16 @@ class Layout:
 
     def _short_seek(self, project: Any, types: list[DriveType]) -> None:
         """Shorten each group's random service time (g_rand) by the seek its drives save when
-        the host's random I/Os fall on part of their stroke (docs/model.md 2.1): the span is the
-        capacity of the group's LUNs that a workload addresses over the group's usable capacity
-        (the LUNs laid out one after another from the start of the members), and the seek over
-        it follows hardware.short_seek_ms. Only a drive whose catalog entry gives its average
-        seek (seek_ms) has a seek to shorten; a class figure's random_ms stays whole."""
+        the host's random I/Os fall on part of their stroke (docs/model.md 2.1), and keep the
+        seek left (g_seek, ms) and the span (g_seek_span) for the elevator's reordering of a
+        queue (host_terms._pair_arith). The span is the capacity of the group's LUNs that a
+        workload addresses over the group's usable capacity (the LUNs laid out one after another
+        from the start of the members); WAFL (RAID-DP) writes a LUN's blocks wherever its
+        aggregate has free space, a span the project does not give: the whole stroke. Only a
+        drive whose catalog entry gives its average seek (seek_ms) has a seek to shorten; a
+        class figure's random_ms stays whole (g_seek 0)."""
+        self.g_seek = np.zeros(self.G)
+        self.g_seek_span = np.ones(self.G)
         d_seek = np.fromiter([t.seek_ms if not t.is_ssd else 0.0 for t in types], float, self.D)
         if self.D == 0 or not (d_seek > 0).any():
             return
@@ -255,11 +262,15 @@ class Layout:
         for gi, members in enumerate(self.g_members):
             seek = d_seek[members]
             usable = float(self.g_data[gi]) * float(self.g_member_cap[gi])
-            if not len(members) or not (seek > 0).any() or usable <= 0 or active_gb[gi] <= 0:
+            if not len(members) or not (seek > 0).any() or usable <= 0:
                 continue
             mean_seek = float(seek.mean())
-            saved = mean_seek - short_seek_ms(mean_seek, min(float(active_gb[gi]) / usable, 1.0))
-            self.g_rand[gi] = max(float(self.g_rand[gi]) - saved, 1e-3)
+            span = 1.0
+            if active_gb[gi] > 0 and not bool(self.g_dedicated_parity[gi]):
+                span = min(float(active_gb[gi]) / usable, 1.0)
+            left = short_seek_ms(mean_seek, span)
+            self.g_rand[gi] = max(float(self.g_rand[gi]) - (mean_seek - left), 1e-3)
+            self.g_seek[gi], self.g_seek_span[gi] = left, span
 
     def data_names(self) -> tuple[str, ...]:
         """The names of the instance's attributes: its __dict__'s keys as Python; compiled, the
