@@ -22,13 +22,13 @@ def test_seek_curve_gives_the_average_over_the_whole_stroke_and_less_on_part_of_
     assert short_seek_ms(0.0, 0.1) == 0.0  # an SSD has no seek
 
 
-def _run(catalog, lun_gb, outstanding=5):
+def _run(catalog, lun_gb, outstanding=5, idle_gb=4000):
     from app.engine import simulate
     from app.engine.cases import build_project
 
     spec = {"platform": "linux-md",
             "groups": [{"id": 0, "raid": "R5", "drives": 5, "drive_type": "sas-10k-2400", "buses": [0]}],
-            "luns": [{"id": 0, "group": 0, "gb": lun_gb}, {"id": 1, "group": 0, "gb": 4000}],
+            "luns": [{"id": 0, "group": 0, "gb": lun_gb}] + ([{"id": 1, "group": 0, "gb": idle_gb}] if idle_gb else []),
             "workloads": [{"id": "db", "name": "db", "luns": [0], "mode": "closed", "outstanding": outstanding,
                            "read_pct": 100, "io_kb": 8, "random_pct": 100}],
             "horizon_h": 1.0}
@@ -61,16 +61,19 @@ def test_elevator_shortens_the_seek_as_the_queue_grows():
     assert reordered_seek_share(0.05, 6.0) < 1.0
 
 
-def test_a_deep_closed_queue_is_served_faster_than_one_at_a_time(catalog, monkeypatch):
-    """40 outstanding random reads on five drives (8 waiting at each) over 8 TB: they serve them in
-    order of position, so the group delivers more than the same run whose drives serve one at
-    a time (the elevator's share of the seek: 0.6 of it with 8 waiting). One outstanding I/O
-    per drive is not reordered: that run is the same either way."""
-    import app.engine.host_terms as host_terms
+def test_a_deep_closed_queue_is_served_faster_than_one_at_a_time(catalog):
+    """40 outstanding random reads on five drives (8 waiting at each) over the whole group: they
+    serve them in order of position, so the group delivers more than with the same drive whose
+    catalog gives no seek (the same random_ms, nothing to reorder: served one at a time). One
+    outstanding I/O per drive is not reordered: those runs are the same. (A catalog copy, not a
+    patched function: the compiled engine calls its own.)"""
+    import dataclasses
 
-    deep, shallow = _run(catalog, 8000, outstanding=40), _run(catalog, 8000, outstanding=5)
-    monkeypatch.setattr(host_terms, "_reordered_share", lambda span, queue: queue * 0.0 + 1.0)
-    deep_fcfs, shallow_fcfs = _run(catalog, 8000, outstanding=40), _run(catalog, 8000, outstanding=5)
+    drive = catalog.drive("sas-10k-2400")
+    no_seek = dataclasses.replace(catalog, drives={**catalog.drives, drive.id: dataclasses.replace(drive, seek_ms=0.0)})
+    whole = 4 * drive.capacity_gb  # the group's usable capacity: span 1, no short-seek
+    deep, shallow = _run(catalog, whole, 40, idle_gb=0), _run(catalog, whole, 5, idle_gb=0)
+    deep_fcfs, shallow_fcfs = _run(no_seek, whole, 40, idle_gb=0), _run(no_seek, whole, 5, idle_gb=0)
     assert deep > 1.1 * deep_fcfs
     assert shallow == pytest.approx(shallow_fcfs, rel=1e-9)
     assert deep > shallow  # more outstanding I/Os: more throughput, never less
