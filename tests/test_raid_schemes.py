@@ -168,12 +168,14 @@ def test_md_window_bounds_respected(catalog):
     assert mb / rebuild_h(idle) / 3600 == pytest.approx(195.3, rel=0.01)
     mb6 = 24000 * 1024
     rates = {}
-    for iops in (150, 300):  # a moderate load leaves it free time; a heavy one none
+    # a moderate load leaves it free time; a heavy one none (900: the 2 TB LUN spans under 1% of
+    # each 24 TB drive, so its random I/Os seek short, docs/model.md 2.1, and 300 no longer fill them)
+    for iops in (150, 900):
         r = run(catalog, "linux-md", "R6", 12, "nlsas-7k2-24000", "Default", gb=2000, spares=1, iops=iops)
         rates[iops] = mb6 / rebuild_h(r) / 3600
     assert 0.977 < rates[150] < 195.3
-    assert rates[300] == pytest.approx(0.977, rel=1e-3)  # speed_limit_min: guaranteed, never less
-    raised = run(catalog, "linux-md", "R6", 12, "nlsas-7k2-24000", "Raised minimum", gb=2000, spares=1, iops=300)
+    assert rates[900] == pytest.approx(0.977, rel=1e-3)  # speed_limit_min: guaranteed, never less
+    raised = run(catalog, "linux-md", "R6", 12, "nlsas-7k2-24000", "Raised minimum", gb=2000, spares=1, iops=900)
     assert mb6 / rebuild_h(raised) / 3600 == pytest.approx(48.8, rel=0.01)
 
 

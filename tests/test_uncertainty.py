@@ -227,3 +227,25 @@ def test_quantiles_moved_measures_duration_and_series_moves():
     assert _quantiles_moved(summary(float("inf"), 50.0), summary(float("inf"), 50.0)) == 0.0
     assert _quantiles_moved(summary(3.0, 50.0), summary(float("inf"), 50.0)) == float("inf")
     assert _quantiles_moved(summary(3.0, 50.0), summary(3.0, 60.0)) > 0.02
+
+
+def test_a_ranged_table_row_is_sampled_and_reaches_the_engine(catalog):
+    """emc Table 6's rows carry ranges (Table 5 and Table 6 print the same rebuild as 73 and 74
+    MB/s): the bands list a row's value by its path, Tables.with_values sets it in a copy of
+    the row, and the rebuild the validation case runs moves with it."""
+    from app.cli.calibration import Bench
+    from app.service.uncertainty import catalog_with
+
+    row = "rebuild.asap_by_group[0].r5_high"
+    pf = catalog.platform("emc-cx4-960-r28")
+    ranged = {p.path: p for p in ranged_parameters(pf)}
+    assert ranged[row].low < ranged[row].value == 74 < ranged[row].high
+    new = pf.rates.with_values({row: 70.0})
+    assert new["rebuild"]["asap_by_group"][0]["r5_high"].value == 70.0
+    assert pf.rates["rebuild"]["asap_by_group"][0]["r5_high"].value == 74  # the catalog's row is untouched
+    with pytest.raises(KeyError):
+        pf.rates.with_values({"rebuild.asap_by_group[9].r5_high": 1.0})
+    case = "emc.rebuild.table5.parity"
+    assert Bench(catalog).run([case])[case].predicted == pytest.approx(74.0, rel=1e-3)
+    moved = Bench(catalog_with(catalog, "emc-cx4-960-r28", {row: 70.0})).run([case])[case]
+    assert moved.predicted == pytest.approx(70.0, rel=1e-3)

@@ -10,6 +10,8 @@ from typing import Any, Final
 
 import numpy as np
 
+from app.domain.hardware import reordered_seek_share
+
 from .sim_state import SimState
 from .write_cost import penalty_overrides
 
@@ -42,6 +44,18 @@ def _offered(x_open, on):
     return x_open * on
 
 
+def _reordered_share(span, queue):
+    """hardware.reordered_seek_share for numpy rows (each distinct span and queue once) and
+    Python floats."""
+    if isinstance(queue, np.ndarray):
+        span_row = np.broadcast_to(span, queue.shape)
+        out = np.ones(queue.shape)
+        for i in np.flatnonzero(queue > 1.0).tolist():
+            out[i] = reordered_seek_share(float(span_row[i]), float(queue[i]))
+        return out
+    return reordered_seek_share(float(span), float(queue))
+
+
 def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -> tuple:
     """The host path's per-pair terms (PAIR_TERMS, in order), written once for numpy rows
     (many pairs) and Python floats (one pair; the same IEEE operations, so the same values):
@@ -49,11 +63,13 @@ def _pair_arith(wt, gt, hit_scale, opt, on, seq64: bool, frag_k: float | None) -
     hit_scale and opt: the LUN's cache re-warm scale and optimization, on: the pair has an I/O
     path; seq64: sequential reads are timed per 64 KB; frag_k: fragmentation slows them."""
     (r, omr, rnd, kb, kbm, omr_rnd, r_omrnd, omr_omrnd, hit_w, x_open, n_raw, n_out, kb64) = wt
-    seq, rand_s, pen, fullstripe, data1, wpass, rd_mult, seq_deg, rrf_mult = gt
+    seq, rand_s, pen, fullstripe, data1, wpass, rd_mult, seq_deg, rrf_mult, seek_s, seek_span, serving = gt
     hit = hit_w * hit_scale
     r_omh = r * (1 - hit)
     s_seqr = kbm / seq
-    s_rand = rand_s + s_seqr
+    # a closed loop's I/Os wait at the drives its group spreads them over; a drive with a queue
+    # serves it in order of position (elevator) and seeks shorter (n_raw: 0 for an open load)
+    s_rand = rand_s - seek_s * (1.0 - _reordered_share(seek_span, n_raw / serving)) + s_seqr
     seq_read = r_omrnd * s_seqr * seq_deg
     t_seq = kb64 if seq64 else s_seqr * 1000.0 / data1
     if frag_k is not None:  # fragmentation (WAFL) slows sequential reads
@@ -262,13 +278,17 @@ def _group_factors(sim: SimState) -> tuple[np.ndarray, np.ndarray]:
                      lay.g_wpass]
             ones = np.ones(lay.G)
             resp = lay.g_resp  # an SSD's latency over its busy time per I/O (1 for disks)
+            # the seek a queue can shorten, its span, and the drives a closed loop's I/Os wait
+            # at (a dedicated-parity group's data drives, else all members)
+            seek = [lay.g_seek / 1000.0, lay.g_seek_span,
+                    np.where(lay.g_dedicated_parity, np.maximum(lay.g_data, 1.0), width)]
             factors = (
-                np.array(fixed + [ones, ones, resp]),
+                np.array(fixed + [ones, ones, resp] + seek),
                 np.array(fixed + [
                     wider,  # random read multiplier
                     ones / sim.degr_seq if sim.degr_seq else wider,  # sequential read
                     (1.0 + (sim.degr_fac - 1.0) / width) * resp,  # fixed random response
-                ]))
+                ] + seek))
             for f in factors:
                 f.flags.writeable = False  # shared by the runs
             # per group as Python floats, [whole, degraded] (_group_terms' one-group path), and

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from app.domain.hardware import Catalog, DriveType, Interface, Platform
+from app.domain.hardware import Catalog, DriveType, Interface, Platform, short_seek_ms
 from app.domain.project import Lun, Project, RaidGroup, parse_slot_id
 from app.domain.raid import RaidType
 
@@ -86,6 +86,8 @@ class Layout:
     g_stripe_n: Any  # drives one stripe of a distributed group spans (inf: every member)
     g_seq: Any
     g_rand: Any
+    g_seek: Any  # the seek part of g_rand (ms; 0: a class figure, no seek_ms) and its span of the stroke
+    g_seek_span: Any
     g_resp: Any  # an I/O's light-load response over the busy time per I/O (SSD latency; 1 for disks)
     g_member_cap: Any
     d_group: Any
@@ -235,12 +237,45 @@ class Layout:
         self.l_wcache = np.fromiter([bool(l.settings.get("write_cache", wcache)) for l in luns], bool, L)
         rcache = lun_defaults.get("read_cache", True)
         self.l_rcache = np.fromiter([bool(l.settings.get("read_cache", rcache)) for l in luns], bool, L)
+        self._short_seek(project, types)
         self.group_factors = {}
         self._names = self.data_names()
         for name in self._names:  # shared by the runs (see RUN_STATE)
             v = getattr(self, name)
             if isinstance(v, np.ndarray) and name not in self.RUN_STATE:
                 v.flags.writeable = False
+
+    def _short_seek(self, project: Any, types: list[DriveType]) -> None:
+        """Shorten each group's random service time (g_rand) by the seek its drives save when
+        the host's random I/Os fall on part of their stroke (docs/model.md 2.1), and keep the
+        seek left (g_seek, ms) and the span (g_seek_span) for the elevator's reordering of a
+        queue (host_terms._pair_arith). The span is the capacity of the group's LUNs that a
+        workload addresses over the group's usable capacity (the LUNs laid out one after another
+        from the start of the members); WAFL (RAID-DP) writes a LUN's blocks wherever its
+        aggregate has free space, a span the project does not give: the whole stroke. Only a
+        drive whose catalog entry gives its average seek (seek_ms) has a seek to shorten; a
+        class figure's random_ms stays whole (g_seek 0)."""
+        self.g_seek = np.zeros(self.G)
+        self.g_seek_span = np.ones(self.G)
+        d_seek = np.fromiter([t.seek_ms if not t.is_ssd else 0.0 for t in types], float, self.D)
+        if self.D == 0 or not (d_seek > 0).any():
+            return
+        addressed = {lun for w in project.workloads for lun in w.luns}
+        active = np.fromiter([l.id in addressed for l in self.luns], bool, self.L)
+        ok = (self.l_group >= 0) & active
+        active_gb = np.bincount(self.l_group[ok], weights=self.l_cap[ok], minlength=self.G)
+        for gi, members in enumerate(self.g_members):
+            seek = d_seek[members]
+            usable = float(self.g_data[gi]) * float(self.g_member_cap[gi])
+            if not len(members) or not (seek > 0).any() or usable <= 0:
+                continue
+            mean_seek = float(seek.mean())
+            span = 1.0
+            if active_gb[gi] > 0 and not bool(self.g_dedicated_parity[gi]):
+                span = min(float(active_gb[gi]) / usable, 1.0)
+            left = short_seek_ms(mean_seek, span)
+            self.g_rand[gi] = max(float(self.g_rand[gi]) - (mean_seek - left), 1e-3)
+            self.g_seek[gi], self.g_seek_span[gi] = left, span
 
     def data_names(self) -> tuple[str, ...]:
         """The names of the instance's attributes: its __dict__'s keys as Python; compiled, the
