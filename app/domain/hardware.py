@@ -7,7 +7,6 @@ prediction can list its assumptions.
 from __future__ import annotations
 
 import functools
-
 import math
 from dataclasses import dataclass, field, replace
 from enum import Enum

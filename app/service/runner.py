@@ -117,12 +117,6 @@ class SharedCatalog:
         self.data = pickle.dumps(catalog, protocol=pickle.HIGHEST_PROTOCOL)
         self.key = hashlib.blake2b(self.data, digest_size=16).digest()
 
-    def __getstate__(self):
-        return (self.key, self.data)
-
-    def __setstate__(self, state) -> None:
-        self.key, self.data = state
-
 
 _opened: dict[bytes, Any] = {}  # in a worker: the catalogs its batches sent, by content
 _OPENED_MAX = 4  # a worker serves one GUI: a handful of catalogs at most (user presets edited)

@@ -38,6 +38,7 @@ class SweepDialog(BackgroundRunDialog):
         self.document = document
         self.executor = executor  # None: the shared local process pool
         self.results: list[tuple[str, Any]] = []
+        self._names: Any = None  # ObjectNames of the project when the results came (_finished)
 
         form = QFormLayout()
         self.scenarios = QListWidget()
@@ -210,6 +211,9 @@ class SweepDialog(BackgroundRunDialog):
             self.summary.setText(tr("Cancelled."))
             return
         self.results = results
+        from app.domain.user_names import ObjectNames
+
+        self._names = ObjectNames(self.document.project, self.document.platform)  # once per answer
         self.bar.setRange(0, 1)
         self.bar.setValue(1)
         self.curve_box.blockSignals(True)
@@ -273,15 +277,11 @@ class SweepDialog(BackgroundRunDialog):
     def _named(self, text: str, scenario: str | None = None) -> str:
         """A service text as the user names things: "during op1 (...)" -> "during Migrate LUN 18
         -> LUN 19 (...)", "RG 3" -> "Disk Group 3" (or the group's own name)."""
-        from app.domain.user_names import ObjectNames
-
-        return ObjectNames(self.document.project, self.document.platform).text(text, scenario)
+        return self._names.text(text, scenario) if self._names is not None else text
 
     def _component(self, label: str) -> str:
         """A component label ("RG 3", "drive 0_0_0") with its group named, drive ids kept."""
-        from app.domain.user_names import ObjectNames
-
-        return ObjectNames(self.document.project, self.document.platform).groups_in(label)
+        return self._names.groups_in(label) if self._names is not None else label
 
     def _kind(self, kind: str) -> str:
         """A component kind as the platform calls it: "RG" -> "Disk Group"."""
