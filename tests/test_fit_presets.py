@@ -102,3 +102,48 @@ def test_citations_and_plumbing_scan():
     assert plumbing_reason(case, used, {"rebuild.idle.High"}) is None  # a fitted value is not an input
     assert plumbing_reason(dict(case, published=40.0), used, set()) is None
     assert plumbing_reason(dict(case, tolerance="greater"), used, set()) is None  # a direction
+
+
+def test_a_ratio_ladder_is_one_parameter(tmp_path, bench):
+    """SANtricity's reconstruction levels are one fitted share ([fit.rebuild_high_share] ratios
+    =): a run with the parameter set moves every level by its factor, and --write writes each
+    level as the factor times the fitted value, with the same range around it."""
+    from app.store.presets import fit_tied_keys
+
+    (p,) = [p for p in fit_params(load_rates_docs()) if p.name == "rebuild_high_share"]
+    tied = dict(p.also)
+    assert tied["policy.rebuild.Highest.share"] == 2.0 and tied["policy.rebuild.Lowest.share"] == 0.25
+    with pytest.raises(ValueError, match="Low.share"):
+        fit_tied_keys({"ratios": {"policy.rebuild.Low.share": 0}})
+    path = tmp_path / "santricity.toml"
+    shutil.copy(rates_files()["santricity"], path)
+    fr = fit_rates(bench, "santricity", [p], max_iter=0)
+    fr.values[p.path] = 0.3
+    write_fit(path, fr, today="2000-01-02")
+    from app.cli.calibration import write_ranges
+
+    write_ranges(path)
+    doc = tomllib.loads(path.read_text())["policy"]["rebuild"]
+    assert doc["High"]["share"]["value"] == pytest.approx(0.3)
+    assert doc["Highest"]["share"]["value"] == pytest.approx(0.6)
+    assert doc["Lowest"]["share"]["value"] == pytest.approx(0.075)
+    assert doc["Lowest"]["share"]["high"] / doc["Lowest"]["share"]["value"] == pytest.approx(
+        doc["High"]["share"]["high"] / doc["High"]["share"]["value"], rel=1e-3)
+    assert "x 2 of policy.rebuild.High.share" in doc["Highest"]["share"]["source"]
+    # in a run: every level set from the one parameter (Bench.run's values for the catalog)
+    import app.store.presets as presets
+
+    seen = {}
+    real = presets.with_rates_values
+
+    def spy(cat, rid, values):
+        seen.update(values)
+        return real(cat, rid, values)
+
+    presets.with_rates_values = spy
+    try:
+        bench.run(["santricity.pool_faster_than_hot_spare"], {"santricity": {p.path: 0.3}})
+    finally:
+        presets.with_rates_values = real
+    assert seen["policy.rebuild.Highest.share"] == pytest.approx(0.6)
+    assert seen["policy.rebuild.Medium.share"] == pytest.approx(0.3 * 0.5714)

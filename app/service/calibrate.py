@@ -56,7 +56,7 @@ class FreeParameter:
     high: float
     value: float
     about: str = ""
-    also: tuple[str, ...] = ()
+    also: tuple[tuple[str, float], ...] = ()  # more keys set from it: (path, factor), fit_tied_keys
 
 
 @dataclass
@@ -100,6 +100,17 @@ def _number_at(doc: Mapping[str, Any], path: str) -> float | None:
         return None
 
 
+def _tied(decl: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
+    """A declaration's other keys and factors; a broken `ratios` leaves them out (`validate`
+    reports the declaration)."""
+    from app.store.presets import fit_tied_keys
+
+    try:
+        return fit_tied_keys(decl)
+    except ValueError:
+        return ()
+
+
 def free_parameters(pf: Platform, project: Project, data: MeasuredData) -> list[FreeParameter]:
     """The declared fit parameters of the platform's rates that it has, and the workload unknown."""
     merged = _merged_rates(pf)
@@ -111,7 +122,7 @@ def free_parameters(pf: Platform, project: Project, data: MeasuredData) -> list[
             continue  # `validate` reports a broken declaration; the fit leaves it
         lo, hi = float(b[0]), float(b[1])
         out.append(FreeParameter(d["path"], lo, hi, min(max(v, lo), hi), str(d.get("about", name)),
-                                 tuple(d.get("also", ()))))
+                                 _tied(d)))
     rp = build_replay(project, data)
     fixed_hits = [w.read_hit_pct for w in rp.project.workloads if w.read_hit_pct is not None
                   and (not rp.measured_luns or w.id in rp.measured_luns.values())]
@@ -141,16 +152,18 @@ def platform_with(pf: Platform, values: Mapping[str, float], catalog: Catalog, p
     for path, v in values.items():
         if path == READ_HIT:
             continue
-        for key in (path, *also.get(path, ())):
-            rates = set_rates_value(rates, key, float(v))
+        for key, factor in ((path, 1.0), *also.get(path, ())):
+            rates = set_rates_value(rates, key, float(v) * factor)
             if source:
                 _set_source(rates, key, source)
+            x = float(v) * factor
             if _number_at(doc.get("rates_override", {}) or {}, key) is not None:
-                doc["rates_override"] = set_rates_value(doc["rates_override"], key, float(v))
+                doc["rates_override"] = set_rates_value(doc["rates_override"], key, x)
             if ranges and path in ranges:
-                _set_range(rates, key, float(v), *ranges[path], source or "")
+                lo, hi, why = ranges[path]
+                _set_range(rates, key, x, lo * factor, hi * factor, why, source or "")
                 if _number_at(doc.get("rates_override", {}) or {}, key) is not None:
-                    _set_range(doc["rates_override"], key, float(v), *ranges[path], source or "")
+                    _set_range(doc["rates_override"], key, x, lo * factor, hi * factor, why, source or "")
     builtin = pf.builtin
     if platform_id:
         doc["id"] = platform_id

@@ -280,6 +280,7 @@ def valid_limits(rates: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
     narrowed by the bounds of a [fit] table that fits it (a policy's shares and efficiencies are
     not registry keys: their fit bounds keep them inside 0-1)."""
     from app.domain.rate_keys import lookup
+    from app.store.presets import fit_tied_keys
 
     out: dict[str, tuple[float, float]] = {}
 
@@ -300,8 +301,12 @@ def valid_limits(rates: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
     for fit in (rates.get("fit") or {}).values():
         b = fit.get("bounds") if isinstance(fit, dict) else None
         if isinstance(b, list) and len(b) == 2:
-            for path in (fit.get("path", ""), *fit.get("also", ())):
-                narrow(str(path), float(b[0]), float(b[1]))
+            try:
+                tied = fit_tied_keys(fit)
+            except ValueError:
+                tied = ()  # (`validate` reports the declaration)
+            for path, factor in ((fit.get("path", ""), 1.0), *tied):
+                narrow(str(path), float(b[0]) * factor, float(b[1]) * factor)
     return out
 
 

@@ -777,6 +777,22 @@ def platform_from_text(text: str, catalog: Catalog, builtin_dir: Path | None = N
         raise PresetError(f"embedded platform: cannot be read ({type(exc).__name__}: {exc})") from None
 
 
+def fit_tied_keys(decl: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
+    """The keys a [fit.NAME] declaration sets besides its `path`, each with its factor: `also`
+    (the same value) and `ratios` (path -> factor: the fitted value times the factor, for a
+    ladder whose steps keep published proportions; docs/model.md 7.1). A factor must be a
+    positive number (ValueError naming the key)."""
+    out = [(str(k), 1.0) for k in decl.get("also", ())]
+    ratios = decl.get("ratios", {})
+    if not isinstance(ratios, Mapping):
+        raise ValueError("ratios must be a table of key path = factor")
+    for k, f in ratios.items():
+        if isinstance(f, bool) or not isinstance(f, (int, float)) or not f > 0:
+            raise ValueError(f"ratios.{k!r} must be a positive number, not {f!r}")
+        out.append((str(k), float(f)))
+    return tuple(out)
+
+
 def set_rates_value(doc: dict[str, Any], path: str, value: float) -> dict[str, Any]:
     """A copy of a parsed rates document with the number at `path` ("a.b.c", "a.rows[2].c")
     replaced, keeping its source and unit (and its range only if the value stays the same: a
