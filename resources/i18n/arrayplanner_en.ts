@@ -1113,6 +1113,14 @@ Ctrl+Z / Ctrl+Shift+Z: undo / redo.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>SP CPU per core / write cache / I/O limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Controller CPU per core / write cache / I/O limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No prediction yet</source>
         <translation type="unfinished"></translation>
     </message>

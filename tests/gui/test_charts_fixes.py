@@ -345,6 +345,14 @@ def test_controller_word_in_the_cpu_chart_title(panel):
     assert "Controller CPU per core / write cache" in [a.text() for a in panel.view_menu.actions()]
     panel.set_results(result(["USP600/0"]))
     assert panel._base_titles["cpu"] == "Controller CPU per core / write cache"
+    # a controller I/O limit (Dell MD32xx base mode) is drawn there too: the title says so
+    limited = result(["Controller 0/0", "Controller 1/0"])
+    limited.series[("ctrl_limit_pct", "Controller 0")] = Series("ctrl_limit_pct", "Controller 0", "%",
+                                                                np.array([0.0]), np.array([40.0]))
+    panel.set_results(limited)
+    assert panel._base_titles["cpu"] == "Controller CPU per core / write cache / I/O limit"
+    panel.set_results(result(["SP A/0", "SP B/0"]))
+    assert panel._base_titles["cpu"] == "SP CPU per core / write cache"
 
 
 def test_charts_without_workloads_say_so(panel):

@@ -91,6 +91,10 @@ _EMPTY_NOTE = {"response": QT_TR_NOOP("no host workloads"), "throughput": QT_TR_
                "progress": QT_TR_NOOP("no operations")}
 _NOTHING = QT_TR_NOOP("nothing to show")
 QT_TR_NOOP("Controller CPU per core / write cache")  # the cpu title on platforms without "SP"s (_retitle)
+# ... on platforms with a controller I/O limit (ctrl_limit_pct, the MD32xx base-mode limit: _retitle)
+LIMIT_SUFFIX = " / I/O limit"
+QT_TR_NOOP("SP CPU per core / write cache / I/O limit")
+QT_TR_NOOP("Controller CPU per core / write cache / I/O limit")
 
 _PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -609,10 +613,15 @@ class ChartsPanel(QWidget):
         return self.band_overlay.bands
 
     def _retitle(self, result) -> None:
-        """Name the controllers as the platform does ("SP CPU per core", "Controller CPU ...")."""
+        """Name the controllers as the platform does ("SP CPU per core", "Controller CPU ..."),
+        and say so when the CPU chart also draws a controller I/O limit."""
         word = _controller_word(result)
+        limit = result is not None and bool(result.entities("ctrl_limit_pct"))
         for spec in PLOTS:
-            title = tr(spec.title.replace("SP ", f"{word} ", 1) if spec.title.startswith("SP ") else spec.title)
+            title = spec.title.replace("SP ", f"{word} ", 1) if spec.title.startswith("SP ") else spec.title
+            if limit and "ctrl_limit_pct" in spec.metrics:
+                title += LIMIT_SUFFIX
+            title = tr(title)
             if self._base_titles[spec.key] != title:
                 self._base_titles[spec.key] = title
                 self._view_actions[spec.key].setText(title)
