@@ -138,9 +138,12 @@ class Layout:
         d_type = np.fromiter([tnum[d.type_id] for d in drives], int, D)
         types = [by_num[k] for k in d_type.tolist()]
         self.drive_types = types
-        self.d_seq = np.array([t.seq_mb_s for t in by_num], float)[d_type] if D else np.zeros(0)
-        self.d_rand = np.array([t.random_ms for t in by_num], float)[d_type] if D else np.zeros(0)
-        self.d_cap = np.array([t.capacity_gb for t in by_num], float)[d_type] if D else np.zeros(0)
+        # each type's figures in one matrix, gathered for all drives with one index (a row each:
+        # contiguous, as the separate arrays were)
+        per_type = np.array([(t.seq_mb_s, t.random_ms, t.capacity_gb, t.response_ratio,
+                              t.seek_ms if not t.is_ssd else 0.0) for t in by_num], float).reshape(len(by_num), 5)
+        per_drive = per_type.T[:, d_type].copy() if D else np.zeros((5, 0))
+        self.d_seq, self.d_rand, self.d_cap, d_resp, d_seek = per_drive
         # (fromiter: lists of a thousand scalars convert faster than with np.array; the slot
         # parser straight, not through Drive.bus)
         self.d_bus = np.fromiter([parse_slot_id(loc)[0] for loc in locs], int, D)
@@ -197,25 +200,41 @@ class Layout:
         # (placement.host_occupancy)
         self.g_stripe_n = np.array([float(g.math.span_width) if g.raid.distributed else np.inf
                                     for g in groups], float)
-        self.g_seq = self.per_group(self.d_seq, np.minimum, 50.0)
+        # each group's slowest member's transfer rate, smallest member capacity and slowest
+        # response ratio: one reduceat of the members' rows (the maximum as the minimum of the
+        # negated ratio: exact); 50 MB/s, 0 GB and 1 for a group without members
+        starts = np.asarray(ends, int) - width
+        has = width > 0
+        g_seq, g_cap, g_resp = np.full(G, 50.0), np.zeros(G), np.ones(G)
+        if has.any():
+            by_member = np.stack((self.d_seq, self.d_cap, -d_resp))[:, flat]
+            low = np.minimum.reduceat(by_member, starts[has], axis=1)
+            g_seq[has], g_cap[has], g_resp[has] = low[0], low[1], -low[2]
+        self.g_seq = g_seq
         # the mean as np.mean sums: per width, a row sum of a (groups x width) matrix sums each row
         # as d_rand[m].sum() does (not a reduceat: its sums differ in the last bits)
+        # (the seek's mean by the same row sums: _short_seek)
         self.g_rand = np.full(G, 8.0)
-        starts = np.asarray(ends, int) - width
-        for n in np.unique(width[width > 0]).tolist():
+        seek_mean, seek_any = np.zeros(G), np.zeros(G, bool)
+        for n in np.unique(width[has]).tolist():
             gs = np.flatnonzero(width == n)
-            self.g_rand[gs] = self.d_rand[flat[starts[gs, None] + np.arange(n)]].sum(axis=1) / n
+            members = flat[starts[gs, None] + np.arange(n)]
+            self.g_rand[gs] = self.d_rand[members].sum(axis=1) / n
+            seek = d_seek[members]
+            seek_mean[gs] = seek.sum(axis=1) / n
+            seek_any[gs] = (seek > 0).any(axis=1)
         # SSDs serve many I/Os at once (DriveType.response_ratio); the slowest member sets it
-        d_resp = np.array([t.response_ratio for t in by_num], float)[d_type] if D else np.zeros(0)
-        self.g_resp = self.per_group(d_resp, np.maximum, 1.0)
-        self.g_member_cap = self.per_group(self.d_cap, np.minimum, 0.0)
+        self.g_resp = g_resp
+        self.g_member_cap = g_cap
         self.d_group = np.full(D, -1, int)
         self.d_group[flat] = flat_group
         # group x bus: the share of a group's members on each bus
         self.GB = np.zeros((G, self.B))
-        if D and G:
+        if D and G:  # (bincount adds in drive order, as np.add.at did: the same sums)
             member = self.d_group >= 0
-            np.add.at(self.GB, (self.d_group[member], self.d_bus[member]), 1.0 / self.g_width[self.d_group[member]])
+            dg = self.d_group[member]
+            self.GB = np.bincount(dg * self.B + self.d_bus[member], weights=1.0 / self.g_width[dg],
+                                  minlength=G * self.B).reshape(G, self.B)
         # each group's buses, sorted: the distinct (group, bus) keys of its members, split by group
         keys = np.unique(flat_group * self.B + self.d_bus[flat])
         buses = (keys % self.B).tolist()
@@ -237,7 +256,7 @@ class Layout:
         self.l_wcache = np.fromiter([bool(l.settings.get("write_cache", wcache)) for l in luns], bool, L)
         rcache = lun_defaults.get("read_cache", True)
         self.l_rcache = np.fromiter([bool(l.settings.get("read_cache", rcache)) for l in luns], bool, L)
-        self._short_seek(project, types)
+        self._short_seek(project, seek_mean, seek_any)
         self.group_factors = {}
         self._names = self.data_names()
         for name in self._names:  # shared by the runs (see RUN_STATE)
@@ -245,7 +264,7 @@ class Layout:
             if isinstance(v, np.ndarray) and name not in self.RUN_STATE:
                 v.flags.writeable = False
 
-    def _short_seek(self, project: Any, types: list[DriveType]) -> None:
+    def _short_seek(self, project: Any, seek_mean: np.ndarray, seek_any: np.ndarray) -> None:
         """Shorten each group's random service time (g_rand) by the seek its drives save when
         the host's random I/Os fall on part of their stroke (docs/model.md 2.1), and keep the
         seek left (g_seek, ms) and the span (g_seek_span) for the elevator's reordering of a
@@ -254,27 +273,29 @@ class Layout:
         from the start of the members); WAFL (RAID-DP) writes a LUN's blocks wherever its
         aggregate has free space, a span the project does not give: the whole stroke. Only a
         drive whose catalog entry gives its average seek (seek_ms) has a seek to shorten; a
-        class figure's random_ms stays whole (g_seek 0)."""
+        class figure's random_ms stays whole (g_seek 0). seek_mean, seek_any: each group's
+        members' mean seek_ms (SSDs 0) and whether any has one (__init__)."""
         self.g_seek = np.zeros(self.G)
         self.g_seek_span = np.ones(self.G)
-        d_seek = np.fromiter([t.seek_ms if not t.is_ssd else 0.0 for t in types], float, self.D)
-        if self.D == 0 or not (d_seek > 0).any():
+        if self.D == 0 or not seek_any.any():
             return
         addressed = {lun for w in project.workloads for lun in w.luns}
         active = np.fromiter([l.id in addressed for l in self.luns], bool, self.L)
         ok = (self.l_group >= 0) & active
-        active_gb = np.bincount(self.l_group[ok], weights=self.l_cap[ok], minlength=self.G)
-        for gi, members in enumerate(self.g_members):
-            seek = d_seek[members]
-            usable = float(self.g_data[gi]) * float(self.g_member_cap[gi])
-            if not len(members) or not (seek > 0).any() or usable <= 0:
+        active_gb = np.bincount(self.l_group[ok], weights=self.l_cap[ok], minlength=self.G).tolist()
+        usable_g = (self.g_data * self.g_member_cap).tolist()
+        rand_g, dedicated = self.g_rand.tolist(), self.g_dedicated_parity.tolist()
+        mean_g = seek_mean.tolist()
+        for gi in np.flatnonzero(seek_any).tolist():  # (a group with a seek has members)
+            usable: float = usable_g[gi]
+            if usable <= 0:
                 continue
-            mean_seek = float(seek.mean())
+            mean_seek: float = mean_g[gi]
             span = 1.0
-            if active_gb[gi] > 0 and not bool(self.g_dedicated_parity[gi]):
-                span = min(float(active_gb[gi]) / usable, 1.0)
+            if active_gb[gi] > 0 and not dedicated[gi]:
+                span = min(active_gb[gi] / usable, 1.0)
             left = short_seek_ms(mean_seek, span)
-            self.g_rand[gi] = max(float(self.g_rand[gi]) - (mean_seek - left), 1e-3)
+            self.g_rand[gi] = max(rand_g[gi] - (mean_seek - left), 1e-3)
             self.g_seek[gi], self.g_seek_span[gi] = left, span
 
     def data_names(self) -> tuple[str, ...]:
