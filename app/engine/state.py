@@ -176,14 +176,17 @@ class Layout:
         self.g_members = [flat[e - n:e] for n, e in zip(width.tolist(), ends)]
         self.g_width = np.maximum(width, 1).astype(float)
         # the RAID arithmetic once per (RAID type, width)
-        maths = {}
-        for g in groups:
-            key = (g.raid, g.width, g.stripe, g.spare)  # what RaidGroup.math is made of
+        # (kept between runs: a pure function of the key, whose properties are interpreted code)
+        maths = _RAID_FIGURES
+        keys_g = [(g.raid, len(g.drives), g.stripe, g.spare) for g in groups]  # what RaidGroup.math is made of
+        for key, g in zip(keys_g, groups):
             if key not in maths:
                 m = g.math
+                if len(maths) >= 4096:  # (bounded: a long session's many edited widths)
+                    maths.clear()
                 maths[key] = (max(m.data_disks, 1), m.write_penalty, m.is_mirror, m.is_parity, m.write_service_times,
                               m.degraded_read_multiplier)
-        per = np.array([maths[(g.raid, g.width, g.stripe, g.spare)] for g in groups], float).reshape(G, 6)
+        per = np.array([maths[key] for key in keys_g], float).reshape(G, 6)
         self.g_data = per[:, 0].copy()
         self.g_pen = per[:, 1].copy()
         self.g_mirror = per[:, 2] > 0
@@ -205,8 +208,9 @@ class Layout:
         # negated ratio: exact); 50 MB/s, 0 GB and 1 for a group without members
         starts = np.asarray(ends, int) - width
         has = width > 0
+        widths = sorted(set(width.tolist()) - {0})  # (np.unique's Python frames cost ~10x)
         g_seq, g_cap, g_resp = np.full(G, 50.0), np.zeros(G), np.ones(G)
-        if has.any():
+        if widths:
             by_member = np.stack((self.d_seq, self.d_cap, -d_resp))[:, flat]
             low = np.minimum.reduceat(by_member, starts[has], axis=1)
             g_seq[has], g_cap[has], g_resp[has] = low[0], low[1], -low[2]
@@ -214,15 +218,18 @@ class Layout:
         # the mean as np.mean sums: per width, a row sum of a (groups x width) matrix sums each row
         # as d_rand[m].sum() does (not a reduceat: its sums differ in the last bits)
         # (the seek's mean by the same row sums: _short_seek)
+        # (np.add.reduce: what .sum(axis=1) calls, without its Python frame)
         self.g_rand = np.full(G, 8.0)
         seek_mean, seek_any = np.zeros(G), np.zeros(G, bool)
-        for n in np.unique(width[has]).tolist():
-            gs = np.flatnonzero(width == n)
+        any_seek = any(t.seek_ms > 0 and not t.is_ssd for t in by_num)
+        for n in widths:
+            gs = (width == n).nonzero()[0]
             members = flat[starts[gs, None] + np.arange(n)]
-            self.g_rand[gs] = self.d_rand[members].sum(axis=1) / n
-            seek = d_seek[members]
-            seek_mean[gs] = seek.sum(axis=1) / n
-            seek_any[gs] = (seek > 0).any(axis=1)
+            self.g_rand[gs] = np.add.reduce(self.d_rand[members], axis=1) / n
+            if any_seek:
+                seek = d_seek[members]
+                seek_mean[gs] = np.add.reduce(seek, axis=1) / n
+                seek_any[gs] = np.logical_or.reduce(seek > 0, axis=1)
         # SSDs serve many I/Os at once (DriveType.response_ratio); the slowest member sets it
         self.g_resp = g_resp
         self.g_member_cap = g_cap
@@ -236,10 +243,8 @@ class Layout:
             self.GB = np.bincount(dg * self.B + self.d_bus[member], weights=1.0 / self.g_width[dg],
                                   minlength=G * self.B).reshape(G, self.B)
         # each group's buses, sorted: the distinct (group, bus) keys of its members, split by group
-        keys = np.unique(flat_group * self.B + self.d_bus[flat])
-        buses = (keys % self.B).tolist()
-        bounds = np.searchsorted(keys, np.arange(G + 1) * self.B).tolist()
-        self.g_buses = [buses[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+        member_bus = self.d_bus[flat].tolist()
+        self.g_buses = [sorted(set(member_bus[e - n:e])) for n, e in zip(width.tolist(), ends)]
         # LUNs
         self.luns = project.luns
         self.lidx = {l.id: i for i, l in enumerate(project.luns)}
@@ -259,10 +264,11 @@ class Layout:
         self._short_seek(project, seek_mean, seek_any)
         self.group_factors = {}
         self._names = self.data_names()
+        run_state = self.RUN_STATE
         for name in self._names:  # shared by the runs (see RUN_STATE)
             v = getattr(self, name)
-            if isinstance(v, np.ndarray) and name not in self.RUN_STATE:
-                v.flags.writeable = False
+            if isinstance(v, np.ndarray) and name not in run_state:
+                v.setflags(write=False)  # (one call: .flags.writeable is two and a flags object)
 
     def _short_seek(self, project: Any, seek_mean: np.ndarray, seek_any: np.ndarray) -> None:
         """Shorten each group's random service time (g_rand) by the seek its drives save when
@@ -349,6 +355,10 @@ class Layout:
 
     def group_raid(self, gi: int) -> RaidType:
         return self.groups[gi].raid
+
+
+# RaidGroup.math's figures Layout reads, by (RAID type, width, stripe, spare) (Layout.__init__)
+_RAID_FIGURES: dict[tuple[Any, int, int, int], tuple[float, float, bool, bool, float, float]] = {}
 
 
 class LayoutCache:
