@@ -283,14 +283,15 @@ def _centre_scale(sim: SimState, st, X: np.ndarray, host: tuple, touched: set[in
     mu = sim.max_util
     lim = mu * (1.0 + 1e-12)
     lay = sim.lay
-    over_g = bool(len(U_g)) and float(U_g.max()) > lim
-    over_c = bool(len(core_u)) and float(core_u.max()) > lim * 100.0
+    # (np.maximum.reduce: what .max() calls, without its Python frame; every version)
+    over_g = bool(len(U_g)) and float(np.maximum.reduce(U_g)) > lim
+    over_c = bool(len(core_u)) and float(np.maximum.reduce(core_u)) > lim * 100.0
     bus_cap = sim.platform.bus_mb_s * mu
     bus_mb: Any = None
     over_b = False
-    if bus_cap > 0 and len(be_g) and lay.B and float(be_g.sum()) > bus_cap * (1.0 - 1e-9):
+    if bus_cap > 0 and len(be_g) and lay.B and float(np.add.reduce(be_g)) > bus_cap * (1.0 - 1e-9):
         bus_mb = be_g @ lay.GB
-        over_b = float(bus_mb.max()) > bus_cap * (1.0 + 1e-12)
+        over_b = float(np.maximum.reduce(bus_mb)) > bus_cap * (1.0 + 1e-12)
     memo = st.pop("centre_memo", None)  # (the last call's, when only groups capped it)
     if not (over_g or over_c or over_b):
         return None
