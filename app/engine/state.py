@@ -13,7 +13,7 @@ import numpy as np
 
 from app.domain.hardware import Catalog, DriveType, Interface, Platform, short_seek_ms
 from app.domain.project import Lun, Project, RaidGroup, parse_slot_id
-from app.domain.raid import RaidType
+from app.domain.raid import RaidMath, RaidType
 
 
 def speed_key(interface: Interface, rpm: int) -> str:
@@ -111,6 +111,8 @@ class Layout:
     # host_terms._group_factors' per-group factors by the platform rates they read, computed by the
     # first run and shared by the runs of this Layout (they read only the static group arrays)
     group_factors: dict[Any, Any]
+    # each group's RaidMath, made on first use (group_math) and shared by the runs (frozen)
+    _group_maths: list[RaidMath | None]
     # the names of the attributes above (data_names), kept by a built Layout for for_run
     _names: tuple[str, ...] = ()
 
@@ -263,6 +265,7 @@ class Layout:
         self.l_rcache = np.fromiter([bool(l.settings.get("read_cache", rcache)) for l in luns], bool, L)
         self._short_seek(project, seek_mean, seek_any)
         self.group_factors = {}
+        self._group_maths = [None] * G
         self._names = self.data_names()
         run_state = self.RUN_STATE
         for name in self._names:  # shared by the runs (see RUN_STATE)
@@ -352,6 +355,14 @@ class Layout:
     def speed_key_of(self, d: int) -> str:
         t = self.drive_types[d]
         return speed_key(t.interface, t.rpm)
+
+    def group_math(self, gi: int) -> RaidMath:
+        """self.groups[gi].math, made once (RaidGroup.math builds a new one at each read; the
+        operations read it at each start)."""
+        m = self._group_maths[gi]
+        if m is None:
+            m = self._group_maths[gi] = self.groups[gi].math
+        return m
 
     def group_raid(self, gi: int) -> RaidType:
         return self.groups[gi].raid
