@@ -148,7 +148,7 @@ class Layout:
         self.d_seq, self.d_rand, self.d_cap, d_resp, d_seek = per_drive
         # (fromiter: lists of a thousand scalars convert faster than with np.array; the slot
         # parser straight, not through Drive.bus)
-        self.d_bus = np.fromiter([parse_slot_id(loc)[0] for loc in locs], int, D)
+        self.d_bus = np.fromiter([_bus_of(loc) for loc in locs], int, D)
         self.d_spare = np.fromiter([d.hot_spare for d in drives], bool, D)
         self.spares = np.flatnonzero(self.d_spare)
         self.B = max(platform.buses, int(self.d_bus.max()) + 1 if D else 1)
@@ -267,10 +267,10 @@ class Layout:
         self.group_factors = {}
         self._group_maths = [None] * G
         self._names = self.data_names()
-        run_state = self.RUN_STATE
+        run_state, ndarray = self.RUN_STATE, np.ndarray
         for name in self._names:  # shared by the runs (see RUN_STATE)
             v = getattr(self, name)
-            if isinstance(v, np.ndarray) and name not in run_state:
+            if isinstance(v, ndarray) and name not in run_state:
                 v.setflags(write=False)  # (one call: .flags.writeable is two and a flags object)
 
     def _short_seek(self, project: Any, seek_mean: np.ndarray, seek_any: np.ndarray) -> None:
@@ -366,6 +366,19 @@ class Layout:
 
     def group_raid(self, gi: int) -> RaidType:
         return self.groups[gi].raid
+
+
+# each drive location's bus (parse_slot_id: interpreted domain code, ~1 k instructions a drive)
+_BUS_OF: dict[str, int] = {}
+
+
+def _bus_of(loc: str) -> int:
+    bus = _BUS_OF.get(loc)
+    if bus is None:
+        if len(_BUS_OF) >= 65536:  # (bounded: locations are a few thousand at most)
+            _BUS_OF.clear()
+        bus = _BUS_OF[loc] = parse_slot_id(loc)[0]
+    return bus
 
 
 # RaidGroup.math's figures Layout reads, by (RAID type, width, stripe, spare) (Layout.__init__)
