@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from app.engine.host_model import _centre_scale
-from app.engine.host_terms import PAIR_TERMS, _host_load, _pair_terms
+from app.engine.host_terms import (
+    PAIR_TERMS, _SCALAR_PAIRS, _host_load, _pair_arith, _pair_rows_few, _pair_terms, _workload_terms,
+)
 from app.engine.simulate import Sim
 
 from conftest import check_after_each_call, every_plan
@@ -90,3 +92,34 @@ def test_centre_scale_of_few_groups_matches_centre_scale_from_scratch(centre_che
     sim.run()
     if sim.P:
         assert centre_checked and all(c is sim for c in centre_checked)
+
+
+def check_pair_rows_few(sim, st):
+    """A small project's pair terms on Python floats (_pair_rows_few, what _pair_terms takes up
+    to _SCALAR_PAIRS pairs) are the rows _pair_arith gives on numpy arrays, bit for bit."""
+    lay = sim.lay
+    pw, pl = sim.p_w, sim.p_l
+    g = lay.l_group[pl]
+    gi = np.maximum(g, 0)
+    on = lay.l_live[pl] & (g >= 0) & ~sim.offline[lay.l_owner[pl]]
+    hit_scale = lay.l_hit_scale[pl] * lay.l_rcache[pl]
+    opt = lay.l_opt[pl] if sim.frag_k is not None else None
+    rows = np.array(_pair_arith(_workload_terms(sim).take(pw, axis=1), sim._grp_terms.take(gi, axis=1),
+                                hit_scale, opt, on, sim.seq64 is not None, sim.frag_k))
+    few = _pair_rows_few(sim, pw, gi, hit_scale, opt, on)
+    assert few is not None, "a small project's pairs divide by zero"
+    assert few.shape == rows.shape and few.flags.c_contiguous
+    assert few.tobytes() == rows.tobytes(), "the float path's terms differ from the rows'"
+
+
+@pytest.fixture
+def few_checked(monkeypatch):
+    return check_after_each_call(monkeypatch, "_host_static", check_pair_rows_few)
+
+
+@pytest.mark.parametrize("project,scenario", [p for p in every_plan() if len(p.values[0].workloads) < 10])
+def test_pair_terms_on_floats_are_the_rows_terms(few_checked, catalog, project, scenario):
+    sim = Sim(project, catalog, scenario)
+    sim.run()
+    if 0 < sim.P <= _SCALAR_PAIRS:
+        assert few_checked and all(c is sim for c in few_checked)

@@ -38,9 +38,12 @@ def assert_fresh(lay: Layout, project: Project, catalog) -> None:
     fresh = Layout(project, catalog, catalog.platform(project.platform_id))
     # (the attributes by dir(): the compiled Layout has no __dict__)
     names = {n for n in dir(fresh) if not n.startswith("__") and not callable(getattr(fresh, n))}
-    stale = [n for n in sorted(names) if n not in ("project", "group_factors")
+    stale = [n for n in sorted(names) if n not in ("project", "group_factors", "_group_maths")
              and not same_value(getattr(lay, n), getattr(fresh, n))]
     assert not stale, stale
+    # the groups' RaidMath the runs made on it (Layout.group_math): the fresh groups' own
+    assert len(lay._group_maths) == len(fresh.groups)
+    assert all(m is None or m == g.math for m, g in zip(lay._group_maths, fresh.groups)), "group_math"
     # the group factors the runs cached on it (host_terms._group_factors): those a run on a fresh Layout computes
     if lay.group_factors:
         sim = Sim(project, catalog)

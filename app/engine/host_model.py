@@ -233,9 +233,12 @@ def host_fill_in(sim: SimState) -> float:
         return INF
     best = INF
     at = sim.host_flush_at * sim.write_cache_mb
+    # (Python floats and bools: a numpy scalar read costs ~10x; called every step)
+    forced: list[bool] = sim.forced.tolist()
+    cache_fill = sim.cache_fill
     for c, f in enumerate(fill.tolist()):
-        if f > 1e-12 and not sim.forced[c]:
-            best = min(best, max(at - float(sim.cache_fill[c]), 0.0) / (f * 3600.0))
+        if f > 1e-12 and not forced[c]:
+            best = min(best, max(at - cache_fill.item(c), 0.0) / (f * 3600.0))
     return best
 
 
@@ -246,12 +249,15 @@ def host_fill_advance(sim: SimState, dt_h: float, t: float) -> None:
     if fill is None:
         return
     at = sim.host_flush_at * sim.write_cache_mb
+    cache_fill = sim.cache_fill
     for c, f in enumerate(fill.tolist()):
-        if f <= 1e-12 or sim.forced[c]:
+        if f <= 1e-12 or sim.forced.item(c):
             continue
-        sim.cache_fill[c] += f * dt_h * 3600.0
+        # (on Python floats, the same additions: numpy scalar arithmetic costs ~10x a step)
+        filled: float = cache_fill.item(c) + f * dt_h * 3600.0
+        cache_fill[c] = filled
         sim.host_dirty[c] += f * dt_h * 3600.0
-        if sim.cache_fill[c] >= at - 1e-6:
+        if filled >= at - 1e-6:
             sim.host_forced.add(c)
             set_forced(sim, c, True)
             sim._recap = True  # the controller's writes are back-end bound now (_centre_scale)
@@ -277,14 +283,15 @@ def _centre_scale(sim: SimState, st, X: np.ndarray, host: tuple, touched: set[in
     mu = sim.max_util
     lim = mu * (1.0 + 1e-12)
     lay = sim.lay
-    over_g = bool(len(U_g)) and float(U_g.max()) > lim
-    over_c = bool(len(core_u)) and float(core_u.max()) > lim * 100.0
+    # (np.maximum.reduce: what .max() calls, without its Python frame; every version)
+    over_g = bool(len(U_g)) and float(np.maximum.reduce(U_g)) > lim
+    over_c = bool(len(core_u)) and float(np.maximum.reduce(core_u)) > lim * 100.0
     bus_cap = sim.platform.bus_mb_s * mu
     bus_mb: Any = None
     over_b = False
-    if bus_cap > 0 and len(be_g) and lay.B and float(be_g.sum()) > bus_cap * (1.0 - 1e-9):
+    if bus_cap > 0 and len(be_g) and lay.B and float(np.add.reduce(be_g)) > bus_cap * (1.0 - 1e-9):
         bus_mb = be_g @ lay.GB
-        over_b = float(bus_mb.max()) > bus_cap * (1.0 + 1e-12)
+        over_b = float(np.maximum.reduce(bus_mb)) > bus_cap * (1.0 + 1e-12)
     memo = st.pop("centre_memo", None)  # (the last call's, when only groups capped it)
     if not (over_g or over_c or over_b):
         return None

@@ -321,11 +321,36 @@ def _pair_terms(sim: SimState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     gi = np.maximum(g, 0)  # a LUN outside any group (-1) reads group 0's factors (and is off)
     ctrl = lay.l_owner[pl]
     on = lay.l_live[pl] & (g >= 0) & ~sim.offline[ctrl]
-    # (take: a gather of columns, a few times faster than fancy indexing [:, pw])
-    f = _pair_arith(_workload_terms(sim).take(pw, axis=1), sim._grp_terms.take(gi, axis=1),
-                    lay.l_hit_scale[pl] * lay.l_rcache[pl],  # (a LUN without read cache: no hits)
-                    lay.l_opt[pl] if sim.frag_k is not None else None, on, sim.seq64 is not None, sim.frag_k)
-    return np.array(f), np.array([gi, ctrl]), np.array([on, sim.w_closed[pw]])
+    hit_scale = lay.l_hit_scale[pl] * lay.l_rcache[pl]  # (a LUN without read cache: no hits)
+    opt = lay.l_opt[pl] if sim.frag_k is not None else None
+    f_rows = _pair_rows_few(sim, pw, gi, hit_scale, opt, on) if len(idx) <= _SCALAR_PAIRS else None
+    if f_rows is None:
+        # (take: a gather of columns, a few times faster than fancy indexing [:, pw])
+        f_rows = np.array(_pair_arith(_workload_terms(sim).take(pw, axis=1), sim._grp_terms.take(gi, axis=1),
+                                      hit_scale, opt, on, sim.seq64 is not None, sim.frag_k))
+    return f_rows, np.array([gi, ctrl]), np.array([on, sim.w_closed[pw]])
+
+
+def _pair_rows_few(sim: SimState, pw: np.ndarray, gi: np.ndarray, hit_scale: np.ndarray, opt: np.ndarray | None,
+                   on: np.ndarray) -> np.ndarray | None:
+    """_pair_terms()'s float rows of a few pairs (a small project's every pair, at its first
+    version), pair by pair on Python floats: the same IEEE operations as the rows (as
+    _update_few), without ~50 numpy calls. None where a pair divides by zero (the rows give
+    inf or NaN there, Python floats raise): the caller takes the rows' path."""
+    wt, gt = _workload_rows(sim), _group_rows(sim)
+    seq64, frag_k = sim.seq64 is not None, sim.frag_k
+    hs: list[float] = hit_scale.tolist()
+    opts: list[float] | None = opt.tolist() if opt is not None else None
+    ons: list[bool] = on.tolist()
+    gis: list[int] = gi.tolist()
+    cols = []
+    try:
+        for j, w in enumerate(pw.tolist()):
+            cols.append(_pair_arith(wt[w], gt[gis[j]], hs[j], opts[j] if opts is not None else None, ons[j],
+                                    seq64, frag_k))
+    except ZeroDivisionError:
+        return None
+    return np.array(cols, float).reshape(len(cols), len(PAIR_TERMS)).T.copy()
 
 
 def _update_few(sim: SimState, pairs: list[int]) -> tuple[bool, set[int]]:

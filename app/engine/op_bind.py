@@ -49,7 +49,13 @@ class BindOp(Op):
         bind_rate = pol.p(rate_key, 0.0) if pol.kind in ("cap", "asap") else 1.0
         # the verify's drive and CPU costs are calibrated at the platform's fastest (ASAP-class) level
         top = self.sim.platform.operations.get("bind")
-        top_pol = policy_for(R, self.sim.platform, "bind", top.priorities[-1], "verify") if top else pol
+        top_pol = pol
+        if top:  # (resolved once a run, in the run's memo of Op.policy: ~30 k instructions a bind)
+            top_key = ("bind", top.priorities[-1], "verify")
+            top_pol = self.sim.policies.get(top_key)
+            if top_pol is None:
+                top_pol = self.sim.policies[top_key] = policy_for(R, self.sim.platform, "bind", top.priorities[-1],
+                                                                  "verify")
         asap_bind = top_pol.p("sata_mb_s" if key == "SATA" and top_pol.has("sata_mb_s") else "mb_s", 0.0)
         if bind_rate <= 0.0 or asap_bind <= 0.0:
             raise MissingRate(f"[{(pol if bind_rate <= 0.0 else top_pol).path}] has no bind rate (mb_s) for {key} "

@@ -86,7 +86,7 @@ class Rebuild(Op):
         # (op_rebuild_geometry.py): a third failure then finds no stripe with two pieces missing
         restored = self.critical_restored() if dist else set()
         down = [k for k, m in enumerate(members) if failed[m] and m not in restored]  # failed or still being rebuilt
-        if g.math.loses_data(down):
+        if lay.group_math(gi).loses_data(down):
             self.lose_group(t, [lay.drive_locs[members[k]] for k in down])
             return False
         self.end_h = None
@@ -143,7 +143,7 @@ class Rebuild(Op):
         crit_first = self.R.has("rebuild.distributed.critical_first") and self.R.v("rebuild.distributed.critical_first") > 0
         if n_down >= 2 and crit_first and others:
             left = 1.0 - min(sum(rb.moved_mb for rb in others) / max(sum(rb.mb for rb in others), 1e-9), 1.0)
-            crit_mb = self.mb * critical_fraction(self.lay.groups[gi].math, left)
+            crit_mb = self.mb * critical_fraction(self.lay.group_math(gi), left)
             levels = sim.platform.operations["drive_failure"].priorities
             from .policy import policy_for
             self.pols["critical"] = policy_for(self.R, sim.platform, "rebuild", levels[-1], "rebuild")
@@ -238,7 +238,7 @@ class Rebuild(Op):
         if self.d not in members:
             return None
         k = members.index(self.d)
-        return members[self.lay.groups[self.gi].math.mirror_partner(k)]
+        return members[self.lay.group_math(self.gi).mirror_partner(k)]
 
     def sources(self, cost: float) -> list[tuple[str, int, float]]:
         if self.lay.g_mirror[self.gi]:

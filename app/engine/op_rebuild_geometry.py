@@ -33,8 +33,7 @@ def is_geometric(raid: RaidType) -> bool:
 
 def span_survivors(lay: Any, gi: int, d: int) -> list[int]:
     """The members of failed drive d's span (RAID 50/60), d excluded, in member order."""
-    g = lay.groups[gi]
-    m = g.math
+    m = lay.group_math(gi)
     members = lay.g_members[gi].tolist()
     k = members.index(d) if d in members else 0
     span = m.span_of(k)
@@ -63,7 +62,7 @@ def geometry_plan(sim: Any, gi: int, d: int, dst: int | None, phase: str, rd: fl
         return uses, k, bus
     if not raid.distributed:
         return None
-    m = lay.groups[gi].math
+    m = lay.group_math(gi)
     seq = float(lay.g_seq[gi])
     if phase == "rebuild":
         read_mb, write_mb = m.rebuild_mb_per_survivor

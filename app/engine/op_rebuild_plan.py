@@ -115,7 +115,7 @@ def rebuild_mb(lay: "Layout", gi: int, R: Any) -> float:
     if rebuild_scope(R) == "whole_drive":
         return member_mb
     mb = member_mb * lay.group_allocated_frac(gi)
-    m = lay.groups[gi].math
+    m = lay.group_math(gi)
     if m.raid.distributed:
         # a pool's allocated pieces and its spare capacity are both spread over all N members
         # (SANtricity 'How pools and volume groups work': the preservation capacity 'is spread

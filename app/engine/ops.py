@@ -59,7 +59,12 @@ def op_class(sim, ev) -> "type[Op] | None":
     does not offer keeps its kind's class, which reports the missing rates)."""
     cls = OPS.get(type(ev).__name__)
     kind = getattr(ev, "kind", "")
-    if (cls is not None and cls is not Rebuild and kind in sim.platform.operations
-            and needs_generic(sim.R, kind)):
-        return GenericOp
+    if cls is not None and cls is not Rebuild and kind in sim.platform.operations:
+        # once a run per kind: needs_generic reads every rate key's paths (interpreted domain
+        # code, ~18 k instructions an event on the 960-drive plan)
+        generic = sim.generic_kinds.get(kind)
+        if generic is None:
+            generic = sim.generic_kinds[kind] = needs_generic(sim.R, kind)
+        if generic:
+            return GenericOp
     return cls

@@ -170,6 +170,7 @@ class SimState:
         self.saturated: dict[tuple[str, int], Any] = {}
         # policy_for's Policy per (op kind, level, phase): resolved once a run (Op.policy)
         self.policies: dict[tuple[str, str, str], Any] = {}
+        self.generic_kinds: dict[str, bool] = {}  # ops.op_class: the operation kinds the generic model predicts
         self.unserved_w: set[int] = set()
         self.sat_g = np.zeros(lay.G)  # each group's peak offered host demand above max_util (else 0)
         self.unserved_mask = np.zeros(len(project.workloads), bool)  # workloads a centre capped

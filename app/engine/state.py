@@ -13,7 +13,7 @@ import numpy as np
 
 from app.domain.hardware import Catalog, DriveType, Interface, Platform, short_seek_ms
 from app.domain.project import Lun, Project, RaidGroup, parse_slot_id
-from app.domain.raid import RaidType
+from app.domain.raid import RaidMath, RaidType
 
 
 def speed_key(interface: Interface, rpm: int) -> str:
@@ -111,6 +111,8 @@ class Layout:
     # host_terms._group_factors' per-group factors by the platform rates they read, computed by the
     # first run and shared by the runs of this Layout (they read only the static group arrays)
     group_factors: dict[Any, Any]
+    # each group's RaidMath, made on first use (group_math) and shared by the runs (frozen)
+    _group_maths: list[RaidMath | None]
     # the names of the attributes above (data_names), kept by a built Layout for for_run
     _names: tuple[str, ...] = ()
 
@@ -138,12 +140,15 @@ class Layout:
         d_type = np.fromiter([tnum[d.type_id] for d in drives], int, D)
         types = [by_num[k] for k in d_type.tolist()]
         self.drive_types = types
-        self.d_seq = np.array([t.seq_mb_s for t in by_num], float)[d_type] if D else np.zeros(0)
-        self.d_rand = np.array([t.random_ms for t in by_num], float)[d_type] if D else np.zeros(0)
-        self.d_cap = np.array([t.capacity_gb for t in by_num], float)[d_type] if D else np.zeros(0)
+        # each type's figures in one matrix, gathered for all drives with one index (a row each:
+        # contiguous, as the separate arrays were)
+        per_type = np.array([(t.seq_mb_s, t.random_ms, t.capacity_gb, t.response_ratio,
+                              t.seek_ms if not t.is_ssd else 0.0) for t in by_num], float).reshape(len(by_num), 5)
+        per_drive = per_type.T[:, d_type].copy() if D else np.zeros((5, 0))
+        self.d_seq, self.d_rand, self.d_cap, d_resp, d_seek = per_drive
         # (fromiter: lists of a thousand scalars convert faster than with np.array; the slot
         # parser straight, not through Drive.bus)
-        self.d_bus = np.fromiter([parse_slot_id(loc)[0] for loc in locs], int, D)
+        self.d_bus = np.fromiter([_bus_of(loc) for loc in locs], int, D)
         self.d_spare = np.fromiter([d.hot_spare for d in drives], bool, D)
         self.spares = np.flatnonzero(self.d_spare)
         self.B = max(platform.buses, int(self.d_bus.max()) + 1 if D else 1)
@@ -173,14 +178,17 @@ class Layout:
         self.g_members = [flat[e - n:e] for n, e in zip(width.tolist(), ends)]
         self.g_width = np.maximum(width, 1).astype(float)
         # the RAID arithmetic once per (RAID type, width)
-        maths = {}
-        for g in groups:
-            key = (g.raid, g.width, g.stripe, g.spare)  # what RaidGroup.math is made of
+        # (kept between runs: a pure function of the key, whose properties are interpreted code)
+        maths = _RAID_FIGURES
+        keys_g = [(g.raid, len(g.drives), g.stripe, g.spare) for g in groups]  # what RaidGroup.math is made of
+        for key, g in zip(keys_g, groups):
             if key not in maths:
                 m = g.math
+                if len(maths) >= 4096:  # (bounded: a long session's many edited widths)
+                    maths.clear()
                 maths[key] = (max(m.data_disks, 1), m.write_penalty, m.is_mirror, m.is_parity, m.write_service_times,
                               m.degraded_read_multiplier)
-        per = np.array([maths[(g.raid, g.width, g.stripe, g.spare)] for g in groups], float).reshape(G, 6)
+        per = np.array([maths[key] for key in keys_g], float).reshape(G, 6)
         self.g_data = per[:, 0].copy()
         self.g_pen = per[:, 1].copy()
         self.g_mirror = per[:, 2] > 0
@@ -197,30 +205,48 @@ class Layout:
         # (placement.host_occupancy)
         self.g_stripe_n = np.array([float(g.math.span_width) if g.raid.distributed else np.inf
                                     for g in groups], float)
-        self.g_seq = self.per_group(self.d_seq, np.minimum, 50.0)
+        # each group's slowest member's transfer rate, smallest member capacity and slowest
+        # response ratio: one reduceat of the members' rows (the maximum as the minimum of the
+        # negated ratio: exact); 50 MB/s, 0 GB and 1 for a group without members
+        starts = np.asarray(ends, int) - width
+        has = width > 0
+        widths = sorted(set(width.tolist()) - {0})  # (np.unique's Python frames cost ~10x)
+        g_seq, g_cap, g_resp = np.full(G, 50.0), np.zeros(G), np.ones(G)
+        if widths:
+            by_member = np.stack((self.d_seq, self.d_cap, -d_resp))[:, flat]
+            low = np.minimum.reduceat(by_member, starts[has], axis=1)
+            g_seq[has], g_cap[has], g_resp[has] = low[0], low[1], -low[2]
+        self.g_seq = g_seq
         # the mean as np.mean sums: per width, a row sum of a (groups x width) matrix sums each row
         # as d_rand[m].sum() does (not a reduceat: its sums differ in the last bits)
+        # (the seek's mean by the same row sums: _short_seek)
+        # (np.add.reduce: what .sum(axis=1) calls, without its Python frame)
         self.g_rand = np.full(G, 8.0)
-        starts = np.asarray(ends, int) - width
-        for n in np.unique(width[width > 0]).tolist():
-            gs = np.flatnonzero(width == n)
-            self.g_rand[gs] = self.d_rand[flat[starts[gs, None] + np.arange(n)]].sum(axis=1) / n
+        seek_mean, seek_any = np.zeros(G), np.zeros(G, bool)
+        any_seek = any(t.seek_ms > 0 and not t.is_ssd for t in by_num)
+        for n in widths:
+            gs = (width == n).nonzero()[0]
+            members = flat[starts[gs, None] + np.arange(n)]
+            self.g_rand[gs] = np.add.reduce(self.d_rand[members], axis=1) / n
+            if any_seek:
+                seek = d_seek[members]
+                seek_mean[gs] = np.add.reduce(seek, axis=1) / n
+                seek_any[gs] = np.logical_or.reduce(seek > 0, axis=1)
         # SSDs serve many I/Os at once (DriveType.response_ratio); the slowest member sets it
-        d_resp = np.array([t.response_ratio for t in by_num], float)[d_type] if D else np.zeros(0)
-        self.g_resp = self.per_group(d_resp, np.maximum, 1.0)
-        self.g_member_cap = self.per_group(self.d_cap, np.minimum, 0.0)
+        self.g_resp = g_resp
+        self.g_member_cap = g_cap
         self.d_group = np.full(D, -1, int)
         self.d_group[flat] = flat_group
         # group x bus: the share of a group's members on each bus
         self.GB = np.zeros((G, self.B))
-        if D and G:
+        if D and G:  # (bincount adds in drive order, as np.add.at did: the same sums)
             member = self.d_group >= 0
-            np.add.at(self.GB, (self.d_group[member], self.d_bus[member]), 1.0 / self.g_width[self.d_group[member]])
+            dg = self.d_group[member]
+            self.GB = np.bincount(dg * self.B + self.d_bus[member], weights=1.0 / self.g_width[dg],
+                                  minlength=G * self.B).reshape(G, self.B)
         # each group's buses, sorted: the distinct (group, bus) keys of its members, split by group
-        keys = np.unique(flat_group * self.B + self.d_bus[flat])
-        buses = (keys % self.B).tolist()
-        bounds = np.searchsorted(keys, np.arange(G + 1) * self.B).tolist()
-        self.g_buses = [buses[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+        member_bus = self.d_bus[flat].tolist()
+        self.g_buses = [sorted(set(member_bus[e - n:e])) for n, e in zip(width.tolist(), ends)]
         # LUNs
         self.luns = project.luns
         self.lidx = {l.id: i for i, l in enumerate(project.luns)}
@@ -237,15 +263,17 @@ class Layout:
         self.l_wcache = np.fromiter([bool(l.settings.get("write_cache", wcache)) for l in luns], bool, L)
         rcache = lun_defaults.get("read_cache", True)
         self.l_rcache = np.fromiter([bool(l.settings.get("read_cache", rcache)) for l in luns], bool, L)
-        self._short_seek(project, types)
+        self._short_seek(project, seek_mean, seek_any)
         self.group_factors = {}
+        self._group_maths = [None] * G
         self._names = self.data_names()
+        run_state, ndarray = self.RUN_STATE, np.ndarray
         for name in self._names:  # shared by the runs (see RUN_STATE)
             v = getattr(self, name)
-            if isinstance(v, np.ndarray) and name not in self.RUN_STATE:
-                v.flags.writeable = False
+            if isinstance(v, ndarray) and name not in run_state:
+                v.setflags(write=False)  # (one call: .flags.writeable is two and a flags object)
 
-    def _short_seek(self, project: Any, types: list[DriveType]) -> None:
+    def _short_seek(self, project: Any, seek_mean: np.ndarray, seek_any: np.ndarray) -> None:
         """Shorten each group's random service time (g_rand) by the seek its drives save when
         the host's random I/Os fall on part of their stroke (docs/model.md 2.1), and keep the
         seek left (g_seek, ms) and the span (g_seek_span) for the elevator's reordering of a
@@ -254,27 +282,29 @@ class Layout:
         from the start of the members); WAFL (RAID-DP) writes a LUN's blocks wherever its
         aggregate has free space, a span the project does not give: the whole stroke. Only a
         drive whose catalog entry gives its average seek (seek_ms) has a seek to shorten; a
-        class figure's random_ms stays whole (g_seek 0)."""
+        class figure's random_ms stays whole (g_seek 0). seek_mean, seek_any: each group's
+        members' mean seek_ms (SSDs 0) and whether any has one (__init__)."""
         self.g_seek = np.zeros(self.G)
         self.g_seek_span = np.ones(self.G)
-        d_seek = np.fromiter([t.seek_ms if not t.is_ssd else 0.0 for t in types], float, self.D)
-        if self.D == 0 or not (d_seek > 0).any():
+        if self.D == 0 or not seek_any.any():
             return
         addressed = {lun for w in project.workloads for lun in w.luns}
         active = np.fromiter([l.id in addressed for l in self.luns], bool, self.L)
         ok = (self.l_group >= 0) & active
-        active_gb = np.bincount(self.l_group[ok], weights=self.l_cap[ok], minlength=self.G)
-        for gi, members in enumerate(self.g_members):
-            seek = d_seek[members]
-            usable = float(self.g_data[gi]) * float(self.g_member_cap[gi])
-            if not len(members) or not (seek > 0).any() or usable <= 0:
+        active_gb = np.bincount(self.l_group[ok], weights=self.l_cap[ok], minlength=self.G).tolist()
+        usable_g = (self.g_data * self.g_member_cap).tolist()
+        rand_g, dedicated = self.g_rand.tolist(), self.g_dedicated_parity.tolist()
+        mean_g = seek_mean.tolist()
+        for gi in np.flatnonzero(seek_any).tolist():  # (a group with a seek has members)
+            usable: float = usable_g[gi]
+            if usable <= 0:
                 continue
-            mean_seek = float(seek.mean())
+            mean_seek: float = mean_g[gi]
             span = 1.0
-            if active_gb[gi] > 0 and not bool(self.g_dedicated_parity[gi]):
-                span = min(float(active_gb[gi]) / usable, 1.0)
+            if active_gb[gi] > 0 and not dedicated[gi]:
+                span = min(active_gb[gi] / usable, 1.0)
             left = short_seek_ms(mean_seek, span)
-            self.g_rand[gi] = max(float(self.g_rand[gi]) - (mean_seek - left), 1e-3)
+            self.g_rand[gi] = max(rand_g[gi] - (mean_seek - left), 1e-3)
             self.g_seek[gi], self.g_seek_span[gi] = left, span
 
     def data_names(self) -> tuple[str, ...]:
@@ -326,8 +356,33 @@ class Layout:
         t = self.drive_types[d]
         return speed_key(t.interface, t.rpm)
 
+    def group_math(self, gi: int) -> RaidMath:
+        """self.groups[gi].math, made once (RaidGroup.math builds a new one at each read; the
+        operations read it at each start)."""
+        m = self._group_maths[gi]
+        if m is None:
+            m = self._group_maths[gi] = self.groups[gi].math
+        return m
+
     def group_raid(self, gi: int) -> RaidType:
         return self.groups[gi].raid
+
+
+# each drive location's bus (parse_slot_id: interpreted domain code, ~1 k instructions a drive)
+_BUS_OF: dict[str, int] = {}
+
+
+def _bus_of(loc: str) -> int:
+    bus = _BUS_OF.get(loc)
+    if bus is None:
+        if len(_BUS_OF) >= 65536:  # (bounded: locations are a few thousand at most)
+            _BUS_OF.clear()
+        bus = _BUS_OF[loc] = parse_slot_id(loc)[0]
+    return bus
+
+
+# RaidGroup.math's figures Layout reads, by (RAID type, width, stripe, spare) (Layout.__init__)
+_RAID_FIGURES: dict[tuple[Any, int, int, int], tuple[float, float, bool, bool, float, float]] = {}
 
 
 class LayoutCache:
