@@ -176,7 +176,7 @@ def advise(sim: "SimState", res: "Result") -> None:
         f = of_group.get(gi)
         if f is None:
             types = lay.drive_types
-            key = (lay.groups[gi].raid, len(lay.groups[gi].drives),
+            key = (id(lay.groups[gi].raid), len(lay.groups[gi].drives),  # (an Enum's hash is a Python call)
                    tuple(dict.fromkeys(id(types[d]) for d in lay.g_members[gi].tolist())))
             f = facts.get(key)
             if f is None:

@@ -33,6 +33,9 @@ from .op_rebuild_plan import rebuild_mb
 from .run_index import RunIndex
 
 BITS_PER_MB = 1024.0 * 1024.0 * 8.0
+# mttdl_hours per (RAID type's id, drives, MTTF, MTTR, span width, critical window), None where
+# it raises (as results._MTTDL_KNOWN); cleared past a few thousand entries
+_MTTDL_KNOWN: dict[tuple, float | None] = {}
 
 
 @dataclass
@@ -155,10 +158,15 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
     mttf_of = [t.mttf_h for t in lay.drive_types]
     ure_of = [t.ure_bits for t in lay.drive_types]
     geometries: dict[tuple, tuple[Any, tuple[int, int, bool, int]]] = {}
+    ix = RunIndex.of(sim)
+    idle_of: dict[int, float] = {}  # scaled_rate on idle drives per plan (id of RunIndex's tuple)
+    known = _MTTDL_KNOWN
+    if len(known) > 4096:
+        known.clear()
     critical_first: bool | None = None  # (read at the first distributed group)
     for gi, g in enumerate(lay.groups):
         members = lay.g_members[gi].tolist()
-        shape = (g.raid, len(g.drives), g.stripe, g.spare)
+        shape = (id(g.raid), len(g.drives), g.stripe, g.spare)  # (an Enum's hash is a Python call)
         geo = geometries.get(shape)
         if geo is None:
             m = g.math
@@ -168,11 +176,21 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
             continue
         u = float(means[gi] if means is not None else _mean(res.series.peek(("group_pct", str(g.id))),
                                                              res.horizon_h)) / 100.0
-        mb = _rebuild_mb(sim, gi)
+        mb = ix.end_mb.get(gi)
+        if mb is None:  # (results.mttdl keeps it, unless the plan rebuilt the group)
+            mb = ix.end_mb[gi] = rebuild_mb(lay, gi, sim.R)
         try:
-            rate, idle = _rate(sim, gi, level, u, random)
+            # _rate, with the idle rate once per plan
+            pol, r0 = ix.full_rebuild_rate(sim, gi, level)
+            r_busy = ix.full_rebuild_rate(sim, gi, level, busy=True)[1] if u > 0.0 else r0
         except Exception:  # a platform whose rates cannot rebuild (no policy): no figure
             continue
+        mu = sim.max_util
+        rate = scaled_rate(pol, r0, r_busy * max(mu - u, 0.0) / mu, min(max(u / mu, 0.0), 1.0), random)
+        plan = id(ix.full_rates[(gi, level)])
+        idle = idle_of.get(plan)  # type: ignore[assignment]
+        if idle is None:
+            idle = idle_of[plan] = scaled_rate(pol, r0, r0, 0.0, random)
         if rate <= 0 or idle <= 0 or mb <= 0:
             continue
         actual = sim.rebuild_hours.get(g.id)
@@ -188,10 +206,16 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
             top_rate, _ = _rate(sim, gi, top, u, random)
             critical = mb * critical_fraction(m, 1.0) / max(top_rate, 1e-9) / 3600.0
         mttf = min(map(mttf_of.__getitem__, members))
-        try:
-            mttdl = float(mttdl_hours(g.raid, len(members), 1, mttf, mttr, span_width=span_width, mttr2_h=critical))
-        except ValueError:
-            mttdl = None
+        # (a pure function whose arguments recur between runs of the same hardware)
+        key = (id(g.raid), len(members), mttf, mttr, span_width, critical)
+        mttdl = known.get(key, known)
+        if mttdl is known:
+            try:
+                mttdl = float(mttdl_hours(g.raid, len(members), 1, mttf, mttr, span_width=span_width,
+                                          mttr2_h=critical))
+            except ValueError:
+                mttdl = None
+            known[key] = mttdl
         bits = mb * readers * BITS_PER_MB
         ure = min(map(ure_of.__getitem__, members), default=0.0)
         out[g.id] = GroupReliability(
@@ -200,12 +224,3 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
             ure_covered=tolerated >= 2, host_busy_pct=100.0 * u)
     return out
 
-
-def _rebuild_mb(sim: Any, gi: int) -> float:
-    """rebuild_mb of group gi, as the MTTDL found it a moment before (results.mttdl keeps it
-    per run: RunIndex.end_mb)."""
-    ix = RunIndex.of(sim)
-    mb = ix.end_mb.get(gi)
-    if mb is None:
-        mb = ix.end_mb[gi] = rebuild_mb(sim.lay, gi, sim.R)
-    return mb

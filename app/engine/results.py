@@ -300,7 +300,7 @@ def mttdl(sim: SimState) -> dict[int, float]:
                 mttr = None
         if not mttr or mttr <= 0:
             continue
-        shape = (g.raid, len(g.drives), g.stripe, g.spare)  # what RaidGroup.math is made of
+        shape = (id(g.raid), len(g.drives), g.stripe, g.spare)  # RaidGroup.math's inputs (an Enum's hash is a Python call)
         span = spans.get(shape)
         if span is None:
             span = spans[shape] = g.math.span_width

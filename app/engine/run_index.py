@@ -6,6 +6,8 @@ from typing import Any, TYPE_CHECKING
 
 import numpy as np
 
+from app.domain.raid import RaidType
+
 from .op_rebuild_plan import full_speed, rebuild_plan
 from .op_streams import INF
 from .policy import policy_for
@@ -221,15 +223,17 @@ class RunIndex:
         (rates, platform, max_util). tests/test_engine_rebuild_share.py plans every group of
         every example alone and compares."""
         raid = lay.groups[gi].raid
-        if raid.spanned or raid.distributed:
+        # (RaidType.spanned / distributed by identity: an Enum property is a Python call)
+        if raid is RaidType.R50 or raid is RaidType.R60 or raid is RaidType.DRAID6 or raid is RaidType.DDP:
             return None
         members = lay.g_members[gi].tolist()
         d = int(members[0])
         mirror = bool(lay.g_mirror[gi])
         src = int(members[1]) if mirror and len(members) > 1 else d
         t, ts = lay.drive_types[d], lay.drive_types[src]
-        return (level, raid, mirror, lay.g_width.item(gi), lay.g_seq.item(gi), len(lay.g_buses[gi]),
-                t.interface, t.rpm, lay.d_seq.item(d), ts.interface, ts.rpm, lay.d_seq.item(src))
+        # (the Enums by id: their hash is a Python call; members are singletons)
+        return (level, id(raid), mirror, lay.g_width.item(gi), lay.g_seq.item(gi), len(lay.g_buses[gi]),
+                id(t.interface), t.rpm, lay.d_seq.item(d), id(ts.interface), ts.rpm, lay.d_seq.item(src))
 
     def _full_rates(self, sim: "Sim", gi: int, level: str) -> tuple[Any, float, float]:
         pol = sim.policies.get(("rebuild", level, "rebuild"))
