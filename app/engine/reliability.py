@@ -130,15 +130,16 @@ def _group_means(res: Any, groups: list[Any]) -> list[float] | None:
 
 
 def _geometry(m: Any) -> tuple[int, int, bool, int]:
-    """(failures tolerated, span width, mirror, drives one rebuild reads, each its member's
+    """(failures tolerated, span width, distributed, drives one rebuild reads, each its member's
     allocated share: a mirror's partner; a distributed stripe's k - 1 pieces; the survivors)."""
+    distributed = m.raid.distributed
     if m.is_mirror:
         readers = 1
-    elif m.raid.distributed:
+    elif distributed:
         readers = m.span_width - 1
     else:
         readers = m.rebuild_read_fanout
-    return m.failures_tolerated, m.span_width, m.is_mirror, readers
+    return m.failures_tolerated, m.span_width, distributed, readers
 
 
 def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
@@ -159,7 +160,7 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
     ure_of = [t.ure_bits for t in lay.drive_types]
     geometries: dict[tuple, tuple[Any, tuple[int, int, bool, int]]] = {}
     ix = RunIndex.of(sim)
-    idle_of: dict[int, float] = {}  # scaled_rate on idle drives per plan (id of RunIndex's tuple)
+    idle_of: dict[tuple, float] = {}  # scaled_rate on idle drives per (policy, full-speed rate)
     known = _MTTDL_KNOWN
     if len(known) > 4096:
         known.clear()
@@ -171,7 +172,7 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
         if geo is None:
             m = g.math
             geo = geometries[shape] = (m, _geometry(m))
-        m, (tolerated, span_width, _mirror, readers) = geo
+        m, (tolerated, span_width, distributed, readers) = geo
         if not members or gi in lost or tolerated == 0:
             continue
         u = float(means[gi] if means is not None else _mean(res.series.peek(("group_pct", str(g.id))),
@@ -187,7 +188,7 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
             continue
         mu = sim.max_util
         rate = scaled_rate(pol, r0, r_busy * max(mu - u, 0.0) / mu, min(max(u / mu, 0.0), 1.0), random)
-        plan = id(ix.full_rates[(gi, level)])
+        plan = (id(pol), r0)  # (all scaled_rate reads of a plan besides `random`, the run's)
         idle = idle_of.get(plan)  # type: ignore[assignment]
         if idle is None:
             idle = idle_of[plan] = scaled_rate(pol, r0, r0, 0.0, random)
@@ -199,10 +200,10 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
         else:
             mttr, basis = mb / rate / 3600.0, f"estimated at the plan's mean load ({100 * u:.0f}% busy), {level}"
         critical = None
-        if g.raid.distributed and critical_first is None:
+        if distributed and critical_first is None:
             critical_first = (sim.R.has("rebuild.distributed.critical_first")
                               and sim.R.v("rebuild.distributed.critical_first") > 0)
-        if g.raid.distributed and critical_first:
+        if distributed and critical_first:
             top_rate, _ = _rate(sim, gi, top, u, random)
             critical = mb * critical_fraction(m, 1.0) / max(top_rate, 1e-9) / 3600.0
         mttf = min(map(mttf_of.__getitem__, members))

@@ -23,9 +23,9 @@ from .sim_state import SimState
 
 REC_CHUNK = 256  # recorded steps per matrix (results.record)
 
-# mttdl_hours per (RAID type, width, MTTF, MTTR), None where it raises: a pure function whose
-# arguments recur in every run of the same hardware (each group's idle MTTR differs, so a per-run
-# cache would miss); results.mttdl clears it past a few thousand entries
+# mttdl_hours per (RAID type (its id), width, MTTF, MTTR, span width), None where it raises: a
+# pure function whose arguments recur in every run of the same hardware (each group's idle MTTR
+# differs, so a per-run cache would miss); results.mttdl clears it past a few thousand entries
 _MTTDL_KNOWN: dict[tuple, float | None] = {}
 
 
@@ -304,11 +304,12 @@ def mttdl(sim: SimState) -> dict[int, float]:
         span = spans.get(shape)
         if span is None:
             span = spans[shape] = g.math.span_width
-        key = (g.raid, len(members), min(map(mttf_of.__getitem__, members.tolist())), mttr, span)
-        v: Any = known.get(key, known)  # (one look-up: the key's hash includes an Enum's, a Python call)
+        # (the RAID type by id: an Enum's hash is a Python call)
+        key = (id(g.raid), len(members), min(map(mttf_of.__getitem__, members.tolist())), mttr, span)
+        v: Any = known.get(key, known)  # (one look-up)
         if v is known:
             try:
-                v = float(mttdl_hours(key[0], key[1], 1, key[2], mttr, span_width=key[4]))
+                v = float(mttdl_hours(g.raid, key[1], 1, key[2], mttr, span_width=key[4]))
             except ValueError:
                 v = None
             known[key] = v

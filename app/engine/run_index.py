@@ -50,6 +50,7 @@ class RunIndex:
         self.shared_rates: dict[tuple, tuple[Any, float, float]] = {}  # the same per plan_shape
         # rebuild_mb per group at the end of the run (results.mttdl, then reliability)
         self.end_mb: dict[int, float] = {}
+        self._shape_facts: tuple[list[bool], list[float], list[float], list[float]] | None = None
 
     def bus_split(self, lay: "Layout", gi: int) -> list[tuple[int, float]]:
         """(bus, share of the group's members on it): how a group's back-end MB/s spread over
@@ -201,7 +202,7 @@ class RunIndex:
         if hit is None:
             # groups alike in everything the plan reads share it (the end of a run plans every
             # group; the 20 of emc-cx4-960-oltp have 2 plans between them)
-            shape = self.plan_shape(sim.lay, gi, level)
+            shape = self.plan_shape(sim.lay, gi, level, self.shape_facts(sim.lay))
             hit = self.shared_rates.get(shape) if shape is not None else None
             if hit is None:
                 hit = self._full_rates(sim, gi, level)
@@ -211,8 +212,19 @@ class RunIndex:
         pol, idle, loaded = hit
         return pol, (loaded if busy else idle)
 
+    def shape_facts(self, lay: "Layout") -> tuple[list[bool], list[float], list[float], list[float]]:
+        """Layout's g_mirror, g_width, g_seq and d_seq as lists, for plan_shape: made at the
+        first full_rebuild_rate, at the end of the run (per-element numpy indexing costs ~1k
+        instructions a read)."""
+        facts = self._shape_facts
+        if facts is None:
+            facts = self._shape_facts = (lay.g_mirror.tolist(), lay.g_width.tolist(), lay.g_seq.tolist(),
+                                         lay.d_seq.tolist())
+        return facts
+
     @staticmethod
-    def plan_shape(lay: "Layout", gi: int, level: str) -> tuple | None:
+    def plan_shape(lay: "Layout", gi: int, level: str,
+                   facts: tuple[list[bool], list[float], list[float], list[float]]) -> tuple | None:
         """What _full_rates reads of group gi, None for a group whose plan is not shared (RAID
         50/60 and distributed groups: op_rebuild_geometry reads each survivor). A one-group plan
         (op_rebuild_plan.rebuild_plan with drive_uses, rebuild_model.table_ceiling) reads the
@@ -226,14 +238,15 @@ class RunIndex:
         # (RaidType.spanned / distributed by identity: an Enum property is a Python call)
         if raid is RaidType.R50 or raid is RaidType.R60 or raid is RaidType.DRAID6 or raid is RaidType.DDP:
             return None
-        members = lay.g_members[gi].tolist()
+        g_mirror, g_width, g_seq, d_seq = facts
+        members = lay.g_members[gi]
         d = int(members[0])
-        mirror = bool(lay.g_mirror[gi])
+        mirror = g_mirror[gi]
         src = int(members[1]) if mirror and len(members) > 1 else d
         t, ts = lay.drive_types[d], lay.drive_types[src]
         # (the Enums by id: their hash is a Python call; members are singletons)
-        return (level, id(raid), mirror, lay.g_width.item(gi), lay.g_seq.item(gi), len(lay.g_buses[gi]),
-                id(t.interface), t.rpm, lay.d_seq.item(d), id(ts.interface), ts.rpm, lay.d_seq.item(src))
+        return (level, id(raid), mirror, g_width[gi], g_seq[gi], len(lay.g_buses[gi]),
+                id(t.interface), t.rpm, d_seq[d], id(ts.interface), ts.rpm, d_seq[src])
 
     def _full_rates(self, sim: "Sim", gi: int, level: str) -> tuple[Any, float, float]:
         pol = sim.policies.get(("rebuild", level, "rebuild"))
