@@ -57,10 +57,12 @@ def _covered(lo: Param | None, hi: Param | None, unit: str = "") -> str:
     return "any"
 
 
-def check_range(node: Any, value: float, label: str, unit: str = "", scale: float = 1.0) -> tuple[str, str] | None:
+def check_range(node: Any, value: float, label: str, unit: str = "", scale: float = 1.0,
+                limits: tuple[Param | None, Param | None] | None = None) -> tuple[str, str] | None:
     """(text, source) when `value` lies outside the node's {min, max} (each x scale for the
-    text: drive_util is a fraction shown in %), else None."""
-    lo, hi = bounds(node)
+    text: drive_util is a fraction shown in %), else None. limits: bounds(node), when the
+    caller checks many values against one node."""
+    lo, hi = bounds(node) if limits is None else limits
     eps = 1e-9 * max(1.0, abs(value))
     if (lo is None or value >= lo.value - eps) and (hi is None or value <= hi.value + eps):
         return None
@@ -172,12 +174,15 @@ def advise(sim: "SimState", res: "Result") -> None:
     facts: dict[tuple, tuple[str, str, int, int, tuple]] = {}  # per RAID type, width and drive types
     of_group: dict[int, tuple[str, str, int, int, tuple]] = {}  # each group's (asked per op and for the host)
 
+    type_ids: list[int] = []  # each drive's type (its id), made at the first group
+
     def group(scope: str, gi: int) -> list[tuple[str, str, bool]]:
         f = of_group.get(gi)
         if f is None:
-            types = lay.drive_types
-            key = (lay.groups[gi].raid, len(lay.groups[gi].drives),
-                   tuple(dict.fromkeys(id(types[d]) for d in lay.g_members[gi].tolist())))
+            if not type_ids:
+                type_ids.extend(map(id, lay.drive_types))
+            key = (id(lay.groups[gi].raid), len(lay.groups[gi].drives),  # (an Enum's hash is a Python call)
+                   tuple(dict.fromkeys(map(type_ids.__getitem__, lay.g_members[gi].tolist()))))
             f = facts.get(key)
             if f is None:
                 f = facts[key] = _group_facts(sim, gi)
@@ -209,9 +214,11 @@ def advise(sim: "SimState", res: "Result") -> None:
     host = env.scope("host")
     if host is not None:
         peak: dict[int, float] = getattr(sim.ctx, "host_peak", {})
+        util = host.get("drive_util")
+        util_limits = bounds(util)  # (once: every group is checked against it)
         for gi in sorted(g for g, u in peak.items() if u > 0.0):
             found = list(group("host", gi))
-            r = check_range(host.get("drive_util"), peak[gi], "peak host drive busy", "%", 100.0)
+            r = check_range(util, peak[gi], "peak host drive busy", "%", 100.0, util_limits)
             if r is not None:
                 found.append((r[0], r[1], False))
             say(f"RG {lay.groups[gi].id}", "the host I/O on this group", found)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from app.domain.raid import RaidType
+
 from .op_rebuild_geometry import geometry_plan, is_geometric
 from .op_streams import INF
 from .policy import Policy
@@ -115,8 +117,11 @@ def rebuild_mb(lay: "Layout", gi: int, R: Any) -> float:
     if rebuild_scope(R) == "whole_drive":
         return member_mb
     mb = member_mb * lay.group_allocated_frac(gi)
-    m = lay.group_math(gi)
-    if m.raid.distributed:
+    raid = lay.groups[gi].raid
+    # (identity tests, not RaidType.distributed: an Enum property is a Python call, and the end
+    # of a run asks every group; a RaidMath only for the pool, the Layout's own)
+    if raid is RaidType.DRAID6 or raid is RaidType.DDP:
+        m = lay.group_math(gi)
         # a pool's allocated pieces and its spare capacity are both spread over all N members
         # (SANtricity 'How pools and volume groups work': the preservation capacity 'is spread
         # across the entire pool of drives'; ME4 guide 'About ADAPT': 'data is spread evenly

@@ -33,6 +33,9 @@ from .op_rebuild_plan import rebuild_mb
 from .run_index import RunIndex
 
 BITS_PER_MB = 1024.0 * 1024.0 * 8.0
+# mttdl_hours per (RAID type's id, drives, MTTF, MTTR, span width, critical window), None where
+# it raises (as results._MTTDL_KNOWN); cleared past a few thousand entries
+_MTTDL_KNOWN: dict[tuple, float | None] = {}
 
 
 @dataclass
@@ -126,6 +129,19 @@ def _group_means(res: Any, groups: list[Any]) -> list[float] | None:
     return [area[c] / span[c] if span[c] > 0 else first[c] for c in range(G)]
 
 
+def _geometry(m: Any) -> tuple[int, int, bool, int]:
+    """(failures tolerated, span width, distributed, drives one rebuild reads, each its member's
+    allocated share: a mirror's partner; a distributed stripe's k - 1 pieces; the survivors)."""
+    distributed = m.raid.distributed
+    if m.is_mirror:
+        readers = 1
+    elif distributed:
+        readers = m.span_width - 1
+    else:
+        readers = m.rebuild_read_fanout
+    return m.failures_tolerated, m.span_width, distributed, readers
+
+
 def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
     out: dict[int, GroupReliability] = {}
     lay = sim.lay
@@ -137,18 +153,45 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
     lost: set[int] = ix.lost if ix is not None else set()
     random = any(float(w.get("random_pct", 100.0)) >= 50.0 for w in sim.workloads) if sim.workloads else True
     means = _group_means(res, lay.groups)
+    # per drive its MTTF and URE rate; per geometry (RaidGroup.math's inputs) its facts: the
+    # groups of a plan share a few geometries and drive types (a RaidMath and its properties
+    # per group cost more than the estimate's own arithmetic)
+    mttf_of = [t.mttf_h for t in lay.drive_types]
+    ure_of = [t.ure_bits for t in lay.drive_types]
+    geometries: dict[tuple, tuple[Any, tuple[int, int, bool, int]]] = {}
+    ix = RunIndex.of(sim)
+    idle_of: dict[tuple, float] = {}  # scaled_rate on idle drives per (policy, full-speed rate)
+    known = _MTTDL_KNOWN
+    if len(known) > 4096:
+        known.clear()
+    critical_first: bool | None = None  # (read at the first distributed group)
     for gi, g in enumerate(lay.groups):
         members = lay.g_members[gi].tolist()
-        m = g.math
-        if not members or gi in lost or m.failures_tolerated == 0:
+        shape = (id(g.raid), len(g.drives), g.stripe, g.spare)  # (an Enum's hash is a Python call)
+        geo = geometries.get(shape)
+        if geo is None:
+            m = g.math
+            geo = geometries[shape] = (m, _geometry(m))
+        m, (tolerated, span_width, distributed, readers) = geo
+        if not members or gi in lost or tolerated == 0:
             continue
         u = float(means[gi] if means is not None else _mean(res.series.peek(("group_pct", str(g.id))),
                                                              res.horizon_h)) / 100.0
-        mb = rebuild_mb(lay, gi, sim.R)
+        mb = ix.end_mb.get(gi)
+        if mb is None:  # (results.mttdl keeps it, unless the plan rebuilt the group)
+            mb = ix.end_mb[gi] = rebuild_mb(lay, gi, sim.R)
         try:
-            rate, idle = _rate(sim, gi, level, u, random)
+            # _rate, with the idle rate once per plan
+            pol, r0 = ix.full_rebuild_rate(sim, gi, level)
+            r_busy = ix.full_rebuild_rate(sim, gi, level, busy=True)[1] if u > 0.0 else r0
         except Exception:  # a platform whose rates cannot rebuild (no policy): no figure
             continue
+        mu = sim.max_util
+        rate = scaled_rate(pol, r0, r_busy * max(mu - u, 0.0) / mu, min(max(u / mu, 0.0), 1.0), random)
+        plan = (id(pol), r0)  # (all scaled_rate reads of a plan besides `random`, the run's)
+        idle = idle_of.get(plan)  # type: ignore[assignment]
+        if idle is None:
+            idle = idle_of[plan] = scaled_rate(pol, r0, r0, 0.0, random)
         if rate <= 0 or idle <= 0 or mb <= 0:
             continue
         actual = sim.rebuild_hours.get(g.id)
@@ -157,26 +200,28 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
         else:
             mttr, basis = mb / rate / 3600.0, f"estimated at the plan's mean load ({100 * u:.0f}% busy), {level}"
         critical = None
-        if (g.raid.distributed and sim.R.has("rebuild.distributed.critical_first")
-                and sim.R.v("rebuild.distributed.critical_first") > 0):
+        if distributed and critical_first is None:
+            critical_first = (sim.R.has("rebuild.distributed.critical_first")
+                              and sim.R.v("rebuild.distributed.critical_first") > 0)
+        if distributed and critical_first:
             top_rate, _ = _rate(sim, gi, top, u, random)
             critical = mb * critical_fraction(m, 1.0) / max(top_rate, 1e-9) / 3600.0
-        mttf = min(lay.drive_types[x].mttf_h for x in members)
-        try:
-            mttdl = float(mttdl_hours(g.raid, len(members), 1, mttf, mttr, span_width=m.span_width, mttr2_h=critical))
-        except ValueError:
-            mttdl = None
-        # the drives one rebuild reads, each its member's allocated share
-        if m.is_mirror:
-            readers = 1
-        elif g.raid.distributed:
-            readers = m.span_width - 1
-        else:
-            readers = m.rebuild_read_fanout
+        mttf = min(map(mttf_of.__getitem__, members))
+        # (a pure function whose arguments recur between runs of the same hardware)
+        key = (id(g.raid), len(members), mttf, mttr, span_width, critical)
+        mttdl = known.get(key, known)
+        if mttdl is known:
+            try:
+                mttdl = float(mttdl_hours(g.raid, len(members), 1, mttf, mttr, span_width=span_width,
+                                          mttr2_h=critical))
+            except ValueError:
+                mttdl = None
+            known[key] = mttdl
         bits = mb * readers * BITS_PER_MB
-        ure = min((lay.drive_types[x].ure_bits for x in members), default=0.0)
+        ure = min(map(ure_of.__getitem__, members), default=0.0)
         out[g.id] = GroupReliability(
             group_id=g.id, mttr_h=mttr, basis=basis, mttr_idle_h=mb / idle / 3600.0, mttdl_h=mttdl,
             critical_h=critical, read_tb=bits / 8.0 / 1e12, p_ure=ure_probability(bits, ure) if ure > 0 else None,
-            ure_covered=m.failures_tolerated >= 2, host_busy_pct=100.0 * u)
+            ure_covered=tolerated >= 2, host_busy_pct=100.0 * u)
     return out
+

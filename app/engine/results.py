@@ -23,9 +23,9 @@ from .sim_state import SimState
 
 REC_CHUNK = 256  # recorded steps per matrix (results.record)
 
-# mttdl_hours per (RAID type, width, MTTF, MTTR), None where it raises: a pure function whose
-# arguments recur in every run of the same hardware (each group's idle MTTR differs, so a per-run
-# cache would miss); results.mttdl clears it past a few thousand entries
+# mttdl_hours per (RAID type (its id), width, MTTF, MTTR, span width), None where it raises: a
+# pure function whose arguments recur in every run of the same hardware (each group's idle MTTR
+# differs, so a per-run cache would miss); results.mttdl clears it past a few thousand entries
 _MTTDL_KNOWN: dict[tuple, float | None] = {}
 
 
@@ -275,13 +275,14 @@ def finish(sim: SimState, horizon: float, steps: int) -> Result:
 def mttdl(sim: SimState) -> dict[int, float]:
     out: dict[int, float] = {}
     lay = sim.lay
-    from .ops import idle_rebuild_hours
+    from .ops import RunIndex, rebuild_mb
     mttf_of = [t.mttf_h for t in lay.drive_types]
     known = _MTTDL_KNOWN
     if len(known) > 4096:
         known.clear()
     ix = getattr(sim, "_run_index", None)  # (made by the first operation start, if any)
     lost: set[int] = ix.lost if ix is not None else set()  # a group that lost its data has no MTTDL
+    spans: dict[tuple, int] = {}  # RaidMath.span_width per geometry (a RaidMath per group costs more)
     for gi, g in enumerate(lay.groups):
         members = lay.g_members[gi]
         if not len(members) or gi in lost:
@@ -289,16 +290,26 @@ def mttdl(sim: SimState) -> dict[int, float]:
         mttr = sim.rebuild_hours.get(g.id)
         if mttr is None:
             try:
-                mttr = idle_rebuild_hours(sim, gi)
+                # op_rebuild.idle_rebuild_hours, its MB kept for the reliability estimate
+                idx = RunIndex.of(sim)
+                mb = idx.end_mb.get(gi)
+                if mb is None:
+                    mb = idx.end_mb[gi] = rebuild_mb(lay, gi, sim.R)
+                mttr = mb / idx.idle_rebuild_rate(sim, gi) / 3600.0
             except Exception:  # no rebuild table for this platform
                 mttr = None
         if not mttr or mttr <= 0:
             continue
-        key = (g.raid, len(members), min(map(mttf_of.__getitem__, members.tolist())), mttr, g.math.span_width)
-        v: Any = known.get(key, known)  # (one look-up: the key's hash includes an Enum's, a Python call)
+        shape = (id(g.raid), len(g.drives), g.stripe, g.spare)  # RaidGroup.math's inputs (an Enum's hash is a Python call)
+        span = spans.get(shape)
+        if span is None:
+            span = spans[shape] = g.math.span_width
+        # (the RAID type by id: an Enum's hash is a Python call)
+        key = (id(g.raid), len(members), min(map(mttf_of.__getitem__, members.tolist())), mttr, span)
+        v: Any = known.get(key, known)  # (one look-up)
         if v is known:
             try:
-                v = float(mttdl_hours(key[0], key[1], 1, key[2], mttr, span_width=key[4]))
+                v = float(mttdl_hours(g.raid, key[1], 1, key[2], mttr, span_width=key[4]))
             except ValueError:
                 v = None
             known[key] = v

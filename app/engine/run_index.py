@@ -6,6 +6,8 @@ from typing import Any, TYPE_CHECKING
 
 import numpy as np
 
+from app.domain.raid import RaidType
+
 from .op_rebuild_plan import full_speed, rebuild_plan
 from .op_streams import INF
 from .policy import policy_for
@@ -45,6 +47,10 @@ class RunIndex:
         self.splits: dict[int, list[tuple[int, float]]] = {}  # bus_split per group
         self.lost: set[int] = set()  # groups whose data is lost (Rebuild.lose_group): no I/O, no rebuild
         self.full_rates: dict[tuple[int, str], tuple[Any, float, float]] = {}  # full_rebuild_rate per (group, level)
+        self.shared_rates: dict[tuple, tuple[Any, float, float]] = {}  # the same per plan_shape
+        # rebuild_mb per group at the end of the run (results.mttdl, then reliability)
+        self.end_mb: dict[int, float] = {}
+        self._shape_facts: tuple[list[bool], list[float], list[float], list[float]] | None = None
 
     def bus_split(self, lay: "Layout", gi: int) -> list[tuple[int, float]]:
         """(bus, share of the group's members on it): how a group's back-end MB/s spread over
@@ -194,9 +200,53 @@ class RunIndex:
         key = (gi, level)
         hit = self.full_rates.get(key)
         if hit is None:
-            hit = self.full_rates[key] = self._full_rates(sim, gi, level)
+            # groups alike in everything the plan reads share it (the end of a run plans every
+            # group; the 20 of emc-cx4-960-oltp have 2 plans between them)
+            shape = self.plan_shape(sim.lay, gi, level, self.shape_facts(sim.lay))
+            hit = self.shared_rates.get(shape) if shape is not None else None
+            if hit is None:
+                hit = self._full_rates(sim, gi, level)
+                if shape is not None:
+                    self.shared_rates[shape] = hit
+            self.full_rates[key] = hit
         pol, idle, loaded = hit
         return pol, (loaded if busy else idle)
+
+    def shape_facts(self, lay: "Layout") -> tuple[list[bool], list[float], list[float], list[float]]:
+        """Layout's g_mirror, g_width, g_seq and d_seq as lists, for plan_shape: made at the
+        first full_rebuild_rate, at the end of the run (per-element numpy indexing costs ~1k
+        instructions a read)."""
+        facts = self._shape_facts
+        if facts is None:
+            facts = self._shape_facts = (lay.g_mirror.tolist(), lay.g_width.tolist(), lay.g_seq.tolist(),
+                                         lay.d_seq.tolist())
+        return facts
+
+    @staticmethod
+    def plan_shape(lay: "Layout", gi: int, level: str,
+                   facts: tuple[list[bool], list[float], list[float], list[float]]) -> tuple | None:
+        """What _full_rates reads of group gi, None for a group whose plan is not shared (RAID
+        50/60 and distributed groups: op_rebuild_geometry reads each survivor). A one-group plan
+        (op_rebuild_plan.rebuild_plan with drive_uses, rebuild_model.table_ceiling) reads the
+        level's policy, the RAID type, mirror or parity, the width, the group's sequential
+        rate, its bus count and, of the first member (the rebuild's target and, for parity,
+        whose rotation the survivors' reads wait for) and a mirror's partner (its source), the
+        drive's interface, rpm and sequential rate; everything else it reads is the run's
+        (rates, platform, max_util). tests/test_engine_rebuild_share.py plans every group of
+        every example alone and compares."""
+        raid = lay.groups[gi].raid
+        # (RaidType.spanned / distributed by identity: an Enum property is a Python call)
+        if raid is RaidType.R50 or raid is RaidType.R60 or raid is RaidType.DRAID6 or raid is RaidType.DDP:
+            return None
+        g_mirror, g_width, g_seq, d_seq = facts
+        members = lay.g_members[gi]
+        d = int(members[0])
+        mirror = g_mirror[gi]
+        src = int(members[1]) if mirror and len(members) > 1 else d
+        t, ts = lay.drive_types[d], lay.drive_types[src]
+        # (the Enums by id: their hash is a Python call; members are singletons)
+        return (level, id(raid), mirror, g_width[gi], g_seq[gi], len(lay.g_buses[gi]),
+                id(t.interface), t.rpm, d_seq[d], id(ts.interface), ts.rpm, d_seq[src])
 
     def _full_rates(self, sim: "Sim", gi: int, level: str) -> tuple[Any, float, float]:
         pol = sim.policies.get(("rebuild", level, "rebuild"))
