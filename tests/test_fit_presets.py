@@ -129,7 +129,8 @@ def test_a_ratio_ladder_is_one_parameter(tmp_path, bench):
     assert doc["Lowest"]["share"]["value"] == pytest.approx(0.075)
     assert doc["Lowest"]["share"]["high"] / doc["Lowest"]["share"]["value"] == pytest.approx(
         doc["High"]["share"]["high"] / doc["High"]["share"]["value"], rel=1e-3)
-    assert "x 2 of policy.rebuild.High.share" in doc["Highest"]["share"]["source"]
+    assert "this key 2 x policy.rebuild.High.share" in doc["Highest"]["share"]["source"]
+    assert doc["Highest"]["share"]["source"].startswith("fitted 2000-01-02")
     # in a run: every level set from the one parameter (Bench.run's values for the catalog)
     import app.store.presets as presets
 

@@ -676,12 +676,16 @@ def write_fit(path: Path, fr: FitResult, today: str | None = None) -> str:
     for p in fr.params:
         v = fr.values[p.path]
         figs = ", ".join(f"{f} ({fr.residuals_pct[f]:+.1f}%)" for f in p.figures if f in fr.residuals_pct)
-        src = (f"fitted {today} by scripts/fit_presets.py to {figs} "
-               f"(bounds {p.bounds[0]:g}-{p.bounds[1]:g}; [fit.{p.name}])" + (f": {p.about}" if p.about else ""))
-        if p.follows:
-            src = f"as {p.follows} (same [fit.{p.name}]): " + src
+        def source(factor: float) -> str:
+            # (a tied key says its factor inside the parentheses: the text still starts "fitted",
+            # which the report's citation scan knows is not a document key)
+            tied = f"; this key {factor:.4g} x {p.path}" if factor != 1.0 else ""
+            src = (f"fitted {today} by scripts/fit_presets.py to {figs} "
+                   f"(bounds {p.bounds[0]:g}-{p.bounds[1]:g}; [fit.{p.name}]{tied})" + (f": {p.about}" if p.about else ""))
+            return f"as {p.follows} (same [fit.{p.name}]): " + src if p.follows else src
+
         for key, factor in ((p.path, 1.0), *p.also):
-            lines = _set_line(lines, doc, key, v * factor, src if factor == 1.0 else f"x {factor:.4g} of {p.path}, " + src)
+            lines = _set_line(lines, doc, key, v * factor, source(factor))
         lines = _set_fit_table(lines, p.name, v, {f: fr.residuals_pct[f] for f in p.figures if f in fr.residuals_pct},
                                today)
     new = "\n".join(lines) + "\n"
