@@ -29,7 +29,6 @@ from app.domain.raid import mttdl_hours, ure_probability
 
 from .op_policy import scaled_rate
 from .op_rebuild_geometry import critical_fraction
-from .op_rebuild_plan import rebuild_mb
 from .run_index import RunIndex
 
 BITS_PER_MB = 1024.0 * 1024.0 * 8.0
@@ -158,7 +157,7 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
     # per group cost more than the estimate's own arithmetic)
     mttf_of = [t.mttf_h for t in lay.drive_types]
     ure_of = [t.ure_bits for t in lay.drive_types]
-    geometries: dict[tuple, tuple[Any, tuple[int, int, bool, int]]] = {}
+    geometries: dict[tuple, tuple[int, int, bool, int]] = {}
     ix = RunIndex.of(sim)
     idle_of: dict[tuple, float] = {}  # scaled_rate on idle drives per (policy, full-speed rate)
     known = _MTTDL_KNOWN
@@ -168,18 +167,16 @@ def group_reliability(sim: Any, res: Any) -> dict[int, GroupReliability]:
     for gi, g in enumerate(lay.groups):
         members = lay.g_members[gi].tolist()
         shape = (id(g.raid), len(g.drives), g.stripe, g.spare)  # (an Enum's hash is a Python call)
-        geo = geometries.get(shape)
-        if geo is None:
-            m = g.math
-            geo = geometries[shape] = (m, _geometry(m))
-        m, (tolerated, span_width, distributed, readers) = geo
+        m = lay.group_math(gi)  # (the Layout's, made once)
+        facts = geometries.get(shape)
+        if facts is None:
+            facts = geometries[shape] = _geometry(m)
+        tolerated, span_width, distributed, readers = facts
         if not members or gi in lost or tolerated == 0:
             continue
         u = float(means[gi] if means is not None else _mean(res.series.peek(("group_pct", str(g.id))),
                                                              res.horizon_h)) / 100.0
-        mb = ix.end_mb.get(gi)
-        if mb is None:  # (results.mttdl keeps it, unless the plan rebuilt the group)
-            mb = ix.end_mb[gi] = rebuild_mb(lay, gi, sim.R)
+        mb = ix.end_rebuild_mb(sim, gi)  # (results.mttdl kept it, unless the plan rebuilt the group)
         try:
             # _rate, with the idle rate once per plan
             pol, r0 = ix.full_rebuild_rate(sim, gi, level)

@@ -275,14 +275,13 @@ def finish(sim: SimState, horizon: float, steps: int) -> Result:
 def mttdl(sim: SimState) -> dict[int, float]:
     out: dict[int, float] = {}
     lay = sim.lay
-    from .ops import RunIndex, rebuild_mb
+    from .ops import RunIndex
     mttf_of = [t.mttf_h for t in lay.drive_types]
     known = _MTTDL_KNOWN
     if len(known) > 4096:
         known.clear()
     ix = getattr(sim, "_run_index", None)  # (made by the first operation start, if any)
     lost: set[int] = ix.lost if ix is not None else set()  # a group that lost its data has no MTTDL
-    spans: dict[tuple, int] = {}  # RaidMath.span_width per geometry (a RaidMath per group costs more)
     for gi, g in enumerate(lay.groups):
         members = lay.g_members[gi]
         if not len(members) or gi in lost:
@@ -292,18 +291,12 @@ def mttdl(sim: SimState) -> dict[int, float]:
             try:
                 # op_rebuild.idle_rebuild_hours, its MB kept for the reliability estimate
                 idx = RunIndex.of(sim)
-                mb = idx.end_mb.get(gi)
-                if mb is None:
-                    mb = idx.end_mb[gi] = rebuild_mb(lay, gi, sim.R)
-                mttr = mb / idx.idle_rebuild_rate(sim, gi) / 3600.0
+                mttr = idx.end_rebuild_mb(sim, gi) / idx.idle_rebuild_rate(sim, gi) / 3600.0
             except Exception:  # no rebuild table for this platform
                 mttr = None
         if not mttr or mttr <= 0:
             continue
-        shape = (id(g.raid), len(g.drives), g.stripe, g.spare)  # RaidGroup.math's inputs (an Enum's hash is a Python call)
-        span = spans.get(shape)
-        if span is None:
-            span = spans[shape] = g.math.span_width
+        span = lay.group_math(gi).span_width
         # (the RAID type by id: an Enum's hash is a Python call)
         key = (id(g.raid), len(members), min(map(mttf_of.__getitem__, members.tolist())), mttr, span)
         v: Any = known.get(key, known)  # (one look-up)

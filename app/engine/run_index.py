@@ -8,7 +8,7 @@ import numpy as np
 
 from app.domain.raid import RaidType
 
-from .op_rebuild_plan import full_speed, rebuild_plan
+from .op_rebuild_plan import full_speed, rebuild_mb, rebuild_plan
 from .op_streams import INF
 from .policy import policy_for
 from .protocols import SimView as Sim
@@ -211,6 +211,14 @@ class RunIndex:
             self.full_rates[key] = hit
         pol, idle, loaded = hit
         return pol, (loaded if busy else idle)
+
+    def end_rebuild_mb(self, sim: "Sim", gi: int) -> float:
+        """op_rebuild_plan.rebuild_mb of group gi, once per run: the MTTDL (results.mttdl) and
+        the reliability estimate both ask it for every group at the end of a run."""
+        mb = self.end_mb.get(gi)
+        if mb is None:
+            mb = self.end_mb[gi] = rebuild_mb(sim.lay, gi, sim.R)
+        return mb
 
     def shape_facts(self, lay: "Layout") -> tuple[list[bool], list[float], list[float], list[float]]:
         """Layout's g_mirror, g_width, g_seq and d_seq as lists, for plan_shape: made at the
