@@ -24,7 +24,7 @@ import numpy as np
 TERMS = ("X", "A", "B", "WH", "WF")
 X, A, B, WH, WF = range(len(TERMS))
 INPUTS = ("X", "r", "hit", "rnd", "t_seq", "RRF", "WU")
-_STEP_BLOCK = 32  # OpenResponses.mean_by_workload: steps per matrix product
+_BLOCK_CELLS = 1 << 16  # OpenResponses.mean_by_workload: unit-row entries gathered per block (512 KiB)
 
 
 class PairHistory:
@@ -221,8 +221,8 @@ class OpenResponses:
         (with the workload's IOPS in an extra column) changes only at the versions that changed
         that workload's pairs, so every such row ("unit": a workload at a version) is counted
         in one bincount of all units at once, each a bincount of the workload's pairs in pair
-        order as a whole-matrix count adds them; then blocks of steps multiply Z by the units
-        they use."""
+        order as a whole-matrix count adds them; then each step's row of Z times the rows of
+        its workloads' units (gathered per block of steps)."""
         G, n_ctrl = self.stretch.shape[1], self.spwait.shape[1]
         J = G + 3 * n_ctrl + 1
         W, J1 = self.W, J + 1  # a unit's row: its J matrix entries, then its IOPS
@@ -271,24 +271,21 @@ class OpenResponses:
         at[u_ver, u_w] = np.arange(len(units))
         np.maximum.accumulate(at, axis=0, out=at)
         at = at[self.versions]
-        # a block of steps uses the units of its first step and those counted at its later
-        # versions, a range of unit numbers (numbered in version order): its matrix product
-        # has a column per unit, and each step takes its workloads' columns
-        counted = np.searchsorted(u_ver, self.versions, side="right").tolist()  # units up to each step's version
-        out = np.empty((len(Z), W))
-        wl = np.arange(W)
-        for a in range(0, len(Z), _STEP_BLOCK):
-            b = min(a + _STEP_BLOCK, len(Z))
-            now, first = at[a:b], at[a]
-            lo = counted[a]
-            used = np.concatenate([first, np.arange(lo, counted[b - 1])])
-            col = now + (W - lo)
-            np.copyto(col, wl, where=now == first)  # (np.where would broadcast wl element by element)
-            # (einsum, not a BLAS matrix product: past ~260k multiply-adds OpenBLAS wakes its
-            # threads, which then spin for milliseconds after the call: on the large plan that
-            # doubled the run's CPU time and added ~60 ms of wall time on a busy 2-core machine;
-            # einsum's own loop is single-threaded, ~2 ms on that plan)
-            out[a:b] = np.take_along_axis(np.einsum("sj,uj->su", Z[a:b], U[used, :J]), col, axis=1)
+        # each step's row times the rows of its workloads' units, in blocks of steps: a gather of
+        # W unit rows per step and one product, S x W x J multiply-adds. (A matrix product of a
+        # block by every unit used in it did 3-5x those: a step needs only its own workloads'
+        # units, and on the 10x host-scaling plan a block of 32 steps used ~100 units for 20
+        # workloads. einsum, not a BLAS product: past ~260k multiply-adds OpenBLAS wakes its
+        # threads, which then spin for milliseconds after the call; its dot products add in the
+        # same order as before, the same bits.)
+        S = len(Z)
+        out = np.empty((S, W))
+        rows_of = np.ascontiguousarray(U[:, :J])
+        per_block = max(1, _BLOCK_CELLS // max(W * J, 1))
+        for a in range(0, S, per_block):
+            b = min(a + per_block, S)
+            rows = rows_of.take(at[a:b].ravel(), axis=0).reshape(b - a, W, J)
+            out[a:b] = np.einsum("swj,sj->sw", rows, Z[a:b])
         xw = U[at, J]
         # no I/O completed (no IOPS on any of its pairs): no response time (NaN), not 0 ms
         return np.where(xw > 0, out / np.maximum(xw, 1e-12), np.nan)
